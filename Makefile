@@ -1,0 +1,102 @@
+# tracecomb — plain Makefile with pkg-config.
+#   make            build ./tracecomb
+#   make deps       install missing Debian packages (as root) or print the apt-get line
+#   make check      deps + build + every test (unit, CLI, UI in tmux); ends with "N passed, N failed"
+#   make demo       deps + build + open the TUI on a generated sample trace
+#   make asan       the same tests on an ASan+UBSan build
+#   make bench      load / analysis benchmarks (ratios against raw libotf2 decode)
+#   make traces     contrib tracer + MPI mini-apps → real traces under build/traces
+#   make install PREFIX=/usr/local
+
+PREFIX  ?= /usr/local
+BUILD   ?= build
+CC      ?= cc
+PKGS     = ncursesw yaml-0.1 libpcre2-8 otf2
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+ifeq ($(strip $(PKG_LIBS)),)
+PKG_LIBS = -lncursesw -ltinfo -lyaml -lpcre2-8 -lotf2
+endif
+METIS_LIBS = -lmetis
+WARN    = -Wall -Wextra -Wshadow -Wno-unused-parameter
+ifneq ($(CI)$(WERROR),)
+WARN   += -Werror
+endif
+OPT     ?= -O2 -g
+SAN     ?=
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) $(SAN) $(WARN) -Iinclude -MMD -MP $(PKG_CFLAGS)
+LDLIBS  += $(PKG_LIBS) $(METIS_LIBS) -lpthread -lm
+
+SRC      := $(shell find src -name '*.c' | sort)
+MAIN_SRC := src/cli/main.c
+LIB_SRC  := $(filter-out $(MAIN_SRC),$(SRC))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB      := $(BUILD)/libtracecomb.a
+SUPPORT_SRC := $(wildcard tests/support/*.c)
+SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC := $(wildcard tests/unit/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+BENCH_SRC := $(wildcard bench/*.c)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+BIN      := $(if $(filter build,$(BUILD)),tracecomb,$(BUILD)/tracecomb)
+
+DEB_PKGS = build-essential pkg-config libotf2-trace-dev otf2-tools libncurses-dev libyaml-dev \
+           libpcre2-dev libcmocka-dev libmetis-dev tmux openmpi-bin libopenmpi-dev
+
+.PHONY: all deps check test demo asan bench traces install clean
+all: $(BIN) $(TEST_BIN) $(BENCH_BIN)
+
+$(BIN): $(BUILD)/$(MAIN_SRC:.c=.o) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/support -c -o $@ $<
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(SUPPORT_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(LDLIBS)
+
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(SUPPORT_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+deps:
+	@sh tests/deps.sh $(DEB_PKGS)
+
+check: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) BIN=$(BIN) sh tests/run.sh
+
+test: all
+	@BUILD=$(BUILD) BIN=$(BIN) sh tests/run.sh
+
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" all
+	@ASAN_OPTIONS=detect_leaks=1 BUILD=build-asan BIN=build-asan/tracecomb sh tests/run.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@sh tests/demo.sh $(BUILD) $(BIN)
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@sh bench/run.sh $(BUILD) $(BIN)
+
+traces: deps
+	@$(MAKE) --no-print-directory -C contrib BUILD=$(abspath $(BUILD))/contrib traces
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tracecomb/themes
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/tracecomb
+	install -m 644 themes/*.yaml $(DESTDIR)$(PREFIX)/share/tracecomb/themes/
+
+clean:
+	rm -rf build build-asan tracecomb
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,23 @@
+/* read.h — OTF2 archive → model (layer 1). */
+#ifndef TC_READ_H
+#define TC_READ_H
+
+#include "model.h"
+
+struct tc_read_opts {
+	int threads;   /* worker threads for event reading; 0 = min(cores, 4) */
+	/* Called between chunks from the reading threads (serialised); return
+	 * false to cancel the load.  May be NULL. */
+	bool (*progress)(void *ctx, uint64_t events_done, uint64_t events_total);
+	void *progress_ctx;
+};
+
+/* Resolve PATH (an anchor file, or a directory holding exactly one *.otf2)
+ * to the anchor path.  On failure returns NULL and sets *err to a message. */
+char *tc_find_anchor(const char *path, char **err);
+
+/* Load an archive.  On failure returns NULL and sets *err to one line naming
+ * the file and the problem (caller frees).  Warnings go to trace->warnings. */
+struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts, char **err);
+
+#endif

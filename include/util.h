@@ -1,0 +1,114 @@
+/* util.h — the one internal header of the utility layer: allocation that never
+ * fails, growable arrays, arenas, string buffers, a streaming JSON writer and
+ * small helpers shared by every other layer. Nothing here knows about traces. */
+#ifndef TC_UTIL_H
+#define TC_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TC_NONE UINT32_MAX
+
+#if defined(__GNUC__)
+#define TC_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define TC_NORETURN __attribute__((noreturn))
+#else
+#define TC_PRINTF(a, b)
+#define TC_NORETURN
+#endif
+
+#define TC_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define TC_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define TC_NELEM(x) (sizeof(x) / sizeof((x)[0]))
+
+/* Allocation: these never return NULL; on exhaustion they print one line and exit(3). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) TC_PRINTF(1, 2);
+char *xvasprintf(const char *fmt, va_list ap);
+TC_NORETURN void tc_fatal(const char *fmt, ...) TC_PRINTF(1, 2);
+
+/* Growable array of fixed-size items: VEC(T) v = {0}; VEC_PUSH(v, x); v.n, v.a[i]. */
+#define VEC(T) struct { T *a; size_t n, cap; }
+#define VEC_RESERVE(v, want)                                                  \
+	do {                                                                  \
+		if ((want) > (v).cap) {                                       \
+			size_t nc_ = (v).cap ? (v).cap * 2 : 16;              \
+			while (nc_ < (want)) nc_ *= 2;                        \
+			(v).a = xreallocarray((v).a, nc_, sizeof(*(v).a));    \
+			(v).cap = nc_;                                        \
+		}                                                             \
+	} while (0)
+#define VEC_PUSH(v, x)                                                        \
+	do {                                                                  \
+		VEC_RESERVE(v, (v).n + 1);                                    \
+		(v).a[(v).n++] = (x);                                         \
+	} while (0)
+#define VEC_FREE(v) do { free((v).a); (v).a = NULL; (v).n = (v).cap = 0; } while (0)
+
+/* Arena: bump allocator in large blocks, freed all at once. */
+struct arena;
+struct arena *arena_new(size_t block);
+void *arena_alloc(struct arena *a, size_t n);  /* 16-byte aligned, zeroed */
+char *arena_strdup(struct arena *a, const char *s);
+size_t arena_used(const struct arena *a);
+void arena_free(struct arena *a);
+
+/* String buffer. */
+struct strbuf { char *s; size_t len, cap; };
+void sb_init(struct strbuf *b);
+void sb_add(struct strbuf *b, const char *s);
+void sb_addn(struct strbuf *b, const char *s, size_t n);
+void sb_addc(struct strbuf *b, char c);
+void sb_printf(struct strbuf *b, const char *fmt, ...) TC_PRINTF(2, 3);
+char *sb_detach(struct strbuf *b);
+void sb_free(struct strbuf *b);
+
+/* Streaming JSON writer with correct commas, escaping and finite numbers. */
+struct json {
+	FILE *f;
+	int depth;
+	bool first[64];   /* per nesting level: no element written yet */
+	bool after_key;
+	int indent;       /* 0 = compact, else spaces per level */
+};
+void json_init(struct json *j, FILE *f, int indent);
+void json_obj_begin(struct json *j);
+void json_obj_end(struct json *j);
+void json_arr_begin(struct json *j);
+void json_arr_end(struct json *j);
+void json_key(struct json *j, const char *key);
+void json_str(struct json *j, const char *s);
+void json_int(struct json *j, int64_t v);
+void json_uint(struct json *j, uint64_t v);
+void json_num(struct json *j, double v);   /* non-finite → null */
+void json_bool(struct json *j, bool v);
+void json_null(struct json *j);
+void json_finish(struct json *j);          /* newline at the end */
+/* key + value shorthands */
+void json_kstr(struct json *j, const char *k, const char *s);
+void json_kint(struct json *j, const char *k, int64_t v);
+void json_kuint(struct json *j, const char *k, uint64_t v);
+void json_knum(struct json *j, const char *k, double v);
+void json_kbool(struct json *j, const char *k, bool v);
+
+/* Rank sets printed as compressed ranges: "0-3,8,10-12". */
+void fmt_ranges(struct strbuf *b, const uint32_t *sorted, size_t n);
+
+/* Human-readable durations and sizes: "12.3 ms", "4.0 MiB". */
+void fmt_seconds(char *buf, size_t n, double s);
+void fmt_bytes(char *buf, size_t n, uint64_t bytes);
+
+/* Number of online CPUs (≥ 1). Monotonic wall clock in seconds. */
+int tc_ncpus(void);
+double tc_now(void);
+/* Peak resident set size of this process in bytes (getrusage). */
+uint64_t tc_peak_rss(void);
+
+#endif

@@ -1,0 +1,46 @@
+/* main.c — command dispatch and --help. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define TC_VERSION "0.1.0"
+
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+} commands[] = {
+	{ "info", cmd_info, "info TRACE [--json] [--threads N]\n"
+	  "      what is in the archive: ranks, nodes, events by kind, messages, collectives, clock" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: tracecomb TRACE                 open the terminal UI\n");
+	for (size_t i = 0; i < TC_NELEM(commands); i++)
+		fprintf(f, "       tracecomb %s\n", commands[i].usage);
+	fprintf(f, "\nTRACE is an OTF2 anchor file (traces.otf2) or the directory holding it.\n"
+		   "Exit codes: 0 ok, 1 usage error, 2 the trace cannot be read.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 1;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("tracecomb %s\n", TC_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < TC_NELEM(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "tracecomb: unknown command '%s' (try --help)\n", argv[1]);
+	return 1;
+}

@@ -1,0 +1,101 @@
+/* json.c — a streaming JSON writer: commas, escaping, finite numbers. */
+#include <math.h>
+#include <string.h>
+
+#include "util.h"
+
+void json_init(struct json *j, FILE *f, int indent)
+{
+	memset(j, 0, sizeof *j);
+	j->f = f;
+	j->indent = indent;
+	j->first[0] = true;
+}
+
+static void newline(struct json *j)
+{
+	if (!j->indent) return;
+	fputc('\n', j->f);
+	for (int i = 0; i < j->depth * j->indent; i++) fputc(' ', j->f);
+}
+
+/* Before any value: a comma when it is not the first in its container. */
+static void pre_value(struct json *j)
+{
+	if (j->after_key) {
+		j->after_key = false;
+		return;
+	}
+	if (!j->first[j->depth]) fputc(',', j->f);
+	if (j->depth > 0) newline(j);
+	j->first[j->depth] = false;
+}
+
+static void open(struct json *j, char c)
+{
+	pre_value(j);
+	fputc(c, j->f);
+	if (j->depth + 1 < (int)TC_NELEM(j->first)) j->depth++;
+	j->first[j->depth] = true;
+}
+
+static void close(struct json *j, char c)
+{
+	bool empty = j->first[j->depth];
+	if (j->depth > 0) j->depth--;
+	if (!empty) newline(j);
+	fputc(c, j->f);
+}
+
+void json_obj_begin(struct json *j) { open(j, '{'); }
+void json_obj_end(struct json *j) { close(j, '}'); }
+void json_arr_begin(struct json *j) { open(j, '['); }
+void json_arr_end(struct json *j) { close(j, ']'); }
+
+static void put_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		default:
+			if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+			else fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+void json_key(struct json *j, const char *key)
+{
+	pre_value(j);
+	put_string(j->f, key);
+	fputs(j->indent ? ": " : ":", j->f);
+	j->after_key = true;
+}
+
+void json_str(struct json *j, const char *s) { pre_value(j); put_string(j->f, s); }
+void json_int(struct json *j, int64_t v) { pre_value(j); fprintf(j->f, "%lld", (long long)v); }
+void json_uint(struct json *j, uint64_t v) { pre_value(j); fprintf(j->f, "%llu", (unsigned long long)v); }
+void json_bool(struct json *j, bool v) { pre_value(j); fputs(v ? "true" : "false", j->f); }
+void json_null(struct json *j) { pre_value(j); fputs("null", j->f); }
+
+void json_num(struct json *j, double v)
+{
+	pre_value(j);
+	if (!isfinite(v)) fputs("null", j->f);
+	else if (v == 0) fputs("0", j->f);
+	else fprintf(j->f, "%.9g", v);
+}
+
+void json_finish(struct json *j) { fputc('\n', j->f); }
+
+void json_kstr(struct json *j, const char *k, const char *s) { json_key(j, k); json_str(j, s); }
+void json_kint(struct json *j, const char *k, int64_t v) { json_key(j, k); json_int(j, v); }
+void json_kuint(struct json *j, const char *k, uint64_t v) { json_key(j, k); json_uint(j, v); }
+void json_knum(struct json *j, const char *k, double v) { json_key(j, k); json_num(j, v); }
+void json_kbool(struct json *j, const char *k, bool v) { json_key(j, k); json_bool(j, v); }

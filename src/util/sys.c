@@ -1,0 +1,26 @@
+/* sys.c — CPU count, monotonic clock, peak memory. */
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+int tc_ncpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}
+
+double tc_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+uint64_t tc_peak_rss(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
+	return (uint64_t)ru.ru_maxrss * 1024;
+}
