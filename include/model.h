@@ -247,6 +247,8 @@ void tcb_coll_begin(struct tc_trace *t, uint32_t loc, uint64_t time);
 void tcb_coll_end(struct tc_trace *t, uint32_t loc, uint64_t time, uint8_t op, uint32_t comm,
 		  uint32_t root, uint64_t sent, uint64_t recvd);
 void tcb_other(struct tc_trace *t, uint32_t loc, uint64_t time); /* any other record: counted */
+/* The reader read n records on loc in all: those without a tcb_* call count as "other". */
+void tcb_read_total(struct tc_trace *t, uint32_t loc, uint64_t n);
 /* Pair, match and index everything; warnings go to t->warnings. */
 void tc_trace_finish(struct tc_trace *t);
 

@@ -1,0 +1,484 @@
+/* finish.c — turn the builder's raw records into the read-only model:
+ * ranks and their master locations, closed calls, paired requests, matched
+ * messages, collective instances, and per-call communication ops.
+ *
+ * Matching rules (see docs/model.md):
+ *  - a message is keyed by (communicator, world sender, world receiver, tag);
+ *    sends and receives of one key pair in FIFO order (MPI non-overtaking);
+ *  - comm-local ranks go through the communicator's group to world ranks;
+ *  - Isend/IsendComplete and IrecvRequest/Irecv pair per location by request
+ *    id, in record order (ids are reused after completion);
+ *  - the k-th collective record of a rank on communicator C belongs to the
+ *    k-th instance on C.
+ * Everything is linear (hash tables, counting sorts). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+#include "u64map.h"
+
+/* --- message queues keyed by (comm, src, dst, tag) --------------------------- */
+struct qkey { uint32_t comm, src, dst, tag; };
+struct qent { struct qkey k; uint32_t head, tail; bool used; };
+struct qtab { struct qent *e; size_t cap, n; };
+
+static uint64_t qhash(const struct qkey *k)
+{
+	uint64_t h = ((uint64_t)k->comm << 32 | k->tag) * 0x9e3779b97f4a7c15ULL;
+	h ^= ((uint64_t)k->src << 32 | k->dst) + 0x632be59bd9b4e019ULL + (h << 6) + (h >> 2);
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 32);
+}
+
+static bool qeq(const struct qkey *a, const struct qkey *b)
+{
+	return a->comm == b->comm && a->src == b->src && a->dst == b->dst && a->tag == b->tag;
+}
+
+static struct qent *qfind(struct qtab *q, const struct qkey *k, bool create)
+{
+	if (create && (q->n + 1) * 2 > q->cap) {
+		struct qent *old = q->e;
+		size_t oc = q->cap;
+		q->cap = oc ? oc * 2 : 1024;
+		q->e = xcalloc(q->cap, sizeof *q->e);
+		for (size_t i = 0; i < oc; i++) {
+			if (!old[i].used) continue;
+			size_t j = qhash(&old[i].k) & (q->cap - 1);
+			while (q->e[j].used) j = (j + 1) & (q->cap - 1);
+			q->e[j] = old[i];
+		}
+		free(old);
+	}
+	if (!q->cap) return NULL;
+	size_t j = qhash(k) & (q->cap - 1);
+	for (; q->e[j].used; j = (j + 1) & (q->cap - 1))
+		if (qeq(&q->e[j].k, k)) return &q->e[j];
+	if (!create) return NULL;
+	q->e[j] = (struct qent){ .k = *k, .head = TC_NONE, .tail = TC_NONE, .used = true };
+	q->n++;
+	return &q->e[j];
+}
+
+/* --- helpers ------------------------------------------------------------------ */
+static uint32_t world_of(const struct tc_trace *t, uint32_t comm, uint32_t local, uint32_t self_rank)
+{
+	if (comm >= t->ncomms || local == TC_NONE) return TC_NONE;
+	const struct tc_comm *c = &t->comms[comm];
+	if (c->self) return local == 0 ? self_rank : TC_NONE;
+	if (c->global) return local < t->nranks ? local : TC_NONE;
+	return local < c->size ? c->members[local] : TC_NONE;
+}
+
+#define DETACH(dst, ndst, vec) do { (dst) = (vec).a; (ndst) = (uint32_t)(vec).n; (vec).a = NULL; (vec).n = (vec).cap = 0; } while (0)
+
+static void setup_ranks(struct tc_trace *t)
+{
+	struct tc_build *B = t->b;
+	uint32_t nranks = 0;
+	for (uint32_t l = 0; l < t->nlocs; l++)
+		if (t->locs[l].rank != TC_NONE && t->locs[l].rank + 1 > nranks) nranks = t->locs[l].rank + 1;
+	t->nranks = nranks;
+	t->ranks = xcalloc(nranks ? nranks : 1, sizeof *t->ranks);
+	for (uint32_t r = 0; r < nranks; r++) t->ranks[r].loc = TC_NONE;
+	for (uint32_t l = 0; l < t->nlocs; l++) {
+		const struct tc_loc *L = &t->locs[l];
+		if (L->type == TC_LOC_CPU) t->nthreads++;
+		if (L->rank == TC_NONE || L->type != TC_LOC_CPU) continue;
+		struct tc_rank *R = &t->ranks[L->rank];
+		if (R->loc == TC_NONE || L->thread < t->locs[R->loc].thread) R->loc = l;
+	}
+	uint32_t missing = 0;
+	for (uint32_t r = 0; r < nranks; r++) {
+		struct tc_rank *R = &t->ranks[r];
+		if (R->loc == TC_NONE) { missing++; continue; }
+		uint32_t node = B->loc_node.a[R->loc];
+		R->node = node < t->nnodes ? node : 0;
+		R->calls = t->locs[R->loc].calls;
+		R->ncalls = t->locs[R->loc].ncalls;
+	}
+	if (missing) tc_warn(t, "%u of %u ranks have no CPU location: they appear empty", missing, nranks);
+}
+
+static void close_calls(struct tc_trace *t)
+{
+	struct tc_build *B = t->b;
+	uint64_t unclosed_locs = 0, unclosed = 0, bad = 0, mism = 0, rev = 0;
+	for (uint32_t l = 0; l < t->nlocs; l++) {
+		struct locb *b = &B->lb.a[l];
+		for (size_t i = 0; i < b->stack.n; i++) {
+			struct tc_call *c = &b->calls.a[b->stack.a[i]];
+			c->leave = b->last_time;
+			c->flags |= TC_CALL_UNCLOSED;
+		}
+		if (b->stack.n) { unclosed_locs++; unclosed += b->stack.n; }
+		bad += b->bad_leaves;
+		mism += b->mismatched_leaves;
+		rev += b->time_reversals;
+		VEC_FREE(b->stack);
+		struct tc_loc *L = &t->locs[l];
+		DETACH(L->calls, L->ncalls, b->calls);
+		for (int k = 0; k < TC_EV_COUNT; k++) {
+			t->ev_count[k] += b->count[k];
+			L->nevents_read += b->count[k];
+		}
+		if (L->type == TC_LOC_CPU) t->ncalls += L->ncalls;
+	}
+	if (unclosed)
+		tc_warn(t, "%llu regions on %llu locations still open at the end: closed at the last timestamp",
+			(unsigned long long)unclosed, (unsigned long long)unclosed_locs);
+	if (bad) tc_warn(t, "%llu Leave records without a matching Enter ignored", (unsigned long long)bad);
+	if (mism) tc_warn(t, "%llu Leave records name another region than the open one", (unsigned long long)mism);
+	if (rev) tc_warn(t, "%llu records go back in time on their location", (unsigned long long)rev);
+}
+
+static void pick_world(struct tc_trace *t)
+{
+	uint32_t best = TC_NONE;
+	for (uint32_t c = 0; c < t->ncomms; c++) {
+		if (!strcmp(t->comms[c].name, "MPI_COMM_WORLD")) { t->world = c; return; }
+		if (!t->comms[c].self && (best == TC_NONE || t->comms[c].size > t->comms[best].size)) best = c;
+	}
+	t->world = best;
+}
+
+/* Pair Isend↔IsendComplete and IrecvRequest↔Irecv on each rank's master location. */
+static void pair_requests(struct tc_trace *t, struct u64map *sends, struct u64map *recvs)
+{
+	uint64_t unpaired = 0;
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		if (t->ranks[r].loc == TC_NONE) continue;
+		struct locb *b = &t->b->lb.a[t->ranks[r].loc];
+		u64map_clear(sends);
+		u64map_clear(recvs);
+		for (size_t i = 0; i < b->p2p.n; i++) {
+			struct raw_p2p *p = &b->p2p.a[i];
+			uint32_t j;
+			switch (p->kind) {
+			case RAW_ISEND: u64map_put(sends, p->req, (uint32_t)i); break;
+			case RAW_IRECV_REQUEST: u64map_put(recvs, p->req, (uint32_t)i); break;
+			case RAW_ISEND_COMPLETE:
+				if ((j = u64map_take(sends, p->req)) != TC_NONE) {
+					b->p2p.a[j].aux_time = p->time;
+					b->p2p.a[j].paired = true;
+				} else unpaired++;
+				break;
+			case RAW_IRECV:
+				if ((j = u64map_take(recvs, p->req)) != TC_NONE) {
+					p->aux_time = b->p2p.a[j].time;
+					p->aux_call = b->p2p.a[j].call;
+					p->paired = true;
+				}
+				break;
+			case RAW_CANCEL:
+				u64map_take(sends, p->req);
+				u64map_take(recvs, p->req);
+				break;
+			}
+		}
+	}
+	if (unpaired) tc_warn(t, "%llu IsendComplete records without their Isend", (unsigned long long)unpaired);
+}
+
+/* Per rank, in record order: index of the message each send / receive record became. */
+
+static void match_messages(struct tc_trace *t, uint32_t **rec_msg)
+{
+	struct tc_build *B = t->b;
+	struct qtab q = { 0 };
+	/* flat list of sends with a next link per queue */
+	struct sendref { uint32_t rank, rec, next; };
+	VEC(struct sendref) s = { 0 };
+	uint64_t outside = 0, badrank = 0;
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		if (t->ranks[r].loc == TC_NONE) continue;
+		struct locb *b = &B->lb.a[t->ranks[r].loc];
+		rec_msg[r] = xmalloc((b->p2p.n ? b->p2p.n : 1) * sizeof(uint32_t));
+		for (size_t i = 0; i < b->p2p.n; i++) {
+			struct raw_p2p *p = &b->p2p.a[i];
+			rec_msg[r][i] = TC_NONE;
+			if (p->kind != RAW_SEND && p->kind != RAW_ISEND) continue;
+			if (p->call == TC_NONE) { outside++; continue; }
+			struct qkey k = { p->comm, r, world_of(t, p->comm, p->peer, r), p->tag };
+			if (k.dst == TC_NONE || k.dst >= t->nranks) { badrank++; continue; }
+			struct qent *e = qfind(&q, &k, true);
+			uint32_t id = (uint32_t)s.n;
+			VEC_RESERVE(s, s.n + 1);
+			s.a[s.n].rank = r; s.a[s.n].rec = (uint32_t)i; s.a[s.n].next = TC_NONE; s.n++;
+			if (e->tail == TC_NONE) e->head = id;
+			else s.a[e->tail].next = id;
+			e->tail = id;
+		}
+	}
+	VEC(struct tc_msg) msgs = { 0 };
+	uint64_t unmatched_recvs = 0, size_mismatch = 0;
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		if (t->ranks[r].loc == TC_NONE) continue;
+		struct locb *b = &B->lb.a[t->ranks[r].loc];
+		const struct tc_rank *R = &t->ranks[r];
+		for (size_t i = 0; i < b->p2p.n; i++) {
+			struct raw_p2p *p = &b->p2p.a[i];
+			if (p->kind != RAW_RECV && p->kind != RAW_IRECV) continue;
+			if (p->call == TC_NONE) { outside++; continue; }
+			struct qkey k = { p->comm, world_of(t, p->comm, p->peer, r), r, p->tag };
+			struct qent *e = k.src == TC_NONE ? NULL : qfind(&q, &k, false);
+			if (!e || e->head == TC_NONE) { unmatched_recvs++; continue; }
+			uint32_t sid = e->head;
+			e->head = s.a[sid].next;
+			if (e->head == TC_NONE) e->tail = TC_NONE;
+			uint32_t src = s.a[sid].rank;
+			struct raw_p2p *sp = &B->lb.a[t->ranks[src].loc].p2p.a[s.a[sid].rec];
+			const struct tc_rank *S = &t->ranks[src];
+			struct tc_msg m = {
+				.send_time = sp->time, .recv_time = p->time, .bytes = sp->bytes,
+				.src = src, .dst = r, .send_call = sp->call, .recv_call = p->call,
+				.tag = p->tag, .comm = p->comm,
+			};
+			uint8_t sk = t->regions[S->calls[sp->call].region].kind;
+			uint8_t rk = t->regions[R->calls[p->call].region].kind;
+			if (sp->kind == RAW_ISEND || sk == TC_RK_MPI_ISEND) m.flags |= TC_MSG_NB_SEND;
+			if (p->kind == RAW_IRECV || rk == TC_RK_MPI_WAIT || rk == TC_RK_MPI_TEST) m.flags |= TC_MSG_NB_RECV;
+			m.send_done = sp->paired ? sp->aux_time : S->calls[sp->call].leave;
+			if (p->paired) {
+				m.post_time = p->aux_time;
+				m.post_call = p->aux_call;
+			} else {
+				m.post_time = R->calls[p->call].enter;
+				m.post_call = (m.flags & TC_MSG_NB_RECV) ? TC_NONE : p->call;
+			}
+			if (m.recv_time < m.send_time) {
+				m.flags |= TC_MSG_CLOCK_BAD;
+				t->clock_violations++;
+			}
+			if (p->bytes != sp->bytes) size_mismatch++;
+			t->msg_bytes += m.bytes;
+			rec_msg[src][s.a[sid].rec] = (uint32_t)msgs.n;
+			rec_msg[r][i] = (uint32_t)msgs.n;
+			VEC_PUSH(msgs, m);
+		}
+	}
+	uint64_t unmatched_sends = 0;
+	for (size_t i = 0; i < q.cap; i++)
+		if (q.e[i].used)
+			for (uint32_t id = q.e[i].head; id != TC_NONE; id = s.a[id].next) unmatched_sends++;
+	free(q.e);
+	VEC_FREE(s);
+	t->msgs = msgs.a;
+	t->nmsgs = msgs.n;
+	t->unmatched_sends = unmatched_sends;
+	t->unmatched_recvs = unmatched_recvs;
+	if (unmatched_sends || unmatched_recvs)
+		tc_warn(t, "%llu sends and %llu receives have no partner (left out of the analysis)",
+			(unsigned long long)unmatched_sends, (unsigned long long)unmatched_recvs);
+	if (outside) tc_warn(t, "%llu message records outside any region ignored", (unsigned long long)outside);
+	if (badrank) tc_warn(t, "%llu sends name a rank outside their communicator", (unsigned long long)badrank);
+	if (size_mismatch)
+		tc_warn(t, "%llu messages have different sizes at sender and receiver (sender's size used)",
+			(unsigned long long)size_mismatch);
+	if (t->clock_violations)
+		tc_warn(t, "%llu messages received before they were sent (clock condition violated)",
+			(unsigned long long)t->clock_violations);
+	/* point-to-point records on non-master threads are counted but not matched */
+	uint64_t other_thread = 0;
+	for (uint32_t l = 0; l < t->nlocs; l++) {
+		const struct tc_loc *L = &t->locs[l];
+		if (L->rank != TC_NONE && L->rank < t->nranks && t->ranks[L->rank].loc == l) continue;
+		other_thread += B->lb.a[l].p2p.n;
+	}
+	if (other_thread)
+		tc_warn(t, "%llu message records on non-master threads counted but not matched",
+			(unsigned long long)other_thread);
+}
+
+/* Collective instances: the k-th record of a rank on comm C is instance k on C. */
+static void match_collectives(struct tc_trace *t, uint32_t **coll_of_rec)
+{
+	struct tc_build *B = t->b;
+	uint32_t nc = t->ncomms;
+	VEC(uint32_t) *inst = xcalloc(nc ? nc : 1, sizeof *inst);      /* per comm: instance ids by seq */
+	uint32_t *seq = xcalloc(nc ? nc : 1, sizeof *seq);
+	VEC(uint32_t) touched = { 0 };
+	VEC(struct tc_coll) colls = { 0 };
+	struct memref { uint32_t inst; struct tc_coll_member m; };
+	VEC(struct memref) mem = { 0 };
+	uint64_t bad = 0, opmismatch = 0;
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		if (t->ranks[r].loc == TC_NONE) continue;
+		struct locb *b = &B->lb.a[t->ranks[r].loc];
+		coll_of_rec[r] = xmalloc((b->coll.n ? b->coll.n : 1) * sizeof(uint32_t));
+		for (size_t i = 0; i < b->coll.n; i++) {
+			struct raw_coll *c = &b->coll.a[i];
+			coll_of_rec[r][i] = TC_NONE;
+			if (c->call == TC_NONE || c->comm >= nc) { bad++; continue; }
+			if (seq[c->comm] == 0) VEC_PUSH(touched, c->comm);
+			uint32_t k = seq[c->comm]++;
+			if (k == inst[c->comm].n) {
+				struct tc_coll nco = { .begin = UINT64_MAX, .end = 0, .comm = c->comm, .op = c->op,
+						       .root = world_of(t, c->comm, c->root, r) };
+				VEC_PUSH(colls, nco);
+				VEC_PUSH(inst[c->comm], (uint32_t)colls.n - 1);
+			}
+			uint32_t id = inst[c->comm].a[k];
+			struct tc_coll *co = &colls.a[id];
+			if (co->op != c->op) opmismatch++;
+			const struct tc_call *call = &t->ranks[r].calls[c->call];
+			if (call->enter < co->begin) co->begin = call->enter;
+			if (call->leave > co->end) co->end = call->leave;
+			co->n++;
+			VEC_RESERVE(mem, mem.n + 1);
+			mem.a[mem.n].inst = id;
+			mem.a[mem.n].m = (struct tc_coll_member){ r, c->call, c->sent, c->recvd };
+			mem.n++;
+			coll_of_rec[r][i] = id;
+		}
+		for (size_t i = 0; i < touched.n; i++) seq[touched.a[i]] = 0;
+		touched.n = 0;
+	}
+	/* counting sort of members by instance */
+	t->ncolls = colls.n;
+	t->colls = colls.a;
+	t->coll_members = xmalloc((mem.n ? mem.n : 1) * sizeof *t->coll_members);
+	uint32_t pos = 0;
+	for (size_t i = 0; i < t->ncolls; i++) {
+		t->colls[i].first = pos;
+		pos += t->colls[i].n;
+		t->colls[i].n = 0;
+	}
+	for (size_t i = 0; i < mem.n; i++) {
+		struct tc_coll *co = &t->colls[mem.a[i].inst];
+		t->coll_members[co->first + co->n++] = mem.a[i].m;
+	}
+	for (size_t i = 0; i < t->ncolls; i++) {
+		const struct tc_comm *cm = &t->comms[t->colls[i].comm];
+		if (!cm->self && t->colls[i].n < (cm->global ? t->nranks : cm->size)) t->incomplete_colls++;
+	}
+	if (t->incomplete_colls)
+		tc_warn(t, "%llu collective instances miss some members of their communicator",
+			(unsigned long long)t->incomplete_colls);
+	if (opmismatch) tc_warn(t, "%llu collective records disagree on the operation", (unsigned long long)opmismatch);
+	if (bad) tc_warn(t, "%llu collective records outside a region or on an unknown communicator",
+			 (unsigned long long)bad);
+	for (uint32_t c = 0; c < nc; c++) VEC_FREE(inst[c]);
+	free(inst);
+	free(seq);
+	VEC_FREE(touched);
+	VEC_FREE(mem);
+}
+
+/* Per rank: ops (calls that communicate) with their messages grouped. */
+static void build_ops(struct tc_trace *t, uint32_t **rec_msg, uint32_t **coll_of_rec)
+{
+	struct tc_build *B = t->b;
+	uint32_t maxcalls = 0;
+	for (uint32_t r = 0; r < t->nranks; r++) maxcalls = TC_MAX(maxcalls, t->ranks[r].ncalls);
+	uint32_t *ns = xcalloc(maxcalls ? maxcalls : 1, sizeof *ns);
+	uint32_t *nr = xcalloc(maxcalls ? maxcalls : 1, sizeof *nr);
+	uint32_t *co = xmalloc((maxcalls ? maxcalls : 1) * sizeof *co);
+	for (uint32_t i = 0; i < maxcalls; i++) co[i] = TC_NONE;
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		struct tc_rank *R = &t->ranks[r];
+		if (R->loc == TC_NONE) continue;
+		struct locb *b = &B->lb.a[R->loc];
+		uint32_t nsend = 0, nrecv = 0;
+		for (size_t i = 0; i < b->p2p.n; i++) {
+			uint32_t m = rec_msg[r][i];
+			if (m == TC_NONE) continue;
+			const struct raw_p2p *p = &b->p2p.a[i];
+			if (p->kind == RAW_SEND || p->kind == RAW_ISEND) { ns[p->call]++; nsend++; }
+			else { nr[p->call]++; nrecv++; }
+		}
+		for (size_t i = 0; i < b->coll.n; i++)
+			if (coll_of_rec[r][i] != TC_NONE) co[b->coll.a[i].call] = coll_of_rec[r][i];
+		uint32_t nops = 0;
+		for (uint32_t c = 0; c < R->ncalls; c++)
+			if (ns[c] || nr[c] || co[c] != TC_NONE) nops++;
+		R->nops = nops;
+		R->ops = xmalloc((nops ? nops : 1) * sizeof *R->ops);
+		R->send_msgs = xmalloc((nsend ? nsend : 1) * sizeof(uint32_t));
+		R->recv_msgs = xmalloc((nrecv ? nrecv : 1) * sizeof(uint32_t));
+		R->nsend_msgs = nsend;
+		R->nrecv_msgs = nrecv;
+		uint32_t o = 0, fs = 0, fr = 0;
+		for (uint32_t c = 0; c < R->ncalls; c++) {
+			if (!(ns[c] || nr[c] || co[c] != TC_NONE)) continue;
+			R->ops[o] = (struct tc_op){ .call = c, .first_send = fs, .nsend = 0, .first_recv = fr,
+						    .nrecv = 0, .coll = co[c] };
+			R->calls[c].op = o;
+			fs += ns[c];
+			fr += nr[c];
+			o++;
+		}
+		for (size_t i = 0; i < b->p2p.n; i++) {
+			uint32_t m = rec_msg[r][i];
+			if (m == TC_NONE) continue;
+			const struct raw_p2p *p = &b->p2p.a[i];
+			struct tc_op *op = &R->ops[R->calls[p->call].op];
+			if (p->kind == RAW_SEND || p->kind == RAW_ISEND) R->send_msgs[op->first_send + op->nsend++] = m;
+			else R->recv_msgs[op->first_recv + op->nrecv++] = m;
+		}
+		/* reset the scratch arrays for the next rank: only the calls that have an op */
+		for (uint32_t k = 0; k < nops; k++) {
+			uint32_t c = R->ops[k].call;
+			ns[c] = nr[c] = 0;
+			co[c] = TC_NONE;
+		}
+		R->first_time = R->ncalls ? R->calls[0].enter : 0;
+		R->last_time = b->last_time;
+	}
+	free(ns);
+	free(nr);
+	free(co);
+}
+
+void tc_trace_finish(struct tc_trace *t)
+{
+	struct tc_build *B = t->b;
+	if (!B) return;
+	if (B->nodes.n == 0) tc_def_node(t, "unknown");
+	DETACH(t->regions, t->nregions, B->regions);
+	DETACH(t->nodes, t->nnodes, B->nodes);
+	DETACH(t->comms, t->ncomms, B->comms);
+	DETACH(t->locs, t->nlocs, B->locs);
+	close_calls(t);
+	setup_ranks(t);
+	pick_world(t);
+
+	struct u64map a, b;
+	u64map_init(&a);
+	u64map_init(&b);
+	pair_requests(t, &a, &b);
+	u64map_free(&a);
+	u64map_free(&b);
+
+	uint32_t **rec_msg = xcalloc(t->nranks ? t->nranks : 1, sizeof *rec_msg);
+	uint32_t **coll_of_rec = xcalloc(t->nranks ? t->nranks : 1, sizeof *coll_of_rec);
+	match_messages(t, rec_msg);
+	match_collectives(t, coll_of_rec);
+	build_ops(t, rec_msg, coll_of_rec);
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		free(rec_msg[r]);
+		free(coll_of_rec[r]);
+	}
+	free(rec_msg);
+	free(coll_of_rec);
+
+	t->tmin = UINT64_MAX;
+	t->tmax = 0;
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		const struct tc_rank *R = &t->ranks[r];
+		if (!R->ncalls) continue;
+		t->tmin = TC_MIN(t->tmin, R->first_time);
+		t->tmax = TC_MAX(t->tmax, R->last_time);
+	}
+	if (t->tmin == UINT64_MAX) t->tmin = t->tmax = t->t0;
+
+	for (size_t i = 0; i < B->lb.n; i++) {
+		struct locb *lb = &B->lb.a[i];
+		VEC_FREE(lb->calls); VEC_FREE(lb->stack); VEC_FREE(lb->p2p); VEC_FREE(lb->coll);
+	}
+	VEC_FREE(B->lb);
+	VEC_FREE(B->loc_node);
+	free(B);
+	t->b = NULL;
+}

@@ -1,0 +1,333 @@
+/* model.c — definitions, the per-location event builder, and model accessors. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model_internal.h"
+
+const char *const tc_ev_kind_names[TC_EV_COUNT] = {
+	"enter", "leave", "mpi_send", "mpi_isend", "mpi_isend_complete", "mpi_irecv_request",
+	"mpi_irecv", "mpi_recv", "collective_begin", "collective_end", "other",
+};
+
+struct tc_trace *tc_trace_new(uint64_t res, uint64_t t0, uint64_t length)
+{
+	struct tc_trace *t = xcalloc(1, sizeof *t);
+	t->res = res ? res : 1;
+	t->t0 = t0;
+	t->length = length;
+	t->world = TC_NONE;
+	t->arena = arena_new(1 << 20);
+	t->b = xcalloc(1, sizeof *t->b);
+	t->anchor = xstrdup("");
+	return t;
+}
+
+void tc_warn(struct tc_trace *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvasprintf(fmt, ap);
+	va_end(ap);
+	VEC_PUSH(t->warnings, s);
+}
+
+/* --- region classification ------------------------------------------------ */
+static const struct { const char *name; enum tc_region_kind kind; } mpi_names[] = {
+	{ "MPI_Send", TC_RK_MPI_SEND }, { "MPI_Ssend", TC_RK_MPI_SEND }, { "MPI_Bsend", TC_RK_MPI_SEND },
+	{ "MPI_Rsend", TC_RK_MPI_SEND },
+	{ "MPI_Isend", TC_RK_MPI_ISEND }, { "MPI_Issend", TC_RK_MPI_ISEND }, { "MPI_Ibsend", TC_RK_MPI_ISEND },
+	{ "MPI_Irsend", TC_RK_MPI_ISEND },
+	{ "MPI_Recv", TC_RK_MPI_RECV }, { "MPI_Irecv", TC_RK_MPI_IRECV },
+	{ "MPI_Sendrecv", TC_RK_MPI_SENDRECV }, { "MPI_Sendrecv_replace", TC_RK_MPI_SENDRECV },
+	{ "MPI_Wait", TC_RK_MPI_WAIT }, { "MPI_Waitall", TC_RK_MPI_WAIT }, { "MPI_Waitany", TC_RK_MPI_WAIT },
+	{ "MPI_Waitsome", TC_RK_MPI_WAIT },
+	{ "MPI_Test", TC_RK_MPI_TEST }, { "MPI_Testall", TC_RK_MPI_TEST }, { "MPI_Testany", TC_RK_MPI_TEST },
+	{ "MPI_Testsome", TC_RK_MPI_TEST },
+	{ "MPI_Barrier", TC_RK_MPI_COLL }, { "MPI_Bcast", TC_RK_MPI_COLL }, { "MPI_Reduce", TC_RK_MPI_COLL },
+	{ "MPI_Allreduce", TC_RK_MPI_COLL }, { "MPI_Gather", TC_RK_MPI_COLL }, { "MPI_Gatherv", TC_RK_MPI_COLL },
+	{ "MPI_Scatter", TC_RK_MPI_COLL }, { "MPI_Scatterv", TC_RK_MPI_COLL },
+	{ "MPI_Allgather", TC_RK_MPI_COLL }, { "MPI_Allgatherv", TC_RK_MPI_COLL },
+	{ "MPI_Alltoall", TC_RK_MPI_COLL }, { "MPI_Alltoallv", TC_RK_MPI_COLL }, { "MPI_Alltoallw", TC_RK_MPI_COLL },
+	{ "MPI_Reduce_scatter", TC_RK_MPI_COLL }, { "MPI_Reduce_scatter_block", TC_RK_MPI_COLL },
+	{ "MPI_Scan", TC_RK_MPI_COLL }, { "MPI_Exscan", TC_RK_MPI_COLL },
+};
+
+enum tc_region_kind tc_classify_region(const char *name, bool mpi_paradigm)
+{
+	if (!name || strncasecmp(name, "MPI_", 4) != 0) return mpi_paradigm ? TC_RK_MPI_OTHER : TC_RK_USER;
+	for (size_t i = 0; i < TC_NELEM(mpi_names); i++)
+		if (!strcasecmp(name, mpi_names[i].name)) return mpi_names[i].kind;
+	/* Non-blocking collectives: MPI_I + a collective name. */
+	if ((name[4] == 'I' || name[4] == 'i') && name[5]) {
+		char buf[64];
+		snprintf(buf, sizeof buf, "MPI_%s", name + 5);
+		for (size_t i = 0; i < TC_NELEM(mpi_names); i++)
+			if (mpi_names[i].kind == TC_RK_MPI_COLL && !strcasecmp(buf, mpi_names[i].name))
+				return TC_RK_MPI_ICOLL;
+	}
+	return TC_RK_MPI_OTHER;
+}
+
+/* --- definitions ------------------------------------------------------------ */
+uint32_t tc_def_region(struct tc_trace *t, const char *name, uint8_t paradigm, uint8_t role, bool mpi)
+{
+	struct tc_region r = {
+		.name = arena_strdup(t->arena, name ? name : ""),
+		.kind = (uint8_t)tc_classify_region(name, mpi),
+		.paradigm = paradigm,
+		.role = role,
+	};
+	VEC_PUSH(t->b->regions, r);
+	return (uint32_t)t->b->regions.n - 1;
+}
+
+uint32_t tc_def_node(struct tc_trace *t, const char *name)
+{
+	struct tc_node n = { arena_strdup(t->arena, name ? name : "") };
+	VEC_PUSH(t->b->nodes, n);
+	return (uint32_t)t->b->nodes.n - 1;
+}
+
+uint32_t tc_def_loc(struct tc_trace *t, uint64_t id, const char *name, enum tc_loc_type type,
+		    uint32_t rank, uint32_t thread, uint32_t node, uint64_t nevents)
+{
+	struct tc_loc l = {
+		.id = id, .name = arena_strdup(t->arena, name ? name : ""), .rank = rank,
+		.thread = thread, .type = (uint8_t)type, .nevents_def = nevents,
+	};
+	VEC_PUSH(t->b->locs, l);
+	struct locb lb = { 0 };
+	VEC_PUSH(t->b->lb, lb);
+	VEC_PUSH(t->b->loc_node, node);
+	return (uint32_t)t->b->locs.n - 1;
+}
+
+uint32_t tc_def_comm(struct tc_trace *t, const char *name, uint32_t n, const uint32_t *members,
+		     bool self, bool global)
+{
+	struct tc_comm c = { .name = arena_strdup(t->arena, name ? name : ""), .size = n,
+			     .self = self, .global = global };
+	c.members = arena_alloc(t->arena, (n ? n : 1) * sizeof(uint32_t));
+	if (n) memcpy(c.members, members, n * sizeof(uint32_t));
+	VEC_PUSH(t->b->comms, c);
+	return (uint32_t)t->b->comms.n - 1;
+}
+
+void tc_def_simple(struct tc_trace *t, uint32_t nranks, const uint32_t *node_of, uint32_t nnodes)
+{
+	if (nnodes == 0) nnodes = 1;
+	for (uint32_t i = 0; i < nnodes; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "node%u", i);
+		tc_def_node(t, name);
+	}
+	uint32_t *members = xmalloc((nranks ? nranks : 1) * sizeof *members);
+	for (uint32_t r = 0; r < nranks; r++) {
+		char name[32];
+		snprintf(name, sizeof name, "MPI Rank %u", r);
+		tc_def_loc(t, r, name, TC_LOC_CPU, r, 0, node_of ? node_of[r] : 0, 0);
+		members[r] = r;
+	}
+	tc_def_comm(t, "MPI_COMM_WORLD", nranks, members, false, false);
+	free(members);
+}
+
+/* --- events ---------------------------------------------------------------- */
+static struct locb *lb_at(struct tc_trace *t, uint32_t loc, uint64_t time)
+{
+	struct locb *b = &t->b->lb.a[loc];
+	if (time < b->last_time) b->time_reversals++;
+	else b->last_time = time;
+	return b;
+}
+
+static uint32_t top_call(const struct locb *b)
+{
+	return b->stack.n ? b->stack.a[b->stack.n - 1] : TC_NONE;
+}
+
+void tcb_enter(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t region)
+{
+	struct locb *b = lb_at(t, loc, time);
+	b->count[TC_EV_ENTER]++;
+	struct tc_call c = {
+		.enter = time, .leave = time, .region = region, .parent = top_call(b), .op = TC_NONE,
+		.depth = (uint16_t)TC_MIN(b->stack.n, UINT16_MAX),
+	};
+	VEC_PUSH(b->calls, c);
+	VEC_PUSH(b->stack, (uint32_t)b->calls.n - 1);
+}
+
+void tcb_leave(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t region)
+{
+	struct locb *b = lb_at(t, loc, time);
+	b->count[TC_EV_LEAVE]++;
+	if (!b->stack.n) {
+		b->bad_leaves++;
+		return;
+	}
+	uint32_t c = b->stack.a[--b->stack.n];
+	if (b->calls.a[c].region != region) b->mismatched_leaves++;
+	b->calls.a[c].leave = time;
+}
+
+static void p2p(struct tc_trace *t, uint32_t loc, uint64_t time, enum raw_kind kind, enum tc_ev_kind ev,
+		uint32_t peer, uint32_t comm, uint32_t tag, uint64_t bytes, uint64_t req)
+{
+	struct locb *b = lb_at(t, loc, time);
+	b->count[ev]++;
+	struct raw_p2p r = { .time = time, .bytes = bytes, .req = req, .peer = peer, .comm = comm,
+			     .tag = tag, .call = top_call(b), .kind = (uint8_t)kind };
+	VEC_PUSH(b->p2p, r);
+}
+
+void tcb_send(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t peer, uint32_t comm,
+	      uint32_t tag, uint64_t bytes)
+{
+	p2p(t, loc, time, RAW_SEND, TC_EV_MPI_SEND, peer, comm, tag, bytes, 0);
+}
+
+void tcb_isend(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t peer, uint32_t comm,
+	       uint32_t tag, uint64_t bytes, uint64_t req)
+{
+	p2p(t, loc, time, RAW_ISEND, TC_EV_MPI_ISEND, peer, comm, tag, bytes, req);
+}
+
+void tcb_isend_complete(struct tc_trace *t, uint32_t loc, uint64_t time, uint64_t req)
+{
+	p2p(t, loc, time, RAW_ISEND_COMPLETE, TC_EV_MPI_ISEND_COMPLETE, 0, 0, 0, 0, req);
+}
+
+void tcb_irecv_request(struct tc_trace *t, uint32_t loc, uint64_t time, uint64_t req)
+{
+	p2p(t, loc, time, RAW_IRECV_REQUEST, TC_EV_MPI_IRECV_REQUEST, 0, 0, 0, 0, req);
+}
+
+void tcb_irecv(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t peer, uint32_t comm,
+	       uint32_t tag, uint64_t bytes, uint64_t req)
+{
+	p2p(t, loc, time, RAW_IRECV, TC_EV_MPI_IRECV, peer, comm, tag, bytes, req);
+}
+
+void tcb_recv(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t peer, uint32_t comm,
+	      uint32_t tag, uint64_t bytes)
+{
+	p2p(t, loc, time, RAW_RECV, TC_EV_MPI_RECV, peer, comm, tag, bytes, 0);
+}
+
+void tcb_request_cancelled(struct tc_trace *t, uint32_t loc, uint64_t time, uint64_t req)
+{
+	p2p(t, loc, time, RAW_CANCEL, TC_EV_OTHER, 0, 0, 0, 0, req);
+}
+
+void tcb_coll_begin(struct tc_trace *t, uint32_t loc, uint64_t time)
+{
+	struct locb *b = lb_at(t, loc, time);
+	b->count[TC_EV_COLL_BEGIN]++;
+	b->coll_begin = time;
+}
+
+void tcb_coll_end(struct tc_trace *t, uint32_t loc, uint64_t time, uint8_t op, uint32_t comm,
+		  uint32_t root, uint64_t sent, uint64_t recvd)
+{
+	struct locb *b = lb_at(t, loc, time);
+	b->count[TC_EV_COLL_END]++;
+	struct raw_coll c = { .begin = b->coll_begin ? b->coll_begin : time, .end = time, .sent = sent,
+			      .recvd = recvd, .call = top_call(b), .comm = comm, .root = root, .op = op };
+	b->coll_begin = 0;
+	VEC_PUSH(b->coll, c);
+}
+
+void tcb_other(struct tc_trace *t, uint32_t loc, uint64_t time)
+{
+	struct locb *b = lb_at(t, loc, time);
+	b->count[TC_EV_OTHER]++;
+}
+
+void tcb_read_total(struct tc_trace *t, uint32_t loc, uint64_t n)
+{
+	struct locb *b = &t->b->lb.a[loc];
+	uint64_t known = 0;
+	for (int k = 0; k < TC_EV_COUNT; k++) known += b->count[k];
+	if (n > known) b->count[TC_EV_OTHER] += n - known;
+}
+
+/* --- accessors --------------------------------------------------------------- */
+bool tc_same_node(const struct tc_trace *t, uint32_t a, uint32_t b)
+{
+	return t->ranks[a].node == t->ranks[b].node;
+}
+
+enum tc_coll_class tc_coll_class(uint8_t op)
+{
+	switch (op) {
+	case 0: return TC_CC_BARRIER;                      /* BARRIER */
+	case 1: case 4: case 5: return TC_CC_ONE2ALL;      /* BCAST, SCATTER, SCATTERV */
+	case 2: case 3: case 12: return TC_CC_ALL2ONE;     /* GATHER, GATHERV, REDUCE */
+	case 6: case 7: case 8: case 9: case 10: case 11: case 13: case 16:
+		return TC_CC_ALL2ALL;                      /* ALLGATHER(V), ALLTOALL(V/W), ALLREDUCE, REDUCE_SCATTER(_BLOCK) */
+	case 14: case 15: return TC_CC_SCAN;               /* SCAN, EXSCAN */
+	default: return TC_CC_OTHER;
+	}
+}
+
+const char *tc_coll_op_name(uint8_t op)
+{
+	static const char *names[] = {
+		"Barrier", "Bcast", "Gather", "Gatherv", "Scatter", "Scatterv", "Allgather", "Allgatherv",
+		"Alltoall", "Alltoallv", "Alltoallw", "Allreduce", "Reduce", "Reduce_scatter", "Scan",
+		"Exscan", "Reduce_scatter_block", "Create_handle", "Destroy_handle", "Allocate",
+		"Deallocate", "Create_handle_and_allocate", "Destroy_handle_and_deallocate",
+	};
+	return op < TC_NELEM(names) ? names[op] : "collective";
+}
+
+uint32_t tc_call_at(const struct tc_trace *t, uint32_t rank, uint64_t time)
+{
+	const struct tc_rank *r = &t->ranks[rank];
+	/* last call with enter <= time, then walk up to the first that contains time */
+	uint32_t lo = 0, hi = r->ncalls;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (r->calls[mid].enter <= time) lo = mid + 1;
+		else hi = mid;
+	}
+	if (lo == 0) return TC_NONE;
+	uint32_t c = lo - 1;
+	while (c != TC_NONE && r->calls[c].leave < time) c = r->calls[c].parent;
+	return c;
+}
+
+void tc_trace_free(struct tc_trace *t)
+{
+	if (!t) return;
+	for (uint32_t i = 0; i < t->nlocs; i++) free(t->locs[i].calls);
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		free(t->ranks[r].ops);
+		free(t->ranks[r].send_msgs);
+		free(t->ranks[r].recv_msgs);
+	}
+	free(t->ranks);
+	free(t->locs);
+	free(t->nodes);
+	free(t->regions);
+	free(t->comms);
+	free(t->msgs);
+	free(t->colls);
+	free(t->coll_members);
+	for (size_t i = 0; i < t->warnings.n; i++) free(t->warnings.a[i]);
+	VEC_FREE(t->warnings);
+	if (t->b) {
+		for (size_t i = 0; i < t->b->lb.n; i++) {
+			struct locb *b = &t->b->lb.a[i];
+			VEC_FREE(b->calls); VEC_FREE(b->stack); VEC_FREE(b->p2p); VEC_FREE(b->coll);
+		}
+		VEC_FREE(t->b->lb); VEC_FREE(t->b->locs); VEC_FREE(t->b->regions);
+		VEC_FREE(t->b->nodes); VEC_FREE(t->b->comms); VEC_FREE(t->b->loc_node);
+		free(t->b);
+	}
+	arena_free(t->arena);
+	free(t->anchor);
+	free(t);
+}

@@ -1,0 +1,780 @@
+/* otf2_read.c — OTF2 archive → model, with per-location local event readers
+ * (the global reader is 3–6× slower and keeps every file open), optionally in
+ * worker threads sharing one reader under OTF2's pthread locking callbacks.
+ *
+ * Order (ecosystem.md §1.2): error callback first; global definitions; select
+ * every location; open local def/evt files; per location read the local
+ * definitions (mapping tables, clock offsets) before its events. */
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <otf2/otf2.h>
+#include <otf2/OTF2_Pthread_Locks.h>
+
+#include "read.h"
+
+#define CHUNK 65536
+
+/* --- OTF2 error messages: kept, never printed behind the UI's back ---------- */
+static _Thread_local char otf2_msg[512];
+
+static OTF2_ErrorCode on_otf2_error(void *ud, const char *file, uint64_t line, const char *fn,
+				    OTF2_ErrorCode code, const char *fmt, va_list va)
+{
+	(void)ud; (void)file; (void)line; (void)fn;
+	int n = snprintf(otf2_msg, sizeof otf2_msg, "%s", OTF2_Error_GetName(code));
+	if (fmt && n > 0 && (size_t)n < sizeof otf2_msg - 3) {
+		strcpy(otf2_msg + n, ": ");
+		vsnprintf(otf2_msg + n + 2, sizeof otf2_msg - (size_t)n - 2, fmt, va);
+	}
+	return code;
+}
+
+static void install(void)
+{
+	OTF2_Error_RegisterCallback(on_otf2_error, NULL);
+}
+
+static void install_error_callback(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, install);
+}
+
+/* --- raw global definitions --------------------------------------------------- */
+struct stn { uint32_t name, cls, parent; bool shm, present; };
+struct lgroup { uint32_t name, parent; uint8_t type; bool present; };
+struct rloc { uint64_t ref; uint32_t name, group; uint8_t type; uint64_t nevents; };
+struct rregion { uint32_t name; uint8_t role, paradigm; bool present; };
+struct rgroup { uint8_t type, paradigm; uint32_t flags, n; uint64_t *members; bool present; };
+struct rcomm { uint32_t name, group; bool present; };
+
+struct defs {
+	VEC(const char *) str;
+	VEC(struct stn) stn;
+	VEC(struct lgroup) lg;
+	VEC(struct rloc) loc;
+	VEC(struct rregion) reg;
+	VEC(struct rgroup) grp;
+	VEC(struct rcomm) comm;
+	uint64_t res, offset, length;
+	bool have_clock;
+	struct arena *arena;
+};
+
+#define DEF_AT(vec, ref)                                                              \
+	(__extension__({                                                              \
+		if ((ref) >= (vec).n) {                                               \
+			VEC_RESERVE(vec, (size_t)(ref) + 1);                          \
+			memset((vec).a + (vec).n, 0, ((size_t)(ref) + 1 - (vec).n) * sizeof(*(vec).a)); \
+			(vec).n = (size_t)(ref) + 1;                                  \
+		}                                                                     \
+		&(vec).a[ref];                                                        \
+	}))
+
+#define REF_LIMIT 50000000u  /* refuse absurd refs instead of allocating for them */
+
+static const char *dstr(const struct defs *d, uint32_t ref)
+{
+	return ref < d->str.n && d->str.a[ref] ? d->str.a[ref] : "";
+}
+
+static OTF2_CallbackCode d_string(void *ud, OTF2_StringRef self, const char *s)
+{
+	struct defs *d = ud;
+	if (self > REF_LIMIT) return OTF2_CALLBACK_SUCCESS;
+	*DEF_AT(d->str, self) = arena_strdup(d->arena, s ? s : "");
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_clock(void *ud, uint64_t res, uint64_t off, uint64_t len, uint64_t rt)
+{
+	struct defs *d = ud;
+	(void)rt;
+	d->res = res;
+	d->offset = off;
+	d->length = len;
+	d->have_clock = true;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_stn(void *ud, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
+			       OTF2_StringRef cls, OTF2_SystemTreeNodeRef parent)
+{
+	struct defs *d = ud;
+	if (self > REF_LIMIT) return OTF2_CALLBACK_SUCCESS;
+	struct stn *s = DEF_AT(d->stn, self);
+	s->name = name;
+	s->cls = cls;
+	s->parent = parent;
+	s->present = true;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_stn_domain(void *ud, OTF2_SystemTreeNodeRef node, OTF2_SystemTreeDomain dom)
+{
+	struct defs *d = ud;
+	if (node > REF_LIMIT) return OTF2_CALLBACK_SUCCESS;
+	if (dom == OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY) DEF_AT(d->stn, node)->shm = true;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_lgroup(void *ud, OTF2_LocationGroupRef self, OTF2_StringRef name,
+				  OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef parent,
+				  OTF2_LocationGroupRef creator)
+{
+	struct defs *d = ud;
+	(void)creator;
+	if (self > REF_LIMIT) return OTF2_CALLBACK_SUCCESS;
+	struct lgroup *g = DEF_AT(d->lg, self);
+	g->name = name;
+	g->parent = parent;
+	g->type = type;
+	g->present = true;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_loc(void *ud, OTF2_LocationRef self, OTF2_StringRef name, OTF2_LocationType type,
+			       uint64_t nevents, OTF2_LocationGroupRef group)
+{
+	struct defs *d = ud;
+	struct rloc l = { self, name, group, type, nevents };
+	VEC_PUSH(d->loc, l);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef canon,
+				  OTF2_StringRef desc, OTF2_RegionRole role, OTF2_Paradigm paradigm,
+				  OTF2_RegionFlag flags, OTF2_StringRef file, uint32_t b, uint32_t e)
+{
+	struct defs *d = ud;
+	(void)canon; (void)desc; (void)flags; (void)file; (void)b; (void)e;
+	if (self > REF_LIMIT) return OTF2_CALLBACK_SUCCESS;
+	struct rregion *r = DEF_AT(d->reg, self);
+	r->name = name;
+	r->role = role;
+	r->paradigm = paradigm;
+	r->present = true;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type,
+				 OTF2_Paradigm paradigm, OTF2_GroupFlag flags, uint32_t n, const uint64_t *members)
+{
+	struct defs *d = ud;
+	(void)name;
+	if (self > REF_LIMIT) return OTF2_CALLBACK_SUCCESS;
+	struct rgroup *g = DEF_AT(d->grp, self);
+	g->type = type;
+	g->paradigm = paradigm;
+	g->flags = flags;
+	g->n = n;
+	g->members = arena_alloc(d->arena, (n ? n : 1) * sizeof(uint64_t));
+	if (n) memcpy(g->members, members, n * sizeof(uint64_t));
+	g->present = true;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group,
+				OTF2_CommRef parent, OTF2_CommFlag flags)
+{
+	struct defs *d = ud;
+	(void)parent; (void)flags;
+	if (self > REF_LIMIT) return OTF2_CALLBACK_SUCCESS;
+	struct rcomm *c = DEF_AT(d->comm, self);
+	c->name = name;
+	c->group = group;
+	c->present = true;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+/* --- the load ------------------------------------------------------------------- */
+struct loadctx;
+struct locctx {
+	struct loadctx *L;
+	uint32_t loc;        /* model location index */
+	uint64_t ref;
+	uint64_t nread;
+};
+
+struct loadctx {
+	OTF2_Reader *rd;
+	struct tc_trace *t;
+	const struct tc_read_opts *opts;
+	struct defs d;
+	char *anchor, *archive_dir; /* archive_dir: <dir>/<name>/ holding the local files */
+	uint32_t *region_map;       /* OTF2 region ref → model region */
+	uint32_t nregion_map;
+	uint32_t *comm_map;         /* OTF2 comm ref → model comm */
+	uint32_t ncomm_map;
+	struct locctx *lc;
+	uint32_t nlc;
+	bool have_local_defs;
+	atomic_uint next;           /* work queue over lc[] */
+	atomic_bool cancel;
+	atomic_uint_fast64_t done;
+	uint64_t total;
+	pthread_mutex_t mu;
+	char *err;                  /* first error, guarded by mu */
+};
+
+static void set_err(struct loadctx *L, char *msg)
+{
+	pthread_mutex_lock(&L->mu);
+	if (!L->err) L->err = msg;
+	else free(msg);
+	pthread_mutex_unlock(&L->mu);
+	atomic_store(&L->cancel, true);
+}
+
+static inline uint32_t region_of(const struct loadctx *L, OTF2_RegionRef r)
+{
+	return r < L->nregion_map ? L->region_map[r] : TC_NONE;
+}
+
+static inline uint32_t comm_of(const struct loadctx *L, OTF2_CommRef c)
+{
+	return c < L->ncomm_map ? L->comm_map[c] : TC_NONE;
+}
+
+#define EV_ARGS OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t pos, void *ud, OTF2_AttributeList *al
+#define EV_CTX struct locctx *c = ud; (void)location; (void)pos; (void)al
+
+static OTF2_CallbackCode e_enter(EV_ARGS, OTF2_RegionRef region)
+{
+	EV_CTX;
+	tcb_enter(c->L->t, c->loc, time, region_of(c->L, region));
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_leave(EV_ARGS, OTF2_RegionRef region)
+{
+	EV_CTX;
+	tcb_leave(c->L->t, c->loc, time, region_of(c->L, region));
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_send(EV_ARGS, uint32_t receiver, OTF2_CommRef comm, uint32_t tag, uint64_t len)
+{
+	EV_CTX;
+	tcb_send(c->L->t, c->loc, time, receiver, comm_of(c->L, comm), tag, len);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_isend(EV_ARGS, uint32_t receiver, OTF2_CommRef comm, uint32_t tag, uint64_t len,
+				 uint64_t req)
+{
+	EV_CTX;
+	tcb_isend(c->L->t, c->loc, time, receiver, comm_of(c->L, comm), tag, len, req);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_isend_complete(EV_ARGS, uint64_t req)
+{
+	EV_CTX;
+	tcb_isend_complete(c->L->t, c->loc, time, req);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_irecv_request(EV_ARGS, uint64_t req)
+{
+	EV_CTX;
+	tcb_irecv_request(c->L->t, c->loc, time, req);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_irecv(EV_ARGS, uint32_t sender, OTF2_CommRef comm, uint32_t tag, uint64_t len,
+				 uint64_t req)
+{
+	EV_CTX;
+	tcb_irecv(c->L->t, c->loc, time, sender, comm_of(c->L, comm), tag, len, req);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_recv(EV_ARGS, uint32_t sender, OTF2_CommRef comm, uint32_t tag, uint64_t len)
+{
+	EV_CTX;
+	tcb_recv(c->L->t, c->loc, time, sender, comm_of(c->L, comm), tag, len);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_cancelled(EV_ARGS, uint64_t req)
+{
+	EV_CTX;
+	tcb_request_cancelled(c->L->t, c->loc, time, req);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_coll_begin(EV_ARGS)
+{
+	EV_CTX;
+	tcb_coll_begin(c->L->t, c->loc, time);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_coll_end(EV_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
+				    uint64_t sent, uint64_t recvd)
+{
+	EV_CTX;
+	uint32_t r = (root == OTF2_UNDEFINED_UINT32 || root >= 0xFFFFFF00u) ? TC_NONE : root;
+	tcb_coll_end(c->L->t, c->loc, time, (uint8_t)op, comm_of(c->L, comm), r, sent, recvd);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_EvtReaderCallbacks *make_callbacks(void)
+{
+	OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
+	OTF2_EvtReaderCallbacks_SetEnterCallback(cb, e_enter);
+	OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, e_leave);
+	OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, e_send);
+	OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, e_isend);
+	OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, e_isend_complete);
+	OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, e_irecv_request);
+	OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, e_irecv);
+	OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, e_recv);
+	OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, e_cancelled);
+	OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, e_coll_begin);
+	OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, e_coll_end);
+	return cb;
+}
+
+static char *loc_file(const struct loadctx *L, uint64_t ref, const char *ext)
+{
+	return xasprintf("%s/%llu.%s", L->archive_dir, (unsigned long long)ref, ext);
+}
+
+static bool file_exists(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Read one location: local definitions first, then its events in chunks. */
+static void read_location(struct loadctx *L, struct locctx *c, OTF2_EvtReaderCallbacks *cb)
+{
+	if (L->have_local_defs) {
+		OTF2_DefReader *dr = OTF2_Reader_GetDefReader(L->rd, c->ref);
+		if (dr) {
+			uint64_t n;
+			OTF2_ErrorCode rc;
+			do rc = OTF2_Reader_ReadAllLocalDefinitions(L->rd, dr, &n);
+			while (rc == OTF2_ERROR_DUPLICATE_MAPPING_TABLE);
+			OTF2_Reader_CloseDefReader(L->rd, dr);
+			if (rc != OTF2_SUCCESS) {
+				char *f = loc_file(L, c->ref, "def");
+				set_err(L, xasprintf("%s: cannot read local definitions (%s)", f, otf2_msg[0] ? otf2_msg : OTF2_Error_GetDescription(rc)));
+				free(f);
+				return;
+			}
+		}
+	}
+	OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(L->rd, c->ref);
+	if (!er) {
+		char *f = loc_file(L, c->ref, "evt");
+		set_err(L, xasprintf("%s: cannot open event file (%s)", f, otf2_msg[0] ? otf2_msg : "unknown error"));
+		free(f);
+		return;
+	}
+	OTF2_Reader_RegisterEvtCallbacks(L->rd, er, cb, c);
+	for (;;) {
+		uint64_t n = 0;
+		OTF2_ErrorCode rc = OTF2_Reader_ReadLocalEvents(L->rd, er, CHUNK, &n);
+		c->nread += n;
+		uint64_t done = atomic_fetch_add(&L->done, n) + n;
+		if (rc != OTF2_SUCCESS) {
+			char *f = loc_file(L, c->ref, "evt");
+			set_err(L, xasprintf("%s: truncated or corrupt event file after %llu events (%s)", f,
+					     (unsigned long long)c->nread,
+					     otf2_msg[0] ? otf2_msg : OTF2_Error_GetDescription(rc)));
+			free(f);
+			break;
+		}
+		if (L->opts && L->opts->progress) {
+			pthread_mutex_lock(&L->mu);
+			bool go = L->opts->progress(L->opts->progress_ctx, done, L->total);
+			pthread_mutex_unlock(&L->mu);
+			if (!go) {
+				set_err(L, xstrdup("loading cancelled"));
+				break;
+			}
+		}
+		if (n < CHUNK || atomic_load(&L->cancel)) break;
+	}
+	OTF2_Reader_CloseEvtReader(L->rd, er);
+	if (atomic_load(&L->cancel)) return;
+	uint64_t want = L->d.loc.a[c - L->lc].nevents;
+	if (want && c->nread < want) {
+		char *f = loc_file(L, c->ref, "evt");
+		set_err(L, xasprintf("%s: truncated event file: %llu of %llu events", f,
+				     (unsigned long long)c->nread, (unsigned long long)want));
+		free(f);
+		return;
+	}
+	tcb_read_total(L->t, c->loc, c->nread);
+}
+
+static void *worker(void *arg)
+{
+	struct loadctx *L = arg;
+	OTF2_EvtReaderCallbacks *cb = make_callbacks();
+	for (;;) {
+		unsigned i = atomic_fetch_add(&L->next, 1);
+		if (i >= L->nlc || atomic_load(&L->cancel)) break;
+		read_location(L, &L->lc[i], cb);
+	}
+	OTF2_EvtReaderCallbacks_Delete(cb);
+	return NULL;
+}
+
+/* --- definitions → model ---------------------------------------------------------- */
+static uint32_t node_of_stn(struct loadctx *L, uint32_t stn, uint32_t *stn_node)
+{
+	const struct defs *d = &L->d;
+	/* walk up to the shared-memory domain node; else a node of class "node" */
+	uint32_t pick = TC_NONE, s = stn;
+	for (int guard = 0; s < d->stn.n && d->stn.a[s].present && guard < 64; guard++) {
+		if (d->stn.a[s].shm) { pick = s; break; }
+		s = d->stn.a[s].parent;
+	}
+	if (pick == TC_NONE) {
+		s = stn;
+		for (int guard = 0; s < d->stn.n && d->stn.a[s].present && guard < 64; guard++) {
+			if (!strcmp(dstr(d, d->stn.a[s].cls), "node")) { pick = s; break; }
+			s = d->stn.a[s].parent;
+		}
+	}
+	if (pick == TC_NONE) pick = stn;
+	if (pick >= d->stn.n || !d->stn.a[pick].present) return 0;
+	if (stn_node[pick] == TC_NONE) stn_node[pick] = tc_def_node(L->t, dstr(d, d->stn.a[pick].name));
+	return stn_node[pick];
+}
+
+static enum tc_loc_type loc_type(uint8_t otf2_type)
+{
+	switch (otf2_type) {
+	case OTF2_LOCATION_TYPE_CPU_THREAD: return TC_LOC_CPU;
+	case OTF2_LOCATION_TYPE_ACCELERATOR_STREAM: return TC_LOC_GPU;
+	case OTF2_LOCATION_TYPE_METRIC: return TC_LOC_METRIC;
+	default: return TC_LOC_OTHER;
+	}
+}
+
+static void define_model(struct loadctx *L)
+{
+	struct defs *d = &L->d;
+	struct tc_trace *t = L->t;
+	/* the MPI COMM_LOCATIONS group: members[i] = location of world rank i */
+	const struct rgroup *cl = NULL;
+	for (size_t g = 0; g < d->grp.n; g++) {
+		const struct rgroup *G = &d->grp.a[g];
+		if (!G->present || G->type != OTF2_GROUP_TYPE_COMM_LOCATIONS) continue;
+		if (G->paradigm == OTF2_PARADIGM_MPI) { cl = G; break; }
+		if (!cl && G->paradigm == OTF2_PARADIGM_UNKNOWN) cl = G;
+	}
+	/* rank of each location group: through COMM_LOCATIONS, else process groups in order */
+	uint32_t *lg_rank = xmalloc((d->lg.n ? d->lg.n : 1) * sizeof *lg_rank);
+	uint64_t *master = xmalloc((d->lg.n ? d->lg.n : 1) * sizeof *master);
+	for (size_t g = 0; g < d->lg.n; g++) { lg_rank[g] = TC_NONE; master[g] = UINT64_MAX; }
+	if (cl) {
+		for (uint32_t i = 0; i < cl->n; i++)
+			for (size_t l = 0; l < d->loc.n; l++)
+				if (d->loc.a[l].ref == cl->members[i] && d->loc.a[l].group < d->lg.n) {
+					lg_rank[d->loc.a[l].group] = i;
+					master[d->loc.a[l].group] = d->loc.a[l].ref;
+					break;
+				}
+	} else {
+		uint32_t r = 0;
+		for (size_t g = 0; g < d->lg.n; g++)
+			if (d->lg.a[g].present && d->lg.a[g].type == OTF2_LOCATION_GROUP_TYPE_PROCESS) lg_rank[g] = r++;
+		if (r) tc_warn(t, "no MPI location group: ranks numbered by process definition order");
+	}
+	uint32_t *stn_node = xmalloc((d->stn.n ? d->stn.n : 1) * sizeof *stn_node);
+	for (size_t s = 0; s < d->stn.n; s++) stn_node[s] = TC_NONE;
+	uint32_t *thread_of = xcalloc(d->lg.n ? d->lg.n : 1, sizeof *thread_of);
+	L->lc = xcalloc(d->loc.n ? d->loc.n : 1, sizeof *L->lc);
+	L->nlc = (uint32_t)d->loc.n;
+	for (size_t l = 0; l < d->loc.n; l++) {
+		const struct rloc *R = &d->loc.a[l];
+		uint32_t g = R->group, rank = TC_NONE, node = 0, thread = 0;
+		enum tc_loc_type ty = loc_type(R->type);
+		if (g < d->lg.n && d->lg.a[g].present) {
+			rank = lg_rank[g];
+			node = node_of_stn(L, d->lg.a[g].parent, stn_node);
+			if (ty == TC_LOC_CPU) {
+				if (master[g] == UINT64_MAX) master[g] = R->ref;
+				thread = R->ref == master[g] ? 0 : ++thread_of[g];
+			}
+		}
+		L->lc[l].L = L;
+		L->lc[l].ref = R->ref;
+		L->lc[l].loc = tc_def_loc(t, R->ref, dstr(d, R->name), ty, rank, thread, node, R->nevents);
+		L->total += R->nevents;
+	}
+	/* regions, in ref order */
+	L->nregion_map = (uint32_t)d->reg.n;
+	L->region_map = xmalloc((d->reg.n ? d->reg.n : 1) * sizeof *L->region_map);
+	for (size_t r = 0; r < d->reg.n; r++) {
+		const struct rregion *R = &d->reg.a[r];
+		L->region_map[r] = R->present ? tc_def_region(t, dstr(d, R->name), R->paradigm, R->role,
+								  R->paradigm == OTF2_PARADIGM_MPI)
+					      : TC_NONE;
+	}
+	/* communicators: COMM_GROUP members are indices into the paradigm's COMM_LOCATIONS
+	 * group, i.e. world ranks for MPI */
+	L->ncomm_map = (uint32_t)d->comm.n;
+	L->comm_map = xmalloc((d->comm.n ? d->comm.n : 1) * sizeof *L->comm_map);
+	for (size_t c = 0; c < d->comm.n; c++) {
+		const struct rcomm *C = &d->comm.a[c];
+		L->comm_map[c] = TC_NONE;
+		if (!C->present) continue;
+		const struct rgroup *G = C->group < d->grp.n && d->grp.a[C->group].present ? &d->grp.a[C->group] : NULL;
+		bool self = G && G->type == OTF2_GROUP_TYPE_COMM_SELF;
+		bool global = G && (G->flags & OTF2_GROUP_FLAG_GLOBAL_MEMBERS);
+		uint32_t n = G && !self ? G->n : 0;
+		uint32_t *m = xmalloc((n ? n : 1) * sizeof *m);
+		for (uint32_t i = 0; i < n; i++) m[i] = G->members[i] < UINT32_MAX ? (uint32_t)G->members[i] : TC_NONE;
+		if (!G) tc_warn(t, "communicator %zu has no group definition", c);
+		L->comm_map[c] = tc_def_comm(t, dstr(d, C->name), n, m, self, global);
+		free(m);
+	}
+	free(lg_rank);
+	free(master);
+	free(stn_node);
+	free(thread_of);
+}
+
+/* --- paths ------------------------------------------------------------------------- */
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
+char *tc_find_anchor(const char *path, char **err)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		DIR *dir = opendir(path);
+		if (!dir) {
+			*err = xasprintf("%s: %s", path, strerror(errno));
+			return NULL;
+		}
+		char *found = NULL;
+		int n = 0;
+		struct dirent *e;
+		while ((e = readdir(dir))) {
+			if (!has_suffix(e->d_name, ".otf2")) continue;
+			n++;
+			if (!found || !strcmp(e->d_name, "traces.otf2")) {
+				free(found);
+				found = xasprintf("%s/%s", path, e->d_name);
+			}
+		}
+		closedir(dir);
+		if (!found) {
+			*err = xasprintf("%s: no OTF2 anchor file (*.otf2) in this directory", path);
+			return NULL;
+		}
+		if (n > 1 && !has_suffix(found, "/traces.otf2")) {
+			*err = xasprintf("%s: %d anchor files (*.otf2) here; name one", path, n);
+			free(found);
+			return NULL;
+		}
+		return found;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*err = xasprintf("%s: not a regular file", path);
+		return NULL;
+	}
+	return xstrdup(path);
+}
+
+/* Checks that turn OTF2's generic failures into a line naming the file. */
+static char *check_archive(struct loadctx *L)
+{
+	const char *a = L->anchor;
+	struct stat st;
+	if (stat(a, &st) != 0) return xasprintf("%s: %s", a, strerror(errno));
+	if (st.st_size == 0) return xasprintf("%s: empty file, not an OTF2 anchor", a);
+	FILE *f = fopen(a, "rb");
+	if (!f) return xasprintf("%s: %s", a, strerror(errno));
+	unsigned char head[8] = { 0 };
+	size_t n = fread(head, 1, sizeof head, f);
+	fclose(f);
+	if (n < 6 || memcmp(head + 2, "OTF2", 4) != 0)
+		return xasprintf("%s: not an OTF2 anchor file", a);
+	size_t len = strlen(a);
+	char *base = xstrdup(a);
+	if (has_suffix(base, ".otf2")) base[len - 5] = '\0';
+	char *gdef = xasprintf("%s.def", base);
+	L->archive_dir = base;
+	if (!file_exists(gdef)) {
+		char *e = xasprintf("%s: missing global definitions file", gdef);
+		free(gdef);
+		return e;
+	}
+	free(gdef);
+	struct stat ds;
+	if (stat(L->archive_dir, &ds) != 0 || !S_ISDIR(ds.st_mode))
+		return xasprintf("%s/: missing archive directory with the event files", L->archive_dir);
+	return NULL;
+}
+
+/* After the global definitions: every location that has events needs its .evt;
+ * local .def files are optional, but if some exist, all must. */
+static char *check_local_files(struct loadctx *L)
+{
+	uint32_t with_def = 0;
+	for (size_t l = 0; l < L->d.loc.n; l++) {
+		char *p = loc_file(L, L->d.loc.a[l].ref, "def");
+		with_def += file_exists(p);
+		free(p);
+	}
+	L->have_local_defs = with_def > 0;
+	for (size_t l = 0; l < L->d.loc.n; l++) {
+		const struct rloc *R = &L->d.loc.a[l];
+		char *p = loc_file(L, R->ref, "evt");
+		if (R->nevents && !file_exists(p)) {
+			char *e = xasprintf("%s: missing event file (%llu events defined for location %llu)", p,
+					    (unsigned long long)R->nevents, (unsigned long long)R->ref);
+			free(p);
+			return e;
+		}
+		free(p);
+		if (with_def && R->nevents) {
+			p = loc_file(L, R->ref, "def");
+			if (!file_exists(p)) {
+				char *e = xasprintf("%s: missing local definitions file", p);
+				free(p);
+				return e;
+			}
+			free(p);
+		}
+	}
+	return NULL;
+}
+
+static void free_load(struct loadctx *L)
+{
+	free(L->anchor);
+	free(L->archive_dir);
+	free(L->region_map);
+	free(L->comm_map);
+	free(L->lc);
+	VEC_FREE(L->d.str); VEC_FREE(L->d.stn); VEC_FREE(L->d.lg); VEC_FREE(L->d.loc);
+	VEC_FREE(L->d.reg); VEC_FREE(L->d.grp); VEC_FREE(L->d.comm);
+	arena_free(L->d.arena);
+	pthread_mutex_destroy(&L->mu);
+}
+
+struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts, char **err)
+{
+	install_error_callback();
+	otf2_msg[0] = '\0';
+	struct loadctx L = { .opts = opts };
+	pthread_mutex_init(&L.mu, NULL);
+	L.d.arena = arena_new(1 << 16);
+	*err = NULL;
+	L.anchor = tc_find_anchor(path, err);
+	if (!L.anchor) goto fail;
+	if ((*err = check_archive(&L))) goto fail;
+
+	L.rd = OTF2_Reader_Open(L.anchor);
+	if (!L.rd) {
+		*err = xasprintf("%s: cannot open OTF2 archive (%s)", L.anchor, otf2_msg[0] ? otf2_msg : "unreadable anchor");
+		goto fail;
+	}
+	OTF2_Pthread_Reader_SetLockingCallbacks(L.rd, NULL);
+	OTF2_Reader_SetSerialCollectiveCallbacks(L.rd);
+
+	OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(L.rd);
+	if (!gdr) {
+		*err = xasprintf("%s.def: cannot read global definitions (%s)", L.archive_dir, otf2_msg);
+		goto fail;
+	}
+	OTF2_GlobalDefReaderCallbacks *gcb = OTF2_GlobalDefReaderCallbacks_New();
+	OTF2_GlobalDefReaderCallbacks_SetStringCallback(gcb, d_string);
+	OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(gcb, d_clock);
+	OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(gcb, d_stn);
+	OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeDomainCallback(gcb, d_stn_domain);
+	OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(gcb, d_lgroup);
+	OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gcb, d_loc);
+	OTF2_GlobalDefReaderCallbacks_SetRegionCallback(gcb, d_region);
+	OTF2_GlobalDefReaderCallbacks_SetGroupCallback(gcb, d_group);
+	OTF2_GlobalDefReaderCallbacks_SetCommCallback(gcb, d_comm);
+	OTF2_Reader_RegisterGlobalDefCallbacks(L.rd, gdr, gcb, &L.d);
+	OTF2_GlobalDefReaderCallbacks_Delete(gcb);
+	uint64_t ndefs = 0;
+	OTF2_ErrorCode rc = OTF2_Reader_ReadAllGlobalDefinitions(L.rd, gdr, &ndefs);
+	OTF2_Reader_CloseGlobalDefReader(L.rd, gdr);
+	if (rc != OTF2_SUCCESS) {
+		*err = xasprintf("%s.def: corrupt global definitions (%s)", L.archive_dir,
+				 otf2_msg[0] ? otf2_msg : OTF2_Error_GetDescription(rc));
+		goto fail;
+	}
+	if (!L.d.have_clock) {
+		*err = xasprintf("%s.def: no clock properties in the global definitions", L.archive_dir);
+		goto fail;
+	}
+	if (!L.d.loc.n) {
+		*err = xasprintf("%s.def: no locations defined", L.archive_dir);
+		goto fail;
+	}
+	if ((*err = check_local_files(&L))) goto fail;
+
+	L.t = tc_trace_new(L.d.res, L.d.offset, L.d.length);
+	free(L.t->anchor);
+	L.t->anchor = xstrdup(L.anchor);
+	define_model(&L);
+
+	for (uint32_t i = 0; i < L.nlc; i++) OTF2_Reader_SelectLocation(L.rd, L.lc[i].ref);
+	if (L.have_local_defs && OTF2_Reader_OpenDefFiles(L.rd) != OTF2_SUCCESS) L.have_local_defs = false;
+	if (OTF2_Reader_OpenEvtFiles(L.rd) != OTF2_SUCCESS) {
+		*err = xasprintf("%s/: cannot open the event files (%s)", L.archive_dir, otf2_msg);
+		goto fail;
+	}
+	int nthreads = opts && opts->threads > 0 ? opts->threads : TC_MIN(tc_ncpus(), 4);
+	if ((uint32_t)nthreads > L.nlc) nthreads = (int)L.nlc;
+	if (nthreads <= 1) {
+		worker(&L);
+	} else {
+		pthread_t *th = xmalloc((size_t)nthreads * sizeof *th);
+		int started = 0;
+		for (int i = 0; i < nthreads; i++)
+			if (pthread_create(&th[i], NULL, worker, &L) == 0) started++;
+			else break;
+		if (!started) worker(&L);
+		for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+		free(th);
+	}
+	if (L.have_local_defs) OTF2_Reader_CloseDefFiles(L.rd);
+	OTF2_Reader_CloseEvtFiles(L.rd);
+	OTF2_Reader_Close(L.rd);
+	L.rd = NULL;
+	if (L.err) {
+		*err = L.err;
+		L.err = NULL;
+		goto fail;
+	}
+	tc_trace_finish(L.t);
+	struct tc_trace *t = L.t;
+	L.t = NULL;
+	free_load(&L);
+	return t;
+fail:
+	if (L.rd) OTF2_Reader_Close(L.rd);
+	tc_trace_free(L.t);
+	free(L.err);
+	free_load(&L);
+	return NULL;
+}
