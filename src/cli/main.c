@@ -13,6 +13,8 @@ static const struct command {
 } commands[] = {
 	{ "info", cmd_info, "info TRACE [--json] [--threads N]\n"
 	  "      what is in the archive: ranks, nodes, events by kind, messages, collectives, clock" },
+	{ "report", cmd_report, "report TRACE [--json] [--section NAME[,NAME...]] [--opt KEY=VALUE]\n"
+	  "      every analysis as text or one JSON object (a key per section)" },
 };
 
 static void usage(FILE *f)

@@ -569,7 +569,8 @@ char *tc_find_anchor(const char *path, char **err)
 			*err = xasprintf("%s: %s", path, strerror(errno));
 			return NULL;
 		}
-		char *found = NULL;
+		char *found = NULL, *dirp = xstrdup(path);
+		for (size_t k = strlen(dirp); k > 1 && dirp[k - 1] == '/'; k--) dirp[k - 1] = '\0';
 		int n = 0;
 		struct dirent *e;
 		while ((e = readdir(dir))) {
@@ -577,10 +578,11 @@ char *tc_find_anchor(const char *path, char **err)
 			n++;
 			if (!found || !strcmp(e->d_name, "traces.otf2")) {
 				free(found);
-				found = xasprintf("%s/%s", path, e->d_name);
+				found = xasprintf("%s/%s", dirp, e->d_name);
 			}
 		}
 		closedir(dir);
+		free(dirp);
 		if (!found) {
 			*err = xasprintf("%s: no OTF2 anchor file (*.otf2) in this directory", path);
 			return NULL;

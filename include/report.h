@@ -1,0 +1,25 @@
+/* report.h — text and JSON output of analysis results (layer 4).  Each
+ * section lives in its own file under src/report/ and is listed once in
+ * src/report/sections.c. */
+#ifndef TC_REPORT_H
+#define TC_REPORT_H
+
+#include "session.h"
+
+struct report_section {
+	const char *name;
+	const char *help;
+	void (*text)(struct tc_session *s, FILE *f);
+	/* writes the section's value (one JSON object) */
+	void (*json)(struct tc_session *s, struct json *j);
+};
+
+extern const struct report_section report_sections[];
+extern const size_t report_nsections;
+const struct report_section *report_find(const char *name);
+
+/* sections */
+void report_info_text(struct tc_session *s, FILE *f);
+void report_info_json(struct tc_session *s, struct json *j);
+
+#endif

@@ -1,0 +1,34 @@
+/* session.h — one loaded trace and the analysis results computed from it,
+ * lazily, on first use.  Shared by `report`, `render` and the TUI (layers 4–5).
+ * Analysis modules (include/analysis_*.h) stay pure functions over the model;
+ * the session only caches their results and owns the options. */
+#ifndef TC_SESSION_H
+#define TC_SESSION_H
+
+#include "model.h"
+
+struct tc_steps;
+struct tc_clusters;
+struct tc_latency;
+struct tc_verdicts;
+
+struct tc_session {
+	struct tc_trace *t;
+	/* cached results, NULL until first asked for */
+	struct tc_steps *steps;
+	struct tc_clusters *clusters;
+	struct tc_latency *latency;
+	struct tc_verdicts *verdicts;
+	/* options given on the command line as "name=value" strings, read by the
+	 * modules' session getters (e.g. "caller_merge=off") */
+	VEC(char *) opts;
+};
+
+struct tc_session *session_new(struct tc_trace *t);
+void session_free(struct tc_session *s);
+/* "key=value" options; session_opt returns the value or def. */
+void session_set_opt(struct tc_session *s, const char *kv);
+const char *session_opt(const struct tc_session *s, const char *key, const char *def);
+bool session_opt_bool(const struct tc_session *s, const char *key, bool def);
+
+#endif

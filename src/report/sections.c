@@ -1,0 +1,17 @@
+/* sections.c — the list of report sections, in report order. */
+#include <string.h>
+
+#include "report.h"
+
+const struct report_section report_sections[] = {
+	{ "info", "what is in the archive: ranks, nodes, events, messages, collectives",
+	  report_info_text, report_info_json },
+};
+const size_t report_nsections = TC_NELEM(report_sections);
+
+const struct report_section *report_find(const char *name)
+{
+	for (size_t i = 0; i < report_nsections; i++)
+		if (!strcmp(report_sections[i].name, name)) return &report_sections[i];
+	return NULL;
+}

@@ -1,0 +1,43 @@
+/* session.c — the loaded trace plus lazily computed analysis results. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "session.h"
+
+struct tc_session *session_new(struct tc_trace *t)
+{
+	struct tc_session *s = xcalloc(1, sizeof *s);
+	s->t = t;
+	return s;
+}
+
+void session_set_opt(struct tc_session *s, const char *kv)
+{
+	VEC_PUSH(s->opts, xstrdup(kv));
+}
+
+const char *session_opt(const struct tc_session *s, const char *key, const char *def)
+{
+	size_t n = strlen(key);
+	for (size_t i = s->opts.n; i-- > 0;)
+		if (!strncmp(s->opts.a[i], key, n) && s->opts.a[i][n] == '=') return s->opts.a[i] + n + 1;
+	return def;
+}
+
+bool session_opt_bool(const struct tc_session *s, const char *key, bool def)
+{
+	const char *v = session_opt(s, key, NULL);
+	if (!v) return def;
+	return !strcasecmp(v, "on") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcmp(v, "1");
+}
+
+void session_free(struct tc_session *s)
+{
+	if (!s) return;
+	/* analysis results: each module frees its own (added as modules land) */
+	for (size_t i = 0; i < s->opts.n; i++) free(s->opts.a[i]);
+	VEC_FREE(s->opts);
+	tc_trace_free(s->t);
+	free(s);
+}
