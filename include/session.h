@@ -31,4 +31,7 @@ void session_set_opt(struct tc_session *s, const char *kv);
 const char *session_opt(const struct tc_session *s, const char *key, const char *def);
 bool session_opt_bool(const struct tc_session *s, const char *key, bool def);
 
+/* Lazily computed results (each implemented next to its report section). */
+const struct tc_steps *session_steps(struct tc_session *s);
+
 #endif

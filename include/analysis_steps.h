@@ -1,0 +1,86 @@
+/* analysis_steps.h — Ravel's logical structure: communication events,
+ * partitions (phases), logical steps, and the lateness metrics.  Pure
+ * functions over the model (no curses).  See docs/logical-time.md and
+ * ../shared/reference/ravel-algorithms.md §1.8, §2, §3. */
+#ifndef TC_ANALYSIS_STEPS_H
+#define TC_ANALYSIS_STEPS_H
+
+#include "model.h"
+
+struct tc_steps_opts {
+	bool coalesce_isends;  /* consecutive Isends → one send event (default true) */
+	bool waitall_merge;    /* OTF2 "true Waitall" merge (default true) */
+	bool caller_merge;     /* Ravel's caller merge (default: see docs; make it an option) */
+	bool leap_merge;       /* "complete leaps" merge (default false) */
+	bool lamport;          /* simple Lamport-style stepping for validation (default false) */
+};
+void tc_steps_default_opts(struct tc_steps_opts *o);
+
+#define TC_CEV_SEND 0x1   /* initiates ≥ 1 message */
+#define TC_CEV_RECV 0x2   /* completes ≥ 1 message */
+#define TC_CEV_COLL 0x4   /* part of a collective */
+
+/* A communication event: one MPI call that communicates (or a run of
+ * coalesced Isends).  Its aggregate block is the non-communication time
+ * between the previous communication event on the rank and this one; it sits
+ * on step-1. */
+struct tc_cev {
+	uint64_t enter, leave;   /* ticks; coalesced Isends: first enter, last leave */
+	uint64_t agg_start;      /* leave of the previous cev on the rank (= enter if none) */
+	uint32_t rank;
+	uint32_t op;             /* first tc_op on the rank */
+	uint32_t nops;           /* ops covered (> 1 only for coalesced Isends) */
+	uint32_t partition;
+	uint32_t step;           /* global logical step; even; the aggregate block is step-1 */
+	uint32_t flags;          /* TC_CEV_* */
+	/* metrics in seconds; *_agg is the value of the aggregate block */
+	double lateness, lateness_agg;          /* exit − min exit in partition at this step */
+	double glateness, glateness_agg;        /* the same over the whole trace at this step */
+	double dlateness, dlateness_agg;        /* differential lateness */
+	double duration, duration_agg;          /* (exit−enter) − min over the same set */
+};
+
+struct tc_partition {
+	uint32_t first_step, last_step;  /* global steps covered */
+	uint32_t ncevs;
+	uint32_t nranks;                 /* ranks with at least one event in it */
+	uint64_t enter, leave;           /* physical span */
+};
+
+/* Per global step summary for views and the step↔time map. */
+struct tc_step_sum {
+	uint64_t enter_min, leave_max;   /* physical span of the step's events */
+	uint32_t ncevs;
+	double lateness_max, lateness_sum;
+	double dlateness_max, dlateness_sum;
+	double glateness_max, duration_max;
+};
+
+enum tc_metric { TC_M_LATENESS, TC_M_GLATENESS, TC_M_DLATENESS, TC_M_DURATION, TC_M_COUNT };
+extern const char *const tc_metric_names[TC_M_COUNT]; /* "lateness", "global_lateness", "diff_lateness", "duration" */
+
+struct tc_steps {
+	struct tc_steps_opts opts;
+	const struct tc_trace *t;
+	size_t ncevs;
+	struct tc_cev *cevs;        /* grouped by rank, in time order within a rank */
+	uint32_t *rank_first;       /* nranks+1 offsets into cevs */
+	uint32_t npartitions;
+	struct tc_partition *parts; /* sorted by first_step */
+	uint32_t max_step;          /* largest global step */
+	struct tc_step_sum *steps;  /* max_step+1 entries */
+	/* per message: the cev index of its send and of its receive */
+	uint32_t *msg_send_cev, *msg_recv_cev;
+};
+
+struct tc_steps *tc_steps_compute(const struct tc_trace *t, const struct tc_steps_opts *o);
+void tc_steps_free(struct tc_steps *s);
+/* The value of a metric for an event (agg = its aggregate block). */
+double tc_cev_metric(const struct tc_cev *e, enum tc_metric m, bool agg);
+/* Index of the cev of rank at global step (or at step-1 for its aggregate block);
+ * TC_NONE when the rank has no event there.  O(log n). */
+uint32_t tc_steps_find(const struct tc_steps *s, uint32_t rank, uint32_t step);
+/* Index of the cev that contains call `call` of rank (via its op), TC_NONE if none. */
+uint32_t tc_steps_cev_of_call(const struct tc_steps *s, uint32_t rank, uint32_t call);
+
+#endif
