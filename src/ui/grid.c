@@ -126,7 +126,7 @@ int grid_text(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, const c
 {
 	int used = 0;
 	const unsigned char *p = (const unsigned char *)s;
-	while (*p && used < maxw) {
+	while (*p && used < maxw && x + used < g->w) {
 		uint32_t c = utf8_next(&p);
 		if (c < 0x20 || c == 0x7f) c = '?';
 		else if (c > 0x7e && (g->ascii || wcwidth((wchar_t)c) != 1)) c = '?';

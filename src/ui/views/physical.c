@@ -59,6 +59,12 @@ static struct seg call_seg(struct tc_app *a, const struct tc_grid *g, uint32_t r
 	return (struct seg){ depth_role(c->depth), depth_glyph(a, g, c->depth) };
 }
 
+static bool same(struct seg a, struct seg b) { return a.role == b.role && a.ch == b.ch; }
+
+/* A cell covers [lo, hi): eight samples of the innermost call give what
+ * fills it; an MPI call that communicates and starts inside the cell wins
+ * it even when no sample hits it (short calls never vanish).  Two runs of
+ * samples (one boundary) draw as an eighth block in UTF-8 with colour. */
 static void draw_row(struct tc_app *a, struct tc_grid *g, uint32_t rank, int x0, int y, int cols, double dt)
 {
 	const struct tc_trace *t = a->t;
@@ -66,49 +72,53 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, uint32_t rank, int x0,
 	for (int c = 0; c < cols; c++) {
 		uint64_t lo = a->pv.t0 + (uint64_t)(c * dt), hi = a->pv.t0 + (uint64_t)((c + 1) * dt);
 		if (hi <= lo) hi = lo + 1;
-		uint32_t at = tc_call_at(t, rank, lo);
-		/* an MPI call overlapping [lo, hi) wins the cell */
-		uint32_t mpi = TC_NONE;
-		for (uint32_t p = at; p != TC_NONE && mpi == TC_NONE; p = R->calls[p].parent)
-			if (R->calls[p].region < t->nregions && TC_RK_IS_MPI(t->regions[R->calls[p].region].kind)) mpi = p;
-		uint32_t k = at == TC_NONE ? 0 : at + 1;
-		if (at == TC_NONE) {   /* first call entered at or after lo */
+		struct seg smp[8];
+		uint32_t comm = TC_NONE;
+		for (int k = 0; k < 8; k++) {
+			uint32_t ci = tc_call_at(t, rank, lo + (uint64_t)((k + 0.5) * (double)(hi - lo) / 8));
+			smp[k] = call_seg(a, g, rank, ci);
+			if (ci != TC_NONE && R->calls[ci].op != TC_NONE && comm == TC_NONE) comm = ci;
+		}
+		if (comm == TC_NONE) {   /* a communicating call starting inside the cell */
 			uint32_t l = 0, h = R->ncalls;
 			while (l < h) {
 				uint32_t m = l + (h - l) / 2;
 				if (R->calls[m].enter < lo) l = m + 1;
 				else h = m;
 			}
-			k = l;
+			for (uint32_t k = l, n = 0; k < R->ncalls && R->calls[k].enter < hi && n < SCAN_MAX; k++, n++)
+				if (R->calls[k].op != TC_NONE) { comm = k; break; }
 		}
-		uint32_t deepest = at, scanned = 0;
-		bool dense = false;
-		for (; k < R->ncalls && R->calls[k].enter < hi; k++) {
-			if (++scanned > SCAN_MAX) { dense = true; break; }
-			const struct tc_call *cc = &R->calls[k];
-			if (mpi == TC_NONE && cc->region < t->nregions && TC_RK_IS_MPI(t->regions[cc->region].kind)) mpi = k;
-			if (deepest == TC_NONE || cc->depth > R->calls[deepest].depth) deepest = k;
-		}
-		if (mpi != TC_NONE) {
-			struct seg s = mpi_seg(a, g, rank, mpi);
-			grid_put(g, x0 + c, y, dense ? grid_glyph(g, TC_G_DENSE) : s.ch, s.role, s.role, 0);
+		int run = 1;
+		while (run < 8 && same(smp[run], smp[0])) run++;
+		int run2 = run;
+		while (run2 < 8 && same(smp[run2], smp[run])) run2++;
+		if (run == 8) {
+			if (comm != TC_NONE && !same(smp[0], mpi_seg(a, g, rank, comm))) {
+				struct seg m = mpi_seg(a, g, rank, comm);
+				grid_putr(g, x0 + c, y, m.ch, m.role);
+			} else {
+				grid_putr(g, x0 + c, y, smp[0].ch, smp[0].role);
+			}
 			continue;
 		}
-		struct seg left = call_seg(a, g, rank, at);
-		uint32_t end_call = tc_call_at(t, rank, hi - 1);
-		struct seg right = call_seg(a, g, rank, end_call);
-		if (a->color && !g->ascii && left.role != right.role && !dense) {
-			/* one boundary inside the cell: eighth blocks */
-			uint64_t b = end_call != TC_NONE && R->calls[end_call].enter > lo ? R->calls[end_call].enter
-			       : at != TC_NONE ? R->calls[at].leave : lo;
-			int n = (int)lround(8.0 * (double)(b - lo) / (double)(hi - lo));
-			if (n <= 0) grid_putr(g, x0 + c, y, right.ch, right.role);
-			else if (n >= 8) grid_putr(g, x0 + c, y, left.ch, left.role);
-			else grid_put(g, x0 + c, y, grid_left_eighth(g, n), left.role, right.role, TC_A_SOLID);
+		if (run2 == 8 && a->color && !g->ascii && smp[0].ch == ' ' && smp[run].ch == ' ') {
+			grid_put(g, x0 + c, y, grid_left_eighth(g, run), smp[0].role, smp[run].role, TC_A_SOLID);
 			continue;
 		}
-		struct seg s = call_seg(a, g, rank, deepest);
-		grid_putr(g, x0 + c, y, dense ? grid_glyph(g, TC_G_DENSE) : s.ch, s.role);
+		if (comm != TC_NONE) {
+			struct seg m = mpi_seg(a, g, rank, comm);
+			grid_putr(g, x0 + c, y, m.ch, m.role);
+			continue;
+		}
+		/* the most frequent sample */
+		int best = 0, bestn = 0;
+		for (int k = 0; k < 8; k++) {
+			int n = 0;
+			for (int j = 0; j < 8; j++) n += same(smp[j], smp[k]);
+			if (n > bestn) { bestn = n; best = k; }
+		}
+		grid_putr(g, x0 + c, y, smp[best].ch, smp[best].role);
 	}
 }
 
