@@ -178,12 +178,12 @@ static bool compile(struct tc_app *a, char prompt, const char *pat, struct tc_re
 	char *nl = strchr(full, '\n');
 	if (nl) *nl = 0;
 	app_message(a, true, "%s", full);
+	/* the pattern after its prompt, and a caret under the offset (counted in characters) */
+	size_t col = 0;
+	for (size_t i = 0; i < off && pat[i]; i++) col += ((unsigned char)pat[i] & 0xc0) != 0x80;
+	const char *pr = prompt == 'f' ? "filter: " : prompt == '/' ? "/" : "";
 	free(a->err_caret);
-	a->err_caret = nl ? xasprintf("%c%s", prompt, nl + 2) : NULL;   /* "/pattern\n ^": prompt replaces the indent */
-	if (a->err_caret) {
-		char *c2 = strchr(a->err_caret, '\n');
-		if (c2 && c2[1] == ' ' && c2[2] == ' ') memmove(c2 + 1, c2 + 2, strlen(c2 + 2) + 1);
-	}
+	a->err_caret = xasprintf("%s%s\n%*s^", pr, pat, (int)(strlen(pr) + col), "");
 	free(full);
 	free(err);
 	return false;
@@ -481,7 +481,7 @@ void app_key(struct tc_app *a, int key)
 	case ACT_BACK:
 		if (a->depth > 0) app_pop(a);
 		else if (a->ov.marking) a->ov.marking = false;
-		else if (a->sel) a->sel = false;
+		else if (a->sel) { a->sel = false; app_message(a, false, "selection cleared"); }
 		else if (a->filter) app_set_filter(a, NULL);
 		break;
 	case ACT_SEARCH:
@@ -576,13 +576,10 @@ void app_draw(struct tc_app *a, struct tc_grid *g)
 	a->last_h = g->h;
 	struct tc_rect r = { 0, 1, g->w, g->h - 2 };
 	if (g->w < a->view->min_w || r.h < a->view->min_h) {
-		char m[96];
-		snprintf(m, sizeof m, "terminal too small (%dx%d): the %s view needs %dx%d; resize or press q", g->w, g->h,
-			 a->view->name, a->view->min_w, a->view->min_h + 2);
-		/* wrap the message over the rows we have */
-		int len = (int)strlen(m), y = 0;
-		for (int off = 0; off < len && y < g->h; y++, off += g->w > 0 ? g->w : len)
-			grid_text(g, 0, y, g->w, TC_R_ERROR, m + off);
+		char need[48];
+		snprintf(need, sizeof need, "(%dx%d, need %dx%d)", g->w, g->h, a->view->min_w, a->view->min_h + 2);
+		const char *lines[] = { "terminal too small", need, "resize or press q" };
+		for (int y = 0; y < 3 && y < g->h; y++) grid_text(g, 0, y, g->w, TC_R_ERROR, lines[y]);
 		return;
 	}
 	a->view->draw(a, g, r);

@@ -148,7 +148,6 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	uint32_t cvi = app_vis_index(a, a->rank);
 
 	/* axis: step numbers every 10 columns, the cursor column, the selection */
-	grid_text(g, r.x, r.y, lw, TC_R_AXIS, "stp");
 	for (int c = 0; c < cols; c++) {
 		uint32_t x = a->lv.left + (uint32_t)c * xpc;
 		if (x >= s->nx) break;
