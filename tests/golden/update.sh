@@ -5,6 +5,7 @@
 #   BIN=./tracecomb TRACES=/work/shared/traces sh tests/golden/update.sh
 cd "$(dirname "$0")/../.." || exit 1
 BIN=${BIN:-./tracecomb}
+case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 TRACES=${TRACES:-$(cd .. && cd .. && pwd)/shared/traces}
 [ -d "$TRACES" ] || TRACES=/work/shared/traces
 grep -v '^#' tests/golden/render-cases.txt | while IFS='|' read -r name trace opts; do

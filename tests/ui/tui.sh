@@ -7,6 +7,8 @@
 # capture-pane; the tmux server is always killed at the end.
 BIN=${BIN:-./tracecomb}
 TRACES=${TRACES:-/work/shared/traces}
+# in a git worktree the shared traces sit next to the main checkout
+if [ ! -d "$TRACES" ] && c=$(git rev-parse --git-common-dir 2>/dev/null); then TRACES=$(cd "$c/../.." && pwd)/shared/traces; fi
 G=tests/golden/tui
 case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 if ! command -v tmux >/dev/null 2>&1; then echo "skip tui: tmux not installed"; exit 0; fi
