@@ -90,7 +90,7 @@ int cmd_render(int argc, char **argv)
 		goto out;
 	}
 	bool detail = !strcmp(view, "detail");
-	if (!detail && !app_set_view(&a, view)) {
+	if (!detail && strcmp(view, "logical") && strcmp(view, "physical") && strcmp(view, "overview")) {
 		fprintf(stderr, "tracecomb render: unknown view '%s' (logical, physical, overview, detail)\n", view);
 		rc = 1;
 		goto out;
@@ -109,6 +109,7 @@ int cmd_render(int argc, char **argv)
 		app_set_rank(&a, (uint32_t)rank);
 	}
 	app_set_step(&a, step > -2 ? step : a.step);
+	if (!detail) app_set_view(&a, view);   /* after the cursor: physical shows the cursor step */
 	if (detail) app_push(&a, &view_detail);
 	a.msg[0] = 0;
 	struct tc_grid g;

@@ -328,12 +328,28 @@ bool app_set_metric(struct tc_app *a, const char *name)
 	return false;
 }
 
+/* Entering the physical view: on the first visit (the window still covers
+ * the whole trace) show the cursor step's span at an eighth of the width. */
+static void enter_physical(struct tc_app *a)
+{
+	if (a->pv.t0 <= a->t->tmin && a->pv.t1 >= a->t->tmax) {
+		uint64_t sb, se;
+		app_step_span(a, a->step, &sb, &se);
+		uint64_t w = (se - sb) * 8 > 64 ? (se - sb) * 8 : 64;
+		uint64_t mid = sb + (se - sb) / 2;
+		a->pv.t0 = mid > w / 2 ? mid - w / 2 : 0;
+		a->pv.t1 = a->pv.t0 + w;
+	}
+	app_set_time(a, a->time);
+}
+
 bool app_set_view(struct tc_app *a, const char *name)
 {
 	for (size_t i = 0; i < TC_NELEM(main_views); i++)
 		if (!strcasecmp(name, main_views[i]->name)) {
 			a->view = main_views[i];
 			a->depth = 0;
+			if (a->view == &view_physical) enter_physical(a);
 			return true;
 		}
 	return false;
@@ -475,7 +491,7 @@ void app_key(struct tc_app *a, int key)
 		size_t next = act == ACT_NEXT_VIEW ? (cur + 1) % n : act == ACT_PREV_VIEW ? (cur + n - 1) % n
 											   : (size_t)(key - '1');
 		if (next < n) a->view = main_views[next];
-		if (a->view == &view_physical) app_set_time(a, a->time);
+		if (a->view == &view_physical) enter_physical(a);
 		break;
 	}
 	case ACT_BACK:

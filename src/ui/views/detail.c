@@ -33,6 +33,7 @@ static void event_lines(struct tc_app *a, lines_t *L, uint32_t ce)
 	const struct tc_steps *st = a->st;
 	const struct tc_cev *e = &st->cevs[ce];
 	char b1[32], b2[32], b3[32];
+	if (e->op >= t->ranks[e->rank].nops) return;
 	const struct tc_op *op0 = &t->ranks[e->rank].ops[e->op];
 	const struct tc_call *call = &t->ranks[e->rank].calls[op0->call];
 	add(L, TC_R_HEADING, "Event");
@@ -51,7 +52,7 @@ static void event_lines(struct tc_app *a, lines_t *L, uint32_t ce)
 		    secs(b1, 32, tc_cev_metric(e, (enum tc_metric)m, false)),
 		    secs(b2, 32, tc_cev_metric(e, (enum tc_metric)m, true)));
 	bool head = false;
-	for (uint32_t k = 0; k < e->nops; k++) {
+	for (uint32_t k = 0; k < e->nops && e->op + k < t->ranks[e->rank].nops; k++) {
 		const struct tc_op *op = &t->ranks[e->rank].ops[e->op + k];
 		const uint32_t *sm = tc_op_sends(t, e->rank, op), *rm = tc_op_recvs(t, e->rank, op);
 		for (uint32_t dir = 0; dir < 2; dir++) {

@@ -88,7 +88,7 @@ static void draw_partners(struct tc_app *a, struct tc_grid *g, int x0, int y0, i
 	const struct tc_steps *st = a->st;
 	const struct tc_trace *t = a->t;
 	const struct tc_cev *e = &st->cevs[ce];
-	for (uint32_t k = 0; k < e->nops; k++) {
+	for (uint32_t k = 0; k < e->nops && e->op + k < t->ranks[e->rank].nops; k++) {
 		const struct tc_op *op = &t->ranks[e->rank].ops[e->op + k];
 		const uint32_t *sm = tc_op_sends(t, e->rank, op), *rm = tc_op_recvs(t, e->rank, op);
 		for (uint32_t i = 0; i < op->nsend && i < 4096; i++)

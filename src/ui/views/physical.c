@@ -162,12 +162,16 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	grid_text(g, r.x, r.y, lw, TC_R_AXIS, "t");
 	uint64_t sb, se;
 	app_step_span(a, a->step, &sb, &se);
+	/* enough decimals that neighbouring labels differ */
+	double lab_s = dt * 14 / (double)t->res;
+	int dec = lab_s >= 1 ? 1 : (int)ceil(-log10(lab_s)) + 1;
+	if (dec > 9) dec = 9;
 	for (int c = 0; c < cols; c++) {
 		uint64_t lo = a->pv.t0 + (uint64_t)(c * dt), hi = a->pv.t0 + (uint64_t)((c + 1) * dt);
-		if (c % 14 == 0 && c + 10 <= cols) {
+		if (c % 14 == 0 && c + 13 <= cols) {
 			char lab[32];
-			fmt_seconds(lab, sizeof lab, tc_sec(t, lo));
-			grid_text(g, x0 + c, r.y, 12, TC_R_AXIS, lab);
+			snprintf(lab, sizeof lab, "%.*fs", dec, tc_sec(t, lo));
+			grid_text(g, x0 + c, r.y, 13, TC_R_AXIS, lab);
 		}
 		struct tc_cell *p = grid_at(g, x0 + c, r.y);
 		if (p && p->ch == ' ') p->ch = c % 7 == 0 ? grid_glyph(g, TC_G_TICK) : ' ';
