@@ -34,7 +34,7 @@ void app_init(struct tc_app *a, struct tc_session *s, const char *trace_name, bo
 	theme_builtin(&a->theme);
 	/* start on the first event of rank 0 */
 	a->step = 0;
-	if (a->st->ncevs && a->st->rank_first[1] > 0) a->step = a->st->cevs[0].step;
+	if (a->t->nranks && a->st->rank_first[1] > a->st->rank_first[0]) a->step = a->st->cevs[0].step;
 	app_set_step(a, a->step);
 }
 
@@ -90,6 +90,7 @@ uint32_t app_vis_index(const struct tc_app *a, uint32_t rank)
 
 uint32_t app_cursor_cev(const struct tc_app *a)
 {
+	if (a->rank >= a->t->nranks) return TC_NONE;
 	if (a->step < 0) {
 		uint32_t f = a->st->rank_first[a->rank];
 		return f < a->st->rank_first[a->rank + 1] && a->st->cevs[f].step == 0 ? f : TC_NONE;
@@ -145,6 +146,7 @@ void app_set_time(struct tc_app *a, uint64_t time)
 	if (time > t->tmax) time = t->tmax;
 	a->time = time;
 	const struct tc_steps *st = a->st;
+	if (a->rank >= t->nranks) return;
 	uint32_t f = st->rank_first[a->rank], l = st->rank_first[a->rank + 1];
 	if (f == l) return;
 	uint32_t lo = f, hi = l;   /* first cev with enter > time */

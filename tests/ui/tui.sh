@@ -180,7 +180,8 @@ keys q
 restored quit-small 0
 
 # --- bad input and signals ----------------------------------------------------------------
-start 80 24 "TERM=no-such-terminal" "$ST"
+# (libtinfo leaks its prescreen when newterm fails: not ours, so no leak check here)
+start 80 24 "TERM=no-such-terminal ASAN_OPTIONS=detect_leaks=0" "$ST"
 check bad-term "unknown terminal type TERM=no-such-terminal"
 restored bad-term-exit 2
 out=$(TERM=dumb "$BIN" "$ST" 2>&1 </dev/null); rc=$?
