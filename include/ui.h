@@ -309,6 +309,8 @@ void app_step_span(const struct tc_app *a, int64_t step, uint64_t *b, uint64_t *
 /* Colour-map role for a value in [0, vmax]. */
 enum tc_role app_map_role(double v, double vmax);
 void app_fit_logical(struct tc_app *a, int cols, int rows);
+/* Scrolling of text views (help, detail): true when act scrolls. */
+bool app_scroll(uint32_t *scroll, enum tc_action act);
 
 /* --- terminal (src/ui/term.c, the only curses user) --------------------------- */
 enum tc_colormode { TC_CM_AUTO, TC_CM_ALWAYS, TC_CM_NEVER };

@@ -17,6 +17,7 @@ static const struct command {
 	  "      every analysis as text or one JSON object (a key per section)" },
 	{ "render", cmd_render, "render TRACE --view logical|physical|overview|detail --size WxH [--step N] [--rank R]\n"
 	  "         [--metric M] [--color] [--ascii] [--theme NAME|PATH] [--no-agg] [--filter REGEX]\n"
+	  "         [--search REGEX]\n"
 	  "      one view drawn exactly as the terminal UI draws it, as text (ANSI with --color)" },
 	{ "tui", cmd_tui, "tui TRACE [--theme NAME|PATH] [--ascii] [--color=auto|always|never] [--threads N]\n"
 	  "      the terminal UI (the same as `tracecomb TRACE`); keys: ? inside" },

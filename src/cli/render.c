@@ -11,7 +11,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: tracecomb render TRACE --view logical|physical|overview|detail --size WxH\n"
 			"         [--step N] [--rank R] [--metric M] [--color] [--ascii] [--theme NAME|PATH]\n"
-			"         [--no-agg] [--filter REGEX] [--threads N]\n");
+			"         [--no-agg] [--filter REGEX] [--search REGEX] [--threads N]\n");
 	return 1;
 }
 
@@ -35,7 +35,7 @@ char *cli_trace_name(const char *anchor)
 int cmd_render(int argc, char **argv)
 {
 	struct tc_read_opts opts = { 0 };
-	const char *path = NULL, *view = "logical", *metric = NULL, *theme = NULL, *filter = NULL;
+	const char *path = NULL, *view = "logical", *metric = NULL, *theme = NULL, *filter = NULL, *search = NULL;
 	int w = 80, h = 24;
 	long long step = -2;
 	long rank = -1;
@@ -54,6 +54,7 @@ int cmd_render(int argc, char **argv)
 		else if (!strcmp(o, "--metric") && more) metric = argv[++i];
 		else if (!strcmp(o, "--theme") && more) theme = argv[++i];
 		else if (!strcmp(o, "--filter") && more) filter = argv[++i];
+		else if (!strcmp(o, "--search") && more) search = argv[++i];
 		else if (!strcmp(o, "--color") || !strcmp(o, "--color=always")) color = true;
 		else if (!strcmp(o, "--color=never")) color = false;
 		else if (!strcmp(o, "--ascii")) ascii = true;
@@ -109,6 +110,11 @@ int cmd_render(int argc, char **argv)
 		app_set_rank(&a, (uint32_t)rank);
 	}
 	app_set_step(&a, step > -2 ? step : a.step);
+	if (search && !app_set_search(&a, search) && a.err_caret) {
+		fprintf(stderr, "tracecomb render: %s\n%s\n", a.msg, a.err_caret);
+		rc = 1;
+		goto out;
+	}
 	if (!detail) app_set_view(&a, view);   /* after the cursor: physical shows the cursor step */
 	if (detail) app_push(&a, &view_detail);
 	a.msg[0] = 0;

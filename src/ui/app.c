@@ -605,6 +605,19 @@ void app_draw(struct tc_app *a, struct tc_grid *g)
 	draw_bottom(a, g);
 }
 
+bool app_scroll(uint32_t *scroll, enum tc_action act)
+{
+	switch (act) {
+	case ACT_DOWN: (*scroll)++; return true;
+	case ACT_UP: if (*scroll) (*scroll)--; return true;
+	case ACT_PGDN: *scroll += 10; return true;
+	case ACT_PGUP: *scroll = *scroll > 10 ? *scroll - 10 : 0; return true;
+	case ACT_TOP: *scroll = 0; return true;
+	case ACT_BOTTOM: *scroll = UINT32_MAX / 2; return true;   /* the view clamps it */
+	default: return false;
+	}
+}
+
 void app_fit_logical(struct tc_app *a, int cols, int rows)
 {
 	const struct tc_lsum *s = app_sum(a);

@@ -130,6 +130,20 @@ static void test_search_filter(void **state)
 	assert_int_not_equal(c, TC_NONE);
 	assert_string_equal(tc_region_name(a.t, a.t->ranks[a.rank].calls[c].region), "MPI_Barrier");
 	uint32_t r0 = a.rank;
+	keys(&a, "/Send\n");
+	for (int v = 0; v < 2; v++) {   /* matches are marked in both timelines */
+		a.view = v ? &view_physical : &view_logical;
+		struct tc_grid g;
+		grid_init(&g, 80, 24, false);
+		app_draw(&a, &g);
+		int m = 0;
+		for (int i = 0; i < g.w * g.h; i++) m += g.c[i].fg == TC_R_MATCH;
+		if (m < 3) fail_msg("view %d: %d match cells", v, m);
+		grid_free(&g);
+	}
+	a.view = &view_logical;
+	keys(&a, "/barrier\n");
+	assert_int_equal(a.rank, r0);
 	keys(&a, "n");
 	assert_int_equal(a.rank, r0 + 1);   /* the same time, the next rank */
 	keys(&a, "N");

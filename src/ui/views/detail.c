@@ -130,15 +130,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 
 static bool key(struct tc_app *a, int k, enum tc_action act)
 {
-	switch (act) {
-	case ACT_DOWN: a->detail_scroll++; return true;
-	case ACT_UP: if (a->detail_scroll) a->detail_scroll--; return true;
-	case ACT_PGDN: a->detail_scroll += 10; return true;
-	case ACT_PGUP: a->detail_scroll = a->detail_scroll > 10 ? a->detail_scroll - 10 : 0; return true;
-	case ACT_TOP: a->detail_scroll = 0; return true;
-	case ACT_BOTTOM: a->detail_scroll = UINT32_MAX / 2; return true;
-	default: return false;
-	}
+	return app_scroll(&a->detail_scroll, act);
 }
 
 static const char *const help[] = {

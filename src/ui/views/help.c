@@ -30,15 +30,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 
 static bool key(struct tc_app *a, int k, enum tc_action act)
 {
-	switch (act) {
-	case ACT_DOWN: a->help_scroll++; return true;
-	case ACT_UP: if (a->help_scroll) a->help_scroll--; return true;
-	case ACT_PGDN: a->help_scroll += 10; return true;
-	case ACT_PGUP: a->help_scroll = a->help_scroll > 10 ? a->help_scroll - 10 : 0; return true;
-	case ACT_TOP: a->help_scroll = 0; return true;
-	case ACT_BOTTOM: a->help_scroll = UINT32_MAX / 2; return true;
-	default: return false;
-	}
+	return app_scroll(&a->help_scroll, act);
 }
 
 static const char *const help[] = { "Esc or q closes this help.", NULL };

@@ -107,6 +107,36 @@ static void draw_partners(struct tc_app *a, struct tc_grid *g, int x0, int y0, i
 	}
 }
 
+/* Events whose region matches the search are drawn in the match role; at
+ * most a few events per visible cell are looked at. */
+static void draw_matches(struct tc_app *a, struct tc_grid *g, int x0, int y0, int cols, int rows)
+{
+	const struct tc_steps *st = a->st;
+	const struct tc_trace *t = a->t;
+	uint32_t budget = (uint32_t)(cols * rows) * 4u;
+	uint32_t xend = a->lv.left + (uint32_t)cols * a->lv.xpc;
+	for (int i = 0; i < rows && budget; i++) {
+		for (uint32_t v = a->lv.top + (uint32_t)i * a->lv.rpr; v < a->nvis && v < a->lv.top + (uint32_t)(i + 1) * a->lv.rpr && budget; v++) {
+			uint32_t r = a->vis[v], lo = st->rank_first[r], hi = st->rank_first[r + 1];
+			while (lo < hi) {   /* first event at or after the left edge */
+				uint32_t mid = lo + (hi - lo) / 2;
+				if (lsum_x_of_step(a->show_agg, st->cevs[mid].step) < a->lv.left) lo = mid + 1;
+				else hi = mid;
+			}
+			for (uint32_t e = lo; e < st->rank_first[r + 1] && budget; e++, budget--) {
+				const struct tc_cev *ev = &st->cevs[e];
+				uint32_t x = lsum_x_of_step(a->show_agg, ev->step);
+				if (x >= xend) break;
+				if (ev->op >= t->ranks[r].nops) continue;
+				uint32_t reg = t->ranks[r].calls[t->ranks[r].ops[ev->op].call].region;
+				if (reg >= t->nregions || !a->region_match[reg]) continue;
+				struct tc_cell *p = grid_at(g, x0 + (int)((x - a->lv.left) / a->lv.xpc), y0 + i);
+				if (p && p->fg != TC_R_CURSOR) p->fg = p->bg = TC_R_MATCH;
+			}
+		}
+	}
+}
+
 static void draw_legend(struct tc_app *a, struct tc_grid *g, const struct tc_lsum *s, int y, int w)
 {
 	char vmax[32];
@@ -186,6 +216,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 			grid_put(g, x0 + c, y0 + i, glyph_of(g, q.f), role, role, 0);
 		}
 	}
+	if (a->region_match) draw_matches(a, g, x0, y0, cols, rows);
 	draw_partners(a, g, x0, y0, cols, rows);
 	if (legend) draw_legend(a, g, s, r.y + r.h - 1, r.w);
 }

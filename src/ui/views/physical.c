@@ -13,7 +13,7 @@
 
 #define SCAN_MAX 64
 
-struct seg { enum tc_role role; uint32_t ch; };
+struct seg { enum tc_role role; uint32_t ch; uint32_t call; };
 
 static enum tc_role depth_role(uint32_t depth)
 {
@@ -44,7 +44,7 @@ static struct seg mpi_seg(struct tc_app *a, const struct tc_grid *g, uint32_t ra
 {
 	const struct tc_trace *t = a->t;
 	const struct tc_call *c = &t->ranks[rank].calls[ci];
-	struct seg s = { TC_R_MPI, mpi_glyph(g, t, c, rank) };
+	struct seg s = { TC_R_MPI, mpi_glyph(g, t, c, rank), ci };
 	uint32_t e = c->op != TC_NONE ? tc_steps_cev_of_call(a->st, rank, ci) : TC_NONE;
 	if (e != TC_NONE) s.role = app_map_role(tc_cev_metric(&a->st->cevs[e], a->metric, false), app_sum(a)->vmax);
 	return s;
@@ -52,11 +52,11 @@ static struct seg mpi_seg(struct tc_app *a, const struct tc_grid *g, uint32_t ra
 
 static struct seg call_seg(struct tc_app *a, const struct tc_grid *g, uint32_t rank, uint32_t ci)
 {
-	if (ci == TC_NONE) return (struct seg){ TC_R_NORMAL, ' ' };
+	if (ci == TC_NONE) return (struct seg){ TC_R_NORMAL, ' ', TC_NONE };
 	const struct tc_trace *t = a->t;
 	const struct tc_call *c = &t->ranks[rank].calls[ci];
 	if (c->region < t->nregions && TC_RK_IS_MPI(t->regions[c->region].kind)) return mpi_seg(a, g, rank, ci);
-	return (struct seg){ depth_role(c->depth), depth_glyph(a, g, c->depth) };
+	return (struct seg){ depth_role(c->depth), depth_glyph(a, g, c->depth), ci };
 }
 
 static bool same(struct seg a, struct seg b) { return a.role == b.role && a.ch == b.ch; }
@@ -65,6 +65,17 @@ static bool same(struct seg a, struct seg b) { return a.role == b.role && a.ch =
  * fills it; an MPI call that communicates and starts inside the cell wins
  * it even when no sample hits it (short calls never vanish).  Two runs of
  * samples (one boundary) draw as an eighth block in UTF-8 with colour. */
+/* A call matching the search is drawn in the match role (its glyph stays). */
+static void put_seg(struct tc_app *a, struct tc_grid *g, int x, int y, struct seg sg, uint32_t rank)
+{
+	const struct tc_trace *t = a->t;
+	if (a->region_match && sg.call != TC_NONE) {
+		uint32_t reg = t->ranks[rank].calls[sg.call].region;
+		if (reg < t->nregions && a->region_match[reg]) sg.role = TC_R_MATCH;
+	}
+	grid_putr(g, x, y, sg.ch, sg.role);
+}
+
 static void draw_row(struct tc_app *a, struct tc_grid *g, uint32_t rank, int x0, int y, int cols, double dt)
 {
 	const struct tc_trace *t = a->t;
@@ -96,9 +107,9 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, uint32_t rank, int x0,
 		if (run == 8) {
 			if (comm != TC_NONE && !same(smp[0], mpi_seg(a, g, rank, comm))) {
 				struct seg m = mpi_seg(a, g, rank, comm);
-				grid_putr(g, x0 + c, y, m.ch, m.role);
+				put_seg(a, g, x0 + c, y, m, rank);
 			} else {
-				grid_putr(g, x0 + c, y, smp[0].ch, smp[0].role);
+				put_seg(a, g, x0 + c, y, smp[0], rank);
 			}
 			continue;
 		}
@@ -108,7 +119,7 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, uint32_t rank, int x0,
 		}
 		if (comm != TC_NONE) {
 			struct seg m = mpi_seg(a, g, rank, comm);
-			grid_putr(g, x0 + c, y, m.ch, m.role);
+			put_seg(a, g, x0 + c, y, m, rank);
 			continue;
 		}
 		/* the most frequent sample */
@@ -118,7 +129,7 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, uint32_t rank, int x0,
 			for (int j = 0; j < 8; j++) n += same(smp[j], smp[k]);
 			if (n > bestn) { bestn = n; best = k; }
 		}
-		grid_putr(g, x0 + c, y, smp[best].ch, smp[best].role);
+		put_seg(a, g, x0 + c, y, smp[best], rank);
 	}
 }
 
