@@ -293,7 +293,7 @@ bool app_search_next(struct tc_app *a, bool backward)
 			for (uint32_t c = lo; c-- > 0;) {
 				uint64_t e = R->calls[c].enter;
 				if (e == a->time && r >= a->rank) continue;
-				if (found && e <= best_t) break;
+				if (found && e < best_t) break;   /* ties: the later rank wins */
 				if (R->calls[c].region < t->nregions && a->region_match[R->calls[c].region]) {
 					best_t = e;
 					best_r = r;
