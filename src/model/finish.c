@@ -311,15 +311,21 @@ static void match_collectives(struct tc_trace *t, uint32_t **coll_of_rec)
 			struct raw_coll *c = &b->coll.a[i];
 			coll_of_rec[r][i] = TC_NONE;
 			if (c->call == TC_NONE || c->comm >= nc) { bad++; continue; }
-			if (seq[c->comm] == 0) VEC_PUSH(touched, c->comm);
-			uint32_t k = seq[c->comm]++;
-			if (k == inst[c->comm].n) {
+			/* a COMM_SELF-like communicator is a different one on every rank:
+			 * each of its collectives is an instance of one member */
+			bool self = t->comms[c->comm].self;
+			uint32_t k = 0;
+			if (!self) {
+				if (seq[c->comm] == 0) VEC_PUSH(touched, c->comm);
+				k = seq[c->comm]++;
+			}
+			if (self || k == inst[c->comm].n) {
 				struct tc_coll nco = { .begin = UINT64_MAX, .end = 0, .comm = c->comm, .op = c->op,
 						       .root = world_of(t, c->comm, c->root, r) };
 				VEC_PUSH(colls, nco);
-				VEC_PUSH(inst[c->comm], (uint32_t)colls.n - 1);
+				if (!self) VEC_PUSH(inst[c->comm], (uint32_t)colls.n - 1);
 			}
-			uint32_t id = inst[c->comm].a[k];
+			uint32_t id = self ? (uint32_t)colls.n - 1 : inst[c->comm].a[k];
 			struct tc_coll *co = &colls.a[id];
 			if (co->op != c->op) opmismatch++;
 			const struct tc_call *call = &t->ranks[r].calls[c->call];
