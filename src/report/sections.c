@@ -6,6 +6,8 @@
 const struct report_section report_sections[] = {
 	{ "info", "what is in the archive: ranks, nodes, events, messages, collectives",
 	  report_info_text, report_info_json },
+	{ "waitstates", "Scalasca wait states: late sender/receiver, collectives, and who caused them",
+	  report_waitstates_text, report_waitstates_json },
 };
 const size_t report_nsections = TC_NELEM(report_sections);
 
