@@ -8,6 +8,8 @@ const struct report_section report_sections[] = {
 	  report_info_text, report_info_json },
 	{ "waitstates", "Scalasca wait states: late sender/receiver, collectives, and who caused them",
 	  report_waitstates_text, report_waitstates_json },
+	{ "profile", "flat profile: time per region (inclusive, exclusive, imbalance), message sizes",
+	  report_profile_text, report_profile_json },
 };
 const size_t report_nsections = TC_NELEM(report_sections);
 

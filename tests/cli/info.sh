@@ -48,3 +48,15 @@ check stencil32-3-barriers-complete test "$(json_num "$TMPD/tracer-stencil4d-32p
 # odd cases load with warnings
 check stencil-unclosed-warning grep -q 'still open at the end' "$TMPD/tracer-stencil4d-32p.json"
 check xeonphi-no-world-ranks test "$(json_num "$TMPD/casita-jacobi-mpi-omp-xeonphi-01-1p.json" ranks)" = 1
+
+# report: every section known so far runs on every trace, text and JSON
+for dir in "$TRACES"/*/; do
+	name=$(basename "$dir")
+	if "$BIN" report --json "$dir" >"$TMPD/r.json" 2>"$TMPD/err" && "$BIN" report "$dir" >/dev/null 2>>"$TMPD/err"; then
+		ok "report-all-sections-$name"
+	else
+		notok "report-all-sections-$name" "$(head -c 200 "$TMPD/err")"
+	fi
+done
+check report-json-has-waitstates grep -q '"late_sender":' "$TMPD/r.json"
+check report-json-has-profile grep -q '"message_sizes":' "$TMPD/r.json"
