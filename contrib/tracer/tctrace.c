@@ -684,6 +684,17 @@ TCT_EXPORT int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int idx[],
 	return some_common(R_TESTSOME, n, reqs, outcount, idx, sts, 1);
 }
 
+/* A freed request can no longer be completed by a Wait/Test: forget it, so a
+ * later request reusing the handle is not mistaken for it. */
+TCT_EXPORT int MPI_Request_free(MPI_Request *req)
+{
+	if (active()) {
+		struct req *q = req_find(req_key(*req));
+		if (q) q->kind = 3;
+	}
+	return PMPI_Request_free(req);
+}
+
 /* ------------------------------------------------------------ collectives */
 /* sizeSent / sizeReceived are the bytes this rank hands to / obtains from the
  * operation: its send buffer (per destination summed) and its receive buffer. */
@@ -706,8 +717,9 @@ static uint64_t sum_counts(const int *c, int n)
 	return s;
 }
 
+/* Collectives on inter-communicators pass through untraced. */
 #define COLL_BEGIN(region)                                  \
-	if (!active()) goto untraced;                       \
+	if (!active() || comm_id(comm) == TC_NOCOMM) goto untraced; \
 	ev_enter(region);                                   \
 	push(E_CBEGIN)
 #define COLL_END(region, op, comm, root, sent, recvd)       \
