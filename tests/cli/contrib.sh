@@ -109,10 +109,24 @@ for d in "$TR"/*-*p; do
 		who=${res% *}; ms=${res#* }
 		if [ "$who" = "$dr" ] && [ "$ms" -ge $((dms * 9 / 10)) ]; then echo "ok delay:$name"
 		else echo "not ok delay:$name: longest compute on rank $who ($ms ms), planted rank $dr ($dms ms)"; fi ;;
+	masterworker-*)
+		# every task of a slow worker lasts >= slow_factor*task_ms; on average they are longer
+		se=$(key slow_every "$exp"); sf=$(key slow_factor "$exp"); tm=$(key task_ms "$exp")
+		res=$(awk -v se="$se" -v lim="$((sf * tm * 1000000))" '
+			/^ENTER/ && /Region: "task"/ { st[$2] = $3 }
+			/^LEAVE/ && /Region: "task"/ { d = $3 - st[$2]
+				if ($2 % se == 0) { ns++; ss += d; if (d < lim) short++ } else { nf++; sf += d } }
+			END { printf "%d %d %d", short, (ns ? ss / ns : 0) / 1e3, (nf ? sf / nf : 0) / 1e3 }' "$ev")
+		set -- $res
+		if [ "$1" = 0 ] && [ "$2" -gt "$3" ]; then echo "ok imbalance:$name"
+		else echo "not ok imbalance:$name: $1 short slow tasks, mean slow $2 us vs fast $3 us"; fi ;;
 	slowinter-*)
 		got=$(grep '^ENTER' "$ev" | grep -c 'Region: "slow_link"'); want=$(key slowed_sends "$exp")
-		if [ "$got" = "$want" ] && [ "$want" -gt 0 ]; then echo "ok slowed:$name"
-		else echo "not ok slowed:$name: $got slow_link regions, app slowed $want sends"; fi ;;
+		lim=$(($(key slow_ms "$exp") * 1000000))
+		short=$(awk -v lim="$lim" '/^ENTER/ && /Region: "slow_link"/ { st[$2] = $3 }
+			/^LEAVE/ && /Region: "slow_link"/ { if ($3 - st[$2] < lim) n++ } END { printf "%d", n }' "$ev")
+		if [ "$got" = "$want" ] && [ "$want" -gt 0 ] && [ "$short" = 0 ]; then echo "ok slowed:$name"
+		else echo "not ok slowed:$name: $got slow_link regions ($short shorter than slow-ms), app slowed $want sends"; fi ;;
 	esac
 
 	if [ $info = 1 ]; then
