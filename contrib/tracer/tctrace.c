@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1155,12 +1156,12 @@ static void write_archive(void)
 #define STR(text) def_string(g, &s, (text))
 		uint64_t real = T.real0 - (T.mono0 - gfirst);
 		OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000u, gfirst, glast - gfirst + 1, real);
-		uint32_t s_empty = STR("");
-		OTF2_GlobalDefWriter_WriteParadigm(g, OTF2_PARADIGM_MPI, STR("MPI"), OTF2_PARADIGM_CLASS_PROCESS);
+		uint32_t s_empty = STR(""), s_mpi = STR("MPI");
+		OTF2_GlobalDefWriter_WriteParadigm(g, OTF2_PARADIGM_MPI, s_mpi, OTF2_PARADIGM_CLASS_PROCESS);
 		for (uint32_t i = 0; i < R_NMPI; i++) {
 			uint32_t nm = STR(region_names[i]);
 			OTF2_GlobalDefWriter_WriteRegion(g, i, nm, nm, s_empty, region_roles[i], OTF2_PARADIGM_MPI,
-							 OTF2_REGION_FLAG_NONE, s_empty, 0, 0);
+							 OTF2_REGION_FLAG_NONE, s_mpi, 0, 0);
 		}
 		for (uint32_t i = 0; i < ngregs; i++) {
 			uint32_t nm = STR(gregs[i]);
@@ -1168,9 +1169,10 @@ static void write_archive(void)
 							 OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, s_empty, 0, 0);
 		}
 		/* system tree: machine → one node per host (or per k ranks) */
-		uint32_t s_machine = STR("machine");
-		OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, s_machine, s_machine,
-							 OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+		struct utsname un;
+		OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, STR(uname(&un) == 0 ? un.sysname : "machine"),
+							 STR("machine"), OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+		OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(g, 0, OTF2_SYSTEM_TREE_DOMAIN_MACHINE);
 		uint32_t s_node = STR("node");
 		const char *rpn_env = getenv("TRACECOMB_RANKS_PER_NODE");
 		long rpn = rpn_env ? strtol(rpn_env, NULL, 10) : 0;

@@ -132,7 +132,10 @@ for d in "$TR"/*-*p; do
 	if [ $info = 1 ]; then
 		if "$BIN" info --json "$d/traces.otf2" >"$tmp/info.json" 2>"$tmp/info.err"; then
 			us=$(num_field unmatched_sends "$tmp/info.json"); ur=$(num_field unmatched_recvs "$tmp/info.json")
-			m=$(num_field messages "$tmp/info.json"); [ -n "$m" ] || m=$(num_field matched_messages "$tmp/info.json")
+			m=""
+			for k in messages matched_messages matched nmsgs; do
+				[ -n "$m" ] || m=$(num_field "$k" "$tmp/info.json")
+			done
 			want=$(key messages "$exp")
 			if [ "$us" = 0 ] && [ "$ur" = 0 ] && [ "$m" = "$want" ]; then echo "ok info:$name"
 			else echo "not ok info:$name: unmatched_sends=$us unmatched_recvs=$ur messages=$m (want $want)"; fi
