@@ -170,25 +170,30 @@ struct otfw *otfw_open(const char *dir, uint32_t nranks, const uint32_t *node_of
 		fprintf(stderr, "otfw: need at least one rank, one node and a resolution\n");
 		return NULL;
 	}
+	for (uint32_t r = 0; node_of_rank && r < nranks; r++)
+		if (node_of_rank[r] >= nnodes) {
+			fprintf(stderr, "otfw: rank %u on node %u of %u\n", r, node_of_rank[r], nnodes);
+			return NULL;
+		}
 	if (mkdir_p(dir) != 0) {
 		fprintf(stderr, "otfw: cannot create %s: %s\n", dir, strerror(errno));
 		return NULL;
+	}
+	static const char *const existing[] = { "traces.otf2", "traces.def", "traces" };
+	for (size_t i = 0; i < TC_NELEM(existing); i++) {
+		struct stat st;
+		char *path = xasprintf("%s/%s", dir, existing[i]);
+		int found = lstat(path, &st) == 0;
+		if (found) fprintf(stderr, "otfw: %s already exists; remove the old archive first\n", path);
+		free(path);
+		if (found) return NULL;
 	}
 	struct otfw *w = xcalloc(1, sizeof(*w));
 	w->nranks = nranks;
 	w->nnodes = nnodes;
 	w->res = resolution;
 	w->node_of = xcalloc(nranks, sizeof(*w->node_of));
-	for (uint32_t r = 0; r < nranks; r++) {
-		uint32_t nd = node_of_rank ? node_of_rank[r] : 0;
-		if (nd >= nnodes) {
-			fprintf(stderr, "otfw: rank %u on node %u of %u\n", r, nd, nnodes);
-			free(w->node_of);
-			free(w);
-			return NULL;
-		}
-		w->node_of[r] = nd;
-	}
+	for (uint32_t r = 0; r < nranks; r++) w->node_of[r] = node_of_rank ? node_of_rank[r] : 0;
 	w->ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, OTFW_CHUNK_SIZE,
 				  4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
 	if (!w->ar) {

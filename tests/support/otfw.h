@@ -32,7 +32,8 @@ struct otfw;
 
 /* Create DIR (and parents) and start the archive DIR/traces.otf2.
  * node_of_rank[r] < nnodes is the node of rank r (NULL: all on node 0).
- * Returns NULL (with a message on stderr) on failure. */
+ * Returns NULL (with a message on stderr) on failure, also when DIR already
+ * holds traces.otf2, traces.def or traces/ (OTF2 never overwrites). */
 struct otfw *otfw_open(const char *dir, uint32_t nranks, const uint32_t *node_of_rank,
 		       uint32_t nnodes, uint64_t resolution);
 

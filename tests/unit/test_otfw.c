@@ -245,6 +245,11 @@ static void test_errors(void **state)
 	otfw_leave(w, 0, 99, r);   /* time goes backwards: an error */
 	assert_int_equal(otfw_rank_events(w, 0), 1);
 	assert_int_equal(otfw_close(w), -1);
+	/* an archive is never overwritten */
+	assert_null(otfw_open(dir, 2, NULL, 1, 1000));
+	/* a node index out of range */
+	static const uint32_t bad_nodes[2] = { 0, 2 };
+	assert_null(otfw_open("/tmp/test_otfw_never_created", 2, bad_nodes, 2, 1000));
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
