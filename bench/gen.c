@@ -270,7 +270,8 @@ static void blocking_recv(struct sim *s, uint32_t r, uint32_t src, uint32_t tag,
 {
 	uint64_t t = s->now[r];
 	otfw_enter(s->w, r, t, s->r_recv);
-	uint64_t done = TC_MAX(t + 100, sent + transfer(s, src, r, bytes));
+	uint64_t arrive = sent + transfer(s, src, r, bytes);  /* once: TC_MAX evaluates twice */
+	uint64_t done = TC_MAX(t + 100, arrive);
 	s->messages++;
 	otfw_recv(s->w, r, done, src, OTFW_COMM_WORLD, tag, bytes);
 	otfw_leave(s->w, r, done + 80, s->r_recv);
@@ -345,7 +346,8 @@ static void ring_iteration(struct sim *s, uint64_t *sent)
 		uint32_t left = (r + n - 1) % n, right = (r + 1) % n;
 		otfw_enter(s->w, r, t, s->r_sendrecv);
 		otfw_send(s->w, r, sent[r], right, OTFW_COMM_WORLD, 5, b);
-		uint64_t done = TC_MAX(sent[r] + 100, sent[left] + transfer(s, left, r, b));
+		uint64_t arrive = sent[left] + transfer(s, left, r, b);
+		uint64_t done = TC_MAX(sent[r] + 100, arrive);
 		otfw_recv(s->w, r, done, left, OTFW_COMM_WORLD, 5, b);
 		s->messages++;
 		uint64_t leave = TC_MAX(done + 80, sent[r] + copy_time(b));
