@@ -141,16 +141,16 @@ static uint32_t str_id(struct otfw *w, const char *s)
 	return (uint32_t)(w->strings.n - 1);
 }
 
-static uint32_t str_idf(struct otfw *w, const char *fmt, ...) TC_PRINTF(2, 3);
-static uint32_t str_idf(struct otfw *w, const char *fmt, ...)
+/* A string known to be new (per-rank and per-node names): no search, so
+ * defining many ranks stays linear. */
+static uint32_t str_newf(struct otfw *w, const char *fmt, ...) TC_PRINTF(2, 3);
+static uint32_t str_newf(struct otfw *w, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = xvasprintf(fmt, ap);
+	VEC_PUSH(w->strings, xvasprintf(fmt, ap));
 	va_end(ap);
-	uint32_t id = str_id(w, s);
-	free(s);
-	return id;
+	return (uint32_t)(w->strings.n - 1);
 }
 
 static void add_comm(struct otfw *w, const char *name, uint32_t n, const uint64_t *members)
@@ -431,9 +431,9 @@ static void write_global_defs(struct otfw *w)
 	uint32_t s_node = str_id(w, "node"), s_mpi = str_id(w, "MPI");
 	uint32_t s_master = str_id(w, "Master thread");
 	uint32_t *s_nodes = xcalloc(w->nnodes, sizeof(*s_nodes));
-	for (uint32_t n = 0; n < w->nnodes; n++) s_nodes[n] = str_idf(w, "node%u", n);
+	for (uint32_t n = 0; n < w->nnodes; n++) s_nodes[n] = str_newf(w, "node%u", n);
 	uint32_t *s_ranks = xcalloc(w->nranks, sizeof(*s_ranks));
-	for (uint32_t r = 0; r < w->nranks; r++) s_ranks[r] = str_idf(w, "MPI Rank %u", r);
+	for (uint32_t r = 0; r < w->nranks; r++) s_ranks[r] = str_newf(w, "MPI Rank %u", r);
 
 	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(w->ar);
 	if (!g) {
