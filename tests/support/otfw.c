@@ -195,7 +195,7 @@ struct otfw *otfw_open(const char *dir, uint32_t nranks, const uint32_t *node_of
 	w->node_of = xcalloc(nranks, sizeof(*w->node_of));
 	for (uint32_t r = 0; r < nranks; r++) w->node_of[r] = node_of_rank ? node_of_rank[r] : 0;
 	w->ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, OTFW_CHUNK_SIZE,
-				  4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+				  OTFW_DEF_CHUNK_SIZE, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
 	if (!w->ar) {
 		fprintf(stderr, "otfw: cannot open archive %s/traces.otf2\n", dir);
 		free(w->node_of);

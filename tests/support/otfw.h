@@ -26,7 +26,8 @@
 #define OTFW_COMM_WORLD 0u   /* created by otfw_open: "MPI_COMM_WORLD" */
 #define OTFW_COMM_SELF  1u   /* created by otfw_open: "MPI_COMM_SELF" */
 #define OTFW_POOL_CHUNKS 4u  /* event chunks OTF2 may hold per location before flushing */
-#define OTFW_CHUNK_SIZE (256u * 1024u)
+#define OTFW_CHUNK_SIZE (256u * 1024u)      /* event chunk size (OTF2_CHUNK_SIZE_MIN) */
+#define OTFW_DEF_CHUNK_SIZE (256u * 1024u)  /* definition chunk size: OTF2 clears every local def chunk, keep it small */
 
 struct otfw;
 

@@ -75,6 +75,7 @@ static int has_line(const char *out, const char *kind, const char *needle)
 static int setup(void **state)
 {
 	struct fixture *f = xcalloc(1, sizeof(*f));
+	*state = f;   /* teardown frees it even when setup fails */
 	strcpy(f->dir, "/tmp/test_otfw.XXXXXX");
 	if (!mkdtemp(f->dir)) return -1;
 	static const uint32_t node_of[3] = { 0, 0, 1 };
@@ -134,13 +135,13 @@ static int setup(void **state)
 	cmd = xasprintf("otf2-print -G %s/traces.otf2 2>&1", f->dir);
 	f->defs = run(cmd, &f->defs_rc);
 	free(cmd);
-	*state = f;
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
+	if (!f) return 0;
 	char *cmd = xasprintf("rm -rf '%s'", f->dir);
 	int rc = system(cmd);
 	free(cmd);
