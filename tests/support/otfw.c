@@ -183,7 +183,7 @@ struct otfw *otfw_open(const char *dir, uint32_t nranks, const uint32_t *node_of
 	for (size_t i = 0; i < TC_NELEM(existing); i++) {
 		struct stat st;
 		char *path = xasprintf("%s/%s", dir, existing[i]);
-		int found = lstat(path, &st) == 0;
+		int found = stat(path, &st) == 0;
 		if (found) fprintf(stderr, "otfw: %s already exists; remove the old archive first\n", path);
 		free(path);
 		if (found) return NULL;
@@ -397,7 +397,9 @@ void otfw_coll_end(struct otfw *w, uint32_t rank, uint64_t t, uint8_t op, uint32
 		   uint32_t root, uint64_t sent, uint64_t recvd)
 {
 	OTF2_EvtWriter *e = ev(w, rank, t);
-	if (e && comm_ok(w, comm, root))
+	/* OTF2_COLLECTIVE_ROOT_NONE / _SELF / _THIS_GROUP are not comm ranks */
+	uint32_t check = root >= OTF2_COLLECTIVE_ROOT_THIS_GROUP ? OTF2_UNDEFINED_UINT32 : root;
+	if (e && comm_ok(w, comm, check))
 		OTFW_CHECK(w, OTF2_EvtWriter_MpiCollectiveEnd(e, NULL, t, op, comm, root, sent, recvd));
 }
 

@@ -61,7 +61,8 @@ void otfw_irecv(struct otfw *w, uint32_t rank, uint64_t t, uint32_t peer, uint32
 void otfw_recv(struct otfw *w, uint32_t rank, uint64_t t, uint32_t peer, uint32_t comm,
 	       uint32_t tag, uint64_t bytes);
 void otfw_coll_begin(struct otfw *w, uint32_t rank, uint64_t t);
-/* op: OTF2_CollectiveOp; root: comm rank or OTF2_UNDEFINED_UINT32 when rootless. */
+/* op: OTF2_CollectiveOp; root: comm rank, or OTF2_UNDEFINED_UINT32 (= OTF2_COLLECTIVE_ROOT_NONE)
+ * when rootless, or OTF2_COLLECTIVE_ROOT_SELF / _THIS_GROUP. */
 void otfw_coll_end(struct otfw *w, uint32_t rank, uint64_t t, uint8_t op, uint32_t comm,
 		   uint32_t root, uint64_t sent, uint64_t recvd);
 void otfw_measurement(struct otfw *w, uint32_t rank, uint64_t t, bool on);

@@ -119,13 +119,23 @@ static int setup(void **state)
 		otfw_coll_end(w, r, 60, OTF2_COLLECTIVE_OP_BARRIER, OTFW_COMM_WORLD, OTF2_UNDEFINED_UINT32, 0, 0);
 		otfw_leave(w, r, 61, barrier_r);
 	}
+	/* MPI_Bcast on "pair" rooted at comm rank 1 (world rank 2) */
+	uint32_t bcast_r = otfw_region(w, "MPI_Bcast");
+	otfw_enter(w, 0, 62, bcast_r);
+	otfw_coll_begin(w, 0, 62);
+	otfw_coll_end(w, 0, 66, OTF2_COLLECTIVE_OP_BCAST, pair, 1, 0, 256);
+	otfw_leave(w, 0, 67, bcast_r);
+	otfw_enter(w, 2, 61, bcast_r);
+	otfw_coll_begin(w, 2, 61);
+	otfw_coll_end(w, 2, 61, OTF2_COLLECTIVE_OP_BCAST, pair, 1, 256, 0);
+	otfw_leave(w, 2, 61, bcast_r);
 	otfw_measurement(w, 2, 62, false);
 	otfw_measurement(w, 2, 63, true);
 	otfw_leave(w, 0, 70, main_r);
 	otfw_leave(w, 1, 70, main_r);
 	otfw_leave(w, 2, 80, main_r);
-	if (otfw_events(w) != 38 || otfw_rank_events(w, 0) != 15 || otfw_rank_events(w, 1) != 9 ||
-	    otfw_rank_events(w, 2) != 14)
+	if (otfw_events(w) != 46 || otfw_rank_events(w, 0) != 19 || otfw_rank_events(w, 1) != 9 ||
+	    otfw_rank_events(w, 2) != 18)
 		return -1;
 	if (otfw_close(w) != 0) return -1;
 
@@ -163,16 +173,16 @@ static void test_otf2_print_ok(void **state)
 static void test_event_counts(void **state)
 {
 	struct fixture *f = *state;
-	assert_int_equal(count_kind(f->events, "ENTER"), 12);
-	assert_int_equal(count_kind(f->events, "LEAVE"), 12);
+	assert_int_equal(count_kind(f->events, "ENTER"), 14);
+	assert_int_equal(count_kind(f->events, "LEAVE"), 14);
 	assert_int_equal(count_kind(f->events, "MPI_SEND"), 1);
 	assert_int_equal(count_kind(f->events, "MPI_RECV"), 1);
 	assert_int_equal(count_kind(f->events, "MPI_ISEND"), 1);
 	assert_int_equal(count_kind(f->events, "MPI_ISEND_COMPLETE"), 1);
 	assert_int_equal(count_kind(f->events, "MPI_IRECV_REQUEST"), 1);
 	assert_int_equal(count_kind(f->events, "MPI_IRECV"), 1);
-	assert_int_equal(count_kind(f->events, "MPI_COLLECTIVE_BEGIN"), 3);
-	assert_int_equal(count_kind(f->events, "MPI_COLLECTIVE_END"), 3);
+	assert_int_equal(count_kind(f->events, "MPI_COLLECTIVE_BEGIN"), 5);
+	assert_int_equal(count_kind(f->events, "MPI_COLLECTIVE_END"), 5);
 	assert_int_equal(count_kind(f->events, "MEASUREMENT_ON_OFF"), 2);
 	assert_int_equal(count_kind(f->events, "BUFFER_FLUSH"), 0);
 }
@@ -195,6 +205,8 @@ static void test_event_fields(void **state)
 	assert_int_equal(has_line(e, "MPI_IRECV_REQUEST", " 21  Request: 9"), 1);
 	assert_int_equal(has_line(e, "MPI_ISEND_COMPLETE", " 45  Request: 1"), 1);
 	assert_int_equal(has_line(e, "MPI_COLLECTIVE_END", "Operation: BARRIER, Communicator: \"MPI_COMM_WORLD\""), 3);
+	assert_int_equal(has_line(e, "MPI_COLLECTIVE_END", " 66  Operation: BCAST, Communicator: \"pair\" <2>, "
+						       "Root: 1 (\"Master thread\" <2>), Sent: 0, Received: 256"), 1);
 	assert_int_equal(has_line(e, "ENTER", "Region: \"MPI_Waitall\""), 2);
 	assert_int_equal(has_line(e, "MEASUREMENT_ON_OFF", " 62  Mode: OFF"), 1);
 	assert_int_equal(has_line(e, "MEASUREMENT_ON_OFF", " 63  Mode: ON"), 1);
@@ -214,9 +226,9 @@ static void test_definitions(void **state)
 	assert_int_equal(has_line(d, "LOCATION_GROUP", "Name: \"MPI Rank 2\""), 1);
 	assert_int_equal(has_line(d, "LOCATION_GROUP", "Type: PROCESS, Parent: \"node::node1\""), 1);
 	assert_int_equal(count_kind(d, "LOCATION"), 3);
-	assert_int_equal(has_line(d, "LOCATION", "Type: CPU_THREAD, # Events: 15, Group: \"MPI Rank 0\""), 1);
+	assert_int_equal(has_line(d, "LOCATION", "Type: CPU_THREAD, # Events: 19, Group: \"MPI Rank 0\""), 1);
 	assert_int_equal(has_line(d, "LOCATION", "Type: CPU_THREAD, # Events: 9, Group: \"MPI Rank 1\""), 1);
-	assert_int_equal(has_line(d, "LOCATION", "Type: CPU_THREAD, # Events: 14, Group: \"MPI Rank 2\""), 1);
+	assert_int_equal(has_line(d, "LOCATION", "Type: CPU_THREAD, # Events: 18, Group: \"MPI Rank 2\""), 1);
 	assert_int_equal(has_line(d, "GROUP", "Type: COMM_LOCATIONS, Paradigm: \"MPI\""), 1);
 	assert_int_equal(has_line(d, "GROUP", "Type: COMM_SELF"), 1);
 	assert_int_equal(has_line(d, "GROUP", "Type: COMM_GROUP, Paradigm: \"MPI\" <4>, Flags: NONE, 3 Members"), 1);
@@ -231,7 +243,10 @@ static void test_definitions(void **state)
 	assert_int_equal(has_line(d, "REGION", "Role: BARRIER, Paradigm: \"MPI\""), 1);
 	assert_int_equal(has_line(d, "REGION", "Role: POINT2POINT, Paradigm: \"MPI\""), 4);
 	assert_int_equal(has_line(d, "REGION", "Role: FUNCTION, Paradigm: USER"), 1);
-	assert_int_equal(count_kind(d, "REGION"), 7);
+	assert_int_equal(has_line(d, "REGION", "Name: \"MPI_Bcast\" <"), 1);
+	assert_int_equal(has_line(d, "REGION", "Role: COLL_ONE2ALL, Paradigm: \"MPI\""), 1);
+	assert_int_equal(has_line(d, "REGION", "Role: FUNCTION, Paradigm: \"MPI\""), 1);   /* MPI_Waitall */
+	assert_int_equal(count_kind(d, "REGION"), 8);
 }
 
 static void test_errors(void **state)
