@@ -212,6 +212,13 @@ struct otfw *otfw_open(const char *dir, uint32_t nranks, const uint32_t *node_of
 		w->locs[r].ew = OTF2_Archive_GetEvtWriter(w->ar, r);
 		if (!w->locs[r].ew) fail(w, "no event writer for location %u", r);
 	}
+	if (w->failed) {
+		OTF2_Archive_Close(w->ar);
+		free(w->locs);
+		free(w->node_of);
+		free(w);
+		return NULL;
+	}
 	str_id(w, "");  /* string 0: the empty string, as Score-P */
 	uint64_t *all = xcalloc(nranks, sizeof(*all));
 	for (uint32_t r = 0; r < nranks; r++) all[r] = r;
