@@ -311,8 +311,8 @@ static bool same_key(const struct p2p *x, const struct p2p *y)
 
 static void match_p2p(struct check *c)
 {
-	qsort(c->sends.a, c->sends.n, sizeof(struct p2p), cmp_p2p);
-	qsort(c->recvs.a, c->recvs.n, sizeof(struct p2p), cmp_p2p);
+	if (c->sends.n > 1) qsort(c->sends.a, c->sends.n, sizeof(struct p2p), cmp_p2p);
+	if (c->recvs.n > 1) qsort(c->recvs.a, c->recvs.n, sizeof(struct p2p), cmp_p2p);
 	size_t i = 0, j = 0;
 	while (i < c->sends.n || j < c->recvs.n) {
 		const struct p2p *s = i < c->sends.n ? &c->sends.a[i] : NULL;
@@ -348,7 +348,7 @@ static int cmp_coll(const void *a, const void *b)
 
 static uint64_t match_colls(struct check *c)
 {
-	qsort(c->colls.a, c->colls.n, sizeof(struct coll), cmp_coll);
+	if (c->colls.n > 1) qsort(c->colls.a, c->colls.n, sizeof(struct coll), cmp_coll);
 	uint64_t instances = 0;
 	for (size_t i = 0; i < c->colls.n;) {
 		size_t j = i;
