@@ -33,5 +33,6 @@ bool session_opt_bool(const struct tc_session *s, const char *key, bool def);
 
 /* Lazily computed results (each implemented next to its report section). */
 const struct tc_steps *session_steps(struct tc_session *s);
+const struct tc_latency *session_latency(struct tc_session *s);
 
 #endif
