@@ -32,8 +32,9 @@ struct tc_latency_opts {
 	double high_l;                 /* L at or above which a message is "high latency" (default 2) */
 	/* regions (§4.2) */
 	double threshold;              /* stop merging above this distance (paper: 2) */
-	double damping;                /* α in (0,1): weight per step of a path (default 0.9) */
+	double damping;                /* α in (0,1): weight per step of a path (default 0.8) */
 	uint32_t depth;                /* correlation tree depth bound, 1..3 (default 3) */
+	bool balanced;                 /* depth layers weigh 1, 1/4, 1/9 in total (default true) */
 	enum tc_lat_weight weight;     /* edge weight of the communication graph (default messages) */
 	uint32_t ball_max;             /* largest neighbourhood solved per rank (default 256) */
 	double tol;                    /* convergence of the neighbourhood solves (default 1e-10) */
@@ -168,8 +169,10 @@ void tc_graph_from_edges(uint32_t n, size_t nedges, const uint32_t *a, const uin
 			 const double *w, struct tc_sparse *g);
 /* Process correlation R (Eq. 3): R(p,q) = Σ over nodes v of p's correlation
  * tree with pid q of 1/depth², depth ≤ depth (1..3); with weights, a node
- * counts the product of the edge weights on its path. */
-void tc_process_correlation(const struct tc_sparse *g, uint32_t depth, struct tc_sparse *r);
+ * counts the product of the edge weights on its path.  balanced: the depth
+ * layers of p's tree are scaled so that layer d weighs 1/d² of layer 1 in
+ * total (the paper's R when false; see docs/latency.md). */
+void tc_process_correlation(const struct tc_sparse *g, uint32_t depth, bool balanced, struct tc_sparse *r);
 
 /* Symmetrised free-energy distance of a candidate pair. */
 struct tc_fe_pair { uint32_t p, q; double d; };

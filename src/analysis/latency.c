@@ -16,8 +16,9 @@ void tc_latency_default_opts(struct tc_latency_opts *o)
 	o->min_count = 5;
 	o->high_l = 2.0;
 	o->threshold = 2.0;
-	o->damping = 0.9;
+	o->damping = 0.8;
 	o->depth = 3;
+	o->balanced = true;
 	o->weight = TC_LAT_W_MESSAGES;
 	o->ball_max = 128;
 	o->tol = 1e-10;
@@ -188,7 +189,7 @@ static void compute_regions(struct tc_latency *lat)
 	struct tc_sparse g = { 0 }, r = { 0 };
 	tc_comm_graph(t, lat->opts.weight, &g);
 	lat->depth_used = effective_depth(&g, lat->opts.depth);
-	tc_process_correlation(&g, lat->depth_used, &r);
+	tc_process_correlation(&g, lat->depth_used, lat->opts.balanced, &r);
 	struct tc_fe_pair *pairs = NULL;
 	lat->npairs = tc_free_energy(&r, &lat->opts, &pairs);
 	lat->rank_region = xmalloc((t->nranks ? t->nranks : 1) * sizeof *lat->rank_region);

@@ -124,14 +124,17 @@ void tc_comm_graph(const struct tc_trace *t, enum tc_lat_weight wmode, struct tc
 }
 
 /* --- process correlation ------------------------------------------------------ */
-void tc_process_correlation(const struct tc_sparse *g, uint32_t depth, struct tc_sparse *r)
+void tc_process_correlation(const struct tc_sparse *g, uint32_t depth, bool balanced, struct tc_sparse *r)
 {
 	uint32_t n = g->n;
 	if (depth < 1) depth = 1;
 	if (depth > 3) depth = 3;
-	double *acc = xcalloc(n ? n : 1, sizeof *acc);
+	/* raw weighted counts of simple paths per length, in a sparse accumulator */
+	double *acc[3];
+	for (int d = 0; d < 3; d++) acc[d] = xcalloc(n ? n : 1, sizeof(double));
 	uint8_t *seen = xcalloc(n ? n : 1, 1);
 	VEC(uint32_t) touched = { 0 };
+	VEC(struct cv) row = { 0 };
 	VEC(uint32_t) col = { 0 };
 	VEC(double) val = { 0 };
 	r->n = n;
@@ -139,49 +142,52 @@ void tc_process_correlation(const struct tc_sparse *g, uint32_t depth, struct tc
 	for (uint32_t p = 0; p < n; p++) {
 		r->row[p] = (uint32_t)col.n;
 		touched.n = 0;
-#define ADD(q, v) do { if (!seen[q]) { seen[q] = 1; VEC_PUSH(touched, (q)); } acc[q] += (v); } while (0)
+		double mass[3] = { 0, 0, 0 };
+#define ADD(d, q, v) do { if (!seen[q]) { seen[q] = 1; VEC_PUSH(touched, (q)); } acc[d][q] += (v); mass[d] += (v); } while (0)
 		for (uint32_t i = g->row[p]; i < g->row[p + 1]; i++) {
 			uint32_t x = g->col[i];
 			double wx = g->val[i];
-			ADD(x, wx);
+			ADD(0, x, wx);
 			if (depth < 2) continue;
 			for (uint32_t j = g->row[x]; j < g->row[x + 1]; j++) {
 				uint32_t y = g->col[j];
 				if (y == p) continue;
 				double wy = wx * g->val[j];
-				ADD(y, wy / 4.0);
+				ADD(1, y, wy);
 				if (depth < 3) continue;
 				for (uint32_t k = g->row[y]; k < g->row[y + 1]; k++) {
 					uint32_t z = g->col[k];
 					if (z == p || z == x) continue;
-					ADD(z, wy * g->val[k] / 9.0);
+					ADD(2, z, wy * g->val[k]);
 				}
 			}
 		}
 #undef ADD
-		size_t first = col.n;
+		/* 1/depth² per tree node; balanced: each depth layer scaled to the
+		 * mass of the first, so layers weigh 1, 1/4, 1/9 whatever the fan-out */
+		double f[3] = { 1.0, 1.0 / 4, 1.0 / 9 };
+		if (balanced)
+			for (int d = 1; d < 3; d++) f[d] = mass[d] > 0 ? f[d] * mass[0] / mass[d] : 0;
+		row.n = 0;
 		for (size_t i = 0; i < touched.n; i++) {
 			uint32_t q = touched.a[i];
-			if (acc[q] > 0) {
-				VEC_PUSH(col, q);
-				VEC_PUSH(val, acc[q]);
-			}
-			acc[q] = 0;
+			double v = f[0] * acc[0][q] + f[1] * acc[1][q] + f[2] * acc[2][q];
+			if (v > 0) VEC_PUSH(row, ((struct cv){ q, v }));
+			acc[0][q] = acc[1][q] = acc[2][q] = 0;
 			seen[q] = 0;
 		}
-		/* sort the row by column (insertion into a small buffer) */
-		size_t m = col.n - first;
-		struct cv *tmp = xmalloc((m ? m : 1) * sizeof *tmp);
-		for (size_t i = 0; i < m; i++) tmp[i] = (struct cv){ col.a[first + i], val.a[first + i] };
-		qsort(tmp, m, sizeof *tmp, cmp_cv);
-		for (size_t i = 0; i < m; i++) { col.a[first + i] = tmp[i].c; val.a[first + i] = tmp[i].v; }
-		free(tmp);
+		qsort(row.a, row.n, sizeof *row.a, cmp_cv);
+		for (size_t i = 0; i < row.n; i++) {
+			VEC_PUSH(col, row.a[i].c);
+			VEC_PUSH(val, row.a[i].v);
+		}
 	}
 	r->row[n] = (uint32_t)col.n;
 	r->col = col.a ? col.a : xmalloc(sizeof(uint32_t));
 	r->val = val.a ? val.a : xmalloc(sizeof(double));
 	VEC_FREE(touched);
-	free(acc);
+	VEC_FREE(row);
+	for (int d = 0; d < 3; d++) free(acc[d]);
 	free(seen);
 }
 
@@ -297,7 +303,7 @@ size_t tc_free_energy(const struct tc_sparse *r, const struct tc_latency_opts *o
 	uint32_t nnz = r->row[n];
 	struct fe_job J = {
 		.r = r,
-		.alpha = o->damping > 0 && o->damping < 1 ? o->damping : 0.9,
+		.alpha = o->damping > 0 && o->damping < 1 ? o->damping : 0.8,
 		.tol = o->tol > 0 ? o->tol : 1e-10,
 		.ball_max = o->ball_max >= 2 ? o->ball_max : 2,
 		.next = 0,
