@@ -3,6 +3,7 @@
 # on real traces: the JSON contract fields and the text tables.
 # Prints "ok NAME" / "not ok NAME" per case.  Env: BIN (tracecomb), TRACES.
 BIN=${BIN:-./tracecomb}
+case $BIN in */*) ;; *) command -v "$BIN" >/dev/null 2>&1 || BIN=./$BIN ;; esac
 TRACES=${TRACES:-/work/shared/traces}
 [ -d "$TRACES" ] || TRACES=/work/shared/traces
 out=$(mktemp); err=$(mktemp)
