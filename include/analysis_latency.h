@@ -32,11 +32,14 @@ struct tc_latency_opts {
 	double high_l;                 /* L at or above which a message is "high latency" (default 2) */
 	/* regions (§4.2) */
 	double threshold;              /* stop merging above this distance (paper: 2) */
+	double margin;                 /* the threshold rises to (median nearest-partner distance
+	                                  + margin) when that is higher; < 0: fixed (default 0.5) */
 	double damping;                /* α in (0,1): weight per step of a path (default 0.8) */
 	uint32_t depth;                /* correlation tree depth bound, 1..3 (default 3) */
 	bool balanced;                 /* depth layers weigh 1, 1/4, 1/9 in total (default true) */
 	enum tc_lat_weight weight;     /* edge weight of the communication graph (default messages) */
-	uint32_t ball_max;             /* largest neighbourhood solved per rank (default 256) */
+	uint32_t ball_max;             /* largest neighbourhood solved per rank; R keeps its
+	                                  ball_max − 1 strongest correlations per row (default 64) */
 	double tol;                    /* convergence of the neighbourhood solves (default 1e-10) */
 	/* evolution (§5.1) */
 	uint32_t windows;              /* time windows; 0 = adapt to the trace (default) */
@@ -120,6 +123,8 @@ struct tc_latency {
 	struct tc_lat_region *regions;
 	uint32_t *rank_region;  /* nranks entries */
 	uint32_t depth_used;    /* correlation depth bound after the work limit (docs/latency.md) */
+	double threshold_used;  /* max(threshold, median nearest distance + margin) */
+	double nearest_median;  /* median over ranks with a partner of the nearest distance; NaN if none */
 	size_t npairs;          /* candidate pairs whose distance was computed */
 	double regions_seconds; /* wall time of the region computation */
 
@@ -171,8 +176,11 @@ void tc_graph_from_edges(uint32_t n, size_t nedges, const uint32_t *a, const uin
  * tree with pid q of 1/depth², depth ≤ depth (1..3); with weights, a node
  * counts the product of the edge weights on its path.  balanced: the depth
  * layers of p's tree are scaled so that layer d weighs 1/d² of layer 1 in
- * total (the paper's R when false; see docs/latency.md). */
-void tc_process_correlation(const struct tc_sparse *g, uint32_t depth, bool balanced, struct tc_sparse *r);
+ * total (the paper's R when false; see docs/latency.md).  keep > 0: each row
+ * keeps its `keep` largest values (ties: lower columns), plus the mirror of
+ * every entry kept in another row, so the pattern stays symmetric. */
+void tc_process_correlation(const struct tc_sparse *g, uint32_t depth, bool balanced, uint32_t keep,
+			    struct tc_sparse *r);
 
 /* Symmetrised free-energy distance of a candidate pair. */
 struct tc_fe_pair { uint32_t p, q; double d; };

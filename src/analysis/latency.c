@@ -16,11 +16,12 @@ void tc_latency_default_opts(struct tc_latency_opts *o)
 	o->min_count = 5;
 	o->high_l = 2.0;
 	o->threshold = 2.0;
+	o->margin = 0.5;
 	o->damping = 0.8;
 	o->depth = 3;
 	o->balanced = true;
 	o->weight = TC_LAT_W_MESSAGES;
-	o->ball_max = 128;
+	o->ball_max = 64;
 	o->tol = 1e-10;
 	o->windows = 0;
 	o->steady_level = 1.2;
@@ -189,12 +190,29 @@ static void compute_regions(struct tc_latency *lat)
 	struct tc_sparse g = { 0 }, r = { 0 };
 	tc_comm_graph(t, lat->opts.weight, &g);
 	lat->depth_used = effective_depth(&g, lat->opts.depth);
-	tc_process_correlation(&g, lat->depth_used, lat->opts.balanced, &r);
+	tc_process_correlation(&g, lat->depth_used, lat->opts.balanced, lat->opts.ball_max > 1 ? lat->opts.ball_max - 1 : 1,
+			       &r);
 	struct tc_fe_pair *pairs = NULL;
 	lat->npairs = tc_free_energy(&r, &lat->opts, &pairs);
 	lat->rank_region = xmalloc((t->nranks ? t->nranks : 1) * sizeof *lat->rank_region);
+	/* the threshold follows the typical nearest-partner distance (docs/latency.md) */
+	double *nn = xmalloc((t->nranks ? t->nranks : 1) * sizeof *nn);
+	for (uint32_t i = 0; i < t->nranks; i++) nn[i] = INFINITY;
+	for (size_t i = 0; i < lat->npairs; i++) {
+		nn[pairs[i].p] = TC_MIN(nn[pairs[i].p], pairs[i].d);
+		nn[pairs[i].q] = TC_MIN(nn[pairs[i].q], pairs[i].d);
+	}
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < t->nranks; i++)
+		if (isfinite(nn[i])) nn[k++] = nn[i];
+	qsort(nn, k, sizeof *nn, cmp_double);
+	lat->nearest_median = k ? (k % 2 ? nn[k / 2] : (nn[k / 2 - 1] + nn[k / 2]) / 2) : NAN;
+	free(nn);
+	lat->threshold_used = lat->opts.threshold;
+	if (lat->opts.margin >= 0 && k)
+		lat->threshold_used = TC_MAX(lat->threshold_used, lat->nearest_median + lat->opts.margin);
 	double *mm = NULL;
-	lat->nregions = tc_single_linkage(t->nranks, pairs, lat->npairs, lat->opts.threshold, lat->rank_region, &mm);
+	lat->nregions = tc_single_linkage(t->nranks, pairs, lat->npairs, lat->threshold_used, lat->rank_region, &mm);
 	lat->regions = xcalloc(lat->nregions ? lat->nregions : 1, sizeof *lat->regions);
 	for (uint32_t i = 0; i < t->nranks; i++) lat->regions[lat->rank_region[i]].nranks++;
 	for (uint32_t i = 0; i < lat->nregions; i++) {
@@ -209,12 +227,12 @@ static void compute_regions(struct tc_latency *lat)
 	uint8_t *seen = xcalloc(t->nnodes ? t->nnodes : 1, 1);
 	for (uint32_t i = 0; i < lat->nregions; i++) {
 		struct tc_lat_region *R = &lat->regions[i];
-		for (uint32_t k = 0; k < R->nranks; k++) {
-			uint32_t nd = t->ranks[R->ranks[k]].node;
+		for (uint32_t x = 0; x < R->nranks; x++) {
+			uint32_t nd = t->ranks[R->ranks[x]].node;
 			if (nd < t->nnodes && !seen[nd]) { seen[nd] = 1; R->nnodes++; }
 		}
-		for (uint32_t k = 0; k < R->nranks; k++) {
-			uint32_t nd = t->ranks[R->ranks[k]].node;
+		for (uint32_t x = 0; x < R->nranks; x++) {
+			uint32_t nd = t->ranks[R->ranks[x]].node;
 			if (nd < t->nnodes) seen[nd] = 0;
 		}
 	}

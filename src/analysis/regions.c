@@ -124,7 +124,38 @@ void tc_comm_graph(const struct tc_trace *t, enum tc_lat_weight wmode, struct tc
 }
 
 /* --- process correlation ------------------------------------------------------ */
-void tc_process_correlation(const struct tc_sparse *g, uint32_t depth, bool balanced, struct tc_sparse *r)
+/* A kept entry: row p, column q, raw weighted path counts per length. */
+struct kent { uint32_t p, q; double s[3]; };
+
+static int cmp_kent(const void *a, const void *b)
+{
+	const struct kent *x = a, *y = b;
+	if (x->p != y->p) return x->p < y->p ? -1 : 1;
+	return x->q < y->q ? -1 : x->q > y->q;
+}
+
+/* Min-heap of (value, column) on "weaker": smaller value, then larger column. */
+struct hent { double v; uint32_t q; };
+
+static bool weaker(const struct hent *a, const struct hent *b)
+{
+	return a->v < b->v || (a->v == b->v && a->q > b->q);
+}
+
+static void heap_sift(struct hent *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < n && weaker(&h[l], &h[m])) m = l;
+		if (r < n && weaker(&h[r], &h[m])) m = r;
+		if (m == i) return;
+		struct hent x = h[i]; h[i] = h[m]; h[m] = x;
+		i = m;
+	}
+}
+
+void tc_process_correlation(const struct tc_sparse *g, uint32_t depth, bool balanced, uint32_t keep,
+			    struct tc_sparse *r)
 {
 	uint32_t n = g->n;
 	if (depth < 1) depth = 1;
@@ -133,14 +164,11 @@ void tc_process_correlation(const struct tc_sparse *g, uint32_t depth, bool bala
 	double *acc[3];
 	for (int d = 0; d < 3; d++) acc[d] = xcalloc(n ? n : 1, sizeof(double));
 	uint8_t *seen = xcalloc(n ? n : 1, 1);
+	double (*f)[3] = xmalloc((n ? n : 1) * sizeof *f);
 	VEC(uint32_t) touched = { 0 };
-	VEC(struct cv) row = { 0 };
-	VEC(uint32_t) col = { 0 };
-	VEC(double) val = { 0 };
-	r->n = n;
-	r->row = xmalloc(((size_t)n + 1) * sizeof *r->row);
+	VEC(struct hent) heap = { 0 };
+	VEC(struct kent) kept = { 0 };
 	for (uint32_t p = 0; p < n; p++) {
-		r->row[p] = (uint32_t)col.n;
 		touched.n = 0;
 		double mass[3] = { 0, 0, 0 };
 #define ADD(d, q, v) do { if (!seen[q]) { seen[q] = 1; VEC_PUSH(touched, (q)); } acc[d][q] += (v); mass[d] += (v); } while (0)
@@ -165,30 +193,70 @@ void tc_process_correlation(const struct tc_sparse *g, uint32_t depth, bool bala
 #undef ADD
 		/* 1/depth² per tree node; balanced: each depth layer scaled to the
 		 * mass of the first, so layers weigh 1, 1/4, 1/9 whatever the fan-out */
-		double f[3] = { 1.0, 1.0 / 4, 1.0 / 9 };
+		f[p][0] = 1.0;
+		f[p][1] = 1.0 / 4;
+		f[p][2] = 1.0 / 9;
 		if (balanced)
-			for (int d = 1; d < 3; d++) f[d] = mass[d] > 0 ? f[d] * mass[0] / mass[d] : 0;
-		row.n = 0;
+			for (int d = 1; d < 3; d++) f[p][d] = mass[d] > 0 ? f[p][d] * mass[0] / mass[d] : 0;
+		/* the `keep` strongest (all when keep == 0) */
+		heap.n = 0;
 		for (size_t i = 0; i < touched.n; i++) {
 			uint32_t q = touched.a[i];
-			double v = f[0] * acc[0][q] + f[1] * acc[1][q] + f[2] * acc[2][q];
-			if (v > 0) VEC_PUSH(row, ((struct cv){ q, v }));
+			struct hent h = { f[p][0] * acc[0][q] + f[p][1] * acc[1][q] + f[p][2] * acc[2][q], q };
+			if (!(h.v > 0)) continue;
+			if (!keep || heap.n < keep) {
+				VEC_PUSH(heap, h);
+				if (keep && heap.n == keep)
+					for (size_t k = heap.n / 2; k-- > 0;) heap_sift(heap.a, heap.n, k);
+			} else if (weaker(&heap.a[0], &h)) {
+				heap.a[0] = h;
+				heap_sift(heap.a, heap.n, 0);
+			}
+		}
+		for (size_t i = 0; i < heap.n; i++) {
+			uint32_t q = heap.a[i].q;
+			VEC_PUSH(kept, ((struct kent){ p, q, { acc[0][q], acc[1][q], acc[2][q] } }));
+		}
+		for (size_t i = 0; i < touched.n; i++) {
+			uint32_t q = touched.a[i];
 			acc[0][q] = acc[1][q] = acc[2][q] = 0;
 			seen[q] = 0;
 		}
-		qsort(row.a, row.n, sizeof *row.a, cmp_cv);
-		for (size_t i = 0; i < row.n; i++) {
-			VEC_PUSH(col, row.a[i].c);
-			VEC_PUSH(val, row.a[i].v);
+	}
+	/* the path counts are symmetric: mirror every kept entry so the pattern is
+	 * symmetric too, then one entry per (row, column) */
+	size_t nk = kept.n;
+	if (keep)
+		for (size_t i = 0; i < nk; i++) {
+			struct kent m = kept.a[i];
+			m.p = kept.a[i].q;
+			m.q = kept.a[i].p;
+			VEC_PUSH(kept, m);
+		}
+	qsort(kept.a, kept.n, sizeof *kept.a, cmp_kent);
+	r->n = n;
+	r->row = xmalloc(((size_t)n + 1) * sizeof *r->row);
+	r->col = xmalloc((kept.n ? kept.n : 1) * sizeof *r->col);
+	r->val = xmalloc((kept.n ? kept.n : 1) * sizeof *r->val);
+	uint32_t m = 0;
+	size_t i = 0;
+	for (uint32_t p = 0; p < n; p++) {
+		r->row[p] = m;
+		for (; i < kept.n && kept.a[i].p == p; i++) {
+			if (m > r->row[p] && r->col[m - 1] == kept.a[i].q) continue;
+			const double *sd = kept.a[i].s;
+			r->col[m] = kept.a[i].q;
+			r->val[m] = f[p][0] * sd[0] + f[p][1] * sd[1] + f[p][2] * sd[2];
+			m++;
 		}
 	}
-	r->row[n] = (uint32_t)col.n;
-	r->col = col.a ? col.a : xmalloc(sizeof(uint32_t));
-	r->val = val.a ? val.a : xmalloc(sizeof(double));
+	r->row[n] = m;
 	VEC_FREE(touched);
-	VEC_FREE(row);
+	VEC_FREE(heap);
+	VEC_FREE(kept);
 	for (int d = 0; d < 3; d++) free(acc[d]);
 	free(seen);
+	free(f);
 }
 
 /* --- free-energy distance ------------------------------------------------------- */

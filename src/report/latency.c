@@ -23,6 +23,7 @@ const struct tc_latency *session_latency(struct tc_session *s)
 	struct tc_latency_opts o;
 	tc_latency_default_opts(&o);
 	o.threshold = opt_num(s, "region_threshold", o.threshold);
+	o.margin = opt_num(s, "region_margin", o.margin);
 	o.damping = opt_num(s, "region_damping", o.damping);
 	o.depth = (uint32_t)opt_num(s, "region_depth", o.depth);
 	o.ball_max = (uint32_t)opt_num(s, "region_ball", o.ball_max);
@@ -64,6 +65,9 @@ void report_regions_json(struct tc_session *s, struct json *j)
 	const struct tc_trace *t = s->t;
 	json_obj_begin(j);
 	json_knum(j, "threshold", lat->opts.threshold);
+	json_knum(j, "margin", lat->opts.margin);
+	json_knum(j, "nearest_median", lat->nearest_median);
+	json_knum(j, "threshold_used", lat->threshold_used);
 	json_knum(j, "damping", lat->opts.damping);
 	json_kuint(j, "depth", lat->depth_used);
 	json_kstr(j, "weight", lat->opts.weight == TC_LAT_W_BYTES ? "bytes"
@@ -107,7 +111,7 @@ void report_regions_text(struct tc_session *s, FILE *f)
 {
 	const struct tc_latency *lat = session_latency(s);
 	fprintf(f, "%u region%s (free-energy distance, single linkage up to %.2f; damping %.2f, depth %u, %zu pairs, %.3f s)\n",
-		lat->nregions, lat->nregions == 1 ? "" : "s", lat->opts.threshold, lat->opts.damping, lat->depth_used,
+		lat->nregions, lat->nregions == 1 ? "" : "s", lat->threshold_used, lat->opts.damping, lat->depth_used,
 		lat->npairs, lat->regions_seconds);
 	fprintf(f, "%4s %6s %6s %8s %9s %8s %8s %5s  %s\n", "id", "ranks", "nodes", "RL", "inside", "crossing",
 		"delayed", "high", "members");

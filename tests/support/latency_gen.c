@@ -110,6 +110,51 @@ struct tc_trace *gen_groups(uint32_t n, uint32_t G, uint32_t rounds, uint32_t he
 	return t;
 }
 
+static uint64_t next_rand(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *s >> 33;
+}
+
+struct tc_trace *gen_groups_random(uint32_t n, uint32_t G, uint32_t deg, uint32_t heavy, uint32_t ranks_per_node,
+				   uint64_t seed, uint32_t *group_of)
+{
+	uint32_t m = n / G;
+	VEC(struct gen_msg) v = { 0 };
+	uint64_t st = seed * 2 + 1;
+	for (uint32_t src = 0; src < n; src++) {
+		uint32_t g = src % G;
+		for (uint32_t j = 0; j < deg; j++) {
+			uint32_t dst = (uint32_t)(next_rand(&st) % m) * G + g;
+			if (dst == src) continue;
+			for (uint32_t h = 0; h < heavy; h++) {
+				struct gen_msg x = { src, dst, 1024, 1000 + (uint64_t)(j * heavy + h) * 100, 0 };
+				VEC_PUSH(v, x);
+			}
+		}
+		if (G > 1) {
+			uint32_t g2 = (g + 1 + (uint32_t)(next_rand(&st) % (G - 1))) % G;
+			uint32_t dst = (uint32_t)(next_rand(&st) % m) * G + g2;
+			struct gen_msg x = { src, dst, 64, 1000 + (uint64_t)deg * heavy * 100 + 50, 0 };
+			VEC_PUSH(v, x);
+		}
+	}
+	if (!ranks_per_node) ranks_per_node = 1;
+	uint32_t *node = xmalloc(n * sizeof *node);
+	for (uint32_t r = 0; r < n; r++) {
+		node[r] = r / ranks_per_node;
+		if (group_of) group_of[r] = r % G;
+	}
+	for (size_t i = 0; i < v.n; i++) {
+		bool same = node[v.a[i].src] == node[v.a[i].dst];
+		v.a[i].transfer = (same ? 1000 : 4000) + v.a[i].bytes / (same ? 8 : 2) + (i * 7919) % 97;
+	}
+	struct tc_trace *t = gen_trace(n, node, (n + ranks_per_node - 1) / ranks_per_node, v.a, v.n);
+	free(node);
+	VEC_FREE(v);
+	return t;
+}
+
 struct pr { uint32_t a, b; };
 
 static int cmp_pr(const void *x, const void *y)

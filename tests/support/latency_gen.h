@@ -30,6 +30,12 @@ struct tc_trace *gen_trace(uint32_t nranks, const uint32_t *node_of, uint32_t nn
 struct tc_trace *gen_groups(uint32_t n, uint32_t G, uint32_t rounds, uint32_t heavy, uint32_t ranks_per_node,
 			    uint32_t *group_of);
 
+/* Planted groups with random partners: rank r (group r % G) sends `heavy`
+ * messages to each of `deg` members of its group drawn at random, and one
+ * message to a random rank of another group; seeded, deterministic. */
+struct tc_trace *gen_groups_random(uint32_t n, uint32_t G, uint32_t deg, uint32_t heavy, uint32_t ranks_per_node,
+				   uint64_t seed, uint32_t *group_of);
+
 /* The message list gen_groups uses (for callers that change transfer times). */
 size_t gen_groups_msgs(uint32_t n, uint32_t G, uint32_t rounds, uint32_t heavy, struct gen_msg **out);
 

@@ -26,7 +26,7 @@ static void test_correlation_by_hand(void **state)
 	static const uint32_t e[][2] = { { 0, 1 }, { 1, 2 }, { 2, 3 }, { 1, 3 } };
 	struct tc_sparse g, r;
 	graph(4, 4, e, NULL, &g);
-	tc_process_correlation(&g, 3, false, &r);
+	tc_process_correlation(&g, 3, false, 0, &r);
 	/* tree of 0: 1 at depth 1; 2, 3 at depth 2 (via 1); 3, 2 at depth 3 (0-1-2-3, 0-1-3-2) */
 	assert_float_equal(tc_sparse_get(&r, 0, 1), 1.0, 1e-15);
 	assert_float_equal(tc_sparse_get(&r, 0, 2), 1.0 / 4 + 1.0 / 9, 1e-15);
@@ -42,12 +42,12 @@ static void test_correlation_by_hand(void **state)
 	assert_float_equal(tc_sparse_get(&r, 2, 3), 1.25, 1e-15);
 	tc_sparse_free(&r);
 	/* depth bound 1: the adjacency */
-	tc_process_correlation(&g, 1, false, &r);
+	tc_process_correlation(&g, 1, false, 0, &r);
 	assert_float_equal(tc_sparse_get(&r, 0, 2), 0.0, 0);
 	assert_float_equal(tc_sparse_get(&r, 2, 3), 1.0, 0);
 	tc_sparse_free(&r);
 	/* balanced: row 0 has layer masses 1, 2, 2 → layers scaled by 1/8 and 1/18 */
-	tc_process_correlation(&g, 3, true, &r);
+	tc_process_correlation(&g, 3, true, 0, &r);
 	assert_float_equal(tc_sparse_get(&r, 0, 2), 1.0 / 8 + 1.0 / 18, 1e-15);
 	assert_float_equal(tc_sparse_get(&r, 0, 1), 1.0, 1e-15);
 	/* row 1: masses 3, 2, 0 → depth 2 scaled by 3/2 */
@@ -57,7 +57,7 @@ static void test_correlation_by_hand(void **state)
 	/* weights multiply along the path: w(0,1) = 2 */
 	double w[] = { 2, 1, 1, 1 };
 	graph(4, 4, e, w, &g);
-	tc_process_correlation(&g, 3, false, &r);
+	tc_process_correlation(&g, 3, false, 0, &r);
 	assert_float_equal(tc_sparse_get(&r, 0, 2), 2.0 / 4 + 2.0 / 9, 1e-15);
 	assert_float_equal(tc_sparse_get(&r, 0, 1), 2.0, 1e-15);
 	tc_sparse_free(&r);
@@ -78,7 +78,7 @@ static void test_fe_two_ranks(void **state)
 	static const uint32_t e[][2] = { { 0, 1 } };
 	struct tc_sparse g, r;
 	graph(2, 1, e, NULL, &g);
-	tc_process_correlation(&g, 3, true, &r);
+	tc_process_correlation(&g, 3, true, 0, &r);
 	struct tc_latency_opts o;
 	tc_latency_default_opts(&o);
 	struct tc_fe_pair *p;
@@ -98,7 +98,7 @@ static void test_fe_neighbourhood_by_hand(void **state)
 	static const uint32_t e[][2] = { { 0, 1 }, { 1, 2 } };
 	struct tc_sparse g, r;
 	graph(3, 2, e, NULL, &g);
-	tc_process_correlation(&g, 1, true, &r);
+	tc_process_correlation(&g, 1, true, 0, &r);
 	struct tc_latency_opts o;
 	tc_latency_default_opts(&o);
 	o.damping = 0.5;
@@ -155,7 +155,7 @@ static void check_against_dense(uint32_t n, size_t ne, const uint32_t (*e)[2], c
 {
 	struct tc_sparse g, r;
 	graph(n, ne, e, w, &g);
-	tc_process_correlation(&g, 3, balanced, &r);
+	tc_process_correlation(&g, 3, balanced, 0, &r);
 	struct tc_latency_opts o;
 	tc_latency_default_opts(&o);
 	o.damping = alpha;
@@ -242,6 +242,39 @@ static void test_planted_groups(void **state)
 		for (size_t j = 0; j < TC_NELEM(gs); j++) planted(ns[i], gs[j]);
 }
 
+/* Random partners inside the groups (many partners per rank): the threshold
+ * follows the nearest-partner distances; with it fixed at 2 the ranks stay apart. */
+static void test_planted_random_partners(void **state)
+{
+	(void)state;
+	static const struct { uint32_t n, G, deg; } c[] = {
+		{ 256, 4, 2 }, { 256, 2, 8 }, { 1024, 4, 8 }, { 1024, 16, 4 }, { 1024, 8, 16 },
+	};
+	for (size_t i = 0; i < TC_NELEM(c); i++) {
+		uint32_t *grp = malloc(c[i].n * sizeof *grp);
+		struct tc_trace *t = gen_groups_random(c[i].n, c[i].G, c[i].deg, 3, 16, 7 + i, grp);
+		struct tc_latency *lat = tc_latency_compute(t, NULL);
+		double ari = gen_ari(grp, lat->rank_region, c[i].n);
+		print_message("random n=%u G=%u deg=%u: %u regions, ARI %.4f, threshold %.2f (nearest median %.2f)\n",
+			      c[i].n, c[i].G, c[i].deg, lat->nregions, ari, lat->threshold_used, lat->nearest_median);
+		assert_true(ari >= 0.95);
+		assert_true(lat->threshold_used >= 2.0);
+		assert_float_equal(lat->threshold_used, TC_MAX(2.0, lat->nearest_median + 0.5), 1e-12);
+		tc_latency_free(lat);
+		if (c[i].deg >= 8) {
+			struct tc_latency_opts o;
+			tc_latency_default_opts(&o);
+			o.margin = -1;
+			lat = tc_latency_compute(t, &o);
+			assert_float_equal(lat->threshold_used, 2.0, 0);
+			assert_true(lat->nregions > c[i].n / 2);
+			tc_latency_free(lat);
+		}
+		tc_trace_free(t);
+		free(grp);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_fe_dense_reference),
 		cmocka_unit_test(test_single_linkage_by_hand),
 		cmocka_unit_test(test_planted_groups),
+		cmocka_unit_test(test_planted_random_partners),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
