@@ -154,109 +154,178 @@ static void heap_sift(struct hent *h, size_t n, size_t i)
 	}
 }
 
+/* Rows are handed out in chunks to the threads; each keeps its own
+ * accumulators and its list of kept entries. */
+struct corr_job {
+	const struct tc_sparse *g;
+	uint32_t depth, keep;
+	bool balanced;
+	double (*f)[3];              /* per row: layer factors */
+	uint32_t next;
+	pthread_mutex_t lock;
+};
+
+struct corr_part {
+	struct corr_job *J;
+	pthread_t th;
+	VEC(struct kent) kept;
+};
+
+static void *corr_worker(void *arg)
+{
+	struct corr_part *P = arg;
+	struct corr_job *J = P->J;
+	const struct tc_sparse *g = J->g;
+	uint32_t n = g->n, depth = J->depth, keep = J->keep;
+	double *acc[3];
+	for (int d = 0; d < 3; d++) acc[d] = xcalloc(n ? n : 1, sizeof(double));
+	uint8_t *seen = xcalloc(n ? n : 1, 1);
+	VEC(uint32_t) touched = { 0 };
+	VEC(struct hent) heap = { 0 };
+	for (;;) {
+		pthread_mutex_lock(&J->lock);
+		uint32_t base = J->next;
+		J->next = base + 256 < n ? base + 256 : n;
+		pthread_mutex_unlock(&J->lock);
+		if (base >= n) break;
+		uint32_t end = base + 256 < n ? base + 256 : n;
+		for (uint32_t p = base; p < end; p++) {
+			touched.n = 0;
+			double mass[3] = { 0, 0, 0 };
+#define ADD(d, q, v) do { if (!seen[q]) { seen[q] = 1; VEC_PUSH(touched, (q)); } acc[d][q] += (v); mass[d] += (v); } while (0)
+			for (uint32_t i = g->row[p]; i < g->row[p + 1]; i++) {
+				uint32_t x = g->col[i];
+				double wx = g->val[i];
+				ADD(0, x, wx);
+				if (depth < 2) continue;
+				for (uint32_t j = g->row[x]; j < g->row[x + 1]; j++) {
+					uint32_t y = g->col[j];
+					if (y == p) continue;
+					double wy = wx * g->val[j];
+					ADD(1, y, wy);
+					if (depth < 3) continue;
+					for (uint32_t k = g->row[y]; k < g->row[y + 1]; k++) {
+						uint32_t z = g->col[k];
+						if (z == p || z == x) continue;
+						ADD(2, z, wy * g->val[k]);
+					}
+				}
+			}
+#undef ADD
+			/* 1/depth² per tree node; balanced: each depth layer scaled to the
+			 * mass of the first, so layers weigh 1, 1/4, 1/9 whatever the fan-out */
+			double *f = J->f[p];
+			f[0] = 1.0;
+			f[1] = 1.0 / 4;
+			f[2] = 1.0 / 9;
+			if (J->balanced)
+				for (int d = 1; d < 3; d++) f[d] = mass[d] > 0 ? f[d] * mass[0] / mass[d] : 0;
+			/* the `keep` strongest (all when keep == 0) */
+			heap.n = 0;
+			for (size_t i = 0; i < touched.n; i++) {
+				uint32_t q = touched.a[i];
+				struct hent h = { f[0] * acc[0][q] + f[1] * acc[1][q] + f[2] * acc[2][q], q };
+				if (!(h.v > 0)) continue;
+				if (!keep || heap.n < keep) {
+					VEC_PUSH(heap, h);
+					if (keep && heap.n == keep)
+						for (size_t k = heap.n / 2; k-- > 0;) heap_sift(heap.a, heap.n, k);
+				} else if (weaker(&heap.a[0], &h)) {
+					heap.a[0] = h;
+					heap_sift(heap.a, heap.n, 0);
+				}
+			}
+			for (size_t i = 0; i < heap.n; i++) {
+				uint32_t q = heap.a[i].q;
+				VEC_PUSH(P->kept, ((struct kent){ p, q, { acc[0][q], acc[1][q], acc[2][q] } }));
+			}
+			for (size_t i = 0; i < touched.n; i++) {
+				uint32_t q = touched.a[i];
+				acc[0][q] = acc[1][q] = acc[2][q] = 0;
+				seen[q] = 0;
+			}
+		}
+	}
+	VEC_FREE(touched);
+	VEC_FREE(heap);
+	for (int d = 0; d < 3; d++) free(acc[d]);
+	free(seen);
+	return NULL;
+}
+
 void tc_process_correlation(const struct tc_sparse *g, uint32_t depth, bool balanced, uint32_t keep,
 			    struct tc_sparse *r)
 {
 	uint32_t n = g->n;
-	if (depth < 1) depth = 1;
-	if (depth > 3) depth = 3;
-	/* raw weighted counts of simple paths per length, in a sparse accumulator */
-	double *acc[3];
-	for (int d = 0; d < 3; d++) acc[d] = xcalloc(n ? n : 1, sizeof(double));
-	uint8_t *seen = xcalloc(n ? n : 1, 1);
-	double (*f)[3] = xmalloc((n ? n : 1) * sizeof *f);
-	VEC(uint32_t) touched = { 0 };
-	VEC(struct hent) heap = { 0 };
-	VEC(struct kent) kept = { 0 };
-	for (uint32_t p = 0; p < n; p++) {
-		touched.n = 0;
-		double mass[3] = { 0, 0, 0 };
-#define ADD(d, q, v) do { if (!seen[q]) { seen[q] = 1; VEC_PUSH(touched, (q)); } acc[d][q] += (v); mass[d] += (v); } while (0)
-		for (uint32_t i = g->row[p]; i < g->row[p + 1]; i++) {
-			uint32_t x = g->col[i];
-			double wx = g->val[i];
-			ADD(0, x, wx);
-			if (depth < 2) continue;
-			for (uint32_t j = g->row[x]; j < g->row[x + 1]; j++) {
-				uint32_t y = g->col[j];
-				if (y == p) continue;
-				double wy = wx * g->val[j];
-				ADD(1, y, wy);
-				if (depth < 3) continue;
-				for (uint32_t k = g->row[y]; k < g->row[y + 1]; k++) {
-					uint32_t z = g->col[k];
-					if (z == p || z == x) continue;
-					ADD(2, z, wy * g->val[k]);
-				}
-			}
-		}
-#undef ADD
-		/* 1/depth² per tree node; balanced: each depth layer scaled to the
-		 * mass of the first, so layers weigh 1, 1/4, 1/9 whatever the fan-out */
-		f[p][0] = 1.0;
-		f[p][1] = 1.0 / 4;
-		f[p][2] = 1.0 / 9;
-		if (balanced)
-			for (int d = 1; d < 3; d++) f[p][d] = mass[d] > 0 ? f[p][d] * mass[0] / mass[d] : 0;
-		/* the `keep` strongest (all when keep == 0) */
-		heap.n = 0;
-		for (size_t i = 0; i < touched.n; i++) {
-			uint32_t q = touched.a[i];
-			struct hent h = { f[p][0] * acc[0][q] + f[p][1] * acc[1][q] + f[p][2] * acc[2][q], q };
-			if (!(h.v > 0)) continue;
-			if (!keep || heap.n < keep) {
-				VEC_PUSH(heap, h);
-				if (keep && heap.n == keep)
-					for (size_t k = heap.n / 2; k-- > 0;) heap_sift(heap.a, heap.n, k);
-			} else if (weaker(&heap.a[0], &h)) {
-				heap.a[0] = h;
-				heap_sift(heap.a, heap.n, 0);
-			}
-		}
-		for (size_t i = 0; i < heap.n; i++) {
-			uint32_t q = heap.a[i].q;
-			VEC_PUSH(kept, ((struct kent){ p, q, { acc[0][q], acc[1][q], acc[2][q] } }));
-		}
-		for (size_t i = 0; i < touched.n; i++) {
-			uint32_t q = touched.a[i];
-			acc[0][q] = acc[1][q] = acc[2][q] = 0;
-			seen[q] = 0;
-		}
+	struct corr_job J = {
+		.g = g, .depth = depth < 1 ? 1 : depth > 3 ? 3 : depth, .keep = keep, .balanced = balanced,
+		.f = xmalloc((n ? n : 1) * sizeof *J.f),
+	};
+	pthread_mutex_init(&J.lock, NULL);
+	int nt = g->row[n] < 20000 ? 1 : TC_MIN(tc_ncpus(), 16);
+	struct corr_part part[16];
+	memset(part, 0, sizeof part);
+	int started = 1;
+	part[0].J = &J;
+	for (int i = 1; i < nt; i++) {
+		part[started].J = &J;
+		if (pthread_create(&part[started].th, NULL, corr_worker, &part[started]) == 0) started++;
 	}
-	/* the path counts are symmetric: mirror every kept entry so the pattern is
-	 * symmetric too, then one entry per (row, column) */
-	size_t nk = kept.n;
-	if (keep)
-		for (size_t i = 0; i < nk; i++) {
-			struct kent m = kept.a[i];
-			m.p = kept.a[i].q;
-			m.q = kept.a[i].p;
-			VEC_PUSH(kept, m);
+	corr_worker(&part[0]);
+	for (int i = 1; i < started; i++) pthread_join(part[i].th, NULL);
+	pthread_mutex_destroy(&J.lock);
+
+	/* the path counts are symmetric: every kept entry and (with keep) its
+	 * mirror, bucketed by row, then one entry per (row, column) */
+	uint32_t *cnt = xcalloc((size_t)n + 1, sizeof *cnt);
+	size_t total = 0;
+	for (int i = 0; i < started; i++)
+		for (size_t k = 0; k < part[i].kept.n; k++) {
+			cnt[part[i].kept.a[k].p]++;
+			if (keep) cnt[part[i].kept.a[k].q]++;
+			total += keep ? 2 : 1;
 		}
-	qsort(kept.a, kept.n, sizeof *kept.a, cmp_kent);
+	size_t *pos = xmalloc(((size_t)n + 1) * sizeof *pos);
+	pos[0] = 0;
+	for (uint32_t p = 0; p < n; p++) pos[p + 1] = pos[p] + cnt[p];
+	struct kent *all = xmalloc((total ? total : 1) * sizeof *all);
+	for (int i = 0; i < started; i++) {
+		for (size_t k = 0; k < part[i].kept.n; k++) {
+			struct kent e = part[i].kept.a[k];
+			all[pos[e.p]++] = e;
+			if (keep) {
+				struct kent m = e;
+				m.p = e.q;
+				m.q = e.p;
+				all[pos[m.p]++] = m;
+			}
+		}
+		VEC_FREE(part[i].kept);
+	}
 	r->n = n;
 	r->row = xmalloc(((size_t)n + 1) * sizeof *r->row);
-	r->col = xmalloc((kept.n ? kept.n : 1) * sizeof *r->col);
-	r->val = xmalloc((kept.n ? kept.n : 1) * sizeof *r->val);
+	r->col = xmalloc((total ? total : 1) * sizeof *r->col);
+	r->val = xmalloc((total ? total : 1) * sizeof *r->val);
 	uint32_t m = 0;
-	size_t i = 0;
+	size_t start = 0;
 	for (uint32_t p = 0; p < n; p++) {
 		r->row[p] = m;
-		for (; i < kept.n && kept.a[i].p == p; i++) {
-			if (m > r->row[p] && r->col[m - 1] == kept.a[i].q) continue;
-			const double *sd = kept.a[i].s;
-			r->col[m] = kept.a[i].q;
-			r->val[m] = f[p][0] * sd[0] + f[p][1] * sd[1] + f[p][2] * sd[2];
+		size_t end = start + cnt[p];
+		qsort(all + start, cnt[p], sizeof *all, cmp_kent);
+		for (size_t i = start; i < end; i++) {
+			if (m > r->row[p] && r->col[m - 1] == all[i].q) continue;
+			const double *sd = all[i].s;
+			r->col[m] = all[i].q;
+			r->val[m] = J.f[p][0] * sd[0] + J.f[p][1] * sd[1] + J.f[p][2] * sd[2];
 			m++;
 		}
+		start = end;
 	}
 	r->row[n] = m;
-	VEC_FREE(touched);
-	VEC_FREE(heap);
-	VEC_FREE(kept);
-	for (int d = 0; d < 3; d++) free(acc[d]);
-	free(seen);
-	free(f);
+	free(all);
+	free(pos);
+	free(cnt);
+	free(J.f);
 }
 
 /* --- free-energy distance ------------------------------------------------------- */
