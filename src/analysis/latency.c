@@ -190,8 +190,7 @@ static void compute_regions(struct tc_latency *lat)
 	struct tc_sparse g = { 0 }, r = { 0 };
 	tc_comm_graph(t, lat->opts.weight, &g);
 	lat->depth_used = effective_depth(&g, lat->opts.depth);
-	tc_process_correlation(&g, lat->depth_used, lat->opts.balanced, lat->opts.ball_max > 1 ? lat->opts.ball_max - 1 : 1,
-			       &r);
+	tc_process_correlation(&g, lat->depth_used, lat->opts.balanced, lat->opts.ball_max - 1, &r);
 	struct tc_fe_pair *pairs = NULL;
 	lat->npairs = tc_free_energy(&r, &lat->opts, &pairs);
 	lat->rank_region = xmalloc((t->nranks ? t->nranks : 1) * sizeof *lat->rank_region);
@@ -251,11 +250,34 @@ static uint32_t auto_windows(size_t nmsgs)
 	return w < 4 ? 4 : w > 64 ? 64 : w;
 }
 
+/* Out-of-range options fall back to their defaults (or the nearest valid value). */
+static void sanitize(struct tc_latency_opts *o)
+{
+	struct tc_latency_opts d;
+	tc_latency_default_opts(&d);
+	if (o->buckets != TC_LAT_BUCKETS_LINEAR) o->buckets = TC_LAT_BUCKETS_LOG2;
+	if (!o->bucket_bytes) o->bucket_bytes = d.bucket_bytes;
+	if (!o->min_count) o->min_count = 1;
+	if (!(o->high_l > 0)) o->high_l = d.high_l;
+	if (!(o->threshold >= 0)) o->threshold = d.threshold;
+	if (isnan(o->margin)) o->margin = d.margin;
+	if (!(o->damping > 0 && o->damping < 1)) o->damping = d.damping;
+	o->depth = TC_MAX(1, TC_MIN(3, o->depth));
+	if (o->weight != TC_LAT_W_BYTES && o->weight != TC_LAT_W_BINARY) o->weight = TC_LAT_W_MESSAGES;
+	if (o->ball_max < 2) o->ball_max = 2;
+	if (!(o->tol > 0)) o->tol = d.tol;
+	if (o->windows > 10000) o->windows = 10000;
+	if (isnan(o->steady_level)) o->steady_level = d.steady_level;
+	if (!o->steady_min) o->steady_min = 1;
+	if (!(o->growth_min >= 0)) o->growth_min = d.growth_min;
+}
+
 struct tc_latency *tc_latency_compute(const struct tc_trace *t, const struct tc_latency_opts *o)
 {
 	struct tc_latency *lat = xcalloc(1, sizeof *lat);
 	if (o) lat->opts = *o;
 	else tc_latency_default_opts(&lat->opts);
+	sanitize(&lat->opts);
 	const struct tc_latency_opts *op = &lat->opts;
 	lat->t = t;
 	size_t m = t->nmsgs;

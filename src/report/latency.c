@@ -27,6 +27,7 @@ const struct tc_latency *session_latency(struct tc_session *s)
 	o.damping = opt_num(s, "region_damping", o.damping);
 	o.depth = (uint32_t)opt_num(s, "region_depth", o.depth);
 	o.ball_max = (uint32_t)opt_num(s, "region_ball", o.ball_max);
+	o.balanced = strcmp(session_opt(s, "region_layers", "balanced"), "paper") != 0;
 	const char *w = session_opt(s, "region_weight", "messages");
 	o.weight = !strcmp(w, "bytes") ? TC_LAT_W_BYTES : !strcmp(w, "binary") ? TC_LAT_W_BINARY : TC_LAT_W_MESSAGES;
 	const char *b = session_opt(s, "latency_buckets", "log2");
@@ -70,6 +71,8 @@ void report_regions_json(struct tc_session *s, struct json *j)
 	json_knum(j, "threshold_used", lat->threshold_used);
 	json_knum(j, "damping", lat->opts.damping);
 	json_kuint(j, "depth", lat->depth_used);
+	json_kstr(j, "layers", lat->opts.balanced ? "balanced" : "paper");
+	json_kuint(j, "ball", lat->opts.ball_max);
 	json_kstr(j, "weight", lat->opts.weight == TC_LAT_W_BYTES ? "bytes"
 			       : lat->opts.weight == TC_LAT_W_BINARY ? "binary" : "messages");
 	json_kuint(j, "pairs", lat->npairs);
