@@ -74,7 +74,8 @@ enum tc_period_kind { TC_PERIOD_OTHER = 0, TC_PERIOD_GROWTH, TC_PERIOD_STEADY_HI
 extern const char *const tc_period_kind_names[3]; /* "other", "growth", "steady_high" */
 
 /* A span of consecutive windows of the abstraction.  "other" periods keep
- * only three windows: keep[0] start, keep[1] mid, keep[2] end. */
+ * only three windows: keep[0] start, keep[1] mid, keep[2] end (the first,
+ * middle-most and last windows with messages; first, mid, last if none). */
 struct tc_period {
 	uint8_t kind;          /* enum tc_period_kind */
 	uint32_t first, last;  /* windows, inclusive */

@@ -50,9 +50,19 @@ static void push_period(struct tc_period **v, uint32_t *n, uint32_t *cap, const 
 	for (uint32_t i = first; i <= last; i++)
 		if (w[i].n) { sum += w[i].mean_l * w[i].n; cnt += w[i].n; }
 	struct tc_period p = { .kind = kind, .first = first, .last = last, .mean_l = cnt ? sum / (double)cnt : NAN };
+	/* start, mid, end: the first, middle-most and last windows that have messages */
 	p.keep[0] = first;
 	p.keep[1] = first + (last - first) / 2;
 	p.keep[2] = last;
+	if (cnt) {
+		uint32_t mid = p.keep[1], best = TC_NONE;
+		while (!w[p.keep[0]].n) p.keep[0]++;
+		while (!w[p.keep[2]].n) p.keep[2]--;
+		for (uint32_t i = p.keep[0]; i <= p.keep[2]; i++)
+			if (w[i].n && (best == TC_NONE || (i > mid ? i - mid : mid - i) < (best > mid ? best - mid : mid - best)))
+				best = i;
+		p.keep[1] = best;
+	}
 	(*v)[(*n)++] = p;
 }
 

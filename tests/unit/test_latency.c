@@ -219,6 +219,21 @@ static void test_periods(void **state)
 	assert_int_equal(p[2].kind, TC_PERIOD_OTHER);
 	assert_int_equal(p[2].first, 11); assert_int_equal(p[2].last, 13);
 	free(p);
+	/* "other" keeps the first, middle-most and last windows with messages */
+	static const double e[9] = { NAN, 1, NAN, NAN, NAN, NAN, 1, 1, NAN };
+	series(w, e, 9);
+	n = tc_lat_periods(w, 9, &o, &p);
+	assert_int_equal(n, 1);
+	assert_int_equal(p[0].first, 0); assert_int_equal(p[0].last, 8);
+	assert_int_equal(p[0].keep[0], 1); assert_int_equal(p[0].keep[1], 6); assert_int_equal(p[0].keep[2], 7);
+	free(p);
+	static const double f[3] = { NAN, NAN, NAN };
+	series(w, f, 3);
+	n = tc_lat_periods(w, 3, &o, &p);
+	assert_int_equal(n, 1);
+	assert_int_equal(p[0].keep[0], 0); assert_int_equal(p[0].keep[1], 1); assert_int_equal(p[0].keep[2], 2);
+	assert_true(isnan(p[0].mean_l));
+	free(p);
 	/* a growth 1..5 after a fall, then a fall */
 	static const double b[8] = { 1, 0.5, 0.6, 0.8, 1.0, 1.1, 0.9, 0.9 };
 	series(w, b, 8);
