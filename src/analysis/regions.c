@@ -123,6 +123,19 @@ void tc_comm_graph(const struct tc_trace *t, enum tc_lat_weight wmode, struct tc
 	for (uint32_t k = 0; k < nnz; k++) g->val[k] = wmode == TC_LAT_W_BINARY ? 1.0 : g->val[k] / mx;
 }
 
+/* Worker threads take rows in chunks: [*base, *end) of at most `chunk` rows;
+ * false when none are left. */
+static bool claim_rows(pthread_mutex_t *lock, uint32_t *next, uint32_t n, uint32_t chunk, uint32_t *base,
+		       uint32_t *end)
+{
+	pthread_mutex_lock(lock);
+	*base = *next;
+	*end = *base + chunk < n ? *base + chunk : n;
+	*next = *end > *base ? *end : *base;
+	pthread_mutex_unlock(lock);
+	return *base < n;
+}
+
 /* --- process correlation ------------------------------------------------------ */
 /* A kept entry: row p, column q, raw weighted path counts per length. */
 struct kent { uint32_t p, q; double s[3]; };
@@ -182,13 +195,8 @@ static void *corr_worker(void *arg)
 	uint8_t *seen = xcalloc(n ? n : 1, 1);
 	VEC(uint32_t) touched = { 0 };
 	VEC(struct hent) heap = { 0 };
-	for (;;) {
-		pthread_mutex_lock(&J->lock);
-		uint32_t base = J->next;
-		J->next = base + 256 < n ? base + 256 : n;
-		pthread_mutex_unlock(&J->lock);
-		if (base >= n) break;
-		uint32_t end = base + 256 < n ? base + 256 : n;
+	uint32_t base, end;
+	while (claim_rows(&J->lock, &J->next, n, 256, &base, &end)) {
 		for (uint32_t p = base; p < end; p++) {
 			touched.n = 0;
 			double mass[3] = { 0, 0, 0 };
@@ -362,13 +370,8 @@ static void *fe_worker(void *arg)
 	VEC(double) lval = { 0 };
 	double *h = NULL;
 	size_t hcap = 0;
-	for (;;) {
-		pthread_mutex_lock(&J->lock);
-		uint32_t base = J->next;
-		J->next = base + 64 < n ? base + 64 : n;
-		pthread_mutex_unlock(&J->lock);
-		if (base >= n) break;
-		uint32_t end = base + 64 < n ? base + 64 : n;
+	uint32_t base, end;
+	while (claim_rows(&J->lock, &J->next, n, 64, &base, &end)) {
 		for (uint32_t q = base; q < end; q++) {
 			/* the neighbourhood: q, then its correlated ranks (strongest first when capped) */
 			uint32_t deg = R->row[q + 1] - R->row[q];
