@@ -46,7 +46,7 @@ struct tc_latency_opts {
 	double steady_level;           /* window mean L counted as high (default 1.2) */
 	uint32_t steady_min;           /* windows a steady-high period lasts at least (default 3) */
 	double growth_min;             /* rise of mean L a growth period needs at least (default 0.2) */
-	int threads;                   /* 0 = number of CPUs */
+	int threads;                   /* threads of the distance solves; 0 = number of CPUs */
 };
 void tc_latency_default_opts(struct tc_latency_opts *o);
 
@@ -150,7 +150,8 @@ static inline uint64_t tc_lat_win_end(const struct tc_latency *lat, uint32_t w)
 {
 	return lat->win_t0 + (uint64_t)(w + 1) * lat->win_dt;
 }
-/* Criterion (s) for a message size and class (what L divides by). */
+/* Criterion (s) for a message size and class (what L divides by); a class
+ * without messages borrows the other's; NaN when there are no messages. */
 double tc_lat_criterion(const struct tc_latency *lat, enum tc_lat_class c, uint64_t bytes);
 
 /* --- building blocks, public for tests and the next analyses --------------- */
