@@ -25,5 +25,11 @@ void report_waitstates_text(struct tc_session *s, FILE *f);
 void report_waitstates_json(struct tc_session *s, struct json *j);
 void report_profile_text(struct tc_session *s, FILE *f);
 void report_profile_json(struct tc_session *s, struct json *j);
+void report_regions_text(struct tc_session *s, FILE *f);
+void report_regions_json(struct tc_session *s, struct json *j);
+void report_latency_text(struct tc_session *s, FILE *f);
+void report_latency_json(struct tc_session *s, struct json *j);
+void report_evolution_text(struct tc_session *s, FILE *f);
+void report_evolution_json(struct tc_session *s, struct json *j);
 
 #endif

@@ -39,5 +39,6 @@ bool session_opt_bool(const struct tc_session *s, const char *key, bool def);
 const struct tc_steps *session_steps(struct tc_session *s);
 const struct tc_waitstates *session_waitstates(struct tc_session *s);
 const struct tc_profile *session_profile(struct tc_session *s);
+const struct tc_latency *session_latency(struct tc_session *s);
 
 #endif

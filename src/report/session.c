@@ -3,6 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analysis_latency.h"
 #include "analysis_profile.h"
 #include "analysis_waitstate.h"
 #include "session.h"
@@ -40,6 +41,7 @@ void session_free(struct tc_session *s)
 	/* analysis results: each module frees its own */
 	tc_waitstates_free(s->waitstates);
 	tc_profile_free(s->profile);
+	tc_latency_free(s->latency);
 	for (size_t i = 0; i < s->opts.n; i++) free(s->opts.a[i]);
 	VEC_FREE(s->opts);
 	tc_trace_free(s->t);
