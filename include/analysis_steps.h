@@ -47,7 +47,10 @@ struct tc_partition {
 	uint64_t enter, leave;           /* physical span */
 };
 
-/* Per global step summary for views and the step↔time map. */
+/* Per global step summary for views and the step↔time map.  Even steps sum
+ * the events on them; odd steps sum the aggregate blocks drawn there (span
+ * agg_start..enter, *_agg values).  A step with no entry repeats the previous
+ * step's end as its span. */
 struct tc_step_sum {
 	uint64_t enter_min, leave_max;   /* physical span of the step's events */
 	uint32_t ncevs;

@@ -6,6 +6,7 @@
 const struct report_section report_sections[] = {
 	{ "info", "what is in the archive: ranks, nodes, events, messages, collectives",
 	  report_info_text, report_info_json },
+	{ "steps", "logical structure: partitions, steps, lateness hot spots and origins", report_steps_text, report_steps_json },
 };
 const size_t report_nsections = TC_NELEM(report_sections);
 

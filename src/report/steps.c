@@ -1,0 +1,192 @@
+/* steps.c — the "steps" section (logical structure and lateness hot spots)
+ * and the session getter of the steps analysis.  Options, as --opt KEY=on|off:
+ * coalesce_isends, waitall_merge, caller_merge, leap_merge, lamport. */
+#include <stdlib.h>
+
+#include "analysis_steps.h"
+#include "report.h"
+
+static const char *const opt_names[] = { "coalesce_isends", "waitall_merge", "caller_merge", "leap_merge", "lamport" };
+
+static bool *opt_field(struct tc_steps_opts *o, size_t k)
+{
+	bool *f[] = { &o->coalesce_isends, &o->waitall_merge, &o->caller_merge, &o->leap_merge, &o->lamport };
+	return f[k];
+}
+
+const struct tc_steps *session_steps(struct tc_session *s)
+{
+	if (!s->steps) {
+		struct tc_steps_opts o;
+		tc_steps_default_opts(&o);
+		for (size_t k = 0; k < TC_NELEM(opt_names); k++)
+			*opt_field(&o, k) = session_opt_bool(s, opt_names[k], *opt_field(&o, k));
+		s->steps = tc_steps_compute(s->t, &o);
+	}
+	return s->steps;
+}
+
+#define TOP_N 20
+
+/* Indices of the (at most) TOP_N events with the largest metric > 0, largest
+ * first; ties go to the earlier event.  O(n · TOP_N) worst case. */
+static size_t top_events(const struct tc_steps *st, enum tc_metric m, uint32_t *out)
+{
+	size_t k = 0;
+	for (uint32_t i = 0; i < st->ncevs; i++) {
+		double v = tc_cev_metric(&st->cevs[i], m, false);
+		if (!(v > 0)) continue;
+		if (k == TOP_N && !(v > tc_cev_metric(&st->cevs[out[k - 1]], m, false))) continue;
+		size_t pos = k < TOP_N ? k++ : k - 1;
+		while (pos > 0 && tc_cev_metric(&st->cevs[out[pos - 1]], m, false) < v) {
+			out[pos] = out[pos - 1];
+			pos--;
+		}
+		out[pos] = i;
+	}
+	return k;
+}
+
+static const char *cev_kind(const struct tc_cev *e)
+{
+	if (e->flags & TC_CEV_COLL) return "collective";
+	if ((e->flags & TC_CEV_SEND) && (e->flags & TC_CEV_RECV)) return "send+recv";
+	return (e->flags & TC_CEV_SEND) ? "send" : "recv";
+}
+
+static const char *cev_region(const struct tc_steps *st, const struct tc_cev *e)
+{
+	const struct tc_rank *R = &st->t->ranks[e->rank];
+	return tc_region_name(st->t, R->calls[R->ops[e->op].call].region);
+}
+
+static void json_event(struct json *j, const struct tc_steps *st, uint32_t i)
+{
+	const struct tc_trace *t = st->t;
+	const struct tc_cev *e = &st->cevs[i];
+	json_obj_begin(j);
+	json_kuint(j, "rank", e->rank);
+	json_kuint(j, "step", e->step);
+	json_kuint(j, "partition", e->partition);
+	json_kstr(j, "region", cev_region(st, e));
+	json_kstr(j, "kind", cev_kind(e));
+	json_kuint(j, "calls", e->nops);
+	json_knum(j, "enter_s", tc_sec(t, e->enter));
+	json_knum(j, "exit_s", tc_sec(t, e->leave));
+	json_knum(j, "lateness_s", e->lateness);
+	json_knum(j, "diff_lateness_s", e->dlateness);
+	json_knum(j, "global_lateness_s", e->glateness);
+	json_knum(j, "duration_s", e->duration);
+	json_knum(j, "agg_lateness_s", e->lateness_agg);
+	json_knum(j, "agg_diff_lateness_s", e->dlateness_agg);
+	json_obj_end(j);
+}
+
+#define MAX_LISTED_PARTS 1000
+
+void report_steps_json(struct tc_session *s, struct json *j)
+{
+	const struct tc_steps *st = session_steps(s);
+	const struct tc_trace *t = s->t;
+	json_obj_begin(j);
+	json_key(j, "options");
+	json_obj_begin(j);
+	struct tc_steps_opts o = st->opts;
+	for (size_t k = 0; k < TC_NELEM(opt_names); k++) json_kbool(j, opt_names[k], *opt_field(&o, k));
+	json_obj_end(j);
+	json_kuint(j, "partitions", st->npartitions);
+	json_kuint(j, "max_step", st->max_step);
+	json_kuint(j, "events", st->ncevs);
+	uint64_t kinds[4] = { 0 };
+	for (size_t i = 0; i < st->ncevs; i++) {
+		uint32_t f = st->cevs[i].flags;
+		kinds[(f & TC_CEV_COLL) ? 3 : (f & TC_CEV_SEND) && (f & TC_CEV_RECV) ? 2 : (f & TC_CEV_SEND) ? 0 : 1]++;
+	}
+	json_key(j, "events_by_kind");
+	json_obj_begin(j);
+	json_kuint(j, "send", kinds[0]);
+	json_kuint(j, "recv", kinds[1]);
+	json_kuint(j, "send_recv", kinds[2]);
+	json_kuint(j, "collective", kinds[3]);
+	json_obj_end(j);
+	double lsum = 0, dsum = 0;
+	for (size_t g = 0; g <= st->max_step && st->steps; g++) {
+		lsum += st->steps[g].lateness_sum;
+		dsum += st->steps[g].dlateness_sum;
+	}
+	json_knum(j, "lateness_total_s", lsum);
+	json_knum(j, "diff_lateness_total_s", dsum);
+	json_key(j, "partition_list");
+	json_arr_begin(j);
+	for (uint32_t p = 0; p < st->npartitions && p < MAX_LISTED_PARTS; p++) {
+		const struct tc_partition *P = &st->parts[p];
+		json_obj_begin(j);
+		json_kuint(j, "first_step", P->first_step);
+		json_kuint(j, "last_step", P->last_step);
+		json_kuint(j, "events", P->ncevs);
+		json_kuint(j, "ranks", P->nranks);
+		json_knum(j, "enter_s", tc_sec(t, P->enter));
+		json_knum(j, "exit_s", tc_sec(t, P->leave));
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_kbool(j, "partition_list_truncated", st->npartitions > MAX_LISTED_PARTS);
+	uint32_t top[TOP_N];
+	const char *keys[2] = { "hotspots", "origins" };
+	enum tc_metric ms[2] = { TC_M_LATENESS, TC_M_DLATENESS };
+	for (int k = 0; k < 2; k++) {
+		size_t nt = top_events(st, ms[k], top);
+		json_key(j, keys[k]);
+		json_arr_begin(j);
+		for (size_t i = 0; i < nt; i++) json_event(j, st, top[i]);
+		json_arr_end(j);
+	}
+	json_obj_end(j);
+}
+
+static void text_events(FILE *f, const struct tc_steps *st, const char *title, enum tc_metric m)
+{
+	uint32_t top[TOP_N];
+	size_t nt = top_events(st, m, top);
+	if (nt > 10) nt = 10;
+	if (!nt) {
+		fprintf(f, "%s: none\n", title);
+		return;
+	}
+	fprintf(f, "%s:\n  %6s %7s %5s  %-16s %12s %10s %10s\n", title, "rank", "step", "part", "region", "exit",
+		"lateness", "diff");
+	for (size_t i = 0; i < nt; i++) {
+		const struct tc_cev *e = &st->cevs[top[i]];
+		char x[32], l[32], d[32];
+		fmt_seconds(x, sizeof x, tc_sec(st->t, e->leave));
+		fmt_seconds(l, sizeof l, e->lateness);
+		fmt_seconds(d, sizeof d, e->dlateness);
+		fprintf(f, "  %6u %7u %5u  %-16.16s %12s %10s %10s\n", e->rank, e->step, e->partition,
+			cev_region(st, e), x, l, d);
+	}
+}
+
+void report_steps_text(struct tc_session *s, FILE *f)
+{
+	const struct tc_steps *st = session_steps(s);
+	struct tc_steps_opts o = st->opts;
+	fprintf(f, "events      %zu communication events on %u ranks\n", st->ncevs, s->t->nranks);
+	fprintf(f, "partitions  %u, global steps 0-%u\n", st->npartitions, st->max_step);
+	fprintf(f, "options    ");
+	for (size_t k = 0; k < TC_NELEM(opt_names); k++)
+		fprintf(f, " %s=%s", opt_names[k], *opt_field(&o, k) ? "on" : "off");
+	fputc('\n', f);
+	uint32_t shown = TC_MIN(st->npartitions, 8);
+	if (shown) fprintf(f, "  %5s %15s %8s %6s  %s\n", "part", "steps", "events", "ranks", "time");
+	for (uint32_t p = 0; p < shown; p++) {
+		const struct tc_partition *P = &st->parts[p];
+		char a[32], z[32], sp[32];
+		fmt_seconds(a, sizeof a, tc_sec(s->t, P->enter));
+		fmt_seconds(z, sizeof z, tc_sec(s->t, P->leave));
+		snprintf(sp, sizeof sp, "%u-%u", P->first_step, P->last_step);
+		fprintf(f, "  %5u %15s %8u %6u  %s - %s\n", p, sp, P->ncevs, P->nranks, a, z);
+	}
+	if (st->npartitions > shown) fprintf(f, "  ... %u more partitions\n", st->npartitions - shown);
+	text_events(f, st, "hot spots (lateness)", TC_M_LATENESS);
+	text_events(f, st, "origins (differential lateness)", TC_M_DLATENESS);
+}
