@@ -98,3 +98,30 @@ void steps_metrics(struct tc_steps *s)
 	}
 	free(poff); free(pmin); free(gmin); free(slot);
 }
+
+static bool block_before(const struct tc_steps *s, enum tc_metric m, struct tc_block a, struct tc_block b)
+{
+	double va = tc_cev_metric(&s->cevs[a.cev], m, a.agg), vb = tc_cev_metric(&s->cevs[b.cev], m, b.agg);
+	if (va != vb) return va > vb;
+	if (a.cev != b.cev) return a.cev < b.cev;
+	return !a.agg && b.agg;
+}
+
+size_t tc_steps_top(const struct tc_steps *s, enum tc_metric m, size_t k, struct tc_block *out)
+{
+	size_t have = 0;
+	if (!k) return 0;
+	for (uint32_t i = 0; i < s->ncevs; i++)
+		for (int agg = 0; agg < 2; agg++) {
+			struct tc_block b = { i, agg != 0 };
+			if (!(tc_cev_metric(&s->cevs[i], m, b.agg) > 0)) continue;
+			if (have == k && !block_before(s, m, b, out[k - 1])) continue;
+			size_t pos = have < k ? have++ : k - 1;
+			while (pos > 0 && block_before(s, m, b, out[pos - 1])) {
+				out[pos] = out[pos - 1];
+				pos--;
+			}
+			out[pos] = b;
+		}
+	return have;
+}

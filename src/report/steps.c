@@ -28,25 +28,6 @@ const struct tc_steps *session_steps(struct tc_session *s)
 
 #define TOP_N 20
 
-/* Indices of the (at most) TOP_N events with the largest metric > 0, largest
- * first; ties go to the earlier event.  O(n · TOP_N) worst case. */
-static size_t top_events(const struct tc_steps *st, enum tc_metric m, uint32_t *out)
-{
-	size_t k = 0;
-	for (uint32_t i = 0; i < st->ncevs; i++) {
-		double v = tc_cev_metric(&st->cevs[i], m, false);
-		if (!(v > 0)) continue;
-		if (k == TOP_N && !(v > tc_cev_metric(&st->cevs[out[k - 1]], m, false))) continue;
-		size_t pos = k < TOP_N ? k++ : k - 1;
-		while (pos > 0 && tc_cev_metric(&st->cevs[out[pos - 1]], m, false) < v) {
-			out[pos] = out[pos - 1];
-			pos--;
-		}
-		out[pos] = i;
-	}
-	return k;
-}
-
 static const char *cev_kind(const struct tc_cev *e)
 {
 	if (e->flags & TC_CEV_COLL) return "collective";
@@ -60,25 +41,27 @@ static const char *cev_region(const struct tc_steps *st, const struct tc_cev *e)
 	return tc_region_name(st->t, R->calls[R->ops[e->op].call].region);
 }
 
-static void json_event(struct json *j, const struct tc_steps *st, uint32_t i)
+/* One block: a communication event, or (aggregate) the computation before it,
+ * which sits on the step before; region names the event either way. */
+static void json_block(struct json *j, const struct tc_steps *st, struct tc_block b)
 {
 	const struct tc_trace *t = st->t;
-	const struct tc_cev *e = &st->cevs[i];
+	const struct tc_cev *e = &st->cevs[b.cev];
 	json_obj_begin(j);
 	json_kuint(j, "rank", e->rank);
-	json_kuint(j, "step", e->step);
+	json_kuint(j, "step", e->step - (b.agg ? 1 : 0));
 	json_kuint(j, "partition", e->partition);
 	json_kstr(j, "region", cev_region(st, e));
+	json_kbool(j, "aggregate", b.agg);
 	json_kstr(j, "kind", cev_kind(e));
 	json_kuint(j, "calls", e->nops);
-	json_knum(j, "enter_s", tc_sec(t, e->enter));
-	json_knum(j, "exit_s", tc_sec(t, e->leave));
-	json_knum(j, "lateness_s", e->lateness);
-	json_knum(j, "diff_lateness_s", e->dlateness);
-	json_knum(j, "global_lateness_s", e->glateness);
-	json_knum(j, "duration_s", e->duration);
-	json_knum(j, "agg_lateness_s", e->lateness_agg);
-	json_knum(j, "agg_diff_lateness_s", e->dlateness_agg);
+	json_knum(j, "enter_s", tc_sec(t, b.agg ? e->agg_start : e->enter));
+	json_knum(j, "exit_s", tc_sec(t, b.agg ? e->enter : e->leave));
+	for (int m = 0; m < TC_M_COUNT; m++) {
+		char key[40];
+		snprintf(key, sizeof key, "%s_s", tc_metric_names[m]);
+		json_knum(j, key, tc_cev_metric(e, (enum tc_metric)m, b.agg));
+	}
 	json_obj_end(j);
 }
 
@@ -131,14 +114,14 @@ void report_steps_json(struct tc_session *s, struct json *j)
 	}
 	json_arr_end(j);
 	json_kbool(j, "partition_list_truncated", st->npartitions > MAX_LISTED_PARTS);
-	uint32_t top[TOP_N];
+	struct tc_block top[TOP_N];
 	const char *keys[2] = { "hotspots", "origins" };
 	enum tc_metric ms[2] = { TC_M_LATENESS, TC_M_DLATENESS };
 	for (int k = 0; k < 2; k++) {
-		size_t nt = top_events(st, ms[k], top);
+		size_t nt = tc_steps_top(st, ms[k], TOP_N, top);
 		json_key(j, keys[k]);
 		json_arr_begin(j);
-		for (size_t i = 0; i < nt; i++) json_event(j, st, top[i]);
+		for (size_t i = 0; i < nt; i++) json_block(j, st, top[i]);
 		json_arr_end(j);
 	}
 	json_obj_end(j);
@@ -146,23 +129,24 @@ void report_steps_json(struct tc_session *s, struct json *j)
 
 static void text_events(FILE *f, const struct tc_steps *st, const char *title, enum tc_metric m)
 {
-	uint32_t top[TOP_N];
-	size_t nt = top_events(st, m, top);
-	if (nt > 10) nt = 10;
+	struct tc_block top[10];
+	size_t nt = tc_steps_top(st, m, 10, top);
 	if (!nt) {
 		fprintf(f, "%s: none\n", title);
 		return;
 	}
-	fprintf(f, "%s:\n  %6s %7s %5s  %-16s %12s %10s %10s\n", title, "rank", "step", "part", "region", "exit",
+	fprintf(f, "%s:\n  %6s %7s %5s  %-20s %10s %10s %10s\n", title, "rank", "step", "part", "block", "end",
 		"lateness", "diff");
 	for (size_t i = 0; i < nt; i++) {
-		const struct tc_cev *e = &st->cevs[top[i]];
-		char x[32], l[32], d[32];
-		fmt_seconds(x, sizeof x, tc_sec(st->t, e->leave));
-		fmt_seconds(l, sizeof l, e->lateness);
-		fmt_seconds(d, sizeof d, e->dlateness);
-		fprintf(f, "  %6u %7u %5u  %-16.16s %12s %10s %10s\n", e->rank, e->step, e->partition,
-			cev_region(st, e), x, l, d);
+		const struct tc_cev *e = &st->cevs[top[i].cev];
+		bool agg = top[i].agg;
+		char x[32], l[32], d[32], name[64];
+		fmt_seconds(x, sizeof x, tc_sec(st->t, agg ? e->enter : e->leave));
+		fmt_seconds(l, sizeof l, tc_cev_metric(e, TC_M_LATENESS, agg));
+		fmt_seconds(d, sizeof d, tc_cev_metric(e, TC_M_DLATENESS, agg));
+		snprintf(name, sizeof name, "%s%.16s", agg ? "before " : "", cev_region(st, e));
+		fprintf(f, "  %6u %7u %5u  %-20s %10s %10s %10s\n", e->rank, e->step - (agg ? 1 : 0), e->partition,
+			name, x, l, d);
 	}
 }
 
