@@ -3,7 +3,11 @@
 # real traces.  Prints "ok NAME" / "not ok NAME" per case.
 # Environment: BIN (tracecomb binary), TRACES (directory of the shared traces).
 BIN=${BIN:-./tracecomb}
+# the Makefile passes BIN=tracecomb (a path relative to the checkout)
+case $BIN in */*) ;; *) [ -x "./$BIN" ] && BIN=./$BIN ;; esac
 TRACES=${TRACES:-/work/shared/traces}
+# tests/run.sh derives TRACES from the checkout, one level off in a worktree
+[ -f "$TRACES/MANIFEST.md" ] || TRACES=/work/shared/traces
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 

@@ -584,10 +584,22 @@ static void test_robust(void **st)
 }
 
 /* --- real traces --------------------------------------------------------------------- */
+/* $TRACES when it names a directory with the traces, else the shared copy
+ * (tests/run.sh derives $TRACES from the checkout, which is one level off in
+ * a git worktree under /work/wt). */
 static const char *traces_dir(void)
 {
 	const char *d = getenv("TRACES");
-	return d && *d ? d : "/work/shared/traces";
+	if (d && *d) {
+		char *probe = xasprintf("%s/MANIFEST.md", d);
+		FILE *f = fopen(probe, "r");
+		free(probe);
+		if (f) {
+			fclose(f);
+			return d;
+		}
+	}
+	return "/work/shared/traces";
 }
 
 static struct tc_trace *load(const char *name)
