@@ -253,11 +253,13 @@ static void merge_messages(struct uf *u, const struct tc_trace *t, const struct 
 }
 
 /* --- "complete leaps" merge (§2.5) ------------------------------------------------ */
-/* One round on a DAG g: find the first leap ≥ *kstart whose partitions do not
- * cover every active rank and merge there (backwards when the parents are more
- * than 10× closer in time than the children, else with the children that add
- * ranks, else with every child at the next leap).  Returns true when it merged;
- * false with *kstart past the last leap when every leap is complete. */
+/* One round on a DAG g: every leap ≥ *kstart whose partitions do not cover
+ * every active rank merges (backwards when the parents are more than 10×
+ * closer in time than the children, else with the children that add ranks,
+ * else with every child at the next leap), skipping leaps already changed in
+ * this round.  Returns true when it merged (*kstart = the leap before the first
+ * merge); the caller rebuilds the DAG and calls again.  Merging several leaps
+ * per round keeps the number of rounds near log(partitions) on chains. */
 static bool leap_round(struct uf *u, const struct tc_steps *s, const struct pgraph *g, const uint32_t *first_cev,
 		       uint32_t *kstart)
 {
@@ -309,15 +311,21 @@ static bool leap_round(struct uf *u, const struct tc_steps *s, const struct pgra
 	uint32_t *mark = xmalloc(((size_t)nranks + 1) * sizeof *mark);
 	for (uint32_t r = 0; r < nranks; r++) mark[r] = TC_NONE;
 
-	bool merged = false;
-	uint32_t k = *kstart;
-	for (; k <= maxleap && !merged; k++) {
+	/* touched[p]: p took part in a merge this round; a leap holding a touched
+	 * partition waits for the next round (its leaps are stale until then) */
+	uint8_t *touched = xcalloc((size_t)np + 1, 1);
+	uint32_t first_merge = TC_NONE;
+#define JOIN(p, q) do { if (uf_union(u, first_cev[p], first_cev[q])) { merged_here = true; touched[p] = touched[q] = 1; } } while (0)
+	for (uint32_t k = *kstart; k <= maxleap; k++) {
 		uint32_t have = 0;
-		for (uint32_t i = loff[k]; i < loff[k + 1]; i++)
+		bool stale = false;
+		for (uint32_t i = loff[k]; i < loff[k + 1]; i++) {
+			stale |= touched[lp[i]];
 			for (uint32_t j = roff[lp[i]]; j < roff[lp[i] + 1]; j++)
 				if (mark[rk[j]] != k) { mark[rk[j]] = k; have++; }
-		if (have >= active) continue;
-		bool any_child = false;
+		}
+		if (have >= active || stale) continue;
+		bool any_child = false, merged_here = false;
 		for (uint32_t i = loff[k]; i < loff[k + 1]; i++) {
 			uint32_t p = lp[i];
 			uint64_t pd = UINT64_MAX, cd = UINT64_MAX;
@@ -330,7 +338,7 @@ static bool leap_round(struct uf *u, const struct tc_steps *s, const struct pgra
 				}
 			if (pd != UINT64_MAX && (cd == UINT64_MAX || cd / 10 > pd)) {
 				for (uint32_t e = ioff[p]; e < ioff[p + 1]; e++)
-					if (leap[isrc[e]] + 1 == k) merged |= uf_union(u, first_cev[p], first_cev[isrc[e]]);
+					if (leap[isrc[e]] + 1 == k) JOIN(p, isrc[e]);
 				continue;
 			}
 			for (uint32_t e = g->off[p]; e < g->off[p + 1]; e++) {
@@ -339,20 +347,20 @@ static bool leap_round(struct uf *u, const struct tc_steps *s, const struct pgra
 				bool adds = false;
 				for (uint32_t j = roff[c]; j < roff[c + 1]; j++)
 					if (mark[rk[j]] != k) { mark[rk[j]] = k; adds = true; }
-				if (adds) merged |= uf_union(u, first_cev[p], first_cev[c]);
+				if (adds) JOIN(p, c);
 			}
 		}
-		if (!merged && any_child) /* force: absorb the whole next leap reachable from here */
+		if (!merged_here && any_child) /* force: absorb the next leap reachable from here */
 			for (uint32_t i = loff[k]; i < loff[k + 1]; i++)
 				for (uint32_t e = g->off[lp[i]]; e < g->off[lp[i] + 1]; e++)
-					if (leap[g->adj[e]] == k + 1)
-						merged |= uf_union(u, first_cev[lp[i]], first_cev[g->adj[e]]);
-		if (merged) break;
+					if (leap[g->adj[e]] == k + 1) JOIN(lp[i], g->adj[e]);
+		if (merged_here && first_merge == TC_NONE) first_merge = k;
 	}
-	*kstart = merged ? (k > 0 ? k - 1 : 0) : k;
+#undef JOIN
+	*kstart = first_merge == TC_NONE ? maxleap + 1 : first_merge > 0 ? first_merge - 1 : 0;
 	free(order); free(leap); free(roff); free(rk); free(ioff); free(isrc); free(igap);
-	free(loff); free(lp); free(mark);
-	return merged;
+	free(loff); free(lp); free(mark); free(touched);
+	return first_merge != TC_NONE;
 }
 
 void steps_partition(struct steps_build *b)

@@ -57,6 +57,24 @@ static void h_recv(struct hand *h, uint32_t r, uint64_t a, uint64_t z, uint32_t 
 	h_at(h, r, z);
 }
 
+static void h_isend(struct hand *h, uint32_t r, uint64_t a, uint64_t z, uint32_t peer, uint32_t tag, uint64_t req)
+{
+	tcb_enter(h->t, r, a, h->isend);
+	tcb_isend(h->t, r, a, peer, 0, tag, 8, req);
+	tcb_leave(h->t, r, z, h->isend);
+	h_at(h, r, z);
+}
+
+/* region (MPI_Wait/Waitall) over [a,z] completing the send requests reqs at z */
+static void h_wait_sends(struct hand *h, uint32_t r, uint32_t region, uint64_t a, uint64_t z, const uint64_t *reqs,
+			 size_t n)
+{
+	tcb_enter(h->t, r, a, region);
+	for (size_t k = 0; k < n; k++) tcb_isend_complete(h->t, r, z, reqs[k]);
+	tcb_leave(h->t, r, z, region);
+	h_at(h, r, z);
+}
+
 static void h_sendrecv(struct hand *h, uint32_t r, uint64_t a, uint64_t z, uint32_t peer)
 {
 	tcb_enter(h->t, r, a, h->sendrecv);
@@ -324,17 +342,10 @@ static void test_coalescing(void **st)
 	(void)st;
 	struct hand h = hand_new(3);
 	struct tc_trace *t = h.t;
-	tcb_enter(t, 0, 0, h.isend);
-	tcb_isend(t, 0, 0, 1, 0, 3, 8, 11);
-	tcb_leave(t, 0, 1, h.isend);
-	tcb_enter(t, 0, 1, h.isend);
-	tcb_isend(t, 0, 1, 2, 0, 3, 8, 12);
-	tcb_leave(t, 0, 2, h.isend);
-	tcb_enter(t, 0, 3, h.waitall);
-	tcb_isend_complete(t, 0, 6, 11);
-	tcb_isend_complete(t, 0, 6, 12);
-	tcb_leave(t, 0, 6, h.waitall);
-	h.last[0] = 6;
+	static const uint64_t reqs[2] = { 11, 12 };
+	h_isend(&h, 0, 0, 1, 1, 3, 11);
+	h_isend(&h, 0, 1, 2, 2, 3, 12);
+	h_wait_sends(&h, 0, h.waitall, 3, 6, reqs, 2);
 	tcb_enter(t, 1, 0, h.irecv);
 	tcb_irecv_request(t, 1, 0, 7);
 	tcb_leave(t, 1, 1, h.irecv);
@@ -389,7 +400,7 @@ static void test_coalescing(void **st)
 }
 
 /* --- "true Waitall" merge ------------------------------------------------------------
- *   r0: Isend(→1) [0,1] completes at 5 in MPI_Wait [5,6]; Send(→2) [2,3] in between.
+ *   r0: Isend(→1) [0,1] completes at 6 in MPI_Wait [5,6]; Send(→2) [2,3] in between.
  *   r1: Recv(←0) [0,4]; r2: Recv(←0) [0,4].
  * The Isend is pending over the Send, so both go into one partition with the
  * merge on; with it off each message is its own partition. */
@@ -398,14 +409,10 @@ static void test_waitall_merge(void **st)
 	(void)st;
 	struct hand h = hand_new(3);
 	struct tc_trace *t = h.t;
-	tcb_enter(t, 0, 0, h.isend);
-	tcb_isend(t, 0, 0, 1, 0, 1, 8, 9);
-	tcb_leave(t, 0, 1, h.isend);
+	static const uint64_t req = 9;
+	h_isend(&h, 0, 0, 1, 1, 1, req);
 	h_send(&h, 0, 2, 3, 2, 1);
-	tcb_enter(t, 0, 5, h.wait);
-	tcb_isend_complete(t, 0, 5, 9);
-	tcb_leave(t, 0, 6, h.wait);
-	h.last[0] = 6;
+	h_wait_sends(&h, 0, h.wait, 5, 6, &req, 1);
 	h_recv(&h, 1, 0, 4, 0, 1);
 	h_recv(&h, 2, 0, 4, 0, 1);
 	h_finish(&h);
