@@ -85,10 +85,12 @@ double tc_cev_metric(const struct tc_cev *e, enum tc_metric m, bool agg);
 uint32_t tc_steps_find(const struct tc_steps *s, uint32_t rank, uint32_t step);
 /* A block of the logical timeline: a cev, or its aggregate block (on step-1). */
 struct tc_block { uint32_t cev; bool agg; };
-/* The (at most) k blocks with the largest value > 0 of metric m, largest first;
- * ties go to the earlier cev, then the event before its aggregate block.
- * Returns how many were written.  O(n·k) at worst, O(n) typically. */
-size_t tc_steps_top(const struct tc_steps *s, enum tc_metric m, size_t k, struct tc_block *out);
+/* The (at most) k blocks with the largest value > 0 of metric m, largest first,
+ * among the events and, with aggs, their aggregate blocks too (except the
+ * block before each rank's first event, which has no measured start); ties go to the earlier cev, then the event
+ * before its aggregate block.  Returns how many were written.  O(n·k) at
+ * worst, O(n) typically. */
+size_t tc_steps_top(const struct tc_steps *s, enum tc_metric m, bool aggs, size_t k, struct tc_block *out);
 /* Index of the cev that contains call `call` of rank (via its op), TC_NONE if none. */
 uint32_t tc_steps_cev_of_call(const struct tc_steps *s, uint32_t rank, uint32_t call);
 

@@ -107,13 +107,16 @@ static bool block_before(const struct tc_steps *s, enum tc_metric m, struct tc_b
 	return !a.agg && b.agg;
 }
 
-size_t tc_steps_top(const struct tc_steps *s, enum tc_metric m, size_t k, struct tc_block *out)
+size_t tc_steps_top(const struct tc_steps *s, enum tc_metric m, bool aggs, size_t k, struct tc_block *out)
 {
 	size_t have = 0;
 	if (!k) return 0;
 	for (uint32_t i = 0; i < s->ncevs; i++)
-		for (int agg = 0; agg < 2; agg++) {
+		for (int agg = 0; agg < (aggs ? 2 : 1); agg++) {
 			struct tc_block b = { i, agg != 0 };
+			/* the block before a rank's first event has no measured start:
+			 * its value is start-up skew, not something that happened there */
+			if (b.agg && steps_prev(s, i) == TC_NONE) continue;
 			if (!(tc_cev_metric(&s->cevs[i], m, b.agg) > 0)) continue;
 			if (have == k && !block_before(s, m, b, out[k - 1])) continue;
 			size_t pos = have < k ? have++ : k - 1;

@@ -49,7 +49,7 @@ static void json_block(struct json *j, const struct tc_steps *st, struct tc_bloc
 	const struct tc_cev *e = &st->cevs[b.cev];
 	json_obj_begin(j);
 	json_kuint(j, "rank", e->rank);
-	json_kuint(j, "step", e->step - (b.agg ? 1 : 0));
+	json_kint(j, "step", (int64_t)e->step - (b.agg ? 1 : 0));
 	json_kuint(j, "partition", e->partition);
 	json_kstr(j, "region", cev_region(st, e));
 	json_kbool(j, "aggregate", b.agg);
@@ -114,11 +114,13 @@ void report_steps_json(struct tc_session *s, struct json *j)
 	}
 	json_arr_end(j);
 	json_kbool(j, "partition_list_truncated", st->npartitions > MAX_LISTED_PARTS);
+	/* hot spots: late events; origins: where lateness first appears, which
+	 * for a delay in computation is the aggregate block before an event */
 	struct tc_block top[TOP_N];
 	const char *keys[2] = { "hotspots", "origins" };
 	enum tc_metric ms[2] = { TC_M_LATENESS, TC_M_DLATENESS };
 	for (int k = 0; k < 2; k++) {
-		size_t nt = tc_steps_top(st, ms[k], TOP_N, top);
+		size_t nt = tc_steps_top(st, ms[k], k == 1, TOP_N, top);
 		json_key(j, keys[k]);
 		json_arr_begin(j);
 		for (size_t i = 0; i < nt; i++) json_block(j, st, top[i]);
@@ -127,10 +129,10 @@ void report_steps_json(struct tc_session *s, struct json *j)
 	json_obj_end(j);
 }
 
-static void text_events(FILE *f, const struct tc_steps *st, const char *title, enum tc_metric m)
+static void text_blocks(FILE *f, const struct tc_steps *st, const char *title, enum tc_metric m, bool aggs)
 {
 	struct tc_block top[10];
-	size_t nt = tc_steps_top(st, m, 10, top);
+	size_t nt = tc_steps_top(st, m, aggs, 10, top);
 	if (!nt) {
 		fprintf(f, "%s: none\n", title);
 		return;
@@ -145,8 +147,8 @@ static void text_events(FILE *f, const struct tc_steps *st, const char *title, e
 		fmt_seconds(l, sizeof l, tc_cev_metric(e, TC_M_LATENESS, agg));
 		fmt_seconds(d, sizeof d, tc_cev_metric(e, TC_M_DLATENESS, agg));
 		snprintf(name, sizeof name, "%s%.16s", agg ? "before " : "", cev_region(st, e));
-		fprintf(f, "  %6u %7u %5u  %-20s %10s %10s %10s\n", e->rank, e->step - (agg ? 1 : 0), e->partition,
-			name, x, l, d);
+		fprintf(f, "  %6u %7lld %5u  %-20s %10s %10s %10s\n", e->rank, (long long)e->step - (agg ? 1 : 0),
+			e->partition, name, x, l, d);
 	}
 }
 
@@ -171,6 +173,7 @@ void report_steps_text(struct tc_session *s, FILE *f)
 		fprintf(f, "  %5u %15s %8u %6u  %s - %s\n", p, sp, P->ncevs, P->nranks, a, z);
 	}
 	if (st->npartitions > shown) fprintf(f, "  ... %u more partitions\n", st->npartitions - shown);
-	text_events(f, st, "hot spots (lateness)", TC_M_LATENESS);
-	text_events(f, st, "origins (differential lateness)", TC_M_DLATENESS);
+	text_blocks(f, st, "hot spots (lateness)", TC_M_LATENESS, false);
+	text_blocks(f, st, "origins (differential lateness, events and the computation before them)", TC_M_DLATENESS,
+		    true);
 }

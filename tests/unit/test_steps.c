@@ -254,14 +254,22 @@ static void test_ring_exchange_barrier(void **st)
 	assert_true(s->steps[3].lateness_sum == 15);  /* aggregate lateness of the barrier blocks */
 	/* origins: rank 1's receive (4); then the blocks worth 2 in cev order: rank 0's
 	 * barrier block (cev 2), rank 1's send (3), rank 3's send block (9), ... */
-	struct tc_block top[4];
-	assert_int_equal(tc_steps_top(s, TC_M_DLATENESS, 4, top), 4);
+	struct tc_block top[5];
+	assert_int_equal(tc_steps_top(s, TC_M_DLATENESS, true, 4, top), 4);
 	assert_int_equal(top[0].cev, s->rank_first[1] + 1);
 	assert_false(top[0].agg);
 	assert_int_equal(top[1].cev, s->rank_first[0] + 2);
 	assert_true(top[1].agg);
 	assert_int_equal(top[2].cev, s->rank_first[1] + 0);  /* rank 1's send: D = 2 */
 	assert_false(top[2].agg);
+	/* hot spots, events only: rank 1's receive (6), then the 3s: rank 1's send (cev 3),
+	 * rank 3's receive (cev 10), then rank 3's send (2, cev 9) tied with rank 0's receive (2, cev 1) */
+	assert_int_equal(tc_steps_top(s, TC_M_LATENESS, false, 5, top), 5);
+	static const uint32_t hot[5] = { 4, 3, 10, 1, 9 };
+	for (int k = 0; k < 5; k++) {
+		assert_int_equal(top[k].cev, hot[k]);
+		assert_false(top[k].agg);
+	}
 	/* Lamport mode gives the same steps here */
 	tc_steps_free(s);
 	struct tc_steps_opts o = opts_with(false, true, false);
@@ -585,7 +593,7 @@ static void test_robust(void **st)
 	assert_int_equal(s->max_step, 0);
 	assert_int_equal(tc_steps_find(s, 0, 0), TC_NONE);
 	struct tc_block top[2];
-	assert_int_equal(tc_steps_top(s, TC_M_LATENESS, 2, top), 0);
+	assert_int_equal(tc_steps_top(s, TC_M_LATENESS, true, 2, top), 0);
 	tc_steps_free(s);
 	tc_trace_free(t);
 }

@@ -62,7 +62,7 @@ static void test_halo_delay(void **st)
 		}
 	/* the origin */
 	struct tc_block top[3];
-	assert_int_equal(tc_steps_top(s, TC_M_DLATENESS, 3, top), 1);
+	assert_int_equal(tc_steps_top(s, TC_M_DLATENESS, true, 3, top), 1);
 	const struct tc_cev *o = &s->cevs[top[0].cev];
 	assert_int_equal(o->rank, 3);
 	assert_int_equal(o->step, 8);
