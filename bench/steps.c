@@ -1,9 +1,9 @@
 /* steps.c — benchmark of the logical-time engine (partitions, steps, metrics).
  *
  *   steps ARCHIVE
- *       load seconds, steps+metrics seconds (default options and with the
- *       caller merge, which makes one partition per rank run on main-only
- *       codes), and the ratio steps/load.
+ *       load seconds, steps+metrics seconds and the ratio steps/load, with
+ *       the default options, then with the caller merge (one partition for a
+ *       code whose MPI sits in one function), the leap merge, and Lamport steps.
  *   steps --halo RANKS ITERS
  *       the same on an in-memory ring halo built with the model builder
  *       (tests/support/steps_halo.c; one delayed compute block), without OTF2. */
@@ -24,16 +24,19 @@ static uint64_t nevents(const struct tc_trace *t)
 
 static void run_steps(const struct tc_trace *t, double load_s)
 {
-	for (int caller = 0; caller < 2; caller++) {
+	static const char *const names[] = { "default", "caller_merge", "leap_merge", "lamport" };
+	for (int v = 0; v < 4; v++) {
 		struct tc_steps_opts o;
 		tc_steps_default_opts(&o);
-		o.caller_merge = caller;
+		o.caller_merge = v == 1;
+		o.leap_merge = v == 2;
+		o.lamport = v == 3;
 		double t0 = tc_now();
 		struct tc_steps *s = tc_steps_compute(t, &o);
 		double secs = tc_now() - t0;
-		printf("steps%-14s %8.3f s  ratio steps/load %.2f  (%zu comm events, %u partitions, %u steps, %.0f ns/comm event)\n",
-		       caller ? " caller_merge" : " default", secs, load_s > 0 ? secs / load_s : 0, s->ncevs,
-		       s->npartitions, s->max_step + 1, s->ncevs ? secs * 1e9 / (double)s->ncevs : 0);
+		printf("steps %-13s %8.3f s  ratio steps/load %.2f  (%zu comm events, %u partitions, %u steps, %.0f ns/comm event)\n",
+		       names[v], secs, load_s > 0 ? secs / load_s : 0, s->ncevs, s->npartitions, s->max_step + 1,
+		       s->ncevs ? secs * 1e9 / (double)s->ncevs : 0);
 		tc_steps_free(s);
 	}
 	printf("peak rss %.1f MiB\n", (double)tc_peak_rss() / (1 << 20));
