@@ -249,6 +249,8 @@ void tcb_coll_end(struct tc_trace *t, uint32_t loc, uint64_t time, uint8_t op, u
 void tcb_other(struct tc_trace *t, uint32_t loc, uint64_t time); /* any other record: counted */
 /* The reader read n records on loc in all: those without a tcb_* call count as "other". */
 void tcb_read_total(struct tc_trace *t, uint32_t loc, uint64_t n);
+/* All records of loc were given: release reading state, trim arrays to size (optional). */
+void tcb_loc_done(struct tc_trace *t, uint32_t loc);
 /* Pair, match and index everything; warnings go to t->warnings. */
 void tc_trace_finish(struct tc_trace *t);
 

@@ -6,6 +6,7 @@
 # Environment: BUILD (build dir), BIN (tracecomb binary), TRACES (shared traces).
 BUILD=${BUILD:-build}
 BIN=${BIN:-./tracecomb}
+case $BIN in /*) ;; */*) BIN=$(pwd)/$BIN ;; *) BIN=$(pwd)/$BIN ;; esac
 TRACES=${TRACES:-$(cd "$(dirname "$0")/../.." && pwd)/shared/traces}
 export BUILD BIN TRACES
 pass=0; fail=0; skip=0

@@ -416,6 +416,7 @@ static void read_location(struct loadctx *L, struct locctx *c, OTF2_EvtReaderCal
 		return;
 	}
 	tcb_read_total(L->t, c->loc, c->nread);
+	tcb_loc_done(L->t, c->loc);
 }
 
 static void *worker(void *arg)
