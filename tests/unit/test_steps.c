@@ -338,6 +338,99 @@ static void test_strides(void **st)
 	tc_trace_free(t);
 }
 
+/* --- lateness per partition vs global lateness (4 ranks, 2 rounds) ------------------
+ * Two independent pairs: 0 → 1 then 1 → 0; 2 → 3 then 3 → 2.
+ *   r0: S [0,1]   R [2,6]        r2: S [0,3]   R [4,9]
+ *   r1: R [0,2]   S [3,4]        r3: R [1,5]   S [6,7]
+ * Partitions A1 {r0 S, r1 R} → A2 {r1 S, r0 R}, B1 → B2 alike; both chains get
+ * steps 0, 2 and 4, 6, so A and B share global steps.  Each (partition, step)
+ * holds one event: lateness, differential lateness and duration are all 0.
+ * Global lateness compares the pairs: step 0 exits 1, 3 → 0, 2 (enters 0, 0 →
+ * 0, 0); step 2 exits 2, 5 → 0, 3 (enters 0, 1 → 0, 1); step 4 exits 4, 7 →
+ * 0, 3 (enters 3, 6 → 0, 3); step 6 exits 6, 9 → 0, 3 (enters 2, 4 → 0, 2). */
+static void test_global_lateness(void **st)
+{
+	(void)st;
+	struct hand h = hand_new(4);
+	h_send(&h, 0, 0, 1, 1, 0);
+	h_recv(&h, 1, 0, 2, 0, 0);
+	h_send(&h, 2, 0, 3, 3, 0);
+	h_recv(&h, 3, 1, 5, 2, 0);
+	h_send(&h, 1, 3, 4, 0, 1);
+	h_recv(&h, 0, 2, 6, 1, 1);
+	h_send(&h, 3, 6, 7, 2, 1);
+	h_recv(&h, 2, 4, 9, 3, 1);
+	struct tc_trace *t = h_finish(&h);
+	struct tc_steps *s = tc_steps_compute(t, NULL);
+	check_invariants(s);
+	assert_int_equal(s->npartitions, 4);
+	assert_int_equal(s->max_step, 6);
+	/* per rank: (step, global lateness, its aggregate) of its two events */
+	static const double G[4][2][3] = {
+		{ { 0, 0, 0 }, { 6, 0, 0 } }, { { 2, 0, 0 }, { 4, 0, 0 } },
+		{ { 0, 2, 0 }, { 6, 3, 2 } }, { { 2, 3, 1 }, { 4, 3, 3 } },
+	};
+	for (uint32_t r = 0; r < 4; r++)
+		for (uint32_t k = 0; k < 2; k++) {
+			const struct tc_cev *e = &s->cevs[s->rank_first[r] + k];
+			assert_int_equal(e->step, (uint32_t)G[r][k][0]);
+			assert_true(e->glateness == G[r][k][1]);
+			assert_true(e->glateness_agg == G[r][k][2]);
+			assert_true(e->lateness == 0 && e->lateness_agg == 0);
+			assert_true(e->dlateness == 0 && e->dlateness_agg == 0);
+			assert_true(e->duration == 0 && e->duration_agg == 0);
+		}
+	static const double gmax[4] = { 2, 3, 3, 3 };
+	for (uint32_t g = 0; g < 4; g++) {
+		assert_true(s->steps[2 * g].glateness_max == gmax[g]);
+		assert_true(s->steps[2 * g].lateness_max == 0);
+		assert_int_equal(s->steps[2 * g].ncevs, 2);
+	}
+	/* the partitions A1, B1 (step 0), then A2, B2 (step 4), in order of their first event */
+	assert_int_equal(s->cevs[s->rank_first[0]].partition, 0);
+	assert_int_equal(s->cevs[s->rank_first[2]].partition, 1);
+	assert_int_equal(s->cevs[s->rank_first[0] + 1].partition, 2);
+	assert_int_equal(s->cevs[s->rank_first[2] + 1].partition, 3);
+	tc_steps_free(s);
+	tc_trace_free(t);
+}
+
+/* --- a collective is one step for all its parts (3 ranks, caller merge on) ----------
+ *   r0: Send(→1) [0,1], Barrier [2,6]; r1: Recv(←0) [0,3], Barrier [4,6];
+ *   r2: Barrier [1,7].
+ * One partition.  Strides: the send 0; the barrier node 1 (after the send on
+ * r0 and after the receive of r1).  Steps: send 0, receive 1, all barrier
+ * parts 2 — also r2's, which has nothing before it (Ravel would leave it on
+ * stride 0).  Global 0, 2, 4.  Barrier lateness: exits 6, 6, 7 → 0, 0, 1;
+ * enters 2, 4, 1 → 1, 3, 0. */
+static void test_collective_one_step(void **st)
+{
+	(void)st;
+	struct hand h = hand_new(3);
+	h_send(&h, 0, 0, 1, 1, 0);
+	h_barrier(&h, 0, 2, 6);
+	h_recv(&h, 1, 0, 3, 0, 0);
+	h_barrier(&h, 1, 4, 6);
+	h_barrier(&h, 2, 1, 7);
+	struct tc_trace *t = h_finish(&h);
+	struct tc_steps_opts o = opts_with(true, false, false);
+	struct tc_steps *s = tc_steps_compute(t, &o);
+	check_invariants(s);
+	assert_int_equal(s->npartitions, 1);
+	assert_int_equal(s->cevs[0].step, 0);
+	assert_int_equal(s->cevs[2].step, 2);
+	static const double L[3] = { 0, 0, 1 }, LA[3] = { 1, 3, 0 };
+	for (uint32_t r = 0; r < 3; r++) {
+		const struct tc_cev *b = &s->cevs[s->rank_first[r + 1] - 1];
+		assert_int_equal(b->flags, TC_CEV_COLL);
+		assert_int_equal(b->step, 4);
+		assert_true(b->lateness == L[r]);
+		assert_true(b->lateness_agg == LA[r]);
+	}
+	tc_steps_free(s);
+	tc_trace_free(t);
+}
+
 /* --- Isend coalescing, Waitall with several receives, message links -------------------
  *   r0: Isend(→1) [0,1], Isend(→2) [1,2] (adjacent: one event), Waitall [3,6]
  *       completing both sends; r1: Irecv [0,1], Waitall [2,5] receives from 0;
@@ -741,6 +834,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ring_exchange_barrier),
 		cmocka_unit_test(test_strides),
+		cmocka_unit_test(test_global_lateness),
+		cmocka_unit_test(test_collective_one_step),
 		cmocka_unit_test(test_coalescing),
 		cmocka_unit_test(test_waitall_merge),
 		cmocka_unit_test(test_caller_merge),
