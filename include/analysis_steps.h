@@ -45,6 +45,7 @@ struct tc_partition {
 	uint32_t ncevs;
 	uint32_t nranks;                 /* ranks with at least one event in it */
 	uint64_t enter, leave;           /* physical span */
+	uint32_t leap;                   /* depth in the partition DAG (0 = no predecessor) */
 };
 
 /* Per global step summary for views and the step↔time map.  Even steps sum

@@ -384,12 +384,16 @@ static void global_steps(struct steps_build *b)
 	uint32_t np = b->np;
 	uint32_t *order = xmalloc(((size_t)np + 1) * sizeof *order);
 	uint64_t *acc = xcalloc((size_t)np + 1, sizeof *acc);
+	uint32_t *leap = xcalloc((size_t)np + 1, sizeof *leap);
 	steps_topo_order(np, b->poff, b->padj, NULL, order);
 	for (uint32_t i = 0; i < np; i++) {
 		uint32_t p = order[i];
 		uint64_t last = acc[p] + 2 * (uint64_t)(b->pmax[p] > 0 ? b->pmax[p] : 0);
-		for (uint32_t e = b->poff[p]; e < b->poff[p + 1]; e++)
-			if (acc[b->padj[e]] < last + 2) acc[b->padj[e]] = last + 2;
+		for (uint32_t e = b->poff[p]; e < b->poff[p + 1]; e++) {
+			uint32_t c = b->padj[e];
+			if (acc[c] < last + 2) acc[c] = last + 2;
+			if (leap[c] < leap[p] + 1) leap[c] = leap[p] + 1;
+		}
 	}
 	struct porder *po = xmalloc(((size_t)np + 1) * sizeof *po);
 	for (uint32_t p = 0; p < np; p++) po[p] = (struct porder){ (uint32_t)acc[p], TC_NONE, p };
@@ -406,6 +410,7 @@ static void global_steps(struct steps_build *b)
 			.first_step = (uint32_t)acc[p],
 			.last_step = (uint32_t)(acc[p] + 2 * (uint64_t)(b->pmax[p] > 0 ? b->pmax[p] : 0)),
 			.enter = UINT64_MAX,
+			.leap = leap[p],
 		};
 	}
 	s->max_step = 0;
@@ -422,7 +427,7 @@ static void global_steps(struct steps_build *b)
 		P->leave = TC_MAX(P->leave, e->leave);
 		s->max_step = TC_MAX(s->max_step, e->step);
 	}
-	free(order); free(acc); free(po); free(rank_of);
+	free(order); free(acc); free(leap); free(po); free(rank_of);
 }
 
 struct tc_steps *tc_steps_compute(const struct tc_trace *t, const struct tc_steps_opts *o)

@@ -108,6 +108,7 @@ void report_steps_json(struct tc_session *s, struct json *j)
 		json_kuint(j, "last_step", P->last_step);
 		json_kuint(j, "events", P->ncevs);
 		json_kuint(j, "ranks", P->nranks);
+		json_kuint(j, "leap", P->leap);
 		json_knum(j, "enter_s", tc_sec(t, P->enter));
 		json_knum(j, "exit_s", tc_sec(t, P->leave));
 		json_obj_end(j);

@@ -216,6 +216,8 @@ static void test_ring_exchange_barrier(void **st)
 	assert_int_equal(s->parts[0].nranks, 4);
 	assert_int_equal(s->parts[1].first_step, 4);
 	assert_int_equal(s->parts[1].last_step, 4);
+	assert_int_equal(s->parts[0].leap, 0);
+	assert_int_equal(s->parts[1].leap, 1);
 	static const double L[3][4] = { { 1, 3, 0, 2 }, { 2, 6, 0, 3 }, { 0, 0, 1, 0 } };
 	static const double LA[3][4] = { { 0, 1, 0, 2 }, { 1, 2, 0, 1 }, { 4, 6, 0, 5 } };
 	static const double DU[3][4] = { { 1, 2, 0, 0 }, { 1, 4, 0, 2 }, { 2, 0, 7, 1 } };
@@ -391,6 +393,8 @@ static void test_global_lateness(void **st)
 	assert_int_equal(s->cevs[s->rank_first[2]].partition, 1);
 	assert_int_equal(s->cevs[s->rank_first[0] + 1].partition, 2);
 	assert_int_equal(s->cevs[s->rank_first[2] + 1].partition, 3);
+	static const uint32_t leaps[4] = { 0, 0, 1, 1 };
+	for (uint32_t p = 0; p < 4; p++) assert_int_equal(s->parts[p].leap, leaps[p]);
 	tc_steps_free(s);
 	tc_trace_free(t);
 }
