@@ -115,13 +115,14 @@ void report_steps_json(struct tc_session *s, struct json *j)
 	}
 	json_arr_end(j);
 	json_kbool(j, "partition_list_truncated", st->npartitions > MAX_LISTED_PARTS);
-	/* hot spots: late events; origins: where lateness first appears, which
-	 * for a delay in computation is the aggregate block before an event */
+	/* hot spots: the latest blocks; origins: where lateness first appears.
+	 * Both rank events and the computation blocks before them ("aggregate"):
+	 * a delay in computation shows on the block, not on an MPI call */
 	struct tc_block top[TOP_N];
 	const char *keys[2] = { "hotspots", "origins" };
 	enum tc_metric ms[2] = { TC_M_LATENESS, TC_M_DLATENESS };
 	for (int k = 0; k < 2; k++) {
-		size_t nt = tc_steps_top(st, ms[k], k == 1, TOP_N, top);
+		size_t nt = tc_steps_top(st, ms[k], true, TOP_N, top);
 		json_key(j, keys[k]);
 		json_arr_begin(j);
 		for (size_t i = 0; i < nt; i++) json_block(j, st, top[i]);
@@ -174,7 +175,6 @@ void report_steps_text(struct tc_session *s, FILE *f)
 		fprintf(f, "  %5u %15s %8u %6u  %s - %s\n", p, sp, P->ncevs, P->nranks, a, z);
 	}
 	if (st->npartitions > shown) fprintf(f, "  ... %u more partitions\n", st->npartitions - shown);
-	text_blocks(f, st, "hot spots (lateness)", TC_M_LATENESS, false);
-	text_blocks(f, st, "origins (differential lateness, events and the computation before them)", TC_M_DLATENESS,
-		    true);
+	text_blocks(f, st, "hot spots (lateness of MPI calls and of the computation before them)", TC_M_LATENESS, true);
+	text_blocks(f, st, "origins (differential lateness)", TC_M_DLATENESS, true);
 }

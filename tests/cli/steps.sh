@@ -44,6 +44,8 @@ check stencil32 tracer-stencil4d-32p \
 check stencil64-lamport tracer-stencil4d-64p \
 	's["options"]["lamport"] and s["events"] == 1344' --opt lamport=on
 check stencil32-origin tracer-stencil4d-32p 's["origins"][0]["diff_lateness_s"] > 0'
+check late-sender-barrier casita-late-sender-barrier-4p \
+	'(s["hotspots"][0]["rank"], s["hotspots"][0]["step"], s["hotspots"][0]["aggregate"], s["hotspots"][0]["region"]) == (0, 11, True, "MPI_Barrier") and s["origins"][0]["rank"] == 0 and s["origins"][0]["diff_lateness_s"] > 7.8 and s["partitions"] == 4'
 check sstmacro sstmacro-mpi-coverage-10p 's["events"] > 0 and s["partitions"] > 1'
 
 # text output: the summary lines
