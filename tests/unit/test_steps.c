@@ -693,6 +693,81 @@ static void test_robust(void **st)
 	assert_int_equal(tc_steps_top(s, TC_M_LATENESS, true, 2, top), 0);
 	tc_steps_free(s);
 	tc_trace_free(t);
+
+	/* no ranks at all */
+	t = tc_trace_new(1, 0, 0);
+	tc_trace_finish(t);
+	s = tc_steps_compute(t, NULL);
+	assert_int_equal(s->ncevs, 0);
+	assert_int_equal(s->npartitions, 0);
+	assert_int_equal(tc_steps_find(s, 0, 0), TC_NONE);
+	assert_int_equal(tc_steps_cev_of_call(s, 0, 0), TC_NONE);
+	tc_steps_free(s);
+	tc_trace_free(t);
+}
+
+/* --- random traces: crossing messages, receives before their sends, collectives
+ * matched out of order, nesting; every option combination must terminate with
+ * the invariants intact (fixed seed, 300 traces) --- */
+static uint64_t rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static void test_random(void **st)
+{
+	(void)st;
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	for (int it = 0; it < 300; it++) {
+		uint32_t n = 1 + (uint32_t)(rnd(&seed) % 6);
+		struct hand h = hand_new(n);
+		for (uint32_t r = 0; r < n; r++) {
+			uint64_t tm = 1 + rnd(&seed) % 5;
+			uint32_t nops = (uint32_t)(rnd(&seed) % 12);
+			uint64_t req = 1;
+			for (uint32_t k = 0; k < nops; k++) {
+				uint32_t peer = (uint32_t)(rnd(&seed) % n), tag = (uint32_t)(rnd(&seed) % 2);
+				uint64_t d = 1 + rnd(&seed) % 4;
+				switch (rnd(&seed) % 6) {
+				case 0: h_send(&h, r, tm, tm + d, peer, tag); break;
+				case 1: h_recv(&h, r, tm, tm + d, peer, tag); break;
+				case 2: h_sendrecv(&h, r, tm, tm + d, peer); break;
+				case 3: h_barrier(&h, r, tm, tm + d); break;
+				case 4:
+					h_isend(&h, r, tm, tm + 1, peer, tag, req);
+					h_isend(&h, r, tm + 1, tm + 2, (peer + 1) % n, tag, req + 1);
+					h_wait_sends(&h, r, h.waitall, tm + 2 + d, tm + 3 + d, (uint64_t[]){ req, req + 1 }, 2);
+					req += 2;
+					tm += 3;
+					break;
+				default:
+					tcb_enter(h.t, r, tm, h.irecv);
+					tcb_irecv_request(h.t, r, tm, req);
+					tcb_leave(h.t, r, tm + 1, h.irecv);
+					tcb_enter(h.t, r, tm + 1 + d, h.waitall);
+					tcb_irecv(h.t, r, tm + 1 + d, peer, 0, tag, 8, req);
+					tcb_leave(h.t, r, tm + 2 + d, h.waitall);
+					h_at(&h, r, tm + 2 + d);
+					req++;
+					tm += 2;
+					break;
+				}
+				tm += d + rnd(&seed) % 3;
+			}
+		}
+		struct tc_trace *t = h_finish(&h);
+		for (int v = 0; v < 16; v++) {
+			struct tc_steps_opts o = opts_with(v & 1, v & 2, v & 4);
+			o.coalesce_isends = !(v & 8);
+			struct tc_steps *s = tc_steps_compute(t, &o);
+			check_invariants(s);
+			tc_steps_free(s);
+		}
+		tc_trace_free(t);
+	}
 }
 
 /* --- real traces --------------------------------------------------------------------- */
@@ -845,6 +920,7 @@ int main(void)
 		cmocka_unit_test(test_caller_merge),
 		cmocka_unit_test(test_leap_merge),
 		cmocka_unit_test(test_robust),
+		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_pingpong),
 		cmocka_unit_test(test_stencil),
 		cmocka_unit_test(test_all_traces),
