@@ -2,6 +2,7 @@
  * and the session getter of the steps analysis.  Options, as --opt KEY=on|off:
  * coalesce_isends, waitall_merge, caller_merge, leap_merge, lamport. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis_steps.h"
 #include "report.h"
@@ -66,6 +67,50 @@ static void json_block(struct json *j, const struct tc_steps *st, struct tc_bloc
 }
 
 #define MAX_LISTED_PARTS 1000
+#define MAX_SHAPES 8
+
+/* Phase shapes: partitions grouped by (events, ranks, steps spanned), most
+ * frequent first — a regular code shows one shape per kind of iteration. */
+struct shape { uint32_t ncevs, nranks, nsteps, count, first; };
+
+static int shape_key_cmp(const void *a, const void *b)
+{
+	const struct shape *x = a, *y = b;
+	if (x->ncevs != y->ncevs) return x->ncevs < y->ncevs ? -1 : 1;
+	if (x->nranks != y->nranks) return x->nranks < y->nranks ? -1 : 1;
+	if (x->nsteps != y->nsteps) return x->nsteps < y->nsteps ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static int shape_count_cmp(const void *a, const void *b)
+{
+	const struct shape *x = a, *y = b;
+	if (x->count != y->count) return x->count > y->count ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* Fills out[] (at most MAX_SHAPES); returns the number of distinct shapes. */
+static size_t phase_shapes(const struct tc_steps *st, struct shape *out, size_t *nout)
+{
+	uint32_t np = st->npartitions;
+	struct shape *a = xmalloc(((size_t)np + 1) * sizeof *a);
+	for (uint32_t p = 0; p < np; p++) {
+		const struct tc_partition *P = &st->parts[p];
+		a[p] = (struct shape){ P->ncevs, P->nranks, (P->last_step - P->first_step) / 2 + 1, 1, p };
+	}
+	qsort(a, np, sizeof *a, shape_key_cmp);
+	size_t n = 0;
+	for (uint32_t p = 0; p < np; p++) {
+		if (n && a[n - 1].ncevs == a[p].ncevs && a[n - 1].nranks == a[p].nranks && a[n - 1].nsteps == a[p].nsteps)
+			a[n - 1].count++;
+		else a[n++] = a[p];
+	}
+	qsort(a, n, sizeof *a, shape_count_cmp);
+	*nout = TC_MIN(n, (size_t)MAX_SHAPES);
+	memcpy(out, a, *nout * sizeof *a);
+	free(a);
+	return n;
+}
 
 void report_steps_json(struct tc_session *s, struct json *j)
 {
@@ -115,6 +160,21 @@ void report_steps_json(struct tc_session *s, struct json *j)
 	}
 	json_arr_end(j);
 	json_kbool(j, "partition_list_truncated", st->npartitions > MAX_LISTED_PARTS);
+	struct shape sh[MAX_SHAPES];
+	size_t nsh;
+	json_kuint(j, "phase_shapes_distinct", phase_shapes(st, sh, &nsh));
+	json_key(j, "phase_shapes");
+	json_arr_begin(j);
+	for (size_t k = 0; k < nsh; k++) {
+		json_obj_begin(j);
+		json_kuint(j, "count", sh[k].count);
+		json_kuint(j, "events", sh[k].ncevs);
+		json_kuint(j, "ranks", sh[k].nranks);
+		json_kuint(j, "steps", sh[k].nsteps);
+		json_kuint(j, "first_partition", sh[k].first);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 	/* hot spots: the latest blocks; origins: where lateness first appears.
 	 * Both rank events and the computation blocks before them ("aggregate"):
 	 * a delay in computation shows on the block, not on an MPI call */
@@ -175,6 +235,13 @@ void report_steps_text(struct tc_session *s, FILE *f)
 		fprintf(f, "  %5u %15s %8u %6u  %s - %s\n", p, sp, P->ncevs, P->nranks, a, z);
 	}
 	if (st->npartitions > shown) fprintf(f, "  ... %u more partitions\n", st->npartitions - shown);
+	struct shape sh[MAX_SHAPES];
+	size_t nsh, distinct = phase_shapes(st, sh, &nsh);
+	if (distinct) fprintf(f, "phase shapes (%zu distinct):\n  %8s %8s %6s %6s  %s\n", distinct, "count", "events", "ranks",
+			      "steps", "first");
+	for (size_t k = 0; k < nsh; k++)
+		fprintf(f, "  %8u %8u %6u %6u  %u\n", sh[k].count, sh[k].ncevs, sh[k].nranks, sh[k].nsteps, sh[k].first);
+	if (distinct > nsh) fprintf(f, "  ... %zu more shapes\n", distinct - nsh);
 	text_blocks(f, st, "hot spots (lateness of MPI calls and of the computation before them)", TC_M_LATENESS, true);
 	text_blocks(f, st, "origins (differential lateness)", TC_M_DLATENESS, true);
 }

@@ -40,7 +40,7 @@ check pingpong-default pipit-ping-pong-2p \
 check pingpong-caller-merge pipit-ping-pong-2p \
 	's["partitions"] == 1 and s["max_step"] == 62 and s["options"]["caller_merge"]' --opt caller_merge=on
 check stencil32 tracer-stencil4d-32p \
-	's["partitions"] == 5 and s["events"] == 672 and s["max_step"] == 40 and len(s["hotspots"]) == 20 and [p["first_step"] for p in s["partition_list"]] == [0, 18, 20, 38, 40]'
+	's["partitions"] == 5 and s["events"] == 672 and s["max_step"] == 40 and len(s["hotspots"]) == 20 and [p["first_step"] for p in s["partition_list"]] == [0, 18, 20, 38, 40] and [(x["count"], x["events"], x["ranks"], x["steps"]) for x in s["phase_shapes"]] == [(3, 32, 32, 1), (2, 288, 32, 9)]'
 check stencil64-lamport tracer-stencil4d-64p \
 	's["options"]["lamport"] and s["events"] == 1344' --opt lamport=on
 check stencil32-origin tracer-stencil4d-32p 's["origins"][0]["diff_lateness_s"] > 0'
