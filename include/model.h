@@ -158,7 +158,7 @@ struct tc_trace {
 	uint32_t world;      /* comm index of MPI_COMM_WORLD (or the largest comm), TC_NONE if none */
 
 	size_t nmsgs;
-	struct tc_msg *msgs;
+	struct tc_msg *msgs;    /* matched messages, in send order (by sender rank, then time) */
 	size_t ncolls;
 	struct tc_coll *colls;
 	struct tc_coll_member *coll_members;
@@ -170,6 +170,7 @@ struct tc_trace {
 	uint64_t incomplete_colls;
 	uint64_t msg_bytes;
 	uint32_t nthreads;   /* CPU-thread locations */
+	double read_seconds, finish_seconds; /* load phases, wall clock (reader only) */
 
 	VEC(char *) warnings;
 	struct arena *arena;

@@ -98,6 +98,14 @@ uint32_t tc_def_loc(struct tc_trace *t, uint64_t id, const char *name, enum tc_l
 	};
 	VEC_PUSH(t->b->locs, l);
 	struct locb lb = { 0 };
+	/* Reserve from the event count the definitions promise: every call has an
+	 * Enter, so at most nevents/2 calls.  The reservation is virtual (pages are
+	 * touched only when filled), and arrays are trimmed when the location is
+	 * done: this avoids re-faulting every page on each doubling. */
+	if (nevents > 64 && nevents < ((uint64_t)1 << 40)) {
+		VEC_RESERVE(lb.calls, (size_t)(nevents / 2));
+		VEC_RESERVE(lb.p2p, (size_t)(nevents / 4));
+	}
 	VEC_PUSH(t->b->lb, lb);
 	VEC_PUSH(t->b->loc_node, node);
 	return (uint32_t)t->b->locs.n - 1;
@@ -217,6 +225,7 @@ void tcb_isend_complete(struct tc_trace *t, uint32_t loc, uint64_t time, uint64_
 	}
 	b->p2p.a[i].aux_time = time;
 	b->p2p.a[i].paired = true;
+	if (b->isends->live == 0) u64map_clear(b->isends);
 }
 
 void tcb_irecv_request(struct tc_trace *t, uint32_t loc, uint64_t time, uint64_t req)

@@ -44,7 +44,8 @@ static void grow(struct u64map *m)
 	struct u64map_entry *old = m->e;
 	size_t oldcap = m->cap;
 	uint32_t oldgen = m->gen;
-	m->cap *= 2;
+	/* mostly tombstones: rehash at the same size instead of growing */
+	if (m->live * 4 > oldcap) m->cap *= 2;
 	m->e = xcalloc(m->cap, sizeof *m->e);
 	m->used = m->live = 0;
 	m->gen = 1;

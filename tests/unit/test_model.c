@@ -109,14 +109,16 @@ static void test_tags_and_subcomm(void **st)
 	tcb_enter(t, 1, 8, f.recv); tcb_recv(t, 1, 9, 0, sub, 1, 8); tcb_leave(t, 1, 10, f.recv);
 	tc_trace_finish(t);
 	assert_int_equal(t->nmsgs, 2);
+	/* messages are in send order: tag 1 first, received by the second MPI_Recv */
 	assert_int_equal(t->msgs[0].src, 3);
 	assert_int_equal(t->msgs[0].dst, 1);
-	assert_int_equal(t->msgs[0].tag, 2);
-	assert_int_equal(t->msgs[0].bytes, 16);
-	assert_int_equal(t->msgs[0].send_call, 1);
-	assert_int_equal(t->msgs[1].tag, 1);
-	assert_int_equal(t->msgs[1].send_call, 0);
-	assert_int_equal(t->msgs[1].recv_call, 1);
+	assert_int_equal(t->msgs[0].tag, 1);
+	assert_int_equal(t->msgs[0].bytes, 8);
+	assert_int_equal(t->msgs[0].send_call, 0);
+	assert_int_equal(t->msgs[0].recv_call, 1);
+	assert_int_equal(t->msgs[1].tag, 2);
+	assert_int_equal(t->msgs[1].send_call, 1);
+	assert_int_equal(t->msgs[1].recv_call, 0);
 	assert_int_equal(t->unmatched_sends + t->unmatched_recvs, 0);
 	assert_false(tc_same_node(t, 3, 1));
 	tc_trace_free(t);
