@@ -116,7 +116,7 @@ static void build_cevs(struct steps_build *b)
 		}
 	}
 	s->rank_first[t->nranks] = (uint32_t)v.n;
-	s->cevs = v.a;
+	s->cevs = xreallocarray(v.a, v.n + 1, sizeof *v.a);   /* the reserve counted ops, not cevs */
 	s->ncevs = v.n;
 
 	size_t nm = t->nmsgs;
