@@ -289,8 +289,8 @@ static void test_ring_exchange_barrier(void **st)
  *   r2: Recv(←1) [1,5]
  * Default options: one partition per message, A = {S01,R1a}, C = {S1,R2},
  * B = {S02,R1b}, ordered A → C → B by the ranks: steps A 0,2; C 4,6; B 8,10.
- * With the caller merge (all in main) it is one partition.  Stride graph: S01 → S02 (same rank), S01 → nxt(R1a) = S1; so strides
- * S01 = 0, S02 = S1 = 1.  Inflation: k=0: S01 at 0.  k=1: the receive R1a
+ * With the caller merge (all in main) it is one partition.  Stride graph:
+ * S01 → S02 (same rank), S01 → nxt(R1a) = S1; so strides S01 = 0, S02 = S1 = 1.  Inflation: k=0: S01 at 0.  k=1: the receive R1a
  * before S1 goes to 1 + max(−, S01=0) = 1; then S02 and S1 at 2.  Trailing:
  * R1b = 1 + max(S1=2, S02=2) = 3; R2 = 1 + S1 = 3.  Global = 2 × local.
  * Lateness: step 4 exits S02 3, S1 4 → 0, 1 (agg: enters 2, 3 → 0, 1);
