@@ -21,6 +21,8 @@ const struct report_section *report_find(const char *name);
 /* sections */
 void report_info_text(struct tc_session *s, FILE *f);
 void report_info_json(struct tc_session *s, struct json *j);
+void report_steps_text(struct tc_session *s, FILE *f);
+void report_steps_json(struct tc_session *s, struct json *j);
 void report_waitstates_text(struct tc_session *s, FILE *f);
 void report_waitstates_json(struct tc_session *s, struct json *j);
 void report_profile_text(struct tc_session *s, FILE *f);

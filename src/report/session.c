@@ -5,6 +5,7 @@
 
 #include "analysis_latency.h"
 #include "analysis_profile.h"
+#include "analysis_steps.h"
 #include "analysis_waitstate.h"
 #include "session.h"
 
@@ -39,6 +40,7 @@ void session_free(struct tc_session *s)
 {
 	if (!s) return;
 	/* analysis results: each module frees its own */
+	tc_steps_free(s->steps);
 	tc_waitstates_free(s->waitstates);
 	tc_profile_free(s->profile);
 	tc_latency_free(s->latency);
