@@ -45,9 +45,13 @@ struct tc_partition {
 	uint32_t ncevs;
 	uint32_t nranks;                 /* ranks with at least one event in it */
 	uint64_t enter, leave;           /* physical span */
+	uint32_t leap;                   /* depth in the partition DAG (0 = no predecessor) */
 };
 
-/* Per global step summary for views and the step↔time map. */
+/* Per global step summary for views and the step↔time map.  Even steps sum
+ * the events on them; odd steps sum the aggregate blocks drawn there (span
+ * agg_start..enter, *_agg values).  A step with no entry repeats the previous
+ * step's end as its span. */
 struct tc_step_sum {
 	uint64_t enter_min, leave_max;   /* physical span of the step's events */
 	uint32_t ncevs;
@@ -80,6 +84,14 @@ double tc_cev_metric(const struct tc_cev *e, enum tc_metric m, bool agg);
 /* Index of the cev of rank at global step (or at step-1 for its aggregate block);
  * TC_NONE when the rank has no event there.  O(log n). */
 uint32_t tc_steps_find(const struct tc_steps *s, uint32_t rank, uint32_t step);
+/* A block of the logical timeline: a cev, or its aggregate block (on step-1). */
+struct tc_block { uint32_t cev; bool agg; };
+/* The (at most) k blocks with the largest value > 0 of metric m, largest first,
+ * among the events and, with aggs, their aggregate blocks too (except the
+ * block before each rank's first event, which has no measured start); ties go to the earlier cev, then the event
+ * before its aggregate block.  Returns how many were written.  O(n·k) at
+ * worst, O(n) typically. */
+size_t tc_steps_top(const struct tc_steps *s, enum tc_metric m, bool aggs, size_t k, struct tc_block *out);
 /* Index of the cev that contains call `call` of rank (via its op), TC_NONE if none. */
 uint32_t tc_steps_cev_of_call(const struct tc_steps *s, uint32_t rank, uint32_t call);
 

@@ -158,7 +158,7 @@ struct tc_trace {
 	uint32_t world;      /* comm index of MPI_COMM_WORLD (or the largest comm), TC_NONE if none */
 
 	size_t nmsgs;
-	struct tc_msg *msgs;
+	struct tc_msg *msgs;    /* matched messages, in send order (by sender rank, then time) */
 	size_t ncolls;
 	struct tc_coll *colls;
 	struct tc_coll_member *coll_members;
@@ -170,6 +170,7 @@ struct tc_trace {
 	uint64_t incomplete_colls;
 	uint64_t msg_bytes;
 	uint32_t nthreads;   /* CPU-thread locations */
+	double read_seconds, finish_seconds; /* load phases, wall clock (reader only) */
 
 	VEC(char *) warnings;
 	struct arena *arena;
@@ -249,6 +250,8 @@ void tcb_coll_end(struct tc_trace *t, uint32_t loc, uint64_t time, uint8_t op, u
 void tcb_other(struct tc_trace *t, uint32_t loc, uint64_t time); /* any other record: counted */
 /* The reader read n records on loc in all: those without a tcb_* call count as "other". */
 void tcb_read_total(struct tc_trace *t, uint32_t loc, uint64_t n);
+/* All records of loc were given: release reading state, trim arrays to size (optional). */
+void tcb_loc_done(struct tc_trace *t, uint32_t loc);
 /* Pair, match and index everything; warnings go to t->warnings. */
 void tc_trace_finish(struct tc_trace *t);
 

@@ -21,5 +21,17 @@ const struct report_section *report_find(const char *name);
 /* sections */
 void report_info_text(struct tc_session *s, FILE *f);
 void report_info_json(struct tc_session *s, struct json *j);
+void report_steps_text(struct tc_session *s, FILE *f);
+void report_steps_json(struct tc_session *s, struct json *j);
+void report_waitstates_text(struct tc_session *s, FILE *f);
+void report_waitstates_json(struct tc_session *s, struct json *j);
+void report_profile_text(struct tc_session *s, FILE *f);
+void report_profile_json(struct tc_session *s, struct json *j);
+void report_regions_text(struct tc_session *s, FILE *f);
+void report_regions_json(struct tc_session *s, struct json *j);
+void report_latency_text(struct tc_session *s, FILE *f);
+void report_latency_json(struct tc_session *s, struct json *j);
+void report_evolution_text(struct tc_session *s, FILE *f);
+void report_evolution_json(struct tc_session *s, struct json *j);
 
 #endif

@@ -11,6 +11,8 @@ struct tc_steps;
 struct tc_clusters;
 struct tc_latency;
 struct tc_verdicts;
+struct tc_waitstates;
+struct tc_profile;
 
 struct tc_session {
 	struct tc_trace *t;
@@ -19,6 +21,8 @@ struct tc_session {
 	struct tc_clusters *clusters;
 	struct tc_latency *latency;
 	struct tc_verdicts *verdicts;
+	struct tc_waitstates *waitstates;
+	struct tc_profile *profile;
 	/* options given on the command line as "name=value" strings, read by the
 	 * modules' session getters (e.g. "caller_merge=off") */
 	VEC(char *) opts;
@@ -33,5 +37,8 @@ bool session_opt_bool(const struct tc_session *s, const char *key, bool def);
 
 /* Lazily computed results (each implemented next to its report section). */
 const struct tc_steps *session_steps(struct tc_session *s);
+const struct tc_waitstates *session_waitstates(struct tc_session *s);
+const struct tc_profile *session_profile(struct tc_session *s);
+const struct tc_latency *session_latency(struct tc_session *s);
 
 #endif

@@ -6,7 +6,13 @@
 # Environment: BUILD (build dir), BIN (tracecomb binary), TRACES (shared traces).
 BUILD=${BUILD:-build}
 BIN=${BIN:-./tracecomb}
-TRACES=${TRACES:-$(cd "$(dirname "$0")/../.." && pwd)/shared/traces}
+case $BIN in /*) ;; */*) BIN=$(pwd)/$BIN ;; *) BIN=$(pwd)/$BIN ;; esac
+# the shared traces sit in shared/ beside the clone (or beside a parent of a worktree)
+if [ -z "$TRACES" ]; then
+	d=$(cd "$(dirname "$0")/.." && pwd)
+	while [ "$d" != / ] && [ ! -d "$d/../shared/traces" ]; do d=$(dirname "$d"); done
+	TRACES=$(cd "$d/../shared/traces" 2>/dev/null && pwd)
+fi
 export BUILD BIN TRACES
 pass=0; fail=0; skip=0
 log=$(mktemp)

@@ -15,6 +15,8 @@ static const struct command {
 	  "      what is in the archive: ranks, nodes, events by kind, messages, collectives, clock" },
 	{ "report", cmd_report, "report TRACE [--json] [--section NAME[,NAME...]] [--opt KEY=VALUE]\n"
 	  "      every analysis as text or one JSON object (a key per section)" },
+	{ "remap", cmd_remap, "remap TRACE [-o FILE] [--format openmpi|mpich|plain] [--weight bytes|messages]\n"
+	  "      a rank-to-node placement (METIS) that cuts inter-node traffic; writes only with -o" },
 	{ "render", cmd_render, "render TRACE --view logical|physical|overview|detail --size WxH [--step N] [--rank R]\n"
 	  "         [--metric M] [--color] [--ascii] [--theme NAME|PATH] [--no-agg] [--filter REGEX]\n"
 	  "         [--search REGEX]\n"

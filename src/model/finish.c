@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "model_internal.h"
-#include "u64map.h"
 
 /* --- message queues keyed by (comm, src, dst, tag) --------------------------- */
 struct qkey { uint32_t comm, src, dst, tag; };
@@ -104,7 +103,7 @@ static void setup_ranks(struct tc_trace *t)
 static void close_calls(struct tc_trace *t)
 {
 	struct tc_build *B = t->b;
-	uint64_t unclosed_locs = 0, unclosed = 0, bad = 0, mism = 0, rev = 0;
+	uint64_t unclosed_locs = 0, unclosed = 0, bad = 0, mism = 0, rev = 0, unpaired = 0;
 	for (uint32_t l = 0; l < t->nlocs; l++) {
 		struct locb *b = &B->lb.a[l];
 		for (size_t i = 0; i < b->stack.n; i++) {
@@ -116,6 +115,7 @@ static void close_calls(struct tc_trace *t)
 		bad += b->bad_leaves;
 		mism += b->mismatched_leaves;
 		rev += b->time_reversals;
+		unpaired += b->unpaired_completes;
 		VEC_FREE(b->stack);
 		struct tc_loc *L = &t->locs[l];
 		DETACH(L->calls, L->ncalls, b->calls);
@@ -131,6 +131,7 @@ static void close_calls(struct tc_trace *t)
 	if (bad) tc_warn(t, "%llu Leave records without a matching Enter ignored", (unsigned long long)bad);
 	if (mism) tc_warn(t, "%llu Leave records name another region than the open one", (unsigned long long)mism);
 	if (rev) tc_warn(t, "%llu records go back in time on their location", (unsigned long long)rev);
+	if (unpaired) tc_warn(t, "%llu IsendComplete records without their Isend", (unsigned long long)unpaired);
 }
 
 static void pick_world(struct tc_trace *t)
@@ -143,57 +144,28 @@ static void pick_world(struct tc_trace *t)
 	t->world = best;
 }
 
-/* Pair Isend↔IsendComplete and IrecvRequest↔Irecv on each rank's master location. */
-static void pair_requests(struct tc_trace *t, struct u64map *sends, struct u64map *recvs)
-{
-	uint64_t unpaired = 0;
-	for (uint32_t r = 0; r < t->nranks; r++) {
-		if (t->ranks[r].loc == TC_NONE) continue;
-		struct locb *b = &t->b->lb.a[t->ranks[r].loc];
-		u64map_clear(sends);
-		u64map_clear(recvs);
-		for (size_t i = 0; i < b->p2p.n; i++) {
-			struct raw_p2p *p = &b->p2p.a[i];
-			uint32_t j;
-			switch (p->kind) {
-			case RAW_ISEND: u64map_put(sends, p->req, (uint32_t)i); break;
-			case RAW_IRECV_REQUEST: u64map_put(recvs, p->req, (uint32_t)i); break;
-			case RAW_ISEND_COMPLETE:
-				if ((j = u64map_take(sends, p->req)) != TC_NONE) {
-					b->p2p.a[j].aux_time = p->time;
-					b->p2p.a[j].paired = true;
-				} else unpaired++;
-				break;
-			case RAW_IRECV:
-				if ((j = u64map_take(recvs, p->req)) != TC_NONE) {
-					p->aux_time = b->p2p.a[j].time;
-					p->aux_call = b->p2p.a[j].call;
-					p->paired = true;
-				}
-				break;
-			case RAW_CANCEL:
-				u64map_take(sends, p->req);
-				u64map_take(recvs, p->req);
-				break;
-			}
-		}
-	}
-	if (unpaired) tc_warn(t, "%llu IsendComplete records without their Isend", (unsigned long long)unpaired);
-}
 
-/* Per rank, in record order: index of the message each send / receive record became. */
-
+/* Messages are created in the (sequential) send pass, one per send record, with
+ * the sender's side filled in; the message's post_call field links the FIFO
+ * queue of its key until a receive pops it.  The receive pass then touches one
+ * message record per receive.  Unmatched sends are compacted away at the end. */
 static void match_messages(struct tc_trace *t, uint32_t **rec_msg)
 {
 	struct tc_build *B = t->b;
 	struct qtab q = { 0 };
-	/* flat list of sends with a next link per queue */
-	struct sendref { uint32_t rank, rec, next; };
-	VEC(struct sendref) s = { 0 };
+	VEC(struct tc_msg) msgs = { 0 };
 	uint64_t outside = 0, badrank = 0;
+	size_t nsends = 0;
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		if (t->ranks[r].loc == TC_NONE) continue;
+		const struct locb *b = &B->lb.a[t->ranks[r].loc];
+		for (size_t i = 0; i < b->p2p.n; i++) nsends += b->p2p.a[i].kind == RAW_SEND || b->p2p.a[i].kind == RAW_ISEND;
+	}
+	VEC_RESERVE(msgs, nsends + 1);
 	for (uint32_t r = 0; r < t->nranks; r++) {
 		if (t->ranks[r].loc == TC_NONE) continue;
 		struct locb *b = &B->lb.a[t->ranks[r].loc];
+		const struct tc_rank *S = &t->ranks[r];
 		rec_msg[r] = xmalloc((b->p2p.n ? b->p2p.n : 1) * sizeof(uint32_t));
 		for (size_t i = 0; i < b->p2p.n; i++) {
 			struct raw_p2p *p = &b->p2p.a[i];
@@ -203,16 +175,23 @@ static void match_messages(struct tc_trace *t, uint32_t **rec_msg)
 			struct qkey k = { p->comm, r, world_of(t, p->comm, p->peer, r), p->tag };
 			if (k.dst == TC_NONE || k.dst >= t->nranks) { badrank++; continue; }
 			struct qent *e = qfind(&q, &k, true);
-			uint32_t id = (uint32_t)s.n;
-			VEC_RESERVE(s, s.n + 1);
-			s.a[s.n].rank = r; s.a[s.n].rec = (uint32_t)i; s.a[s.n].next = TC_NONE; s.n++;
+			uint32_t id = (uint32_t)msgs.n;
+			const struct tc_call *sc = &S->calls[p->call];
+			struct tc_msg m = {
+				.send_time = p->time, .bytes = p->bytes, .src = r, .dst = k.dst,
+				.send_call = p->call, .recv_call = TC_NONE, .post_call = TC_NONE,
+				.tag = p->tag, .comm = p->comm,
+				.send_done = p->paired ? p->aux_time : sc->leave,
+			};
+			if (p->kind == RAW_ISEND || t->regions[sc->region].kind == TC_RK_MPI_ISEND) m.flags |= TC_MSG_NB_SEND;
+			VEC_PUSH(msgs, m);
 			if (e->tail == TC_NONE) e->head = id;
-			else s.a[e->tail].next = id;
+			else msgs.a[e->tail].post_call = id;
 			e->tail = id;
+			rec_msg[r][i] = id;
 		}
 	}
-	VEC(struct tc_msg) msgs = { 0 };
-	uint64_t unmatched_recvs = 0, size_mismatch = 0;
+	uint64_t unmatched_recvs = 0, size_mismatch = 0, matched = 0;
 	for (uint32_t r = 0; r < t->nranks; r++) {
 		if (t->ranks[r].loc == TC_NONE) continue;
 		struct locb *b = &B->lb.a[t->ranks[r].loc];
@@ -224,46 +203,50 @@ static void match_messages(struct tc_trace *t, uint32_t **rec_msg)
 			struct qkey k = { p->comm, world_of(t, p->comm, p->peer, r), r, p->tag };
 			struct qent *e = k.src == TC_NONE ? NULL : qfind(&q, &k, false);
 			if (!e || e->head == TC_NONE) { unmatched_recvs++; continue; }
-			uint32_t sid = e->head;
-			e->head = s.a[sid].next;
+			uint32_t id = e->head;
+			struct tc_msg *m = &msgs.a[id];
+			e->head = m->post_call;
 			if (e->head == TC_NONE) e->tail = TC_NONE;
-			uint32_t src = s.a[sid].rank;
-			struct raw_p2p *sp = &B->lb.a[t->ranks[src].loc].p2p.a[s.a[sid].rec];
-			const struct tc_rank *S = &t->ranks[src];
-			struct tc_msg m = {
-				.send_time = sp->time, .recv_time = p->time, .bytes = sp->bytes,
-				.src = src, .dst = r, .send_call = sp->call, .recv_call = p->call,
-				.tag = p->tag, .comm = p->comm,
-			};
-			uint8_t sk = t->regions[S->calls[sp->call].region].kind;
-			uint8_t rk = t->regions[R->calls[p->call].region].kind;
-			if (sp->kind == RAW_ISEND || sk == TC_RK_MPI_ISEND) m.flags |= TC_MSG_NB_SEND;
-			if (p->kind == RAW_IRECV || rk == TC_RK_MPI_WAIT || rk == TC_RK_MPI_TEST) m.flags |= TC_MSG_NB_RECV;
-			m.send_done = sp->paired ? sp->aux_time : S->calls[sp->call].leave;
-			if (p->paired) {
-				m.post_time = p->aux_time;
-				m.post_call = p->aux_call;
+			const struct tc_call *rc = &R->calls[p->call];
+			uint8_t rk = t->regions[rc->region].kind;
+			m->recv_time = p->time;
+			m->recv_call = p->call;
+			if (p->kind == RAW_IRECV || rk == TC_RK_MPI_WAIT || rk == TC_RK_MPI_TEST) m->flags |= TC_MSG_NB_RECV;
+			if (p->paired && p->aux_call != TC_NONE) {
+				m->post_time = p->aux_time;
+				m->post_call = p->aux_call;
 			} else {
-				m.post_time = R->calls[p->call].enter;
-				m.post_call = (m.flags & TC_MSG_NB_RECV) ? TC_NONE : p->call;
+				m->post_time = rc->enter;
+				m->post_call = (m->flags & TC_MSG_NB_RECV) ? TC_NONE : p->call;
 			}
-			if (m.recv_time < m.send_time) {
-				m.flags |= TC_MSG_CLOCK_BAD;
+			if (m->recv_time < m->send_time) {
+				m->flags |= TC_MSG_CLOCK_BAD;
 				t->clock_violations++;
 			}
-			if (p->bytes != sp->bytes) size_mismatch++;
-			t->msg_bytes += m.bytes;
-			rec_msg[src][s.a[sid].rec] = (uint32_t)msgs.n;
-			rec_msg[r][i] = (uint32_t)msgs.n;
-			VEC_PUSH(msgs, m);
+			if (p->bytes != m->bytes) size_mismatch++;
+			t->msg_bytes += m->bytes;
+			rec_msg[r][i] = id;
+			matched++;
 		}
 	}
-	uint64_t unmatched_sends = 0;
-	for (size_t i = 0; i < q.cap; i++)
-		if (q.e[i].used)
-			for (uint32_t id = q.e[i].head; id != TC_NONE; id = s.a[id].next) unmatched_sends++;
 	free(q.e);
-	VEC_FREE(s);
+	uint64_t unmatched_sends = msgs.n - matched;
+	if (unmatched_sends) {
+		/* drop the sends nobody received; renumber the records' message ids */
+		uint32_t *remap = xmalloc(msgs.n * sizeof *remap), k = 0;
+		for (size_t i = 0; i < msgs.n; i++) {
+			remap[i] = msgs.a[i].recv_call == TC_NONE ? TC_NONE : k;
+			if (remap[i] != TC_NONE) msgs.a[k++] = msgs.a[i];
+		}
+		msgs.n = k;
+		for (uint32_t r = 0; r < t->nranks; r++) {
+			if (t->ranks[r].loc == TC_NONE) continue;
+			size_t n = B->lb.a[t->ranks[r].loc].p2p.n;
+			for (size_t i = 0; i < n; i++)
+				if (rec_msg[r][i] != TC_NONE) rec_msg[r][i] = remap[rec_msg[r][i]];
+		}
+		free(remap);
+	}
 	t->msgs = msgs.a;
 	t->nmsgs = msgs.n;
 	t->unmatched_sends = unmatched_sends;
@@ -311,15 +294,21 @@ static void match_collectives(struct tc_trace *t, uint32_t **coll_of_rec)
 			struct raw_coll *c = &b->coll.a[i];
 			coll_of_rec[r][i] = TC_NONE;
 			if (c->call == TC_NONE || c->comm >= nc) { bad++; continue; }
-			if (seq[c->comm] == 0) VEC_PUSH(touched, c->comm);
-			uint32_t k = seq[c->comm]++;
-			if (k == inst[c->comm].n) {
+			/* a COMM_SELF-like communicator is a different one on every rank:
+			 * each of its collectives is an instance of one member */
+			bool self = t->comms[c->comm].self;
+			uint32_t k = 0;
+			if (!self) {
+				if (seq[c->comm] == 0) VEC_PUSH(touched, c->comm);
+				k = seq[c->comm]++;
+			}
+			if (self || k == inst[c->comm].n) {
 				struct tc_coll nco = { .begin = UINT64_MAX, .end = 0, .comm = c->comm, .op = c->op,
 						       .root = world_of(t, c->comm, c->root, r) };
 				VEC_PUSH(colls, nco);
-				VEC_PUSH(inst[c->comm], (uint32_t)colls.n - 1);
+				if (!self) VEC_PUSH(inst[c->comm], (uint32_t)colls.n - 1);
 			}
-			uint32_t id = inst[c->comm].a[k];
+			uint32_t id = self ? (uint32_t)colls.n - 1 : inst[c->comm].a[k];
 			struct tc_coll *co = &colls.a[id];
 			if (co->op != c->op) opmismatch++;
 			const struct tc_call *call = &t->ranks[r].calls[c->call];
@@ -444,13 +433,6 @@ void tc_trace_finish(struct tc_trace *t)
 	setup_ranks(t);
 	pick_world(t);
 
-	struct u64map a, b;
-	u64map_init(&a);
-	u64map_init(&b);
-	pair_requests(t, &a, &b);
-	u64map_free(&a);
-	u64map_free(&b);
-
 	uint32_t **rec_msg = xcalloc(t->nranks ? t->nranks : 1, sizeof *rec_msg);
 	uint32_t **coll_of_rec = xcalloc(t->nranks ? t->nranks : 1, sizeof *coll_of_rec);
 	match_messages(t, rec_msg);
@@ -473,10 +455,7 @@ void tc_trace_finish(struct tc_trace *t)
 	}
 	if (t->tmin == UINT64_MAX) t->tmin = t->tmax = t->t0;
 
-	for (size_t i = 0; i < B->lb.n; i++) {
-		struct locb *lb = &B->lb.a[i];
-		VEC_FREE(lb->calls); VEC_FREE(lb->stack); VEC_FREE(lb->p2p); VEC_FREE(lb->coll);
-	}
+	for (size_t i = 0; i < B->lb.n; i++) tc_locb_free(&B->lb.a[i]);
 	VEC_FREE(B->lb);
 	VEC_FREE(B->loc_node);
 	free(B);

@@ -98,6 +98,14 @@ uint32_t tc_def_loc(struct tc_trace *t, uint64_t id, const char *name, enum tc_l
 	};
 	VEC_PUSH(t->b->locs, l);
 	struct locb lb = { 0 };
+	/* Reserve from the event count the definitions promise: every call has an
+	 * Enter, so at most nevents/2 calls.  The reservation is virtual (pages are
+	 * touched only when filled), and arrays are trimmed when the location is
+	 * done: this avoids re-faulting every page on each doubling. */
+	if (nevents > 64 && nevents < ((uint64_t)1 << 40)) {
+		VEC_RESERVE(lb.calls, (size_t)(nevents / 2));
+		VEC_RESERVE(lb.p2p, (size_t)(nevents / 4));
+	}
 	VEC_PUSH(t->b->lb, lb);
 	VEC_PUSH(t->b->loc_node, node);
 	return (uint32_t)t->b->locs.n - 1;
@@ -172,53 +180,91 @@ void tcb_leave(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t region)
 	b->calls.a[c].leave = time;
 }
 
-static void p2p(struct tc_trace *t, uint32_t loc, uint64_t time, enum raw_kind kind, enum tc_ev_kind ev,
-		uint32_t peer, uint32_t comm, uint32_t tag, uint64_t bytes, uint64_t req)
+static struct raw_p2p *p2p(struct tc_trace *t, uint32_t loc, uint64_t time, enum raw_kind kind,
+			   enum tc_ev_kind ev, uint32_t peer, uint32_t comm, uint32_t tag, uint64_t bytes)
 {
 	struct locb *b = lb_at(t, loc, time);
 	b->count[ev]++;
-	struct raw_p2p r = { .time = time, .bytes = bytes, .req = req, .peer = peer, .comm = comm,
-			     .tag = tag, .call = top_call(b), .kind = (uint8_t)kind };
+	struct raw_p2p r = { .time = time, .bytes = bytes, .peer = peer, .comm = comm, .tag = tag,
+			     .call = top_call(b), .aux_call = TC_NONE, .kind = (uint8_t)kind };
 	VEC_PUSH(b->p2p, r);
+	return &b->p2p.a[b->p2p.n - 1];
+}
+
+static struct u64map *reqmap(struct u64map **m)
+{
+	if (!*m) {
+		*m = xmalloc(sizeof **m);
+		u64map_init(*m);
+	}
+	return *m;
 }
 
 void tcb_send(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t peer, uint32_t comm,
 	      uint32_t tag, uint64_t bytes)
 {
-	p2p(t, loc, time, RAW_SEND, TC_EV_MPI_SEND, peer, comm, tag, bytes, 0);
+	p2p(t, loc, time, RAW_SEND, TC_EV_MPI_SEND, peer, comm, tag, bytes);
 }
 
 void tcb_isend(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t peer, uint32_t comm,
 	       uint32_t tag, uint64_t bytes, uint64_t req)
 {
-	p2p(t, loc, time, RAW_ISEND, TC_EV_MPI_ISEND, peer, comm, tag, bytes, req);
+	p2p(t, loc, time, RAW_ISEND, TC_EV_MPI_ISEND, peer, comm, tag, bytes);
+	struct locb *b = &t->b->lb.a[loc];
+	u64map_put(reqmap(&b->isends), req, (uint32_t)b->p2p.n - 1);
 }
 
 void tcb_isend_complete(struct tc_trace *t, uint32_t loc, uint64_t time, uint64_t req)
 {
-	p2p(t, loc, time, RAW_ISEND_COMPLETE, TC_EV_MPI_ISEND_COMPLETE, 0, 0, 0, 0, req);
+	struct locb *b = lb_at(t, loc, time);
+	b->count[TC_EV_MPI_ISEND_COMPLETE]++;
+	uint32_t i = b->isends ? u64map_take(b->isends, req) : TC_NONE;
+	if (i == TC_NONE) {
+		b->unpaired_completes++;
+		return;
+	}
+	b->p2p.a[i].aux_time = time;
+	b->p2p.a[i].paired = true;
+	if (b->isends->live == 0) u64map_clear(b->isends);
 }
 
 void tcb_irecv_request(struct tc_trace *t, uint32_t loc, uint64_t time, uint64_t req)
 {
-	p2p(t, loc, time, RAW_IRECV_REQUEST, TC_EV_MPI_IRECV_REQUEST, 0, 0, 0, 0, req);
+	struct locb *b = lb_at(t, loc, time);
+	b->count[TC_EV_MPI_IRECV_REQUEST]++;
+	struct pending_recv pr = { time, top_call(b) };
+	VEC_PUSH(b->pend, pr);
+	u64map_put(reqmap(&b->irecvs), req, (uint32_t)b->pend.n - 1);
 }
 
 void tcb_irecv(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t peer, uint32_t comm,
 	       uint32_t tag, uint64_t bytes, uint64_t req)
 {
-	p2p(t, loc, time, RAW_IRECV, TC_EV_MPI_IRECV, peer, comm, tag, bytes, req);
+	struct raw_p2p *r = p2p(t, loc, time, RAW_IRECV, TC_EV_MPI_IRECV, peer, comm, tag, bytes);
+	struct locb *b = &t->b->lb.a[loc];
+	uint32_t i = b->irecvs ? u64map_take(b->irecvs, req) : TC_NONE;
+	if (i == TC_NONE) return;
+	r->aux_time = b->pend.a[i].time;
+	r->aux_call = b->pend.a[i].call;
+	r->paired = true;
+	if (b->irecvs->live == 0) { /* no receive pending: reuse the slots */
+		u64map_clear(b->irecvs);
+		b->pend.n = 0;
+	}
 }
 
 void tcb_recv(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t peer, uint32_t comm,
 	      uint32_t tag, uint64_t bytes)
 {
-	p2p(t, loc, time, RAW_RECV, TC_EV_MPI_RECV, peer, comm, tag, bytes, 0);
+	p2p(t, loc, time, RAW_RECV, TC_EV_MPI_RECV, peer, comm, tag, bytes);
 }
 
 void tcb_request_cancelled(struct tc_trace *t, uint32_t loc, uint64_t time, uint64_t req)
 {
-	p2p(t, loc, time, RAW_CANCEL, TC_EV_OTHER, 0, 0, 0, 0, req);
+	struct locb *b = lb_at(t, loc, time);
+	b->count[TC_EV_OTHER]++;
+	if (b->isends) u64map_take(b->isends, req);
+	if (b->irecvs) u64map_take(b->irecvs, req);
 }
 
 void tcb_coll_begin(struct tc_trace *t, uint32_t loc, uint64_t time)
@@ -251,6 +297,30 @@ void tcb_read_total(struct tc_trace *t, uint32_t loc, uint64_t n)
 	uint64_t known = 0;
 	for (int k = 0; k < TC_EV_COUNT; k++) known += b->count[k];
 	if (n > known) b->count[TC_EV_OTHER] += n - known;
+}
+
+static void free_reqmaps(struct locb *b)
+{
+	if (b->isends) { u64map_free(b->isends); free(b->isends); b->isends = NULL; }
+	if (b->irecvs) { u64map_free(b->irecvs); free(b->irecvs); b->irecvs = NULL; }
+	VEC_FREE(b->pend);
+}
+
+void tc_locb_free(struct locb *b)
+{
+	VEC_FREE(b->calls); VEC_FREE(b->stack); VEC_FREE(b->p2p); VEC_FREE(b->coll);
+	free_reqmaps(b);
+}
+
+#define VEC_SHRINK(v) do { if ((v).n < (v).cap) { (v).a = xreallocarray((v).a, (v).n ? (v).n : 1, sizeof(*(v).a)); (v).cap = (v).n ? (v).n : 1; } } while (0)
+
+void tcb_loc_done(struct tc_trace *t, uint32_t loc)
+{
+	struct locb *b = &t->b->lb.a[loc];
+	free_reqmaps(b);
+	VEC_SHRINK(b->calls);
+	VEC_SHRINK(b->p2p);
+	VEC_SHRINK(b->coll);
 }
 
 /* --- accessors --------------------------------------------------------------- */
@@ -319,10 +389,7 @@ void tc_trace_free(struct tc_trace *t)
 	for (size_t i = 0; i < t->warnings.n; i++) free(t->warnings.a[i]);
 	VEC_FREE(t->warnings);
 	if (t->b) {
-		for (size_t i = 0; i < t->b->lb.n; i++) {
-			struct locb *b = &t->b->lb.a[i];
-			VEC_FREE(b->calls); VEC_FREE(b->stack); VEC_FREE(b->p2p); VEC_FREE(b->coll);
-		}
+		for (size_t i = 0; i < t->b->lb.n; i++) tc_locb_free(&t->b->lb.a[i]);
 		VEC_FREE(t->b->lb); VEC_FREE(t->b->locs); VEC_FREE(t->b->regions);
 		VEC_FREE(t->b->nodes); VEC_FREE(t->b->comms); VEC_FREE(t->b->loc_node);
 		free(t->b);

@@ -4,19 +4,24 @@
 
 #include "model.h"
 
-enum raw_kind { RAW_SEND, RAW_ISEND, RAW_ISEND_COMPLETE, RAW_IRECV_REQUEST, RAW_IRECV, RAW_RECV, RAW_CANCEL };
+#include "u64map.h"
 
-/* A point-to-point record as read, before matching. */
+enum raw_kind { RAW_SEND, RAW_ISEND, RAW_IRECV, RAW_RECV };
+
+/* A send or receive-completion record as read, before matching (48 bytes).
+ * Requests are paired while reading: IsendComplete sets the Isend's aux_time;
+ * an Irecv takes the time and call of its IrecvRequest. */
 struct raw_p2p {
-	uint64_t time, bytes, req;
+	uint64_t time, bytes;
+	uint64_t aux_time;    /* send: completion time; receive: posted time */
 	uint32_t peer, comm, tag;
 	uint32_t call;        /* innermost open call when the record was read, TC_NONE if none */
+	uint32_t aux_call;    /* receive: call of its IrecvRequest */
 	uint8_t kind;
-	/* filled when requests are paired: send completion / receive post */
-	uint64_t aux_time;
-	uint32_t aux_call;
-	bool paired;
+	bool paired;          /* aux_* are set */
 };
+
+struct pending_recv { uint64_t time; uint32_t call; };
 
 /* A collective part as read. */
 struct raw_coll {
@@ -36,6 +41,10 @@ struct locb {
 	uint64_t bad_leaves;   /* Leave with no open call */
 	uint64_t mismatched_leaves; /* Leave whose region is not the open call's */
 	uint64_t time_reversals;
+	uint64_t unpaired_completes;
+	/* open requests while reading: Isend req → p2p index; IrecvRequest req → pend index */
+	struct u64map *isends, *irecvs;
+	VEC(struct pending_recv) pend;
 };
 
 struct tc_build {
@@ -47,5 +56,7 @@ struct tc_build {
 	VEC(uint32_t) loc_node;  /* node of each location's process */
 };
 
+
+void tc_locb_free(struct locb *b);
 
 #endif

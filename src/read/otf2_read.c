@@ -416,6 +416,7 @@ static void read_location(struct loadctx *L, struct locctx *c, OTF2_EvtReaderCal
 		return;
 	}
 	tcb_read_total(L->t, c->loc, c->nread);
+	tcb_loc_done(L->t, c->loc);
 }
 
 static void *worker(void *arg)
@@ -745,6 +746,7 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 		*err = xasprintf("%s/: cannot open the event files (%s)", L.archive_dir, otf2_msg);
 		goto fail;
 	}
+	double t_read = tc_now();
 	int nthreads = opts && opts->threads > 0 ? opts->threads : TC_MIN(tc_ncpus(), 4);
 	if ((uint32_t)nthreads > L.nlc) nthreads = (int)L.nlc;
 	if (nthreads <= 1) {
@@ -768,7 +770,10 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 		L.err = NULL;
 		goto fail;
 	}
+	double t_finish = tc_now();
 	tc_trace_finish(L.t);
+	L.t->read_seconds = t_finish - t_read;
+	L.t->finish_seconds = tc_now() - t_finish;
 	struct tc_trace *t = L.t;
 	L.t = NULL;
 	free_load(&L);

@@ -6,6 +6,14 @@
 const struct report_section report_sections[] = {
 	{ "info", "what is in the archive: ranks, nodes, events, messages, collectives",
 	  report_info_text, report_info_json },
+	{ "steps", "logical structure: partitions, steps, lateness hot spots and origins", report_steps_text, report_steps_json },
+	{ "waitstates", "Scalasca wait states: late sender/receiver, collectives, and who caused them",
+	  report_waitstates_text, report_waitstates_json },
+	{ "profile", "flat profile: time per region (inclusive, exclusive, imbalance), message sizes",
+	  report_profile_text, report_profile_json },
+	{ "regions", "communication regions (free-energy distance) and their latency RL", report_regions_text, report_regions_json },
+	{ "latency", "latency criteria per size and intra/inter node, highest message latencies", report_latency_text, report_latency_json },
+	{ "evolution", "latency over time windows per region: growth and steady-high periods", report_evolution_text, report_evolution_json },
 };
 const size_t report_nsections = TC_NELEM(report_sections);
 

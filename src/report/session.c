@@ -3,7 +3,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analysis_latency.h"
+#include "analysis_profile.h"
 #include "analysis_steps.h"
+#include "analysis_waitstate.h"
 #include "session.h"
 
 struct tc_session *session_new(struct tc_trace *t)
@@ -36,8 +39,11 @@ bool session_opt_bool(const struct tc_session *s, const char *key, bool def)
 void session_free(struct tc_session *s)
 {
 	if (!s) return;
-	/* analysis results: each module frees its own (added as modules land) */
+	/* analysis results: each module frees its own */
 	tc_steps_free(s->steps);
+	tc_waitstates_free(s->waitstates);
+	tc_profile_free(s->profile);
+	tc_latency_free(s->latency);
 	for (size_t i = 0; i < s->opts.n; i++) free(s->opts.a[i]);
 	VEC_FREE(s->opts);
 	tc_trace_free(s->t);

@@ -19,7 +19,7 @@ static uint64_t mix(uint64_t k)
 void u64map_init(struct u64map *m)
 {
 	m->cap = 64;
-	m->used = 0;
+	m->used = m->live = 0;
 	m->gen = 1;
 	m->e = xcalloc(m->cap, sizeof *m->e);
 }
@@ -32,7 +32,7 @@ void u64map_free(struct u64map *m)
 
 void u64map_clear(struct u64map *m)
 {
-	m->used = 0;
+	m->used = m->live = 0;
 	if (++m->gen == 0) { /* wrapped: really clear */
 		for (size_t i = 0; i < m->cap; i++) m->e[i].gen = 0;
 		m->gen = 1;
@@ -44,9 +44,10 @@ static void grow(struct u64map *m)
 	struct u64map_entry *old = m->e;
 	size_t oldcap = m->cap;
 	uint32_t oldgen = m->gen;
-	m->cap *= 2;
+	/* mostly tombstones: rehash at the same size instead of growing */
+	if (m->live * 4 > oldcap) m->cap *= 2;
 	m->e = xcalloc(m->cap, sizeof *m->e);
-	m->used = 0;
+	m->used = m->live = 0;
 	m->gen = 1;
 	for (size_t i = 0; i < oldcap; i++)
 		if (old[i].gen == oldgen && old[i].val != DELETED) u64map_put(m, old[i].key, old[i].val);
@@ -65,6 +66,7 @@ void u64map_put(struct u64map *m, uint64_t key, uint32_t val)
 	}
 	if (tomb != SIZE_MAX) i = tomb;
 	else m->used++;
+	m->live++;
 	m->e[i] = (struct u64map_entry){ key, val, m->gen };
 }
 
@@ -87,6 +89,7 @@ uint32_t u64map_take(struct u64map *m, uint64_t key)
 		if (e->val != DELETED && e->key == key) {
 			uint32_t v = e->val;
 			e->val = DELETED;
+			m->live--;
 			return v;
 		}
 	}

@@ -1,0 +1,262 @@
+/* rawdecode.c — the baseline for load benchmarks: decode every event of an
+ * OTF2 archive with libotf2's local event readers and callbacks that only
+ * count records by kind.
+ *
+ *   rawdecode [--threads N] [--kinds] ARCHIVE      (anchor file or its directory)
+ *   prints:   events=N seconds=S
+ *
+ * With --threads N > 1 one shared reader is used with the pthread locking
+ * callbacks and the locations are split round-robin across N threads. */
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <otf2/otf2.h>
+#include <otf2/OTF2_Pthread_Locks.h>
+
+#include "util.h"
+
+enum kind { K_ENTER, K_LEAVE, K_SEND, K_ISEND, K_ISEND_COMPLETE, K_IRECV_REQUEST, K_IRECV, K_RECV,
+	    K_COLL_BEGIN, K_COLL_END, K_MEASUREMENT, K_OTHER, K_COUNT };
+static const char *const kind_names[K_COUNT] = {
+	"enter", "leave", "mpi_send", "mpi_isend", "mpi_isend_complete", "mpi_irecv_request",
+	"mpi_irecv", "mpi_recv", "coll_begin", "coll_end", "measurement_on_off", "other",
+};
+
+struct counts { uint64_t n[K_COUNT]; uint64_t total; uint64_t tsum; };
+
+#define CB_PROLOGUE OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *ud, OTF2_AttributeList *al
+#define COUNT(k) do { struct counts *c_ = ud; c_->n[k]++; c_->tsum += t; (void)loc; (void)pos; (void)al; \
+		      return OTF2_CALLBACK_SUCCESS; } while (0)
+
+static OTF2_CallbackCode cb_enter(CB_PROLOGUE, OTF2_RegionRef r) { (void)r; COUNT(K_ENTER); }
+static OTF2_CallbackCode cb_leave(CB_PROLOGUE, OTF2_RegionRef r) { (void)r; COUNT(K_LEAVE); }
+static OTF2_CallbackCode cb_send(CB_PROLOGUE, uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t len)
+{
+	(void)peer; (void)comm; (void)tag; (void)len;
+	COUNT(K_SEND);
+}
+static OTF2_CallbackCode cb_isend(CB_PROLOGUE, uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t len,
+				  uint64_t req)
+{
+	(void)peer; (void)comm; (void)tag; (void)len; (void)req;
+	COUNT(K_ISEND);
+}
+static OTF2_CallbackCode cb_isend_complete(CB_PROLOGUE, uint64_t req) { (void)req; COUNT(K_ISEND_COMPLETE); }
+static OTF2_CallbackCode cb_irecv_request(CB_PROLOGUE, uint64_t req) { (void)req; COUNT(K_IRECV_REQUEST); }
+static OTF2_CallbackCode cb_irecv(CB_PROLOGUE, uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t len,
+				  uint64_t req)
+{
+	(void)peer; (void)comm; (void)tag; (void)len; (void)req;
+	COUNT(K_IRECV);
+}
+static OTF2_CallbackCode cb_recv(CB_PROLOGUE, uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t len)
+{
+	(void)peer; (void)comm; (void)tag; (void)len;
+	COUNT(K_RECV);
+}
+static OTF2_CallbackCode cb_coll_begin(CB_PROLOGUE) { COUNT(K_COLL_BEGIN); }
+static OTF2_CallbackCode cb_coll_end(CB_PROLOGUE, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
+				     uint64_t sent, uint64_t recvd)
+{
+	(void)op; (void)comm; (void)root; (void)sent; (void)recvd;
+	COUNT(K_COLL_END);
+}
+static OTF2_CallbackCode cb_measurement(CB_PROLOGUE, OTF2_MeasurementMode m) { (void)m; COUNT(K_MEASUREMENT); }
+
+struct defs { VEC(uint64_t) locs; };
+
+static OTF2_CallbackCode def_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name,
+				      OTF2_LocationType type, uint64_t nev, OTF2_LocationGroupRef group)
+{
+	(void)name; (void)type; (void)nev; (void)group;
+	struct defs *d = ud;
+	VEC_PUSH(d->locs, self);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+struct worker {
+	OTF2_Reader *r;
+	OTF2_EvtReader **readers;
+	size_t n, first, step;
+	struct counts c;
+	int failed;
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	OTF2_EvtReaderCallbacks *cbs = OTF2_EvtReaderCallbacks_New();
+	OTF2_EvtReaderCallbacks_SetEnterCallback(cbs, cb_enter);
+	OTF2_EvtReaderCallbacks_SetLeaveCallback(cbs, cb_leave);
+	OTF2_EvtReaderCallbacks_SetMpiSendCallback(cbs, cb_send);
+	OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cbs, cb_isend);
+	OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cbs, cb_isend_complete);
+	OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cbs, cb_irecv_request);
+	OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cbs, cb_irecv);
+	OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cbs, cb_recv);
+	OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cbs, cb_coll_begin);
+	OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cbs, cb_coll_end);
+	OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cbs, cb_measurement);
+	for (size_t i = w->first; i < w->n; i += w->step) {
+		OTF2_EvtReader *er = w->readers[i];
+		if (!er) continue;
+		uint64_t got = 0;
+		if (OTF2_Reader_RegisterEvtCallbacks(w->r, er, cbs, &w->c) != OTF2_SUCCESS ||
+		    OTF2_Reader_ReadAllLocalEvents(w->r, er, &got) != OTF2_SUCCESS)
+			w->failed = 1;
+		w->c.total += got;
+		OTF2_Reader_CloseEvtReader(w->r, er);
+	}
+	OTF2_EvtReaderCallbacks_Delete(cbs);
+	return NULL;
+}
+
+/* ARCHIVE may be the anchor or a directory holding exactly one *.otf2. */
+static char *anchor_of(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return xstrdup(path);
+	DIR *d = opendir(path);
+	if (!d) return xstrdup(path);
+	char *found = NULL;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		if (l > 5 && strcmp(e->d_name + l - 5, ".otf2") == 0) {
+			if (!found) found = xasprintf("%s/%s", path, e->d_name);
+			n++;
+		}
+	}
+	closedir(d);
+	if (n != 1) {
+		fprintf(stderr, "rawdecode: %s holds %d *.otf2 files, need exactly one\n", path, n);
+		exit(1);
+	}
+	return found;
+}
+
+#define CHECK(call)                                                                              \
+	do {                                                                                     \
+		OTF2_ErrorCode rc_ = (call);                                                     \
+		if (rc_ != OTF2_SUCCESS) {                                                       \
+			fprintf(stderr, "rawdecode: %s: %s\n", #call, OTF2_Error_GetDescription(rc_)); \
+			return 1;                                                                \
+		}                                                                                \
+	} while (0)
+
+int main(int argc, char **argv)
+{
+	int threads = 1;
+	bool kinds = false;
+	const char *path = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+			threads = atoi(argv[++i]);
+			if (threads < 1 || threads > 256) {
+				fprintf(stderr, "rawdecode: bad --threads\n");
+				return 2;
+			}
+		} else if (strcmp(argv[i], "--kinds") == 0) {
+			kinds = true;
+		} else if (argv[i][0] == '-' || path) {
+			fprintf(stderr, "usage: rawdecode [--threads N] [--kinds] ARCHIVE\n");
+			return 2;
+		} else {
+			path = argv[i];
+		}
+	}
+	if (!path) {
+		fprintf(stderr, "usage: rawdecode [--threads N] [--kinds] ARCHIVE\n");
+		return 2;
+	}
+	char *anchor = anchor_of(path);
+	double t0 = tc_now();
+	OTF2_Reader *r = OTF2_Reader_Open(anchor);
+	if (!r) {
+		fprintf(stderr, "rawdecode: cannot open %s\n", anchor);
+		return 1;
+	}
+	CHECK(OTF2_Reader_SetSerialCollectiveCallbacks(r));
+	if (threads > 1) CHECK(OTF2_Pthread_Reader_SetLockingCallbacks(r, NULL));
+
+	struct defs defs = { 0 };
+	OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(r);
+	if (!gdr) {
+		fprintf(stderr, "rawdecode: no global definitions in %s\n", anchor);
+		return 1;
+	}
+	OTF2_GlobalDefReaderCallbacks *gcbs = OTF2_GlobalDefReaderCallbacks_New();
+	OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gcbs, def_location);
+	CHECK(OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, gcbs, &defs));
+	OTF2_GlobalDefReaderCallbacks_Delete(gcbs);
+	uint64_t ndefs = 0;
+	CHECK(OTF2_Reader_ReadAllGlobalDefinitions(r, gdr, &ndefs));
+	CHECK(OTF2_Reader_CloseGlobalDefReader(r, gdr));
+
+	for (size_t i = 0; i < defs.locs.n; i++) CHECK(OTF2_Reader_SelectLocation(r, defs.locs.a[i]));
+	bool have_defs = OTF2_Reader_OpenDefFiles(r) == OTF2_SUCCESS;
+	CHECK(OTF2_Reader_OpenEvtFiles(r));
+	OTF2_EvtReader **readers = xcalloc(defs.locs.n ? defs.locs.n : 1, sizeof(*readers));
+	for (size_t i = 0; i < defs.locs.n; i++) {
+		if (have_defs) {
+			OTF2_DefReader *dr = OTF2_Reader_GetDefReader(r, defs.locs.a[i]);
+			if (dr) {
+				uint64_t n = 0;
+				OTF2_ErrorCode rc;
+				do rc = OTF2_Reader_ReadAllLocalDefinitions(r, dr, &n);
+				while (rc == OTF2_ERROR_DUPLICATE_MAPPING_TABLE);
+				OTF2_Reader_CloseDefReader(r, dr);
+			}
+		}
+		readers[i] = OTF2_Reader_GetEvtReader(r, defs.locs.a[i]);
+	}
+	if (have_defs) OTF2_Reader_CloseDefFiles(r);
+
+	struct worker *ws = xcalloc((size_t)threads, sizeof(*ws));
+	pthread_t *tids = xcalloc((size_t)threads, sizeof(*tids));
+	for (int i = 0; i < threads; i++) {
+		ws[i] = (struct worker){ .r = r, .readers = readers, .n = defs.locs.n, .first = (size_t)i,
+					 .step = (size_t)threads };
+		if (threads == 1) work(&ws[i]);
+		else if (pthread_create(&tids[i], NULL, work, &ws[i]) != 0) {
+			fprintf(stderr, "rawdecode: cannot start a thread\n");
+			return 1;
+		}
+	}
+	struct counts total = { 0 };
+	int failed = 0;
+	for (int i = 0; i < threads; i++) {
+		if (threads > 1) pthread_join(tids[i], NULL);
+		for (int k = 0; k < K_COUNT; k++) total.n[k] += ws[i].c.n[k];
+		total.total += ws[i].c.total;
+		total.tsum += ws[i].c.tsum;
+		failed |= ws[i].failed;
+	}
+	CHECK(OTF2_Reader_CloseEvtFiles(r));
+	CHECK(OTF2_Reader_Close(r));
+	double secs = tc_now() - t0;
+	if (failed) {
+		fprintf(stderr, "rawdecode: reading events of %s failed\n", anchor);
+		return 1;
+	}
+	uint64_t counted = 0;
+	for (int k = 0; k < K_OTHER; k++) counted += total.n[k];
+	total.n[K_OTHER] = total.total - counted;
+	printf("events=%llu seconds=%.3f\n", (unsigned long long)total.total, secs);
+	if (kinds) {
+		for (int k = 0; k < K_COUNT; k++)
+			printf("%s=%llu\n", kind_names[k], (unsigned long long)total.n[k]);
+		printf("locations=%zu threads=%d\n", defs.locs.n, threads);
+	}
+	free(ws);
+	free(tids);
+	free(readers);
+	VEC_FREE(defs.locs);
+	free(anchor);
+	return 0;
+}

@@ -1,0 +1,130 @@
+/* lateness.c — the step metrics of Ravel (§3): lateness per partition and
+ * step, global lateness per global step, differential lateness (§3.1),
+ * duration, each for the event and for its aggregate block, and the per-step
+ * summaries.  Events are bucketed by (partition, step) and by global step, so
+ * everything is O(events + messages) (Ravel rescans all events per step). */
+#include <stdlib.h>
+
+#include "steps_internal.h"
+
+static double dmax0(double x) { return x > 0 ? x : 0; }
+
+void steps_metrics(struct tc_steps *s)
+{
+	const struct tc_trace *t = s->t;
+	size_t n = s->ncevs;
+	uint32_t np = s->npartitions;
+	size_t ng = (size_t)s->max_step + 1;
+	s->steps = xcalloc(ng, sizeof *s->steps);
+
+	/* slots: one per (partition, even step in its span) */
+	size_t *poff = xmalloc(((size_t)np + 1) * sizeof *poff);
+	size_t ns = 0;
+	for (uint32_t p = 0; p < np; p++) {
+		poff[p] = ns;
+		ns += (size_t)(s->parts[p].last_step - s->parts[p].first_step) / 2 + 1;
+	}
+	enum { X_EXIT, X_ENTER, X_DUR, X_AGG, X_N };
+	uint64_t *pmin = xmalloc((ns + 1) * X_N * sizeof *pmin);
+	uint64_t *gmin = xmalloc(ng * 2 * sizeof *gmin);
+	for (size_t k = 0; k < (ns + 1) * X_N; k++) pmin[k] = UINT64_MAX;
+	for (size_t k = 0; k < ng * 2; k++) gmin[k] = UINT64_MAX;
+	size_t *slot = xmalloc((n + 1) * sizeof *slot);
+	for (size_t i = 0; i < n; i++) {
+		const struct tc_cev *e = &s->cevs[i];
+		const struct tc_partition *P = &s->parts[e->partition];
+		slot[i] = poff[e->partition] + (e->step - P->first_step) / 2;
+		uint64_t *m = &pmin[slot[i] * X_N];
+		uint64_t v[X_N] = { e->leave, e->enter, e->leave - e->enter, e->enter - e->agg_start };
+		for (int k = 0; k < X_N; k++) m[k] = TC_MIN(m[k], v[k]);
+		gmin[e->step * 2] = TC_MIN(gmin[e->step * 2], e->leave);
+		gmin[e->step * 2 + 1] = TC_MIN(gmin[e->step * 2 + 1], e->enter);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct tc_cev *e = &s->cevs[i];
+		const uint64_t *m = &pmin[slot[i] * X_N];
+		e->lateness = tc_dur(t, e->leave - m[X_EXIT]);
+		e->lateness_agg = tc_dur(t, e->enter - m[X_ENTER]);
+		e->duration = tc_dur(t, (e->leave - e->enter) - m[X_DUR]);
+		e->duration_agg = tc_dur(t, (e->enter - e->agg_start) - m[X_AGG]);
+		e->glateness = tc_dur(t, e->leave - gmin[e->step * 2]);
+		e->glateness_agg = tc_dur(t, e->enter - gmin[e->step * 2 + 1]);
+	}
+	/* differential lateness: what was not inherited from the predecessor
+	 * (the event's own aggregate block, or for a receive also its senders) */
+	for (size_t i = 0; i < n; i++) {
+		struct tc_cev *e = &s->cevs[i];
+		uint32_t pv = steps_prev(s, (uint32_t)i);
+		e->dlateness_agg = dmax0(e->lateness_agg - (pv != TC_NONE ? s->cevs[pv].lateness : 0));
+		double parent = e->lateness_agg;
+		if ((e->flags & TC_CEV_RECV) && !(e->flags & TC_CEV_COLL)) {
+			const struct tc_rank *R = &t->ranks[e->rank];
+			for (uint32_t k = 0; k < e->nops; k++) {
+				const struct tc_op *op = &R->ops[e->op + k];
+				const uint32_t *mr = tc_op_recvs(t, e->rank, op);
+				for (uint32_t j = 0; j < op->nrecv; j++) {
+					uint32_t sc = s->msg_send_cev[mr[j]];
+					if (sc != TC_NONE && s->cevs[sc].lateness > parent) parent = s->cevs[sc].lateness;
+				}
+			}
+		}
+		e->dlateness = dmax0(e->lateness - parent);
+	}
+	/* per-step sums: events on their (even) step, aggregate blocks on step-1 */
+	for (size_t g = 0; g < ng; g++) s->steps[g].enter_min = UINT64_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const struct tc_cev *e = &s->cevs[i];
+		for (int agg = 0; agg < 2; agg++) {
+			if (agg && e->step == 0) break;
+			struct tc_step_sum *S = &s->steps[e->step - (uint32_t)agg];
+			uint64_t a = agg ? e->agg_start : e->enter, z = agg ? e->enter : e->leave;
+			S->enter_min = TC_MIN(S->enter_min, a);
+			S->leave_max = TC_MAX(S->leave_max, z);
+			S->ncevs++;
+			double l = tc_cev_metric(e, TC_M_LATENESS, agg), d = tc_cev_metric(e, TC_M_DLATENESS, agg);
+			S->lateness_max = TC_MAX(S->lateness_max, l);
+			S->lateness_sum += l;
+			S->dlateness_max = TC_MAX(S->dlateness_max, d);
+			S->dlateness_sum += d;
+			S->glateness_max = TC_MAX(S->glateness_max, tc_cev_metric(e, TC_M_GLATENESS, agg));
+			S->duration_max = TC_MAX(S->duration_max, tc_cev_metric(e, TC_M_DURATION, agg));
+		}
+	}
+	uint64_t last = t->tmin;
+	for (size_t g = 0; g < ng; g++) {
+		struct tc_step_sum *S = &s->steps[g];
+		if (!S->ncevs) S->enter_min = S->leave_max = last;
+		else last = S->leave_max;
+	}
+	free(poff); free(pmin); free(gmin); free(slot);
+}
+
+static bool block_before(const struct tc_steps *s, enum tc_metric m, struct tc_block a, struct tc_block b)
+{
+	double va = tc_cev_metric(&s->cevs[a.cev], m, a.agg), vb = tc_cev_metric(&s->cevs[b.cev], m, b.agg);
+	if (va != vb) return va > vb;
+	if (a.cev != b.cev) return a.cev < b.cev;
+	return !a.agg && b.agg;
+}
+
+size_t tc_steps_top(const struct tc_steps *s, enum tc_metric m, bool aggs, size_t k, struct tc_block *out)
+{
+	size_t have = 0;
+	if (!k) return 0;
+	for (uint32_t i = 0; i < s->ncevs; i++)
+		for (int agg = 0; agg < (aggs ? 2 : 1); agg++) {
+			struct tc_block b = { i, agg != 0 };
+			/* the block before a rank's first event has no measured start:
+			 * its value is start-up skew, not something that happened there */
+			if (b.agg && steps_prev(s, i) == TC_NONE) continue;
+			if (!(tc_cev_metric(&s->cevs[i], m, b.agg) > 0)) continue;
+			if (have == k && !block_before(s, m, b, out[k - 1])) continue;
+			size_t pos = have < k ? have++ : k - 1;
+			while (pos > 0 && block_before(s, m, b, out[pos - 1])) {
+				out[pos] = out[pos - 1];
+				pos--;
+			}
+			out[pos] = b;
+		}
+	return have;
+}

@@ -1,0 +1,243 @@
+/* remap.c — partition the rank communication graph into node-sized parts
+ * with METIS and predict inter-node traffic before and after.
+ *
+ * Graph: one vertex per rank, an undirected edge u–v weighted by the bytes
+ * (or messages) exchanged both ways.  METIS k-way with k = number of nodes and
+ * a small imbalance tolerance; then a repair pass enforces the node capacity
+ * exactly (moves the ranks that lose least from overfull to underfull parts),
+ * parts are assigned to the trace's nodes to keep as many ranks in place as
+ * possible, and the result is kept only if it lowers the inter-node weight. */
+#include <metis.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_remap.h"
+
+struct edge { uint32_t u, v; uint64_t w; };
+
+static int edge_cmp(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+	if (x->u != y->u) return x->u < y->u ? -1 : 1;
+	if (x->v != y->v) return x->v < y->v ? -1 : 1;
+	return 0;
+}
+
+/* CSR adjacency with summed weights, both directions. */
+struct graph { uint32_t n; uint32_t *xadj, *adj; uint64_t *w; };
+
+static void build_graph(const struct tc_trace *t, enum tc_remap_weight wk, struct graph *g)
+{
+	size_t ne = 0;
+	struct edge *e = xmalloc((2 * t->nmsgs + 1) * sizeof *e);
+	for (size_t i = 0; i < t->nmsgs; i++) {
+		const struct tc_msg *m = &t->msgs[i];
+		if (m->src == m->dst) continue;
+		uint64_t w = wk == TC_REMAP_BYTES ? m->bytes : 1;
+		e[ne++] = (struct edge){ m->src, m->dst, w };
+		e[ne++] = (struct edge){ m->dst, m->src, w };
+	}
+	qsort(e, ne, sizeof *e, edge_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < ne; i++) {
+		if (k && e[k - 1].u == e[i].u && e[k - 1].v == e[i].v) e[k - 1].w += e[i].w;
+		else e[k++] = e[i];
+	}
+	g->n = t->nranks;
+	g->xadj = xcalloc(g->n + 1, sizeof *g->xadj);
+	g->adj = xmalloc((k + 1) * sizeof *g->adj);
+	g->w = xmalloc((k + 1) * sizeof *g->w);
+	for (size_t i = 0; i < k; i++) g->xadj[e[i].u + 1]++;
+	for (uint32_t v = 0; v < g->n; v++) g->xadj[v + 1] += g->xadj[v];
+	for (size_t i = 0; i < k; i++) {
+		g->adj[i] = e[i].v;
+		g->w[i] = e[i].w;
+	}
+	free(e);
+}
+
+static void free_graph(struct graph *g)
+{
+	free(g->xadj);
+	free(g->adj);
+	free(g->w);
+}
+
+/* Inter-node weight of a placement (each undirected edge counted once). */
+static uint64_t cut(const struct graph *g, const uint32_t *part)
+{
+	uint64_t c = 0;
+	for (uint32_t u = 0; u < g->n; u++)
+		for (uint32_t i = g->xadj[u]; i < g->xadj[u + 1]; i++)
+			if (g->adj[i] > u && part[u] != part[g->adj[i]]) c += g->w[i];
+	return c;
+}
+
+/* Weight from u to the ranks of part p. */
+static uint64_t link(const struct graph *g, const uint32_t *part, uint32_t u, uint32_t p)
+{
+	uint64_t s = 0;
+	for (uint32_t i = g->xadj[u]; i < g->xadj[u + 1]; i++)
+		if (part[g->adj[i]] == p) s += g->w[i];
+	return s;
+}
+
+/* Move ranks out of parts over capacity, each time the rank and target part that
+ * lose the least weight. */
+static void repair(const struct graph *g, uint32_t *part, uint32_t nparts, uint32_t cap)
+{
+	uint32_t *size = xcalloc(nparts, sizeof *size);
+	for (uint32_t u = 0; u < g->n; u++) size[part[u]]++;
+	for (;;) {
+		uint32_t over = TC_NONE;
+		for (uint32_t p = 0; p < nparts; p++)
+			if (size[p] > cap) { over = p; break; }
+		if (over == TC_NONE) break;
+		uint32_t best_u = TC_NONE, best_p = TC_NONE;
+		int64_t best = INT64_MIN;
+		for (uint32_t u = 0; u < g->n; u++) {
+			if (part[u] != over) continue;
+			uint64_t here = link(g, part, u, over);
+			for (uint32_t p = 0; p < nparts; p++) {
+				if (size[p] >= cap) continue;
+				int64_t gain = (int64_t)link(g, part, u, p) - (int64_t)here;
+				if (gain > best) { best = gain; best_u = u; best_p = p; }
+			}
+		}
+		if (best_u == TC_NONE) break;  /* no room anywhere: total capacity too small */
+		part[best_u] = best_p;
+		size[over]--;
+		size[best_p]++;
+	}
+	free(size);
+}
+
+/* Relabel parts onto nodes so that as many ranks as possible stay where they are
+ * (greedy on the overlap matrix). */
+static void relabel(uint32_t n, uint32_t *part, const uint32_t *before, uint32_t nparts)
+{
+	uint32_t *ov = xcalloc((size_t)nparts * nparts, sizeof *ov);
+	for (uint32_t u = 0; u < n; u++) ov[(size_t)part[u] * nparts + before[u]]++;
+	uint32_t *map = xmalloc(nparts * sizeof *map);
+	bool *pused = xcalloc(nparts, sizeof *pused), *nused = xcalloc(nparts, sizeof *nused);
+	for (uint32_t k = 0; k < nparts; k++) {
+		uint32_t bp = 0, bn = 0, bv = 0;
+		bool found = false;
+		for (uint32_t p = 0; p < nparts; p++) {
+			if (pused[p]) continue;
+			for (uint32_t q = 0; q < nparts; q++)
+				if (!nused[q] && (!found || ov[(size_t)p * nparts + q] > bv)) {
+					bp = p; bn = q; bv = ov[(size_t)p * nparts + q]; found = true;
+				}
+		}
+		map[bp] = bn;
+		pused[bp] = nused[bn] = true;
+	}
+	for (uint32_t u = 0; u < n; u++) part[u] = map[part[u]];
+	free(ov);
+	free(map);
+	free(pused);
+	free(nused);
+}
+
+static void count_inter(const struct tc_trace *t, const uint32_t *node, uint64_t *msgs, uint64_t *bytes)
+{
+	*msgs = *bytes = 0;
+	for (size_t i = 0; i < t->nmsgs; i++) {
+		const struct tc_msg *m = &t->msgs[i];
+		if (node[m->src] != node[m->dst]) {
+			(*msgs)++;
+			*bytes += m->bytes;
+		}
+	}
+}
+
+struct tc_remap *tc_remap_compute(const struct tc_trace *t, enum tc_remap_weight wk)
+{
+	struct tc_remap *r = xcalloc(1, sizeof *r);
+	r->nranks = t->nranks;
+	r->nnodes = t->nnodes;
+	r->node_before = xmalloc((t->nranks ? t->nranks : 1) * sizeof(uint32_t));
+	r->node_after = xmalloc((t->nranks ? t->nranks : 1) * sizeof(uint32_t));
+	uint32_t *per = xcalloc(t->nnodes ? t->nnodes : 1, sizeof *per);
+	for (uint32_t u = 0; u < t->nranks; u++) {
+		r->node_before[u] = r->node_after[u] = t->ranks[u].node;
+		per[t->ranks[u].node]++;
+	}
+	for (uint32_t p = 0; p < t->nnodes; p++) r->capacity = TC_MAX(r->capacity, per[p]);
+	free(per);
+	for (size_t i = 0; i < t->nmsgs; i++) r->bytes += t->msgs[i].bytes;
+	r->msgs = t->nmsgs;
+	count_inter(t, r->node_before, &r->inter_msgs_before, &r->inter_bytes_before);
+	r->inter_msgs_after = r->inter_msgs_before;
+	r->inter_bytes_after = r->inter_bytes_before;
+	if (t->nnodes < 2 || t->nranks < 2 || !t->nmsgs) return r;
+
+	struct graph g;
+	build_graph(t, wk, &g);
+	/* METIS takes 32-bit weights: scale so the total stays far below 2^31 */
+	uint64_t total = 0;
+	for (uint32_t i = 0; i < g.xadj[g.n]; i++) total += g.w[i];
+	uint64_t scale = total / 500000000u + 1;
+	idx_t nv = (idx_t)g.n, ncon = 1, nparts = (idx_t)t->nnodes, objval = 0;
+	idx_t *xadj = xmalloc((g.n + 1) * sizeof *xadj), *adj = xmalloc((g.xadj[g.n] + 1) * sizeof *adj);
+	idx_t *adjw = xmalloc((g.xadj[g.n] + 1) * sizeof *adjw), *part = xmalloc(g.n * sizeof *part);
+	for (uint32_t v = 0; v <= g.n; v++) xadj[v] = (idx_t)g.xadj[v];
+	for (uint32_t i = 0; i < g.xadj[g.n]; i++) {
+		adj[i] = (idx_t)g.adj[i];
+		adjw[i] = (idx_t)(g.w[i] / scale + 1);
+	}
+	idx_t options[METIS_NOPTIONS];
+	METIS_SetDefaultOptions(options);
+	options[METIS_OPTION_SEED] = 1;
+	options[METIS_OPTION_NUMBERING] = 0;
+	real_t ub = 1.03f;
+	int rc = METIS_PartGraphKway(&nv, &ncon, xadj, adj, NULL, NULL, adjw, &nparts, NULL, &ub, options,
+				     &objval, part);
+	uint32_t *cand = xmalloc(g.n * sizeof *cand);
+	if (rc == METIS_OK) {
+		for (uint32_t v = 0; v < g.n; v++) cand[v] = (uint32_t)part[v];
+		repair(&g, cand, t->nnodes, r->capacity);
+		relabel(g.n, cand, r->node_before, t->nnodes);
+		if (cut(&g, cand) < cut(&g, r->node_before)) {
+			memcpy(r->node_after, cand, g.n * sizeof *cand);
+			r->improved = true;
+		}
+	}
+	for (uint32_t v = 0; v < g.n; v++) r->moved += r->node_after[v] != r->node_before[v];
+	count_inter(t, r->node_after, &r->inter_msgs_after, &r->inter_bytes_after);
+	free(cand);
+	free(xadj);
+	free(adj);
+	free(adjw);
+	free(part);
+	free_graph(&g);
+	return r;
+}
+
+void tc_remap_free(struct tc_remap *r)
+{
+	if (!r) return;
+	free(r->node_before);
+	free(r->node_after);
+	free(r);
+}
+
+bool tc_remap_write(const struct tc_trace *t, const struct tc_remap *r, const char *format, FILE *f)
+{
+	if (!strcmp(format, "openmpi")) {
+		uint32_t *slot = xcalloc(r->nnodes ? r->nnodes : 1, sizeof *slot);
+		fprintf(f, "# tracecomb remap of %s: inter-node messages %llu -> %llu\n", t->anchor,
+			(unsigned long long)r->inter_msgs_before, (unsigned long long)r->inter_msgs_after);
+		for (uint32_t u = 0; u < r->nranks; u++)
+			fprintf(f, "rank %u=%s slot=%u\n", u, t->nodes[r->node_after[u]].name, slot[r->node_after[u]]++);
+		free(slot);
+	} else if (!strcmp(format, "mpich")) {
+		for (uint32_t u = 0; u < r->nranks; u++) fprintf(f, "%s:1\n", t->nodes[r->node_after[u]].name);
+	} else if (!strcmp(format, "plain")) {
+		for (uint32_t u = 0; u < r->nranks; u++) fprintf(f, "%u %s\n", u, t->nodes[r->node_after[u]].name);
+	} else {
+		return false;
+	}
+	return true;
+}

@@ -1,0 +1,78 @@
+/* profile.c — the "profile" report section and its session getter. */
+#include "analysis_profile.h"
+#include "report.h"
+
+const struct tc_profile *session_profile(struct tc_session *s)
+{
+	if (!s->profile) s->profile = tc_profile_compute(s->t);
+	return s->profile;
+}
+
+void report_profile_text(struct tc_session *s, FILE *f)
+{
+	const struct tc_profile *p = session_profile(s);
+	const struct tc_trace *t = s->t;
+	char a[32], b[32], c[32];
+	fmt_seconds(a, sizeof a, p->total);
+	fmt_seconds(b, sizeof b, p->mpi);
+	fprintf(f, "rank time %s, in MPI %s (%.1f%%)\n", a, b, p->total > 0 ? 100.0 * p->mpi / p->total : 0.0);
+	fprintf(f, "%-32s %9s %10s %6s %10s %5s %s\n", "region", "calls", "exclusive", "%", "inclusive", "imbal", "slowest rank");
+	for (uint32_t i = 0; i < p->n && i < 20; i++) {
+		const struct tc_prof_region *r = &p->regions[i];
+		fmt_seconds(a, sizeof a, r->excl);
+		fmt_seconds(b, sizeof b, r->incl);
+		fmt_seconds(c, sizeof c, r->excl_max);
+		fprintf(f, "%-32.32s %9llu %10s %5.1f%% %10s %4.0f%% %u (%s)\n", tc_region_name(t, r->region),
+			(unsigned long long)r->calls, a, p->total > 0 ? 100.0 * r->excl / p->total : 0.0, b,
+			100.0 * r->imbalance, r->rank_max, c);
+	}
+	if (p->n > 20) fprintf(f, "... %u more regions\n", p->n - 20);
+	bool any = false;
+	for (int k = 0; k < TC_PROF_HIST; k++) {
+		if (!p->hist_count[k]) continue;
+		if (!any) fprintf(f, "message sizes:\n");
+		any = true;
+		fmt_bytes(a, sizeof a, k ? 1ULL << (k - 1) : 0);
+		fmt_bytes(b, sizeof b, p->hist_bytes[k]);
+		fprintf(f, "  >= %-10s %10llu messages  %s\n", a, (unsigned long long)p->hist_count[k], b);
+	}
+}
+
+void report_profile_json(struct tc_session *s, struct json *j)
+{
+	const struct tc_profile *p = session_profile(s);
+	const struct tc_trace *t = s->t;
+	json_obj_begin(j);
+	json_knum(j, "total_s", p->total);
+	json_knum(j, "mpi_s", p->mpi);
+	json_key(j, "regions");
+	json_arr_begin(j);
+	for (uint32_t i = 0; i < p->n && i < 100; i++) {
+		const struct tc_prof_region *r = &p->regions[i];
+		json_obj_begin(j);
+		json_kstr(j, "name", tc_region_name(t, r->region));
+		json_kuint(j, "calls", r->calls);
+		json_knum(j, "exclusive_s", r->excl);
+		json_knum(j, "inclusive_s", r->incl);
+		json_knum(j, "exclusive_min_s", r->excl_min);
+		json_knum(j, "exclusive_max_s", r->excl_max);
+		json_kuint(j, "ranks", r->nranks);
+		json_kuint(j, "rank_max", r->rank_max);
+		json_knum(j, "imbalance", r->imbalance);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "message_sizes");
+	json_arr_begin(j);
+	for (int k = 0; k < TC_PROF_HIST; k++) {
+		if (!p->hist_count[k]) continue;
+		json_obj_begin(j);
+		json_kuint(j, "min_bytes", k ? 1ULL << (k - 1) : 0);
+		json_kuint(j, "max_bytes", k ? (1ULL << k) - 1 : 0);
+		json_kuint(j, "count", p->hist_count[k]);
+		json_kuint(j, "bytes", p->hist_bytes[k]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}

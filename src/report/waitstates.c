@@ -1,0 +1,123 @@
+/* waitstates.c — the "waitstates" report section and its session getter. */
+#include <stdlib.h>
+
+#include "analysis_waitstate.h"
+#include "report.h"
+
+const struct tc_waitstates *session_waitstates(struct tc_session *s)
+{
+	if (!s->waitstates) s->waitstates = tc_waitstates_compute(s->t);
+	return s->waitstates;
+}
+
+/* indices of the n largest values of v[0..len) (descending) */
+static size_t top_n(const double *v, size_t len, uint32_t *out, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (v[i] <= 0) continue;
+		size_t j = k < n ? k++ : n;
+		if (j == n && v[i] <= v[out[n - 1]]) continue;
+		if (j == n) j = n - 1;
+		while (j > 0 && v[out[j - 1]] < v[i]) { out[j] = out[j - 1]; j--; }
+		out[j] = (uint32_t)i;
+	}
+	return k;
+}
+
+static double wait_sum(const struct tc_waitstates *w)
+{
+	double s = 0;
+	for (int k = 0; k < TC_WS_COUNT; k++) s += w->total[k];
+	return s;
+}
+
+void report_waitstates_text(struct tc_session *s, FILE *f)
+{
+	const struct tc_waitstates *w = session_waitstates(s);
+	const struct tc_trace *t = s->t;
+	char b1[32], b2[32];
+	fmt_seconds(b1, sizeof b1, w->mpi_time);
+	fmt_seconds(b2, sizeof b2, wait_sum(w));
+	fprintf(f, "time in MPI %s, of which waiting %s (%.1f%%)\n", b1, b2,
+		w->mpi_time > 0 ? 100.0 * wait_sum(w) / w->mpi_time : 0.0);
+	for (int k = 0; k < TC_WS_COUNT; k++) {
+		if (w->total[k] <= 0) continue;
+		fmt_seconds(b1, sizeof b1, w->total[k]);
+		fprintf(f, "  %-20s %10s  %5.1f%% of MPI  %s\n", tc_ws_names[k], b1,
+			w->mpi_time > 0 ? 100.0 * w->total[k] / w->mpi_time : 0.0, tc_ws_advice[k]);
+	}
+	uint32_t top[10];
+	size_t n = top_n(w->caused, t->nranks, top, 10);
+	if (n) fprintf(f, "ranks that made others wait (short-term delay cost):\n");
+	for (size_t i = 0; i < n; i++) {
+		fmt_seconds(b1, sizeof b1, w->caused[top[i]]);
+		fprintf(f, "  rank %-6u %10s  (node %s)\n", top[i], b1, t->nodes[t->ranks[top[i]].node].name);
+	}
+	n = top_n(w->waited, t->nranks, top, 10);
+	if (n) fprintf(f, "ranks that waited most:\n");
+	for (size_t i = 0; i < n; i++) {
+		fmt_seconds(b1, sizeof b1, w->waited[top[i]]);
+		fprintf(f, "  rank %-6u %10s\n", top[i], b1);
+	}
+	if (w->clamped) fprintf(f, "%llu waits clipped by clock-condition violations\n", (unsigned long long)w->clamped);
+}
+
+void report_waitstates_json(struct tc_session *s, struct json *j)
+{
+	const struct tc_waitstates *w = session_waitstates(s);
+	const struct tc_trace *t = s->t;
+	json_obj_begin(j);
+	json_knum(j, "mpi_time_s", w->mpi_time);
+	json_knum(j, "run_time_s", w->run_time);
+	json_knum(j, "waiting_s", wait_sum(w));
+	json_key(j, "total_s");
+	json_obj_begin(j);
+	for (int k = 0; k < TC_WS_COUNT; k++) json_knum(j, tc_ws_names[k], w->total[k]);
+	json_obj_end(j);
+	uint32_t top[20];
+	size_t n = top_n(w->caused, t->nranks, top, 20);
+	json_key(j, "causes");
+	json_arr_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		json_obj_begin(j);
+		json_kuint(j, "rank", top[i]);
+		json_knum(j, "caused_s", w->caused[top[i]]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	n = top_n(w->waited, t->nranks, top, 20);
+	json_key(j, "waiters");
+	json_arr_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		json_obj_begin(j);
+		json_kuint(j, "rank", top[i]);
+		json_knum(j, "waited_s", w->waited[top[i]]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	/* the 20 longest single waits */
+	double *sec = xmalloc((w->n ? w->n : 1) * sizeof *sec);
+	for (size_t i = 0; i < w->n; i++) sec[i] = w->w[i].seconds;
+	n = top_n(sec, w->n, top, 20);
+	json_key(j, "longest");
+	json_arr_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		const struct tc_wait *x = &w->w[top[i]];
+		const struct tc_call *c = &t->ranks[x->rank].calls[x->call];
+		json_obj_begin(j);
+		json_kstr(j, "kind", tc_ws_names[x->kind]);
+		json_kuint(j, "rank", x->rank);
+		json_kstr(j, "region", tc_region_name(t, c->region));
+		json_knum(j, "enter_s", tc_sec(t, c->enter));
+		json_knum(j, "wait_s", x->seconds);
+		json_key(j, "cause");
+		if (x->cause == TC_NONE) json_null(j);
+		else json_uint(j, x->cause);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	free(sec);
+	json_kuint(j, "clock_clipped", w->clamped);
+	json_obj_end(j);
+}

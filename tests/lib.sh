@@ -1,0 +1,16 @@
+# lib.sh — helpers for script tests: each case prints "ok NAME" or "not ok NAME".
+# Sourced by tests/cli/*.sh and tests/ui/*.sh as . "$(dirname "$0")/../lib.sh".  Env: BIN, TRACES, BUILD.
+BIN=${BIN:-./tracecomb}
+TRACES=${TRACES:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/traces}
+BUILD=${BUILD:-build}
+TMPD=$(mktemp -d)
+trap 'rm -rf "$TMPD"' EXIT
+
+ok() { echo "ok $1"; }
+notok() { echo "not ok $1${2:+: $2}"; }
+check() { # check NAME CONDITION-COMMAND...
+	name=$1; shift
+	if "$@"; then ok "$name"; else notok "$name"; fi
+}
+# json_num FILE KEY: first numeric value of "KEY": N in a pretty-printed JSON file
+json_num() { sed -n "s/^ *\"$2\": \(-\{0,1\}[0-9][0-9.e+-]*\),\{0,1\}$/\1/p" "$1" | head -n 1; }

@@ -1,0 +1,23 @@
+/* steps_halo.h — an exact, in-memory 1-D ring halo exchange built with the
+ * model builder (no OTF2): for tests and benchmarks of the logical-time engine.
+ *
+ * Every rank r, iteration i: compute [T, T+work(+delay)]; MPI_Irecv ×2 (1 tick
+ * each); MPI_Isend to r-1 (tag 0) and to r+1 (tag 1), 1 tick each; MPI_Waitall
+ * from c+4 until 1 tick after the later of its own entry and its neighbours'
+ * sends to it.  The next iteration starts at the Waitall's end.  All of it sits
+ * in "main".  The clock has res ticks per second. */
+#ifndef TC_STEPS_HALO_H
+#define TC_STEPS_HALO_H
+
+#include "model.h"
+
+struct halo_spec {
+	uint32_t nranks, iters;
+	uint64_t res, work;
+	uint32_t delay_rank, delay_iter;  /* delay added to that compute block */
+	uint64_t delay;
+};
+
+struct tc_trace *halo_trace(const struct halo_spec *h);
+
+#endif

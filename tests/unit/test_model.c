@@ -1,0 +1,302 @@
+/* test_model.c — the model builder: pairing, matching, translation, ops. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model.h"
+
+struct fx { struct tc_trace *t; uint32_t send, recv, isend, irecv, waitall, sendrecv, barrier, bcast, main_, work; };
+
+static struct fx setup(uint32_t nranks)
+{
+	struct fx f = { 0 };
+	f.t = tc_trace_new(1000, 0, 0);
+	uint32_t nodes[8] = { 0, 0, 1, 1, 2, 2, 3, 3 };
+	tc_def_simple(f.t, nranks, nodes, 4);
+	f.main_ = tc_def_region(f.t, "main", 0, 0, false);
+	f.send = tc_def_region(f.t, "MPI_Send", 0, 0, true);
+	f.recv = tc_def_region(f.t, "MPI_Recv", 0, 0, true);
+	f.isend = tc_def_region(f.t, "MPI_Isend", 0, 0, true);
+	f.irecv = tc_def_region(f.t, "MPI_Irecv", 0, 0, true);
+	f.waitall = tc_def_region(f.t, "MPI_Waitall", 0, 0, true);
+	f.sendrecv = tc_def_region(f.t, "MPI_Sendrecv", 0, 0, true);
+	f.barrier = tc_def_region(f.t, "MPI_Barrier", 0, 0, true);
+	f.bcast = tc_def_region(f.t, "MPI_Bcast", 0, 0, true);
+	f.work = tc_def_region(f.t, "work", 0, 0, false);
+	return f;
+}
+
+static void test_classify(void **st)
+{
+	(void)st;
+	assert_int_equal(tc_classify_region("MPI_Isend", true), TC_RK_MPI_ISEND);
+	assert_int_equal(tc_classify_region("MPI_Waitall", true), TC_RK_MPI_WAIT);
+	assert_int_equal(tc_classify_region("MPI_Iallreduce", true), TC_RK_MPI_ICOLL);
+	assert_int_equal(tc_classify_region("MPI_Allreduce", true), TC_RK_MPI_COLL);
+	assert_int_equal(tc_classify_region("MPI_Comm_rank", true), TC_RK_MPI_OTHER);
+	assert_int_equal(tc_classify_region("main", false), TC_RK_USER);
+	assert_int_equal(tc_classify_region("mpi_send", false), TC_RK_MPI_SEND);
+}
+
+/* rank 0: main[0,100] > MPI_Send[10,20] (send at 15); rank 1: main > MPI_Recv[5,30] (recv at 28) */
+static void test_send_recv(void **st)
+{
+	(void)st;
+	struct fx f = setup(2);
+	struct tc_trace *t = f.t;
+	tcb_enter(t, 0, 0, f.main_);
+	tcb_enter(t, 0, 10, f.send);
+	tcb_send(t, 0, 15, 1, 0, 7, 64);
+	tcb_leave(t, 0, 20, f.send);
+	tcb_leave(t, 0, 100, f.main_);
+	tcb_enter(t, 1, 0, f.main_);
+	tcb_enter(t, 1, 5, f.recv);
+	tcb_recv(t, 1, 28, 0, 0, 7, 64);
+	tcb_leave(t, 1, 30, f.recv);
+	tcb_leave(t, 1, 90, f.main_);
+	tc_trace_finish(t);
+	assert_int_equal(t->nranks, 2);
+	assert_int_equal(t->nmsgs, 1);
+	const struct tc_msg *m = &t->msgs[0];
+	assert_int_equal(m->src, 0);
+	assert_int_equal(m->dst, 1);
+	assert_int_equal(m->send_time, 15);
+	assert_int_equal(m->recv_time, 28);
+	assert_int_equal(m->post_time, 5);
+	assert_int_equal(m->send_done, 20);
+	assert_int_equal(m->send_call, 1);
+	assert_int_equal(m->recv_call, 1);
+	assert_int_equal(m->post_call, 1);
+	assert_int_equal(m->bytes, 64);
+	assert_int_equal(m->flags, 0);
+	assert_int_equal(t->ranks[0].calls[1].depth, 1);
+	assert_int_equal(t->ranks[0].calls[1].parent, 0);
+	assert_int_equal(t->ranks[0].nops, 1);
+	assert_int_equal(t->ranks[0].ops[0].call, 1);
+	assert_int_equal(t->ranks[0].ops[0].nsend, 1);
+	assert_int_equal(t->ranks[0].calls[1].op, 0);
+	assert_int_equal(t->ranks[0].calls[0].op, TC_NONE);
+	assert_int_equal(t->ranks[1].ops[0].nrecv, 1);
+	assert_int_equal(t->ev_count[TC_EV_ENTER], 4);
+	assert_int_equal(t->ev_count[TC_EV_MPI_SEND], 1);
+	assert_int_equal(t->ncalls, 4);
+	assert_true(tc_same_node(t, 0, 1));
+	assert_int_equal(tc_call_at(t, 0, 12), 1);
+	assert_int_equal(tc_call_at(t, 0, 50), 0);
+	assert_int_equal(tc_call_at(t, 0, 101), TC_NONE);
+	assert_int_equal(t->tmin, 0);
+	assert_int_equal(t->tmax, 100);
+	assert_int_equal(t->warnings.n, 0);
+	tc_trace_free(t);
+}
+
+/* FIFO per (comm, src, dst, tag): tags keep their own order; a sub-communicator
+ * translates comm-local ranks to world ranks. */
+static void test_tags_and_subcomm(void **st)
+{
+	(void)st;
+	struct fx f = setup(4);
+	struct tc_trace *t = f.t;
+	uint32_t members[2] = { 3, 1 };  /* local 0 = world 3, local 1 = world 1 */
+	uint32_t sub = tc_def_comm(t, "sub", 2, members, false, false);
+	/* world 3 sends tag 1 (8 B) then tag 2 (16 B) to world 1 over sub (peer = local 1) */
+	tcb_enter(t, 3, 0, f.send); tcb_send(t, 3, 1, 1, sub, 1, 8); tcb_leave(t, 3, 2, f.send);
+	tcb_enter(t, 3, 3, f.send); tcb_send(t, 3, 4, 1, sub, 2, 16); tcb_leave(t, 3, 5, f.send);
+	/* world 1 receives tag 2 first, then tag 1, from local 0 */
+	tcb_enter(t, 1, 0, f.recv); tcb_recv(t, 1, 6, 0, sub, 2, 16); tcb_leave(t, 1, 7, f.recv);
+	tcb_enter(t, 1, 8, f.recv); tcb_recv(t, 1, 9, 0, sub, 1, 8); tcb_leave(t, 1, 10, f.recv);
+	tc_trace_finish(t);
+	assert_int_equal(t->nmsgs, 2);
+	/* messages are in send order: tag 1 first, received by the second MPI_Recv */
+	assert_int_equal(t->msgs[0].src, 3);
+	assert_int_equal(t->msgs[0].dst, 1);
+	assert_int_equal(t->msgs[0].tag, 1);
+	assert_int_equal(t->msgs[0].bytes, 8);
+	assert_int_equal(t->msgs[0].send_call, 0);
+	assert_int_equal(t->msgs[0].recv_call, 1);
+	assert_int_equal(t->msgs[1].tag, 2);
+	assert_int_equal(t->msgs[1].send_call, 1);
+	assert_int_equal(t->msgs[1].recv_call, 0);
+	assert_int_equal(t->unmatched_sends + t->unmatched_recvs, 0);
+	assert_false(tc_same_node(t, 3, 1));
+	tc_trace_free(t);
+}
+
+/* Isend/Irecv/Waitall: a Waitall completing 2 receives is one op with nrecv = 2;
+ * post time comes from IrecvRequest, send_done from IsendComplete. */
+static void test_nonblocking(void **st)
+{
+	(void)st;
+	struct fx f = setup(3);
+	struct tc_trace *t = f.t;
+	for (uint32_t s = 1; s <= 2; s++) {  /* ranks 1 and 2 isend to 0, complete in a Waitall */
+		tcb_enter(t, s, 10, f.isend); tcb_isend(t, s, 11, 0, 0, 5, 100 * s, 77); tcb_leave(t, s, 12, f.isend);
+		tcb_enter(t, s, 20, f.waitall); tcb_isend_complete(t, s, 25, 77); tcb_leave(t, s, 26, f.waitall);
+	}
+	tcb_enter(t, 0, 1, f.irecv); tcb_irecv_request(t, 0, 2, 500); tcb_leave(t, 0, 3, f.irecv);
+	tcb_enter(t, 0, 4, f.irecv); tcb_irecv_request(t, 0, 5, 501); tcb_leave(t, 0, 6, f.irecv);
+	tcb_enter(t, 0, 30, f.waitall);
+	tcb_irecv(t, 0, 31, 2, 0, 5, 200, 501);
+	tcb_irecv(t, 0, 32, 1, 0, 5, 100, 500);
+	tcb_leave(t, 0, 33, f.waitall);
+	tc_trace_finish(t);
+	assert_int_equal(t->nmsgs, 2);
+	const struct tc_rank *R = &t->ranks[0];
+	assert_int_equal(R->nops, 1);
+	assert_int_equal(R->ops[0].call, 2);
+	assert_int_equal(R->ops[0].nrecv, 2);
+	const uint32_t *rm = tc_op_recvs(t, 0, &R->ops[0]);
+	const struct tc_msg *a = &t->msgs[rm[0]], *b = &t->msgs[rm[1]];
+	assert_int_equal(a->src, 2);
+	assert_int_equal(a->post_time, 5);
+	assert_int_equal(a->post_call, 1);
+	assert_int_equal(a->send_done, 25);
+	assert_int_equal(b->src, 1);
+	assert_int_equal(b->post_time, 2);
+	assert_int_equal(b->post_call, 0);
+	assert_int_equal(a->flags & (TC_MSG_NB_SEND | TC_MSG_NB_RECV), TC_MSG_NB_SEND | TC_MSG_NB_RECV);
+	/* the Isend call is the sender's op; the Waitall that only completes sends is not an op */
+	assert_int_equal(t->ranks[1].nops, 1);
+	assert_int_equal(t->ranks[1].ops[0].call, 0);
+	assert_int_equal(t->ev_count[TC_EV_MPI_IRECV_REQUEST], 2);
+	tc_trace_free(t);
+}
+
+/* Score-P without extended non-blocking events: an Isend appears as MpiSend in
+ * MPI_Isend, and the receive as MpiRecv inside MPI_Wait — classified by region. */
+static void test_nonblocking_by_region(void **st)
+{
+	(void)st;
+	struct fx f = setup(2);
+	struct tc_trace *t = f.t;
+	uint32_t wait = tc_def_region(t, "MPI_Wait", 0, 0, true);
+	tcb_enter(t, 0, 1, f.isend); tcb_send(t, 0, 2, 1, 0, 0, 4); tcb_leave(t, 0, 3, f.isend);
+	tcb_enter(t, 1, 1, wait); tcb_recv(t, 1, 5, 0, 0, 0, 4); tcb_leave(t, 1, 6, wait);
+	tc_trace_finish(t);
+	assert_int_equal(t->nmsgs, 1);
+	assert_int_equal(t->msgs[0].flags, TC_MSG_NB_SEND | TC_MSG_NB_RECV);
+	assert_int_equal(t->msgs[0].post_call, TC_NONE);
+	tc_trace_free(t);
+}
+
+/* MPI_Sendrecv carries a send and a receive in one op. */
+static void test_sendrecv(void **st)
+{
+	(void)st;
+	struct fx f = setup(2);
+	struct tc_trace *t = f.t;
+	for (uint32_t r = 0; r < 2; r++) {
+		tcb_enter(t, r, 10, f.sendrecv);
+		tcb_send(t, r, 11, 1 - r, 0, 3, 32);
+		tcb_recv(t, r, 15, 1 - r, 0, 3, 32);
+		tcb_leave(t, r, 16, f.sendrecv);
+	}
+	tc_trace_finish(t);
+	assert_int_equal(t->nmsgs, 2);
+	for (uint32_t r = 0; r < 2; r++) {
+		assert_int_equal(t->ranks[r].nops, 1);
+		assert_int_equal(t->ranks[r].ops[0].nsend, 1);
+		assert_int_equal(t->ranks[r].ops[0].nrecv, 1);
+	}
+	tc_trace_free(t);
+}
+
+/* Unmatched halves are counted and warned about, never crash. */
+static void test_unmatched(void **st)
+{
+	(void)st;
+	struct fx f = setup(2);
+	struct tc_trace *t = f.t;
+	tcb_enter(t, 0, 1, f.send); tcb_send(t, 0, 2, 1, 0, 9, 4); tcb_leave(t, 0, 3, f.send);
+	tcb_enter(t, 1, 1, f.recv); tcb_recv(t, 1, 5, 0, 0, 8, 4); tcb_leave(t, 1, 6, f.recv);
+	tcb_enter(t, 1, 7, f.recv); tcb_recv(t, 1, 8, 5, 0, 8, 4); tcb_leave(t, 1, 9, f.recv); /* rank 5: not in comm */
+	tcb_send(t, 0, 10, 1, 0, 9, 4); /* outside any region */
+	tc_trace_finish(t);
+	assert_int_equal(t->nmsgs, 0);
+	assert_int_equal(t->unmatched_sends, 1);
+	assert_int_equal(t->unmatched_recvs, 2);
+	assert_int_equal(t->ranks[0].nops, 0);
+	assert_true(t->warnings.n >= 2);
+	tc_trace_free(t);
+}
+
+/* Collectives: the k-th record on a communicator is instance k; roots are world ranks. */
+static void test_collectives(void **st)
+{
+	(void)st;
+	struct fx f = setup(4);
+	struct tc_trace *t = f.t;
+	uint32_t members[2] = { 2, 3 };
+	uint32_t sub = tc_def_comm(t, "pair", 2, members, false, false);
+	for (uint32_t r = 0; r < 4; r++) {
+		tcb_enter(t, r, 10 + r, f.barrier); tcb_coll_begin(t, r, 10 + r);
+		tcb_coll_end(t, r, 40, 0, 0, TC_NONE, 0, 0); tcb_leave(t, r, 41 + r, f.barrier);
+		if (r >= 2) {
+			tcb_enter(t, r, 50, f.bcast); tcb_coll_begin(t, r, 50);
+			tcb_coll_end(t, r, 60, 1, sub, 1, r == 3 ? 8 : 0, 8); tcb_leave(t, r, 61, f.bcast);
+		}
+	}
+	tc_trace_finish(t);
+	assert_int_equal(t->ncolls, 2);
+	const struct tc_coll *b = &t->colls[0], *c = &t->colls[1];
+	assert_int_equal(b->n, 4);
+	assert_int_equal(b->begin, 10);
+	assert_int_equal(b->end, 44);
+	assert_int_equal(b->root, TC_NONE);
+	assert_int_equal(c->n, 2);
+	assert_int_equal(c->root, 3);
+	assert_int_equal(c->op, 1);
+	assert_int_equal(t->coll_members[c->first].rank, 2);
+	assert_int_equal(t->coll_members[c->first + 1].sent, 8);
+	assert_int_equal(t->incomplete_colls, 0);
+	assert_int_equal(t->ranks[3].nops, 2);
+	assert_int_equal(t->ranks[3].ops[1].coll, 1);
+	assert_int_equal(tc_coll_class(1), TC_CC_ONE2ALL);
+	assert_string_equal(tc_coll_op_name(11), "Allreduce");
+	tc_trace_free(t);
+}
+
+/* Regions still open at the end are closed at the last timestamp, with a warning;
+ * a receive before its send is a clock-condition violation. */
+static void test_unclosed_and_clock(void **st)
+{
+	(void)st;
+	struct fx f = setup(2);
+	struct tc_trace *t = f.t;
+	tcb_enter(t, 0, 0, f.main_);
+	tcb_enter(t, 0, 10, f.send); tcb_send(t, 0, 20, 1, 0, 0, 1); tcb_leave(t, 0, 21, f.send);
+	tcb_enter(t, 0, 30, f.work);
+	tcb_other(t, 0, 50);
+	tcb_enter(t, 1, 5, f.recv); tcb_recv(t, 1, 15, 0, 0, 0, 1); tcb_leave(t, 1, 16, f.recv);
+	tc_trace_finish(t);
+	const struct tc_call *c = t->ranks[0].calls;
+	assert_int_equal(c[0].leave, 50);
+	assert_int_equal(c[2].leave, 50);
+	assert_true(c[0].flags & TC_CALL_UNCLOSED);
+	assert_false(c[1].flags & TC_CALL_UNCLOSED);
+	assert_int_equal(t->clock_violations, 1);
+	assert_true(t->msgs[0].flags & TC_MSG_CLOCK_BAD);
+	assert_int_equal(t->ev_count[TC_EV_OTHER], 1);
+	bool warned = false;
+	for (size_t i = 0; i < t->warnings.n; i++) warned |= strstr(t->warnings.a[i], "still open") != NULL;
+	assert_true(warned);
+	tc_trace_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_send_recv),
+		cmocka_unit_test(test_tags_and_subcomm),
+		cmocka_unit_test(test_nonblocking),
+		cmocka_unit_test(test_nonblocking_by_region),
+		cmocka_unit_test(test_sendrecv),
+		cmocka_unit_test(test_unmatched),
+		cmocka_unit_test(test_collectives),
+		cmocka_unit_test(test_unclosed_and_clock),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

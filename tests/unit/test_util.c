@@ -1,0 +1,99 @@
+/* test_util.c — JSON writer, rank ranges, hash map, arena, formatting. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include "util.h"
+#include "u64map.h"
+
+static void test_json(void **st)
+{
+	(void)st;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json j;
+	json_init(&j, f, 0);
+	json_obj_begin(&j);
+	json_kstr(&j, "s", "a\"b\\c\n\x01");
+	json_kint(&j, "i", -3);
+	json_knum(&j, "x", 0.5);
+	json_knum(&j, "nan", NAN);
+	json_key(&j, "a");
+	json_arr_begin(&j);
+	json_uint(&j, 1);
+	json_arr_begin(&j);
+	json_arr_end(&j);
+	json_obj_begin(&j);
+	json_obj_end(&j);
+	json_arr_end(&j);
+	json_kbool(&j, "b", true);
+	json_obj_end(&j);
+	fclose(f);
+	assert_string_equal(buf, "{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"i\":-3,\"x\":0.5,\"nan\":null,\"a\":[1,[],{}],\"b\":true}");
+	free(buf);
+}
+
+static void test_ranges(void **st)
+{
+	(void)st;
+	uint32_t v[] = { 0, 1, 2, 3, 8, 10, 11, 12 };
+	struct strbuf b = { 0 };
+	fmt_ranges(&b, v, 8);
+	assert_string_equal(b.s, "0-3,8,10-12");
+	sb_free(&b);
+	fmt_ranges(&b, v, 0);
+	assert_string_equal(b.s, "");
+	sb_free(&b);
+}
+
+static void test_u64map(void **st)
+{
+	(void)st;
+	struct u64map m;
+	u64map_init(&m);
+	for (uint64_t k = 0; k < 10000; k++) u64map_put(&m, k * 7919, (uint32_t)k);
+	for (uint64_t k = 0; k < 10000; k += 2) assert_int_equal(u64map_take(&m, k * 7919), k);
+	for (uint64_t k = 0; k < 10000; k++) assert_int_equal(u64map_get(&m, k * 7919), k % 2 ? (uint32_t)k : TC_NONE);
+	u64map_clear(&m);
+	assert_int_equal(u64map_get(&m, 7919), TC_NONE);
+	u64map_put(&m, 5, 6);
+	assert_int_equal(u64map_get(&m, 5), 6);
+	u64map_free(&m);
+}
+
+static void test_arena_and_fmt(void **st)
+{
+	(void)st;
+	struct arena *a = arena_new(64);
+	char *s = arena_strdup(a, "hello");
+	void *big = arena_alloc(a, 1000);
+	assert_string_equal(s, "hello");
+	assert_int_equal(((uintptr_t)big) % 16, 0);
+	assert_true(arena_used(a) >= 1016);
+	arena_free(a);
+	char buf[32];
+	fmt_seconds(buf, sizeof buf, 0.0123);
+	assert_string_equal(buf, "12.3 ms");
+	fmt_seconds(buf, sizeof buf, 2.5e-6);
+	assert_string_equal(buf, "2.5 us");
+	fmt_bytes(buf, sizeof buf, 4177920);
+	assert_string_equal(buf, "4.0 MiB");
+	fmt_bytes(buf, sizeof buf, 12);
+	assert_string_equal(buf, "12 B");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_ranges),
+		cmocka_unit_test(test_u64map),
+		cmocka_unit_test(test_arena_and_fmt),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
