@@ -309,6 +309,8 @@ void app_step_span(const struct tc_app *a, int64_t step, uint64_t *b, uint64_t *
 /* Colour-map role for a value in [0, vmax]. */
 enum tc_role app_map_role(double v, double vmax);
 void app_fit_logical(struct tc_app *a, int cols, int rows);
+/* One status line about the event (or call) under the cursor, at row y. */
+void app_event_line(struct tc_app *a, struct tc_grid *g, int y);
 /* Scrolling of text views (help, detail): true when act scrolls. */
 bool app_scroll(uint32_t *scroll, enum tc_action act);
 

@@ -605,6 +605,49 @@ void app_draw(struct tc_app *a, struct tc_grid *g)
 	draw_bottom(a, g);
 }
 
+void app_event_line(struct tc_app *a, struct tc_grid *g, int y)
+{
+	const struct tc_trace *t = a->t;
+	struct strbuf b;
+	sb_init(&b);
+	char v1[32], v2[32];
+	uint32_t ce = app_cursor_cev(a);
+	if (ce != TC_NONE && a->rank < t->nranks && a->st->cevs[ce].op < t->ranks[a->rank].nops) {
+		const struct tc_cev *e = &a->st->cevs[ce];
+		bool agg = a->step < 0 || (a->step & 1);
+		const struct tc_op *op = &t->ranks[a->rank].ops[e->op];
+		fmt_seconds(v1, sizeof v1, tc_cev_metric(e, a->metric, agg));
+		if (agg) {
+			fmt_seconds(v2, sizeof v2, tc_dur(t, e->enter - e->agg_start));
+			sb_printf(&b, "aggregate before %s: %s, %s %s", tc_region_name(t, t->ranks[a->rank].calls[op->call].region),
+				  v2, tc_metric_names[a->metric], v1);
+		} else {
+			fmt_seconds(v2, sizeof v2, tc_dur(t, e->leave - e->enter));
+			sb_printf(&b, "%s %s, %s %s", tc_region_name(t, t->ranks[a->rank].calls[op->call].region), v2,
+				  tc_metric_names[a->metric], v1);
+			const uint32_t *sm = tc_op_sends(t, a->rank, op), *rm = tc_op_recvs(t, a->rank, op);
+			for (uint32_t i = 0; i < op->nsend && i < 4; i++) sb_printf(&b, "%s%u", i ? "," : " | to ", t->msgs[sm[i]].dst);
+			if (op->nsend > 4) sb_printf(&b, ",+%u", op->nsend - 4);
+			for (uint32_t i = 0; i < op->nrecv && i < 4; i++) sb_printf(&b, "%s%u", i ? "," : " | from ", t->msgs[rm[i]].src);
+			if (op->nrecv > 4) sb_printf(&b, ",+%u", op->nrecv - 4);
+			if (op->coll != TC_NONE && op->coll < t->ncolls)
+				sb_printf(&b, " | %s of %u", tc_coll_op_name(t->colls[op->coll].op), t->colls[op->coll].n);
+		}
+	} else if (a->rank < t->nranks) {
+		uint32_t c = tc_call_at(t, a->rank, a->time);
+		if (c != TC_NONE) {
+			const struct tc_call *cc = &t->ranks[a->rank].calls[c];
+			fmt_seconds(v1, sizeof v1, tc_dur(t, cc->leave - cc->enter));
+			sb_printf(&b, "%s %s (depth %u)", tc_region_name(t, cc->region), v1, cc->depth);
+		} else {
+			sb_add(&b, "no call here");
+		}
+	}
+	grid_fill(g, 0, y, g->w, 1, ' ', TC_R_STATUS);
+	grid_text(g, 0, y, g->w, TC_R_STATUS, b.s ? b.s : "");
+	sb_free(&b);
+}
+
 bool app_scroll(uint32_t *scroll, enum tc_action act)
 {
 	switch (act) {

@@ -162,8 +162,8 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	const struct tc_lsum *s = app_sum(a);
 	int lw = digits(a->t->nranks ? a->t->nranks - 1 : 0) + 1;
 	if (lw < 3) lw = 3;
-	bool legend = r.h >= 8;
-	int rows = r.h - 1 - legend, cols = r.w - lw;
+	bool legend = r.h >= 8, evline = r.h >= 12;
+	int rows = r.h - 1 - legend - evline, cols = r.w - lw;
 	if (!a->lv.fitted) app_fit_logical(a, cols, rows);
 	a->lv.cols = cols;
 	a->lv.rows = rows;
@@ -219,6 +219,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	if (a->region_match) draw_matches(a, g, x0, y0, cols, rows);
 	draw_partners(a, g, x0, y0, cols, rows);
 	if (legend) draw_legend(a, g, s, r.y + r.h - 1, r.w);
+	if (evline) app_event_line(a, g, r.y + r.h - 1 - legend);
 }
 
 static bool key(struct tc_app *a, int k, enum tc_action act)

@@ -151,7 +151,8 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	int lw = 1;
 	for (uint32_t v = t->nranks ? t->nranks - 1 : 0; v >= 10; v /= 10) lw++;
 	lw = TC_MAX(lw + 1, 3);
-	int rows = r.h - 1, cols = r.w - lw;
+	bool evline = r.h >= 12;
+	int rows = r.h - 1 - evline, cols = r.w - lw;
 	a->pv.cols = cols;
 	a->pv.rows = rows;
 	clamp_window(a);
@@ -203,6 +204,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 			}
 		}
 	}
+	if (evline) app_event_line(a, g, r.y + r.h - 1);
 }
 
 static bool key(struct tc_app *a, int k, enum tc_action act)
