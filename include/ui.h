@@ -256,10 +256,11 @@ struct tc_app {
 	uint8_t *region_match;   /* per region: matches the search */
 
 	/* view ports */
-	/* logical: first row (index into vis), first x unit, x units per column, ranks per row */
-	struct { uint32_t top, left, xpc, rpr; bool fitted; int cols, rows; } lv;
+	/* logical: first row (index into vis), first x unit, x units per column, ranks per row;
+	 * fitted: xpc/rpr are set; zoomed: the user chose them (else a resize fits again) */
+	struct { uint32_t top, left, xpc, rpr; bool fitted, zoomed; int cols, rows; } lv;
 	struct { uint32_t top; uint64_t t0, t1; int cols, rows; } pv;   /* physical: time window */
-	struct { uint32_t left, xpc; bool fitted; int64_t mark; bool marking; int cols; } ov;
+	struct { uint32_t left, xpc; bool fitted, zoomed; int64_t mark; bool marking; int cols; } ov;
 	uint32_t detail_scroll, help_scroll;
 
 	/* views */

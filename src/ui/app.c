@@ -590,6 +590,10 @@ static void draw_bottom(struct tc_app *a, struct tc_grid *g)
 void app_draw(struct tc_app *a, struct tc_grid *g)
 {
 	grid_clear(g, TC_R_NORMAL);
+	if (g->w != a->last_w || g->h != a->last_h) {   /* a new size: fit again unless the user zoomed */
+		if (!a->lv.zoomed) a->lv.fitted = false;
+		if (!a->ov.zoomed) a->ov.fitted = false;
+	}
 	a->last_w = g->w;
 	a->last_h = g->h;
 	struct tc_rect r = { 0, 1, g->w, g->h - 2 };

@@ -176,6 +176,8 @@ start 20 6 "$UTF" "$TRACES/casita-mpi-tags-10p"
 golden small-20x6 "logical | rank"
 keys l l j
 check small-move "rank 4/10"
+$T resize-window -t m -x 80 -y 24
+check resize-refits " 9 "   # not zoomed by hand: the bigger screen is fitted again, a rank per row
 keys q
 restored quit-small 0
 

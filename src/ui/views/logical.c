@@ -247,13 +247,13 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 		else { app_message(a, false, "zoom limit"); return true; }
 		a->lv.xpc = xpc;
 		a->lv.left = (uint32_t)x >= col * xpc ? (uint32_t)x - col * xpc : 0;
-		a->lv.fitted = true;
+		a->lv.fitted = a->lv.zoomed = true;
 		app_message(a, false, "%u step%s per column", xpc, xpc > 1 ? "s" : "");
 		return true;
 	}
-	case ACT_RANKS_IN: if (rpr > 1) a->lv.rpr = rpr / 2; return true;
-	case ACT_RANKS_OUT: if (rpr < a->nvis) a->lv.rpr = rpr * 2; return true;
-	case ACT_ZOOM_FIT: a->lv.fitted = false; return true;
+	case ACT_RANKS_IN: if (rpr > 1) a->lv.rpr = rpr / 2; a->lv.zoomed = true; return true;
+	case ACT_RANKS_OUT: if (rpr < a->nvis) a->lv.rpr = rpr * 2; a->lv.zoomed = true; return true;
+	case ACT_ZOOM_FIT: a->lv.fitted = a->lv.zoomed = false; return true;
 	default: return false;
 	}
 	if (a->nvis) a->rank = a->vis[vi];

@@ -87,7 +87,7 @@ static void jump(struct tc_app *a, int64_t s0, int64_t s1)
 	if (!a->lv.fitted) app_fit_logical(a, cols, a->lv.rows > 0 ? a->lv.rows : 20);
 	a->lv.xpc = xpc;
 	a->lv.left = x0 - x0 % xpc;
-	a->lv.fitted = true;
+	a->lv.fitted = a->lv.zoomed = true;
 	app_set_step(a, s0);
 	a->view = &view_logical;
 	a->depth = 0;
@@ -104,9 +104,9 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	case ACT_RIGHT: x = x + xpc < s->nx ? x + xpc : (int64_t)s->nx - 1; break;
 	case ACT_FIRST: x = 0; break;
 	case ACT_LAST: x = (int64_t)s->nx - 1; break;
-	case ACT_ZOOM_IN: if (xpc > 1) a->ov.xpc = xpc / 2; a->ov.fitted = true; return true;
-	case ACT_ZOOM_OUT: if (xpc < s->nx) a->ov.xpc = xpc * 2; a->ov.fitted = true; return true;
-	case ACT_ZOOM_FIT: a->ov.fitted = false; return true;
+	case ACT_ZOOM_IN: if (xpc > 1) a->ov.xpc = xpc / 2; a->ov.fitted = a->ov.zoomed = true; return true;
+	case ACT_ZOOM_OUT: if (xpc < s->nx) a->ov.xpc = xpc * 2; a->ov.fitted = a->ov.zoomed = true; return true;
+	case ACT_ZOOM_FIT: a->ov.fitted = a->ov.zoomed = false; return true;
 	case ACT_MARK:
 		a->ov.marking = true;
 		a->ov.mark = a->step;
