@@ -17,7 +17,8 @@
 const struct tc_keybind tc_keymap[] = {
 	{ '?', M | D, ACT_HELP, "?  F1", "help", "this help (keys of the current view)" },
 	{ TK_F1, M | D, ACT_HELP, NULL, NULL, NULL },
-	{ 'q', A, ACT_QUIT, "q", "quit", "quit (in help and detail: back)" },
+	{ 'q', M, ACT_QUIT, "q", "quit", "quit" },
+	{ 'q', D | H, ACT_BACK, "q", "back", "back to the view it was opened from" },
 	{ 'Q', A, ACT_QUIT, "Q", NULL, "quit at once" },
 	{ 'j', A, ACT_DOWN, "j k  Down Up", NULL, "next / previous rank (help, detail: scroll)" },
 	{ TK_DOWN, A, ACT_DOWN, NULL, NULL, NULL },

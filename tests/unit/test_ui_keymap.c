@@ -21,7 +21,8 @@ static void test_find(void **state)
 	assert_null(keymap_find('v', TC_V_LOGICAL));
 	assert_null(keymap_find('h', TC_V_HELP));     /* not a move in help */
 	assert_int_equal(keymap_find(TK_ESC, TC_V_HELP)->act, ACT_BACK);
-	assert_int_equal(keymap_find('q', TC_V_DETAIL)->act, ACT_QUIT);
+	assert_int_equal(keymap_find('q', TC_V_DETAIL)->act, ACT_BACK);
+	assert_int_equal(keymap_find('q', TC_V_LOGICAL)->act, ACT_QUIT);
 	assert_int_equal(keymap_find('/', TC_V_OVERVIEW)->act, ACT_SEARCH);
 	assert_null(keymap_find('x', TC_V_LOGICAL));
 }
