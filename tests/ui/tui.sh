@@ -172,6 +172,26 @@ wait_for "?:help" >/dev/null
 if $T capture-pane -p -e -t m | grep -qE '(38|48);(5|2);'; then echo "not ok color-never"; else echo "ok color-never"; fi
 keys q
 
+# the truecolor rung: a terminfo entry with RGB and 2^24 colours (built here with tic)
+if command -v tic >/dev/null 2>&1; then
+	cat >"$tmp/direct.src" <<'TI'
+tc-direct|tracecomb truecolor test terminal,
+	colors#0x1000000, RGB,
+	setaf=\E[%?%p1%{8}%<%t3%p1%d%e38\:2\:\:%p1%{65536}%/%d\:%p1%{256}%/%{255}%&%d\:%p1%{255}%&%d%;m,
+	setab=\E[%?%p1%{8}%<%t4%p1%d%e48\:2\:\:%p1%{65536}%/%d\:%p1%{256}%/%{255}%&%d\:%p1%{255}%&%d%;m,
+	use=xterm-256color,
+TI
+	mkdir -p "$tmp/terminfo"
+	if tic -x -o "$tmp/terminfo" "$tmp/direct.src" 2>/dev/null; then
+		start 80 24 "TERMINFO=$tmp/terminfo TERM=tc-direct LANG=C.UTF-8" "$ST"
+		wait_for "?:help" >/dev/null
+		# the title's background is #005f87 in the default theme
+		if $T capture-pane -p -e -t m | grep -q '48;2;0;95;135'; then echo "ok truecolor"; else echo "not ok truecolor"; fi
+		keys q
+		restored quit-truecolor 0
+	else echo "skip truecolor: tic failed"; fi
+else echo "skip truecolor: no tic"; fi
+
 start 20 6 "$UTF" "$TRACES/casita-mpi-tags-10p"
 golden small-20x6 "logical | rank"
 keys l l j

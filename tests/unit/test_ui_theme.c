@@ -103,11 +103,53 @@ static void test_color_mapping(void **state)
 	assert_int_equal(color_to_256(&c), -1);
 }
 
+/* Thousands of damaged copies of a real theme: never a crash, and every
+ * rejection is "file:line:col: problem". */
+static void test_mutations(void **state)
+{
+	FILE *f = fopen("themes/default.yaml", "rb");
+	if (!f) skip();
+	char base[16384];
+	size_t n = fread(base, 1, sizeof base - 1, f);
+	fclose(f);
+	base[n] = 0;
+	static const char alphabet[] = ":{}[],#\"'\n -a0&*!|>%@`\t\\";
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+	char buf[16384];
+	int rejected = 0;
+	for (int it = 0; it < 4000; it++) {
+		memcpy(buf, base, n + 1);
+		size_t len = n;
+		int edits = 1 + it % 4;
+		for (int e = 0; e < edits; e++) {
+			x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+			size_t pos = (size_t)(x % len);
+			switch ((x >> 32) % 3) {
+			case 0: buf[pos] = alphabet[(x >> 40) % (sizeof alphabet - 1)]; break;
+			case 1: len = pos; buf[len] = 0; break;                         /* truncate */
+			default: buf[pos] = (char)(x >> 48); break;                     /* any byte */
+			}
+			if (!len) { buf[0] = 'x'; buf[1] = 0; len = 1; }
+		}
+		struct tc_theme th;
+		char *err = NULL;
+		if (!theme_parse(&th, buf, len, "mut.yaml", &err)) {
+			unsigned line, col;
+			char c;
+			if (!err || sscanf(err, "mut.yaml:%u:%u%c", &line, &col, &c) != 3 || c != ':' || !line || !col)
+				fail_msg("bad error text: %s", err ? err : "(null)");
+			free(err);
+			rejected++;
+		}
+	}
+	assert_true(rejected > 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_builtin), cmocka_unit_test(test_good), cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_files), cmocka_unit_test(test_color_mapping),
+		cmocka_unit_test(test_files), cmocka_unit_test(test_color_mapping), cmocka_unit_test(test_mutations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
