@@ -11,6 +11,12 @@
 
 #include "analysis_cluster.h"
 
+static int group_of(uint32_t r)
+{
+	uint32_t g = r % 16;
+	return g < 1 ? 0 : g < 4 ? 1 : g < 8 ? 2 : 3;
+}
+
 int main(int argc, char **argv)
 {
 	uint32_t nranks = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 65536;
@@ -26,8 +32,8 @@ int main(int argc, char **argv)
 	size_t n = 0;
 	for (uint32_t r = 0; r < nranks; r++) {
 		s.rank_first[r] = (uint32_t)n;
-		uint32_t g = r % 16;
-		double base = g < 1 ? 0.040 : g < 4 ? 0.020 : g < 8 ? 0.010 : 0.001;
+		static const double base_of[4] = { 0.040, 0.020, 0.010, 0.001 };
+		double base = base_of[group_of(r)];
 		for (uint32_t i = 0; i < nsteps; i++) {
 			if (r % 5 == 1 && i % 3 == 2) continue;   /* gaps */
 			x ^= x << 13; x ^= x >> 7; x ^= x << 17;
@@ -68,10 +74,14 @@ int main(int argc, char **argv)
 	       ph->nvisible, nsteps);
 	printf("  glyphs, again        %8.3f s\n", t4 - t3);
 	printf("  centroid of the root %8.3f s  (rank %u)\n", t5 - t4, cen);
+	/* are the clusters exactly the four planted groups? */
+	bool exact = ph->nvisible == 4;
 	for (uint32_t v = 0; v < ph->nvisible; v++) {
 		const struct tc_cnode *N = &ph->nodes[ph->visible[v]];
 		printf("  cluster %u: %u ranks, mean %.4f, max %.4f, medoid %u\n", v, N->size, N->mean, N->max, N->medoid);
+		for (uint32_t i = 1; i < N->size; i++) exact = exact && group_of(ph->members[N->first + i]) == group_of(ph->members[N->first]);
 	}
+	printf("  planted groups recovered exactly: %s\n", exact ? "yes" : "no");
 	printf("  peak RSS %.1f MiB\n", (double)tc_peak_rss() / (1 << 20));
 	free(g);
 	tc_clusters_free(c);

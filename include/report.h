@@ -21,5 +21,7 @@ const struct report_section *report_find(const char *name);
 /* sections */
 void report_info_text(struct tc_session *s, FILE *f);
 void report_info_json(struct tc_session *s, struct json *j);
+void report_clusters_text(struct tc_session *s, FILE *f);
+void report_clusters_json(struct tc_session *s, struct json *j);
 
 #endif

@@ -33,5 +33,7 @@ bool session_opt_bool(const struct tc_session *s, const char *key, bool def);
 
 /* Lazily computed results (each implemented next to its report section). */
 const struct tc_steps *session_steps(struct tc_session *s);
+/* Clusters per phase, each phase computed when first asked for (analysis_cluster.h). */
+struct tc_clusters *session_clusters(struct tc_session *s);
 
 #endif

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analysis_cluster.h"
 #include "session.h"
 
 struct tc_session *session_new(struct tc_trace *t)
@@ -36,6 +37,7 @@ void session_free(struct tc_session *s)
 {
 	if (!s) return;
 	/* analysis results: each module frees its own (added as modules land) */
+	tc_clusters_free(s->clusters);
 	for (size_t i = 0; i < s->opts.n; i++) free(s->opts.a[i]);
 	VEC_FREE(s->opts);
 	tc_trace_free(s->t);
