@@ -85,7 +85,8 @@ struct tc_glyph {
 struct tc_clusters;
 
 /* Clusters of every partition of s, computed one phase at a time on demand.
- * s must outlive the result.  o = NULL: defaults. */
+ * s must outlive the result.  o = NULL: defaults.  Options are clamped:
+ * k ≤ 256, direct_max ≤ 1024, samples ≤ 100, sample_size ≤ 2048. */
 struct tc_clusters *tc_clusters_new(const struct tc_steps *s, const struct tc_cluster_opts *o);
 void tc_clusters_free(struct tc_clusters *c);
 const struct tc_cluster_opts *tc_clusters_opts(const struct tc_clusters *c);

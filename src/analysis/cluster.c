@@ -651,6 +651,14 @@ struct tc_clusters *tc_clusters_new(const struct tc_steps *s, const struct tc_cl
 	c->s = s;
 	if (o) c->o = *o;
 	else tc_cluster_default_opts(&c->o);
+	/* keep the quadratic parts (PAM on a sample, linkage over leaves) small */
+	c->o.k = TC_MIN(TC_MAX(c->o.k, 1u), 256u);
+	c->o.direct_max = TC_MIN(c->o.direct_max, 1024u);
+	c->o.samples = TC_MIN(TC_MAX(c->o.samples, 1u), 100u);
+	c->o.sample_size = TC_MIN(c->o.sample_size, 2048u);
+	c->o.max_default = TC_MAX(c->o.max_default, 1u);
+	c->o.focus_max = TC_MAX(c->o.focus_max, 1u);
+	if ((unsigned)c->o.metric >= TC_M_COUNT) c->o.metric = TC_M_LATENESS;
 	c->npart = s->npartitions;
 	c->pfirst = xcalloc((size_t)c->npart + 2, sizeof *c->pfirst);
 	c->pcev = xmalloc((s->ncevs + 1) * sizeof *c->pcev);
