@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 	s.rank_first[nranks] = (uint32_t)n;
 	s.ncevs = n;
 	s.npartitions = 1;
-	struct tc_partition part = { 0, 2 * (nsteps - 1), (uint32_t)n, nranks, 0, 0 };
+	struct tc_partition part = { .first_step = 0, .last_step = 2 * (nsteps - 1), .ncevs = (uint32_t)n, .nranks = nranks };
 	s.parts = &part;
 	s.max_step = 2 * (nsteps - 1);
 
