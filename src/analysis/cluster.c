@@ -283,8 +283,44 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* CLARA over all rank vectors; assign[r] = medoid slot, med[slot] = rank index.
- * Returns the number of medoids (min(k, n)). */
+/* The medoid slot nearest to rank index i (a medoid is nearest to itself). */
+static uint32_t nearest(const struct vecs *v, uint32_t i, const uint32_t *med, uint32_t k, double *dist)
+{
+	double dmin = INFINITY;
+	uint32_t am = 0;
+	for (uint32_t q = 0; q < k; q++) {
+		if (med[q] == i) { *dist = 0; return q; }
+		double d = vdist(v, i, v, med[q]);
+		if (d < dmin) { dmin = d; am = q; }
+	}
+	*dist = dmin;
+	return am;
+}
+
+/* Samples are compared on at most this many ranks (all of them below it). */
+#define CLARA_EVAL_MAX 8192
+
+/* Draw m distinct indices of 0..n-1 into out (ascending), skipping those
+ * marked in `in` and marking the ones drawn; perm is scratch of n. */
+static uint32_t draw(uint64_t *rng, uint32_t n, uint32_t m, uint32_t *perm, uint8_t *in, uint32_t *out)
+{
+	uint32_t got = 0;
+	for (uint32_t i = 0; i < n; i++) perm[i] = i;
+	for (uint32_t i = 0; got < m && i < n; i++) {
+		uint32_t j = i + (uint32_t)(splitmix(rng) % (n - i));
+		uint32_t x = perm[j];
+		perm[j] = perm[i];
+		perm[i] = x;
+		if (!in[x]) { in[x] = 1; out[got++] = x; }
+	}
+	return got;
+}
+
+/* CLARA over all rank vectors; assign[r] = medoid slot, med[slot] = rank
+ * index.  Each sample's medoids (PAM on the sample) are scored by the total
+ * distance of the ranks to their nearest medoid — all ranks, or a fixed
+ * random subset of CLARA_EVAL_MAX of them in larger phases — and the best
+ * medoids then take every rank.  Returns the number of medoids (min(k, n)). */
 static uint32_t clara(const struct tc_cluster_opts *o, uint64_t seed, const struct vecs *v,
 		      uint32_t *med, uint32_t *assign)
 {
@@ -295,12 +331,17 @@ static uint32_t clara(const struct tc_cluster_opts *o, uint64_t seed, const stru
 	uint32_t nsamples = ss == n ? 1 : TC_MAX(o->samples, 1u);
 	uint32_t *sample = xmalloc(ss * sizeof *sample), *perm = xmalloc(n * sizeof *perm);
 	uint32_t *smed = xmalloc(k * sizeof *smed), *cur = xmalloc(k * sizeof *cur);
-	uint32_t *cur_assign = xmalloc(n * sizeof *cur_assign);
 	uint8_t *in = xcalloc(n, 1);
 	double *D = xmalloc((size_t)ss * ss * sizeof *D);
-	double best = INFINITY;
+	double best = INFINITY, d;
 	uint32_t have_best = 0;
 	uint64_t rng = seed;
+	uint32_t neval = TC_MIN(n, CLARA_EVAL_MAX), *eval = NULL;
+	if (neval < n) {
+		eval = xmalloc(neval * sizeof *eval);
+		draw(&rng, n, neval, perm, in, eval);
+		qsort(eval, neval, sizeof *eval, cmp_u32);
+	}
 	for (uint32_t t = 0; t < nsamples; t++) {
 		uint32_t m = 0;
 		if (ss == n) {
@@ -308,14 +349,7 @@ static uint32_t clara(const struct tc_cluster_opts *o, uint64_t seed, const stru
 		} else {
 			memset(in, 0, n);
 			for (uint32_t i = 0; i < have_best; i++) { sample[m++] = med[i]; in[med[i]] = 1; }
-			for (uint32_t i = 0; i < n; i++) perm[i] = i;
-			for (uint32_t i = 0; m < ss && i < n; i++) {
-				uint32_t j = i + (uint32_t)(splitmix(&rng) % (n - i));
-				uint32_t x = perm[j];
-				perm[j] = perm[i];
-				perm[i] = x;
-				if (!in[x]) { in[x] = 1; sample[m++] = x; }
-			}
+			m += draw(&rng, n, ss - m, perm, in, sample + m);
 			qsort(sample, m, sizeof *sample, cmp_u32);
 		}
 		for (uint32_t i = 0; i < m; i++) {
@@ -326,28 +360,19 @@ static uint32_t clara(const struct tc_cluster_opts *o, uint64_t seed, const stru
 		pam(D, m, k, smed);
 		for (uint32_t i = 0; i < k; i++) cur[i] = sample[smed[i]];
 		qsort(cur, k, sizeof *cur, cmp_u32);
-		/* every rank to its nearest medoid; medoids to themselves */
 		double cost = 0;
-		for (uint32_t i = 0; i < n; i++) {
-			double dmin = INFINITY;
-			uint32_t am = 0;
-			for (uint32_t q = 0; q < k; q++) {
-				if (cur[q] == i) { dmin = 0; am = q; break; }
-				double d = vdist(v, i, v, cur[q]);
-				if (d < dmin) { dmin = d; am = q; }
-			}
-			cur_assign[i] = am;
-			cost += dmin;
-			if (cost >= best) break;   /* cannot win any more */
+		for (uint32_t q = 0; q < neval && cost < best; q++) {   /* stop once it cannot win */
+			nearest(v, eval ? eval[q] : q, cur, k, &d);
+			cost += d;
 		}
 		if (cost < best) {
 			best = cost;
 			memcpy(med, cur, k * sizeof *med);
-			memcpy(assign, cur_assign, n * sizeof *assign);
 			have_best = k;
 		}
 	}
-	free(sample); free(perm); free(smed); free(cur); free(cur_assign); free(in); free(D);
+	for (uint32_t i = 0; i < n; i++) assign[i] = nearest(v, i, med, k, &d);
+	free(sample); free(perm); free(smed); free(cur); free(in); free(D); free(eval);
 	return k;
 }
 
