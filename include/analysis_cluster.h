@@ -84,7 +84,8 @@ struct tc_glyph {
 
 struct tc_clusters;
 
-/* Clusters of every partition of s, computed one phase at a time on demand.
+/* Clusters of every partition of s, computed one phase at a time on demand
+ * (one thread at a time: the calls below compute and cache).
  * s must outlive the result.  o = NULL: defaults.  Options are clamped:
  * k ≤ 256, direct_max ≤ 1024, samples ≤ 100, sample_size ≤ 2048. */
 struct tc_clusters *tc_clusters_new(const struct tc_steps *s, const struct tc_cluster_opts *o);
@@ -105,7 +106,8 @@ uint32_t tc_clusters_cut(struct tc_clusters *c, uint32_t partition, uint32_t n);
 /* The visible cluster holding rank, TC_NONE if the rank is not in the phase. */
 uint32_t tc_clusters_visible_of(struct tc_clusters *c, uint32_t partition, uint32_t rank);
 
-/* Glyphs of node for n even steps from global step `step` (out[i] ↔ step + 2i). */
+/* Glyphs of node for n even steps from the even global step `step`
+ * (out[i] ↔ step + 2i); steps outside the phase come out all inactive. */
 void tc_clusters_glyphs(struct tc_clusters *c, uint32_t partition, uint32_t node, uint32_t step,
 			uint32_t n, struct tc_glyph *out);
 /* The member closest to the node's mean vector (Ravel's centroid). */

@@ -144,6 +144,20 @@ static void group_ranks(const uint32_t *group_of, uint32_t nr, uint32_t ngroups,
 	*rk = r;
 }
 
+/* The columns spanned by the ranks rk[a..b) of v: false when they have no events. */
+static bool span_of(const struct vecs *v, const uint32_t *rk, uint32_t a, uint32_t b, uint32_t *lo, uint32_t *hi)
+{
+	*lo = UINT32_MAX;
+	*hi = 0;
+	for (uint32_t q = a; q < b; q++) {
+		uint32_t r = rk[q];
+		if (v->off[r] == v->off[r + 1]) continue;
+		*lo = TC_MIN(*lo, v->col[v->off[r]]);
+		*hi = TC_MAX(*hi, v->col[v->off[r + 1] - 1]);
+	}
+	return *lo <= *hi;
+}
+
 /* Mean vectors of groups of ranks: group_of[rank index] (TC_NONE = none).
  * At each column where a member has an event, the mean over the members
  * that have a value there (their latest event at or before the column).
@@ -163,14 +177,8 @@ static void mean_vecs(const struct vecs *v, uint32_t ncols, const uint32_t *grou
 	out->off = xmalloc(((size_t)ngroups + 1) * sizeof *out->off);
 	for (uint32_t g = 0; g < ngroups; g++) {
 		out->off[g] = (uint32_t)oc.n;
-		uint32_t lo = UINT32_MAX, hi = 0;
-		for (uint32_t q = gs[g]; q < gs[g + 1]; q++) {
-			uint32_t r = gr[q];
-			if (v->off[r] == v->off[r + 1]) continue;
-			lo = TC_MIN(lo, v->col[v->off[r]]);
-			hi = TC_MAX(hi, v->col[v->off[r + 1] - 1]);
-		}
-		if (lo > hi) continue;
+		uint32_t lo, hi;
+		if (!span_of(v, gr, gs[g], gs[g + 1], &lo, &hi)) continue;
 		memset(dsum + lo, 0, (size_t)(hi - lo + 1) * sizeof *dsum);
 		memset(dcnt + lo, 0, (size_t)(hi - lo + 1) * sizeof *dcnt);
 		memset(act + lo, 0, hi - lo + 1);
@@ -816,19 +824,16 @@ static void build_cells(struct tc_clusters *c, uint32_t p)
 	struct phase_priv *pp = &c->pp[p];
 	const struct cl_events *ev = &pp->ev;
 	uint32_t nl = ph->nleaves, *ls, *lr;
+	struct vecs v;
+	build_vecs(c, pp, ph->metric, &v);
 	group_ranks(pp->leaf_of, ev->nranks, nl, &ls, &lr);
 	struct cell *tmp = xmalloc((size_t)pp->ncols * sizeof *tmp);
 	VEC(struct cell) cells = { 0 };
 	pp->cell_off = xmalloc(((size_t)nl + 1) * sizeof *pp->cell_off);
 	for (uint32_t l = 0; l < nl; l++) {
+		uint32_t lo, hi;
 		pp->cell_off[l] = (uint32_t)cells.n;
-		uint32_t lo = UINT32_MAX, hi = 0;
-		for (uint32_t q = ls[l]; q < ls[l + 1]; q++) {
-			uint32_t r = lr[q];
-			lo = TC_MIN(lo, (s->cevs[ev->cev[ev->off[r]]].step - pp->base) / 2);
-			hi = TC_MAX(hi, (s->cevs[ev->cev[ev->off[r + 1] - 1]].step - pp->base) / 2);
-		}
-		if (lo > hi) continue;
+		if (!span_of(&v, lr, ls[l], ls[l + 1], &lo, &hi)) continue;
 		memset(tmp + lo, 0, (size_t)(hi - lo + 1) * sizeof *tmp);
 		for (uint32_t q = ls[l]; q < ls[l + 1]; q++) {
 			uint32_t r = lr[q];
@@ -858,6 +863,7 @@ static void build_cells(struct tc_clusters *c, uint32_t p)
 	pp->cells = cells.a;
 	pp->have_cells = true;
 	free(tmp); free(ls); free(lr);
+	vecs_free(&v);
 }
 
 void tc_clusters_glyphs(struct tc_clusters *c, uint32_t partition, uint32_t node, uint32_t step,
