@@ -13,7 +13,7 @@ struct tc_cluster_opts {
 	enum tc_metric metric;  /* the clustered metric (TC_M_LATENESS) */
 	uint64_t seed;          /* CLARA sampling seed (TC_CLUSTER_SEED) */
 	uint32_t k;             /* CLARA medoids (20) */
-	uint32_t direct_max;    /* phases with at most this many ranks skip CLARA (64) */
+	uint32_t direct_max;    /* phases with at most this many ranks skip CLARA (512) */
 	uint32_t samples;       /* CLARA samples (5) */
 	uint32_t sample_size;   /* ranks per CLARA sample; 0 = 40 + 2k */
 	uint32_t max_default;   /* most clusters the default cut shows (8) */
@@ -94,6 +94,8 @@ const struct tc_cluster_opts *tc_clusters_opts(const struct tc_clusters *c);
 /* The clusters of one partition, computed on first use and again after the
  * metric changed; NULL when partition is out of range. */
 const struct tc_phase_clusters *tc_clusters_phase(struct tc_clusters *c, uint32_t partition);
+/* Compute every phase now, in parallel (threads ≤ 0: min(cores, 4)). */
+void tc_clusters_compute_all(struct tc_clusters *c, int threads);
 /* Change the clustered metric: phases recompute lazily as they are asked for. */
 void tc_clusters_set_metric(struct tc_clusters *c, enum tc_metric m);
 

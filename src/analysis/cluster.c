@@ -3,6 +3,8 @@
  * CLARA clusters (or over the ranks of small phases), the default cut, the
  * open/close state of the dendrogram, glyph data and centroids. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +16,7 @@ void tc_cluster_default_opts(struct tc_cluster_opts *o)
 	o->metric = TC_M_LATENESS;
 	o->seed = TC_CLUSTER_SEED;
 	o->k = 20;
-	o->direct_max = 64;
+	o->direct_max = 512;
 	o->samples = 5;
 	o->sample_size = 0;
 	o->max_default = 8;
@@ -402,14 +404,38 @@ static uint32_t uf_find(uint32_t *up, uint32_t x)
 	return x;
 }
 
-/* Single linkage (Kruskal) over nl leaves with distance matrix D; fills the
- * nodes' child/parent/height.  minrank[node] orders the children. */
+/* Single linkage over nl leaves with distance matrix D; fills the nodes'
+ * child/parent/height.  minrank[node] orders the children.  The single-linkage
+ * hierarchy is Kruskal over the minimum spanning tree: Prim's algorithm finds
+ * the tree in O(nl²) from D, then only its nl−1 edges are sorted (instead of
+ * all nl²/2 pairs). */
 static void single_linkage(struct tc_phase_clusters *ph, const double *D, uint32_t nl, uint32_t *minrank)
 {
-	struct edge *E = xmalloc(((size_t)nl * (nl - 1) / 2 + 1) * sizeof *E);
+	struct edge *E = xmalloc((size_t)(nl ? nl : 1) * sizeof *E);
 	size_t ne = 0;
-	for (uint32_t a = 0; a < nl; a++)
-		for (uint32_t b = a + 1; b < nl; b++) E[ne++] = (struct edge){ D[(size_t)a * nl + b], a, b };
+	double *best = xmalloc((size_t)(nl ? nl : 1) * sizeof *best);
+	uint32_t *from = xmalloc((size_t)(nl ? nl : 1) * sizeof *from);
+	bool *in = xcalloc(nl ? nl : 1, sizeof *in);
+	for (uint32_t i = 0; i < nl; i++) {
+		best[i] = INFINITY;
+		from[i] = 0;
+	}
+	uint32_t cur = 0;
+	for (uint32_t added = 1; added < nl; added++) {
+		in[cur] = true;
+		uint32_t nxt = TC_NONE;
+		for (uint32_t j = 0; j < nl; j++) {
+			if (in[j]) continue;
+			double d = D[(size_t)cur * nl + j];
+			if (d < best[j]) { best[j] = d; from[j] = cur; }
+			if (nxt == TC_NONE || best[j] < best[nxt]) nxt = j;
+		}
+		E[ne++] = (struct edge){ best[nxt], TC_MIN(from[nxt], nxt), TC_MAX(from[nxt], nxt) };
+		cur = nxt;
+	}
+	free(best);
+	free(from);
+	free(in);
 	qsort(E, ne, sizeof *E, cmp_edge);
 	uint32_t *up = xmalloc(nl * sizeof *up), *top = xmalloc(nl * sizeof *top);
 	for (uint32_t i = 0; i < nl; i++) up[i] = top[i] = i;
@@ -644,18 +670,30 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 	/* medoids: a leaf's own; an internal node's is the leaf medoid with the
 	 * least size-weighted distance to the medoids of all its leaves */
 	for (uint32_t l = 0; l < nl; l++) ph->nodes[l].medoid = ev->ranks[pp->leaf_medoid[l]];
-	for (uint32_t x = nl; x < ph->nnodes; x++) {
-		const uint32_t *ls = pp->leaf_seq + pp->node_lfirst[x];
-		double bestc = INFINITY;
-		uint32_t bestr = TC_NONE;
-		for (uint32_t i = 0; i < nleafs[x]; i++) {
-			double cost = 0;
-			for (uint32_t j = 0; j < nleafs[x]; j++)
-				cost += ph->nodes[ls[j]].size * D[(size_t)ls[i] * nl + ls[j]];
-			uint32_t r = ph->nodes[ls[i]].medoid;
-			if (cost < bestc || (cost == bestc && r < bestr)) { bestc = cost; bestr = r; }
+	/* cost[l] = size-weighted distance of leaf l to the leaves of its current
+	 * node; a pair of leaves is added once, at the merge where they meet, so
+	 * all medoids together cost O(leaves²) */
+	{
+		double *cost = xcalloc(nl, sizeof *cost);
+		for (uint32_t x = nl; x < ph->nnodes; x++) {
+			uint32_t a = ph->nodes[x].child[0], b = ph->nodes[x].child[1];
+			const uint32_t *la = pp->leaf_seq + pp->node_lfirst[a], *lb = pp->leaf_seq + pp->node_lfirst[b];
+			for (uint32_t i = 0; i < nleafs[a]; i++)
+				for (uint32_t j = 0; j < nleafs[b]; j++) {
+					double d = D[(size_t)la[i] * nl + lb[j]];
+					cost[la[i]] += ph->nodes[lb[j]].size * d;
+					cost[lb[j]] += ph->nodes[la[i]].size * d;
+				}
+			const uint32_t *ls = pp->leaf_seq + pp->node_lfirst[x];
+			double bestc = INFINITY;
+			uint32_t bestr = TC_NONE;
+			for (uint32_t i = 0; i < nleafs[x]; i++) {
+				uint32_t r = ph->nodes[ls[i]].medoid;
+				if (cost[ls[i]] < bestc || (cost[ls[i]] == bestc && r < bestr)) { bestc = cost[ls[i]]; bestr = r; }
+			}
+			ph->nodes[x].medoid = bestr;
 		}
-		ph->nodes[x].medoid = bestr;
+		free(cost);
 	}
 	pp->centroid = xmalloc(ph->nnodes * sizeof *pp->centroid);
 	for (uint32_t x = 0; x < ph->nnodes; x++) pp->centroid[x] = TC_NONE;
@@ -739,6 +777,35 @@ static struct tc_phase_clusters *phase_get(struct tc_clusters *c, uint32_t p)
 const struct tc_phase_clusters *tc_clusters_phase(struct tc_clusters *c, uint32_t partition)
 {
 	return phase_get(c, partition);
+}
+
+/* Phases are independent: workers take them from a shared counter; each
+ * phase_compute writes only its own ph[p] and pp[p]. */
+struct all_work { struct tc_clusters *c; atomic_uint next; };
+
+static void *all_worker(void *arg)
+{
+	struct all_work *w = arg;
+	for (;;) {
+		unsigned p = atomic_fetch_add(&w->next, 1);
+		if (p >= w->c->npart) break;
+		phase_get(w->c, p);
+	}
+	return NULL;
+}
+
+void tc_clusters_compute_all(struct tc_clusters *c, int threads)
+{
+	if (threads <= 0) threads = TC_MIN(tc_ncpus(), 4);
+	if ((uint32_t)threads > c->npart) threads = (int)c->npart;
+	struct all_work w = { .c = c };
+	atomic_init(&w.next, 0);
+	pthread_t th[16];
+	int started = 0;
+	for (int i = 1; i < threads && i < 16; i++)
+		if (pthread_create(&th[started], NULL, all_worker, &w) == 0) started++;
+	all_worker(&w);
+	for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
 }
 
 void tc_clusters_set_metric(struct tc_clusters *c, enum tc_metric m)

@@ -23,6 +23,7 @@ struct tc_clusters *session_clusters(struct tc_session *s)
 		if ((v = session_opt(s, "cluster_seed", NULL))) o.seed = strtoull(v, NULL, 0);
 		if ((v = session_opt(s, "cluster_k", NULL)) && strtoul(v, NULL, 10) > 0) o.k = (uint32_t)strtoul(v, NULL, 10);
 		if ((v = session_opt(s, "focus_radius", NULL))) o.radius = (uint32_t)strtoul(v, NULL, 10);
+		if ((v = session_opt(s, "cluster_direct_max", NULL))) o.direct_max = (uint32_t)strtoul(v, NULL, 10);
 		s->clusters = tc_clusters_new(st, &o);
 	}
 	return s->clusters;
@@ -97,6 +98,7 @@ void report_clusters_json(struct tc_session *s, struct json *j)
 	json_kuint(j, "seed", o->seed);
 	json_kuint(j, "k", o->k);
 	json_kuint(j, "direct_max", o->direct_max);
+	tc_clusters_compute_all(c, 0);
 	json_key(j, "phases");
 	json_arr_begin(j);
 	for (uint32_t p = 0; p < st->npartitions; p++) {

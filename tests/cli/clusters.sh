@@ -66,19 +66,23 @@ check clusters-text-ranges grep -q '  0-1$' "$TMPD/text"
 check clusters-opt-metric grep -q '"metric": "duration"' "$TMPD/dur.json"
 check clusters-opt-seed grep -q '"seed": 7' "$TMPD/dur.json"
 
-# CLARA on a generated trace (bench/gen): 256 ranks in a 2-D halo where every
-# 4th rank computes 3x longer.  Every halo phase clusters through CLARA and
-# one cluster is exactly the slow ranks.
+# A generated trace (bench/gen): 256 ranks in a 2-D halo where every 4th rank
+# computes 3x longer.  In every halo phase one cluster is exactly the slow
+# ranks, through CLARA (direct path lowered to 64 ranks) and directly.
 GEN=$BUILD/bench/gen
 if [ -x "$GEN" ]; then
 	"$GEN" -o "$TMPD/slow" --ranks 256 --iters 6 --pattern halo2d --slow-every 4:3 --allreduce-every 0 >/dev/null 2>&1
-	"$BIN" report "$TMPD/slow" --section clusters --json >"$TMPD/slow.json" 2>/dev/null
-	v=$(python3 -c '
+	"$BIN" report "$TMPD/slow" --section clusters --json --opt cluster_direct_max=64 >"$TMPD/slow.json" 2>/dev/null
+	"$BIN" report "$TMPD/slow" --section clusters --json >"$TMPD/slow-direct.json" 2>/dev/null
+	slowcheck='
 import json, sys
 ph = json.load(open(sys.argv[1]))["clusters"]["phases"]
 slow = list(range(0, 256, 4))
-print(len(ph), all(p["clara"] and p["nranks"] == 256 and any(c["ranks"] == slow for c in p["clusters"]) for p in ph))' "$TMPD/slow.json" 2>&1)
+print(len(ph), all(p["clara"] == (sys.argv[2] == "clara") and p["nranks"] == 256 and any(c["ranks"] == slow for c in p["clusters"]) for p in ph))'
+	v=$(python3 -c "$slowcheck" "$TMPD/slow.json" clara 2>&1)
 	check clusters-clara-slow-ranks test "$v" = "6 True"
+	v=$(python3 -c "$slowcheck" "$TMPD/slow-direct.json" direct 2>&1)
+	check clusters-direct-slow-ranks test "$v" = "6 True"
 else
 	echo "skip clusters-clara-slow-ranks: $GEN not built"
 fi
