@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis_cluster.h"
 #include "analysis_latency.h"
 #include "analysis_profile.h"
 #include "analysis_steps.h"
@@ -57,6 +58,17 @@ int main(int argc, char **argv)
 	       st->max_step + 1);
 
 	t0 = tc_now();
+	struct tc_clusters *cl = tc_clusters_new(st, NULL);
+	tc_clusters_compute_all(cl, 0);
+	uint32_t nclusters = 0;
+	for (uint32_t p = 0; p < st->npartitions; p++) {
+		const struct tc_phase_clusters *ph = tc_clusters_phase(cl, p);
+		if (ph) nclusters += ph->nvisible;
+	}
+	line("clusters, all phases (2 thr)", tc_now() - t0, raw, 0.5);
+	printf("  %-28s %u clusters at the default cuts of %u phases\n", "", nclusters, st->npartitions);
+
+	t0 = tc_now();
 	struct tc_waitstates *ws = tc_waitstates_compute(t);
 	line("wait states", tc_now() - t0, raw, 0);
 
@@ -74,6 +86,7 @@ int main(int argc, char **argv)
 	tc_latency_free(lat);
 	tc_profile_free(pr);
 	tc_waitstates_free(ws);
+	tc_clusters_free(cl);
 	tc_steps_free(st);
 	tc_trace_free(t);
 	return 0;

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analysis_cluster.h"
 #include "analysis_latency.h"
 #include "analysis_profile.h"
 #include "analysis_steps.h"
@@ -40,10 +41,12 @@ void session_free(struct tc_session *s)
 {
 	if (!s) return;
 	/* analysis results: each module frees its own */
+	tc_clusters_free(s->clusters); /* before the steps it points into */
 	tc_steps_free(s->steps);
 	tc_waitstates_free(s->waitstates);
 	tc_profile_free(s->profile);
 	tc_latency_free(s->latency);
+	/* analysis results: each module frees its own (added as modules land) */
 	for (size_t i = 0; i < s->opts.n; i++) free(s->opts.a[i]);
 	VEC_FREE(s->opts);
 	tc_trace_free(s->t);
