@@ -228,6 +228,11 @@ struct view {
 	const char *const *help;  /* lines about the view, NULL-terminated */
 };
 extern const struct view view_logical, view_physical, view_overview, view_detail, view_help;
+/* The main views in Tab order (src/ui/views/registry.c). */
+extern const struct view *const tc_main_views[];
+extern const size_t tc_nmain_views;
+const struct view *view_find(const char *name);          /* a main view by name, NULL if none */
+void view_names(struct strbuf *b, const char *sep);      /* "logical|physical|..." */
 
 struct tc_app {
 	struct tc_session *sess;

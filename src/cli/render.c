@@ -9,9 +9,12 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: tracecomb render TRACE --view logical|physical|overview|detail --size WxH\n"
+	struct strbuf b = { 0 };
+	view_names(&b, "|");
+	fprintf(stderr, "usage: tracecomb render TRACE --view %s|detail --size WxH\n"
 			"         [--step N] [--rank R] [--metric M] [--color] [--ascii] [--theme NAME|PATH]\n"
-			"         [--no-agg] [--filter REGEX] [--search REGEX] [--threads N]\n");
+			"         [--no-agg] [--filter REGEX] [--search REGEX] [--threads N]\n", b.s);
+	sb_free(&b);
 	return 1;
 }
 
@@ -91,8 +94,11 @@ int cmd_render(int argc, char **argv)
 		goto out;
 	}
 	bool detail = !strcmp(view, "detail");
-	if (!detail && strcmp(view, "logical") && strcmp(view, "physical") && strcmp(view, "overview")) {
-		fprintf(stderr, "tracecomb render: unknown view '%s' (logical, physical, overview, detail)\n", view);
+	if (!detail && !view_find(view)) {
+		struct strbuf b = { 0 };
+		view_names(&b, ", ");
+		fprintf(stderr, "tracecomb render: unknown view '%s' (%s, detail)\n", view, b.s);
+		sb_free(&b);
 		rc = 1;
 		goto out;
 	}

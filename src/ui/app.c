@@ -10,8 +10,6 @@
 
 #include "ui.h"
 
-static const struct view *const main_views[] = { &view_logical, &view_physical, &view_overview };
-
 void app_init(struct tc_app *a, struct tc_session *s, const char *trace_name, bool utf8, bool color)
 {
 	memset(a, 0, sizeof *a);
@@ -347,14 +345,12 @@ static void enter_physical(struct tc_app *a)
 
 bool app_set_view(struct tc_app *a, const char *name)
 {
-	for (size_t i = 0; i < TC_NELEM(main_views); i++)
-		if (!strcasecmp(name, main_views[i]->name)) {
-			a->view = main_views[i];
-			a->depth = 0;
-			if (a->view == &view_physical) enter_physical(a);
-			return true;
-		}
-	return false;
+	const struct view *v = view_find(name);
+	if (!v) return false;
+	a->view = v;
+	a->depth = 0;
+	if (a->view == &view_physical) enter_physical(a);
+	return true;
 }
 
 void app_push(struct tc_app *a, const struct view *v)
@@ -487,12 +483,12 @@ void app_key(struct tc_app *a, int key)
 	case ACT_NEXT_VIEW:
 	case ACT_PREV_VIEW:
 	case ACT_VIEW_N: {
-		size_t n = TC_NELEM(main_views), cur = 0;
+		size_t n = tc_nmain_views, cur = 0;
 		for (size_t i = 0; i < n; i++)
-			if (main_views[i] == a->view) cur = i;
+			if (tc_main_views[i] == a->view) cur = i;
 		size_t next = act == ACT_NEXT_VIEW ? (cur + 1) % n : act == ACT_PREV_VIEW ? (cur + n - 1) % n
 											   : (size_t)(key - '1');
-		if (next < n) a->view = main_views[next];
+		if (next < n) a->view = tc_main_views[next];
 		if (a->view == &view_physical) enter_physical(a);
 		break;
 	}
