@@ -58,6 +58,7 @@ const struct tc_keybind tc_keymap[] = {
 	{ 'f', M, ACT_FILTER, "f", "filter", "keep ranks whose number, node or regions match a regex" },
 	{ 'm', L | P | O | D, ACT_METRIC, "m", "metric", "next metric: lateness, global, differential, duration" },
 	{ 'a', L | O, ACT_AGG, "a", "agg", "show / hide aggregate (non-communication) steps" },
+	{ 'o', L | P | O, ACT_ORIGIN, "o", "origin", "next origin of lateness: where a delay first appears" },
 	{ ':', M, ACT_COMMAND, ":", "cmd", ":step N  :rank R  :metric M  :theme T  :view V  :q" },
 	{ TK_CTRL_L, A, ACT_REDRAW, "C-l", NULL, "redraw the screen" },
 };
