@@ -40,5 +40,6 @@ const struct tc_steps *session_steps(struct tc_session *s);
 const struct tc_waitstates *session_waitstates(struct tc_session *s);
 const struct tc_profile *session_profile(struct tc_session *s);
 const struct tc_latency *session_latency(struct tc_session *s);
+const struct tc_verdicts *session_verdicts(struct tc_session *s);
 
 #endif

@@ -6,6 +6,7 @@
 #include "analysis_latency.h"
 #include "analysis_profile.h"
 #include "analysis_steps.h"
+#include "analysis_verdict.h"
 #include "analysis_waitstate.h"
 #include "session.h"
 
@@ -44,6 +45,7 @@ void session_free(struct tc_session *s)
 	tc_waitstates_free(s->waitstates);
 	tc_profile_free(s->profile);
 	tc_latency_free(s->latency);
+	tc_verdicts_free(s->verdicts);
 	for (size_t i = 0; i < s->opts.n; i++) free(s->opts.a[i]);
 	VEC_FREE(s->opts);
 	tc_trace_free(s->t);
