@@ -115,7 +115,7 @@ struct tc_verdict_opts {
 	                              the run's span (0.01) */
 	double imb_factor;         /* ... and at least this × the median rank's (3) */
 	/* A3 background */
-	double bg_factor;          /* disturbed window: inter-node level ≥ this × quiet (1.5) */
+	double bg_factor;          /* disturbed window: inter-node level ≥ this × quiet (2) */
 	double bg_z;               /* and this many quiet spreads above it (3) */
 	uint32_t bg_min_msgs;      /* windows with fewer inter-node messages do not count (8) */
 	uint32_t max_steps;        /* steps listed per blamed rank (5) */

@@ -27,7 +27,7 @@ void tc_verdict_default_opts(struct tc_verdict_opts *o)
 		.map_cut = 0.2, .map_excess = 0.05, .map_cost = 1.2,
 		.pat_ratio = 2.0, .pat_lb = 3.0, .pat_hot_share = 0.25,
 		.imb_share = 0.01, .imb_factor = 3.0,
-		.bg_factor = 1.5, .bg_z = 3.0, .bg_min_msgs = 8,
+		.bg_factor = 2.0, .bg_z = 3.0, .bg_min_msgs = 8,
 		.max_steps = 5,
 	};
 }
@@ -247,7 +247,8 @@ static void pattern_verdict(struct vb *b, const struct tc_trace *t, const struct
 	if (pattern_fires(&h, s->n, o)) {
 		struct tc_verdict *v = vnew(b, TC_CAUSE_PATTERN, scope);
 		set_ranks(v, h.ranks, h.n);
-		v->confidence = pattern_conf(&h);
+		/* a handful of messages is thin evidence: full weight from 200 on */
+		v->confidence = pattern_conf(&h) * (0.5 + 0.5 * clamp01((double)s->msgs / 200.0));
 		ev_add(v, "max_over_mean", h.max_mean);
 		ev_add(v, "max_over_mean_bytes", h.max_mean_bytes);
 		ev_add(v, "ad_over_mean", h.ad_rel);
@@ -360,9 +361,11 @@ static void background_verdicts(struct vb *b, const struct tc_trace *t, const st
 		struct tc_verdict *v = vnew(b, TC_CAUSE_BACKGROUND, scope);
 		set_window(v, t, lat, w, w1);
 		set_ranks(v, NULL, 0);
-		/* ratio 1.5 → 0.5, 2.5 and more → 1; fewer than 4 windows' worth of messages weigh less */
+		/* ratio = factor → 0.5, 2·factor − 1 and more → 1; fewer than 4 windows' worth of messages weigh less */
 		double c = clamp01((ratio - 1) / (2 * (o->bg_factor - 1) > 0 ? 2 * (o->bg_factor - 1) : 1));
 		c *= clamp01((double)nb / (4.0 * o->bg_min_msgs));
+		/* one window alone: a burst, or a few unlucky messages */
+		if (w1 == w) c *= 0.5;
 		/* intra-node messages slowed as much: not the network between nodes */
 		bool intra_too = !isnan(intra) && intra >= o->bg_factor;
 		if (intra_too) c *= 0.5;

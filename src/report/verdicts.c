@@ -267,34 +267,33 @@ void report_dag_text(struct tc_session *s, FILE *f)
 	if (d->region != TC_NONE) snprintf(rg, sizeof rg, "region %u", d->region);
 	fprintf(f, "DAG of %s, %.4f-%.4f s: %u messages%s, %u nodes, %u levels, mean L %.2f\n", rg, tc_sec(t, d->t0),
 		tc_sec(t, d->t1), d->nmsgs, d->truncated ? " (first ones only)" : "", d->nnodes, d->nlevels, d->mean_l);
-	/* levels top-down: each node as rank[recv/send], its outgoing edges */
-	uint32_t shown = 0;
-	for (uint32_t lv = 0; lv < d->nlevels && shown < 60; lv++, shown++) {
-		fprintf(f, "L%-3u", lv);
+	/* levels top-down; per node: rank, compute node, receives/sends, then its
+	 * outgoing messages as ->rank (L), "*" marking an inter-node one */
+	uint32_t lv_shown = 0;
+	for (uint32_t lv = 0; lv < d->nlevels && lv_shown < 40; lv++, lv_shown++) {
+		uint32_t cnt = 0;
+		for (uint32_t v = 0; v < d->nnodes; v++) cnt += d->nodes[v].level == lv;
+		fprintf(f, "level %u (%u node%s)\n", lv, cnt, cnt == 1 ? "" : "s");
+		uint32_t k = 0;
 		for (uint32_t v = 0; v < d->nnodes; v++) {
 			const struct tc_dag_node *n = &d->nodes[v];
 			if (n->level != lv) continue;
-			fprintf(f, " r%u[%ur/%us]", n->rank, n->nrecv, n->nsend);
-		}
-		fprintf(f, "\n");
-		for (uint32_t v = 0; v < d->nnodes; v++) {
-			const struct tc_dag_node *n = &d->nodes[v];
-			if (n->level != lv || !n->nout) continue;
-			fprintf(f, "     r%u ->", n->rank);
-			for (uint32_t k = 0; k < n->nout && k < 8; k++) {
-				const struct tc_dag_edge *e = &d->edges[d->out_edges[n->first_out + k]];
-				char bb[32];
-				fmt_bytes(bb, sizeof bb, e->bytes);
-				fprintf(f, " r%u(%s%s L%.1f)", d->nodes[e->to].rank, bb, e->inter ? " inter" : "", e->l);
+			if (++k > 16) { fprintf(f, "  ... %u more nodes\n", cnt - 16); break; }
+			fprintf(f, "  r%-5u %-8s %2ur %2us", n->rank, t->nodes[t->ranks[n->rank].node].name, n->nrecv, n->nsend);
+			for (uint32_t e = 0; e < n->nout && e < 8; e++) {
+				const struct tc_dag_edge *x = &d->edges[d->out_edges[n->first_out + e]];
+				fprintf(f, " ->%u%s(%.1f)", d->nodes[x->to].rank, x->inter ? "*" : "", x->l);
 			}
 			if (n->nout > 8) fprintf(f, " +%u", n->nout - 8);
 			fprintf(f, "\n");
 		}
 	}
-	if (d->nlevels > 60) fprintf(f, "... %u more levels\n", d->nlevels - 60);
+	if (d->nlevels > lv_shown) fprintf(f, "... %u more levels\n", d->nlevels - lv_shown);
+	fprintf(f, "per rank (CS-glyph rows): LB = |C - mean| / AD of the messages in the window; * = inter-node\n");
 	fprintf(f, "%6s %-12s %6s %6s %6s %10s %10s %8s\n", "rank", "node", "LB", "in", "out", "t_in", "t_out", "L");
 	for (uint32_t i = 0; i < d->nranks; i++) {
 		const struct tc_dag_rank *x = &d->ranks[i];
+		if (i == 64) { fprintf(f, "... %u more ranks\n", d->nranks - 64); break; }
 		char a[32], b[32];
 		fmt_seconds(a, sizeof a, x->transfer_in);
 		fmt_seconds(b, sizeof b, x->transfer_out);
