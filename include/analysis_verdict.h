@@ -93,6 +93,10 @@ struct tc_dag {
  * transfer times and L (computed with the same trace). */
 struct tc_dag *tc_dag_build(const struct tc_trace *t, const struct tc_latency *lat, const uint32_t *ranks,
 			    uint32_t nranks, uint64_t t0, uint64_t t1, uint32_t max_msgs);
+/* The DAG of a latency region (TC_NONE: all ranks) in latency window w
+ * (TC_NONE: the whole run); d->region is set. */
+struct tc_dag *tc_dag_region(const struct tc_trace *t, const struct tc_latency *lat, uint32_t region, uint32_t w,
+			     uint32_t max_msgs);
 void tc_dag_free(struct tc_dag *d);
 
 /* --- verdicts -------------------------------------------------------------- */

@@ -331,6 +331,27 @@ struct tc_dag *tc_dag_build(const struct tc_trace *t, const struct tc_latency *l
 	return d;
 }
 
+struct tc_dag *tc_dag_region(const struct tc_trace *t, const struct tc_latency *lat, uint32_t region, uint32_t w,
+			     uint32_t max_msgs)
+{
+	uint64_t t0 = 0, t1 = UINT64_MAX;
+	if (w != TC_NONE && w < lat->nwindows) {
+		t0 = tc_lat_win_start(lat, w);
+		t1 = tc_lat_win_end(lat, w);
+	}
+	const uint32_t *rk = NULL;
+	uint32_t nr = 0;
+	if (region != TC_NONE && region < lat->nregions) {
+		rk = lat->regions[region].ranks;
+		nr = lat->regions[region].nranks;
+	} else {
+		region = TC_NONE;
+	}
+	struct tc_dag *d = tc_dag_build(t, lat, rk, nr, t0, t1, max_msgs);
+	d->region = region;
+	return d;
+}
+
 void tc_dag_free(struct tc_dag *d)
 {
 	if (!d) return;

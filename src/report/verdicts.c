@@ -249,14 +249,7 @@ static struct tc_dag *session_dag(struct tc_session *s, uint32_t max_msgs)
 	double og = opt_num(s, "dag_region", NAN), ow = opt_num(s, "dag_window", NAN);
 	if (og >= 0 && og < lat->nregions) g = (uint32_t)og;
 	if (ow >= 0 && ow < lat->nwindows) w = (uint32_t)ow;
-	if (w == TC_NONE) w = 0;
-	uint64_t t0 = lat->nwindows ? tc_lat_win_start(lat, w) : 0, t1 = lat->nwindows ? tc_lat_win_end(lat, w) : 0;
-	const uint32_t *rk = NULL;
-	uint32_t nr = 0;
-	if (g != TC_NONE) { rk = lat->regions[g].ranks; nr = lat->regions[g].nranks; }
-	struct tc_dag *d = tc_dag_build(s->t, lat, rk, nr, t0, t1, max_msgs);
-	d->region = g;
-	return d;
+	return tc_dag_region(s->t, lat, g, w == TC_NONE ? 0 : w, max_msgs);
 }
 
 void report_dag_text(struct tc_session *s, FILE *f)
