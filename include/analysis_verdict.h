@@ -115,9 +115,9 @@ struct tc_verdict_opts {
 	double pat_lb;             /* LB (Eq. 10) of a hot spot at least (3) */
 	double pat_hot_share;      /* hot spots at most this share of the ranks (0.25) */
 	/* imbalance */
-	double imb_share;          /* own (differential) lateness above the median rank, share of
-	                              the run's span (0.01) */
-	double imb_factor;         /* ... and at least this × the median rank's (3) */
+	double imb_share;          /* own (differential) lateness above the typical rank (lower
+	                              quartile), share of the run's span (0.01) */
+	double imb_factor;         /* ... and at least this × the typical rank's (3) */
 	/* A3 background */
 	double bg_factor;          /* disturbed window: inter-node level ≥ this × quiet (2) */
 	double bg_z;               /* and this many quiet spreads above it (3) */
@@ -175,6 +175,7 @@ struct tc_verdict_rank {
 	double mean_l;            /* NaN if no messages */
 	double own_late;          /* s: Σ positive differential lateness of its computation blocks */
 	double caused;            /* s: waiting it caused (short-term delay cost) */
+	double waited;            /* s: waiting it suffered (all wait states) */
 	uint32_t partners;        /* distinct ranks it exchanges messages with */
 };
 
@@ -193,7 +194,8 @@ struct tc_verdicts {
 	double high_inter_share;  /* share of the messages slower than 2× the intra-node criterion of
 	                             their size that cross nodes (NaN if none) */
 	double bg_quiet, bg_spread;
-	double own_late_median;   /* s */
+	double own_late_median;   /* s: median over ranks of own_late */
+	double own_late_ref;      /* s: the lower quartile, the typical rank imbalance is measured against */
 	double waiting;           /* s: all wait states */
 	/* remap (O1) */
 	uint64_t remap_msgs_before, remap_msgs_after, remap_bytes_before, remap_bytes_after;

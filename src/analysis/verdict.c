@@ -440,30 +440,84 @@ static int cmp_bstep(const void *a, const void *b)
 	return x->cev < y->cev ? -1 : x->cev > y->cev;
 }
 
+static int cmp_cev_step(const void *a, const void *b, void *ctx)
+{
+	const struct tc_cev *c = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	if (c[x].step != c[y].step) return c[x].step < c[y].step ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* Per cev: the differential lateness of its computation block beyond what the
+ * ranks at the same step share.  When most ranks at a step carry the same
+ * lateness (a collective after a delayed group, a partition boundary) it is no
+ * single rank's doing; steps with fewer than 4 events have no such reference
+ * (0).  Reference = the median of the step's positive-or-zero D_agg. */
+static double *own_lateness(const struct tc_steps *st)
+{
+	size_t n = st->ncevs;
+	double *own = xmalloc((n ? n : 1) * sizeof *own);
+	uint32_t *ix = xmalloc((n ? n : 1) * sizeof *ix);
+	for (size_t i = 0; i < n; i++) ix[i] = (uint32_t)i;
+	qsort_r(ix, n, sizeof *ix, cmp_cev_step, st->cevs);
+	double *v = xmalloc((n ? n : 1) * sizeof *v);
+	for (size_t a = 0; a < n;) {
+		size_t z = a;
+		while (z < n && st->cevs[ix[z]].step == st->cevs[ix[a]].step) z++;
+		double ref = 0;
+		if (z - a >= 4) {
+			for (size_t k = a; k < z; k++) v[k - a] = st->cevs[ix[k]].dlateness_agg;
+			ref = median_of(v, z - a);
+		}
+		for (size_t k = a; k < z; k++) {
+			double d = st->cevs[ix[k]].dlateness_agg - ref;
+			own[ix[k]] = d > 0 ? d : 0;
+		}
+		a = z;
+	}
+	free(v);
+	free(ix);
+	return own;
+}
+
+/* skip[r]: ranks already blamed as communication hot spots (their lateness is
+ * the traffic they handle, not computation) */
 static void imbalance_verdict(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t,
-			      const struct tc_steps *st, const struct tc_waitstates *ws, const struct tc_verdict_opts *o)
+			      const struct tc_steps *st, const struct tc_waitstates *ws, const bool *skip,
+			      const struct tc_verdict_opts *o)
 {
 	uint32_t N = t->nranks;
 	if (!st || !ws || !N) return;
 	double *tmp = xmalloc(N * sizeof *tmp);
+	double *own = own_lateness(st);
 	for (uint32_t r = 0; r < N; r++) {
 		double sum = 0;
 		/* the block before a rank's first event has no measured start: skipped */
-		for (uint32_t k = st->rank_first[r] + 1; k < st->rank_first[r + 1]; k++)
-			if (st->cevs[k].dlateness_agg > 0) sum += st->cevs[k].dlateness_agg;
+		for (uint32_t k = st->rank_first[r] + 1; k < st->rank_first[r + 1]; k++) sum += own[k];
 		V->rank[r].own_late = tmp[r] = sum;
 		V->rank[r].caused = ws->caused[r];
+		V->rank[r].waited = ws->waited[r];
 	}
-	double med = median_of(tmp, N);
-	V->own_late_median = med;
+	/* the typical rank: the lower quartile, so that a broad imbalance (half the
+	 * ranks slow) does not become the reference itself */
+	qsort(tmp, N, sizeof *tmp, cmp_double);
+	double pos = 0.25 * (N - 1);
+	uint32_t i0 = (uint32_t)pos;
+	double med = i0 + 1 < N ? tmp[i0] + (pos - i0) * (tmp[i0 + 1] - tmp[i0]) : tmp[i0];
+	V->own_late_median = median_of(tmp, N);
+	V->own_late_ref = med;
 	VEC(uint32_t) bl = { 0 };
-	double ex_sum = 0, ex_max = 0, caused = 0;
+	double ex_sum = 0, ex_max = 0, caused = 0, waited = 0;
 	for (uint32_t r = 0; r < N; r++) {
 		double ex = V->rank[r].own_late - med;
-		if (ex >= o->imb_share * V->span && V->rank[r].own_late >= o->imb_factor * med && ws->caused[r] > 0) {
+		/* an origin, not a victim: it made others wait longer than it waited itself
+		 * (a rank served last by a busy master is late without being at fault) */
+		if (!skip[r] && ex >= o->imb_share * V->span && V->rank[r].own_late >= o->imb_factor * med &&
+		    ws->caused[r] > ws->waited[r]) {
 			VEC_PUSH(bl, r);
 			ex_sum += ex;
 			caused += ws->caused[r];
+			waited += ws->waited[r];
 			if (ex > ex_max) ex_max = ex;
 		}
 	}
@@ -477,9 +531,10 @@ static void imbalance_verdict(struct vb *b, struct tc_verdicts *V, const struct 
 		v->confidence = c1 * (0.5 + 0.5 * c2);
 		ev_add(v, "own_late_s", ex_sum + med * bl.n);
 		ev_add(v, "excess_s", ex_sum);
-		ev_add(v, "median_own_late_s", med);
+		ev_add(v, "reference_own_late_s", med);
 		ev_add(v, "max_excess_share", V->span > 0 ? ex_max / V->span : NAN);
 		ev_add(v, "caused_s", caused);
+		ev_add(v, "waited_s", waited);
 		ev_add(v, "caused_share", V->waiting > 0 ? caused / V->waiting : NAN);
 		ev_add(v, "waiting_share", share);
 		/* the worst steps of the blamed ranks */
@@ -487,8 +542,8 @@ static void imbalance_verdict(struct vb *b, struct tc_verdicts *V, const struct 
 		for (size_t i = 0; i < bl.n; i++) {
 			uint32_t r = bl.a[i];
 			for (uint32_t k = st->rank_first[r] + 1; k < st->rank_first[r + 1]; k++)
-				if (st->cevs[k].dlateness_agg > 0) {
-					struct bstep x = { st->cevs[k].dlateness_agg, k };
+				if (own[k] > 0) {
+					struct bstep x = { own[k], k };
 					VEC_PUSH(all, x);
 				}
 		}
@@ -526,6 +581,7 @@ static void imbalance_verdict(struct vb *b, struct tc_verdicts *V, const struct 
 	}
 	VEC_FREE(bl);
 	free(tmp);
+	free(own);
 }
 
 /* --- run-wide numbers -------------------------------------------------------------- */
@@ -662,7 +718,12 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 	size_t before = b.v.n;
 	pattern_verdict(&b, t, lat, ws, &run, TC_NONE, partners, o);
 	if (b.v.n == before) pattern_windows(&b, t, lat, &run, TC_NONE, o);
-	imbalance_verdict(&b, V, t, steps, ws, o);
+	bool *hot = xcalloc(N ? N : 1, sizeof *hot);
+	for (size_t i = before; i < b.v.n; i++)
+		if (b.v.a[i].cause == TC_CAUSE_PATTERN && !b.v.a[i].windowed)
+			for (uint32_t k = 0; k < b.v.a[i].nranks; k++) hot[b.v.a[i].ranks[k]] = true;
+	imbalance_verdict(&b, V, t, steps, ws, hot, o);
+	free(hot);
 	background_verdicts(&b, t, lat, &run, TC_NONE, o, score, dist, &V->bg_quiet, &V->bg_spread);
 	for (uint32_t w = 0; w < W; w++) {
 		struct tc_verdict_win *x = &V->win[w];

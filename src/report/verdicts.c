@@ -195,6 +195,7 @@ void report_verdicts_json(struct tc_session *s, struct json *j)
 	json_knum(j, "bg_quiet", V->bg_quiet);
 	json_knum(j, "bg_spread", V->bg_spread);
 	json_knum(j, "own_late_median_s", V->own_late_median);
+	json_knum(j, "own_late_ref_s", V->own_late_ref);
 	json_knum(j, "waiting_s", V->waiting);
 	json_obj_end(j);
 	/* panels: one array per series, one entry per latency window */
@@ -232,6 +233,7 @@ void report_verdicts_json(struct tc_session *s, struct json *j)
 		json_knum(j, "mean_l", x->mean_l);
 		json_knum(j, "own_late_s", x->own_late);
 		json_knum(j, "caused_s", x->caused);
+		json_knum(j, "waited_s", x->waited);
 		json_kuint(j, "partners", x->partners);
 		json_obj_end(j);
 	}

@@ -47,6 +47,8 @@ if [ $have_jq = yes ]; then
 	check pattern-names-master jqv '[.verdicts.verdicts[] | select(.cause == "pattern")][0]
 		| .ranks == [0] and .evidence.max_over_mean >= 8 and .evidence.busiest_partners == 63
 		and (.advice | test("O2"))' "$TMPD/mw.json"
+	# a compute-imbalance claim, if any, names only planted slow workers (1..8)
+	check imbalance-names-slow-workers jqv 'all(.verdicts.verdicts[] | select(.cause == "imbalance"); all(.ranks[]; . >= 1 and . <= 8))' "$TMPD/mw.json"
 	check pattern-lb-per-rank jqv '.verdicts.ranks[0].lb > 10 and .verdicts.ranks[5].lb < 2' "$TMPD/mw.json"
 fi
 
