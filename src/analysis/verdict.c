@@ -419,9 +419,11 @@ static void mapping_verdict(struct vb *b, struct tc_verdicts *V, const struct tc
 	ev_add(v, "inter_bytes_before", (double)rm->inter_bytes_before);
 	ev_add(v, "inter_bytes_after", (double)rm->inter_bytes_after);
 	ev_add(v, "ranks_moved", rm->moved);
-	v->summary = xasprintf("poor process-to-node mapping: %.0f%% of the messages cross nodes and cost %.1fx an "
-			       "intra-node transfer; a placement by communication cuts them by %.0f%%",
-			       100 * share, isnan(cost) ? 1.0 : cost, 100 * cut);
+	char costs[64];
+	if (isnan(cost)) snprintf(costs, sizeof costs, "(no intra-node messages of equal size to compare)");
+	else snprintf(costs, sizeof costs, "and cost %.1fx an intra-node transfer", cost);
+	v->summary = xasprintf("poor process-to-node mapping: %.0f%% of the messages cross nodes %s; a placement by "
+			       "communication cuts them by %.0f%%", 100 * share, costs, 100 * cut);
 	char b1[32], b2[32];
 	fmt_bytes(b1, sizeof b1, rm->inter_bytes_before);
 	fmt_bytes(b2, sizeof b2, rm->inter_bytes_after);
@@ -606,11 +608,16 @@ static void run_numbers(struct tc_verdicts *V, const struct tc_trace *t, const s
 	if (lat->nbuckets[TC_LAT_INTER] && lat->nbuckets[TC_LAT_INTRA]) {
 		double *r = xmalloc(lat->nbuckets[TC_LAT_INTER] * sizeof *r);
 		size_t k = 0;
+		/* only sizes measured in both classes: an interpolated criterion of another
+		 * size would compare 512-byte messages with 128 KiB ones */
 		for (uint32_t i = 0; i < lat->nbuckets[TC_LAT_INTER]; i++) {
 			const struct tc_lat_bucket *bk = &lat->criteria[TC_LAT_INTER][i];
-			if (!bk->count) continue;
-			double ci = tc_lat_criterion(lat, TC_LAT_INTRA, bk->lo + (bk->hi - bk->lo) / 2);
-			if (ci > 0) r[k++] = bk->criterion / ci;
+			if (bk->interpolated || !bk->count) continue;
+			for (uint32_t j = 0; j < lat->nbuckets[TC_LAT_INTRA]; j++) {
+				const struct tc_lat_bucket *bi = &lat->criteria[TC_LAT_INTRA][j];
+				if (bi->lo == bk->lo && bi->hi == bk->hi && !bi->interpolated && bi->count && bi->criterion > 0)
+					r[k++] = bk->criterion / bi->criterion;
+			}
 		}
 		V->inter_cost = median_of(r, k);
 		free(r);

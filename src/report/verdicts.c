@@ -70,6 +70,13 @@ void report_verdicts_text(struct tc_session *s, FILE *f)
 		fmt_ranges(&rb, v->ranks, v->nranks);
 		char sc[96];
 		scope_text(sc, sizeof sc, v);
+		if (rb.len > 160) {
+			rb.s[150] = 0;
+			char *cut = strrchr(rb.s, ',');
+			if (cut) *cut = 0;
+			rb.len = strlen(rb.s);
+			sb_printf(&rb, ",... (%u ranks)", v->nranks);
+		}
 		fprintf(f, "  %s [%s] ranks %s\n   ", tc_cause_names[v->cause], sc, rb.s ? rb.s : "-");
 		sb_free(&rb);
 		for (uint32_t k = 0; k < v->nev; k++) {
