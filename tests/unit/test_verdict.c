@@ -9,7 +9,10 @@
 
 #include "analysis_latency.h"
 #include "analysis_remap.h"
+#include "analysis_steps.h"
 #include "analysis_verdict.h"
+#include "analysis_waitstate.h"
+#include "steps_halo.h"
 
 /* loads 2,2,2,10: mean 4, AD = (2+2+2+6)/4 = 3, LB = 2/3 ×3 and 6/3 = 2 */
 static void test_load_balance(void **st)
@@ -341,6 +344,103 @@ static void test_verdict_mapping(void **st)
 	tc_trace_free(t);
 }
 
+/* Ring halo (tests/support/steps_halo.c), 8 ranks, 10 iterations of 100 s,
+ * rank 3 computes 50 s longer in iteration 2: its block before step 8 is the
+ * only origin (D_agg = 50, docs/logical-time.md), so the imbalance verdict
+ * names rank 3 alone with 50 s of own lateness at step 7 (the block's step). */
+static void test_verdict_imbalance(void **st)
+{
+	(void)st;
+	struct halo_spec h = { .nranks = 8, .iters = 10, .res = 1, .work = 100, .delay_rank = 3, .delay_iter = 2,
+			       .delay = 50 };
+	struct tc_trace *t = halo_trace(&h);
+	struct tc_latency *lat = tc_latency_compute(t, NULL);
+	struct tc_steps *sp = tc_steps_compute(t, NULL);
+	struct tc_waitstates *ws = tc_waitstates_compute(t);
+	struct tc_verdicts *V = tc_verdicts_compute(t, lat, sp, ws, NULL, NULL);
+	const struct tc_verdict *v = &V->v[0];
+	assert_int_equal(v->cause, TC_CAUSE_IMBALANCE);
+	assert_int_equal(v->nranks, 1);
+	assert_int_equal(v->ranks[0], 3);
+	assert_float_equal(V->rank[3].own_late, 50, 1e-9);
+	for (uint32_t r = 0; r < 8; r++)
+		if (r != 3) assert_float_equal(V->rank[r].own_late, 0, 1e-9);
+	assert_float_equal(tc_verdict_ev(v, "excess_s"), 50, 1e-9);
+	assert_float_equal(tc_verdict_ev(v, "caused_s"), ws->caused[3], 1e-12);
+	/* its neighbours waited 48 and 49 s (they entered their Waitall a few ticks into
+	 * the delay); rank 3 itself never waited */
+	assert_float_equal(ws->caused[3], 97, 1e-9);
+	assert_float_equal(V->rank[3].waited, 0, 0);
+	assert_int_equal(v->nsteps, 1);
+	assert_int_equal(v->steps[0].rank, 3);
+	assert_int_equal(v->steps[0].step, 7);
+	assert_float_equal(v->steps[0].seconds, 50, 1e-9);
+	/* confidence: min(1, 50 / (5 % of the span)) · (0.5 + 0.5 · min(1, caused / 50)) */
+	double c1 = 50 / (0.05 * V->span);
+	assert_float_equal(v->confidence, c1 < 1 ? c1 : 1, 1e-9);
+	tc_verdicts_free(V);
+	/* without the logical structure or the wait states there is no imbalance claim */
+	V = tc_verdicts_compute(t, lat, NULL, NULL, NULL, NULL);
+	for (uint32_t i = 0; i < V->n; i++) assert_int_not_equal(V->v[i].cause, TC_CAUSE_IMBALANCE);
+	tc_verdicts_free(V);
+	tc_waitstates_free(ws);
+	tc_steps_free(sp);
+	tc_latency_free(lat);
+	tc_trace_free(t);
+}
+
+/* Two groups of 8 ranks: 0-7 a ring, 8-15 a star around rank 8, 20 rounds.
+ * Run: rank 8 carries 14 of 60 message ends per round, mean 3.75 → 3.73x;
+ * region of 8-15: 14 of 28, mean 3.5 → 4x.  Both scopes name rank 8. */
+static void test_verdict_region_scope(void **st)
+{
+	(void)st;
+	uint32_t rs, rr;
+	struct tc_trace *t = p2p_trace(16, NULL, 1, &rs, &rr);
+	uint64_t now[16] = { 0 };
+	for (uint32_t it = 0; it < 20; it++) {
+		uint64_t b = 1000 * it;
+		for (uint32_t r = 0; r < 8; r++) {
+			send_at(t, rs, r, (r + 1) % 8, b + 10, 64);
+			send_at(t, rs, r, (r + 7) % 8, b + 12, 64);
+			recv_at(t, rr, r, (r + 7) % 8, b + 14, b + 20, 64);
+			recv_at(t, rr, r, (r + 1) % 8, b + 22, b + 24, 64);
+		}
+		for (uint32_t w = 9; w < 16; w++) {
+			uint64_t s = b + 10 * (w - 8);
+			send_at(t, rs, 8, w, s, 64);
+			recv_at(t, rr, w, 8, s, s + 3, 64);
+			send_at(t, rs, w, 8, s + 5, 64);
+			recv_at(t, rr, 8, w, s + 2, s + 8, 64);
+		}
+	}
+	(void)now;
+	tc_trace_finish(t);
+	struct tc_latency *lat = tc_latency_compute(t, NULL);
+	assert_int_equal(lat->nregions, 2);
+	struct tc_verdicts *V = tc_verdicts_compute(t, lat, NULL, NULL, NULL, NULL);
+	const struct tc_verdict *run = NULL, *reg = NULL;
+	for (uint32_t i = 0; i < V->n; i++) {
+		if (V->v[i].cause != TC_CAUSE_PATTERN) continue;
+		if (V->v[i].scope == TC_NONE) run = &V->v[i];
+		else reg = &V->v[i];
+	}
+	assert_non_null(run);
+	assert_non_null(reg);
+	assert_int_equal(reg->scope, lat->rank_region[8]);
+	assert_int_equal(run->nranks, 1);
+	assert_int_equal(run->ranks[0], 8);
+	assert_int_equal(reg->nranks, 1);
+	assert_int_equal(reg->ranks[0], 8);
+	assert_float_equal(tc_verdict_ev(run, "max_over_mean"), 14 / 3.75, 1e-9);
+	assert_float_equal(tc_verdict_ev(reg, "max_over_mean"), 4.0, 1e-9);
+	/* sorted by confidence: the region's 4x before the run's 3.73x */
+	assert_true(reg < run);
+	tc_verdicts_free(V);
+	tc_latency_free(lat);
+	tc_trace_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,6 +451,8 @@ int main(void)
 		cmocka_unit_test(test_dag_bad_clocks),
 		cmocka_unit_test(test_verdict_pattern),
 		cmocka_unit_test(test_verdict_mapping),
+		cmocka_unit_test(test_verdict_imbalance),
+		cmocka_unit_test(test_verdict_region_scope),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
