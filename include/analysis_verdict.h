@@ -149,7 +149,8 @@ struct tc_verdict {
 	char *advice;             /* O1 / O2 / O3 / rebalance */
 };
 
-/* Per time window (the latency windows): the attribution panels. */
+/* Per time window (the latency windows): the attribution panels (messages
+ * inside the scope: the run, or a region). */
 struct tc_verdict_win {
 	/* mapping */
 	uint32_t msgs, inter;
@@ -204,6 +205,11 @@ struct tc_verdicts {
 	/* the most latent region and window (for the DAG) */
 	uint32_t hot_region, hot_window;   /* TC_NONE when there are no messages */
 };
+
+/* The per-window panels of one region (TC_NONE: all messages), W = lat->nwindows
+ * entries into out; o NULL: defaults.  For a view that follows the selected region. */
+void tc_verdict_windows(const struct tc_trace *t, const struct tc_latency *lat, uint32_t region,
+			const struct tc_verdict_opts *o, struct tc_verdict_win *out);
 
 /* steps and ws may be NULL (no imbalance verdict then); remap may be NULL
  * (mapping judged without the before/after). */

@@ -113,7 +113,8 @@ struct scope_stats {
 	uint32_t *w_nbg;
 	double *w_intra;            /* capped mean L of intra-node messages (NaN if none) */
 	double *w_maxmean, *w_adrel, *w_lbmax;
-	uint32_t *w_busiest, *w_msgs;
+	uint32_t *w_busiest, *w_msgs, *w_inter;
+	uint64_t *w_bytes, *w_binter;
 };
 
 static bool in_scope(const struct tc_latency *lat, uint32_t region, const struct tc_msg *m)
@@ -126,6 +127,7 @@ static void scope_free(struct scope_stats *s)
 	free(s->ranks); free(s->load); free(s->loadb);
 	free(s->w_level); free(s->w_cv); free(s->w_nbg); free(s->w_intra);
 	free(s->w_maxmean); free(s->w_adrel); free(s->w_lbmax); free(s->w_busiest); free(s->w_msgs);
+	free(s->w_inter); free(s->w_bytes); free(s->w_binter);
 }
 
 /* by_win: message indices grouped by window (offsets win_first[w]..[w+1]) */
@@ -159,6 +161,9 @@ static void scope_compute(const struct tc_trace *t, const struct tc_latency *lat
 	s->w_nbg = xcalloc(W1, sizeof(uint32_t));
 	s->w_busiest = xmalloc(W1 * sizeof(uint32_t));
 	s->w_msgs = xcalloc(W1, sizeof(uint32_t));
+	s->w_inter = xcalloc(W1, sizeof(uint32_t));
+	s->w_bytes = xcalloc(W1, sizeof(uint64_t));
+	s->w_binter = xcalloc(W1, sizeof(uint64_t));
 	double *wc = xcalloc(n1, sizeof *wc), *lb = xmalloc(n1 * sizeof *lb);
 	uint32_t *touched = xmalloc(n1 * sizeof *touched);
 	bool *is_t = xcalloc(n1, sizeof *is_t);
@@ -178,6 +183,11 @@ static void scope_compute(const struct tc_trace *t, const struct tc_latency *lat
 			if (!is_t[b]) { is_t[b] = true; touched[nt++] = b; }
 			wc[a]++; wc[b]++;
 			double l = TC_MIN(lat->l[i], BG_L_CAP);
+			s->w_bytes[w] += m->bytes;
+			if (lat->cls[i] == TC_LAT_INTER) {
+				s->w_inter[w]++;
+				s->w_binter[w] += m->bytes;
+			}
 			if (lat->cls[i] == TC_LAT_INTER) { sl += l; sl2 += l * l; nb++; }
 			else { si += l; ni++; }
 		}
@@ -643,6 +653,53 @@ static void vfree(struct tc_verdict *v)
 	free(v->advice);
 }
 
+static void fill_windows(const struct scope_stats *s, const double *score, const bool *dist, uint32_t W,
+			 struct tc_verdict_win *out)
+{
+	for (uint32_t w = 0; w < W; w++)
+		out[w] = (struct tc_verdict_win){
+			.msgs = s->w_msgs[w], .inter = s->w_inter[w], .bytes = s->w_bytes[w], .bytes_inter = s->w_binter[w],
+			.lb_max = s->w_lbmax[w], .ad_rel = s->w_adrel[w], .max_mean = s->w_maxmean[w],
+			.busiest = s->w_busiest[w], .n_bg = s->w_nbg[w], .bg_level = s->w_level[w], .bg_cv = s->w_cv[w],
+			.bg_score = score[w], .disturbed = dist[w],
+		};
+}
+
+/* message indices grouped by latency window: *first gets W + 1 offsets */
+static uint32_t *group_by_window(const struct tc_trace *t, const struct tc_latency *lat, uint32_t **first)
+{
+	size_t M = t->nmsgs;
+	uint32_t W = lat->nwindows;
+	uint32_t *win_first = xcalloc((size_t)W + 1, sizeof *win_first);
+	uint32_t *by_win = xmalloc((M ? M : 1) * sizeof *by_win);
+	for (size_t i = 0; i < M; i++) win_first[lat->window[i] + 1]++;
+	for (uint32_t w = 0; w < W; w++) win_first[w + 1] += win_first[w];
+	uint32_t *fill = xmalloc(((size_t)W + 1) * sizeof *fill);
+	memcpy(fill, win_first, ((size_t)W + 1) * sizeof *fill);
+	for (size_t i = 0; i < M; i++) by_win[fill[lat->window[i]]++] = (uint32_t)i;
+	free(fill);
+	*first = win_first;
+	return by_win;
+}
+
+void tc_verdict_windows(const struct tc_trace *t, const struct tc_latency *lat, uint32_t region,
+			const struct tc_verdict_opts *o, struct tc_verdict_win *out)
+{
+	struct tc_verdict_opts d;
+	if (!o) { tc_verdict_default_opts(&d); o = &d; }
+	if (region != TC_NONE && region >= lat->nregions) region = TC_NONE;
+	uint32_t W = lat->nwindows, *first;
+	uint32_t *by_win = group_by_window(t, lat, &first);
+	struct scope_stats s;
+	scope_compute(t, lat, region, by_win, first, &s);
+	double *score = xmalloc((W ? W : 1) * sizeof *score);
+	bool *dist = xmalloc((W ? W : 1) * sizeof *dist);
+	tc_dispersion(s.w_level, s.w_nbg, W, o->bg_min_msgs, o->bg_factor, o->bg_z, score, dist, NULL, NULL);
+	fill_windows(&s, score, dist, W, out);
+	free(score); free(dist); free(by_win); free(first);
+	scope_free(&s);
+}
+
 struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct tc_latency *lat,
 					const struct tc_steps *steps, const struct tc_waitstates *ws,
 					const struct tc_remap *remap, const struct tc_verdict_opts *o)
@@ -671,14 +728,8 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 
 	/* messages grouped by window */
 	size_t M = t->nmsgs;
-	uint32_t *win_first = xcalloc((size_t)W + 1, sizeof *win_first);
-	uint32_t *by_win = xmalloc((M ? M : 1) * sizeof *by_win);
-	for (size_t i = 0; i < M; i++) win_first[lat->window[i] + 1]++;
-	for (uint32_t w = 0; w < W; w++) win_first[w + 1] += win_first[w];
-	uint32_t *fill = xmalloc(((size_t)W + 1) * sizeof *fill);
-	memcpy(fill, win_first, ((size_t)W + 1) * sizeof *fill);
-	for (size_t i = 0; i < M; i++) by_win[fill[lat->window[i]]++] = (uint32_t)i;
-	free(fill);
+	uint32_t *win_first;
+	uint32_t *by_win = group_by_window(t, lat, &win_first);
 
 	/* per rank, whole run */
 	struct u64map pairs;
@@ -732,26 +783,7 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 	imbalance_verdict(&b, V, t, steps, ws, hot, o);
 	free(hot);
 	background_verdicts(&b, t, lat, &run, TC_NONE, o, score, dist, &V->bg_quiet, &V->bg_spread);
-	for (uint32_t w = 0; w < W; w++) {
-		struct tc_verdict_win *x = &V->win[w];
-		x->msgs = run.w_msgs[w];
-		for (uint32_t k = win_first[w]; k < win_first[w + 1]; k++) {
-			const struct tc_msg *m = &t->msgs[by_win[k]];
-			bool inter = lat->cls[by_win[k]] == TC_LAT_INTER;
-			x->inter += inter;
-			x->bytes += m->bytes;
-			if (inter) x->bytes_inter += m->bytes;
-		}
-		x->lb_max = run.w_lbmax[w];
-		x->ad_rel = run.w_adrel[w];
-		x->max_mean = run.w_maxmean[w];
-		x->busiest = run.w_busiest[w];
-		x->n_bg = run.w_nbg[w];
-		x->bg_level = run.w_level[w];
-		x->bg_cv = run.w_cv[w];
-		x->bg_score = score[w];
-		x->disturbed = dist[w];
-	}
+	fill_windows(&run, score, dist, W, V->win);
 
 	/* regions: pattern and background inside each sizeable region, when there are several */
 	if (lat->nregions > 1)

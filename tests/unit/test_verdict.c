@@ -436,6 +436,22 @@ static void test_verdict_region_scope(void **st)
 	assert_float_equal(tc_verdict_ev(reg, "max_over_mean"), 4.0, 1e-9);
 	/* sorted by confidence: the region's 4x before the run's 3.73x */
 	assert_true(reg < run);
+	/* panels: the run's windows hold all 600 messages; the ring region's 320 and
+	 * the star region's 280, whose busiest rank is always 8 */
+	uint32_t W = lat->nwindows, sum = 0, ring = 0, star = 0;
+	struct tc_verdict_win *pw = calloc(W, sizeof *pw);
+	for (uint32_t w = 0; w < W; w++) sum += V->win[w].msgs;
+	tc_verdict_windows(t, lat, lat->rank_region[0], NULL, pw);
+	for (uint32_t w = 0; w < W; w++) { ring += pw[w].msgs; assert_int_equal(pw[w].inter, 0); }
+	tc_verdict_windows(t, lat, lat->rank_region[8], NULL, pw);
+	for (uint32_t w = 0; w < W; w++) {
+		star += pw[w].msgs;
+		if (pw[w].msgs >= 14) assert_int_equal(pw[w].busiest, 8);
+	}
+	assert_int_equal(sum, 600);
+	assert_int_equal(ring, 320);
+	assert_int_equal(star, 280);
+	free(pw);
 	tc_verdicts_free(V);
 	tc_latency_free(lat);
 	tc_trace_free(t);
