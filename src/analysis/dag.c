@@ -142,7 +142,7 @@ struct tc_dag *tc_dag_build(const struct tc_trace *t, const struct tc_latency *l
 		struct sel s = { m->recv_time, (uint32_t)i };
 		VEC_PUSH(sel, s);
 	}
-	qsort(sel.a, sel.n, sizeof *sel.a, cmp_sel);
+	if (sel.n > 1) qsort(sel.a, sel.n, sizeof *sel.a, cmp_sel);
 	d->nmsgs_window = (uint32_t)sel.n;
 	if (max_msgs && sel.n > max_msgs) { sel.n = max_msgs; d->truncated = true; }
 	d->nmsgs = (uint32_t)sel.n;

@@ -559,7 +559,7 @@ static void imbalance_verdict(struct vb *b, struct tc_verdicts *V, const struct 
 					VEC_PUSH(all, x);
 				}
 		}
-		qsort(all.a, all.n, sizeof *all.a, cmp_bstep);
+		if (all.n > 1) qsort(all.a, all.n, sizeof *all.a, cmp_bstep);
 		/* steps that matter: at least a tenth of the worst one */
 		size_t keep = 0;
 		while (keep < all.n && all.a[keep].sec >= 0.1 * all.a[0].sec) keep++;
