@@ -194,6 +194,8 @@ struct tc_verdicts {
 	double inter_cost;        /* median over sizes of inter / intra criterion (NaN if one class) */
 	double high_inter_share;  /* share of the messages slower than 2× the intra-node criterion of
 	                             their size that cross nodes (NaN if none) */
+	double high_l_inter_share;/* share of the high-latency messages (L ≥ high_l, relative to their
+	                             own class) that cross nodes (NaN if none) */
 	double bg_quiet, bg_spread;
 	double own_late_median;   /* s: median over ranks of own_late */
 	double own_late_ref;      /* s: the lower quartile, the typical rank imbalance is measured against */

@@ -422,6 +422,7 @@ static void mapping_verdict(struct vb *b, struct tc_verdicts *V, const struct tc
 	ev_add(v, "inter_bytes_share", V->bytes ? (double)V->bytes_inter / (double)V->bytes : NAN);
 	ev_add(v, "inter_cost", cost);
 	ev_add(v, "high_inter_share", V->high_inter_share);
+	ev_add(v, "high_l_inter_share", V->high_l_inter_share);
 	ev_add(v, "remap_cut", cut);
 	ev_add(v, "remap_cut_bytes", rm->inter_bytes_before ? 1.0 - (double)rm->inter_bytes_after / (double)rm->inter_bytes_before : NAN);
 	ev_add(v, "inter_messages_before", (double)rm->inter_msgs_before);
@@ -600,13 +601,17 @@ static void imbalance_verdict(struct vb *b, struct tc_verdicts *V, const struct 
 static void run_numbers(struct tc_verdicts *V, const struct tc_trace *t, const struct tc_latency *lat)
 {
 	V->span = t->tmax > t->tmin ? tc_dur(t, t->tmax - t->tmin) : 0;
-	uint64_t slow = 0, slow_inter = 0;
+	uint64_t slow = 0, slow_inter = 0, high = 0, high_inter = 0;
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tc_msg *m = &t->msgs[i];
 		bool inter = lat->cls[i] == TC_LAT_INTER;
 		V->msgs++;
 		V->bytes += m->bytes;
 		if (inter) { V->inter++; V->bytes_inter += m->bytes; }
+		if (lat->l[i] >= lat->opts.high_l) {
+			high++;
+			high_inter += inter;
+		}
 		double ci = tc_lat_criterion(lat, TC_LAT_INTRA, m->bytes);
 		if (lat->nbuckets[TC_LAT_INTRA] && lat->transfer[i] > 2 * ci) {
 			slow++;
@@ -614,6 +619,7 @@ static void run_numbers(struct tc_verdicts *V, const struct tc_trace *t, const s
 		}
 	}
 	V->high_inter_share = slow ? (double)slow_inter / (double)slow : NAN;
+	V->high_l_inter_share = high ? (double)high_inter / (double)high : NAN;
 	/* inter / intra criterion over the inter-node buckets with messages */
 	if (lat->nbuckets[TC_LAT_INTER] && lat->nbuckets[TC_LAT_INTRA]) {
 		double *r = xmalloc(lat->nbuckets[TC_LAT_INTER] * sizeof *r);

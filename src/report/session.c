@@ -37,6 +37,15 @@ bool session_opt_bool(const struct tc_session *s, const char *key, bool def)
 	return !strcasecmp(v, "on") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcmp(v, "1");
 }
 
+double session_opt_num(const struct tc_session *s, const char *key, double def)
+{
+	const char *v = session_opt(s, key, NULL);
+	if (!v || !*v) return def;
+	char *end;
+	double x = strtod(v, &end);
+	return *end ? def : x;
+}
+
 void session_free(struct tc_session *s)
 {
 	if (!s) return;

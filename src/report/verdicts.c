@@ -11,15 +11,6 @@
 #include "analysis_verdict.h"
 #include "report.h"
 
-static double opt_num(const struct tc_session *s, const char *key, double def)
-{
-	const char *v = session_opt(s, key, NULL);
-	if (!v || !*v) return def;
-	char *end;
-	double x = strtod(v, &end);
-	return *end ? def : x;
-}
-
 const struct tc_verdicts *session_verdicts(struct tc_session *s)
 {
 	if (s->verdicts) return s->verdicts;
@@ -29,7 +20,7 @@ const struct tc_verdicts *session_verdicts(struct tc_session *s)
 	struct tc_remap *rm = tc_remap_compute(s->t, TC_REMAP_BYTES);
 	struct tc_verdict_opts o;
 	tc_verdict_default_opts(&o);
-	o.min_confidence = opt_num(s, "verdict_min_confidence", o.min_confidence);
+	o.min_confidence = session_opt_num(s, "verdict_min_confidence", o.min_confidence);
 	s->verdicts = tc_verdicts_compute(s->t, lat, st, ws, rm, &o);
 	tc_remap_free(rm);
 	return s->verdicts;
@@ -199,6 +190,7 @@ void report_verdicts_json(struct tc_session *s, struct json *j)
 	json_kuint(j, "inter_bytes", V->bytes_inter);
 	json_knum(j, "inter_cost", V->inter_cost);
 	json_knum(j, "high_inter_share", V->high_inter_share);
+	json_knum(j, "high_l_inter_share", V->high_l_inter_share);
 	json_knum(j, "bg_quiet", V->bg_quiet);
 	json_knum(j, "bg_spread", V->bg_spread);
 	json_knum(j, "own_late_median_s", V->own_late_median);
@@ -250,12 +242,14 @@ void report_verdicts_json(struct tc_session *s, struct json *j)
 
 /* --- dag ------------------------------------------------------------------------------ */
 /* The DAG of --opt dag_region / dag_window, else of the most latent region and window. */
-static struct tc_dag *session_dag(struct tc_session *s, uint32_t max_msgs)
+static struct tc_dag *session_dag(struct tc_session *s, uint32_t def_max)
 {
+	double mm = session_opt_num(s, "dag_max_msgs", def_max);
+	uint32_t max_msgs = mm >= 0 && mm < 4e9 ? (uint32_t)mm : def_max;
 	const struct tc_verdicts *V = session_verdicts(s);
 	const struct tc_latency *lat = session_latency(s);
 	uint32_t g = V->hot_region, w = V->hot_window;
-	double og = opt_num(s, "dag_region", NAN), ow = opt_num(s, "dag_window", NAN);
+	double og = session_opt_num(s, "dag_region", NAN), ow = session_opt_num(s, "dag_window", NAN);
 	if (og >= 0 && og < lat->nregions) g = (uint32_t)og;
 	if (ow >= 0 && ow < lat->nwindows) w = (uint32_t)ow;
 	return tc_dag_region(s->t, lat, g, w == TC_NONE ? 0 : w, max_msgs);
@@ -264,7 +258,7 @@ static struct tc_dag *session_dag(struct tc_session *s, uint32_t max_msgs)
 void report_dag_text(struct tc_session *s, FILE *f)
 {
 	const struct tc_trace *t = s->t;
-	struct tc_dag *d = session_dag(s, (uint32_t)opt_num(s, "dag_max_msgs", 200));
+	struct tc_dag *d = session_dag(s, 200);
 	char rg[32] = "all ranks";
 	if (d->region != TC_NONE) snprintf(rg, sizeof rg, "region %u", d->region);
 	fprintf(f, "DAG of %s, %.4f-%.4f s: %u messages%s, %u nodes, %u levels, mean L %.2f\n", rg, tc_sec(t, d->t0),
@@ -308,7 +302,7 @@ void report_dag_text(struct tc_session *s, FILE *f)
 void report_dag_json(struct tc_session *s, struct json *j)
 {
 	const struct tc_trace *t = s->t;
-	struct tc_dag *d = session_dag(s, (uint32_t)opt_num(s, "dag_max_msgs", 2000));
+	struct tc_dag *d = session_dag(s, 2000);
 	json_obj_begin(j);
 	json_key(j, "region");
 	if (d->region == TC_NONE) json_null(j);
