@@ -24,7 +24,7 @@ WARN   += -Werror
 endif
 OPT     ?= -O2 -g
 SAN     ?=
-CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) $(SAN) $(WARN) -Iinclude -MMD -MP $(PKG_CFLAGS)
+CFLAGS  += -std=c11 -D_GNU_SOURCE -DTC_DATADIR='"$(PREFIX)/share/tracecomb"' $(OPT) $(SAN) $(WARN) -Iinclude -MMD -MP $(PKG_CFLAGS)
 LDLIBS  += $(PKG_LIBS) $(METIS_LIBS) -lpthread -lm
 
 SRC      := $(shell find src -name '*.c' | sort)

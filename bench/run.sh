@@ -5,7 +5,7 @@
 BUILD=${1:-build}
 BIN=${2:-./tracecomb}
 data=$BUILD/bench-data/halo-256
-for b in gen rawdecode load; do
+for b in gen rawdecode load analysis regions redraw; do
 	if [ ! -x "$BUILD/bench/$b" ]; then echo "bench: $BUILD/bench/$b is missing (make all)" >&2; exit 1; fi
 done
 if [ ! -f "$data/traces.otf2" ]; then
@@ -15,4 +15,11 @@ fi
 echo "== warm-up (page cache): raw decode"
 "$BUILD/bench/rawdecode" "$data" || exit 1
 echo "== load benchmark   goal: our load / raw decode <= 1.5 (1 thread); also reported: bytes/event, 2-thread speed-up"
-exec "$BUILD/bench/load" "$data"
+"$BUILD/bench/load" "$data" || exit 1
+raw=$("$BUILD/bench/rawdecode" "$data" | sed -n 's/.*seconds=\([0-9.]*\).*/\1/p')
+echo "== analyses on the same archive (raw decode now $raw s)"
+"$BUILD/bench/analysis" "$data" --raw "$raw" || exit 1
+echo "== regions at 1k and 16k ranks (goals < 1 s and < 10 s)"
+"$BUILD/bench/regions" || exit 1
+echo "== logical view redraw at 64k ranks x 10^6 steps (goal <= 16 ms per key)"
+"$BUILD/bench/redraw" || exit 1

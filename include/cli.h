@@ -17,5 +17,7 @@ int cmd_tui(int argc, char **argv);
 struct tc_trace *cli_load(const char *path, const struct tc_read_opts *opts);
 /* Parses "--threads N" / "--threads=N" at argv[*i]; returns true if consumed. */
 bool cli_opt_threads(int argc, char **argv, int *i, struct tc_read_opts *opts);
+/* Display name of a trace: the directory holding its anchor (caller frees). */
+char *cli_trace_name(const char *anchor);
 
 #endif

@@ -43,5 +43,7 @@ const struct tc_waitstates *session_waitstates(struct tc_session *s);
 const struct tc_profile *session_profile(struct tc_session *s);
 const struct tc_latency *session_latency(struct tc_session *s);
 const struct tc_verdicts *session_verdicts(struct tc_session *s);
+/* Clusters per phase, each phase computed when first asked for (analysis_cluster.h). */
+struct tc_clusters *session_clusters(struct tc_session *s);
 
 #endif

@@ -5,6 +5,7 @@
 # at iteration 150.  Usage: tests/demo.sh BUILD BIN
 BUILD=${1:-build}
 BIN=${2:-./tracecomb}
+case "$BIN" in */*) ;; *) BIN=./$BIN ;; esac   # make passes "tracecomb": not a PATH lookup
 demo=$BUILD/demo
 if [ ! -f "$demo/traces.otf2" ]; then
 	"$BUILD/bench/gen" -o "$demo" --force --ranks 64 --iters 300 --ranks-per-node 16 \

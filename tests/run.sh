@@ -7,7 +7,12 @@
 BUILD=${BUILD:-build}
 BIN=${BIN:-./tracecomb}
 case $BIN in /*) ;; */*) BIN=$(pwd)/$BIN ;; *) BIN=$(pwd)/$BIN ;; esac
-TRACES=${TRACES:-$(cd "$(dirname "$0")/../.." && pwd)/shared/traces}
+# the shared traces sit in shared/ beside the clone (or beside a parent of a worktree)
+if [ -z "$TRACES" ]; then
+	d=$(cd "$(dirname "$0")/.." && pwd)
+	while [ "$d" != / ] && [ ! -d "$d/../shared/traces" ]; do d=$(dirname "$d"); done
+	TRACES=$(cd "$d/../shared/traces" 2>/dev/null && pwd)
+fi
 export BUILD BIN TRACES
 pass=0; fail=0; skip=0
 log=$(mktemp)

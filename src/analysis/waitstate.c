@@ -183,7 +183,7 @@ struct tc_waitstates *tc_waitstates_compute(const struct tc_trace *t)
 	struct acc a = { .r = r };
 	p2p(t, &a);
 	collectives(t, &a);
-	qsort(a.w.a, a.w.n, sizeof *a.w.a, wait_cmp);
+	if (a.w.n) qsort(a.w.a, a.w.n, sizeof *a.w.a, wait_cmp);
 	r->w = a.w.a;
 	r->n = a.w.n;
 	for (uint32_t k = 0; k < t->nranks; k++) {

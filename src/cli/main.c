@@ -17,11 +17,18 @@ static const struct command {
 	  "      every analysis as text or one JSON object (a key per section)" },
 	{ "remap", cmd_remap, "remap TRACE [-o FILE] [--format openmpi|mpich|plain] [--weight bytes|messages]\n"
 	  "      a rank-to-node placement (METIS) that cuts inter-node traffic; writes only with -o" },
+	{ "render", cmd_render, "render TRACE --view logical|physical|overview|detail --size WxH [--step N] [--rank R]\n"
+	  "         [--metric M] [--color] [--ascii] [--theme NAME|PATH] [--no-agg] [--filter REGEX]\n"
+	  "         [--search REGEX]\n"
+	  "      one view drawn exactly as the terminal UI draws it, as text (ANSI with --color)" },
+	{ "tui", cmd_tui, "tui TRACE [--theme NAME|PATH] [--ascii] [--color=auto|always|never] [--threads N]\n"
+	  "      the terminal UI (the same as `tracecomb TRACE`); keys: ? inside" },
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: tracecomb TRACE                 open the terminal UI\n");
+	fprintf(f, "usage: tracecomb TRACE [--theme NAME|PATH] [--ascii] [--color=auto|always|never] [--threads N]\n"
+		   "      open the terminal UI (press ? inside for the keys)\n");
 	for (size_t i = 0; i < TC_NELEM(commands); i++)
 		fprintf(f, "       tracecomb %s\n", commands[i].usage);
 	fprintf(f, "\nTRACE is an OTF2 anchor file (traces.otf2) or the directory holding it.\n"
@@ -45,6 +52,16 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < TC_NELEM(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
+	/* no command: a trace (or a TUI option) opens the terminal UI */
+	if (argv[1][0] == '-' || strchr(argv[1], '/') || strchr(argv[1], '.'))
+		return cmd_tui(argc, argv);
+	{
+		FILE *f = fopen(argv[1], "r");
+		if (f) {
+			fclose(f);
+			return cmd_tui(argc, argv);
+		}
+	}
 	fprintf(stderr, "tracecomb: unknown command '%s' (try --help)\n", argv[1]);
 	return 1;
 }

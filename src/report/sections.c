@@ -7,6 +7,7 @@ const struct report_section report_sections[] = {
 	{ "info", "what is in the archive: ranks, nodes, events, messages, collectives",
 	  report_info_text, report_info_json },
 	{ "steps", "logical structure: partitions, steps, lateness hot spots and origins", report_steps_text, report_steps_json },
+	{ "clusters", "per phase: process clusters at the default cut, exchange pattern, focus ranks", report_clusters_text, report_clusters_json },
 	{ "waitstates", "Scalasca wait states: late sender/receiver, collectives, and who caused them",
 	  report_waitstates_text, report_waitstates_json },
 	{ "profile", "flat profile: time per region (inclusive, exclusive, imbalance), message sizes",

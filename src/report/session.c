@@ -3,6 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analysis_cluster.h"
 #include "analysis_latency.h"
 #include "analysis_profile.h"
 #include "analysis_steps.h"
@@ -50,6 +51,7 @@ void session_free(struct tc_session *s)
 {
 	if (!s) return;
 	/* analysis results: each module frees its own */
+	tc_clusters_free(s->clusters); /* before the steps it points into */
 	tc_steps_free(s->steps);
 	tc_waitstates_free(s->waitstates);
 	tc_profile_free(s->profile);

@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "util.h"
 
@@ -12,13 +11,10 @@ static TC_NORETURN void oom(size_t n)
 	exit(3);
 }
 
-static void advise_huge(void *p, size_t n);
-
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p) oom(n);
-	advise_huge(p, n);
 	return p;
 }
 
@@ -29,27 +25,10 @@ void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
-/* Large arrays (the model's per-location and per-trace arrays) ask for
- * transparent huge pages: far fewer page faults when they are first filled. */
-static void advise_huge(void *p, size_t n)
-{
-#ifdef MADV_HUGEPAGE
-	const size_t huge = (size_t)2 << 20;
-	if (n < 2 * huge) return;
-	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1);
-	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(huge - 1);
-	if (e > a) madvise((void *)a, e - a, MADV_HUGEPAGE);
-#else
-	(void)p;
-	(void)n;
-#endif
-}
-
 void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 	if (!q) oom(n);
-	advise_huge(q, n);
 	return q;
 }
 

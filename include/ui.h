@@ -1,0 +1,340 @@
+/* ui.h — the one internal header of the terminal UI (layer 5).
+ *
+ * Views draw into a cell grid (struct tc_grid) that knows nothing about
+ * curses; src/ui/term.c is the only file that includes curses and copies a
+ * grid to the screen.  `tracecomb render` prints the same grid as text.
+ * Colours are named roles (X-macro below); a theme maps roles to colours. */
+#ifndef TC_UI_H
+#define TC_UI_H
+
+#include "analysis_steps.h"
+#include "session.h"
+#include "util.h"
+
+/* --- colour roles ------------------------------------------------------------
+ * X(ENUM, "yaml-name", dark fg, dark bg, attrs, mono attrs)
+ * Colours are "#rrggbb", a name or "" (terminal default). */
+#define TC_ROLES(X)                                                                  \
+	X(NORMAL, "normal", "", "", 0, 0)                                            \
+	X(TITLE, "title", "#ffffff", "#005f87", TC_A_BOLD, TC_A_REVERSE)             \
+	X(STATUS, "status", "#d0d0d0", "#303030", 0, TC_A_REVERSE)                   \
+	X(HINT, "hint", "#a8a8a8", "#1c1c1c", 0, 0)                                  \
+	X(HINT_KEY, "hint_key", "#ffd75f", "#1c1c1c", TC_A_BOLD, TC_A_BOLD)          \
+	X(MESSAGE, "message", "#87d7ff", "", 0, 0)                                   \
+	X(ERROR, "error", "#ffffff", "#af0000", TC_A_BOLD, TC_A_BOLD | TC_A_REVERSE) \
+	X(CURSOR, "cursor", "#000000", "#ffff5f", TC_A_BOLD, TC_A_REVERSE)           \
+	X(SELECTION, "selection", "#ffffff", "#5f5faf", 0, TC_A_UNDERLINE)           \
+	X(PARTNER, "partner", "#000000", "#5fffaf", TC_A_BOLD, TC_A_BOLD | TC_A_UNDERLINE) \
+	X(MATCH, "match", "#000000", "#ff87ff", TC_A_BOLD, TC_A_BOLD | TC_A_UNDERLINE) \
+	X(AXIS, "axis", "#8a8a8a", "", 0, 0)                                         \
+	X(LABEL, "label", "#bcbcbc", "", 0, 0)                                       \
+	X(INACTIVE, "inactive", "#3a3a3a", "", 0, 0)                                 \
+	X(SEND, "send", "#000000", "#87afff", 0, 0)                                  \
+	X(RECV, "receive", "#000000", "#afd787", 0, 0)                               \
+	X(COLL, "collective", "#000000", "#d7afff", 0, 0)                            \
+	X(AGG, "aggregate", "#6c6c6c", "", 0, TC_A_DIM)                              \
+	X(MPI, "mpi", "#000000", "#d75f5f", 0, TC_A_BOLD)                            \
+	X(DEPTH0, "depth0", "#bcbcbc", "#3a3a3a", 0, 0)                              \
+	X(DEPTH1, "depth1", "#bcbcbc", "#4e4e4e", 0, 0)                              \
+	X(DEPTH2, "depth2", "#000000", "#626262", 0, 0)                              \
+	X(DEPTH3, "depth3", "#000000", "#808080", 0, 0)                              \
+	X(BAR, "bar", "#5fafd7", "", 0, 0)                                           \
+	X(MAP0, "map0", "#000000", "#add8e6", 0, 0)                                  \
+	X(MAP1, "map1", "#000000", "#c3dcc4", 0, 0)                                  \
+	X(MAP2, "map2", "#000000", "#d9e0a3", 0, 0)                                  \
+	X(MAP3, "map3", "#000000", "#efe48e", 0, 0)                                  \
+	X(MAP4, "map4", "#000000", "#e6be79", 0, TC_A_BOLD)                          \
+	X(MAP5, "map5", "#000000", "#d88b5f", 0, TC_A_BOLD)                          \
+	X(MAP6, "map6", "#ffffff", "#c65a45", 0, TC_A_REVERSE)                       \
+	X(MAP7, "map7", "#ffffff", "#b22222", TC_A_BOLD, TC_A_REVERSE | TC_A_BOLD)   \
+	X(HELP_KEY, "help_key", "#ffd75f", "", TC_A_BOLD, TC_A_BOLD)                 \
+	X(HEADING, "heading", "#87d7ff", "", TC_A_BOLD, TC_A_BOLD | TC_A_UNDERLINE)
+
+#define TC_A_BOLD 0x1
+#define TC_A_REVERSE 0x2
+#define TC_A_UNDERLINE 0x4
+#define TC_A_DIM 0x8
+#define TC_A_SOLID 0x10   /* cell attr: foreground colour = the fg role's background colour */
+
+enum tc_role {
+#define TC_ROLE_ENUM(e, n, fg, bg, a, m) TC_R_##e,
+	TC_ROLES(TC_ROLE_ENUM)
+#undef TC_ROLE_ENUM
+	TC_R_COUNT
+};
+#define TC_NMAP 8
+extern const char *const tc_role_names[TC_R_COUNT];
+
+/* --- cell grid ------------------------------------------------------------ */
+struct tc_cell {
+	uint32_t ch;    /* Unicode code point (ASCII only in ascii grids) */
+	uint8_t fg;     /* role giving the foreground colour and the attributes */
+	uint8_t bg;     /* role giving the background colour */
+	uint8_t attr;   /* TC_A_* added to the role's */
+};
+struct tc_grid {
+	int w, h;
+	bool ascii;     /* only 7-bit glyphs */
+	struct tc_cell *c;
+};
+
+enum tc_glyph {
+	TC_G_SEND, TC_G_RECV, TC_G_SENDRECV, TC_G_COLL, TC_G_AGG, TC_G_EMPTY, TC_G_DENSE,
+	TC_G_HLINE, TC_G_VLINE, TC_G_TICK, TC_G_ELLIPSIS, TC_G_MARK, TC_G_OTHER_MPI,
+	TC_G_SHADE1, TC_G_SHADE2, TC_G_SHADE3, TC_G_FULL,
+	TC_G_COUNT
+};
+
+void grid_init(struct tc_grid *g, int w, int h, bool ascii);
+void grid_resize(struct tc_grid *g, int w, int h);
+void grid_free(struct tc_grid *g);
+void grid_clear(struct tc_grid *g, enum tc_role bg);
+struct tc_cell *grid_at(struct tc_grid *g, int x, int y);  /* NULL outside */
+void grid_put(struct tc_grid *g, int x, int y, uint32_t ch, enum tc_role fg, enum tc_role bg, uint8_t attr);
+/* Role r for both fg and bg. */
+void grid_putr(struct tc_grid *g, int x, int y, uint32_t ch, enum tc_role r);
+void grid_fill(struct tc_grid *g, int x, int y, int w, int h, uint32_t ch, enum tc_role r);
+/* UTF-8 text, clipped to maxw columns; returns columns used.  Characters
+ * that are not one column wide (or not ASCII in an ascii grid) become '?'. */
+int grid_text(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, const char *s);
+int grid_printf(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, const char *fmt, ...) TC_PRINTF(6, 7);
+uint32_t grid_glyph(const struct tc_grid *g, enum tc_glyph gl);
+/* Eighth blocks: left_eighth(n) fills n/8 of the cell from the left, lower_eighth from the bottom (1..8). */
+uint32_t grid_left_eighth(const struct tc_grid *g, int n);
+uint32_t grid_lower_eighth(const struct tc_grid *g, int n);
+/* Plain text, one line per row, trailing blanks trimmed. */
+void grid_write_text(const struct tc_grid *g, FILE *f);
+
+/* --- themes --------------------------------------------------------------- */
+struct tc_color {
+	uint8_t kind;   /* TC_COL_DEFAULT, TC_COL_RGB, TC_COL_INDEX */
+	uint8_t r, g, b;
+	uint8_t index;  /* 0..255 for TC_COL_INDEX */
+};
+enum { TC_COL_DEFAULT = 0, TC_COL_RGB, TC_COL_INDEX };
+struct tc_style {
+	struct tc_color fg, bg;
+	uint8_t attr;   /* with colour */
+	uint8_t mono;   /* without colour */
+};
+struct tc_theme {
+	char name[64];
+	bool monochrome;
+	struct tc_style role[TC_R_COUNT];
+};
+/* The compiled-in default (dark) theme. */
+void theme_builtin(struct tc_theme *th);
+/* Parse YAML text; `where` names it in messages.  On error: false and *err =
+ * "where:line:col: problem" (the theme is left as the built-in default). */
+bool theme_parse(struct tc_theme *th, const char *text, size_t len, const char *where, char **err);
+bool theme_load_file(struct tc_theme *th, const char *path, char **err);
+/* NAME (searched in ./themes, then TC_DATADIR/themes; "default" is built in) or a PATH. */
+bool theme_load(struct tc_theme *th, const char *spec, char **err);
+/* Colour helpers: nearest xterm-256 index, nearest of the first n (8 or 16) ANSI colours. */
+int color_to_256(const struct tc_color *c);
+int color_to_ansi(const struct tc_color *c, int n);
+void color_rgb(const struct tc_color *c, uint8_t rgb[3]);
+
+/* --- regular expressions (PCRE2) ------------------------------------------- */
+struct tc_regex;
+/* NULL on error with *err = message and *erroff = offset in pat. */
+struct tc_regex *regex_new(const char *pat, bool utf8, char **err, size_t *erroff);
+bool regex_match(struct tc_regex *re, const char *s);
+void regex_free(struct tc_regex *re);
+/* "PCRE2 error at offset N: message\n  pattern\n  ^" for the command line. */
+char *regex_error_text(const char *pat, const char *msg, size_t off);
+
+/* --- keys ------------------------------------------------------------------ */
+enum tc_key {
+	TK_NONE = 0,
+	TK_ESC = 27, TK_ENTER = '\r', TK_TAB = '\t', TK_BACKSPACE = 127, TK_CTRL_L = 12,
+	TK_UP = 0x110000, TK_DOWN, TK_LEFT, TK_RIGHT, TK_PGUP, TK_PGDN, TK_HOME, TK_END,
+	TK_BTAB, TK_F1, TK_RESIZE, TK_DELETE, TK_INTERRUPT
+};
+enum tc_action {
+	ACT_NONE, ACT_QUIT, ACT_DOWN, ACT_UP, ACT_LEFT, ACT_RIGHT, ACT_PGDN, ACT_PGUP, ACT_TOP, ACT_BOTTOM,
+	ACT_FIRST, ACT_LAST, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_FIT, ACT_RANKS_IN, ACT_RANKS_OUT,
+	ACT_NEXT_VIEW, ACT_PREV_VIEW, ACT_VIEW_N, ACT_ENTER, ACT_BACK, ACT_SEARCH, ACT_NEXT, ACT_PREV,
+	ACT_FILTER, ACT_METRIC, ACT_AGG, ACT_COMMAND, ACT_HELP, ACT_MARK, ACT_REDRAW, ACT_COUNT
+};
+enum tc_view_id { TC_V_LOGICAL, TC_V_PHYSICAL, TC_V_OVERVIEW, TC_V_DETAIL, TC_V_HELP, TC_V_COUNT };
+#define TC_VM(v) (1u << (v))
+#define TC_VM_MAIN (TC_VM(TC_V_LOGICAL) | TC_VM(TC_V_PHYSICAL) | TC_VM(TC_V_OVERVIEW))
+#define TC_VM_ALL ((1u << TC_V_COUNT) - 1)
+
+struct tc_keybind {
+	int key;           /* enum tc_key or a character */
+	unsigned views;    /* TC_VM mask */
+	enum tc_action act;
+	const char *keyname;  /* shown in help; NULL: same line as the previous binding */
+	const char *hint;     /* short label for the key bar, NULL: not in the bar */
+	const char *help;     /* one line for the help screen */
+};
+extern const struct tc_keybind tc_keymap[];
+extern const size_t tc_nkeymap;
+/* The binding for key in view (NULL if none). */
+const struct tc_keybind *keymap_find(int key, enum tc_view_id view);
+/* The key bar for a view, "key label  key label ...", clipped to width. */
+void keymap_hints(struct tc_grid *g, int y, enum tc_view_id view);
+/* Help lines of a view: "keys  text" pairs (caller frees the vector's strings). */
+size_t keymap_help(enum tc_view_id view, char ***lines);
+
+/* --- logical-view summary ----------------------------------------------------
+ * Built once per (metric, aggregate on/off) in O(events); afterwards a view
+ * cell covering any block of ranks × columns is answered from per-rank block
+ * maxima or a 2-D tile pyramid, so a frame costs O(screen), not O(events).
+ * Columns ("x units"): with aggregates x = step + 1 (x 0 is the aggregate
+ * block at step −1); without them x = step / 2. */
+#define TC_F_SEND 0x1
+#define TC_F_RECV 0x2
+#define TC_F_COLL 0x4
+#define TC_F_AGG 0x8
+struct tc_cellsum { float v; uint8_t f; };
+struct tc_lsum {
+	const struct tc_steps *st;
+	enum tc_metric metric;
+	bool agg;
+	uint32_t nranks;
+	uint32_t nx;              /* x units */
+	double vmax;              /* largest value (colour range is [0, vmax]) */
+	/* per rank: leaves are its cevs (and their aggregate blocks) in step order */
+	uint32_t *b1_first, *b2_first;   /* nranks+1 offsets into b1, b2 */
+	struct tc_cellsum *b1, *b2;      /* maxima of 32 and 1024 consecutive leaves */
+	/* tile pyramid: level 0 tiles are (1 << rs) ranks × (1 << xs) x units */
+	int rs, xs, nlevels;
+	uint32_t tw[24], th[24];         /* tiles per level (columns, rows) */
+	struct tc_cellsum *tiles[24];
+	double *xsum;                    /* prefix sums of the metric per x unit (nx+1) */
+};
+struct tc_lsum *lsum_build(const struct tc_steps *st, enum tc_metric m, bool agg);
+void lsum_free(struct tc_lsum *s);
+/* Summary of ranks [r0, r1) × x units [x0, x1); exact when the block covers few ranks. */
+struct tc_cellsum lsum_query(const struct tc_lsum *s, uint32_t r0, uint32_t r1, uint32_t x0, uint32_t x1);
+/* Metric summed over x units [x0, x1) over all ranks. */
+double lsum_xsum(const struct tc_lsum *s, uint32_t x0, uint32_t x1);
+static inline uint32_t lsum_x_of_step(bool agg, int64_t step) { return agg ? (uint32_t)(step + 1) : (uint32_t)(step / 2); }
+static inline int64_t lsum_step_of_x(bool agg, uint32_t x) { return agg ? (int64_t)x - 1 : (int64_t)x * 2; }
+
+/* --- application state -------------------------------------------------------- */
+struct tc_app;
+struct tc_rect { int x, y, w, h; };
+struct view {
+	const char *name;
+	enum tc_view_id id;
+	int min_w, min_h;     /* smallest area it can draw in */
+	void (*draw)(struct tc_app *a, struct tc_grid *g, struct tc_rect r);
+	/* act is the keymap's action for key (ACT_NONE when unbound); true if handled */
+	bool (*key)(struct tc_app *a, int key, enum tc_action act);
+	const char *const *help;  /* lines about the view, NULL-terminated */
+};
+extern const struct view view_logical, view_physical, view_overview, view_detail, view_help;
+/* The main views in Tab order (src/ui/views/registry.c). */
+extern const struct view *const tc_main_views[];
+extern const size_t tc_nmain_views;
+const struct view *view_find(const char *name);          /* a main view by name, NULL if none */
+void view_names(struct strbuf *b, const char *sep);      /* "logical|physical|..." */
+
+struct tc_app {
+	struct tc_session *sess;
+	const struct tc_trace *t;
+	const struct tc_steps *st;
+	struct tc_lsum *sums[TC_M_COUNT][2];   /* cache by (metric, agg) */
+	const char *trace_name;
+	bool utf8;
+	bool color;          /* colours reach the screen (else glyphs and attributes carry everything) */
+
+	/* shared cursor and selection */
+	uint32_t rank;
+	int64_t step;        /* -1 ..= max_step */
+	uint64_t time;       /* ticks */
+	bool sel;            /* a step range is selected */
+	int64_t sel_s0, sel_s1;
+	enum tc_metric metric;
+	bool show_agg;
+
+	/* visible ranks (filter) */
+	uint32_t *vis;       /* visible rank list */
+	uint32_t nvis;
+	char *filter;        /* pattern or NULL */
+	char *search;        /* pattern or NULL */
+	struct tc_regex *search_re;
+	uint8_t *region_match;   /* per region: matches the search */
+
+	/* view ports */
+	/* logical: first row (index into vis), first x unit, x units per column, ranks per row;
+	 * fitted: xpc/rpr are set; zoomed: the user chose them (else a resize fits again) */
+	struct { uint32_t top, left, xpc, rpr; bool fitted, zoomed; int cols, rows; } lv;
+	struct { uint32_t top; uint64_t t0, t1; int cols, rows; } pv;   /* physical: time window */
+	struct { uint32_t left, xpc; bool fitted, zoomed; int64_t mark; bool marking; int cols; } ov;
+	uint32_t detail_scroll, help_scroll;
+
+	/* views */
+	const struct view *view;
+	const struct view *stack[8];
+	int depth;
+	const struct view *help_of;   /* the view whose keys the help screen shows */
+
+	/* bottom line */
+	char prompt;         /* 0, '/', ':', 'f' */
+	char line[256];
+	size_t linelen;
+	char msg[256];
+	bool msg_err;
+	char *err_caret;     /* regex error: pattern with a caret, drawn above the bottom line */
+
+	bool quit;
+	int last_w, last_h;
+	struct tc_theme theme;
+	char *theme_request;  /* :theme NAME asks the terminal to reload colours */
+};
+
+void app_init(struct tc_app *a, struct tc_session *s, const char *trace_name, bool utf8, bool color);
+void app_free(struct tc_app *a);
+const struct tc_lsum *app_sum(struct tc_app *a);
+void app_draw(struct tc_app *a, struct tc_grid *g);
+void app_key(struct tc_app *a, int key);
+bool app_set_view(struct tc_app *a, const char *name);
+void app_push(struct tc_app *a, const struct view *v);
+void app_pop(struct tc_app *a);
+void app_message(struct tc_app *a, bool err, const char *fmt, ...) TC_PRINTF(3, 4);
+/* Run a ':' command line ("step 120", "rank 3", "metric duration", "theme light", "q"). */
+void app_command(struct tc_app *a, const char *cmd);
+bool app_set_metric(struct tc_app *a, const char *name);
+void app_set_step(struct tc_app *a, int64_t step);   /* also moves time */
+void app_set_rank(struct tc_app *a, uint32_t rank);
+void app_set_time(struct tc_app *a, uint64_t time);  /* also moves step */
+bool app_set_filter(struct tc_app *a, const char *pat);
+bool app_set_search(struct tc_app *a, const char *pat);
+bool app_search_next(struct tc_app *a, bool backward);
+/* Index of the cursor rank in the visible list (or the nearest). */
+uint32_t app_vis_index(const struct tc_app *a, uint32_t rank);
+/* The cev under the cursor, TC_NONE if none. */
+uint32_t app_cursor_cev(const struct tc_app *a);
+/* Physical span of a step: its events' [enter_min, leave_max]. */
+void app_step_span(const struct tc_app *a, int64_t step, uint64_t *b, uint64_t *e);
+/* Colour-map role for a value in [0, vmax]. */
+enum tc_role app_map_role(double v, double vmax);
+void app_fit_logical(struct tc_app *a, int cols, int rows);
+/* One status line about the event (or call) under the cursor, at row y. */
+void app_event_line(struct tc_app *a, struct tc_grid *g, int y);
+/* Scrolling of text views (help, detail): true when act scrolls. */
+bool app_scroll(uint32_t *scroll, enum tc_action act);
+
+/* --- terminal (src/ui/term.c, the only curses user) --------------------------- */
+enum tc_colormode { TC_CM_AUTO, TC_CM_ALWAYS, TC_CM_NEVER };
+struct tc_term_opts { enum tc_colormode color; bool ascii; };
+/* Checks TERM and opens the screen; false with *err set (nothing to restore). */
+bool term_open(const struct tc_term_opts *o, char **err);
+void term_close(void);          /* idempotent; safe from signal handlers */
+bool term_utf8(void);
+const char *term_color_desc(void);  /* "truecolor", "256", "16", "8", "mono" */
+void term_set_theme(const struct tc_theme *th);
+void term_size(int *w, int *h);
+void term_blit(const struct tc_grid *g);
+/* Next key (enum tc_key or character); TK_NONE after timeout_ms (-1: wait). */
+int term_key(int timeout_ms);
+void term_redraw_all(void);   /* Ctrl-L: repaint everything */
+/* ANSI rendering of a grid (for `render --color`): 256-colour SGR. */
+void grid_write_ansi(const struct tc_grid *g, const struct tc_theme *th, FILE *f);
+
+#endif

@@ -1,0 +1,987 @@
+/* cluster.c — per-phase process clustering: sparse metric vectors, the
+ * distance of paper Fig. 4, CLARA (sampled PAM), single linkage over the
+ * CLARA clusters (or over the ranks of small phases), the default cut, the
+ * open/close state of the dendrogram, glyph data and centroids. */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster_internal.h"
+
+void tc_cluster_default_opts(struct tc_cluster_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->metric = TC_M_LATENESS;
+	o->seed = TC_CLUSTER_SEED;
+	o->k = 20;
+	o->direct_max = 512;
+	o->samples = 5;
+	o->sample_size = 0;
+	o->max_default = 8;
+	o->radius = 1;
+	o->focus_max = 32;
+}
+
+/* Sums of one leaf at one column: the glyph before division. */
+struct cell {
+	uint32_t col, active, sends, recvs, colls, recv_msgs;
+	double sum, send_sum, recv_sum, coll_sum, agg_sum;
+};
+
+struct phase_priv {
+	bool done;
+	struct cl_events ev;        /* ev.ranks are the phase's ranks ("rank index" below) */
+	uint32_t base;              /* global step of column 0 */
+	uint32_t ncols;
+	uint32_t *leaf_of;          /* rank index → leaf */
+	uint32_t *leaf_medoid;      /* leaf → rank index of its medoid */
+	uint32_t *leaf_seq;         /* leaves in display order */
+	uint32_t *node_lfirst;      /* node → first position in leaf_seq */
+	uint32_t *node_nleaves;     /* node → its number of leaves */
+	uint32_t *centroid;         /* node → centroid rank, TC_NONE until asked */
+	bool have_cells;
+	uint32_t *cell_off;         /* nleaves + 1 */
+	struct cell *cells;
+};
+
+struct tc_clusters {
+	const struct tc_steps *s;
+	struct tc_cluster_opts o;
+	uint32_t npart;
+	uint32_t *pcev;             /* cev indices by partition, then rank, then time */
+	uint32_t *pfirst;           /* npart + 1 offsets into pcev */
+	struct tc_phase_clusters *ph;
+	struct phase_priv *pp;
+};
+
+/* --- sparse vectors ------------------------------------------------------ */
+
+struct vecs {
+	uint32_t n;                 /* vectors */
+	uint32_t *off;              /* n + 1 */
+	uint32_t *col;
+	double *val;
+};
+
+static void vecs_free(struct vecs *v)
+{
+	free(v->off);
+	free(v->col);
+	free(v->val);
+	memset(v, 0, sizeof *v);
+}
+
+static double vdist(const struct vecs *a, uint32_t i, const struct vecs *b, uint32_t j)
+{
+	return tc_cluster_distance(a->col + a->off[i], a->val + a->off[i], a->off[i + 1] - a->off[i],
+				   b->col + b->off[j], b->val + b->off[j], b->off[j + 1] - b->off[j]);
+}
+
+double tc_cluster_distance(const uint32_t *ca, const double *va, uint32_t na,
+			   const uint32_t *cb, const double *vb, uint32_t nb)
+{
+	uint32_t i = 0, j = 0, cnt = 0;
+	double pa = 0, pb = 0, sum = 0;
+	bool ha = false, hb = false;
+	if (na == nb && na && !memcmp(ca, cb, na * sizeof *ca)) {
+		/* the common case: events at the same steps */
+		for (; i < na; i++) {
+			double d = va[i] - vb[i];
+			sum += d * d;
+		}
+		return sum / na;
+	}
+	while (i < na || j < nb) {
+		uint32_t c = i < na ? ca[i] : UINT32_MAX;
+		if (j < nb && cb[j] < c) c = cb[j];
+		if (i < na && ca[i] == c) { pa = va[i++]; ha = true; }
+		if (j < nb && cb[j] == c) { pb = vb[j++]; hb = true; }
+		if (ha && hb) {
+			double d = pa - pb;
+			sum += d * d;
+			cnt++;
+		}
+	}
+	return cnt ? sum / cnt : 0;
+}
+
+/* One vector per rank index of the phase: the metric of its events by column. */
+static void build_vecs(const struct tc_clusters *c, const struct phase_priv *pp, enum tc_metric m, struct vecs *v)
+{
+	const struct cl_events *ev = &pp->ev;
+	v->n = ev->nranks;
+	v->off = xmalloc(((size_t)ev->nranks + 1) * sizeof *v->off);
+	v->col = xmalloc(((size_t)ev->n + 1) * sizeof *v->col);
+	v->val = xmalloc(((size_t)ev->n + 1) * sizeof *v->val);
+	uint32_t k = 0;
+	for (uint32_t r = 0; r < ev->nranks; r++) {
+		v->off[r] = k;
+		for (uint32_t i = ev->off[r]; i < ev->off[r + 1]; i++) {
+			const struct tc_cev *e = &c->s->cevs[ev->cev[i]];
+			uint32_t col = (e->step - pp->base) / 2;
+			double x = tc_cev_metric(e, m, false);
+			if (k > v->off[r] && v->col[k - 1] >= col) {
+				v->val[k - 1] = x;   /* one event per rank and step; keep the last */
+				continue;
+			}
+			v->col[k] = col;
+			v->val[k++] = x;
+		}
+	}
+	v->off[ev->nranks] = k;
+}
+
+/* Ranks of each group: the rank indices of group g are rk[start[g] .. start[g+1]). */
+static void group_ranks(const uint32_t *group_of, uint32_t nr, uint32_t ngroups, uint32_t **start, uint32_t **rk)
+{
+	uint32_t *st = xcalloc((size_t)ngroups + 2, sizeof *st), *r = xmalloc(((size_t)nr + 1) * sizeof *r);
+	for (uint32_t i = 0; i < nr; i++)
+		if (group_of[i] != TC_NONE) st[group_of[i] + 2]++;
+	for (uint32_t g = 0; g < ngroups; g++) st[g + 2] += st[g + 1];
+	for (uint32_t i = 0; i < nr; i++)
+		if (group_of[i] != TC_NONE) r[st[group_of[i] + 1]++] = i;
+	*start = st;
+	*rk = r;
+}
+
+/* The columns spanned by the ranks rk[a..b) of v: false when they have no events. */
+static bool span_of(const struct vecs *v, const uint32_t *rk, uint32_t a, uint32_t b, uint32_t *lo, uint32_t *hi)
+{
+	*lo = UINT32_MAX;
+	*hi = 0;
+	for (uint32_t q = a; q < b; q++) {
+		uint32_t r = rk[q];
+		if (v->off[r] == v->off[r + 1]) continue;
+		*lo = TC_MIN(*lo, v->col[v->off[r]]);
+		*hi = TC_MAX(*hi, v->col[v->off[r + 1] - 1]);
+	}
+	return *lo <= *hi;
+}
+
+/* Mean vectors of groups of ranks: group_of[rank index] (TC_NONE = none).
+ * At each column where a member has an event, the mean over the members
+ * that have a value there (their latest event at or before the column).
+ * Per group one pass over its members' events into difference arrays over
+ * the columns, then one prefix sum: O(events + groups × columns). */
+static void mean_vecs(const struct vecs *v, uint32_t ncols, const uint32_t *group_of, uint32_t ngroups,
+		      struct vecs *out)
+{
+	uint32_t *gs, *gr;
+	group_ranks(group_of, v->n, ngroups, &gs, &gr);
+	double *dsum = xmalloc((size_t)ncols * sizeof *dsum);
+	int32_t *dcnt = xmalloc((size_t)ncols * sizeof *dcnt);
+	uint8_t *act = xmalloc(ncols);
+	VEC(uint32_t) oc = { 0 };
+	VEC(double) ov = { 0 };
+	out->n = ngroups;
+	out->off = xmalloc(((size_t)ngroups + 1) * sizeof *out->off);
+	for (uint32_t g = 0; g < ngroups; g++) {
+		out->off[g] = (uint32_t)oc.n;
+		uint32_t lo, hi;
+		if (!span_of(v, gr, gs[g], gs[g + 1], &lo, &hi)) continue;
+		memset(dsum + lo, 0, (size_t)(hi - lo + 1) * sizeof *dsum);
+		memset(dcnt + lo, 0, (size_t)(hi - lo + 1) * sizeof *dcnt);
+		memset(act + lo, 0, hi - lo + 1);
+		for (uint32_t q = gs[g]; q < gs[g + 1]; q++) {
+			uint32_t r = gr[q];
+			for (uint32_t i = v->off[r]; i < v->off[r + 1]; i++) {
+				uint32_t c = v->col[i];
+				act[c] = 1;
+				if (i == v->off[r]) { dsum[c] += v->val[i]; dcnt[c]++; }
+				else dsum[c] += v->val[i] - v->val[i - 1];
+			}
+		}
+		double S = 0;
+		int64_t N = 0;
+		for (uint32_t c = lo; c <= hi; c++) {
+			S += dsum[c];
+			N += dcnt[c];
+			if (act[c]) { VEC_PUSH(oc, c); VEC_PUSH(ov, S / (double)N); }
+		}
+	}
+	out->off[ngroups] = (uint32_t)oc.n;
+	out->col = oc.a ? oc.a : xmalloc(sizeof *out->col);
+	out->val = ov.a ? ov.a : xmalloc(sizeof *out->val);
+	free(dsum); free(dcnt); free(act); free(gs); free(gr);
+}
+
+/* --- CLARA ----------------------------------------------------------------- */
+
+static uint64_t splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* PAM (BUILD then SWAP) on an n×n distance matrix; med gets k indices.
+ * Returns the total distance of the objects to their nearest medoid. */
+static double pam(const double *D, uint32_t n, uint32_t k, uint32_t *med)
+{
+	double *near = xmalloc(n * sizeof *near), *second = xmalloc(n * sizeof *second);
+	uint32_t *nearm = xmalloc(n * sizeof *nearm);
+	uint8_t *is_med = xcalloc(n, 1);
+	/* BUILD: the most central object, then the one that lowers the cost most */
+	uint32_t best = 0;
+	double bestv = INFINITY;
+	for (uint32_t j = 0; j < n; j++) {
+		double sum = 0;
+		for (uint32_t i = 0; i < n; i++) sum += D[(size_t)i * n + j];
+		if (sum < bestv) { bestv = sum; best = j; }
+	}
+	med[0] = best;
+	is_med[best] = 1;
+	for (uint32_t i = 0; i < n; i++) near[i] = D[(size_t)i * n + best];
+	for (uint32_t m = 1; m < k; m++) {
+		double gain_best = -1;
+		best = TC_NONE;
+		for (uint32_t j = 0; j < n; j++) {
+			if (is_med[j]) continue;
+			double gain = 0;
+			for (uint32_t i = 0; i < n; i++) {
+				double d = D[(size_t)i * n + j];
+				if (d < near[i]) gain += near[i] - d;
+			}
+			if (gain > gain_best) { gain_best = gain; best = j; }
+		}
+		med[m] = best;
+		is_med[best] = 1;
+		for (uint32_t i = 0; i < n; i++) near[i] = TC_MIN(near[i], D[(size_t)i * n + best]);
+	}
+	/* SWAP: best improving (medoid, non-medoid) exchange until none */
+	double cost = 0;
+	for (int iter = 0; iter < 100; iter++) {
+		cost = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			near[i] = second[i] = INFINITY;
+			nearm[i] = 0;
+			for (uint32_t m = 0; m < k; m++) {
+				double d = D[(size_t)i * n + med[m]];
+				if (d < near[i]) { second[i] = near[i]; near[i] = d; nearm[i] = m; }
+				else if (d < second[i]) second[i] = d;
+			}
+			cost += near[i];
+		}
+		double best_delta = 0;
+		uint32_t bm = 0, bh = TC_NONE;
+		for (uint32_t m = 0; m < k; m++)
+			for (uint32_t h = 0; h < n; h++) {
+				if (is_med[h]) continue;
+				double delta = 0;
+				for (uint32_t i = 0; i < n; i++) {
+					double dh = D[(size_t)i * n + h];
+					double now = nearm[i] == m ? TC_MIN(dh, second[i]) : TC_MIN(dh, near[i]);
+					delta += now - near[i];
+				}
+				if (delta < best_delta - 1e-12 * (cost + 1e-300)) { best_delta = delta; bm = m; bh = h; }
+			}
+		if (bh == TC_NONE) break;
+		is_med[med[bm]] = 0;
+		med[bm] = bh;
+		is_med[bh] = 1;
+	}
+	free(near); free(second); free(nearm); free(is_med);
+	return cost;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The medoid slot nearest to rank index i (a medoid is nearest to itself). */
+static uint32_t nearest(const struct vecs *v, uint32_t i, const uint32_t *med, uint32_t k, double *dist)
+{
+	double dmin = INFINITY;
+	uint32_t am = 0;
+	for (uint32_t q = 0; q < k; q++) {
+		if (med[q] == i) { *dist = 0; return q; }
+		double d = vdist(v, i, v, med[q]);
+		if (d < dmin) { dmin = d; am = q; }
+	}
+	*dist = dmin;
+	return am;
+}
+
+/* Samples are compared on at most this many ranks (all of them below it). */
+#define CLARA_EVAL_MAX 8192
+
+/* Draw m distinct indices of 0..n-1 into out (ascending), skipping those
+ * marked in `in` and marking the ones drawn; perm is scratch of n. */
+static uint32_t draw(uint64_t *rng, uint32_t n, uint32_t m, uint32_t *perm, uint8_t *in, uint32_t *out)
+{
+	uint32_t got = 0;
+	for (uint32_t i = 0; i < n; i++) perm[i] = i;
+	for (uint32_t i = 0; got < m && i < n; i++) {
+		uint32_t j = i + (uint32_t)(splitmix(rng) % (n - i));
+		uint32_t x = perm[j];
+		perm[j] = perm[i];
+		perm[i] = x;
+		if (!in[x]) { in[x] = 1; out[got++] = x; }
+	}
+	return got;
+}
+
+/* CLARA over all rank vectors; assign[r] = medoid slot, med[slot] = rank
+ * index.  Each sample's medoids (PAM on the sample) are scored by the total
+ * distance of the ranks to their nearest medoid — all ranks, or a fixed
+ * random subset of CLARA_EVAL_MAX of them in larger phases — and the best
+ * medoids then take every rank.  Returns the number of medoids (min(k, n)). */
+static uint32_t clara(const struct tc_cluster_opts *o, uint64_t seed, const struct vecs *v,
+		      uint32_t *med, uint32_t *assign)
+{
+	uint32_t n = v->n, k = TC_MIN(o->k ? o->k : 1, n);
+	uint32_t ss = o->sample_size ? o->sample_size : 40 + 2 * k;
+	ss = TC_MAX(ss, k);
+	ss = TC_MIN(ss, n);
+	uint32_t nsamples = ss == n ? 1 : TC_MAX(o->samples, 1u);
+	uint32_t *sample = xmalloc(ss * sizeof *sample), *perm = xmalloc(n * sizeof *perm);
+	uint32_t *smed = xmalloc(k * sizeof *smed), *cur = xmalloc(k * sizeof *cur);
+	uint8_t *in = xcalloc(n, 1);
+	double *D = xmalloc((size_t)ss * ss * sizeof *D);
+	double best = INFINITY, d;
+	uint32_t have_best = 0;
+	uint64_t rng = seed;
+	uint32_t neval = TC_MIN(n, CLARA_EVAL_MAX), *eval = NULL;
+	if (neval < n) {
+		eval = xmalloc(neval * sizeof *eval);
+		draw(&rng, n, neval, perm, in, eval);
+		qsort(eval, neval, sizeof *eval, cmp_u32);
+	}
+	for (uint32_t t = 0; t < nsamples; t++) {
+		uint32_t m = 0;
+		if (ss == n) {
+			for (uint32_t i = 0; i < n; i++) sample[m++] = i;
+		} else {
+			memset(in, 0, n);
+			for (uint32_t i = 0; i < have_best; i++) { sample[m++] = med[i]; in[med[i]] = 1; }
+			m += draw(&rng, n, ss - m, perm, in, sample + m);
+			qsort(sample, m, sizeof *sample, cmp_u32);
+		}
+		for (uint32_t i = 0; i < m; i++) {
+			D[(size_t)i * m + i] = 0;
+			for (uint32_t j = i + 1; j < m; j++)
+				D[(size_t)i * m + j] = D[(size_t)j * m + i] = vdist(v, sample[i], v, sample[j]);
+		}
+		pam(D, m, k, smed);
+		for (uint32_t i = 0; i < k; i++) cur[i] = sample[smed[i]];
+		qsort(cur, k, sizeof *cur, cmp_u32);
+		double cost = 0;
+		for (uint32_t q = 0; q < neval && cost < best; q++) {   /* stop once it cannot win */
+			nearest(v, eval ? eval[q] : q, cur, k, &d);
+			cost += d;
+		}
+		if (cost < best) {
+			best = cost;
+			memcpy(med, cur, k * sizeof *med);
+			have_best = k;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) assign[i] = nearest(v, i, med, k, &d);
+	free(sample); free(perm); free(smed); free(cur); free(in); free(D); free(eval);
+	return k;
+}
+
+/* --- the hierarchy ---------------------------------------------------------- */
+
+struct edge { double d; uint32_t a, b; };
+
+static int cmp_edge(const void *x, const void *y)
+{
+	const struct edge *p = x, *q = y;
+	if (p->d != q->d) return p->d < q->d ? -1 : 1;
+	if (p->a != q->a) return p->a < q->a ? -1 : 1;
+	return p->b < q->b ? -1 : p->b > q->b;
+}
+
+static uint32_t uf_find(uint32_t *up, uint32_t x)
+{
+	while (up[x] != x) { up[x] = up[up[x]]; x = up[x]; }
+	return x;
+}
+
+/* Single linkage over nl leaves with distance matrix D; fills the nodes'
+ * child/parent/height.  minrank[node] orders the children.  The single-linkage
+ * hierarchy is Kruskal over the minimum spanning tree: Prim's algorithm finds
+ * the tree in O(nl²) from D, then only its nl−1 edges are sorted (instead of
+ * all nl²/2 pairs). */
+static void single_linkage(struct tc_phase_clusters *ph, const double *D, uint32_t nl, uint32_t *minrank)
+{
+	struct edge *E = xmalloc((size_t)(nl ? nl : 1) * sizeof *E);
+	size_t ne = 0;
+	double *best = xmalloc((size_t)(nl ? nl : 1) * sizeof *best);
+	uint32_t *from = xmalloc((size_t)(nl ? nl : 1) * sizeof *from);
+	bool *in = xcalloc(nl ? nl : 1, sizeof *in);
+	for (uint32_t i = 0; i < nl; i++) {
+		best[i] = INFINITY;
+		from[i] = 0;
+	}
+	uint32_t cur = 0;
+	for (uint32_t added = 1; added < nl; added++) {
+		in[cur] = true;
+		uint32_t nxt = TC_NONE;
+		for (uint32_t j = 0; j < nl; j++) {
+			if (in[j]) continue;
+			double d = D[(size_t)cur * nl + j];
+			if (d < best[j]) { best[j] = d; from[j] = cur; }
+			if (nxt == TC_NONE || best[j] < best[nxt]) nxt = j;
+		}
+		E[ne++] = (struct edge){ best[nxt], TC_MIN(from[nxt], nxt), TC_MAX(from[nxt], nxt) };
+		cur = nxt;
+	}
+	free(best);
+	free(from);
+	free(in);
+	qsort(E, ne, sizeof *E, cmp_edge);
+	uint32_t *up = xmalloc(nl * sizeof *up), *top = xmalloc(nl * sizeof *top);
+	for (uint32_t i = 0; i < nl; i++) up[i] = top[i] = i;
+	uint32_t next = nl;
+	for (size_t i = 0; i < ne && next < 2 * nl - 1; i++) {
+		uint32_t ra = uf_find(up, E[i].a), rb = uf_find(up, E[i].b);
+		if (ra == rb) continue;
+		uint32_t x = top[ra], y = top[rb];
+		if (minrank[y] < minrank[x]) { uint32_t t = x; x = y; y = t; }
+		struct tc_cnode *N = &ph->nodes[next];
+		N->child[0] = x;
+		N->child[1] = y;
+		N->height = E[i].d;
+		ph->nodes[x].parent = ph->nodes[y].parent = next;
+		minrank[next] = minrank[x];
+		up[rb] = ra;
+		top[ra] = next++;
+	}
+	free(E); free(up); free(top);
+}
+
+static void visible_update(struct tc_phase_clusters *ph)
+{
+	ph->nvisible = 0;
+	if (!ph->nnodes) return;
+	uint32_t *stack = xmalloc(ph->nnodes * sizeof *stack);
+	uint32_t sp = 0;
+	stack[sp++] = ph->root;
+	while (sp) {
+		const struct tc_cnode *N = &ph->nodes[stack[--sp]];
+		if (N->child[0] != TC_NONE && N->open) {
+			stack[sp++] = N->child[1];
+			stack[sp++] = N->child[0];
+		} else ph->visible[ph->nvisible++] = (uint32_t)(N - ph->nodes);
+	}
+	free(stack);
+}
+
+static void cut_count(struct tc_phase_clusters *ph, uint32_t q)
+{
+	q = TC_MAX(q, 1u);
+	q = TC_MIN(q, ph->nleaves);
+	for (uint32_t i = ph->nleaves; i < ph->nnodes; i++) ph->nodes[i].open = i >= ph->nnodes - (q - 1);
+	visible_update(ph);
+}
+
+/* The default cut.  A cut into q clusters lies between the last merge kept
+ * (RMS distance lo) and the first merge undone (hi).  It separates well when
+ * hi ≥ 2·lo (the clusters are twice as far apart as anything inside them) and
+ * the gap hi − lo is material: at least 5 % of the phase's largest metric
+ * value and at least a quarter of the widest such gap.  The finest cut that
+ * separates well is taken (up to max_default clusters), else one cluster.
+ * Merge heights are non-decreasing in node order. */
+static uint32_t default_cut(const struct tc_phase_clusters *ph, uint32_t max_default)
+{
+	uint32_t c = ph->nleaves, qmax = TC_MIN(c, max_default), best = 1;
+	double floor = 0.05 * fabs(ph->max), widest = 0;
+	if (!(floor > 0)) return 1;
+	for (int pass = 0; pass < 2; pass++)
+		for (uint32_t q = 2; q <= qmax; q++) {
+			uint32_t j = c - q;  /* merges kept: nodes c .. c+j-1 */
+			double lo = j ? sqrt(ph->nodes[c + j - 1].height) : 0;
+			double hi = sqrt(ph->nodes[c + j].height);
+			if (hi < 2 * lo) continue;
+			if (pass == 0) widest = TC_MAX(widest, hi - lo);
+			else if (hi - lo >= floor && hi - lo >= 0.25 * widest) best = q;
+		}
+	return best;
+}
+
+/* --- one phase ----------------------------------------------------------- */
+
+static void phase_clear(struct tc_phase_clusters *ph, struct phase_priv *pp)
+{
+	free(ph->members); free(ph->nodes); free(ph->visible); free(ph->focus);
+	cl_events_free(&pp->ev);
+	free(pp->leaf_of); free(pp->leaf_medoid); free(pp->leaf_seq); free(pp->node_lfirst); free(pp->node_nleaves);
+	free(pp->centroid); free(pp->cell_off); free(pp->cells);
+	uint32_t part = ph->partition;
+	memset(ph, 0, sizeof *ph);
+	memset(pp, 0, sizeof *pp);
+	ph->partition = part;
+}
+
+static void phase_compute(struct tc_clusters *c, uint32_t p)
+{
+	const struct tc_steps *s = c->s;
+	struct tc_phase_clusters *ph = &c->ph[p];
+	struct phase_priv *pp = &c->pp[p];
+	double t0 = tc_now();
+	phase_clear(ph, pp);
+	ph->metric = c->o.metric;
+	ph->root = ph->max_rank = ph->focus_seed = TC_NONE;
+	cl_events_init(&pp->ev, p, s, c->pcev + c->pfirst[p], c->pfirst[p + 1] - c->pfirst[p]);
+	const struct cl_events *ev = &pp->ev;
+	uint32_t nr = ph->nranks = ev->nranks;
+	pp->done = true;
+	if (!nr) { ph->seconds = tc_now() - t0; return; }
+	uint32_t lo = UINT32_MAX, hi = 0;
+	for (uint32_t i = 0; i < ev->n; i++) {
+		uint32_t st = s->cevs[ev->cev[i]].step;
+		lo = TC_MIN(lo, st);
+		hi = TC_MAX(hi, st);
+	}
+	pp->base = ph->first_step = lo;
+	ph->last_step = hi;
+	pp->ncols = (hi - lo) / 2 + 1;
+
+	struct vecs v;
+	build_vecs(c, pp, ph->metric, &v);
+	/* per rank: sum, count, max (first rank wins ties) */
+	double *rsum = xmalloc(nr * sizeof *rsum), *rmax = xmalloc(nr * sizeof *rmax);
+	uint32_t *rcnt = xmalloc(nr * sizeof *rcnt);
+	ph->max = -INFINITY;
+	for (uint32_t r = 0; r < nr; r++) {
+		rsum[r] = 0;
+		rmax[r] = -INFINITY;
+		rcnt[r] = ev->off[r + 1] - ev->off[r];
+		for (uint32_t i = ev->off[r]; i < ev->off[r + 1]; i++) {
+			double x = tc_cev_metric(&s->cevs[ev->cev[i]], ph->metric, false);
+			rsum[r] += x;
+			rmax[r] = TC_MAX(rmax[r], x);
+		}
+		if (rmax[r] > ph->max) { ph->max = rmax[r]; ph->max_rank = ev->ranks[r]; }
+	}
+
+	/* leaves: CLARA clusters, or one per rank */
+	uint32_t nl;
+	pp->leaf_of = xmalloc(nr * sizeof *pp->leaf_of);
+	struct vecs lv = { 0 };
+	const struct vecs *leafv = &v;
+	if (nr > c->o.direct_max) {
+		ph->clara = true;
+		uint32_t *med = xmalloc(TC_MIN(TC_MAX(c->o.k, 1u), nr) * sizeof *med);
+		nl = clara(&c->o, c->o.seed ^ ((uint64_t)p * 0x9e3779b97f4a7c15ULL), &v, med, pp->leaf_of);
+		pp->leaf_medoid = med;
+		mean_vecs(&v, pp->ncols, pp->leaf_of, nl, &lv);
+		leafv = &lv;
+	} else {
+		nl = nr;
+		pp->leaf_medoid = xmalloc(nr * sizeof *pp->leaf_medoid);
+		for (uint32_t r = 0; r < nr; r++) pp->leaf_of[r] = pp->leaf_medoid[r] = r;
+	}
+	ph->nleaves = nl;
+	ph->nnodes = 2 * nl - 1;
+	ph->root = ph->nnodes - 1;
+	ph->nodes = xcalloc(ph->nnodes, sizeof *ph->nodes);
+	for (uint32_t i = 0; i < ph->nnodes; i++) {
+		struct tc_cnode *N = &ph->nodes[i];
+		N->child[0] = N->child[1] = N->parent = TC_NONE;
+		N->max = -INFINITY;
+	}
+	/* leaf statistics */
+	uint32_t *minrank = xmalloc(ph->nnodes * sizeof *minrank);
+	for (uint32_t l = 0; l < nl; l++) minrank[l] = UINT32_MAX;
+	for (uint32_t r = 0; r < nr; r++) {
+		struct tc_cnode *L = &ph->nodes[pp->leaf_of[r]];
+		L->size++;
+		L->mean += rsum[r];       /* sum for now */
+		L->first += rcnt[r];      /* event count for now */
+		if (rmax[r] > L->max) { L->max = rmax[r]; L->max_rank = ev->ranks[r]; }
+		minrank[pp->leaf_of[r]] = TC_MIN(minrank[pp->leaf_of[r]], ev->ranks[r]);
+	}
+	/* stage two: single linkage over the leaves */
+	double *D = xmalloc((size_t)nl * nl * sizeof *D);
+	for (uint32_t a = 0; a < nl; a++) {
+		D[(size_t)a * nl + a] = 0;
+		for (uint32_t b = a + 1; b < nl; b++)
+			D[(size_t)a * nl + b] = D[(size_t)b * nl + a] = vdist(leafv, a, leafv, b);
+	}
+	single_linkage(ph, D, nl, minrank);
+	/* distances between leaf medoids (the same matrix when leaves are ranks) */
+	if (ph->clara)
+		for (uint32_t a = 0; a < nl; a++)
+			for (uint32_t b = a + 1; b < nl; b++)
+				D[(size_t)a * nl + b] = D[(size_t)b * nl + a] =
+					vdist(&v, pp->leaf_medoid[a], &v, pp->leaf_medoid[b]);
+
+	/* display order (child[0] first): leaves in leaf_seq, members in members[] */
+	pp->leaf_seq = xmalloc(nl * sizeof *pp->leaf_seq);
+	pp->node_lfirst = xmalloc(ph->nnodes * sizeof *pp->node_lfirst);
+	uint32_t *nleafs = pp->node_nleaves = xmalloc(ph->nnodes * sizeof *nleafs);
+	uint32_t *msum = xcalloc(ph->nnodes, sizeof *msum); /* members before a node */
+	{
+		uint32_t *stack = xmalloc(ph->nnodes * sizeof *stack), sp = 0, nseq = 0, mpos = 0;
+		stack[sp++] = ph->root;
+		while (sp) {
+			uint32_t x = stack[--sp];
+			struct tc_cnode *N = &ph->nodes[x];
+			pp->node_lfirst[x] = nseq;
+			msum[x] = mpos;
+			if (N->child[0] == TC_NONE) {
+				pp->leaf_seq[nseq++] = x;
+				mpos += N->size;
+			} else {
+				stack[sp++] = N->child[1];
+				stack[sp++] = N->child[0];
+			}
+		}
+		free(stack);
+	}
+	/* leaf stats into their final form; internal nodes from their children */
+	uint64_t *evcnt = xcalloc(ph->nnodes, sizeof *evcnt);
+	for (uint32_t l = 0; l < nl; l++) {
+		struct tc_cnode *L = &ph->nodes[l];
+		evcnt[l] = L->first;
+		nleafs[l] = 1;
+	}
+	for (uint32_t x = nl; x < ph->nnodes; x++) {
+		struct tc_cnode *N = &ph->nodes[x], *A = &ph->nodes[N->child[0]], *B = &ph->nodes[N->child[1]];
+		N->size = A->size + B->size;
+		N->mean = A->mean + B->mean;
+		evcnt[x] = evcnt[N->child[0]] + evcnt[N->child[1]];
+		nleafs[x] = nleafs[N->child[0]] + nleafs[N->child[1]];
+		bool b_wins = B->max > A->max || (B->max == A->max && B->max_rank < A->max_rank);
+		N->max = b_wins ? B->max : A->max;
+		N->max_rank = b_wins ? B->max_rank : A->max_rank;
+	}
+	for (uint32_t x = 0; x < ph->nnodes; x++) {
+		struct tc_cnode *N = &ph->nodes[x];
+		N->mean = evcnt[x] ? N->mean / (double)evcnt[x] : 0;
+		N->first = msum[x];
+	}
+	/* members: ranks of each leaf ascending, leaves in display order */
+	ph->members = xmalloc(nr * sizeof *ph->members);
+	{
+		uint32_t *fill = xmalloc(nl * sizeof *fill);
+		for (uint32_t l = 0; l < nl; l++) fill[l] = ph->nodes[l].first;
+		for (uint32_t r = 0; r < nr; r++) ph->members[fill[pp->leaf_of[r]]++] = ev->ranks[r];
+		free(fill);
+	}
+	/* medoids: a leaf's own; an internal node's is the leaf medoid with the
+	 * least size-weighted distance to the medoids of all its leaves */
+	for (uint32_t l = 0; l < nl; l++) ph->nodes[l].medoid = ev->ranks[pp->leaf_medoid[l]];
+	/* cost[l] = size-weighted distance of leaf l to the leaves of its current
+	 * node; a pair of leaves is added once, at the merge where they meet, so
+	 * all medoids together cost O(leaves²) */
+	{
+		double *cost = xcalloc(nl, sizeof *cost);
+		for (uint32_t x = nl; x < ph->nnodes; x++) {
+			uint32_t a = ph->nodes[x].child[0], b = ph->nodes[x].child[1];
+			const uint32_t *la = pp->leaf_seq + pp->node_lfirst[a], *lb = pp->leaf_seq + pp->node_lfirst[b];
+			for (uint32_t i = 0; i < nleafs[a]; i++)
+				for (uint32_t j = 0; j < nleafs[b]; j++) {
+					double d = D[(size_t)la[i] * nl + lb[j]];
+					cost[la[i]] += ph->nodes[lb[j]].size * d;
+					cost[lb[j]] += ph->nodes[la[i]].size * d;
+				}
+			const uint32_t *ls = pp->leaf_seq + pp->node_lfirst[x];
+			double bestc = INFINITY;
+			uint32_t bestr = TC_NONE;
+			for (uint32_t i = 0; i < nleafs[x]; i++) {
+				uint32_t r = ph->nodes[ls[i]].medoid;
+				if (cost[ls[i]] < bestc || (cost[ls[i]] == bestc && r < bestr)) { bestc = cost[ls[i]]; bestr = r; }
+			}
+			ph->nodes[x].medoid = bestr;
+		}
+		free(cost);
+	}
+	pp->centroid = xmalloc(ph->nnodes * sizeof *pp->centroid);
+	for (uint32_t x = 0; x < ph->nnodes; x++) pp->centroid[x] = TC_NONE;
+	ph->visible = xmalloc(ph->nnodes * sizeof *ph->visible);
+	ph->default_clusters = default_cut(ph, TC_MAX(c->o.max_default, 1u));
+	cut_count(ph, ph->default_clusters);
+
+	ph->pattern = cl_exchange(s, ev);
+	ph->focus = xmalloc(TC_MAX(c->o.focus_max, 1u) * sizeof *ph->focus);
+	ph->focus_seed = ph->max_rank;
+	ph->radius = c->o.radius;
+	ph->nfocus = cl_focus(s, ev, ph->focus_seed, ph->radius, TC_MAX(c->o.focus_max, 1u), ph->focus);
+
+	free(D); free(msum); free(evcnt); free(minrank);
+	free(rsum); free(rmax); free(rcnt);
+	vecs_free(&v);
+	if (leafv == &lv) vecs_free(&lv);
+	ph->seconds = tc_now() - t0;
+}
+
+/* --- public ---------------------------------------------------------------- */
+
+struct tc_clusters *tc_clusters_new(const struct tc_steps *s, const struct tc_cluster_opts *o)
+{
+	struct tc_clusters *c = xcalloc(1, sizeof *c);
+	c->s = s;
+	if (o) c->o = *o;
+	else tc_cluster_default_opts(&c->o);
+	/* keep the quadratic parts (PAM on a sample, linkage over leaves) small */
+	c->o.k = TC_MIN(TC_MAX(c->o.k, 1u), 256u);
+	c->o.direct_max = TC_MIN(c->o.direct_max, 1024u);
+	c->o.samples = TC_MIN(TC_MAX(c->o.samples, 1u), 100u);
+	c->o.sample_size = TC_MIN(c->o.sample_size, 2048u);
+	c->o.max_default = TC_MAX(c->o.max_default, 1u);
+	c->o.focus_max = TC_MAX(c->o.focus_max, 1u);
+	if ((unsigned)c->o.metric >= TC_M_COUNT) c->o.metric = TC_M_LATENESS;
+	c->npart = s->npartitions;
+	c->pfirst = xcalloc((size_t)c->npart + 2, sizeof *c->pfirst);
+	c->pcev = xmalloc((s->ncevs + 1) * sizeof *c->pcev);
+	/* counting sort by partition, stable: rank and time order survive */
+	for (size_t i = 0; i < s->ncevs; i++)
+		if (s->cevs[i].partition < c->npart) c->pfirst[s->cevs[i].partition + 1]++;
+	for (uint32_t p = 0; p < c->npart; p++) c->pfirst[p + 1] += c->pfirst[p];
+	uint32_t *fill = xmalloc(((size_t)c->npart + 1) * sizeof *fill);
+	memcpy(fill, c->pfirst, ((size_t)c->npart + 1) * sizeof *fill);
+	for (size_t i = 0; i < s->ncevs; i++)
+		if (s->cevs[i].partition < c->npart) c->pcev[fill[s->cevs[i].partition]++] = (uint32_t)i;
+	free(fill);
+	c->ph = xcalloc(c->npart + 1, sizeof *c->ph);
+	c->pp = xcalloc(c->npart + 1, sizeof *c->pp);
+	for (uint32_t p = 0; p < c->npart; p++) {
+		c->ph[p].partition = p;
+		c->ph[p].root = TC_NONE;
+	}
+	return c;
+}
+
+void tc_clusters_free(struct tc_clusters *c)
+{
+	if (!c) return;
+	for (uint32_t p = 0; p < c->npart; p++) phase_clear(&c->ph[p], &c->pp[p]);
+	free(c->ph);
+	free(c->pp);
+	free(c->pcev);
+	free(c->pfirst);
+	free(c);
+}
+
+const struct tc_cluster_opts *tc_clusters_opts(const struct tc_clusters *c)
+{
+	return &c->o;
+}
+
+static struct tc_phase_clusters *phase_get(struct tc_clusters *c, uint32_t p)
+{
+	if (p >= c->npart) return NULL;
+	if (!c->pp[p].done || c->ph[p].metric != c->o.metric) phase_compute(c, p);
+	return &c->ph[p];
+}
+
+const struct tc_phase_clusters *tc_clusters_phase(struct tc_clusters *c, uint32_t partition)
+{
+	return phase_get(c, partition);
+}
+
+/* Phases are independent: workers take them from a shared counter; each
+ * phase_compute writes only its own ph[p] and pp[p]. */
+struct all_work { struct tc_clusters *c; atomic_uint next; };
+
+static void *all_worker(void *arg)
+{
+	struct all_work *w = arg;
+	for (;;) {
+		unsigned p = atomic_fetch_add(&w->next, 1);
+		if (p >= w->c->npart) break;
+		phase_get(w->c, p);
+	}
+	return NULL;
+}
+
+void tc_clusters_compute_all(struct tc_clusters *c, int threads)
+{
+	if (threads <= 0) threads = TC_MIN(tc_ncpus(), 4);
+	if ((uint32_t)threads > c->npart) threads = (int)c->npart;
+	struct all_work w = { .c = c };
+	atomic_init(&w.next, 0);
+	pthread_t th[16];
+	int started = 0;
+	for (int i = 1; i < threads && i < 16; i++)
+		if (pthread_create(&th[started], NULL, all_worker, &w) == 0) started++;
+	all_worker(&w);
+	for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+}
+
+void tc_clusters_set_metric(struct tc_clusters *c, enum tc_metric m)
+{
+	if ((unsigned)m < TC_M_COUNT) c->o.metric = m;
+}
+
+uint32_t tc_clusters_open(struct tc_clusters *c, uint32_t partition, uint32_t node, bool open)
+{
+	struct tc_phase_clusters *ph = phase_get(c, partition);
+	if (!ph) return 0;
+	if (node < ph->nnodes && ph->nodes[node].child[0] != TC_NONE) {
+		ph->nodes[node].open = open;
+		visible_update(ph);
+	}
+	return ph->nvisible;
+}
+
+uint32_t tc_clusters_cut(struct tc_clusters *c, uint32_t partition, uint32_t n)
+{
+	struct tc_phase_clusters *ph = phase_get(c, partition);
+	if (!ph) return 0;
+	if (ph->nnodes) cut_count(ph, n ? n : ph->default_clusters);
+	return ph->nvisible;
+}
+
+uint32_t tc_clusters_visible_of(struct tc_clusters *c, uint32_t partition, uint32_t rank)
+{
+	struct tc_phase_clusters *ph = phase_get(c, partition);
+	if (!ph) return TC_NONE;
+	uint32_t ri = cl_rank_index(&c->pp[partition].ev, rank);
+	if (ri == TC_NONE) return TC_NONE;
+	uint32_t ans = c->pp[partition].leaf_of[ri];
+	for (uint32_t x = ph->nodes[ans].parent; x != TC_NONE; x = ph->nodes[x].parent)
+		if (!ph->nodes[x].open) ans = x;
+	return ans;
+}
+
+uint32_t tc_clusters_refocus(struct tc_clusters *c, uint32_t partition, uint32_t seed, uint32_t radius)
+{
+	struct tc_phase_clusters *ph = phase_get(c, partition);
+	if (!ph) return 0;
+	if (cl_rank_index(&c->pp[partition].ev, seed) == TC_NONE) return ph->nfocus;
+	ph->focus_seed = seed;
+	ph->radius = radius;
+	ph->nfocus = cl_focus(c->s, &c->pp[partition].ev, seed, radius, TC_MAX(c->o.focus_max, 1u), ph->focus);
+	return ph->nfocus;
+}
+
+uint32_t tc_clusters_centroid(struct tc_clusters *c, uint32_t partition, uint32_t node)
+{
+	struct tc_phase_clusters *ph = phase_get(c, partition);
+	if (!ph || node >= ph->nnodes) return TC_NONE;
+	struct phase_priv *pp = &c->pp[partition];
+	if (pp->centroid[node] != TC_NONE) return pp->centroid[node];
+	struct vecs v, mv;
+	build_vecs(c, pp, ph->metric, &v);
+	uint32_t *group = xmalloc(ph->nranks * sizeof *group);
+	for (uint32_t r = 0; r < ph->nranks; r++) group[r] = TC_NONE;
+	const struct tc_cnode *N = &ph->nodes[node];
+	for (uint32_t i = N->first; i < N->first + N->size; i++)
+		group[cl_rank_index(&pp->ev, ph->members[i])] = 0;
+	mean_vecs(&v, pp->ncols, group, 1, &mv);
+	double best = INFINITY;
+	uint32_t bestr = TC_NONE;
+	for (uint32_t r = 0; r < ph->nranks; r++) {
+		if (group[r] == TC_NONE) continue;
+		double d = vdist(&v, r, &mv, 0);
+		if (d < best) { best = d; bestr = pp->ev.ranks[r]; }  /* ranks ascending: ties keep the lowest */
+	}
+	free(group);
+	vecs_free(&v);
+	vecs_free(&mv);
+	return pp->centroid[node] = bestr;
+}
+
+/* Glyph sums of every leaf at every column where it has an event: per leaf
+ * one pass over its members' events into a column array, then compaction. */
+static void build_cells(struct tc_clusters *c, uint32_t p)
+{
+	const struct tc_steps *s = c->s;
+	struct tc_phase_clusters *ph = &c->ph[p];
+	struct phase_priv *pp = &c->pp[p];
+	const struct cl_events *ev = &pp->ev;
+	uint32_t nl = ph->nleaves, *ls, *lr;
+	struct vecs v;
+	build_vecs(c, pp, ph->metric, &v);
+	group_ranks(pp->leaf_of, ev->nranks, nl, &ls, &lr);
+	struct cell *tmp = xmalloc((size_t)pp->ncols * sizeof *tmp);
+	VEC(struct cell) cells = { 0 };
+	pp->cell_off = xmalloc(((size_t)nl + 1) * sizeof *pp->cell_off);
+	for (uint32_t l = 0; l < nl; l++) {
+		uint32_t lo, hi;
+		pp->cell_off[l] = (uint32_t)cells.n;
+		if (!span_of(&v, lr, ls[l], ls[l + 1], &lo, &hi)) continue;
+		memset(tmp + lo, 0, (size_t)(hi - lo + 1) * sizeof *tmp);
+		for (uint32_t q = ls[l]; q < ls[l + 1]; q++) {
+			uint32_t r = lr[q];
+			for (uint32_t i = ev->off[r]; i < ev->off[r + 1]; i++) {
+				const struct tc_cev *e = &s->cevs[ev->cev[i]];
+				struct cell *C = &tmp[(e->step - pp->base) / 2];
+				double x = tc_cev_metric(e, ph->metric, false);
+				C->active++;
+				C->sum += x;
+				C->agg_sum += tc_cev_metric(e, ph->metric, true);
+				if (e->flags & TC_CEV_SEND) { C->sends++; C->send_sum += x; }
+				if (e->flags & TC_CEV_RECV) {
+					C->recvs++;
+					C->recv_sum += x;
+					C->recv_msgs += cl_cev_recv_msgs(s, e);
+				}
+				if (e->flags & TC_CEV_COLL) { C->colls++; C->coll_sum += x; }
+			}
+		}
+		for (uint32_t col = lo; col <= hi; col++)
+			if (tmp[col].active) {
+				tmp[col].col = col;
+				VEC_PUSH(cells, tmp[col]);
+			}
+	}
+	pp->cell_off[nl] = (uint32_t)cells.n;
+	pp->cells = cells.a;
+	pp->have_cells = true;
+	free(tmp); free(ls); free(lr);
+	vecs_free(&v);
+}
+
+void tc_clusters_glyphs(struct tc_clusters *c, uint32_t partition, uint32_t node, uint32_t step,
+			uint32_t n, struct tc_glyph *out)
+{
+	struct tc_phase_clusters *ph = phase_get(c, partition);
+	if (!n) return;
+	uint32_t size = ph && node < ph->nnodes ? ph->nodes[node].size : 0;
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = (struct tc_glyph){ .size = size, .inactive = size, .mean = 0, .send_mean = 0,
+					    .recv_mean = 0, .coll_mean = 0, .agg_mean = 0 };
+	double *sums = xcalloc((size_t)n * 5, sizeof *sums);
+	if (size) {
+		struct phase_priv *pp = &c->pp[partition];
+		if (!pp->have_cells) build_cells(c, partition);
+		const uint32_t *ls = pp->leaf_seq + pp->node_lfirst[node];
+		uint64_t lo_step = step;
+		for (uint32_t li = 0; li < pp->node_nleaves[node]; li++) {
+			uint32_t l = ls[li];
+			/* first cell at or after step */
+			uint32_t a = pp->cell_off[l], b = pp->cell_off[l + 1];
+			while (a < b) {
+				uint32_t mid = a + (b - a) / 2;
+				if ((uint64_t)pp->base + 2ull * pp->cells[mid].col < lo_step) a = mid + 1;
+				else b = mid;
+			}
+			for (; a < pp->cell_off[l + 1]; a++) {
+				const struct cell *C = &pp->cells[a];
+				uint64_t g = (uint64_t)pp->base + 2ull * C->col;
+				if (g >= lo_step + 2ull * n) break;
+				if ((g - lo_step) & 1) continue;
+				struct tc_glyph *G = &out[(g - lo_step) / 2];
+				double *S = &sums[((g - lo_step) / 2) * 5];
+				G->active += C->active;
+				G->sends += C->sends;
+				G->recvs += C->recvs;
+				G->colls += C->colls;
+				G->recv_msgs += C->recv_msgs;
+				S[0] += C->sum; S[1] += C->send_sum; S[2] += C->recv_sum; S[3] += C->coll_sum; S[4] += C->agg_sum;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct tc_glyph *G = &out[i];
+		const double *S = &sums[(size_t)i * 5];
+		G->inactive = G->size - G->active;
+		G->mean = G->active ? S[0] / G->active : NAN;
+		G->send_mean = G->sends ? S[1] / G->sends : NAN;
+		G->recv_mean = G->recvs ? S[2] / G->recvs : NAN;
+		G->coll_mean = G->colls ? S[3] / G->colls : NAN;
+		G->agg_mean = G->active ? S[4] / G->active : NAN;
+	}
+	free(sums);
+}

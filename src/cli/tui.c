@@ -1,0 +1,197 @@
+/* tui.c — `tracecomb TRACE` / `tracecomb tui TRACE`: open the terminal,
+ * load the trace with a progress line (q / Ctrl-C cancel), compute the
+ * logical steps in a worker thread while keys stay live, then run the key
+ * loop.  Every way out goes through term_close(). */
+#include <locale.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "ui.h"
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: tracecomb TRACE [--theme NAME|PATH] [--ascii] [--color=auto|always|never] [--threads N]\n");
+	return 1;
+}
+
+struct progress {
+	struct tc_grid *g;
+	const char *name;
+	double last;
+	bool cancelled;
+};
+
+static void draw_progress(struct tc_grid *g, const char *what, const char *name, uint64_t done, uint64_t total)
+{
+	int w, h;
+	term_size(&w, &h);
+	if (w != g->w || h != g->h) grid_resize(g, w, h);
+	grid_clear(g, TC_R_NORMAL);
+	grid_fill(g, 0, 0, g->w, 1, ' ', TC_R_TITLE);
+	grid_printf(g, 0, 0, g->w, TC_R_TITLE, " tracecomb | %s", name);
+	if (total) grid_printf(g, 1, 2, g->w - 1, TC_R_NORMAL, "%s: %llu of %llu events (%d%%)", what,
+			       (unsigned long long)done, (unsigned long long)total, (int)(100.0 * (double)done / (double)total));
+	else grid_printf(g, 1, 2, g->w - 1, TC_R_NORMAL, "%s...", what);
+	if (total && g->w > 4) {
+		int bw = g->w - 4, fill = (int)((double)bw * (double)done / (double)total);
+		for (int x = 0; x < bw; x++)
+			grid_putr(g, 2 + x, 3, x < fill ? grid_glyph(g, TC_G_FULL) : grid_glyph(g, TC_G_SHADE1), TC_R_BAR);
+	}
+	grid_text(g, 1, 5, g->w - 1, TC_R_LABEL, "q or Ctrl-C cancels");
+	term_blit(g);
+}
+
+static bool on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct progress *p = ctx;
+	double now = tc_now();
+	if (now - p->last < 0.05 && done < total) return !p->cancelled;
+	p->last = now;
+	int k = term_key(0);
+	if (k == 'q' || k == 'Q' || k == TK_INTERRUPT || k == TK_ESC) p->cancelled = true;
+	if (!p->cancelled) draw_progress(p->g, "Loading", p->name, done, total);
+	return !p->cancelled;
+}
+
+struct worker {
+	struct tc_session *s;
+	struct tc_lsum *sum;
+	volatile int done;
+};
+
+static void *compute(void *arg)
+{
+	struct worker *w = arg;
+	const struct tc_steps *st = session_steps(w->s);
+	w->sum = lsum_build(st, TC_M_LATENESS, true);
+	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+int cmd_tui(int argc, char **argv)
+{
+	struct tc_read_opts ropts = { 0 };
+	struct tc_term_opts topts = { TC_CM_AUTO, false };
+	const char *path = NULL, *theme_spec = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		if (!strcmp(o, "--theme") && i + 1 < argc) theme_spec = argv[++i];
+		else if (!strncmp(o, "--theme=", 8)) theme_spec = o + 8;
+		else if (!strcmp(o, "--ascii")) topts.ascii = true;
+		else if (!strcmp(o, "--color") || !strcmp(o, "--color=always")) topts.color = TC_CM_ALWAYS;
+		else if (!strcmp(o, "--color=never") || !strcmp(o, "--no-color")) topts.color = TC_CM_NEVER;
+		else if (!strcmp(o, "--color=auto")) topts.color = TC_CM_AUTO;
+		else if (cli_opt_threads(argc, argv, &i, &ropts)) continue;
+		else if (o[0] == '-' && o[1]) {
+			fprintf(stderr, "tracecomb: unknown option '%s'\n", o);
+			return usage();
+		} else if (!path) path = o;
+		else return usage();
+	}
+	if (!path) return usage();
+	setlocale(LC_ALL, "");
+	/* check the archive before taking over the terminal */
+	char *err = NULL, *anchor = tc_find_anchor(path, &err);
+	if (!anchor) {
+		fprintf(stderr, "tracecomb: %s\n", err ? err : path);
+		free(err);
+		return 2;
+	}
+	struct tc_theme th;
+	theme_builtin(&th);
+	char *theme_err = NULL;
+	if (theme_spec && !theme_load(&th, theme_spec, &theme_err)) {
+		char *m = xasprintf("%s; using the built-in theme", theme_err);
+		free(theme_err);
+		theme_err = m;
+	}
+	if (!term_open(&topts, &err)) {
+		fprintf(stderr, "tracecomb: %s\n", err);
+		free(err);
+		free(anchor);
+		free(theme_err);
+		return 2;
+	}
+	term_set_theme(&th);
+	char *name = cli_trace_name(anchor);
+	struct tc_grid g;
+	grid_init(&g, 1, 1, !term_utf8());
+	struct progress pr = { .g = &g, .name = name };
+	ropts.progress = on_progress;
+	ropts.progress_ctx = &pr;
+	draw_progress(&g, "Loading", name, 0, 0);
+	struct tc_trace *t = tc_read_otf2(anchor, &ropts, &err);
+	free(anchor);
+	if (!t) {
+		term_close();
+		if (pr.cancelled) fprintf(stderr, "tracecomb: loading cancelled\n");
+		else fprintf(stderr, "tracecomb: %s\n", err ? err : "cannot load trace");
+		free(err);
+		free(name);
+		free(theme_err);
+		grid_free(&g);
+		return pr.cancelled ? 1 : 2;
+	}
+	struct tc_session *s = session_new(t);
+	struct worker w = { .s = s };
+	pthread_t tid;
+	bool threaded = pthread_create(&tid, NULL, compute, &w) == 0;
+	if (!threaded) compute(&w);
+	double t0 = tc_now();
+	while (!__atomic_load_n(&w.done, __ATOMIC_ACQUIRE)) {
+		char what[64];
+		snprintf(what, sizeof what, "Computing logical steps (%.1f s)", tc_now() - t0);
+		draw_progress(&g, what, name, 0, 0);
+		int k = term_key(100);
+		if (k == 'q' || k == 'Q' || k == TK_INTERRUPT || k == TK_ESC) {
+			term_close();
+			fprintf(stderr, "tracecomb: analysis cancelled\n");
+			_exit(1);
+		}
+	}
+	if (threaded) pthread_join(tid, NULL);
+
+	struct tc_app a;
+	app_init(&a, s, name, term_utf8(), strcmp(term_color_desc(), "mono") && !th.monochrome);
+	a.sums[TC_M_LATENESS][1] = w.sum;
+	a.theme = th;
+	if (theme_err) app_message(&a, true, "%s", theme_err);
+	for (;;) {
+		int W, H;
+		term_size(&W, &H);
+		if (W != g.w || H != g.h) grid_resize(&g, W, H);
+		app_draw(&a, &g);
+		term_blit(&g);
+		int k = term_key(-1);
+		if (k == TK_NONE) continue;
+		if (k == TK_RESIZE) continue;
+		if (k == TK_CTRL_L && !a.prompt) { term_redraw_all(); continue; }
+		app_key(&a, k);
+		if (a.theme_request) {
+			struct tc_theme nt;
+			char *e2 = NULL;
+			if (theme_load(&nt, a.theme_request, &e2)) {
+				a.theme = nt;
+				term_set_theme(&nt);
+				a.color = strcmp(term_color_desc(), "mono") && !nt.monochrome;
+				app_message(&a, false, "theme %s", nt.name);
+			} else {
+				app_message(&a, true, "%s", e2);
+				free(e2);
+			}
+			free(a.theme_request);
+			a.theme_request = NULL;
+		}
+		if (a.quit) break;
+	}
+	term_close();
+	app_free(&a);
+	grid_free(&g);
+	free(name);
+	free(theme_err);
+	session_free(s);
+	return 0;
+}

@@ -1,0 +1,675 @@
+/* app.c — UI state shared by every view: one cursor {rank, step, time} and
+ * one selection, the rank filter and search, the view stack (Enter pushes,
+ * Esc pops), the `:` command line, and the frame around the views (title
+ * bar, key bar, messages).  No curses: the same code draws `render` output. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ui.h"
+
+void app_init(struct tc_app *a, struct tc_session *s, const char *trace_name, bool utf8, bool color)
+{
+	memset(a, 0, sizeof *a);
+	a->sess = s;
+	a->t = s->t;
+	a->st = session_steps(s);
+	a->trace_name = trace_name;
+	a->utf8 = utf8;
+	a->color = color;
+	a->show_agg = true;
+	a->metric = TC_M_LATENESS;
+	a->vis = xmalloc(((size_t)a->t->nranks + 1) * sizeof *a->vis);
+	for (uint32_t r = 0; r < a->t->nranks; r++) a->vis[r] = r;
+	a->nvis = a->t->nranks;
+	a->lv.xpc = a->lv.rpr = 1;
+	a->ov.xpc = 1;
+	a->pv.t0 = a->t->tmin;
+	a->pv.t1 = a->t->tmax > a->t->tmin ? a->t->tmax : a->t->tmin + 1;
+	a->view = &view_logical;
+	theme_builtin(&a->theme);
+	/* start on the first event of rank 0 */
+	a->step = 0;
+	if (a->t->nranks && a->st->rank_first[1] > a->st->rank_first[0]) a->step = a->st->cevs[0].step;
+	app_set_step(a, a->step);
+}
+
+void app_free(struct tc_app *a)
+{
+	for (int m = 0; m < TC_M_COUNT; m++)
+		for (int g = 0; g < 2; g++) lsum_free(a->sums[m][g]);
+	free(a->vis);
+	free(a->filter);
+	free(a->search);
+	regex_free(a->search_re);
+	free(a->region_match);
+	free(a->err_caret);
+	free(a->theme_request);
+}
+
+const struct tc_lsum *app_sum(struct tc_app *a)
+{
+	struct tc_lsum **p = &a->sums[a->metric][a->show_agg];
+	if (!*p) *p = lsum_build(a->st, a->metric, a->show_agg);
+	return *p;
+}
+
+void app_message(struct tc_app *a, bool err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->msg, sizeof a->msg, fmt, ap);
+	va_end(ap);
+	a->msg_err = err;
+}
+
+enum tc_role app_map_role(double v, double vmax)
+{
+	if (!(vmax > 0) || !(v > 0)) return TC_R_MAP0;
+	int k = (int)(v / vmax * TC_NMAP);
+	if (k >= TC_NMAP) k = TC_NMAP - 1;
+	if (k < 0) k = 0;
+	return (enum tc_role)(TC_R_MAP0 + k);
+}
+
+/* --- cursor --------------------------------------------------------------------- */
+uint32_t app_vis_index(const struct tc_app *a, uint32_t rank)
+{
+	uint32_t lo = 0, hi = a->nvis;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (a->vis[mid] < rank) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo < a->nvis ? lo : (a->nvis ? a->nvis - 1 : 0);
+}
+
+uint32_t app_cursor_cev(const struct tc_app *a)
+{
+	if (a->rank >= a->t->nranks) return TC_NONE;
+	if (a->step < 0) {
+		uint32_t f = a->st->rank_first[a->rank];
+		return f < a->st->rank_first[a->rank + 1] && a->st->cevs[f].step == 0 ? f : TC_NONE;
+	}
+	return tc_steps_find(a->st, a->rank, (uint32_t)a->step);
+}
+
+void app_step_span(const struct tc_app *a, int64_t step, uint64_t *b, uint64_t *e)
+{
+	const struct tc_steps *st = a->st;
+	*b = a->t->tmin;
+	*e = a->t->tmax;
+	if (step < 0) {   /* the aggregate before the first events */
+		if (st->steps[0].ncevs) *e = st->steps[0].enter_min;
+		return;
+	}
+	if ((uint64_t)step > st->max_step) return;
+	const struct tc_step_sum *s = &st->steps[step];
+	if (s->ncevs) {
+		*b = s->enter_min;
+		*e = s->leave_max;
+		return;
+	}
+	/* an aggregate step: from the end of the previous step to the start of the next */
+	if (step > 0 && st->steps[step - 1].ncevs) *b = st->steps[step - 1].leave_max;
+	if ((uint64_t)step < st->max_step && st->steps[step + 1].ncevs) *e = st->steps[step + 1].enter_min;
+	if (*e < *b) { uint64_t t = *b; *b = *e; *e = t; }
+}
+
+void app_set_step(struct tc_app *a, int64_t step)
+{
+	int64_t lo = a->show_agg ? -1 : 0, hi = a->st->max_step;
+	if (step < lo) step = lo;
+	if (step > hi) step = hi;
+	if (!a->show_agg && (step & 1)) step++;
+	if (step > hi) step = hi & ~1LL;
+	a->step = step;
+	uint32_t e = app_cursor_cev(a);
+	if (e != TC_NONE) {
+		const struct tc_cev *c = &a->st->cevs[e];
+		a->time = (step & 1 || step < 0) ? c->agg_start : c->enter;
+	} else {
+		uint64_t b, en;
+		app_step_span(a, step, &b, &en);
+		a->time = b;
+	}
+}
+
+void app_set_time(struct tc_app *a, uint64_t time)
+{
+	const struct tc_trace *t = a->t;
+	if (time < t->tmin) time = t->tmin;
+	if (time > t->tmax) time = t->tmax;
+	a->time = time;
+	const struct tc_steps *st = a->st;
+	if (a->rank >= t->nranks) return;
+	uint32_t f = st->rank_first[a->rank], l = st->rank_first[a->rank + 1];
+	if (f == l) return;
+	uint32_t lo = f, hi = l;   /* first cev with enter > time */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (st->cevs[mid].enter <= time) lo = mid + 1;
+		else hi = mid;
+	}
+	int64_t step;
+	if (lo > f && time <= st->cevs[lo - 1].leave) step = st->cevs[lo - 1].step;   /* inside an event */
+	else if (lo < l) step = (int64_t)st->cevs[lo].step - (a->show_agg ? 1 : 0);   /* its aggregate block */
+	else step = st->cevs[l - 1].step;
+	if (step < (a->show_agg ? -1 : 0)) step = a->show_agg ? -1 : 0;
+	a->step = step;
+}
+
+void app_set_rank(struct tc_app *a, uint32_t rank)
+{
+	if (!a->nvis) return;
+	a->rank = a->vis[app_vis_index(a, rank)];
+}
+
+/* --- filter and search ------------------------------------------------------------ */
+static bool compile(struct tc_app *a, char prompt, const char *pat, struct tc_regex **out)
+{
+	char *err = NULL;
+	size_t off = 0;
+	*out = regex_new(pat, a->utf8, &err, &off);
+	if (*out) return true;
+	char *full = regex_error_text(pat, err, off);
+	char *nl = strchr(full, '\n');
+	if (nl) *nl = 0;
+	app_message(a, true, "%s", full);
+	/* the pattern after its prompt, and a caret under the offset (counted in characters) */
+	size_t col = 0;
+	for (size_t i = 0; i < off && pat[i]; i++) col += ((unsigned char)pat[i] & 0xc0) != 0x80;
+	const char *pr = prompt == 'f' ? "filter: " : prompt == '/' ? "/" : "";
+	free(a->err_caret);
+	a->err_caret = xasprintf("%s%s\n%*s^", pr, pat, (int)(strlen(pr) + col), "");
+	free(full);
+	free(err);
+	return false;
+}
+
+bool app_set_filter(struct tc_app *a, const char *pat)
+{
+	const struct tc_trace *t = a->t;
+	if (!pat || !*pat) {
+		free(a->filter);
+		a->filter = NULL;
+		for (uint32_t r = 0; r < t->nranks; r++) a->vis[r] = r;
+		a->nvis = t->nranks;
+		app_message(a, false, "filter cleared");
+		return true;
+	}
+	struct tc_regex *re;
+	if (!compile(a, 'f', pat, &re)) return false;
+	uint8_t *reg = xcalloc(t->nregions + 1, 1);
+	for (uint32_t i = 0; i < t->nregions; i++) reg[i] = regex_match(re, tc_region_name(t, i));
+	uint8_t *seen = xcalloc(t->nregions + 1, 1);
+	uint32_t n = 0;
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		char num[16];
+		snprintf(num, sizeof num, "%u", r);
+		bool keep = regex_match(re, num);
+		if (!keep && t->ranks[r].node < t->nnodes) keep = regex_match(re, t->nodes[t->ranks[r].node].name);
+		const struct tc_rank *R = &t->ranks[r];
+		for (uint32_t c = 0; !keep && c < R->ncalls; c++) {
+			uint32_t g = R->calls[c].region;
+			if (g < t->nregions && !seen[g]) {
+				seen[g] = 1;
+				keep = reg[g];
+			}
+		}
+		for (uint32_t c = 0; c < R->ncalls; c++)
+			if (R->calls[c].region < t->nregions) seen[R->calls[c].region] = 0;
+		if (keep) a->vis[n++] = r;
+	}
+	free(reg);
+	free(seen);
+	regex_free(re);
+	if (!n) {   /* nothing was written to vis: the old filter stays */
+		app_message(a, true, "no rank matches /%s/ (filter unchanged)", pat);
+		return false;
+	}
+	a->nvis = n;
+	free(a->filter);
+	a->filter = xstrdup(pat);
+	app_set_rank(a, a->rank);
+	a->lv.top = a->pv.top = 0;
+	if (a->lv.fitted) a->lv.fitted = false;
+	app_message(a, false, "filter /%s/: %u of %u ranks", pat, n, t->nranks);
+	return true;
+}
+
+bool app_set_search(struct tc_app *a, const char *pat)
+{
+	struct tc_regex *re;
+	if (!compile(a, '/', pat, &re)) return false;
+	regex_free(a->search_re);
+	a->search_re = re;
+	free(a->search);
+	a->search = xstrdup(pat);
+	free(a->region_match);
+	a->region_match = xcalloc(a->t->nregions + 1, 1);
+	for (uint32_t i = 0; i < a->t->nregions; i++) a->region_match[i] = regex_match(re, tc_region_name(a->t, i));
+	return app_search_next(a, false);
+}
+
+/* Next call (in time over the visible ranks, ties by rank) whose region
+ * matches, strictly after (before) the cursor. */
+bool app_search_next(struct tc_app *a, bool backward)
+{
+	if (!a->search_re) {
+		app_message(a, true, "no search yet: press / first");
+		return false;
+	}
+	const struct tc_trace *t = a->t;
+	uint64_t best_t = backward ? 0 : UINT64_MAX;
+	uint32_t best_r = TC_NONE;
+	bool found = false;
+	for (uint32_t i = 0; i < a->nvis; i++) {
+		uint32_t r = a->vis[i];
+		const struct tc_rank *R = &t->ranks[r];
+		uint32_t lo = 0, hi = R->ncalls;   /* first call with enter > cursor (or >= with a later rank) */
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			uint64_t e = R->calls[mid].enter;
+			bool after = e > a->time || (e == a->time && r > a->rank);
+			if (!after) lo = mid + 1;
+			else hi = mid;
+		}
+		if (!backward) {
+			for (uint32_t c = lo; c < R->ncalls; c++) {
+				if (R->calls[c].enter > best_t || (found && R->calls[c].enter == best_t)) break;
+				if (R->calls[c].region < t->nregions && a->region_match[R->calls[c].region]) {
+					best_t = R->calls[c].enter;
+					best_r = r;
+					found = true;
+					break;
+				}
+			}
+		} else {
+			for (uint32_t c = lo; c-- > 0;) {
+				uint64_t e = R->calls[c].enter;
+				if (e == a->time && r >= a->rank) continue;
+				if (found && e < best_t) break;   /* ties: the later rank wins */
+				if (R->calls[c].region < t->nregions && a->region_match[R->calls[c].region]) {
+					best_t = e;
+					best_r = r;
+					found = true;
+					break;
+				}
+			}
+		}
+	}
+	if (!found) {
+		app_message(a, true, "/%s: no %s match", a->search, backward ? "earlier" : "later");
+		return false;
+	}
+	a->rank = best_r;
+	app_set_time(a, best_t);
+	uint32_t c = tc_call_at(t, best_r, best_t);
+	app_message(a, false, "/%s: %s on rank %u", a->search,
+		    c != TC_NONE ? tc_region_name(t, t->ranks[best_r].calls[c].region) : "?", best_r);
+	return true;
+}
+
+bool app_set_metric(struct tc_app *a, const char *name)
+{
+	static const struct { const char *alias; enum tc_metric m; } al[] = {
+		{ "lateness", TC_M_LATENESS }, { "late", TC_M_LATENESS }, { "global_lateness", TC_M_GLATENESS },
+		{ "global", TC_M_GLATENESS }, { "glateness", TC_M_GLATENESS }, { "diff_lateness", TC_M_DLATENESS },
+		{ "differential", TC_M_DLATENESS }, { "dlateness", TC_M_DLATENESS }, { "duration", TC_M_DURATION },
+	};
+	for (size_t i = 0; i < TC_NELEM(al); i++)
+		if (!strcasecmp(name, al[i].alias)) {
+			a->metric = al[i].m;
+			return true;
+		}
+	return false;
+}
+
+/* Entering the physical view: on the first visit (the window still covers
+ * the whole trace) show the cursor step's span at an eighth of the width. */
+static void enter_physical(struct tc_app *a)
+{
+	if (a->pv.t0 <= a->t->tmin && a->pv.t1 >= a->t->tmax) {
+		uint64_t sb, se;
+		app_step_span(a, a->step, &sb, &se);
+		uint64_t w = (se - sb) * 8 > 64 ? (se - sb) * 8 : 64;
+		uint64_t mid = sb + (se - sb) / 2;
+		a->pv.t0 = mid > w / 2 ? mid - w / 2 : 0;
+		a->pv.t1 = a->pv.t0 + w;
+	}
+	app_set_time(a, a->time);
+}
+
+bool app_set_view(struct tc_app *a, const char *name)
+{
+	const struct view *v = view_find(name);
+	if (!v) return false;
+	a->view = v;
+	a->depth = 0;
+	if (a->view == &view_physical) enter_physical(a);
+	return true;
+}
+
+void app_push(struct tc_app *a, const struct view *v)
+{
+	if (a->depth < (int)TC_NELEM(a->stack)) a->stack[a->depth++] = a->view;
+	a->view = v;
+}
+
+void app_pop(struct tc_app *a)
+{
+	if (a->depth > 0) a->view = a->stack[--a->depth];
+}
+
+void app_command(struct tc_app *a, const char *cmd)
+{
+	while (*cmd == ' ') cmd++;
+	char word[32] = "";
+	size_t n = strcspn(cmd, " ");
+	snprintf(word, sizeof word, "%.*s", (int)TC_MIN(n, sizeof word - 1), cmd);
+	const char *arg = cmd + n;
+	while (*arg == ' ') arg++;
+	char *end;
+	if (!*word) return;
+	if (!strcmp(word, "q") || !strcmp(word, "quit") || !strcmp(word, "q!")) {
+		a->quit = true;
+	} else if (!strcmp(word, "step") || !strcmp(word, "s")) {
+		long long v = strtoll(arg, &end, 10);
+		if (!*arg || *end) { app_message(a, true, ":step takes a number (0-%u)", a->st->max_step); return; }
+		app_set_step(a, v);
+		app_message(a, false, "step %lld", (long long)a->step);
+	} else if (!strcmp(word, "rank") || !strcmp(word, "r")) {
+		unsigned long v = strtoul(arg, &end, 10);
+		if (!*arg || *end || v >= a->t->nranks) {
+			app_message(a, true, ":rank takes a rank from 0 to %u", a->t->nranks ? a->t->nranks - 1 : 0);
+			return;
+		}
+		app_set_rank(a, (uint32_t)v);
+		if (a->rank != v) app_message(a, true, "rank %lu is filtered out; at rank %u", v, a->rank);
+		if (a->view == &view_physical) app_set_time(a, a->time);
+		else app_set_step(a, a->step);
+	} else if (!strcmp(word, "metric") || !strcmp(word, "m")) {
+		if (!app_set_metric(a, arg))
+			app_message(a, true, "metrics: lateness, global_lateness, diff_lateness, duration");
+	} else if (!strcmp(word, "theme")) {
+		if (!*arg) { app_message(a, true, ":theme takes a name or a path"); return; }
+		free(a->theme_request);
+		a->theme_request = xstrdup(arg);
+	} else if (!strcmp(word, "view")) {
+		if (!app_set_view(a, arg)) app_message(a, true, "views: logical, physical, overview");
+	} else if (!strcmp(word, "filter")) {
+		app_set_filter(a, arg);
+	} else if (!strcmp(word, "search")) {
+		if (*arg) app_set_search(a, arg);
+	} else if (!strcmp(word, "agg")) {
+		a->show_agg = !(!strcmp(arg, "off") || !strcmp(arg, "0") || !strcmp(arg, "no"));
+		app_set_step(a, a->step);
+	} else {
+		app_message(a, true, "unknown command ':%s' (step, rank, metric, theme, view, filter, search, agg, q)", word);
+	}
+}
+
+/* --- keys --------------------------------------------------------------------------- */
+static void run_prompt(struct tc_app *a)
+{
+	char p = a->prompt;
+	a->prompt = 0;
+	a->line[a->linelen] = 0;
+	if (p == ':') app_command(a, a->line);
+	else if (p == '/') {
+		if (a->linelen) app_set_search(a, a->line);
+		else if (a->search) app_search_next(a, false);
+	} else if (p == 'f') app_set_filter(a, a->line);
+}
+
+static void prompt_key(struct tc_app *a, int key)
+{
+	if (key == TK_ESC || key == TK_INTERRUPT) {
+		a->prompt = 0;
+	} else if (key == TK_ENTER || key == '\n') {
+		run_prompt(a);
+	} else if (key == TK_BACKSPACE || key == 8) {
+		if (!a->linelen) { a->prompt = 0; return; }
+		do a->linelen--;   /* one UTF-8 character */
+		while (a->linelen && ((unsigned char)a->line[a->linelen] & 0xc0) == 0x80);
+	} else if (key == 21) {   /* Ctrl-U */
+		a->linelen = 0;
+	} else if (key >= 0x20 && key < 0x110000 && key != 0x7f) {
+		char buf[4];
+		size_t n;
+		uint32_t c = (uint32_t)key;
+		if (c < 0x80) { buf[0] = (char)c; n = 1; }
+		else if (c < 0x800) { buf[0] = (char)(0xc0 | c >> 6); buf[1] = (char)(0x80 | (c & 0x3f)); n = 2; }
+		else if (c < 0x10000) {
+			buf[0] = (char)(0xe0 | c >> 12); buf[1] = (char)(0x80 | ((c >> 6) & 0x3f));
+			buf[2] = (char)(0x80 | (c & 0x3f)); n = 3;
+		} else {
+			buf[0] = (char)(0xf0 | c >> 18); buf[1] = (char)(0x80 | ((c >> 12) & 0x3f));
+			buf[2] = (char)(0x80 | ((c >> 6) & 0x3f)); buf[3] = (char)(0x80 | (c & 0x3f)); n = 4;
+		}
+		if (a->linelen + n < sizeof a->line - 1) {
+			memcpy(a->line + a->linelen, buf, n);
+			a->linelen += n;
+		}
+	}
+}
+
+void app_key(struct tc_app *a, int key)
+{
+	if (a->prompt) {
+		prompt_key(a, key);
+		return;
+	}
+	a->msg[0] = 0;
+	free(a->err_caret);
+	a->err_caret = NULL;
+	if (key == TK_INTERRUPT) { a->quit = true; return; }
+	const struct tc_keybind *b = keymap_find(key, a->view->id);
+	enum tc_action act = b ? b->act : ACT_NONE;
+	if (a->view->key && a->view->key(a, key, act)) return;
+	switch (act) {
+	case ACT_QUIT:
+		if (key == 'Q' || a->depth == 0) a->quit = true;
+		else app_pop(a);
+		break;
+	case ACT_HELP:
+		a->help_of = a->view;
+		a->help_scroll = 0;
+		app_push(a, &view_help);
+		break;
+	case ACT_NEXT_VIEW:
+	case ACT_PREV_VIEW:
+	case ACT_VIEW_N: {
+		size_t n = tc_nmain_views, cur = 0;
+		for (size_t i = 0; i < n; i++)
+			if (tc_main_views[i] == a->view) cur = i;
+		size_t next = act == ACT_NEXT_VIEW ? (cur + 1) % n : act == ACT_PREV_VIEW ? (cur + n - 1) % n
+											   : (size_t)(key - '1');
+		if (next < n) a->view = tc_main_views[next];
+		if (a->view == &view_physical) enter_physical(a);
+		break;
+	}
+	case ACT_BACK:
+		if (a->depth > 0) app_pop(a);
+		else if (a->ov.marking) a->ov.marking = false;
+		else if (a->sel) { a->sel = false; app_message(a, false, "selection cleared"); }
+		else if (a->filter) app_set_filter(a, NULL);
+		break;
+	case ACT_SEARCH:
+	case ACT_FILTER:
+	case ACT_COMMAND:
+		a->prompt = act == ACT_SEARCH ? '/' : act == ACT_FILTER ? 'f' : ':';
+		a->linelen = 0;
+		break;
+	case ACT_NEXT:
+	case ACT_PREV:
+		app_search_next(a, act == ACT_PREV);
+		break;
+	case ACT_METRIC:
+		a->metric = (enum tc_metric)((a->metric + 1) % TC_M_COUNT);
+		app_message(a, false, "metric: %s", tc_metric_names[a->metric]);
+		break;
+	case ACT_AGG:
+		a->show_agg = !a->show_agg;
+		app_set_step(a, a->step);
+		a->lv.fitted = a->ov.fitted = false;
+		app_message(a, false, "aggregate steps %s", a->show_agg ? "shown" : "hidden");
+		break;
+	case ACT_ENTER:
+		a->detail_scroll = 0;
+		app_push(a, &view_detail);
+		break;
+	default:
+		break;
+	}
+}
+
+/* --- frame ---------------------------------------------------------------------------- */
+static void draw_title(struct tc_app *a, struct tc_grid *g)
+{
+	struct strbuf b;
+	sb_init(&b);
+	char tbuf[32];
+	fmt_seconds(tbuf, sizeof tbuf, tc_sec(a->t, a->time));
+	sb_printf(&b, " %s | rank %u/%u | step %lld/%u | %s | %s", a->view->name, a->rank, a->t->nranks,
+		  (long long)a->step, a->st->max_step, tbuf, tc_metric_names[a->metric]);
+	if (a->filter) sb_printf(&b, " | f:%s", a->filter);
+	sb_printf(&b, " | %s", a->trace_name);
+	grid_fill(g, 0, 0, g->w, 1, ' ', TC_R_TITLE);
+	grid_text(g, 0, 0, g->w, TC_R_TITLE, b.s);
+	sb_free(&b);
+}
+
+static void draw_bottom(struct tc_app *a, struct tc_grid *g)
+{
+	int y = g->h - 1;
+	if (a->prompt) {
+		grid_fill(g, 0, y, g->w, 1, ' ', TC_R_NORMAL);
+		a->line[a->linelen] = 0;
+		char p[2] = { a->prompt == 'f' ? 'f' : a->prompt, 0 };
+		int x = grid_text(g, 0, y, g->w, TC_R_HINT_KEY, a->prompt == 'f' ? "filter: " : p);
+		/* show the end of a long line */
+		const char *s = a->line;
+		int room = g->w - x - 1;
+		size_t chars = 0;
+		for (const char *q = s; *q; q++) chars += ((unsigned char)*q & 0xc0) != 0x80;
+		while (room > 0 && chars > (size_t)room) {
+			s++;
+			while (((unsigned char)*s & 0xc0) == 0x80) s++;
+			chars--;
+		}
+		x += grid_text(g, x, y, room > 0 ? room : 0, TC_R_NORMAL, s);
+		grid_put(g, x, y, ' ', TC_R_CURSOR, TC_R_CURSOR, 0);
+		return;
+	}
+	if (a->msg[0]) {
+		grid_fill(g, 0, y, g->w, 1, ' ', a->msg_err ? TC_R_ERROR : TC_R_MESSAGE);
+		grid_text(g, 0, y, g->w, a->msg_err ? TC_R_ERROR : TC_R_MESSAGE, a->msg);
+		if (a->err_caret && g->h >= 4) {
+			char *nl = strchr(a->err_caret, '\n');
+			if (nl) {
+				grid_fill(g, 0, y - 2, g->w, 2, ' ', TC_R_NORMAL);
+				*nl = 0;
+				grid_text(g, 0, y - 2, g->w, TC_R_NORMAL, a->err_caret);
+				grid_text(g, 0, y - 1, g->w, TC_R_ERROR, nl + 1);
+				*nl = '\n';
+			}
+		}
+		return;
+	}
+	keymap_hints(g, y, a->view->id);
+}
+
+void app_draw(struct tc_app *a, struct tc_grid *g)
+{
+	grid_clear(g, TC_R_NORMAL);
+	if (g->w != a->last_w || g->h != a->last_h) {   /* a new size: fit again unless the user zoomed */
+		if (!a->lv.zoomed) a->lv.fitted = false;
+		if (!a->ov.zoomed) a->ov.fitted = false;
+	}
+	a->last_w = g->w;
+	a->last_h = g->h;
+	struct tc_rect r = { 0, 1, g->w, g->h - 2 };
+	if (g->w < a->view->min_w || r.h < a->view->min_h) {
+		char need[48];
+		snprintf(need, sizeof need, "(%dx%d, need %dx%d)", g->w, g->h, a->view->min_w, a->view->min_h + 2);
+		const char *lines[] = { "terminal too small", need, "resize or press q" };
+		for (int y = 0; y < 3 && y < g->h; y++) grid_text(g, 0, y, g->w, TC_R_ERROR, lines[y]);
+		return;
+	}
+	a->view->draw(a, g, r);
+	draw_title(a, g);
+	draw_bottom(a, g);
+}
+
+void app_event_line(struct tc_app *a, struct tc_grid *g, int y)
+{
+	const struct tc_trace *t = a->t;
+	struct strbuf b;
+	sb_init(&b);
+	char v1[32], v2[32];
+	uint32_t ce = app_cursor_cev(a);
+	if (ce != TC_NONE && a->rank < t->nranks && a->st->cevs[ce].op < t->ranks[a->rank].nops) {
+		const struct tc_cev *e = &a->st->cevs[ce];
+		bool agg = a->step < 0 || (a->step & 1);
+		const struct tc_op *op = &t->ranks[a->rank].ops[e->op];
+		fmt_seconds(v1, sizeof v1, tc_cev_metric(e, a->metric, agg));
+		if (agg) {
+			fmt_seconds(v2, sizeof v2, tc_dur(t, e->enter - e->agg_start));
+			sb_printf(&b, "aggregate before %s: %s, %s %s", tc_region_name(t, t->ranks[a->rank].calls[op->call].region),
+				  v2, tc_metric_names[a->metric], v1);
+		} else {
+			fmt_seconds(v2, sizeof v2, tc_dur(t, e->leave - e->enter));
+			sb_printf(&b, "%s %s, %s %s", tc_region_name(t, t->ranks[a->rank].calls[op->call].region), v2,
+				  tc_metric_names[a->metric], v1);
+			const uint32_t *sm = tc_op_sends(t, a->rank, op), *rm = tc_op_recvs(t, a->rank, op);
+			for (uint32_t i = 0; i < op->nsend && i < 4; i++) sb_printf(&b, "%s%u", i ? "," : " | to ", t->msgs[sm[i]].dst);
+			if (op->nsend > 4) sb_printf(&b, ",+%u", op->nsend - 4);
+			for (uint32_t i = 0; i < op->nrecv && i < 4; i++) sb_printf(&b, "%s%u", i ? "," : " | from ", t->msgs[rm[i]].src);
+			if (op->nrecv > 4) sb_printf(&b, ",+%u", op->nrecv - 4);
+			if (op->coll != TC_NONE && op->coll < t->ncolls)
+				sb_printf(&b, " | %s of %u", tc_coll_op_name(t->colls[op->coll].op), t->colls[op->coll].n);
+		}
+	} else if (a->rank < t->nranks) {
+		uint32_t c = tc_call_at(t, a->rank, a->time);
+		if (c != TC_NONE) {
+			const struct tc_call *cc = &t->ranks[a->rank].calls[c];
+			fmt_seconds(v1, sizeof v1, tc_dur(t, cc->leave - cc->enter));
+			sb_printf(&b, "%s %s (depth %u)", tc_region_name(t, cc->region), v1, cc->depth);
+		} else {
+			sb_add(&b, "no call here");
+		}
+	}
+	grid_fill(g, 0, y, g->w, 1, ' ', TC_R_STATUS);
+	grid_text(g, 0, y, g->w, TC_R_STATUS, b.s ? b.s : "");
+	sb_free(&b);
+}
+
+bool app_scroll(uint32_t *scroll, enum tc_action act)
+{
+	switch (act) {
+	case ACT_DOWN: (*scroll)++; return true;
+	case ACT_UP: if (*scroll) (*scroll)--; return true;
+	case ACT_PGDN: *scroll += 10; return true;
+	case ACT_PGUP: *scroll = *scroll > 10 ? *scroll - 10 : 0; return true;
+	case ACT_TOP: *scroll = 0; return true;
+	case ACT_BOTTOM: *scroll = UINT32_MAX / 2; return true;   /* the view clamps it */
+	default: return false;
+	}
+}
+
+void app_fit_logical(struct tc_app *a, int cols, int rows)
+{
+	const struct tc_lsum *s = app_sum(a);
+	if (cols < 1) cols = 1;
+	if (rows < 1) rows = 1;
+	a->lv.xpc = (s->nx + (uint32_t)cols - 1) / (uint32_t)cols;
+	if (!a->lv.xpc) a->lv.xpc = 1;
+	a->lv.rpr = (a->nvis + (uint32_t)rows - 1) / (uint32_t)rows;
+	if (!a->lv.rpr) a->lv.rpr = 1;
+	a->lv.left = a->lv.top = 0;
+	a->lv.fitted = true;
+}

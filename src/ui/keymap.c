@@ -1,0 +1,111 @@
+/* keymap.c — the one key table.  It drives dispatch (keymap_find), the key
+ * bar at the bottom (keymap_hints) and the `?` help screen (keymap_help), so
+ * the three cannot disagree.  Keys follow less/vim/htop (ecosystem.md §3.1). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui.h"
+
+#define L TC_VM(TC_V_LOGICAL)
+#define P TC_VM(TC_V_PHYSICAL)
+#define O TC_VM(TC_V_OVERVIEW)
+#define D TC_VM(TC_V_DETAIL)
+#define H TC_VM(TC_V_HELP)
+#define M TC_VM_MAIN
+#define A TC_VM_ALL
+
+const struct tc_keybind tc_keymap[] = {
+	{ '?', M | D, ACT_HELP, "?  F1", "help", "this help (keys of the current view)" },
+	{ TK_F1, M | D, ACT_HELP, NULL, NULL, NULL },
+	{ 'q', M, ACT_QUIT, "q", "quit", "quit" },
+	{ 'q', D | H, ACT_BACK, "q", "back", "back to the view it was opened from" },
+	{ 'Q', A, ACT_QUIT, "Q", NULL, "quit at once" },
+	{ 'j', A, ACT_DOWN, "j k  Down Up", NULL, "next / previous rank (help, detail: scroll)" },
+	{ TK_DOWN, A, ACT_DOWN, NULL, NULL, NULL },
+	{ 'k', A, ACT_UP, NULL, NULL, NULL },
+	{ TK_UP, A, ACT_UP, NULL, NULL, NULL },
+	{ 'h', M, ACT_LEFT, "h l  Left Right", "move", "previous / next step (physical: pan in time)" },
+	{ TK_LEFT, M, ACT_LEFT, NULL, NULL, NULL },
+	{ 'l', M, ACT_RIGHT, NULL, NULL, NULL },
+	{ TK_RIGHT, M, ACT_RIGHT, NULL, NULL, NULL },
+	{ TK_PGDN, A, ACT_PGDN, "PgDn PgUp", NULL, "one page of ranks down / up" },
+	{ ' ', A, ACT_PGDN, NULL, NULL, NULL },
+	{ TK_PGUP, A, ACT_PGUP, NULL, NULL, NULL },
+	{ 'b', A, ACT_PGUP, NULL, NULL, NULL },
+	{ 'g', A, ACT_TOP, "g G", NULL, "first / last rank" },
+	{ 'G', A, ACT_BOTTOM, NULL, NULL, NULL },
+	{ TK_HOME, M, ACT_FIRST, "Home End", NULL, "first / last step (physical: start / end of the trace)" },
+	{ TK_END, M, ACT_LAST, NULL, NULL, NULL },
+	{ '+', L | P | O, ACT_ZOOM_IN, "+ -", "zoom", "zoom in / out (steps or time)" },
+	{ '=', L | P | O, ACT_ZOOM_IN, NULL, NULL, NULL },
+	{ '-', L | P | O, ACT_ZOOM_OUT, NULL, NULL, NULL },
+	{ '>', L, ACT_RANKS_IN, "> <", NULL, "fewer / more ranks per row" },
+	{ '<', L, ACT_RANKS_OUT, NULL, NULL, NULL },
+	{ '0', L | P | O, ACT_ZOOM_FIT, "0", NULL, "fit the whole trace" },
+	{ TK_TAB, M, ACT_NEXT_VIEW, "Tab S-Tab", "view", "next / previous view" },
+	{ TK_BTAB, M, ACT_PREV_VIEW, NULL, NULL, NULL },
+	{ '1', M, ACT_VIEW_N, "1 2 3", NULL, "logical, physical, overview" },
+	{ '2', M, ACT_VIEW_N, NULL, NULL, NULL },
+	{ '3', M, ACT_VIEW_N, NULL, NULL, NULL },
+	{ 'v', O, ACT_MARK, "v", "mark", "mark the start of a step range (Enter jumps there)" },
+	{ TK_ENTER, M, ACT_ENTER, "Enter", "detail", "details of the event under the cursor (overview: jump)" },
+	{ '\n', M, ACT_ENTER, NULL, NULL, NULL },
+	{ TK_ESC, A, ACT_BACK, "Esc", NULL, "back; clears a mark, then the filter" },
+	{ TK_BACKSPACE, D | H, ACT_BACK, NULL, NULL, NULL },
+	{ '/', M, ACT_SEARCH, "/ n N", "search", "search region names (PCRE2); next / previous match" },
+	{ 'n', M, ACT_NEXT, NULL, NULL, NULL },
+	{ 'N', M, ACT_PREV, NULL, NULL, NULL },
+	{ 'f', M, ACT_FILTER, "f", "filter", "keep ranks whose number, node or regions match a regex" },
+	{ 'm', L | P | O | D, ACT_METRIC, "m", "metric", "next metric: lateness, global, differential, duration" },
+	{ 'a', L | O, ACT_AGG, "a", "agg", "show / hide aggregate (non-communication) steps" },
+	{ ':', M, ACT_COMMAND, ":", "cmd", ":step N  :rank R  :metric M  :theme T  :view V  :q" },
+	{ TK_CTRL_L, A, ACT_REDRAW, "C-l", NULL, "redraw the screen" },
+};
+const size_t tc_nkeymap = TC_NELEM(tc_keymap);
+
+const struct tc_keybind *keymap_find(int key, enum tc_view_id view)
+{
+	for (size_t i = 0; i < tc_nkeymap; i++)
+		if (tc_keymap[i].key == key && (tc_keymap[i].views & TC_VM(view))) return &tc_keymap[i];
+	return NULL;
+}
+
+/* The key of a binding as shown in the bar: the first word of keyname. */
+static void first_key(const struct tc_keybind *b, char *buf, size_t n)
+{
+	const char *k = b->keyname;
+	size_t len = strcspn(k, " ");
+	if (len >= n) len = n - 1;
+	memcpy(buf, k, len);
+	buf[len] = 0;
+}
+
+void keymap_hints(struct tc_grid *g, int y, enum tc_view_id view)
+{
+	grid_fill(g, 0, y, g->w, 1, ' ', TC_R_HINT);
+	int x = 0;
+	for (size_t i = 0; i < tc_nkeymap; i++) {
+		const struct tc_keybind *b = &tc_keymap[i];
+		if (!b->hint || !b->keyname || !(b->views & TC_VM(view))) continue;
+		char k[16];
+		first_key(b, k, sizeof k);
+		int need = (int)strlen(k) + 1 + (int)strlen(b->hint);
+		if (x + need > g->w) break;
+		x += grid_text(g, x, y, g->w - x, TC_R_HINT_KEY, k);
+		x += grid_text(g, x, y, g->w - x, TC_R_HINT, ":");
+		x += grid_text(g, x, y, g->w - x, TC_R_HINT, b->hint);
+		if (x < g->w) x++;
+	}
+}
+
+size_t keymap_help(enum tc_view_id view, char ***lines)
+{
+	VEC(char *) v = { 0 };
+	for (size_t i = 0; i < tc_nkeymap; i++) {
+		const struct tc_keybind *b = &tc_keymap[i];
+		if (!b->keyname || !(b->views & TC_VM(view))) continue;
+		VEC_PUSH(v, xasprintf("%-16s %s", b->keyname, b->help));
+	}
+	*lines = v.a;
+	return v.n;
+}

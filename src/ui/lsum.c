@@ -1,0 +1,178 @@
+/* lsum.c — the logical view's multi-resolution summary.
+ *
+ * Built once per (metric, aggregates shown) in one pass over the cevs, so a
+ * frame never walks events:
+ *  - per rank, the "leaves" are its cevs (each preceded by its aggregate
+ *    block when those are shown) in step order; block maxima over 32 and
+ *    1024 consecutive leaves answer "max over ranks r × x units [x0, x1)"
+ *    exactly in O(log n + 64 + span/1024) per rank;
+ *  - a 2-D tile pyramid (level 0: 2^rs ranks × 2^xs x units, at most 2^20
+ *    tiles; each level halves both sides) answers cells that cover many
+ *    ranks in O(tiles touched), a few per cell; edges round out to whole
+ *    tiles, so such a cell shows the maximum over a slightly larger block;
+ *  - prefix sums of the metric per x unit for the overview's bars. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui.h"
+
+#define B1 32u
+#define B2 1024u
+#define EXACT_RANKS 16u
+
+static inline uint32_t nleaves(const struct tc_lsum *s, uint32_t r)
+{
+	return (s->st->rank_first[r + 1] - s->st->rank_first[r]) * (s->agg ? 2u : 1u);
+}
+
+/* leaf k of rank r: its x unit, value and flags */
+static inline uint32_t leaf_x(const struct tc_lsum *s, uint32_t r, uint32_t k)
+{
+	const struct tc_cev *e = &s->st->cevs[s->st->rank_first[r] + (s->agg ? k / 2 : k)];
+	return s->agg ? e->step + (k & 1) : e->step / 2;
+}
+
+static inline struct tc_cellsum leaf(const struct tc_lsum *s, uint32_t r, uint32_t k)
+{
+	const struct tc_cev *e = &s->st->cevs[s->st->rank_first[r] + (s->agg ? k / 2 : k)];
+	bool is_agg = s->agg && !(k & 1);
+	double v = tc_cev_metric(e, s->metric, is_agg);
+	if (!isfinite(v)) v = 0;
+	uint8_t f = is_agg ? TC_F_AGG
+			   : (uint8_t)(((e->flags & TC_CEV_SEND) ? TC_F_SEND : 0) | ((e->flags & TC_CEV_RECV) ? TC_F_RECV : 0) |
+				       ((e->flags & TC_CEV_COLL) ? TC_F_COLL : 0));
+	return (struct tc_cellsum){ (float)v, f };
+}
+
+static inline void merge(struct tc_cellsum *a, struct tc_cellsum b)
+{
+	if (b.f) {
+		if (!a->f || b.v > a->v) a->v = b.v;
+		a->f |= b.f;
+	}
+}
+
+/* first leaf of rank r with x >= x */
+static uint32_t leaf_lower(const struct tc_lsum *s, uint32_t r, uint32_t x)
+{
+	uint32_t lo = 0, hi = nleaves(s, r);
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (leaf_x(s, r, mid) < x) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
+struct tc_lsum *lsum_build(const struct tc_steps *st, enum tc_metric m, bool agg)
+{
+	struct tc_lsum *s = xcalloc(1, sizeof *s);
+	s->st = st;
+	s->metric = m;
+	s->agg = agg;
+	uint32_t nr = s->nranks = st->t->nranks;
+	s->nx = lsum_x_of_step(agg, st->max_step) + 1;
+	s->b1_first = xcalloc((size_t)nr + 1, sizeof *s->b1_first);
+	s->b2_first = xcalloc((size_t)nr + 1, sizeof *s->b2_first);
+	for (uint32_t r = 0; r < nr; r++) {
+		uint32_t n = nleaves(s, r);
+		s->b1_first[r + 1] = s->b1_first[r] + (n + B1 - 1) / B1;
+		s->b2_first[r + 1] = s->b2_first[r] + (n + B2 - 1) / B2;
+	}
+	s->b1 = xcalloc((size_t)s->b1_first[nr] + 1, sizeof *s->b1);
+	s->b2 = xcalloc((size_t)s->b2_first[nr] + 1, sizeof *s->b2);
+
+	/* tile pyramid geometry: at most 2^20 level-0 tiles, about 4 x units per rank row */
+	uint64_t nx = s->nx, nry = nr ? nr : 1;
+	while ((((nx - 1) >> s->xs) + 1) * (((nry - 1) >> s->rs) + 1) > (1u << 20)) {
+		if (((nx - 1) >> s->xs) + 1 > 4 * (((nry - 1) >> s->rs) + 1)) s->xs++;
+		else s->rs++;
+	}
+	s->tw[0] = (uint32_t)(((nx - 1) >> s->xs) + 1);
+	s->th[0] = (uint32_t)(((nry - 1) >> s->rs) + 1);
+	s->nlevels = 1;
+	while ((s->tw[s->nlevels - 1] > 1 || s->th[s->nlevels - 1] > 1) && s->nlevels < 24) {
+		s->tw[s->nlevels] = (s->tw[s->nlevels - 1] + 1) / 2;
+		s->th[s->nlevels] = (s->th[s->nlevels - 1] + 1) / 2;
+		s->nlevels++;
+	}
+	for (int l = 0; l < s->nlevels; l++) s->tiles[l] = xcalloc((size_t)s->tw[l] * s->th[l], sizeof(struct tc_cellsum));
+	s->xsum = xcalloc((size_t)s->nx + 1, sizeof *s->xsum);
+
+	double vmax = 0;
+	for (uint32_t r = 0; r < nr; r++) {
+		uint32_t n = nleaves(s, r);
+		struct tc_cellsum *t0 = s->tiles[0] + (size_t)(r >> s->rs) * s->tw[0];
+		for (uint32_t k = 0; k < n; k++) {
+			struct tc_cellsum c = leaf(s, r, k);
+			uint32_t x = leaf_x(s, r, k);
+			if (x >= s->nx) continue;
+			merge(&s->b1[s->b1_first[r] + k / B1], c);
+			merge(&s->b2[s->b2_first[r] + k / B2], c);
+			merge(&t0[x >> s->xs], c);
+			s->xsum[x + 1] += c.v;
+			if (c.v > vmax) vmax = c.v;
+		}
+	}
+	for (uint32_t x = 0; x < s->nx; x++) s->xsum[x + 1] += s->xsum[x];
+	for (int l = 1; l < s->nlevels; l++)
+		for (uint32_t y = 0; y < s->th[l - 1]; y++)
+			for (uint32_t x = 0; x < s->tw[l - 1]; x++)
+				merge(&s->tiles[l][(size_t)(y / 2) * s->tw[l] + x / 2], s->tiles[l - 1][(size_t)y * s->tw[l - 1] + x]);
+	s->vmax = vmax;
+	return s;
+}
+
+void lsum_free(struct tc_lsum *s)
+{
+	if (!s) return;
+	free(s->b1_first);
+	free(s->b2_first);
+	free(s->b1);
+	free(s->b2);
+	for (int l = 0; l < s->nlevels; l++) free(s->tiles[l]);
+	free(s->xsum);
+	free(s);
+}
+
+static void rank_query(const struct tc_lsum *s, uint32_t r, uint32_t x0, uint32_t x1, struct tc_cellsum *out)
+{
+	uint32_t n = nleaves(s, r);
+	if (!n) return;
+	uint32_t lo = leaf_lower(s, r, x0);
+	if (lo >= n || leaf_x(s, r, lo) >= x1) return;
+	uint32_t hi = leaf_lower(s, r, x1);
+	const struct tc_cellsum *b1 = s->b1 + s->b1_first[r], *b2 = s->b2 + s->b2_first[r];
+	while (lo < hi && lo % B1) merge(out, leaf(s, r, lo++));
+	while (lo + B1 <= hi && lo % B2) { merge(out, b1[lo / B1]); lo += B1; }
+	while (lo + B2 <= hi) { merge(out, b2[lo / B2]); lo += B2; }
+	while (lo + B1 <= hi) { merge(out, b1[lo / B1]); lo += B1; }
+	while (lo < hi) merge(out, leaf(s, r, lo++));
+}
+
+struct tc_cellsum lsum_query(const struct tc_lsum *s, uint32_t r0, uint32_t r1, uint32_t x0, uint32_t x1)
+{
+	struct tc_cellsum out = { 0, 0 };
+	if (r1 > s->nranks) r1 = s->nranks;
+	if (x1 > s->nx) x1 = s->nx;
+	if (r0 >= r1 || x0 >= x1) return out;
+	if (r1 - r0 <= EXACT_RANKS) {
+		for (uint32_t r = r0; r < r1; r++) rank_query(s, r, x0, x1, &out);
+		return out;
+	}
+	int l = 0;
+	while (l + 1 < s->nlevels && (1ull << (s->rs + l + 1)) <= r1 - r0 && (1ull << (s->xs + l + 1)) <= x1 - x0) l++;
+	uint32_t ty0 = r0 >> (s->rs + l), ty1 = (r1 - 1) >> (s->rs + l);
+	uint32_t tx0 = x0 >> (s->xs + l), tx1 = (x1 - 1) >> (s->xs + l);
+	for (uint32_t y = ty0; y <= ty1 && y < s->th[l]; y++)
+		for (uint32_t x = tx0; x <= tx1 && x < s->tw[l]; x++) merge(&out, s->tiles[l][(size_t)y * s->tw[l] + x]);
+	return out;
+}
+
+double lsum_xsum(const struct tc_lsum *s, uint32_t x0, uint32_t x1)
+{
+	if (x1 > s->nx) x1 = s->nx;
+	if (x0 >= x1) return 0;
+	return s->xsum[x1] - s->xsum[x0];
+}

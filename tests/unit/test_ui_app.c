@@ -1,0 +1,229 @@
+/* The UI state machine without a terminal: a hand-built 4-rank trace, keys
+ * sent to the app, screens drawn into grids. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui.h"
+
+/* ring: every rank computes, sends to r+1, receives from r-1, then a barrier */
+static struct tc_session *ring(uint32_t n)
+{
+	struct tc_trace *t = tc_trace_new(1000, 0, 1000);
+	tc_def_simple(t, n, NULL, 1);
+	uint32_t rmain = tc_def_region(t, "main", 0, 0, false), rcomp = tc_def_region(t, "compute", 0, 0, false);
+	uint32_t rsend = tc_def_region(t, "MPI_Send", 0, 0, true), rrecv = tc_def_region(t, "MPI_Recv", 0, 0, true);
+	uint32_t rbar = tc_def_region(t, "MPI_Barrier", 0, 0, true);
+	for (uint32_t r = 0; r < n; r++) {
+		tcb_enter(t, r, 0, rmain);
+		tcb_enter(t, r, 10, rcomp);
+		tcb_leave(t, r, 100 + r * 10, rcomp);
+		tcb_enter(t, r, 200, rsend);
+		tcb_send(t, r, 201, (r + 1) % n, 0, 1, 64);
+		tcb_leave(t, r, 210, rsend);
+		tcb_enter(t, r, 220, rrecv);
+		tcb_recv(t, r, 300 + r, (r + n - 1) % n, 0, 1, 64);
+		tcb_leave(t, r, 300 + r, rrecv);
+		tcb_enter(t, r, 400, rbar);
+		tcb_coll_begin(t, r, 400);
+		tcb_coll_end(t, r, 450 + r, 0, 0, UINT32_MAX, 0, 0);
+		tcb_leave(t, r, 460, rbar);
+		tcb_leave(t, r, 500, rmain);
+	}
+	tc_trace_finish(t);
+	return session_new(t);
+}
+
+static void keys(struct tc_app *a, const char *s)
+{
+	for (; *s; s++) app_key(a, *s == '\n' ? TK_ENTER : *s);
+}
+
+static bool screen_has(struct tc_app *a, int w, int h, const char *what)
+{
+	struct tc_grid g;
+	grid_init(&g, w, h, false);
+	app_draw(a, &g);
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	grid_write_text(&g, f);
+	fclose(f);
+	bool ok = strstr(buf, what) != NULL;
+	if (!ok) fprintf(stderr, "screen without '%s':\n%s", what, buf);
+	free(buf);
+	grid_free(&g);
+	return ok;
+}
+
+static void test_moves_and_views(void **state)
+{
+	struct tc_session *s = ring(4);
+	struct tc_app a;
+	app_init(&a, s, "ring", true, false);
+	assert_int_equal(a.rank, 0);
+	assert_true(screen_has(&a, 80, 24, "logical | rank 0/4"));
+	keys(&a, "jj");
+	assert_int_equal(a.rank, 2);
+	int64_t st = a.step;
+	keys(&a, "l");
+	assert_int_equal(a.step, st + 1);
+	keys(&a, "G");
+	assert_int_equal(a.rank, 3);
+	keys(&a, "g");
+	assert_int_equal(a.rank, 0);
+	app_key(&a, TK_END);
+	assert_int_equal(a.step, a.st->max_step);
+	app_key(&a, TK_HOME);
+	assert_int_equal(a.step, -1);
+	keys(&a, ":step 2\n");
+	assert_int_equal(a.step, 2);
+	keys(&a, ":rank 3\n");
+	assert_int_equal(a.rank, 3);
+	keys(&a, ":rank 9\n");
+	assert_int_equal(a.rank, 3);
+	assert_true(a.msg_err);
+	keys(&a, "m");
+	assert_int_equal(a.metric, TC_M_GLATENESS);
+	keys(&a, ":metric duration\n");
+	assert_int_equal(a.metric, TC_M_DURATION);
+	app_key(&a, TK_TAB);
+	assert_ptr_equal(a.view, &view_physical);
+	assert_true(screen_has(&a, 80, 24, "physical | rank 3/4"));
+	keys(&a, "3");
+	assert_ptr_equal(a.view, &view_overview);
+	assert_true(screen_has(&a, 80, 24, "sum of duration"));
+	keys(&a, "v");
+	app_key(&a, TK_RIGHT);
+	app_key(&a, TK_RIGHT);
+	app_key(&a, TK_ENTER);
+	assert_ptr_equal(a.view, &view_logical);
+	assert_true(a.sel);
+	keys(&a, "?");
+	assert_ptr_equal(a.view, &view_help);
+	assert_true(screen_has(&a, 80, 24, "Keys in the logical view"));
+	keys(&a, "q");   /* q leaves help, it does not quit */
+	assert_ptr_equal(a.view, &view_logical);
+	assert_false(a.quit);
+	app_key(&a, TK_ENTER);
+	assert_ptr_equal(a.view, &view_detail);
+	app_key(&a, TK_ESC);
+	assert_ptr_equal(a.view, &view_logical);
+	keys(&a, "q");
+	assert_true(a.quit);
+	app_free(&a);
+	session_free(s);
+}
+
+static void test_search_filter(void **state)
+{
+	struct tc_session *s = ring(4);
+	struct tc_app a;
+	app_init(&a, s, "ring", true, false);
+	keys(&a, "/barrier\n");
+	uint32_t c = tc_call_at(a.t, a.rank, a.time);
+	assert_int_not_equal(c, TC_NONE);
+	assert_string_equal(tc_region_name(a.t, a.t->ranks[a.rank].calls[c].region), "MPI_Barrier");
+	uint32_t r0 = a.rank;
+	keys(&a, "/Send\n");
+	for (int v = 0; v < 2; v++) {   /* matches are marked in both timelines */
+		a.view = v ? &view_physical : &view_logical;
+		struct tc_grid g;
+		grid_init(&g, 80, 24, false);
+		app_draw(&a, &g);
+		int m = 0;
+		for (int i = 0; i < g.w * g.h; i++) m += g.c[i].fg == TC_R_MATCH;
+		if (m < 3) fail_msg("view %d: %d match cells", v, m);
+		grid_free(&g);
+	}
+	a.view = &view_logical;
+	/* no Send after the barrier: the cursor stayed; searching again goes on from there */
+	assert_true(a.msg_err);
+	keys(&a, "/barrier\n");
+	assert_int_equal(a.rank, r0 + 1);   /* the same time, the next rank */
+	keys(&a, "n");
+	assert_int_equal(a.rank, r0 + 2);
+	keys(&a, "N");
+	assert_int_equal(a.rank, r0 + 1);
+	keys(&a, "/MPI_(Send\n");
+	assert_true(a.msg_err);
+	assert_non_null(strstr(a.msg, "missing closing parenthesis"));
+	assert_non_null(strstr(a.err_caret, "/MPI_(Send\n          ^"));
+	keys(&a, "f^3$\n");
+	assert_int_equal(a.nvis, 1);
+	assert_int_equal(a.rank, 3);
+	assert_true(screen_has(&a, 80, 24, "f:^3$"));
+	keys(&a, "fnomatch\n");
+	assert_int_equal(a.nvis, 1);   /* unchanged */
+	app_key(&a, TK_ESC);
+	assert_int_equal(a.nvis, 4);
+	keys(&a, "fcompute\n");   /* ranks that call a matching region */
+	assert_int_equal(a.nvis, 4);
+	app_free(&a);
+	session_free(s);
+}
+
+static void test_partners_and_sizes(void **state)
+{
+	struct tc_session *s = ring(4);
+	struct tc_app a;
+	app_init(&a, s, "ring", true, false);
+	/* the send of rank 0: its receive on rank 1 is marked */
+	uint32_t e = a.st->rank_first[0];
+	while (!(a.st->cevs[e].flags & TC_CEV_SEND)) e++;
+	app_set_step(&a, a.st->cevs[e].step);
+	struct tc_grid g;
+	grid_init(&g, 80, 24, false);
+	app_draw(&a, &g);
+	int partners = 0;
+	for (int i = 0; i < g.w * g.h; i++) partners += g.c[i].fg == TC_R_PARTNER;
+	assert_int_equal(partners, 1);
+	/* every view at every size draws without trouble; tiny screens say so */
+	const struct view *vs[] = { &view_logical, &view_physical, &view_overview, &view_detail, &view_help };
+	int sizes[][2] = { { 80, 24 }, { 20, 6 }, { 200, 60 }, { 10, 3 }, { 1, 1 } };
+	for (size_t v = 0; v < 5; v++)
+		for (size_t z = 0; z < 5; z++) {
+			a.view = vs[v];
+			grid_resize(&g, sizes[z][0], sizes[z][1]);
+			app_draw(&a, &g);
+		}
+	a.view = &view_logical;
+	assert_true(screen_has(&a, 20, 3, "terminal too small"));
+	grid_free(&g);
+	app_free(&a);
+	session_free(s);
+}
+
+static void test_empty_trace(void **state)
+{
+	for (uint32_t n = 0; n < 2; n++) {
+		struct tc_trace *t = tc_trace_new(1000, 0, 0);
+		tc_def_simple(t, n, NULL, 1);
+		tc_trace_finish(t);
+		struct tc_session *s = session_new(t);
+		struct tc_app a;
+		app_init(&a, s, "empty", false, false);
+		const char *k = "jkhlG0+-\t\t\tm:step 3\n/x\nn";
+		keys(&a, k);
+		app_key(&a, TK_ENTER);
+		app_key(&a, TK_ESC);
+		assert_true(screen_has(&a, 80, 24, "|"));
+		app_free(&a);
+		session_free(s);
+	}
+}
+
+int main(void)
+{
+	setlocale(LC_ALL, "C.UTF-8");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_moves_and_views), cmocka_unit_test(test_search_filter),
+		cmocka_unit_test(test_partners_and_sizes), cmocka_unit_test(test_empty_trace),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
