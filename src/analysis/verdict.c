@@ -248,8 +248,7 @@ static bool pattern_fires(const struct hot *h, uint32_t n, const struct tc_verdi
 
 static double pattern_conf(const struct hot *h) { return clamp01(log2(h->max_mean) / 3.0); }
 
-static void pattern_verdict(struct vb *b, const struct tc_trace *t, const struct tc_latency *lat,
-			    const struct tc_waitstates *ws, const struct scope_stats *s, uint32_t scope,
+static void pattern_verdict(struct vb *b, const struct tc_trace *t, const struct tc_waitstates *ws, const struct scope_stats *s, uint32_t scope,
 			    const uint32_t *partners, const struct tc_verdict_opts *o)
 {
 	struct hot h;
@@ -284,7 +283,6 @@ static void pattern_verdict(struct vb *b, const struct tc_trace *t, const struct
 		free(rs);
 	}
 	free(h.ranks);
-	(void)lat;
 }
 
 /* windows where one rank is a hot spot although the whole scope is not */
@@ -780,7 +778,7 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 
 	mapping_verdict(&b, V, remap, o);
 	size_t before = b.v.n;
-	pattern_verdict(&b, t, lat, ws, &run, TC_NONE, partners, o);
+	pattern_verdict(&b, t, ws, &run, TC_NONE, partners, o);
 	if (b.v.n == before) pattern_windows(&b, t, lat, &run, TC_NONE, o);
 	bool *hot = xcalloc(N ? N : 1, sizeof *hot);
 	for (size_t i = before; i < b.v.n; i++)
@@ -798,7 +796,7 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 			if (R->nranks < 4 || R->messages_inside < TC_MAX((uint64_t)100, (uint64_t)M / 20)) continue;
 			struct scope_stats s;
 			scope_compute(t, lat, g, by_win, win_first, &s);
-			pattern_verdict(&b, t, lat, ws, &s, g, partners, o);
+			pattern_verdict(&b, t, ws, &s, g, partners, o);
 			bool *d2 = xmalloc((W ? W : 1) * sizeof *d2);
 			double *s2 = xmalloc((W ? W : 1) * sizeof *s2);
 			size_t nb0 = b.v.n;

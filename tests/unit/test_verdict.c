@@ -397,7 +397,6 @@ static void test_verdict_region_scope(void **st)
 	(void)st;
 	uint32_t rs, rr;
 	struct tc_trace *t = p2p_trace(16, NULL, 1, &rs, &rr);
-	uint64_t now[16] = { 0 };
 	for (uint32_t it = 0; it < 20; it++) {
 		uint64_t b = 1000 * it;
 		for (uint32_t r = 0; r < 8; r++) {
@@ -414,7 +413,6 @@ static void test_verdict_region_scope(void **st)
 			recv_at(t, rr, 8, w, s + 2, s + 8, 64);
 		}
 	}
-	(void)now;
 	tc_trace_finish(t);
 	struct tc_latency *lat = tc_latency_compute(t, NULL);
 	assert_int_equal(lat->nregions, 2);
