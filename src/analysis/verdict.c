@@ -248,7 +248,8 @@ static bool pattern_fires(const struct hot *h, uint32_t n, const struct tc_verdi
 
 static double pattern_conf(const struct hot *h) { return clamp01(log2(h->max_mean) / 3.0); }
 
-static void pattern_verdict(struct vb *b, const struct tc_trace *t, const struct tc_waitstates *ws, const struct scope_stats *s, uint32_t scope,
+static void pattern_verdict(struct vb *b, const struct tc_trace *t, const struct tc_waitstates *ws,
+			    const struct scope_stats *s, uint32_t scope,
 			    const uint32_t *partners, const struct tc_verdict_opts *o)
 {
 	struct hot h;
