@@ -174,7 +174,8 @@ struct tc_verdict_rank {
 	uint64_t bytes_in, bytes_out;
 	double lb, lb_bytes;
 	double mean_l;            /* NaN if no messages */
-	double own_late;          /* s: Σ positive differential lateness of its computation blocks */
+	double own_late;          /* s: Σ over its computation blocks of the differential lateness
+	                             beyond the median of the events at the same step (≥ 0) */
 	double caused;            /* s: waiting it caused (short-term delay cost) */
 	double waited;            /* s: waiting it suffered (all wait states) */
 	uint32_t partners;        /* distinct ranks it exchanges messages with */
@@ -205,7 +206,8 @@ struct tc_verdicts {
 	uint32_t remap_moved;
 	bool remap_improved;
 	/* the most latent region and window (for the DAG) */
-	uint32_t hot_region, hot_window;   /* TC_NONE when there are no messages */
+	uint32_t hot_region, hot_window;   /* TC_NONE when no region of ≥ 2 ranks has a window
+	                                      with ≥ 4 inside messages */
 };
 
 /* The per-window panels of one region (TC_NONE: all messages), W = lat->nwindows
@@ -214,7 +216,8 @@ void tc_verdict_windows(const struct tc_trace *t, const struct tc_latency *lat, 
 			const struct tc_verdict_opts *o, struct tc_verdict_win *out);
 
 /* steps and ws may be NULL (no imbalance verdict then); remap may be NULL
- * (mapping judged without the before/after). */
+ * (no mapping verdict then: the remap's cut is its main evidence).  o NULL:
+ * defaults. */
 struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct tc_latency *lat,
 					const struct tc_steps *steps, const struct tc_waitstates *ws,
 					const struct tc_remap *remap, const struct tc_verdict_opts *o);
