@@ -352,6 +352,10 @@ void app_fit_logical(struct tc_app *a, int cols, int rows);
 void app_event_line(struct tc_app *a, struct tc_grid *g, int y);
 /* Scrolling of text views (help, detail): true when act scrolls. */
 bool app_scroll(uint32_t *scroll, enum tc_action act);
+/* A cursor *i over a list of n entries shown in rows lines (regions, evolution):
+ * true when act moves it; app_list_top keeps cur among the rows shown from *top. */
+bool app_list_move(uint32_t *i, uint32_t n, int rows, enum tc_action act);
+void app_list_top(uint32_t *top, uint32_t cur, uint32_t n, int rows);
 
 /* --- terminal (src/ui/term.c, the only curses user) --------------------------- */
 enum tc_colormode { TC_CM_AUTO, TC_CM_ALWAYS, TC_CM_NEVER };

@@ -213,9 +213,10 @@ bool app_set_rank_set(struct tc_app *a, const uint32_t *ranks, uint32_t n, const
 	char *l = ranks ? xstrdup(label && *label ? label : "ranks") : NULL;
 	free(a->filter);
 	a->filter = l;
+	if (!ranks) return true;   /* all ranks again: the rows stay as they are */
 	app_set_rank(a, a->rank);
 	a->lv.top = a->pv.top = 0;
-	a->lv.fitted = false;
+	a->lv.fitted = false;   /* fit the rows to the new set */
 	return true;
 }
 
@@ -688,6 +689,28 @@ bool app_scroll(uint32_t *scroll, enum tc_action act)
 	case ACT_BOTTOM: *scroll = UINT32_MAX / 2; return true;   /* the view clamps it */
 	default: return false;
 	}
+}
+
+bool app_list_move(uint32_t *i, uint32_t n, int rows, enum tc_action act)
+{
+	uint32_t page = (uint32_t)(rows > 1 ? rows - 1 : 1), last = n ? n - 1 : 0;
+	switch (act) {
+	case ACT_DOWN: if (*i < last) (*i)++; return true;
+	case ACT_UP: if (*i) (*i)--; return true;
+	case ACT_PGDN: *i = *i + page < last ? *i + page : last; return true;
+	case ACT_PGUP: *i = *i > page ? *i - page : 0; return true;
+	case ACT_TOP: *i = 0; return true;
+	case ACT_BOTTOM: *i = last; return true;
+	default: return false;
+	}
+}
+
+void app_list_top(uint32_t *top, uint32_t cur, uint32_t n, int rows)
+{
+	if (rows < 1) rows = 1;
+	if (cur < *top) *top = cur;
+	if (cur >= *top + (uint32_t)rows) *top = cur - (uint32_t)rows + 1;
+	if (*top + (uint32_t)rows > n) *top = n > (uint32_t)rows ? n - (uint32_t)rows : 0;
 }
 
 void app_fit_logical(struct tc_app *a, int cols, int rows)

@@ -184,9 +184,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	uint32_t nrows = nrows_of(v), cur = row_of(a, v);
 	int fit = (r.h - 3) / 2;
 	a->ev.rows = fit;
-	if (cur < a->ev.top) a->ev.top = cur;
-	if (fit > 0 && cur >= a->ev.top + (uint32_t)fit) a->ev.top = cur - (uint32_t)fit + 1;
-	if (fit > 0 && a->ev.top + (uint32_t)fit > nrows) a->ev.top = nrows > (uint32_t)fit ? nrows - (uint32_t)fit : 0;
+	app_list_top(&a->ev.top, cur, nrows, fit);
 	for (int i = 0; i < fit; i++) {
 		uint32_t row = a->ev.top + (uint32_t)i;
 		if (row >= nrows) break;
@@ -224,15 +222,12 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	const struct tc_latview *v = app_latview(a);
 	const struct tc_latency *lat = v->lat;
 	if (!lat || !lat->nwindows || !a->t->nmsgs) return false;
-	uint32_t nrows = nrows_of(v), row = row_of(a, v), nw = lat->nwindows;
-	uint32_t page = (uint32_t)(a->ev.rows > 1 ? a->ev.rows - 1 : 1);
+	uint32_t row = row_of(a, v), nw = lat->nwindows;
+	if (app_list_move(&row, nrows_of(v), a->ev.rows, act)) {
+		a->lat_region = row ? v->order[row - 1] : TC_NONE;
+		return true;
+	}
 	switch (act) {
-	case ACT_DOWN: if (row + 1 < nrows) row++; break;
-	case ACT_UP: if (row) row--; break;
-	case ACT_PGDN: row = row + page < nrows ? row + page : nrows - 1; break;
-	case ACT_PGUP: row = row > page ? row - page : 0; break;
-	case ACT_TOP: row = 0; break;
-	case ACT_BOTTOM: row = nrows - 1; break;
 	case ACT_LEFT: if (a->ev.win) a->ev.win--; return true;
 	case ACT_RIGHT: if (a->ev.win + 1 < nw) a->ev.win++; return true;
 	case ACT_FIRST: a->ev.win = 0; return true;
@@ -254,8 +249,6 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	}
 	default: return false;
 	}
-	a->lat_region = row ? v->order[row - 1] : TC_NONE;
-	return true;
 }
 
 static const char *const help[] = {

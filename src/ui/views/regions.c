@@ -221,9 +221,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	draw_strip(a, v, g, r.x, r.y + 1, tw, sel);
 	int rows = r.h - 4;
 	a->rg.rows = rows;
-	if (si < a->rg.top) a->rg.top = si;
-	if (rows > 0 && si >= a->rg.top + (uint32_t)rows) a->rg.top = si - (uint32_t)rows + 1;
-	if (rows > 0 && a->rg.top + (uint32_t)rows > n) a->rg.top = n > (uint32_t)rows ? n - (uint32_t)rows : 0;
+	app_list_top(&a->rg.top, si, n, rows);
 	grid_text(g, r.x, r.y + 2, tw, TC_R_HEADING, "   id members      nodes  inside  cross     RL delayed");
 	for (int i = 0; i < rows; i++) {
 		uint32_t k = a->rg.top + (uint32_t)i;
@@ -264,15 +262,12 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	const struct tc_latview *v = app_latview(a);
 	const struct tc_latency *lat = v->lat;
 	if (!lat || !lat->nregions) return false;
-	uint32_t n = lat->nregions, i = sel_index(a, v);
-	uint32_t page = (uint32_t)(a->rg.rows > 1 ? a->rg.rows - 1 : 1);
+	uint32_t i = sel_index(a, v);
+	if (app_list_move(&i, lat->nregions, a->rg.rows, act)) {
+		a->lat_region = v->order[i];
+		return true;
+	}
 	switch (act) {
-	case ACT_DOWN: if (i + 1 < n) i++; break;
-	case ACT_UP: if (i) i--; break;
-	case ACT_PGDN: i = i + page < n ? i + page : n - 1; break;
-	case ACT_PGUP: i = i > page ? i - page : 0; break;
-	case ACT_TOP: i = 0; break;
-	case ACT_BOTTOM: i = n - 1; break;
 	case ACT_LATENCY:
 		a->rg.latency = !a->rg.latency;
 		app_message(a, false, "latency mode %s", a->rg.latency ? "on: colour = region latency (RL)" : "off");
@@ -290,8 +285,6 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	}
 	default: return false;
 	}
-	a->lat_region = v->order[i];
-	return true;
 }
 
 static const char *const help[] = {
