@@ -245,7 +245,7 @@ struct tc_latview {
 	const struct tc_latency *lat;
 	uint32_t *order;          /* all regions by RL, highest first (regions without inside messages last) */
 	uint32_t nwith;           /* regions with inside messages: order[0 .. nwith) */
-	double rl_max;            /* largest RL (0 when none) */
+	double rl_min, rl_max;    /* smallest and largest RL (0 when none) */
 	double l_max;             /* largest window mean L (all messages and every region) */
 	uint32_t ntop;            /* regions in the traffic matrix (most crossing messages), by id */
 	uint32_t top[TC_LATV_TOP];

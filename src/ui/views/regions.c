@@ -49,6 +49,7 @@ struct tc_latview *latview_build(const struct tc_latency *lat)
 		if (lat->regions[k[i].id].messages_inside) v->nwith = i + 1;
 		upd_max(&v->rl_max, lat->regions[k[i].id].rl);
 	}
+	v->rl_min = v->nwith ? lat->regions[v->order[v->nwith - 1]].rl : 0;
 	for (uint32_t w = 0; w < lat->nwindows; w++) {
 		upd_max(&v->l_max, lat->win_all[w].mean_l);
 		for (uint32_t i = 0; i < n; i++)
@@ -116,9 +117,12 @@ static bool members(const struct tc_lat_region *R, char *buf, size_t n, int w)
 	return cut;
 }
 
-static enum tc_role rl_role(double rl, double max)
+/* Latency mode colours RL from the lowest (map0) to the highest region (map7),
+ * as the paper's latency mode of the region graph. */
+static enum tc_role rl_role(const struct tc_latview *v, double rl)
 {
-	return app_map_role(isfinite(rl) ? rl : 0, max);
+	if (!isfinite(rl) || !(v->rl_max > v->rl_min)) return TC_R_MAP0;
+	return app_map_role(rl - v->rl_min, v->rl_max - v->rl_min);
 }
 
 /* A cell per rank (or group of ranks): the selected region's members are
@@ -143,7 +147,7 @@ static void draw_strip(struct tc_app *a, const struct tc_latview *v, struct tc_g
 		}
 		int cx = x + (int)c;
 		if (a->rg.latency) {
-			enum tc_role role = rl_role(rl, v->rl_max);
+			enum tc_role role = rl_role(v, rl);
 			int k = role - TC_R_MAP0;
 			uint32_t ch = mem ? grid_glyph(g, TC_G_MARK)
 				 : a->color ? ' ' : grid_glyph(g, k < 3 ? TC_G_SHADE1 : k < 6 ? TC_G_SHADE2 : TC_G_SHADE3);
@@ -215,8 +219,12 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		return;
 	}
 	uint32_t n = lat->nregions, si = sel_index(a, v), sel = v->order[si];
-	grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "%u region%s by RL (mean L inside), threshold %.2f; L: latency mode %s", n,
-		    n == 1 ? "" : "s", lat->threshold_used, a->rg.latency ? "on" : "off");
+	if (a->rg.latency)
+		grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "%u region%s by RL (mean L inside); colour: RL %.2f to %.2f", n,
+			    n == 1 ? "" : "s", v->rl_min, v->rl_max);
+	else
+		grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "%u region%s by RL (mean L inside), threshold %.2f; L: latency mode",
+			    n, n == 1 ? "" : "s", lat->threshold_used);
 	int tw = TC_MIN(r.w, TABLE_W);
 	draw_strip(a, v, g, r.x, r.y + 1, tw, sel);
 	int rows = r.h - 4;
@@ -231,7 +239,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		bool cut = members(R, mem, sizeof mem, 12);
 		if (isfinite(R->rl)) snprintf(rl, sizeof rl, "%6.2f", R->rl);
 		else snprintf(rl, sizeof rl, "%6s", "-");
-		enum tc_role role = k == si ? TC_R_CURSOR : a->rg.latency ? rl_role(R->rl, v->rl_max) : TC_R_NORMAL;
+		enum tc_role role = k == si ? TC_R_CURSOR : a->rg.latency ? rl_role(v, R->rl) : TC_R_NORMAL;
 		int y = r.y + 3 + i;
 		if (role != TC_R_NORMAL) grid_fill(g, r.x, y, tw, 1, ' ', role);
 		grid_printf(g, r.x, y, tw, role, "%c%4u %-12s %5u %7llu %6llu %s %7llu", k == si ? '>' : ' ', v->order[k], mem,
@@ -294,7 +302,8 @@ static const char *const help[] = {
 	"L > 1 is delayed). Columns: id, member ranks, nodes spanned, messages",
 	"inside and crossing the border, RL, delayed messages inside.",
 	"The strip marks the selected region's ranks. L colours rows and strip by",
-	"RL. Right: messages between the regions with the most crossing traffic.",
+	"RL, from the lowest region (map0) to the highest (map7). Right: messages",
+	"between the regions with the most crossing traffic (row: from, column: to).",
 	"Enter shows only the selected region's ranks in the other views; Esc",
 	"shows all ranks again.",
 	NULL,
