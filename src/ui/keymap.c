@@ -31,7 +31,7 @@ const struct tc_keybind tc_keymap[] = {
 	{ TK_LEFT, MT, ACT_LEFT, NULL, NULL, NULL },
 	{ 'l', MT, ACT_RIGHT, NULL, NULL, NULL },
 	{ TK_RIGHT, MT, ACT_RIGHT, NULL, NULL, NULL },
-	{ TK_PGDN, A, ACT_PGDN, "PgDn PgUp", NULL, "one page of ranks down / up" },
+	{ TK_PGDN, A, ACT_PGDN, "PgDn PgUp", NULL, "one page down / up" },
 	{ ' ', A, ACT_PGDN, NULL, NULL, NULL },
 	{ TK_PGUP, A, ACT_PGUP, NULL, NULL, NULL },
 	{ 'b', A, ACT_PGUP, NULL, NULL, NULL },

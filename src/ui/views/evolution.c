@@ -85,7 +85,7 @@ static void draw_row(struct tc_app *a, const struct tc_latview *v, struct tc_gri
 	const struct tc_period *p;
 	uint32_t np;
 	series(lat, v, row, &w, &p, &np);
-	char name[48], lab[LABEL_W + 8];
+	char name[48], lab[64];
 	double rl = lat->mean_l;
 	if (row) {
 		const struct tc_lat_region *R = &lat->regions[v->order[row - 1]];
@@ -99,7 +99,8 @@ static void draw_row(struct tc_app *a, const struct tc_latview *v, struct tc_gri
 	}
 	bool cut = strlen(name) > 10;
 	if (cut) name[9] = 0;   /* an ellipsis glyph goes in the tenth column */
-	snprintf(lab, sizeof lab, "%c%-10s %4.2f", cur ? '>' : ' ', name, isfinite(rl) ? rl : 0.0);
+	if (isfinite(rl)) snprintf(lab, sizeof lab, "%c%-10s %4.2f", cur ? '>' : ' ', name, rl);
+	else snprintf(lab, sizeof lab, "%c%-10s    -", cur ? '>' : ' ', name);
 	enum tc_role lr = cur ? TC_R_CURSOR : TC_R_LABEL;
 	grid_text(g, r.x, y, LABEL_W, lr, lab);
 	if (cut) grid_put(g, r.x + 10, y, grid_glyph(g, TC_G_ELLIPSIS), lr, lr, 0);
@@ -119,7 +120,7 @@ static void draw_row(struct tc_app *a, const struct tc_latview *v, struct tc_gri
 			for (int c = 0; c < cw; c++) {
 				if (curw) grid_put(g, x + c, y, ch, TC_R_CURSOR, TC_R_CURSOR, 0);
 				else if (!kept) grid_put(g, x + c, y, ch, TC_R_INACTIVE, TC_R_NORMAL, TC_A_DIM);
-				else grid_put(g, x + c, y, ch, app_map_role(s, vmax), TC_R_NORMAL, g->ascii ? 0 : TC_A_SOLID);
+				else grid_put(g, x + c, y, ch, app_map_role(s, vmax), TC_R_NORMAL, TC_A_SOLID);
 			}
 		} else if (curw) {
 			grid_fill(g, x, y, cw, 1, grid_glyph(g, TC_G_MARK), TC_R_CURSOR);

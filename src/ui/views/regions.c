@@ -158,8 +158,8 @@ static void draw_strip(struct tc_app *a, const struct tc_latview *v, struct tc_g
 			grid_putr(g, cx, y, grid_glyph(g, TC_G_AGG), TC_R_AXIS);
 		}
 	}
-	if (rpc > 1 && x + (int)((nr + rpc - 1) / rpc) + 12 <= x + w)
-		grid_printf(g, x + (int)((nr + rpc - 1) / rpc) + 1, y, w, TC_R_AXIS, "%u per cell", rpc);
+	int used = (int)((nr + rpc - 1) / rpc);
+	if (rpc > 1 && used + 12 <= w) grid_printf(g, x + used + 1, y, w - used - 1, TC_R_AXIS, "%u per cell", rpc);
 }
 
 /* Messages between the top regions (rows: from, columns: to), ids ascending. */
