@@ -350,6 +350,8 @@ enum tc_role app_map_role(double v, double vmax);
 void app_fit_logical(struct tc_app *a, int cols, int rows);
 /* One status line about the event (or call) under the cursor, at row y. */
 void app_event_line(struct tc_app *a, struct tc_grid *g, int y);
+/* A full-width line in the status role (the event line, the latency views' selection). */
+void app_status_line(struct tc_grid *g, int y, const char *s);
 /* Scrolling of text views (help, detail): true when act scrolls. */
 bool app_scroll(uint32_t *scroll, enum tc_action act);
 /* A cursor *i over a list of n entries shown in rows lines (regions, evolution):

@@ -673,9 +673,14 @@ void app_event_line(struct tc_app *a, struct tc_grid *g, int y)
 			sb_add(&b, "no call here");
 		}
 	}
-	grid_fill(g, 0, y, g->w, 1, ' ', TC_R_STATUS);
-	grid_text(g, 0, y, g->w, TC_R_STATUS, b.s ? b.s : "");
+	app_status_line(g, y, b.s);
 	sb_free(&b);
+}
+
+void app_status_line(struct tc_grid *g, int y, const char *s)
+{
+	grid_fill(g, 0, y, g->w, 1, ' ', TC_R_STATUS);
+	grid_text(g, 0, y, g->w, TC_R_STATUS, s ? s : "");
 }
 
 bool app_scroll(uint32_t *scroll, enum tc_action act)

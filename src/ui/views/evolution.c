@@ -212,9 +212,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		sb_add(&b, ", no messages");
 	const struct tc_period *pe = period_at(p, np, wi);
 	if (pe) sb_printf(&b, "; %s %u-%u", tc_period_kind_names[pe->kind], pe->first, pe->last);
-	int y = r.y + r.h - 1;
-	grid_fill(g, r.x, y, r.w, 1, ' ', TC_R_STATUS);
-	grid_text(g, r.x, y, r.w, TC_R_STATUS, b.s);
+	app_status_line(g, r.y + r.h - 1, b.s);
 	sb_free(&b);
 }
 

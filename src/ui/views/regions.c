@@ -259,9 +259,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	if (isfinite(R->rl_touching)) sb_printf(&b, ", with crossing %.2f", R->rl_touching);
 	sb_printf(&b, ", %llu inside (%llu inter-node), %llu delayed, %llu high", (unsigned long long)R->messages_inside,
 		  (unsigned long long)R->inter_inside, (unsigned long long)R->delayed, (unsigned long long)R->high);
-	int y = r.y + r.h - 1;
-	grid_fill(g, r.x, y, r.w, 1, ' ', TC_R_STATUS);
-	grid_text(g, r.x, y, r.w, TC_R_STATUS, b.s);
+	app_status_line(g, r.y + r.h - 1, b.s);
 	sb_free(&b);
 }
 
