@@ -215,6 +215,29 @@ static void test_evolution_window(void **state)
 	session_free(s);
 }
 
+/* More windows than columns: the strip scrolls with the cursor window. */
+static void test_evolution_scroll(void **state)
+{
+	struct tc_session *s = groups();
+	session_set_opt(s, "windows=200");
+	const struct tc_latency *lat = session_latency(s);
+	assert_int_equal(lat->nwindows, 200);
+	struct tc_app a;
+	app_init(&a, s, "groups", false, false);
+	assert_true(app_set_view(&a, "evolution"));
+	assert_true(screen_has(&a, 80, 24, "200 windows"));
+	assert_int_equal(a.ev.left, 0);
+	app_key(&a, TK_END);
+	assert_true(screen_has(&a, 80, 24, "window 199:"));
+	assert_true(a.ev.left > 0);
+	assert_true(a.ev.left + 80 - 17 >= 200);
+	app_key(&a, TK_HOME);
+	assert_true(screen_has(&a, 80, 24, "window 0:"));
+	assert_int_equal(a.ev.left, 0);
+	app_free(&a);
+	session_free(s);
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
@@ -222,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_rank_set),
 		cmocka_unit_test(test_latency_mode_and_sizes),
 		cmocka_unit_test(test_evolution_window),
+		cmocka_unit_test(test_evolution_scroll),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
