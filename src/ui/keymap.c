@@ -11,6 +11,9 @@
 #define O TC_VM(TC_V_OVERVIEW)
 #define D TC_VM(TC_V_DETAIL)
 #define H TC_VM(TC_V_HELP)
+#define RG TC_VM(TC_V_REGIONS)
+#define EV TC_VM(TC_V_EVOLUTION)
+#define MT (M & ~RG)   /* main views with a time axis */
 #define M TC_VM_MAIN
 #define A TC_VM_ALL
 
@@ -20,22 +23,22 @@ const struct tc_keybind tc_keymap[] = {
 	{ 'q', M, ACT_QUIT, "q", "quit", "quit" },
 	{ 'q', D | H, ACT_BACK, "q", "back", "back to the view it was opened from" },
 	{ 'Q', A, ACT_QUIT, "Q", NULL, "quit at once" },
-	{ 'j', A, ACT_DOWN, "j k  Down Up", NULL, "next / previous rank (help, detail: scroll)" },
+	{ 'j', A, ACT_DOWN, "j k  Down Up", NULL, "next / previous rank or region (help, detail: scroll)" },
 	{ TK_DOWN, A, ACT_DOWN, NULL, NULL, NULL },
 	{ 'k', A, ACT_UP, NULL, NULL, NULL },
 	{ TK_UP, A, ACT_UP, NULL, NULL, NULL },
-	{ 'h', M, ACT_LEFT, "h l  Left Right", "move", "previous / next step (physical: pan in time)" },
-	{ TK_LEFT, M, ACT_LEFT, NULL, NULL, NULL },
-	{ 'l', M, ACT_RIGHT, NULL, NULL, NULL },
-	{ TK_RIGHT, M, ACT_RIGHT, NULL, NULL, NULL },
-	{ TK_PGDN, A, ACT_PGDN, "PgDn PgUp", NULL, "one page of ranks down / up" },
+	{ 'h', MT, ACT_LEFT, "h l  Left Right", "move", "previous / next step (physical: time; evolution: window)" },
+	{ TK_LEFT, MT, ACT_LEFT, NULL, NULL, NULL },
+	{ 'l', MT, ACT_RIGHT, NULL, NULL, NULL },
+	{ TK_RIGHT, MT, ACT_RIGHT, NULL, NULL, NULL },
+	{ TK_PGDN, A, ACT_PGDN, "PgDn PgUp", NULL, "one page down / up" },
 	{ ' ', A, ACT_PGDN, NULL, NULL, NULL },
 	{ TK_PGUP, A, ACT_PGUP, NULL, NULL, NULL },
 	{ 'b', A, ACT_PGUP, NULL, NULL, NULL },
-	{ 'g', A, ACT_TOP, "g G", NULL, "first / last rank" },
+	{ 'g', A, ACT_TOP, "g G", NULL, "first / last rank or region" },
 	{ 'G', A, ACT_BOTTOM, NULL, NULL, NULL },
-	{ TK_HOME, M, ACT_FIRST, "Home End", NULL, "first / last step (physical: start / end of the trace)" },
-	{ TK_END, M, ACT_LAST, NULL, NULL, NULL },
+	{ TK_HOME, MT, ACT_FIRST, "Home End", NULL, "first / last step, time (physical) or window (evolution)" },
+	{ TK_END, MT, ACT_LAST, NULL, NULL, NULL },
 	{ '+', L | P | O, ACT_ZOOM_IN, "+ -", "zoom", "zoom in / out (steps or time)" },
 	{ '=', L | P | O, ACT_ZOOM_IN, NULL, NULL, NULL },
 	{ '-', L | P | O, ACT_ZOOM_OUT, NULL, NULL, NULL },
@@ -44,13 +47,18 @@ const struct tc_keybind tc_keymap[] = {
 	{ '0', L | P | O, ACT_ZOOM_FIT, "0", NULL, "fit the whole trace" },
 	{ TK_TAB, M, ACT_NEXT_VIEW, "Tab S-Tab", "view", "next / previous view" },
 	{ TK_BTAB, M, ACT_PREV_VIEW, NULL, NULL, NULL },
-	{ '1', M, ACT_VIEW_N, "1 2 3", NULL, "logical, physical, overview" },
+	{ '1', M, ACT_VIEW_N, "1 .. 5", NULL, "logical, physical, overview, regions, evolution" },
 	{ '2', M, ACT_VIEW_N, NULL, NULL, NULL },
 	{ '3', M, ACT_VIEW_N, NULL, NULL, NULL },
+	{ '4', M, ACT_VIEW_N, NULL, NULL, NULL },
+	{ '5', M, ACT_VIEW_N, NULL, NULL, NULL },
 	{ 'v', O, ACT_MARK, "v", "mark", "mark the start of a step range (Enter jumps there)" },
-	{ TK_ENTER, M, ACT_ENTER, "Enter", "detail", "details of the event under the cursor (overview: jump)" },
+	{ 'L', RG, ACT_LATENCY, "L", "latency", "latency mode: colour regions and ranks by region latency" },
+	{ TK_ENTER, L | P | O, ACT_ENTER, "Enter", "detail", "details of the event under the cursor (overview: jump)" },
+	{ TK_ENTER, RG, ACT_ENTER, "Enter", "ranks", "show only the region's ranks in the other views (Esc: all)" },
+	{ TK_ENTER, EV, ACT_ENTER, "Enter", "window", "set the other views to the window's time (physical: its span)" },
 	{ '\n', M, ACT_ENTER, NULL, NULL, NULL },
-	{ TK_ESC, A, ACT_BACK, "Esc", NULL, "back; clears a mark, then the filter" },
+	{ TK_ESC, A, ACT_BACK, "Esc", NULL, "back; clears a mark, then the filter or rank set" },
 	{ TK_BACKSPACE, D | H, ACT_BACK, NULL, NULL, NULL },
 	{ '/', M, ACT_SEARCH, "/ n N", "search", "search region names (PCRE2); next / previous match" },
 	{ 'n', M, ACT_NEXT, NULL, NULL, NULL },
