@@ -9,6 +9,9 @@ const struct view *const tc_main_views[] = {
 	&view_logical,
 	&view_physical,
 	&view_overview,
+	&view_waitstates,
+	&view_profile,
+	&view_calls,
 };
 const size_t tc_nmain_views = TC_NELEM(tc_main_views);
 

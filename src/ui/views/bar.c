@@ -1,0 +1,18 @@
+/* bar.c — horizontal bars in eighth blocks, shared by the list views
+ * (wait states, profile). */
+#include "ui.h"
+
+void view_hbar(struct tc_grid *g, int x, int y, int w, double frac, enum tc_role role)
+{
+	if (w <= 0) return;
+	if (!(frac > 0)) return;
+	if (frac > 1) frac = 1;
+	int e = (int)(frac * w * 8 + 0.5);
+	if (e < 1) e = 1;
+	for (int i = 0; i < w && e - i * 8 > 0; i++) {
+		int n = e - i * 8;
+		uint32_t ch = grid_left_eighth(g, n >= 8 ? 8 : n);
+		if (ch == ' ') ch = g->ascii ? '|' : grid_left_eighth(g, 1);   /* a sliver in ASCII */
+		grid_put(g, x + i, y, ch, role, role == TC_R_CURSOR ? TC_R_CURSOR : TC_R_NORMAL, 0);
+	}
+}
