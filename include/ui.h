@@ -334,6 +334,8 @@ void app_event_line(struct tc_app *a, struct tc_grid *g, int y);
 /* A horizontal bar of frac (0..1) of w cells, in eighths, at (x, y); a value
  * above 0 shows at least a sliver (src/ui/views/bar.c). */
 void view_hbar(struct tc_grid *g, int x, int y, int w, double frac, enum tc_role role);
+/* j/k, PgDn/PgUp, g/G on a selection in a list of n lines, rows shown: true when act moves it. */
+bool view_list_move(uint32_t *sel, uint32_t n, int rows, enum tc_action act);
 /* Scrolling of text views (help, detail): true when act scrolls. */
 bool app_scroll(uint32_t *scroll, enum tc_action act);
 

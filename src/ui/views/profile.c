@@ -227,15 +227,9 @@ static char *exact_pattern(const char *name)
 static bool key(struct tc_app *a, int k, enum tc_action act)
 {
 	const struct tc_profile *p = session_profile(a->sess);
-	uint32_t n = p->n, page = (uint32_t)(a->pf.rows > 2 ? a->pf.rows - 1 : 1);
-	uint32_t *s = &a->pf.sel;
+	uint32_t n = p->n, *s = &a->pf.sel;
+	if (view_list_move(s, n, a->pf.rows, act)) return true;
 	switch (act) {
-	case ACT_DOWN: if (*s + 1 < n) (*s)++; return true;
-	case ACT_UP: if (*s) (*s)--; return true;
-	case ACT_PGDN: *s = *s + page < n ? *s + page : (n ? n - 1 : 0); return true;
-	case ACT_PGUP: *s = *s > page ? *s - page : 0; return true;
-	case ACT_TOP: *s = 0; return true;
-	case ACT_BOTTOM: *s = n ? n - 1 : 0; return true;
 	case ACT_SORT: {
 		/* keep the selected region selected */
 		uint32_t reg = n ? order(a, p, a->pf.sort)[*s] : 0;

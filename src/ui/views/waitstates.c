@@ -312,17 +312,11 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 {
 	const struct ws_cache *c = get_cache(a);
 	uint32_t ni = n_items(c), nk = (uint32_t)c->nkinds;
-	uint32_t page = (uint32_t)(a->ws.rows > 2 ? a->ws.rows - 1 : 1);
 	uint32_t *s = &a->ws.sel;
 	/* first item of each section (patterns, causing ranks, waiting ranks) */
 	uint32_t sec[3] = { 0, nk, nk + c->ncaused };
+	if (view_list_move(s, ni, a->ws.rows, act)) return true;
 	switch (act) {
-	case ACT_DOWN: if (*s + 1 < ni) (*s)++; return true;
-	case ACT_UP: if (*s) (*s)--; return true;
-	case ACT_PGDN: *s = *s + page < ni ? *s + page : (ni ? ni - 1 : 0); return true;
-	case ACT_PGUP: *s = *s > page ? *s - page : 0; return true;
-	case ACT_TOP: *s = 0; return true;
-	case ACT_BOTTOM: *s = ni ? ni - 1 : 0; return true;
 	case ACT_RIGHT:
 		for (int i = 0; i < 3; i++)
 			if (sec[i] > *s && sec[i] < ni) { *s = sec[i]; break; }
