@@ -120,10 +120,15 @@ keys o
 check cv-log "log opacity (o)"
 keys +
 check cv-zoom "window 10.04 s"
+# h/l pan by an eighth of the window: the time axis moves, and back
+axis() { sleep 0.2; screen | grep '^start'; }
+a0=$(axis)
 keys l
-check cv-pan "calls |"
-keys h h
-check cv-pan-back "calls |"
+a1=$(axis)
+keys h
+a2=$(axis)
+if [ -n "$a0" ] && [ "$a0" != "$a1" ] && [ "$a0" = "$a2" ]; then echo "ok cv-pan"
+else echo "not ok cv-pan: '$a0' / '$a1' / '$a2'"; fi
 keys 0
 check cv-fit "over 20.09 s"
 keys + Enter
@@ -172,6 +177,8 @@ check nocolor-cv "calls |"
 no_colour nocolor-cv-plain
 keys o
 check nocolor-cv-linear "opacity: linear"
+keys 4 l l Enter
+check nocolor-ws-enter "logical | rank 3/4 | step 10/12"
 keys q
 restored quit-no-color 0
 
