@@ -177,11 +177,49 @@ static uint32_t shade(const struct tc_grid *g, double o)
 	return grid_glyph(g, o < 0.4 ? TC_G_SHADE1 : o < 0.6 ? TC_G_SHADE2 : o < 0.8 ? TC_G_SHADE3 : TC_G_FULL);
 }
 
+/* The column under the cursor time: the functions' shares and the calls starting there. */
+static void status_line(struct tc_app *a, struct tc_grid *g, struct tc_rect r, const struct cv_cache *c, double dt,
+			double l0, double l1)
+{
+	const struct tc_trace *t = a->t;
+	int y = r.y + r.h - 1, col = (int)((double)(a->time - TC_MIN(a->time, a->pv.t0)) / dt);
+	if (col >= c->cols) col = c->cols - 1;
+	struct strbuf b;
+	sb_init(&b);
+	char s1[32];
+	fmt_seconds(s1, sizeof s1, tc_sec(t, a->pv.t0 + (uint64_t)(col * dt)));
+	sb_printf(&b, "column at %s:", s1);
+	bool any = false;
+	for (uint32_t s = 0; s < c->nslots; s++) {
+		double v = c->share[(size_t)col * NSLOTS + s];
+		if (v < 0.005) continue;
+		sb_printf(&b, " %c %.0f%%", c->letter[s], 100.0 * v);
+		any = true;
+	}
+	if (!any) sb_add(&b, " no rank in MPI");
+	uint32_t n = 0;
+	int top = -1;
+	for (int i = 0; i < c->drows; i++) {
+		uint32_t k = c->count[(size_t)i * c->cols + col];
+		n += k;
+		if (k && top < 0) top = i;
+	}
+	sb_printf(&b, " | %u call%s start%s", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
+	if (top >= 0) {
+		fmt_seconds(s1, sizeof s1, pow(10, l1 - (c->drows > 1 ? (double)top / (c->drows - 1) : 0) * (l1 - l0)));
+		sb_printf(&b, ", longest ~%s", s1);
+	}
+	grid_fill(g, r.x, y, r.w, 1, ' ', TC_R_STATUS);
+	grid_text(g, r.x, y, r.w, TC_R_STATUS, b.s);
+	sb_free(&b);
+}
+
 static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 {
 	const struct tc_trace *t = a->t;
 	int cols = r.w - LW;
-	int arows = (r.h - 4) / 2, drows = r.h - 4 - arows;
+	bool status = r.h >= 12;
+	int arows = (r.h - 4 - status) / 2, drows = r.h - 4 - status - arows;
 	clamp_window(a);
 	uint64_t w = a->pv.t1 - a->pv.t0;
 	if (a->time < a->pv.t0 || a->time >= a->pv.t1) {   /* follow the cursor, as the physical view does */
@@ -255,6 +293,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 			p->ch = grid_glyph(g, TC_G_MARK);
 		}
 	}
+	if (status) status_line(a, g, r, c, dt, l0, l1);
 }
 
 static bool key(struct tc_app *a, int k, enum tc_action act)
