@@ -227,7 +227,6 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		a->pv.t1 = a->pv.t0 + w;
 		clamp_window(a);
 	}
-	a->pv.cols = cols;
 	const struct cv_cache *c = bins(a, cols, drows);
 	double dt = (double)(a->pv.t1 - a->pv.t0) / cols;
 	int x0 = r.x + LW;
