@@ -90,41 +90,77 @@ static const struct ws_cache *get_cache(struct tc_app *a)
 	return &cache;
 }
 
-/* The list: pattern lines (each followed by its advice), a heading and the
- * causing ranks (or "none"), a heading and the waiting ranks (or "none").
- * Selectable items are numbered patterns, causing ranks, waiting ranks. */
+/* The k-th line of s wrapped at spaces to width w; returns the number of lines. */
+static int wrap(const char *s, int w, int k, char *out, size_t n)
+{
+	int lines = 0;
+	if (w < 8) w = 8;
+	for (const char *p = s; *p;) {
+		size_t take = strlen(p);
+		if (take > (size_t)w) {
+			take = (size_t)w;
+			while (take > 0 && p[take] != ' ') take--;
+			if (take == 0) take = (size_t)w;
+		}
+		if (lines == k && out) snprintf(out, n, "%.*s", (int)take, p);
+		lines++;
+		p += take;
+		while (*p == ' ') p++;
+	}
+	return lines;
+}
+
+/* The list: each pattern's line followed by its advice (wrapped to the
+ * width), a heading and the causing ranks (or "none"), a heading and the
+ * waiting ranks (or "none").  Selectable items are numbered patterns,
+ * causing ranks, waiting ranks. */
 enum kind { LN_PATTERN, LN_ADVICE, LN_HEAD_CAUSED, LN_CAUSED, LN_HEAD_WAITED, LN_WAITED, LN_NONE };
-struct line { enum kind k; uint32_t i; };
+struct line { enum kind k; uint32_t i; int piece; };
+struct layout { int aw; uint32_t first[TC_WS_COUNT + 1]; };   /* advice width; first line of each pattern */
+
+static struct layout layout(const struct ws_cache *c, int w)
+{
+	struct layout L = { .aw = w - 4 };
+	L.first[0] = 0;
+	for (int i = 0; i < c->nkinds; i++)
+		L.first[i + 1] = L.first[i] + 1 + (uint32_t)wrap(tc_ws_advice[c->kinds[i]], L.aw, -1, NULL, 0);
+	return L;
+}
 
 static uint32_t n_caused_lines(const struct ws_cache *c) { return c->ncaused ? c->ncaused : 1; }
-static uint32_t n_lines(const struct ws_cache *c)
+static uint32_t n_lines(const struct ws_cache *c, const struct layout *L)
 {
-	return 2 * (uint32_t)c->nkinds + 1 + n_caused_lines(c) + 1 + (c->nwaited ? c->nwaited : 1);
+	return L->first[c->nkinds] + 1 + n_caused_lines(c) + 1 + (c->nwaited ? c->nwaited : 1);
 }
 static uint32_t n_items(const struct ws_cache *c) { return (uint32_t)c->nkinds + c->ncaused + c->nwaited; }
 
-static struct line line_at(const struct ws_cache *c, uint32_t l)
+static struct line line_at(const struct ws_cache *c, const struct layout *L, uint32_t l)
 {
-	uint32_t p = 2 * (uint32_t)c->nkinds;
-	if (l < p) return (struct line){ l & 1 ? LN_ADVICE : LN_PATTERN, l / 2 };
+	uint32_t p = L->first[c->nkinds];
+	if (l < p) {
+		uint32_t i = 0;
+		while (L->first[i + 1] <= l) i++;
+		if (l == L->first[i]) return (struct line){ LN_PATTERN, i, 0 };
+		return (struct line){ LN_ADVICE, i, (int)(l - L->first[i] - 1) };
+	}
 	l -= p;
-	if (l == 0) return (struct line){ LN_HEAD_CAUSED, 0 };
+	if (l == 0) return (struct line){ LN_HEAD_CAUSED, 0, 0 };
 	l--;
-	if (l < n_caused_lines(c)) return (struct line){ c->ncaused ? LN_CAUSED : LN_NONE, l };
+	if (l < n_caused_lines(c)) return (struct line){ c->ncaused ? LN_CAUSED : LN_NONE, l, 0 };
 	l -= n_caused_lines(c);
-	if (l == 0) return (struct line){ LN_HEAD_WAITED, 0 };
+	if (l == 0) return (struct line){ LN_HEAD_WAITED, 0, 0 };
 	l--;
-	return (struct line){ c->nwaited ? LN_WAITED : LN_NONE, l };
+	return (struct line){ c->nwaited ? LN_WAITED : LN_NONE, l, 0 };
 }
 
-static uint32_t line_of_item(const struct ws_cache *c, uint32_t it)
+static uint32_t line_of_item(const struct ws_cache *c, const struct layout *L, uint32_t it)
 {
-	uint32_t nk = (uint32_t)c->nkinds;
-	if (it < nk) return 2 * it;
+	uint32_t nk = (uint32_t)c->nkinds, p = L->first[nk];
+	if (it < nk) return L->first[it];
 	it -= nk;
-	if (it < c->ncaused) return 2 * nk + 1 + it;
+	if (it < c->ncaused) return p + 1 + it;
 	it -= c->ncaused;
-	return 2 * nk + 1 + n_caused_lines(c) + 1 + it;
+	return p + 1 + n_caused_lines(c) + 1 + it;
 }
 
 /* The wait an item leads to, TC_NONE if none. */
@@ -191,7 +227,8 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, struct tc_rect r, int 
 		break;
 	}
 	case LN_ADVICE:
-		grid_printf(g, r.x, y, r.w, sel ? role : TC_R_LABEL, "    %s", tc_ws_advice[c->kinds[ln.i]]);
+		wrap(tc_ws_advice[c->kinds[ln.i]], r.w - 4, ln.piece, d, sizeof d);
+		grid_printf(g, r.x, y, r.w, TC_R_LABEL, "    %s", d);
 		break;
 	case LN_HEAD_CAUSED:
 		grid_text(g, r.x, y, r.w, TC_R_HEADING, "Ranks that made others wait (short-term delay cost)");
@@ -241,9 +278,10 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	bool status = r.h >= 8;
 	int rows = r.h - 1 - status;
 	a->ws.rows = rows;
-	uint32_t ni = n_items(c), nl = n_lines(c);
+	struct layout L = layout(c, r.w);
+	uint32_t ni = n_items(c), nl = n_lines(c, &L);
 	if (a->ws.sel >= ni) a->ws.sel = ni ? ni - 1 : 0;
-	uint32_t sl = ni ? line_of_item(c, a->ws.sel) : 0;
+	uint32_t sl = ni ? line_of_item(c, &L, a->ws.sel) : 0;
 	/* keep the selection on screen, and its advice (or heading) when there is room */
 	if (sl < a->ws.top) a->ws.top = sl ? sl - (rows > 2) : 0;
 	if (sl >= a->ws.top + (uint32_t)rows) a->ws.top = sl - (uint32_t)rows + 1;
@@ -251,7 +289,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	for (int i = 0; i < rows; i++) {
 		uint32_t l = a->ws.top + (uint32_t)i;
 		if (l >= nl) break;
-		draw_row(a, g, r, r.y + 1 + i, c, line_at(c, l), ni && l == sl);
+		draw_row(a, g, r, r.y + 1 + i, c, line_at(c, &L, l), ni && l == sl);
 	}
 	if (!status) return;
 	int y = r.y + r.h - 1;
