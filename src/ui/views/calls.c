@@ -253,7 +253,12 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		lx += grid_printf(g, lx, ly, r.x + r.w - lx, TC_R_LABEL, "%s %.0f%%  ",
 				  c->slots[s] == TC_NONE ? "other" : tc_region_name(t, c->slots[s]), 100.0 * c->mean[s]);
 	}
-	if (!c->nslots) grid_text(g, r.x, ly, r.w, TC_R_LABEL, "no MPI calls in this window");
+	double busy = 0;
+	for (uint32_t s = 0; s < c->nslots; s++) busy += c->mean[s];
+	if (!(busy > 0)) {
+		grid_fill(g, r.x, ly, r.w, 1, ' ', TC_R_NORMAL);
+		grid_text(g, r.x, ly, r.w, TC_R_LABEL, "no rank in MPI in this window");
+	}
 
 	/* density */
 	int dy = ly + 1;
