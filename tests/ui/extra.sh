@@ -144,6 +144,23 @@ check cv-resize-back "calls |"
 keys q
 restored quit 0
 
+# --- the TUI draws what `tracecomb render` prints ------------------------------------
+for v in 4:waitstates 5:profile 6:calls; do
+	k=${v%%:*}; name=${v#*:}
+	start 80 24 "$UTF" "$LS"
+	wait_for "?:help" >/dev/null
+	keys "$k"
+	wait_for "$name |" >/dev/null
+	sleep 0.2
+	screen | sed 's/ *$//' >"$tmp/tui"
+	"$BIN" render "$LS" --view "$name" --size 80x24 | sed 's/ *$//' >"$tmp/render"
+	# the screen has all 24 rows; render trims trailing empty ones
+	while [ "$(wc -l <"$tmp/render")" -lt 24 ]; do echo >>"$tmp/render"; done
+	if cmp -s "$tmp/tui" "$tmp/render"; then echo "ok render-matches-tui-$name"
+	else echo "not ok render-matches-tui-$name"; diff "$tmp/render" "$tmp/tui" | head -n 10; fi
+	keys q
+done
+
 # --- ASCII (LANG=C) ------------------------------------------------------------------------
 start 80 24 "TERM=xterm-256color LANG=C LC_ALL=C" "$LS"
 wait_for "?:help" >/dev/null
