@@ -197,6 +197,12 @@ static void test_calls(void **state)
 	assert_true(a.pv.t0 <= t0 + 1);
 	keys(&a, "0");
 	assert_int_equal(a.pv.t1 - a.pv.t0, w);
+	/* j/k move the shared rank cursor */
+	keys(&a, "jj");
+	assert_int_equal(a.rank, 2);
+	keys(&a, "k");
+	assert_int_equal(a.rank, 1);
+	assert_true(screen_has(&a, 80, 24, "calls | rank 1/3"));
 	/* ASCII: shades . : = # and letters only */
 	char *txt = draw_text(&a, 80, 24, true);
 	for (const char *p = txt; *p; p++) assert_true((unsigned char)*p < 0x80);
