@@ -155,11 +155,16 @@ enum tc_action {
 	ACT_NONE, ACT_QUIT, ACT_DOWN, ACT_UP, ACT_LEFT, ACT_RIGHT, ACT_PGDN, ACT_PGUP, ACT_TOP, ACT_BOTTOM,
 	ACT_FIRST, ACT_LAST, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_FIT, ACT_RANKS_IN, ACT_RANKS_OUT,
 	ACT_NEXT_VIEW, ACT_PREV_VIEW, ACT_VIEW_N, ACT_ENTER, ACT_BACK, ACT_SEARCH, ACT_NEXT, ACT_PREV,
-	ACT_FILTER, ACT_METRIC, ACT_AGG, ACT_COMMAND, ACT_HELP, ACT_MARK, ACT_REDRAW, ACT_ORIGIN, ACT_COUNT
+	ACT_FILTER, ACT_METRIC, ACT_AGG, ACT_COMMAND, ACT_HELP, ACT_MARK, ACT_REDRAW, ACT_ORIGIN,
+	ACT_WIN_PREV, ACT_WIN_NEXT, ACT_SCOPE,   /* dag, verdicts: [ ] time window, r region / scope */
+	ACT_COUNT
 };
-enum tc_view_id { TC_V_LOGICAL, TC_V_PHYSICAL, TC_V_OVERVIEW, TC_V_DETAIL, TC_V_HELP, TC_V_COUNT };
+enum tc_view_id { TC_V_LOGICAL, TC_V_PHYSICAL, TC_V_OVERVIEW, TC_V_DETAIL, TC_V_HELP,
+		  TC_V_DAG, TC_V_VERDICTS,
+		  TC_V_COUNT };
 #define TC_VM(v) (1u << (v))
-#define TC_VM_MAIN (TC_VM(TC_V_LOGICAL) | TC_VM(TC_V_PHYSICAL) | TC_VM(TC_V_OVERVIEW))
+#define TC_VM_MAIN (TC_VM(TC_V_LOGICAL) | TC_VM(TC_V_PHYSICAL) | TC_VM(TC_V_OVERVIEW) \
+		    | TC_VM(TC_V_DAG) | TC_VM(TC_V_VERDICTS))
 #define TC_VM_ALL ((1u << TC_V_COUNT) - 1)
 
 struct tc_keybind {
@@ -226,8 +231,11 @@ struct view {
 	/* act is the keymap's action for key (ACT_NONE when unbound); true if handled */
 	bool (*key)(struct tc_app *a, int key, enum tc_action act);
 	const char *const *help;  /* lines about the view, NULL-terminated */
+	/* releases what the view keeps in the app (caches); NULL if nothing; app_free calls it */
+	void (*free_state)(struct tc_app *a);
 };
 extern const struct view view_logical, view_physical, view_overview, view_detail, view_help;
+extern const struct view view_dag, view_verdicts;
 /* The main views in Tab order (src/ui/views/registry.c). */
 extern const struct view *const tc_main_views[];
 extern const size_t tc_nmain_views;
@@ -267,6 +275,8 @@ struct tc_app {
 	struct { uint32_t top; uint64_t t0, t1; int cols, rows; } pv;   /* physical: time window */
 	struct { uint32_t left, xpc; bool fitted, zoomed; int64_t mark; bool marking; int cols; } ov;
 	uint32_t detail_scroll, help_scroll;
+	struct tc_dagview *dagv;     /* dag.c: chosen region/window, cursor, the cached DAG */
+	struct tc_verdview *verdv;   /* verdicts.c: scope, selected line, window cursor, panels */
 
 	/* views */
 	const struct view *view;

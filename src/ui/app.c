@@ -38,6 +38,8 @@ void app_init(struct tc_app *a, struct tc_session *s, const char *trace_name, bo
 
 void app_free(struct tc_app *a)
 {
+	for (size_t i = 0; i < tc_nmain_views; i++)
+		if (tc_main_views[i]->free_state) tc_main_views[i]->free_state(a);
 	for (int m = 0; m < TC_M_COUNT; m++)
 		for (int g = 0; g < 2; g++) lsum_free(a->sums[m][g]);
 	free(a->vis);

@@ -11,6 +11,8 @@
 #define O TC_VM(TC_V_OVERVIEW)
 #define D TC_VM(TC_V_DETAIL)
 #define H TC_VM(TC_V_HELP)
+#define DG TC_VM(TC_V_DAG)
+#define VD TC_VM(TC_V_VERDICTS)
 #define M TC_VM_MAIN
 #define A TC_VM_ALL
 
@@ -48,8 +50,16 @@ const struct tc_keybind tc_keymap[] = {
 	{ '2', M, ACT_VIEW_N, NULL, NULL, NULL },
 	{ '3', M, ACT_VIEW_N, NULL, NULL, NULL },
 	{ 'v', O, ACT_MARK, "v", "mark", "mark the start of a step range (Enter jumps there)" },
-	{ TK_ENTER, M, ACT_ENTER, "Enter", "detail", "details of the event under the cursor (overview: jump)" },
-	{ '\n', M, ACT_ENTER, NULL, NULL, NULL },
+	{ TK_ENTER, L | P | O, ACT_ENTER, "Enter", "detail", "details of the event under the cursor (overview: jump)" },
+	{ '\n', L | P | O, ACT_ENTER, NULL, NULL, NULL },
+	{ TK_ENTER, DG, ACT_ENTER, "Enter", "fold", "fold / unfold the cursor rank's nodes (one line per node, with its edges)" },
+	{ '\n', DG, ACT_ENTER, NULL, NULL, NULL },
+	{ TK_ENTER, VD, ACT_ENTER, "Enter", "jump", "jump to the window (physical) or rank and step (logical) behind the line" },
+	{ '\n', VD, ACT_ENTER, NULL, NULL, NULL },
+	{ '[', DG | VD, ACT_WIN_PREV, "[ ]", "window", "previous / next time window" },
+	{ ']', DG | VD, ACT_WIN_NEXT, NULL, NULL, NULL },
+	{ 'r', DG, ACT_SCOPE, "r", "region", "next region (then all ranks)" },
+	{ 'r', VD, ACT_SCOPE, "r", "scope", "next scope: the run, then each region" },
 	{ TK_ESC, A, ACT_BACK, "Esc", NULL, "back; clears a mark, then the filter" },
 	{ TK_BACKSPACE, D | H, ACT_BACK, NULL, NULL, NULL },
 	{ '/', M, ACT_SEARCH, "/ n N", "search", "search region names (PCRE2); next / previous match" },
