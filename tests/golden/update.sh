@@ -16,3 +16,6 @@ grep -v '^#' tests/golden/render-cases.txt | while IFS='|' read -r name trace op
 done
 # the tmux screens (tests/golden/tui/*.txt)
 UPDATE=1 BIN="$BIN" TRACES="$TRACES" sh tests/ui/tui.sh | grep -v '^ok ' || true
+# the DAG and verdict views (their own cases file and tmux script)
+UPDATE=1 BIN="$BIN" TRACES="$TRACES" sh tests/cli/render_verdicts.sh | grep -v '^ok ' || true
+UPDATE=1 BIN="$BIN" TRACES="$TRACES" sh tests/ui/verdicts.sh | grep -v '^ok ' || true

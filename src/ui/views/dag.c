@@ -334,10 +334,13 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	struct strbuf b;
 	sb_init(&b);
 	/* header: what the DAG covers */
-	if (d->region == TC_NONE) sb_printf(&b, "all %u ranks", d->nranks);
+	if (d->region == TC_NONE) sb_printf(&b, "all %u ranks", t->nranks);
 	else sb_printf(&b, "region %u (%u ranks)", d->region, d->nranks);
 	if (s->window != TC_NONE) sb_printf(&b, " win %u/%u", s->window, lat->nwindows);
-	sb_printf(&b, " %.3f-%.3f s: %u msg%s%s %u nodes %u levels", tc_sec(t, d->t0), tc_sec(t, d->t1), d->nmsgs,
+	char t0[32], t1[32];
+	fmt_seconds(t0, sizeof t0, tc_sec(t, d->t0));
+	fmt_seconds(t1, sizeof t1, tc_sec(t, d->t1));
+	sb_printf(&b, " %s-%s: %u msg%s%s %u nodes %u levels", t0, t1, d->nmsgs,
 		  d->nmsgs == 1 ? "" : "s", d->truncated ? " (first)" : "", d->nnodes, d->nlevels);
 	if (!isnan(d->mean_l)) sb_printf(&b, " L %.2f", d->mean_l);
 	grid_text(g, r.x, r.y, r.w, TC_R_HEADING, b.s);

@@ -10,6 +10,7 @@ const struct view *const tc_main_views[] = {
 	&view_physical,
 	&view_overview,
 	&view_dag,
+	&view_verdicts,
 };
 const size_t tc_nmain_views = TC_NELEM(tc_main_views);
 
