@@ -104,8 +104,8 @@ check verdicts-jump-step "logical | rank 5/16 | step 125/250"
 keys : 'view verdicts' Enter
 keys g
 i=0
-while [ $i -lt 30 ] && ! screen | grep -qF "> intra"; do keys j; sleep 0.05; i=$((i + 1)); done
-check verdicts-strip "> intra"
+while [ $i -lt 30 ] && ! screen | grep -qF "> intra    "; do keys j; sleep 0.05; i=$((i + 1)); done
+check verdicts-strip "> intra    "
 keys l Enter
 check verdicts-jump-window "physical |"
 keys : 'view verdicts' Enter
