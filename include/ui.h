@@ -336,6 +336,11 @@ void app_fit_logical(struct tc_app *a, int cols, int rows);
 void app_event_line(struct tc_app *a, struct tc_grid *g, int y);
 /* Scrolling of text views (help, detail): true when act scrolls. */
 bool app_scroll(uint32_t *scroll, enum tc_action act);
+/* A cursor over n items (j/k, PgDn/PgUp by page, g/G): true when act moves it. */
+bool app_move_index(uint32_t *i, uint32_t n, uint32_t page, enum tc_action act);
+/* The latency region of at least two ranks after g (TC_NONE: from the first); TC_NONE after
+ * the last.  The DAG and verdict views cycle through it with r (src/ui/views/dag.c). */
+uint32_t view_next_region(const struct tc_latency *lat, uint32_t g);
 
 /* --- terminal (src/ui/term.c, the only curses user) --------------------------- */
 enum tc_colormode { TC_CM_AUTO, TC_CM_ALWAYS, TC_CM_NEVER };

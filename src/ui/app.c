@@ -691,6 +691,20 @@ bool app_scroll(uint32_t *scroll, enum tc_action act)
 	}
 }
 
+bool app_move_index(uint32_t *i, uint32_t n, uint32_t page, enum tc_action act)
+{
+	uint32_t last = n ? n - 1 : 0;
+	switch (act) {
+	case ACT_DOWN: if (*i < last) (*i)++; return true;
+	case ACT_UP: if (*i) (*i)--; return true;
+	case ACT_PGDN: *i = *i + page < last ? *i + page : last; return true;
+	case ACT_PGUP: *i = *i > page ? *i - page : 0; return true;
+	case ACT_TOP: *i = 0; return true;
+	case ACT_BOTTOM: *i = last; return true;
+	default: return false;
+	}
+}
+
 void app_fit_logical(struct tc_app *a, int cols, int rows)
 {
 	const struct tc_lsum *s = app_sum(a);

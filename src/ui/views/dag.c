@@ -475,8 +475,7 @@ static void sync_cursor(struct tc_app *a, struct tc_dagview *s)
 	app_set_time(a, d->nodes[v != TC_NONE ? v : best].first);
 }
 
-/* Next region with at least two ranks after g (TC_NONE: all ranks), wrapping through "all ranks". */
-static uint32_t next_region(const struct tc_latency *lat, uint32_t g)
+uint32_t view_next_region(const struct tc_latency *lat, uint32_t g)
 {
 	for (uint32_t i = g == TC_NONE ? 0 : g + 1; i < lat->nregions; i++)
 		if (lat->regions[i].nranks >= 2) return i;
@@ -490,13 +489,11 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	const struct tc_dag *d = s->dag;
 	const struct tc_latency *lat = session_latency(a->sess);
 	uint32_t n = d->nranks, page = s->page > 1 ? (uint32_t)s->page - 1 : 1;
+	if (app_move_index(&s->cur, n, page, act)) {
+		sync_cursor(a, s);
+		return true;
+	}
 	switch (act) {
-	case ACT_DOWN: if (s->cur + 1 < n) s->cur++; break;
-	case ACT_UP: if (s->cur) s->cur--; break;
-	case ACT_PGDN: s->cur = s->cur + page < n ? s->cur + page : (n ? n - 1 : 0); break;
-	case ACT_PGUP: s->cur = s->cur > page ? s->cur - page : 0; break;
-	case ACT_TOP: s->cur = 0; break;
-	case ACT_BOTTOM: s->cur = n ? n - 1 : 0; break;
 	case ACT_LEFT:
 	case ACT_RIGHT: {
 		if (!n || !d->nlevels) return true;
@@ -532,7 +529,7 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 		app_message(a, false, "window %u/%u: %u messages", s->window, lat->nwindows, s->dag->nmsgs);
 		break;
 	case ACT_SCOPE:
-		s->region = next_region(lat, s->region);
+		s->region = view_next_region(lat, s->region);
 		ensure(a, s);
 		if (s->region == TC_NONE) app_message(a, false, "all ranks: %u messages", s->dag->nmsgs);
 		else app_message(a, false, "region %u: %u ranks, %u messages", s->region, s->dag->nranks, s->dag->nmsgs);

@@ -556,26 +556,13 @@ static void enter(struct tc_app *a, struct tc_verdview *s)
 	}
 }
 
-/* Next scope: the run, then each region of at least two ranks. */
-static uint32_t next_scope(const struct tc_latency *lat, uint32_t g)
-{
-	for (uint32_t i = g == TC_NONE ? 0 : g + 1; i < lat->nregions; i++)
-		if (lat->regions[i].nranks >= 2) return i;
-	return TC_NONE;
-}
-
 static bool key(struct tc_app *a, int k, enum tc_action act)
 {
 	struct tc_verdview *s = state(a);
 	ensure(a, s, s->built ? s->built_w : (a->last_w > 0 ? a->last_w : 80));
 	uint32_t n = (uint32_t)s->L.n, page = s->page > 1 ? (uint32_t)s->page - 1 : 1, gr = s->group ? s->group : 1;
+	if (app_move_index(&s->sel, n, page, act)) return true;
 	switch (act) {
-	case ACT_DOWN: if (s->sel + 1 < n) s->sel++; return true;
-	case ACT_UP: if (s->sel) s->sel--; return true;
-	case ACT_PGDN: s->sel = s->sel + page < n ? s->sel + page : (n ? n - 1 : 0); return true;
-	case ACT_PGUP: s->sel = s->sel > page ? s->sel - page : 0; return true;
-	case ACT_TOP: s->sel = 0; return true;
-	case ACT_BOTTOM: s->sel = n ? n - 1 : 0; return true;
 	case ACT_LEFT:
 	case ACT_WIN_PREV: s->wcur = s->wcur >= gr ? s->wcur / gr * gr - gr : 0; return true;
 	case ACT_RIGHT:
@@ -587,7 +574,7 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	case ACT_ENTER: enter(a, s); return true;
 	case ACT_SCOPE: {
 		const struct tc_latency *lat = session_latency(a->sess);
-		s->scope = next_scope(lat, s->scope);
+		s->scope = view_next_region(lat, s->scope);   /* the run, then each region of >= 2 ranks */
 		s->sel = s->top = 0;
 		s->built = false;
 		if (s->scope == TC_NONE) app_message(a, false, "scope: the run");
