@@ -56,6 +56,12 @@ golden() {
 	if cmp -s "$tmp/got" "$G/$1.txt"; then echo "ok tui-$1"
 	else echo "not ok tui-$1"; diff "$G/$1.txt" "$tmp/got" | head -n 20; fi
 }
+same_as_render() {   # same_as_render NAME TRACE VIEW: the screen is what `render` prints at 80x24
+	"$BIN" render "$2" --view "$3" --size 80x24 >"$tmp/render" 2>&1
+	screen >"$tmp/screen"
+	if cmp -s "$tmp/render" "$tmp/screen"; then echo "ok $1"
+	else echo "not ok $1"; diff "$tmp/render" "$tmp/screen" | head -n 10; fi
+}
 restored() {
 	if wait_for "EXIT=$2" && [ "$($T display -p -t m '#{alternate_on}')" = 0 ]; then echo "ok $1"
 	else echo "not ok $1: not restored"; screen | tail -n 5; fi
@@ -66,6 +72,7 @@ start 80 24 "$UTF" "$ST"
 wait_for "?:help" >/dev/null
 keys : 'view dag' Enter
 golden verdicts-dag-open "region 1 (8 ranks) win 22/23"
+same_as_render dag-render-same "$ST" dag
 check dag-hints "Enter:fold"
 keys j
 check dag-down "rank 9 on quartz2: L0"
@@ -96,6 +103,7 @@ start 80 24 "$UTF" "$GEN/traces.otf2"
 wait_for "?:help" >/dev/null
 keys : 'view verdicts' Enter
 golden verdicts-open "Verdicts for the run"
+same_as_render verdicts-render-same "$GEN" verdicts
 check verdicts-line "imbalance"
 keys G
 check verdicts-last "step 125 at"

@@ -348,7 +348,11 @@ static struct tc_verdview *state(struct tc_app *a)
 static void ensure(struct tc_app *a, struct tc_verdview *s, int w)
 {
 	if (s->built && s->built_scope == s->scope && s->built_w == w) return;
+	bool first = !s->built;
 	build(a, s, w);
+	if (first)   /* start on the first verdict: Enter leads to what it blames */
+		for (uint32_t i = 0; i < s->L.n; i++)
+			if (s->L.a[i].kind == K_VERDICT) { s->sel = i; break; }
 	if (s->sel >= s->L.n) s->sel = s->L.n ? (uint32_t)s->L.n - 1 : 0;
 }
 
