@@ -23,7 +23,7 @@
 #include "ui.h"
 
 #define L_SCALE 4.0   /* latency colours span L 0..4, as in the DAG view */
-#define LABEL_W 10    /* strip label column */
+#define LABEL_W 11    /* strip label column */
 
 enum vkind { K_TEXT, K_VERDICT, K_INTRA, K_INTER, K_LB, K_MAXMEAN, K_BGLEVEL, K_BGSCORE, K_AXIS, K_BUSIEST };
 enum jkind { J_NONE, J_WINDOWS, J_STRIP, J_RANK, J_BUSIEST };
@@ -143,13 +143,13 @@ static void ranks_text(struct strbuf *b, const uint32_t *r, uint32_t n, size_t m
 
 static void strip_lines(struct tc_verdview *s, uint8_t k1, const char *l1, uint8_t k2, const char *l2)
 {
-	struct vline *l = add(s, k1, TC_R_LABEL, "  %-*s", LABEL_W - 2, l1);
+	struct vline *l = add(s, k1, TC_R_LABEL, "  %-*s ", LABEL_W - 3, l1);
 	l->jump = J_STRIP;
 	if (l2) {
-		l = add(s, k2, TC_R_LABEL, "  %-*s", LABEL_W - 2, l2);
+		l = add(s, k2, TC_R_LABEL, "  %-*s ", LABEL_W - 3, l2);
 		l->jump = J_STRIP;
 	}
-	l = add(s, K_AXIS, TC_R_AXIS, "  %-*s", LABEL_W - 2, "window");
+	l = add(s, K_AXIS, TC_R_AXIS, "  %-*s ", LABEL_W - 3, "window");
 	l->jump = J_STRIP;
 }
 
