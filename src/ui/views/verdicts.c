@@ -162,7 +162,7 @@ static void build(struct tc_app *a, struct tc_verdview *s, int w)
 	free(s->win);
 	s->nwin = lat->nwindows;
 	s->win = xcalloc((size_t)s->nwin + 1, sizeof *s->win);
-	if (s->scope == TC_NONE) memcpy(s->win, V->win, (size_t)s->nwin * sizeof *s->win);
+	if (s->scope == TC_NONE) memcpy(s->win, V->win, (size_t)TC_MIN(s->nwin, V->nwindows) * sizeof *s->win);
 	else tc_verdict_windows(t, lat, s->scope, &V->opts, s->win);
 	s->ncols = w > LABEL_W + 1 ? (uint32_t)(w - LABEL_W - 1) : 1;
 	s->group = s->nwin > s->ncols ? (s->nwin + s->ncols - 1) / s->ncols : 1;
@@ -521,8 +521,8 @@ static void jump_windows(struct tc_app *a, uint32_t w0, uint32_t w1)
 	app_set_time(a, t0);
 	a->view = &view_physical;
 	a->depth = 0;
-	app_message(a, false, "window%s %u%s%.0u: %.4f-%.4f s", w1 > w0 ? "s" : "", w0, w1 > w0 ? "-" : "", w1 > w0 ? w1 : 0,
-		    tc_sec(a->t, t0), tc_sec(a->t, t1));
+	if (w1 > w0) app_message(a, false, "windows %u-%u: %.4f-%.4f s", w0, w1, tc_sec(a->t, t0), tc_sec(a->t, t1));
+	else app_message(a, false, "window %u: %.4f-%.4f s", w0, tc_sec(a->t, t0), tc_sec(a->t, t1));
 }
 
 static void jump_rank(struct tc_app *a, uint32_t rank, int64_t step, uint64_t time, bool use_time)
