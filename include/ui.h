@@ -157,11 +157,12 @@ enum tc_action {
 	ACT_NEXT_VIEW, ACT_PREV_VIEW, ACT_VIEW_N, ACT_ENTER, ACT_BACK, ACT_SEARCH, ACT_NEXT, ACT_PREV,
 	ACT_FILTER, ACT_METRIC, ACT_AGG, ACT_COMMAND, ACT_HELP, ACT_MARK, ACT_REDRAW, ACT_ORIGIN, ACT_LATENCY,
 	ACT_SORT, ACT_OPACITY,   /* profile: next sort key; calls: log / linear opacity */
+	ACT_WIN_PREV, ACT_WIN_NEXT, ACT_SCOPE,   /* dag, verdicts: [ ] time window, r region / scope */
 	ACT_COUNT
 };
 enum tc_view_id {
 	TC_V_LOGICAL, TC_V_PHYSICAL, TC_V_OVERVIEW, TC_V_DETAIL, TC_V_HELP, TC_V_REGIONS, TC_V_EVOLUTION,
-	TC_V_WAITSTATES, TC_V_PROFILE, TC_V_CALLS,
+	TC_V_WAITSTATES, TC_V_PROFILE, TC_V_CALLS, TC_V_DAG, TC_V_VERDICTS,
 	TC_V_COUNT
 };
 #define TC_VM(v) (1u << (v))
@@ -234,10 +235,13 @@ struct view {
 	/* act is the keymap's action for key (ACT_NONE when unbound); true if handled */
 	bool (*key)(struct tc_app *a, int key, enum tc_action act);
 	const char *const *help;  /* lines about the view, NULL-terminated */
+	/* releases what the view keeps in the app (caches); NULL if nothing; app_free calls it */
+	void (*free_state)(struct tc_app *a);
 };
 extern const struct view view_logical, view_physical, view_overview, view_detail, view_help;
 extern const struct view view_regions, view_evolution;
 extern const struct view view_waitstates, view_profile, view_calls;
+extern const struct view view_dag, view_verdicts;
 /* The main views in Tab order (src/ui/views/registry.c). */
 extern const struct view *const tc_main_views[];
 extern const size_t tc_nmain_views;
@@ -306,6 +310,8 @@ struct tc_app {
 	struct { uint32_t sel, top; int sort, rows; } pf;
 	/* calls: linear instead of log opacity (the time window is pv.t0/t1) */
 	struct { bool linear; } cv;
+	struct tc_dagview *dagv;     /* dag.c: chosen region/window, cursor, the cached DAG */
+	struct tc_verdview *verdv;   /* verdicts.c: scope, selected line, window cursor, panels */
 
 	/* views */
 	const struct view *view;
@@ -374,14 +380,17 @@ void app_status_line(struct tc_grid *g, int y, const char *s);
 /* A horizontal bar of frac (0..1) of w cells, in eighths, at (x, y); a value
  * above 0 shows at least a sliver (src/ui/views/bar.c). */
 void view_hbar(struct tc_grid *g, int x, int y, int w, double frac, enum tc_role role);
-/* j/k, PgDn/PgUp, g/G on a selection in a list of n lines, rows shown: true when act moves it. */
-bool view_list_move(uint32_t *sel, uint32_t n, int rows, enum tc_action act);
 /* Scrolling of text views (help, detail): true when act scrolls. */
 bool app_scroll(uint32_t *scroll, enum tc_action act);
-/* A cursor *i over a list of n entries shown in rows lines (regions, evolution):
- * true when act moves it; app_list_top keeps cur among the rows shown from *top. */
+/* A cursor over n items (j/k, PgDn/PgUp by page, g/G): true when act moves it. */
+bool app_move_index(uint32_t *i, uint32_t n, uint32_t page, enum tc_action act);
+/* The same over a list shown in rows lines (a page is rows − 1); app_list_top keeps
+ * cur among the rows shown from *top. */
 bool app_list_move(uint32_t *i, uint32_t n, int rows, enum tc_action act);
 void app_list_top(uint32_t *top, uint32_t cur, uint32_t n, int rows);
+/* The latency region of at least two ranks after g (TC_NONE: from the first); TC_NONE after
+ * the last.  The DAG and verdict views cycle through it with r (src/ui/views/dag.c). */
+uint32_t view_next_region(const struct tc_latency *lat, uint32_t g);
 
 /* --- terminal (src/ui/term.c, the only curses user) --------------------------- */
 enum tc_colormode { TC_CM_AUTO, TC_CM_ALWAYS, TC_CM_NEVER };

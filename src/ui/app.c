@@ -39,6 +39,8 @@ void app_init(struct tc_app *a, struct tc_session *s, const char *trace_name, bo
 
 void app_free(struct tc_app *a)
 {
+	for (size_t i = 0; i < tc_nmain_views; i++)
+		if (tc_main_views[i]->free_state) tc_main_views[i]->free_state(a);
 	for (int m = 0; m < TC_M_COUNT; m++)
 		for (int g = 0; g < 2; g++) lsum_free(a->sums[m][g]);
 	free(a->vis);
@@ -724,9 +726,9 @@ bool app_scroll(uint32_t *scroll, enum tc_action act)
 	}
 }
 
-bool app_list_move(uint32_t *i, uint32_t n, int rows, enum tc_action act)
+bool app_move_index(uint32_t *i, uint32_t n, uint32_t page, enum tc_action act)
 {
-	uint32_t page = (uint32_t)(rows > 1 ? rows - 1 : 1), last = n ? n - 1 : 0;
+	uint32_t last = n ? n - 1 : 0;
 	switch (act) {
 	case ACT_DOWN: if (*i < last) (*i)++; return true;
 	case ACT_UP: if (*i) (*i)--; return true;
@@ -736,6 +738,11 @@ bool app_list_move(uint32_t *i, uint32_t n, int rows, enum tc_action act)
 	case ACT_BOTTOM: *i = last; return true;
 	default: return false;
 	}
+}
+
+bool app_list_move(uint32_t *i, uint32_t n, int rows, enum tc_action act)
+{
+	return app_move_index(i, n, (uint32_t)(rows > 1 ? rows - 1 : 1), act);
 }
 
 void app_list_top(uint32_t *top, uint32_t cur, uint32_t n, int rows)

@@ -17,7 +17,9 @@
 #define F TC_VM(TC_V_PROFILE)
 #define C TC_VM(TC_V_CALLS)
 #define X TC_VM_EXTRA
-#define MT (M & ~RG & ~X)   /* main views with a step or time axis moved by h/l */
+#define DG TC_VM(TC_V_DAG)
+#define VD TC_VM(TC_V_VERDICTS)
+#define MT (M & ~RG & ~X)   /* main views whose h/l move along steps, time, windows or levels */
 #define M TC_VM_MAIN
 #define A TC_VM_ALL
 
@@ -31,7 +33,7 @@ const struct tc_keybind tc_keymap[] = {
 	{ TK_DOWN, A, ACT_DOWN, NULL, NULL, NULL },
 	{ 'k', A, ACT_UP, NULL, NULL, NULL },
 	{ TK_UP, A, ACT_UP, NULL, NULL, NULL },
-	{ 'h', MT, ACT_LEFT, "h l  Left Right", "move", "previous / next step (physical: time; evolution: window)" },
+	{ 'h', MT, ACT_LEFT, "h l  Left Right", "move", "previous / next step (physical: time; evolution, verdicts: window; dag: node)" },
 	{ TK_LEFT, MT, ACT_LEFT, NULL, NULL, NULL },
 	{ 'l', MT, ACT_RIGHT, NULL, NULL, NULL },
 	{ TK_RIGHT, MT, ACT_RIGHT, NULL, NULL, NULL },
@@ -49,7 +51,7 @@ const struct tc_keybind tc_keymap[] = {
 	{ 'b', A, ACT_PGUP, NULL, NULL, NULL },
 	{ 'g', A, ACT_TOP, "g G", NULL, "first / last rank, region or line" },
 	{ 'G', A, ACT_BOTTOM, NULL, NULL, NULL },
-	{ TK_HOME, MT | C, ACT_FIRST, "Home End", NULL, "first / last step, time (physical, calls) or window (evolution)" },
+	{ TK_HOME, MT | C, ACT_FIRST, "Home End", NULL, "first / last step, time (physical, calls), window or level" },
 	{ TK_END, MT | C, ACT_LAST, NULL, NULL, NULL },
 	{ '+', L | P | O | C, ACT_ZOOM_IN, "+ -", "zoom", "zoom in / out (steps or time)" },
 	{ '=', L | P | O | C, ACT_ZOOM_IN, NULL, NULL, NULL },
@@ -59,7 +61,7 @@ const struct tc_keybind tc_keymap[] = {
 	{ '0', L | P | O | C, ACT_ZOOM_FIT, "0", NULL, "fit the whole trace" },
 	{ TK_TAB, M, ACT_NEXT_VIEW, "Tab S-Tab", "view", "next / previous view" },
 	{ TK_BTAB, M, ACT_PREV_VIEW, NULL, NULL, NULL },
-	{ '1', M, ACT_VIEW_N, "1 .. 8", NULL, "logical, physical, overview, regions, evolution, waits, profile, calls" },
+	{ '1', M, ACT_VIEW_N, "1 .. 9", NULL, "logical physical overview regions evolution waits profile calls verdicts" },
 	{ '2', M, ACT_VIEW_N, NULL, NULL, NULL },
 	{ '3', M, ACT_VIEW_N, NULL, NULL, NULL },
 	{ '4', M, ACT_VIEW_N, NULL, NULL, NULL },
@@ -67,6 +69,7 @@ const struct tc_keybind tc_keymap[] = {
 	{ '6', M, ACT_VIEW_N, NULL, NULL, NULL },
 	{ '7', M, ACT_VIEW_N, NULL, NULL, NULL },
 	{ '8', M, ACT_VIEW_N, NULL, NULL, NULL },
+	{ '9', M, ACT_VIEW_N, NULL, NULL, NULL },
 	{ 'v', O, ACT_MARK, "v", "mark", "mark the start of a step range (Enter jumps there)" },
 	{ 'L', RG, ACT_LATENCY, "L", "latency", "latency mode: colour regions and ranks by region latency" },
 	{ TK_ENTER, L | P | O, ACT_ENTER, "Enter", "detail", "details of the event under the cursor (overview: jump)" },
@@ -75,9 +78,15 @@ const struct tc_keybind tc_keymap[] = {
 	{ TK_ENTER, W, ACT_ENTER, "Enter", "go", "logical view at the largest wait of the selected line" },
 	{ TK_ENTER, F, ACT_ENTER, "Enter", "highlight", "search the selected region by exact name (highlights it)" },
 	{ TK_ENTER, C, ACT_ENTER, "Enter", "physical", "physical timeline over the same time window" },
+	{ TK_ENTER, DG, ACT_ENTER, "Enter", "fold", "fold / unfold the cursor rank's nodes (one line per node, with its edges)" },
+	{ TK_ENTER, VD, ACT_ENTER, "Enter", "jump", "jump to the window (physical) or rank and step (logical) behind the line" },
 	{ '\n', M, ACT_ENTER, NULL, NULL, NULL },
 	{ 's', F, ACT_SORT, "s", "sort", "sort by exclusive, inclusive, calls, imbalance (cycles)" },
 	{ 'o', C, ACT_OPACITY, "o", "opacity", "log / linear opacity scaling of the density" },
+	{ '[', DG | VD, ACT_WIN_PREV, "[ ]", "window", "previous / next time window" },
+	{ ']', DG | VD, ACT_WIN_NEXT, NULL, NULL, NULL },
+	{ 'r', DG, ACT_SCOPE, "r", "region", "next region (then all ranks)" },
+	{ 'r', VD, ACT_SCOPE, "r", "scope", "next scope: the run, then each region" },
 	{ TK_ESC, A, ACT_BACK, "Esc", NULL, "back; clears a mark, then the filter or rank set" },
 	{ TK_BACKSPACE, D | H, ACT_BACK, NULL, NULL, NULL },
 	{ '/', M, ACT_SEARCH, "/ n N", "search", "search region names (PCRE2); next / previous match" },

@@ -19,3 +19,6 @@ UPDATE=1 BIN="$BIN" TRACES="$TRACES" sh tests/cli/render_regions.sh | grep -v '^
 # the tmux screens (tests/golden/tui/*.txt)
 UPDATE=1 BIN="$BIN" TRACES="$TRACES" sh tests/ui/tui.sh | grep -v '^ok ' || true
 UPDATE=1 BIN="$BIN" TRACES="$TRACES" sh tests/ui/extra.sh | grep -v '^ok ' || true
+# the DAG and verdict views (their own cases file and tmux script)
+UPDATE=1 BIN="$BIN" TRACES="$TRACES" sh tests/cli/render_verdicts.sh | grep -v '^ok ' || true
+UPDATE=1 BIN="$BIN" TRACES="$TRACES" sh tests/ui/verdicts.sh | grep -v '^ok ' || true

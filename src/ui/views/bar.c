@@ -17,16 +17,3 @@ void view_hbar(struct tc_grid *g, int x, int y, int w, double frac, enum tc_role
 	}
 }
 
-bool view_list_move(uint32_t *sel, uint32_t n, int rows, enum tc_action act)
-{
-	uint32_t page = (uint32_t)(rows > 2 ? rows - 1 : 1), last = n ? n - 1 : 0;
-	switch (act) {
-	case ACT_DOWN: if (*sel < last) (*sel)++; return true;
-	case ACT_UP: if (*sel) (*sel)--; return true;
-	case ACT_PGDN: *sel = *sel + page < last ? *sel + page : last; return true;
-	case ACT_PGUP: *sel = *sel > page ? *sel - page : 0; return true;
-	case ACT_TOP: *sel = 0; return true;
-	case ACT_BOTTOM: *sel = last; return true;
-	default: return false;
-	}
-}

@@ -356,7 +356,7 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	case ACT_DOWN: case ACT_UP: case ACT_PGDN: case ACT_PGUP: case ACT_TOP: case ACT_BOTTOM: {
 		/* the shared rank cursor (the title shows it; the other views follow) */
 		uint32_t vi = app_vis_index(a, a->rank), last = a->nvis ? a->nvis - 1 : 0;
-		view_list_move(&vi, a->nvis, 11, act);
+		app_list_move(&vi, a->nvis, 11, act);
 		if (a->nvis) a->rank = a->vis[TC_MIN(vi, last)];
 		app_set_time(a, a->time);
 		return true;

@@ -228,7 +228,7 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 {
 	const struct tc_profile *p = session_profile(a->sess);
 	uint32_t n = p->n, *s = &a->pf.sel;
-	if (view_list_move(s, n, a->pf.rows, act)) return true;
+	if (app_list_move(s, n, a->pf.rows, act)) return true;
 	switch (act) {
 	case ACT_SORT: {
 		/* keep the selected region selected */

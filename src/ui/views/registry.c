@@ -14,6 +14,8 @@ const struct view *const tc_main_views[] = {
 	&view_waitstates,
 	&view_profile,
 	&view_calls,
+	&view_verdicts,
+	&view_dag,
 };
 const size_t tc_nmain_views = TC_NELEM(tc_main_views);
 

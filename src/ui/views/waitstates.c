@@ -353,7 +353,7 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	uint32_t *s = &a->ws.sel;
 	/* first item of each section (patterns, causing ranks, waiting ranks) */
 	uint32_t sec[3] = { 0, nk, nk + c->ncaused };
-	if (view_list_move(s, ni, a->ws.rows, act)) return true;
+	if (app_list_move(s, ni, a->ws.rows, act)) return true;
 	switch (act) {
 	case ACT_RIGHT:
 		for (int i = 0; i < 3; i++)

@@ -1,0 +1,157 @@
+#!/bin/sh
+# The DAG and verdict views in the real binary, in a private tmux server
+# (tests/ui/tui.sh style): open each view, move, fold a DAG rank, change
+# window and region/scope, Enter on an imbalance step lands the logical cursor
+# on the blamed rank and step, Enter on a strip opens the physical view; at
+# 80x24 under UTF-8, LANG=C and NO_COLOR; a small terminal says it does not
+# fit.  Screens are compared with tests/golden/tui/verdicts-*.txt (UPDATE=1
+# rewrites them; tests/golden/update.sh does that) or searched for a marker.
+BIN=${BIN:-./tracecomb}
+BUILD=${BUILD:-build}
+TRACES=${TRACES:-/work/shared/traces}
+if [ ! -d "$TRACES" ] && c=$(git rev-parse --git-common-dir 2>/dev/null); then TRACES=$(cd "$c/../.." && pwd)/shared/traces; fi
+G=tests/golden/tui
+case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+if ! command -v tmux >/dev/null 2>&1; then echo "skip verdicts-tui: tmux not installed"; exit 0; fi
+if [ ! -d "$TRACES/tracer-stencil4d-32p" ]; then echo "skip verdicts-tui: no traces in $TRACES"; exit 0; fi
+if [ ! -x "$BUILD/bench/gen" ]; then echo "skip verdicts-tui: no $BUILD/bench/gen"; exit 0; fi
+S=tcv$$
+T="tmux -L $S -f /dev/null"
+tmp=$(mktemp -d)
+trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+mkdir -p $G
+ST=$TRACES/tracer-stencil4d-32p
+# rank 5 computes 2 ms longer at iteration 30: one imbalance verdict, rank 5 step 125
+GEN=$tmp/gen
+"$BUILD/bench/gen" -o "$GEN" --ranks 16 --ranks-per-node 4 --iters 60 --mapping roundrobin --delay 5:30:0.002 >/dev/null 2>&1 \
+	|| { echo "not ok verdicts-gen"; exit 1; }
+UTF="TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
+
+n=0
+start() {
+	$T kill-server 2>/dev/null
+	n=$((n + 1))
+	T="tmux -L $S-$n -f /dev/null"
+	$T new-session -d -s m -x "$1" -y "$2" "trap '' INT; env -u NO_COLOR $3 sh -c 'exec $BIN $4'; echo EXIT=\$?; sleep 60"
+}
+screen() { $T capture-pane -p -t m; }
+wait_for() {
+	i=0
+	while [ $i -lt 100 ]; do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+keys() { $T send-keys -t m "$@"; }
+check() {
+	if wait_for "$2"; then echo "ok $1"; else echo "not ok $1: no '$2' on screen"; screen | sed 's/^/    /' | head -n 30; fi
+}
+golden() {
+	wait_for "$2" || true
+	sleep 0.1
+	screen >"$tmp/got"
+	if [ -n "$UPDATE" ]; then cp "$tmp/got" "$G/$1.txt"; echo "ok tui-$1 (updated)"; return; fi
+	if cmp -s "$tmp/got" "$G/$1.txt"; then echo "ok tui-$1"
+	else echo "not ok tui-$1"; diff "$G/$1.txt" "$tmp/got" | head -n 20; fi
+}
+same_as_render() {   # same_as_render NAME TRACE VIEW: the screen is what `render` prints at 80x24
+	"$BIN" render "$2" --view "$3" --size 80x24 >"$tmp/render" 2>&1
+	screen >"$tmp/screen"
+	if cmp -s "$tmp/render" "$tmp/screen"; then echo "ok $1"
+	else echo "not ok $1"; diff "$tmp/render" "$tmp/screen" | head -n 10; fi
+}
+restored() {
+	if wait_for "EXIT=$2" && [ "$($T display -p -t m '#{alternate_on}')" = 0 ]; then echo "ok $1"
+	else echo "not ok $1: not restored"; screen | tail -n 5; fi
+}
+
+# --- DAG view (UTF-8, colour) -------------------------------------------------------
+start 80 24 "$UTF" "$ST"
+wait_for "?:help" >/dev/null
+keys : 'view dag' Enter
+golden verdicts-dag-open "region 1 (8 ranks) win 22/23"
+same_as_render dag-render-same "$ST" dag
+check dag-hints "Enter:fold"
+keys j
+check dag-down "rank 9 on quartz2: L0"
+check dag-cursor-shared "dag | rank 9/32"
+keys l
+check dag-right "rank 9 on quartz2: L1"
+keys Enter
+check dag-unfold "rank 9 unfolded"
+check dag-unfold-lines "L2  recv 6 from"
+keys Enter
+check dag-fold "rank 9 folded"
+keys ']'
+check dag-last-window "no later window"
+keys '['
+check dag-prev-window "window 21/23"
+keys r
+check dag-region "region 2 (8 ranks)"
+keys '?'
+check dag-help "Keys in the dag view"
+keys Escape
+keys BTab
+check dag-shift-tab "verdicts |"
+keys q
+restored dag-quit 0
+
+# --- verdict view: imbalance evidence jumps to the blamed rank and step ------------------
+start 80 24 "$UTF" "$GEN/traces.otf2"
+wait_for "?:help" >/dev/null
+keys : 'view verdicts' Enter
+golden verdicts-open "Verdicts for the run"
+same_as_render verdicts-render-same "$GEN" verdicts
+check verdicts-line "imbalance"
+keys G
+check verdicts-last "step 125 at"
+keys Enter
+check verdicts-jump-step "logical | rank 5/16 | step 125/250"
+keys : 'view verdicts' Enter
+keys g
+i=0
+while [ $i -lt 30 ] && ! screen | grep -qF "> intra    "; do keys j; sleep 0.05; i=$((i + 1)); done
+check verdicts-strip "> intra    "
+keys l Enter
+check verdicts-jump-window "physical |"
+keys : 'view verdicts' Enter
+keys r
+check verdicts-scope "Verdicts for region 0"
+keys r
+check verdicts-scope-run "scope: the run"
+keys '?'
+check verdicts-help "Keys in the verdicts view"
+keys Escape q
+restored verdicts-quit 0
+
+# --- LANG=C and NO_COLOR ----------------------------------------------------------------
+start 80 24 "TERM=xterm-256color LANG=C LC_ALL=C NO_COLOR=1" "$GEN/traces.otf2"
+wait_for "?:help" >/dev/null
+keys : 'view dag' Enter
+golden verdicts-dag-ascii "region 0 (16 ranks)"
+if screen | LC_ALL=C grep -q '[^ -~]'; then echo "not ok dag-ascii-only: non-ASCII bytes on screen"; else echo "ok dag-ascii-only"; fi
+if $T capture-pane -p -e -t m | grep -qE '\[(3[0-7]|38|4[0-7]|48|9[0-7]|10[0-7])[;m]'; then
+	echo "not ok dag-no-color: colour escapes with NO_COLOR"; else echo "ok dag-no-color"; fi
+keys j j j j j Enter
+check dag-ascii-fold "rank 5 unfolded"
+keys : 'view verdicts' Enter
+golden verdicts-ascii "Verdicts for the run"
+if screen | LC_ALL=C grep -q '[^ -~]'; then echo "not ok verdicts-ascii-only: non-ASCII bytes on screen"; else echo "ok verdicts-ascii-only"; fi
+keys G Enter
+check verdicts-ascii-jump "logical | rank 5/16 | step 125/250"
+keys q
+restored quit-ascii 0
+
+# --- a small terminal: the views say they do not fit -----------------------------------------
+start 30 6 "$UTF" "$ST"
+wait_for "?:help" >/dev/null
+keys : 'view dag' Enter
+check dag-too-small "terminal too small"
+keys : 'view verdicts' Enter
+check verdicts-too-small "need 40x7"
+$T resize-window -t m -x 80 -y 24
+check verdicts-resize-back "Verdicts for the run"
+keys q
+restored quit-small 0
