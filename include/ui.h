@@ -155,11 +155,17 @@ enum tc_action {
 	ACT_NONE, ACT_QUIT, ACT_DOWN, ACT_UP, ACT_LEFT, ACT_RIGHT, ACT_PGDN, ACT_PGUP, ACT_TOP, ACT_BOTTOM,
 	ACT_FIRST, ACT_LAST, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_FIT, ACT_RANKS_IN, ACT_RANKS_OUT,
 	ACT_NEXT_VIEW, ACT_PREV_VIEW, ACT_VIEW_N, ACT_ENTER, ACT_BACK, ACT_SEARCH, ACT_NEXT, ACT_PREV,
-	ACT_FILTER, ACT_METRIC, ACT_AGG, ACT_COMMAND, ACT_HELP, ACT_MARK, ACT_REDRAW, ACT_COUNT
+	ACT_FILTER, ACT_METRIC, ACT_AGG, ACT_COMMAND, ACT_HELP, ACT_MARK, ACT_REDRAW,
+	ACT_FOCUS_MAX, ACT_FOCUS_CENTROID,   /* clusters: refocus on the cluster's max rank / centroid */
+	ACT_COUNT
 };
-enum tc_view_id { TC_V_LOGICAL, TC_V_PHYSICAL, TC_V_OVERVIEW, TC_V_DETAIL, TC_V_HELP, TC_V_COUNT };
+enum tc_view_id {
+	TC_V_LOGICAL, TC_V_PHYSICAL, TC_V_OVERVIEW, TC_V_DETAIL, TC_V_HELP,
+	TC_V_CLUSTERS,
+	TC_V_COUNT
+};
 #define TC_VM(v) (1u << (v))
-#define TC_VM_MAIN (TC_VM(TC_V_LOGICAL) | TC_VM(TC_V_PHYSICAL) | TC_VM(TC_V_OVERVIEW))
+#define TC_VM_MAIN (TC_VM(TC_V_LOGICAL) | TC_VM(TC_V_PHYSICAL) | TC_VM(TC_V_OVERVIEW) | TC_VM(TC_V_CLUSTERS))
 #define TC_VM_ALL ((1u << TC_V_COUNT) - 1)
 
 struct tc_keybind {
@@ -228,6 +234,7 @@ struct view {
 	const char *const *help;  /* lines about the view, NULL-terminated */
 };
 extern const struct view view_logical, view_physical, view_overview, view_detail, view_help;
+extern const struct view view_clusters;
 /* The main views in Tab order (src/ui/views/registry.c). */
 extern const struct view *const tc_main_views[];
 extern const size_t tc_nmain_views;
@@ -267,6 +274,21 @@ struct tc_app {
 	struct { uint32_t top; uint64_t t0, t1; int cols, rows; } pv;   /* physical: time window */
 	struct { uint32_t left, xpc; bool fitted, zoomed; int64_t mark; bool marking; int cols; } ov;
 	uint32_t detail_scroll, help_scroll;
+	/* clusters: the phase shown, the dendrogram cursor (node) and first tree line, the
+	 * first step column and band; the (rank, step, metric) it was picked for (a change
+	 * elsewhere picks the phase again); the selected node; its ranks as text */
+	struct {
+		bool ready;
+		uint32_t part, node, top, btop, seen_rank, sel_part, sel_node, text_part, text_node;
+		int64_t left, seen_step;
+		enum tc_metric metric;
+		int rows;
+		char text[160];
+	} cl;
+	/* selected ranks (a cluster's members): drawn in the selection role on the rank
+	 * labels of the timelines; nrank_sel == 0: none (Esc clears) */
+	uint8_t *rank_sel;
+	uint32_t nrank_sel;
 
 	/* views */
 	const struct view *view;
@@ -312,6 +334,12 @@ uint32_t app_vis_index(const struct tc_app *a, uint32_t rank);
 uint32_t app_cursor_cev(const struct tc_app *a);
 /* Physical span of a step: its events' [enter_min, leave_max]. */
 void app_step_span(const struct tc_app *a, int64_t step, uint64_t *b, uint64_t *e);
+/* Select ranks (n = 0 or ranks = NULL: clear the selection). */
+void app_select_ranks(struct tc_app *a, const uint32_t *ranks, uint32_t n);
+static inline bool app_rank_selected(const struct tc_app *a, uint32_t r)
+{
+	return a->nrank_sel && r < a->t->nranks && a->rank_sel[r];
+}
 /* Colour-map role for a value in [0, vmax]. */
 enum tc_role app_map_role(double v, double vmax);
 void app_fit_logical(struct tc_app *a, int cols, int rows);

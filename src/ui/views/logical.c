@@ -200,8 +200,10 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		uint32_t v0 = a->lv.top + (uint32_t)i * rpr;
 		if (v0 >= a->nvis) break;
 		uint32_t v1 = TC_MIN(v0 + rpr, a->nvis);
-		bool cur_row = cvi >= v0 && cvi < v1;
-		grid_printf(g, r.x, y0 + i, lw - 1, cur_row ? TC_R_CURSOR : TC_R_LABEL, "%*u", lw - 1, a->vis[v0]);
+		bool cur_row = cvi >= v0 && cvi < v1, sel_row = false;
+		for (uint32_t v = v0; a->nrank_sel && v < v1 && !sel_row; v++) sel_row = app_rank_selected(a, a->vis[v]);
+		grid_printf(g, r.x, y0 + i, lw - 1, cur_row ? TC_R_CURSOR : sel_row ? TC_R_SELECTION : TC_R_LABEL, "%*u", lw - 1,
+			    a->vis[v0]);
 		for (int c = 0; c < cols; c++) {
 			uint32_t x = a->lv.left + (uint32_t)c * xpc;
 			if (x >= s->nx) break;
