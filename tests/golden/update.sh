@@ -16,3 +16,4 @@ grep -v '^#' tests/golden/render-cases.txt | while IFS='|' read -r name trace op
 done
 # the tmux screens (tests/golden/tui/*.txt)
 UPDATE=1 BIN="$BIN" TRACES="$TRACES" sh tests/ui/tui.sh | grep -v '^ok ' || true
+UPDATE=1 BIN="$BIN" TRACES="$TRACES" sh tests/ui/clusters.sh | grep -v '^ok ' || true
