@@ -343,6 +343,12 @@ static inline bool app_rank_selected(const struct tc_app *a, uint32_t r)
 /* Colour-map role for a value in [0, vmax]. */
 enum tc_role app_map_role(double v, double vmax);
 void app_fit_logical(struct tc_app *a, int cols, int rows);
+/* The events at the other end of the cursor event's messages and collective,
+ * at most max of them (src/ui/views/marks.c). */
+uint32_t view_partners(const struct tc_app *a, uint32_t *out, uint32_t max);
+/* Legend at (x, y), w wide: the metric's colour map from 0 to vmax, then the
+ * glyphs; returns the columns used. */
+int view_legend(struct tc_app *a, struct tc_grid *g, int x, int y, int w, double vmax);
 /* One status line about the event (or call) under the cursor, at row y. */
 void app_event_line(struct tc_app *a, struct tc_grid *g, int y);
 /* Scrolling of text views (help, detail): true when act scrolls. */

@@ -4,58 +4,8 @@
 # a cluster and see the selection in the logical view, Esc, a small terminal,
 # LANG=C.  Screens against tests/golden/tui/clusters*.txt (UPDATE=1 rewrites
 # them; tests/golden/update.sh does that) or markers.
-BIN=${BIN:-./tracecomb}
-TRACES=${TRACES:-/work/shared/traces}
-if [ ! -d "$TRACES" ] && c=$(git rev-parse --git-common-dir 2>/dev/null); then TRACES=$(cd "$c/../.." && pwd)/shared/traces; fi
-G=tests/golden/tui
-case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-if ! command -v tmux >/dev/null 2>&1; then echo "skip clusters-tui: tmux not installed"; exit 0; fi
-if [ ! -d "$TRACES/tracer-stencil4d-32p" ]; then echo "skip clusters-tui: no traces in $TRACES"; exit 0; fi
-S=tcc$$
-T="tmux -L $S -f /dev/null"
-tmp=$(mktemp -d)
-trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
-mkdir -p $G
-ST=$TRACES/tracer-stencil4d-32p
-UTF="TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
-
-n=0
-start() {
-	$T kill-server 2>/dev/null
-	n=$((n + 1))
-	T="tmux -L $S-$n -f /dev/null"
-	$T new-session -d -s m -x "$1" -y "$2" "trap '' INT; env -u NO_COLOR $3 sh -c 'exec $BIN $4'; echo EXIT=\$?; sleep 60"
-}
-screen() { $T capture-pane -p -t m; }
-wait_for() {
-	i=0
-	while [ $i -lt 100 ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
-keys() { $T send-keys -t m "$@"; }
-check() {
-	if wait_for "$2"; then echo "ok $1"; else echo "not ok $1: no '$2' on screen"; screen | sed 's/^/    /' | head -n 30; fi
-}
-check_not() {
-	sleep 0.2
-	if screen | grep -qF -- "$2"; then echo "not ok $1: '$2' still on screen"; else echo "ok $1"; fi
-}
-golden() {
-	wait_for "$2" || true
-	sleep 0.1
-	screen >"$tmp/got"
-	if [ -n "$UPDATE" ]; then cp "$tmp/got" "$G/$1.txt"; echo "ok tui-$1 (updated)"; return; fi
-	if cmp -s "$tmp/got" "$G/$1.txt"; then echo "ok tui-$1"
-	else echo "not ok tui-$1"; diff "$G/$1.txt" "$tmp/got" | head -n 20; fi
-}
-restored() {
-	if wait_for "EXIT=$2" && [ "$($T display -p -t m '#{alternate_on}')" = 0 ]; then echo "ok $1"
-	else echo "not ok $1: not restored"; screen | tail -n 5; fi
-}
+NAME=clusters-tui
+. "$(dirname "$0")/../support/tmux.sh"
 
 # --- UTF-8, colour, 80x24 ----------------------------------------------------------
 start 80 24 "$UTF" "$ST"
