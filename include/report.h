@@ -35,5 +35,9 @@ void report_evolution_text(struct tc_session *s, FILE *f);
 void report_evolution_json(struct tc_session *s, struct json *j);
 void report_clusters_text(struct tc_session *s, FILE *f);
 void report_clusters_json(struct tc_session *s, struct json *j);
+void report_verdicts_text(struct tc_session *s, FILE *f);
+void report_verdicts_json(struct tc_session *s, struct json *j);
+void report_dag_text(struct tc_session *s, FILE *f);
+void report_dag_json(struct tc_session *s, struct json *j);
 
 #endif

@@ -34,12 +34,15 @@ void session_free(struct tc_session *s);
 void session_set_opt(struct tc_session *s, const char *kv);
 const char *session_opt(const struct tc_session *s, const char *key, const char *def);
 bool session_opt_bool(const struct tc_session *s, const char *key, bool def);
+/* A number; def when absent or not a number. */
+double session_opt_num(const struct tc_session *s, const char *key, double def);
 
 /* Lazily computed results (each implemented next to its report section). */
 const struct tc_steps *session_steps(struct tc_session *s);
 const struct tc_waitstates *session_waitstates(struct tc_session *s);
 const struct tc_profile *session_profile(struct tc_session *s);
 const struct tc_latency *session_latency(struct tc_session *s);
+const struct tc_verdicts *session_verdicts(struct tc_session *s);
 /* Clusters per phase, each phase computed when first asked for (analysis_cluster.h). */
 struct tc_clusters *session_clusters(struct tc_session *s);
 

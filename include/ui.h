@@ -155,7 +155,7 @@ enum tc_action {
 	ACT_NONE, ACT_QUIT, ACT_DOWN, ACT_UP, ACT_LEFT, ACT_RIGHT, ACT_PGDN, ACT_PGUP, ACT_TOP, ACT_BOTTOM,
 	ACT_FIRST, ACT_LAST, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_FIT, ACT_RANKS_IN, ACT_RANKS_OUT,
 	ACT_NEXT_VIEW, ACT_PREV_VIEW, ACT_VIEW_N, ACT_ENTER, ACT_BACK, ACT_SEARCH, ACT_NEXT, ACT_PREV,
-	ACT_FILTER, ACT_METRIC, ACT_AGG, ACT_COMMAND, ACT_HELP, ACT_MARK, ACT_REDRAW,
+	ACT_FILTER, ACT_METRIC, ACT_AGG, ACT_COMMAND, ACT_HELP, ACT_MARK, ACT_REDRAW, ACT_ORIGIN,
 	ACT_FOCUS_MAX, ACT_FOCUS_CENTROID,   /* clusters: refocus on the cluster's max rank / centroid */
 	ACT_COUNT
 };
@@ -304,6 +304,11 @@ struct tc_app {
 	bool msg_err;
 	char *err_caret;     /* regex error: pattern with a caret, drawn above the bottom line */
 
+	/* `o`: the largest differential-lateness blocks (where lateness starts), visited in turn */
+	struct tc_block origins[20];
+	size_t norigins, origin_next;
+	bool origins_done;
+
 	bool quit;
 	int last_w, last_h;
 	struct tc_theme theme;
@@ -328,6 +333,8 @@ void app_set_time(struct tc_app *a, uint64_t time);  /* also moves step */
 bool app_set_filter(struct tc_app *a, const char *pat);
 bool app_set_search(struct tc_app *a, const char *pat);
 bool app_search_next(struct tc_app *a, bool backward);
+/* Move the cursor to the next origin of lateness (largest differential lateness first). */
+bool app_next_origin(struct tc_app *a);
 /* Index of the cursor rank in the visible list (or the nearest). */
 uint32_t app_vis_index(const struct tc_app *a, uint32_t rank);
 /* The cev under the cursor, TC_NONE if none. */

@@ -8,38 +8,29 @@
 #include "analysis_latency.h"
 #include "report.h"
 
-static double opt_num(const struct tc_session *s, const char *key, double def)
-{
-	const char *v = session_opt(s, key, NULL);
-	if (!v || !*v) return def;
-	char *end;
-	double x = strtod(v, &end);
-	return *end ? def : x;
-}
-
 const struct tc_latency *session_latency(struct tc_session *s)
 {
 	if (s->latency) return s->latency;
 	struct tc_latency_opts o;
 	tc_latency_default_opts(&o);
-	o.threshold = opt_num(s, "region_threshold", o.threshold);
-	o.margin = opt_num(s, "region_margin", o.margin);
-	o.damping = opt_num(s, "region_damping", o.damping);
-	o.depth = (uint32_t)opt_num(s, "region_depth", o.depth);
-	o.ball_max = (uint32_t)opt_num(s, "region_ball", o.ball_max);
+	o.threshold = session_opt_num(s, "region_threshold", o.threshold);
+	o.margin = session_opt_num(s, "region_margin", o.margin);
+	o.damping = session_opt_num(s, "region_damping", o.damping);
+	o.depth = (uint32_t)session_opt_num(s, "region_depth", o.depth);
+	o.ball_max = (uint32_t)session_opt_num(s, "region_ball", o.ball_max);
 	o.balanced = strcmp(session_opt(s, "region_layers", "balanced"), "paper") != 0;
 	const char *w = session_opt(s, "region_weight", "messages");
 	o.weight = !strcmp(w, "bytes") ? TC_LAT_W_BYTES : !strcmp(w, "binary") ? TC_LAT_W_BINARY : TC_LAT_W_MESSAGES;
 	const char *b = session_opt(s, "latency_buckets", "log2");
 	o.buckets = !strcmp(b, "linear") ? TC_LAT_BUCKETS_LINEAR : TC_LAT_BUCKETS_LOG2;
-	o.bucket_bytes = (uint64_t)opt_num(s, "latency_bucket_bytes", (double)o.bucket_bytes);
-	o.min_count = (uint32_t)opt_num(s, "latency_min_count", o.min_count);
-	o.high_l = opt_num(s, "latency_high", o.high_l);
-	o.windows = (uint32_t)opt_num(s, "windows", o.windows);
-	o.steady_level = opt_num(s, "steady_level", o.steady_level);
-	o.steady_min = (uint32_t)opt_num(s, "steady_min", o.steady_min);
-	o.growth_min = opt_num(s, "growth_min", o.growth_min);
-	o.threads = (int)opt_num(s, "threads", o.threads);
+	o.bucket_bytes = (uint64_t)session_opt_num(s, "latency_bucket_bytes", (double)o.bucket_bytes);
+	o.min_count = (uint32_t)session_opt_num(s, "latency_min_count", o.min_count);
+	o.high_l = session_opt_num(s, "latency_high", o.high_l);
+	o.windows = (uint32_t)session_opt_num(s, "windows", o.windows);
+	o.steady_level = session_opt_num(s, "steady_level", o.steady_level);
+	o.steady_min = (uint32_t)session_opt_num(s, "steady_min", o.steady_min);
+	o.growth_min = session_opt_num(s, "growth_min", o.growth_min);
+	o.threads = (int)session_opt_num(s, "threads", o.threads);
 	s->latency = tc_latency_compute(s->t, &o);
 	return s->latency;
 }

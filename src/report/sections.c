@@ -15,6 +15,10 @@ const struct report_section report_sections[] = {
 	{ "regions", "communication regions (free-energy distance) and their latency RL", report_regions_text, report_regions_json },
 	{ "latency", "latency criteria per size and intra/inter node, highest message latencies", report_latency_text, report_latency_json },
 	{ "evolution", "latency over time windows per region: growth and steady-high periods", report_evolution_text, report_evolution_json },
+	{ "verdicts", "why: mapping, pattern, compute imbalance or background traffic, with evidence and advice",
+	  report_verdicts_text, report_verdicts_json },
+	{ "dag", "dependency DAG of the most latent region and window, with per-rank communication state",
+	  report_dag_text, report_dag_json },
 };
 const size_t report_nsections = TC_NELEM(report_sections);
 

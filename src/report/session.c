@@ -7,6 +7,7 @@
 #include "analysis_latency.h"
 #include "analysis_profile.h"
 #include "analysis_steps.h"
+#include "analysis_verdict.h"
 #include "analysis_waitstate.h"
 #include "session.h"
 
@@ -37,6 +38,15 @@ bool session_opt_bool(const struct tc_session *s, const char *key, bool def)
 	return !strcasecmp(v, "on") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcmp(v, "1");
 }
 
+double session_opt_num(const struct tc_session *s, const char *key, double def)
+{
+	const char *v = session_opt(s, key, NULL);
+	if (!v || !*v) return def;
+	char *end;
+	double x = strtod(v, &end);
+	return *end ? def : x;
+}
+
 void session_free(struct tc_session *s)
 {
 	if (!s) return;
@@ -46,7 +56,7 @@ void session_free(struct tc_session *s)
 	tc_waitstates_free(s->waitstates);
 	tc_profile_free(s->profile);
 	tc_latency_free(s->latency);
-	/* analysis results: each module frees its own (added as modules land) */
+	tc_verdicts_free(s->verdicts);
 	for (size_t i = 0; i < s->opts.n; i++) free(s->opts.a[i]);
 	VEC_FREE(s->opts);
 	tc_trace_free(s->t);

@@ -536,9 +536,37 @@ void app_key(struct tc_app *a, int key)
 		a->detail_scroll = 0;
 		app_push(a, &view_detail);
 		break;
+	case ACT_ORIGIN:
+		app_next_origin(a);
+		break;
 	default:
 		break;
 	}
+}
+
+bool app_next_origin(struct tc_app *a)
+{
+	if (!a->st) return false;
+	if (!a->origins_done) {
+		a->norigins = tc_steps_top(a->st, TC_M_DLATENESS, true, TC_NELEM(a->origins), a->origins);
+		a->origins_done = true;
+	}
+	if (!a->norigins) {
+		app_message(a, false, "no lateness origin: no event started late");
+		return false;
+	}
+	size_t i = a->origin_next++ % a->norigins;
+	const struct tc_block *b = &a->origins[i];
+	const struct tc_cev *e = &a->st->cevs[b->cev];
+	app_set_rank(a, e->rank);
+	app_set_step(a, b->agg ? (int64_t)e->step - 1 : (int64_t)e->step);
+	char d[32];
+	fmt_seconds(d, sizeof d, b->agg ? e->dlateness_agg : e->dlateness);
+	const char *region = tc_region_name(a->t, a->t->ranks[e->rank].calls[a->t->ranks[e->rank].ops[e->op].call].region);
+	app_message(a, false, "origin %zu/%zu: rank %u step %lld, %s%s, first late by %s (o: next)", i + 1,
+		    a->norigins, e->rank, (long long)(b->agg ? (int64_t)e->step - 1 : (int64_t)e->step),
+		    b->agg ? "computation before " : "", region, d);
+	return true;
 }
 
 /* --- frame ---------------------------------------------------------------------------- */

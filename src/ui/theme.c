@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <yaml.h>
@@ -329,8 +330,21 @@ bool theme_load(struct tc_theme *th, const char *spec, char **err)
 			*err = xasprintf("bad theme name '%s'", spec);
 			return false;
 		}
-	const char *dirs[] = { "themes", TC_DATADIR "/themes" };
+	/* ./themes, then beside the installed binary (<prefix>/bin/../share/...), then
+	 * the directory configured at build time */
+	char exe[4096], rel[4200] = "";
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(rel, sizeof rel, "%s/../share/tracecomb/themes", exe);
+		}
+	}
+	const char *dirs[] = { "themes", rel, TC_DATADIR "/themes" };
 	for (size_t i = 0; i < TC_NELEM(dirs); i++) {
+		if (!dirs[i][0]) continue;
 		char *path = xasprintf("%s/%s.yaml", dirs[i], spec);
 		struct stat sb;
 		if (!stat(path, &sb)) {

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "analysis_cluster.h"
+#include "testkit.h"
 
 #define EPS 1e-12
 
@@ -91,17 +92,6 @@ static struct tc_steps *hb_finish(struct hb *h, const struct tc_trace *t)
 	return s;
 }
 
-static void hs_free(struct tc_steps *s)
-{
-	free(s->cevs);
-	free(s->rank_first);
-	free(s->parts);
-	free(s->steps);
-	free(s->msg_send_cev);
-	free(s->msg_recv_cev);
-	free(s);
-}
-
 /* One cev per op of every rank of a built model, at step 2·(op index),
  * partition 0, lateness 0. */
 static struct tc_steps *steps_from_ops(const struct tc_trace *t)
@@ -121,23 +111,9 @@ static struct tc_steps *steps_from_ops(const struct tc_trace *t)
 	return hb_finish(&h, t);
 }
 
-/* The sorted member ranks of a node as a comma list, for compact asserts. */
-static char *members(const struct tc_phase_clusters *ph, uint32_t node)
-{
-	const struct tc_cnode *N = &ph->nodes[node];
-	uint32_t *v = malloc((N->size + 1) * sizeof *v);
-	memcpy(v, ph->members + N->first, N->size * sizeof *v);
-	for (uint32_t i = 1; i < N->size; i++)
-		for (uint32_t j = i; j > 0 && v[j - 1] > v[j]; j--) { uint32_t x = v[j]; v[j] = v[j - 1]; v[j - 1] = x; }
-	struct strbuf b = { 0 };
-	fmt_ranges(&b, v, N->size);
-	free(v);
-	return sb_detach(&b);
-}
-
 static void assert_members(const struct tc_phase_clusters *ph, uint32_t node, const char *want)
 {
-	char *got = members(ph, node);
+	char *got = tk_node_ranks(ph, node);
 	assert_string_equal(got, want);
 	free(got);
 }
@@ -226,7 +202,7 @@ static void test_groups_direct(void **st)
 	assert_int_equal(tc_clusters_visible_of(c, 0, 40), TC_NONE);
 	assert_null(tc_clusters_phase(c, 1));
 	tc_clusters_free(c);
-	hs_free(s);
+	tc_steps_free(s);
 }
 
 /* --- CLARA path: 2000 ranks -------------------------------------------- */
@@ -289,7 +265,7 @@ static void test_groups_clara(void **st)
 	check_two_groups(tc_clusters_phase(c3, 0), 2000);
 	tc_clusters_free(c3);
 	tc_clusters_free(c);
-	hs_free(s);
+	tc_steps_free(s);
 }
 
 /* --- dendrogram state: three groups at 0, 0.1 and 0.5 ------------------- */
@@ -364,7 +340,7 @@ static void test_open_close(void **st)
 	assert_int_equal(ph->max_rank, 11);
 	assert_near(ph->nodes[ph->root].height, 1.0, EPS);
 	tc_clusters_free(c);
-	hs_free(s);
+	tc_steps_free(s);
 }
 
 /* One rank alone, an empty partition, identical ranks: one cluster each. */
@@ -403,7 +379,7 @@ static void test_degenerate(void **st)
 	assert_int_equal(g[1].sends, 0);
 	assert_near(g[1].recv_mean, 0.25, EPS);
 	tc_clusters_free(c);
-	hs_free(s);
+	tc_steps_free(s);
 }
 
 /* A gradient (pF3D-like: lateness grows with the rank) has no gap: one cluster. */
@@ -424,7 +400,7 @@ static void test_gradient_one_cluster(void **st)
 	assert_int_equal(tc_clusters_centroid(c, 0, ph->root), 7);
 	assert_int_equal(ph->max_rank, 15);
 	tc_clusters_free(c);
-	hs_free(s);
+	tc_steps_free(s);
 }
 
 /* --- models with messages ------------------------------------------------ */
@@ -506,7 +482,7 @@ static enum tc_exchange ring_pattern(uint32_t n, enum flavour fl)
 	assert_int_equal(t->unmatched_sends + t->unmatched_recvs, 0);
 	struct tc_steps *s = steps_from_ops(t);
 	enum tc_exchange e = tc_exchange_detect(s, 0);
-	hs_free(s);
+	tc_steps_free(s);
 	tc_trace_free(t);
 	return e;
 }
@@ -564,7 +540,7 @@ static void test_glyphs_waitall(void **st)
 	assert_int_equal(g[0].sends, 4);
 	assert_near(g[0].send_mean, 0.215, EPS);
 	tc_clusters_free(c);
-	hs_free(s);
+	tc_steps_free(s);
 	tc_trace_free(t);
 }
 
@@ -641,7 +617,7 @@ static void test_focus_bfs(void **st)
 	s->cevs[s->msg_recv_cev[m01]].partition = 1;
 	assert_focus(s, 0, 2, 2, 16, "1-4");
 	assert_focus(s, 1, 0, 1, 16, "0-1");
-	hs_free(s);
+	tc_steps_free(s);
 	tc_trace_free(t);
 }
 

@@ -10,36 +10,18 @@
 
 #include "analysis_cluster.h"
 #include "read.h"
+#include "testkit.h"
 
 static struct tc_trace *load(const char *name)
 {
-	const char *dir = getenv("TRACES");
-	char *p = xasprintf("%s/%s", dir ? dir : "../shared/traces", name), *err = NULL;
-	struct tc_read_opts o = { .threads = 1 };
-	struct tc_trace *t = tc_read_otf2(p, &o, &err);
-	if (!t) fprintf(stderr, "%s: %s\n", p, err);
-	free(p);
-	free(err);
+	struct tc_trace *t = tk_load(name, 1);
 	assert_non_null(t);
 	return t;
 }
 
-static char *ranks_of(const struct tc_phase_clusters *ph, uint32_t node)
-{
-	const struct tc_cnode *N = &ph->nodes[node];
-	uint32_t *v = malloc((N->size + 1) * sizeof *v);
-	memcpy(v, ph->members + N->first, N->size * sizeof *v);
-	for (uint32_t i = 1; i < N->size; i++)
-		for (uint32_t j = i; j > 0 && v[j - 1] > v[j]; j--) { uint32_t x = v[j]; v[j] = v[j - 1]; v[j - 1] = x; }
-	struct strbuf b = { 0 };
-	fmt_ranges(&b, v, N->size);
-	free(v);
-	return sb_detach(&b);
-}
-
 static void assert_ranks(const struct tc_phase_clusters *ph, uint32_t node, const char *want)
 {
-	char *got = ranks_of(ph, node);
+	char *got = tk_node_ranks(ph, node);
 	assert_string_equal(got, want);
 	free(got);
 }

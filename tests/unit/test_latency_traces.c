@@ -16,14 +16,8 @@
 #include "analysis_latency.h"
 #include "read.h"
 #include "report.h"
+#include "testkit.h"
 
-static const char *traces_dir(void)
-{
-	/* $TRACES as tests/run.sh sets it; from a worktree that guess can miss */
-	const char *d = getenv("TRACES");
-	struct stat st;
-	return d && *d && stat(d, &st) == 0 && S_ISDIR(st.st_mode) ? d : "/work/shared/traces";
-}
 
 static void check_invariants(const struct tc_latency *lat)
 {
@@ -84,14 +78,14 @@ static void check_invariants(const struct tc_latency *lat)
 static void test_all_traces(void **state)
 {
 	(void)state;
-	DIR *d = opendir(traces_dir());
+	DIR *d = opendir(tk_traces_dir());
 	if (!d) skip();
 	struct dirent *e;
 	int n = 0;
 	FILE *null = fopen("/dev/null", "w");
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.') continue;
-		char *path = xasprintf("%s/%s", traces_dir(), e->d_name);
+		char *path = xasprintf("%s/%s", tk_traces_dir(), e->d_name);
 		struct stat st;
 		if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) { free(path); continue; }
 		char *err = NULL;
@@ -124,12 +118,7 @@ static void test_all_traces(void **state)
 
 static struct tc_trace *load(const char *name)
 {
-	char *path = xasprintf("%s/%s", traces_dir(), name);
-	char *err = NULL;
-	struct tc_trace *t = tc_read_otf2(path, NULL, &err);
-	free(path);
-	free(err);
-	return t;
+	return tk_load(name, 0);
 }
 
 /* Exact values of small traces (checked against `tracecomb info` and by hand). */

@@ -7,21 +7,12 @@
 #include <cmocka.h>
 
 #include "read.h"
+#include "testkit.h"
 
-static char *trace_path(const char *name)
-{
-	const char *dir = getenv("TRACES");
-	return xasprintf("%s/%s", dir ? dir : "../shared/traces", name);
-}
 
 static struct tc_trace *load(const char *name, int threads)
 {
-	char *p = trace_path(name), *err = NULL;
-	struct tc_read_opts o = { .threads = threads };
-	struct tc_trace *t = tc_read_otf2(p, &o, &err);
-	if (!t) fprintf(stderr, "%s: %s\n", p, err);
-	free(p);
-	free(err);
+	struct tc_trace *t = tk_load(name, threads);
 	assert_non_null(t);
 	return t;
 }
@@ -156,7 +147,7 @@ static void test_cancel(void **st)
 	(void)st;
 	uint64_t total = 0;
 	struct tc_read_opts o = { .threads = 1, .progress = stop_early, .progress_ctx = &total };
-	char *p = trace_path("casita-cloverleaf-openacc-cuda-2p"), *err = NULL;
+	char *p = tk_trace_path("casita-cloverleaf-openacc-cuda-2p"), *err = NULL;
 	struct tc_trace *t = tc_read_otf2(p, &o, &err);
 	assert_null(t);
 	assert_string_equal(err, "loading cancelled");

@@ -10,6 +10,7 @@
 
 #include "analysis_steps.h"
 #include "read.h"
+#include "testkit.h"
 
 /* --- hand-made traces ---------------------------------------------------------- */
 #define MAXR 16
@@ -771,31 +772,10 @@ static void test_random(void **st)
 }
 
 /* --- real traces --------------------------------------------------------------------- */
-/* $TRACES when it names a directory with the traces, else the shared copy
- * (tests/run.sh derives $TRACES from the checkout, which is one level off in
- * a git worktree under /work/wt). */
-static const char *traces_dir(void)
-{
-	const char *d = getenv("TRACES");
-	if (d && *d) {
-		char *probe = xasprintf("%s/MANIFEST.md", d);
-		FILE *f = fopen(probe, "r");
-		free(probe);
-		if (f) {
-			fclose(f);
-			return d;
-		}
-	}
-	return "/work/shared/traces";
-}
-
 static struct tc_trace *load(const char *name)
 {
-	char *path = xasprintf("%s/%s", traces_dir(), name), *err = NULL;
-	struct tc_read_opts ro = { 0 };
-	struct tc_trace *t = tc_read_otf2(path, &ro, &err);
-	if (!t) fail_msg("%s: %s", path, err ? err : "?");
-	free(path);
+	struct tc_trace *t = tk_load(name, 0);
+	if (!t) fail_msg("%s: cannot load", name);
 	return t;
 }
 

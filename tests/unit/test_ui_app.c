@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "steps_halo.h"
 #include "ui.h"
 
 /* ring: every rank computes, sends to r+1, receives from r-1, then a barrier */
@@ -218,12 +219,33 @@ static void test_empty_trace(void **state)
 	}
 }
 
+/* `o` goes to where lateness first appears: the delayed rank's computation
+ * block of the delayed iteration (the steps engine's test: rank 3, iteration 2
+ * of an 8-rank ring halo, the block before step 8). */
+static void test_origin_key(void **state)
+{
+	(void)state;
+	struct halo_spec h = { .nranks = 8, .iters = 5, .res = 1000, .work = 100, .delay_rank = 3,
+			       .delay_iter = 2, .delay = 50 };
+	struct tc_session *s = session_new(halo_trace(&h));
+	struct tc_app a;
+	app_init(&a, s, "halo", true, false);
+	app_key(&a, 'o');
+	assert_int_equal(a.rank, 3);
+	assert_int_equal(a.step, 7);
+	assert_non_null(strstr(a.msg, "origin 1/"));
+	assert_non_null(strstr(a.msg, "rank 3 step 7, computation before MPI_Isend"));
+	app_free(&a);
+	session_free(s);
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_moves_and_views), cmocka_unit_test(test_search_filter),
 		cmocka_unit_test(test_partners_and_sizes), cmocka_unit_test(test_empty_trace),
+		cmocka_unit_test(test_origin_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

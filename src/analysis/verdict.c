@@ -1,0 +1,874 @@
+/* verdict.c — attribution of communication latency to causes (PCLVis §6:
+ * A1 mapping, A2 pattern, A3 background traffic) and compute imbalance from
+ * logical time (differential lateness + wait-state delay costs), with the
+ * evidence, confidence and advice of each.  Thresholds: docs/verdicts.md. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_latency.h"
+#include "analysis_remap.h"
+#include "analysis_steps.h"
+#include "analysis_verdict.h"
+#include "analysis_waitstate.h"
+#include "u64map.h"
+
+const char *const tc_cause_names[TC_CAUSE_COUNT] = { "none", "mapping", "pattern", "imbalance", "background" };
+
+/* L above this counts as this in the window levels of A3: one receive completed
+ * long after its data arrived (a rank busy before its Wait) must not make a window
+ * look disturbed. */
+#define BG_L_CAP 10.0
+
+void tc_verdict_default_opts(struct tc_verdict_opts *o)
+{
+	*o = (struct tc_verdict_opts){
+		.min_confidence = 0.3,
+		.map_cut = 0.2, .map_excess = 0.05, .map_cost = 1.2,
+		.pat_ratio = 2.0, .pat_lb = 3.0, .pat_hot_share = 0.25,
+		.imb_share = 0.01, .imb_factor = 3.0,
+		.bg_factor = 2.0, .bg_z = 3.0, .bg_min_msgs = 8,
+		.max_steps = 5,
+	};
+}
+
+double tc_verdict_ev(const struct tc_verdict *v, const char *key)
+{
+	for (uint32_t i = 0; i < v->nev; i++)
+		if (!strcmp(v->ev[i].key, key)) return v->ev[i].value;
+	return NAN;
+}
+
+static void ev_add(struct tc_verdict *v, const char *key, double x)
+{
+	if (v->nev < TC_VERDICT_MAX_EVIDENCE) v->ev[v->nev++] = (struct tc_evidence){ key, x };
+}
+
+static double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : isnan(x) ? 0 : x; }
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median_of(double *v, size_t n)
+{
+	if (!n) return NAN;
+	qsort(v, n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct vb { VEC(struct tc_verdict) v; };
+
+static struct tc_verdict *vnew(struct vb *b, enum tc_cause c, uint32_t scope)
+{
+	struct tc_verdict x = { .cause = (uint8_t)c, .scope = scope };
+	VEC_PUSH(b->v, x);
+	return &b->v.a[b->v.n - 1];
+}
+
+static void set_window(struct tc_verdict *v, const struct tc_trace *t, const struct tc_latency *lat, uint32_t w0,
+		       uint32_t w1)
+{
+	v->windowed = true;
+	v->win_first = w0;
+	v->win_last = w1;
+	v->start = tc_sec(t, tc_lat_win_start(lat, w0));
+	v->end = tc_sec(t, TC_MIN(tc_lat_win_end(lat, w1), t->tmax));
+}
+
+static void set_ranks(struct tc_verdict *v, const uint32_t *r, uint32_t n)
+{
+	v->nranks = n;
+	v->ranks = xmalloc((n ? n : 1) * sizeof *v->ranks);
+	if (n) memcpy(v->ranks, r, n * sizeof *r);
+	qsort(v->ranks, n, sizeof *v->ranks, cmp_u32);
+}
+
+static char *ranks_str(const uint32_t *r, uint32_t n)
+{
+	struct strbuf b;
+	sb_init(&b);
+	fmt_ranges(&b, r, n);
+	if (!b.s) sb_add(&b, "-");
+	return sb_detach(&b);
+}
+
+/* --- per-scope message statistics -------------------------------------------
+ * A scope is the whole run (region == TC_NONE) or the messages inside one region. */
+struct scope_stats {
+	uint32_t n;                 /* ranks of the scope */
+	uint32_t *ranks;            /* sorted */
+	double *load, *loadb;       /* per scope rank: messages / bytes over the run */
+	uint64_t msgs;
+	/* per window */
+	double *w_level, *w_cv;     /* A3: capped mean L of inter-node messages and its CV */
+	uint32_t *w_nbg;
+	double *w_intra;            /* capped mean L of intra-node messages (NaN if none) */
+	double *w_maxmean, *w_adrel, *w_lbmax;
+	uint32_t *w_busiest, *w_msgs, *w_inter;
+	uint64_t *w_bytes, *w_binter;
+};
+
+static bool in_scope(const struct tc_latency *lat, uint32_t region, const struct tc_msg *m)
+{
+	return region == TC_NONE || (lat->rank_region[m->src] == region && lat->rank_region[m->dst] == region);
+}
+
+static void scope_free(struct scope_stats *s)
+{
+	free(s->ranks); free(s->load); free(s->loadb);
+	free(s->w_level); free(s->w_cv); free(s->w_nbg); free(s->w_intra);
+	free(s->w_maxmean); free(s->w_adrel); free(s->w_lbmax); free(s->w_busiest); free(s->w_msgs);
+	free(s->w_inter); free(s->w_bytes); free(s->w_binter);
+}
+
+/* by_win: message indices grouped by window (offsets win_first[w]..[w+1]) */
+static void scope_compute(const struct tc_trace *t, const struct tc_latency *lat, uint32_t region,
+			  const uint32_t *by_win, const uint32_t *win_first, struct scope_stats *s)
+{
+	uint32_t N = t->nranks, W = lat->nwindows;
+	memset(s, 0, sizeof *s);
+	uint32_t *idx = xmalloc((N ? N : 1) * sizeof *idx);
+	if (region == TC_NONE) {
+		s->n = N;
+		s->ranks = xmalloc((N ? N : 1) * sizeof *s->ranks);
+		for (uint32_t r = 0; r < N; r++) s->ranks[r] = idx[r] = r;
+	} else {
+		const struct tc_lat_region *R = &lat->regions[region];
+		s->n = R->nranks;
+		s->ranks = xmalloc((R->nranks ? R->nranks : 1) * sizeof *s->ranks);
+		memcpy(s->ranks, R->ranks, R->nranks * sizeof *R->ranks);
+		for (uint32_t r = 0; r < N; r++) idx[r] = TC_NONE;
+		for (uint32_t i = 0; i < R->nranks; i++) idx[R->ranks[i]] = i;
+	}
+	uint32_t n1 = s->n ? s->n : 1, W1 = W ? W : 1;
+	s->load = xcalloc(n1, sizeof *s->load);
+	s->loadb = xcalloc(n1, sizeof *s->loadb);
+	s->w_level = xmalloc(W1 * sizeof(double));
+	s->w_cv = xmalloc(W1 * sizeof(double));
+	s->w_intra = xmalloc(W1 * sizeof(double));
+	s->w_maxmean = xmalloc(W1 * sizeof(double));
+	s->w_adrel = xmalloc(W1 * sizeof(double));
+	s->w_lbmax = xmalloc(W1 * sizeof(double));
+	s->w_nbg = xcalloc(W1, sizeof(uint32_t));
+	s->w_busiest = xmalloc(W1 * sizeof(uint32_t));
+	s->w_msgs = xcalloc(W1, sizeof(uint32_t));
+	s->w_inter = xcalloc(W1, sizeof(uint32_t));
+	s->w_bytes = xcalloc(W1, sizeof(uint64_t));
+	s->w_binter = xcalloc(W1, sizeof(uint64_t));
+	double *wc = xcalloc(n1, sizeof *wc), *lb = xmalloc(n1 * sizeof *lb);
+	uint32_t *touched = xmalloc(n1 * sizeof *touched);
+	bool *is_t = xcalloc(n1, sizeof *is_t);
+	for (uint32_t w = 0; w < W; w++) {
+		double sl = 0, sl2 = 0, si = 0;
+		uint32_t nb = 0, ni = 0, nt = 0;
+		for (uint32_t k = win_first[w]; k < win_first[w + 1]; k++) {
+			uint32_t i = by_win[k];
+			const struct tc_msg *m = &t->msgs[i];
+			if (!in_scope(lat, region, m)) continue;
+			s->msgs++;
+			s->w_msgs[w]++;
+			uint32_t a = idx[m->src], b = idx[m->dst];
+			s->load[a]++; s->load[b]++;
+			s->loadb[a] += (double)m->bytes; s->loadb[b] += (double)m->bytes;
+			if (!is_t[a]) { is_t[a] = true; touched[nt++] = a; }
+			if (!is_t[b]) { is_t[b] = true; touched[nt++] = b; }
+			wc[a]++; wc[b]++;
+			double l = TC_MIN(lat->l[i], BG_L_CAP);
+			s->w_bytes[w] += m->bytes;
+			if (lat->cls[i] == TC_LAT_INTER) {
+				s->w_inter[w]++;
+				s->w_binter[w] += m->bytes;
+			}
+			if (lat->cls[i] == TC_LAT_INTER) { sl += l; sl2 += l * l; nb++; }
+			else { si += l; ni++; }
+		}
+		s->w_nbg[w] = nb;
+		s->w_level[w] = nb ? sl / nb : NAN;
+		double var = nb > 1 ? (sl2 - sl * sl / nb) / (nb - 1) : NAN;
+		s->w_cv[w] = nb > 1 && sl > 0 ? sqrt(var > 0 ? var : 0) / (sl / nb) : NAN;
+		s->w_intra[w] = ni ? si / ni : NAN;
+		/* load balance of the window over the scope's ranks (ranks without messages count 0) */
+		double mean = 0;
+		double ad = tc_load_balance(wc, s->n, lb, &mean);
+		double mx = 0, lbm = 0;
+		uint32_t busiest = TC_NONE;
+		for (uint32_t j = 0; j < nt; j++) {
+			uint32_t a = touched[j];
+			if (wc[a] > mx || (wc[a] == mx && busiest != TC_NONE && s->ranks[a] < busiest)) { mx = wc[a]; busiest = s->ranks[a]; }
+			if (lb[a] > lbm) lbm = lb[a];
+		}
+		s->w_maxmean[w] = mean > 0 ? mx / mean : NAN;
+		s->w_adrel[w] = mean > 0 ? ad / mean : NAN;
+		s->w_lbmax[w] = nt ? lbm : NAN;
+		s->w_busiest[w] = busiest;
+		for (uint32_t j = 0; j < nt; j++) { wc[touched[j]] = 0; is_t[touched[j]] = false; }
+	}
+	free(wc); free(lb); free(touched); free(is_t); free(idx);
+}
+
+/* --- A2: pattern -------------------------------------------------------------- */
+struct hot { uint32_t n; uint32_t *ranks; double max_mean, ad_rel, lb_max, max_mean_bytes; uint32_t busiest; };
+
+static void hot_spots(const double *load, const double *loadb, const uint32_t *ranks, uint32_t n,
+		      const struct tc_verdict_opts *o, struct hot *h)
+{
+	memset(h, 0, sizeof *h);
+	h->busiest = TC_NONE;
+	double *lb = xmalloc((n ? n : 1) * sizeof *lb), mean = 0, meanb = 0;
+	double ad = tc_load_balance(load, n, lb, &mean);
+	double mx = 0, mxb = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (load[i] > mx) { mx = load[i]; h->busiest = ranks[i]; }
+		if (loadb[i] > mxb) mxb = loadb[i];
+		if (lb[i] > h->lb_max) h->lb_max = lb[i];
+	}
+	tc_load_balance(loadb, n, NULL, &meanb);
+	h->max_mean = mean > 0 ? mx / mean : NAN;
+	h->max_mean_bytes = meanb > 0 ? mxb / meanb : NAN;
+	h->ad_rel = mean > 0 ? ad / mean : NAN;
+	h->ranks = xmalloc((n ? n : 1) * sizeof *h->ranks);
+	for (uint32_t i = 0; i < n; i++)
+		if (load[i] > mean && lb[i] >= o->pat_lb && load[i] >= o->pat_ratio * mean) h->ranks[h->n++] = ranks[i];
+	free(lb);
+}
+
+static bool pattern_fires(const struct hot *h, uint32_t n, const struct tc_verdict_opts *o)
+{
+	return h->n >= 1 && h->max_mean >= o->pat_ratio && (double)h->n <= o->pat_hot_share * n;
+}
+
+static double pattern_conf(const struct hot *h) { return clamp01(log2(h->max_mean) / 3.0); }
+
+static void pattern_verdict(struct vb *b, const struct tc_trace *t, const struct tc_waitstates *ws,
+			    const struct scope_stats *s, uint32_t scope,
+			    const uint32_t *partners, const struct tc_verdict_opts *o)
+{
+	struct hot h;
+	hot_spots(s->load, s->loadb, s->ranks, s->n, o, &h);
+	if (pattern_fires(&h, s->n, o)) {
+		struct tc_verdict *v = vnew(b, TC_CAUSE_PATTERN, scope);
+		set_ranks(v, h.ranks, h.n);
+		/* a handful of messages is thin evidence: full weight from 200 on */
+		v->confidence = pattern_conf(&h) * (0.5 + 0.5 * clamp01((double)s->msgs / 200.0));
+		ev_add(v, "max_over_mean", h.max_mean);
+		ev_add(v, "max_over_mean_bytes", h.max_mean_bytes);
+		ev_add(v, "ad_over_mean", h.ad_rel);
+		ev_add(v, "lb_max", h.lb_max);
+		ev_add(v, "hot_spots", h.n);
+		ev_add(v, "busiest_rank", h.busiest);
+		ev_add(v, "busiest_partners", partners[h.busiest]);
+		ev_add(v, "busiest_fan", s->n > 1 ? (double)partners[h.busiest] / (s->n - 1) : NAN);
+		if (ws) {
+			double c = 0, all = 0;
+			for (uint32_t i = 0; i < h.n; i++) c += ws->caused[h.ranks[i]];
+			for (uint32_t r = 0; r < t->nranks; r++) all += ws->caused[r];
+			ev_add(v, "hot_caused_share", all > 0 ? c / all : 0);
+		}
+		char *rs = ranks_str(v->ranks, v->nranks);
+		bool fan = s->n > 2 && partners[h.busiest] * 2 >= s->n - 1;
+		v->summary = xasprintf("poor communication pattern: rank%s %s handle%s %.1fx the mean message count%s",
+				       h.n > 1 ? "s" : "", rs, h.n > 1 ? "" : "s", h.max_mean,
+				       fan ? " (many-to-one: the busiest talks to most ranks)" : "");
+		v->advice = xasprintf("O2 change the communication algorithm: spread the traffic of rank%s %s "
+				      "(collectives such as MPI_Gather/Reduce or a tree instead of point-to-point to one rank; "
+				      "distribute the master's work)", h.n > 1 ? "s" : "", rs);
+		free(rs);
+	}
+	free(h.ranks);
+}
+
+/* windows where one rank is a hot spot although the whole scope is not */
+static void pattern_windows(struct vb *b, const struct tc_trace *t, const struct tc_latency *lat,
+			    const struct scope_stats *s, uint32_t scope, const struct tc_verdict_opts *o)
+{
+	uint32_t W = lat->nwindows;
+	/* a window counts when it carries at least half the median window's traffic: while
+	 * the run stalls (a late rank) the few messages that still complete skew the counts */
+	double *cnt = xmalloc((W ? W : 1) * sizeof *cnt);
+	for (uint32_t w = 0; w < W; w++) cnt[w] = s->w_msgs[w];
+	double med = median_of(cnt, W);
+	free(cnt);
+	uint32_t min_msgs = (uint32_t)TC_MAX(2.0 * o->bg_min_msgs, 0.5 * med);
+#define HOT_WIN(x) (s->w_msgs[x] >= min_msgs && s->w_maxmean[x] >= 2 * o->pat_ratio && s->w_lbmax[x] >= o->pat_lb)
+	for (uint32_t w = 0; w < W;) {
+		if (!HOT_WIN(w)) { w++; continue; }
+		uint32_t w1 = w;
+		double mm = s->w_maxmean[w];
+		while (w1 + 1 < W && HOT_WIN(w1 + 1)) {
+			w1++;
+			if (s->w_maxmean[w1] > mm) mm = s->w_maxmean[w1];
+		}
+		/* one window alone is not a phase */
+		if (w1 == w) { w++; continue; }
+		/* the busiest ranks of those windows */
+		VEC(uint32_t) rk = { 0 };
+		for (uint32_t x = w; x <= w1; x++) {
+			bool dup = false;
+			for (size_t i = 0; i < rk.n; i++) dup |= rk.a[i] == s->w_busiest[x];
+			if (!dup && s->w_busiest[x] != TC_NONE) VEC_PUSH(rk, s->w_busiest[x]);
+		}
+		if (rk.n * 1.0 <= o->pat_hot_share * s->n) {
+			struct tc_verdict *v = vnew(b, TC_CAUSE_PATTERN, scope);
+			set_window(v, t, lat, w, w1);
+			set_ranks(v, rk.a, (uint32_t)rk.n);
+			struct hot h = { .max_mean = mm };
+			v->confidence = pattern_conf(&h) * 0.9;
+			ev_add(v, "max_over_mean", mm);
+			ev_add(v, "windows", w1 - w + 1);
+			char *rs = ranks_str(v->ranks, v->nranks);
+			v->summary = xasprintf("communication hot spot in %.3f-%.3f s: rank%s %s handle%s up to %.1fx the mean",
+					       v->start, v->end, rk.n > 1 ? "s" : "", rs, rk.n > 1 ? "" : "s", mm);
+			v->advice = xasprintf("O2 change the communication algorithm of that phase: spread the traffic of %s", rs);
+			free(rs);
+		}
+		VEC_FREE(rk);
+		w = w1 + 1;
+	}
+#undef HOT_WIN
+}
+
+/* --- A3: background traffic --------------------------------------------------------- */
+static void background_verdicts(struct vb *b, const struct tc_trace *t, const struct tc_latency *lat,
+				struct scope_stats *s, uint32_t scope, const struct tc_verdict_opts *o,
+				double *score, bool *dist, double *quiet_out, double *spread_out)
+{
+	uint32_t W = lat->nwindows;
+	double q, sp;
+	tc_dispersion(s->w_level, s->w_nbg, W, o->bg_min_msgs, o->bg_factor, o->bg_z, score, dist, &q, &sp);
+	if (quiet_out) *quiet_out = q;
+	if (spread_out) *spread_out = sp;
+	for (uint32_t w = 0; w < W;) {
+		if (!dist[w]) { w++; continue; }
+		/* a period: disturbed windows, with uncounted windows between them */
+		uint32_t w1 = w;
+		for (uint32_t x = w + 1; x < W; x++) {
+			if (dist[x]) { w1 = x; continue; }
+			if (isnan(score[x])) continue;
+			break;
+		}
+		double sl = 0, si = 0, smax = 0, cv = 0;
+		uint32_t nb = 0, ni = 0, ncv = 0;
+		for (uint32_t x = w; x <= w1; x++) {
+			if (!dist[x]) continue;
+			sl += s->w_level[x] * s->w_nbg[x];
+			nb += s->w_nbg[x];
+			if (score[x] > smax) smax = score[x];
+			if (!isnan(s->w_cv[x])) { cv += s->w_cv[x]; ncv++; }
+			if (!isnan(s->w_intra[x])) { si += s->w_intra[x]; ni++; }
+		}
+		double level = nb ? sl / nb : NAN, ratio = q > 0 ? level / q : NAN;
+		double intra = ni ? si / ni : NAN;
+		struct tc_verdict *v = vnew(b, TC_CAUSE_BACKGROUND, scope);
+		set_window(v, t, lat, w, w1);
+		set_ranks(v, NULL, 0);
+		/* ratio = factor → 0.5, 2·factor − 1 and more → 1; fewer than 4 windows' worth of messages weigh less */
+		double c = clamp01((ratio - 1) / (2 * (o->bg_factor - 1) > 0 ? 2 * (o->bg_factor - 1) : 1));
+		c *= clamp01((double)nb / (4.0 * o->bg_min_msgs));
+		/* one window alone: a burst, or a few unlucky messages */
+		if (w1 == w) c *= 0.5;
+		/* intra-node messages slowed as much: not the network between nodes */
+		bool intra_too = !isnan(intra) && intra >= o->bg_factor;
+		if (intra_too) c *= 0.5;
+		v->confidence = c;
+		ev_add(v, "inter_level", level);
+		ev_add(v, "quiet_level", q);
+		ev_add(v, "quiet_spread", sp);
+		ev_add(v, "ratio", ratio);
+		ev_add(v, "max_score", smax);
+		ev_add(v, "cv", ncv ? cv / ncv : NAN);
+		ev_add(v, "intra_level", intra);
+		ev_add(v, "inter_messages", nb);
+		ev_add(v, "windows", w1 - w + 1);
+		v->summary = xasprintf("background traffic in %.3f-%.3f s: same-size inter-node messages took %.1fx "
+				       "their quiet-window time (spread %.2f)%s", v->start, v->end, ratio,
+				       ncv ? cv / ncv : 0.0, intra_too ? "; intra-node messages slowed too" : "");
+		v->advice = xasprintf("O3 rerun at another time or on other nodes: the application is not at fault in "
+				      "this window (the network was busy)");
+		w = w1 + 1;
+	}
+}
+
+/* --- A1: mapping ------------------------------------------------------------------ */
+static void mapping_verdict(struct vb *b, struct tc_verdicts *V, const struct tc_remap *rm,
+			    const struct tc_verdict_opts *o)
+{
+	if (!rm || !rm->inter_msgs_before || !V->msgs) return;
+	double cut = 1.0 - (double)rm->inter_msgs_after / (double)rm->inter_msgs_before;
+	double excess = (double)(rm->inter_msgs_before - TC_MIN(rm->inter_msgs_after, rm->inter_msgs_before)) /
+			(double)V->msgs;
+	double share = (double)V->inter / (double)V->msgs;
+	double cost = V->inter_cost;
+	bool costly = isnan(cost) || cost >= o->map_cost;
+	if (!(rm->improved && cut >= o->map_cut && excess >= o->map_excess && costly)) return;
+	struct tc_verdict *v = vnew(b, TC_CAUSE_MAPPING, TC_NONE);
+	VEC(uint32_t) moved = { 0 };
+	for (uint32_t r = 0; r < rm->nranks; r++)
+		if (rm->node_before[r] != rm->node_after[r]) VEC_PUSH(moved, r);
+	set_ranks(v, moved.a, (uint32_t)moved.n);
+	VEC_FREE(moved);
+	double cc = isnan(cost) ? 0.5 : clamp01(cost - 1.0);
+	v->confidence = 0.5 * clamp01(cut / 0.5) + 0.3 * clamp01(excess / 0.25) + 0.2 * cc;
+	ev_add(v, "inter_share", share);
+	ev_add(v, "inter_bytes_share", V->bytes ? (double)V->bytes_inter / (double)V->bytes : NAN);
+	ev_add(v, "inter_cost", cost);
+	ev_add(v, "high_inter_share", V->high_inter_share);
+	ev_add(v, "high_l_inter_share", V->high_l_inter_share);
+	ev_add(v, "remap_cut", cut);
+	ev_add(v, "remap_cut_bytes", rm->inter_bytes_before ? 1.0 - (double)rm->inter_bytes_after / (double)rm->inter_bytes_before : NAN);
+	ev_add(v, "inter_messages_before", (double)rm->inter_msgs_before);
+	ev_add(v, "inter_messages_after", (double)rm->inter_msgs_after);
+	ev_add(v, "inter_bytes_before", (double)rm->inter_bytes_before);
+	ev_add(v, "inter_bytes_after", (double)rm->inter_bytes_after);
+	ev_add(v, "ranks_moved", rm->moved);
+	char costs[64];
+	if (isnan(cost)) snprintf(costs, sizeof costs, "(no intra-node messages of equal size to compare)");
+	else snprintf(costs, sizeof costs, "and cost %.1fx an intra-node transfer", cost);
+	v->summary = xasprintf("poor process-to-node mapping: %.0f%% of the messages cross nodes %s; a placement by "
+			       "communication cuts them by %.0f%%", 100 * share, costs, 100 * cut);
+	char b1[32], b2[32];
+	fmt_bytes(b1, sizeof b1, rm->inter_bytes_before);
+	fmt_bytes(b2, sizeof b2, rm->inter_bytes_after);
+	v->advice = xasprintf("O1 remap: put ranks that talk to each other on the same node (`tracecomb remap TRACE -o "
+			      "rankfile`): inter-node messages %llu -> %llu, bytes %s -> %s, %u ranks move",
+			      (unsigned long long)rm->inter_msgs_before, (unsigned long long)rm->inter_msgs_after, b1, b2,
+			      rm->moved);
+}
+
+/* --- compute imbalance (logical time) ---------------------------------------------- */
+struct bstep { double sec; uint32_t cev; };
+static int cmp_bstep(const void *a, const void *b)
+{
+	const struct bstep *x = a, *y = b;
+	if (x->sec != y->sec) return x->sec > y->sec ? -1 : 1;
+	return x->cev < y->cev ? -1 : x->cev > y->cev;
+}
+
+static int cmp_cev_step(const void *a, const void *b, void *ctx)
+{
+	const struct tc_cev *c = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	if (c[x].step != c[y].step) return c[x].step < c[y].step ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* Per cev: the differential lateness of its computation block beyond what the
+ * ranks at the same step share.  When most ranks at a step carry the same
+ * lateness (a collective after a delayed group, a partition boundary) it is no
+ * single rank's doing; steps with fewer than 4 events have no such reference
+ * (0).  Reference = the median of the step's positive-or-zero D_agg. */
+static double *own_lateness(const struct tc_steps *st)
+{
+	size_t n = st->ncevs;
+	double *own = xmalloc((n ? n : 1) * sizeof *own);
+	uint32_t *ix = xmalloc((n ? n : 1) * sizeof *ix);
+	for (size_t i = 0; i < n; i++) ix[i] = (uint32_t)i;
+	qsort_r(ix, n, sizeof *ix, cmp_cev_step, st->cevs);
+	double *v = xmalloc((n ? n : 1) * sizeof *v);
+	for (size_t a = 0; a < n;) {
+		size_t z = a;
+		while (z < n && st->cevs[ix[z]].step == st->cevs[ix[a]].step) z++;
+		double ref = 0;
+		if (z - a >= 4) {
+			for (size_t k = a; k < z; k++) v[k - a] = st->cevs[ix[k]].dlateness_agg;
+			ref = median_of(v, z - a);
+		}
+		for (size_t k = a; k < z; k++) {
+			double d = st->cevs[ix[k]].dlateness_agg - ref;
+			own[ix[k]] = d > 0 ? d : 0;
+		}
+		a = z;
+	}
+	free(v);
+	free(ix);
+	return own;
+}
+
+/* skip[r]: ranks already blamed as communication hot spots (their lateness is
+ * the traffic they handle, not computation) */
+static void imbalance_verdict(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t,
+			      const struct tc_steps *st, const struct tc_waitstates *ws, const bool *skip,
+			      const struct tc_verdict_opts *o)
+{
+	uint32_t N = t->nranks;
+	if (!st || !ws || !N) return;
+	double *tmp = xmalloc(N * sizeof *tmp);
+	double *own = own_lateness(st);
+	for (uint32_t r = 0; r < N; r++) {
+		double sum = 0;
+		/* the block before a rank's first event has no measured start: skipped */
+		for (uint32_t k = st->rank_first[r] + 1; k < st->rank_first[r + 1]; k++) sum += own[k];
+		V->rank[r].own_late = tmp[r] = sum;
+		V->rank[r].caused = ws->caused[r];
+		V->rank[r].waited = ws->waited[r];
+	}
+	/* the typical rank: the lower quartile, so that a broad imbalance (half the
+	 * ranks slow) does not become the reference itself */
+	qsort(tmp, N, sizeof *tmp, cmp_double);
+	double pos = 0.25 * (N - 1);
+	uint32_t i0 = (uint32_t)pos;
+	double med = i0 + 1 < N ? tmp[i0] + (pos - i0) * (tmp[i0 + 1] - tmp[i0]) : tmp[i0];
+	V->own_late_median = median_of(tmp, N);
+	V->own_late_ref = med;
+	VEC(uint32_t) bl = { 0 };
+	double ex_sum = 0, ex_max = 0, caused = 0, waited = 0;
+	for (uint32_t r = 0; r < N; r++) {
+		double ex = V->rank[r].own_late - med;
+		/* an origin, not a victim: it made others wait longer than it waited itself
+		 * (a rank served last by a busy master is late without being at fault) */
+		if (!skip[r] && ex >= o->imb_share * V->span && V->rank[r].own_late >= o->imb_factor * med &&
+		    ws->caused[r] > ws->waited[r]) {
+			VEC_PUSH(bl, r);
+			ex_sum += ex;
+			caused += ws->caused[r];
+			waited += ws->waited[r];
+			if (ex > ex_max) ex_max = ex;
+		}
+	}
+	/* too many "late" ranks is not one culprit but a broad imbalance: still named, the largest first */
+	if (bl.n) {
+		struct tc_verdict *v = vnew(b, TC_CAUSE_IMBALANCE, TC_NONE);
+		set_ranks(v, bl.a, (uint32_t)bl.n);
+		double c1 = clamp01(ex_max / (0.05 * V->span));
+		double c2 = clamp01(caused / ex_sum);
+		double share = V->span > 0 && N ? V->waiting / (V->span * N) : 0;
+		v->confidence = c1 * (0.5 + 0.5 * c2);
+		ev_add(v, "own_late_s", ex_sum + med * bl.n);
+		ev_add(v, "excess_s", ex_sum);
+		ev_add(v, "reference_own_late_s", med);
+		ev_add(v, "max_excess_share", V->span > 0 ? ex_max / V->span : NAN);
+		ev_add(v, "caused_s", caused);
+		ev_add(v, "waited_s", waited);
+		ev_add(v, "caused_share", V->waiting > 0 ? caused / V->waiting : NAN);
+		ev_add(v, "waiting_share", share);
+		/* the worst steps of the blamed ranks */
+		VEC(struct bstep) all = { 0 };
+		for (size_t i = 0; i < bl.n; i++) {
+			uint32_t r = bl.a[i];
+			for (uint32_t k = st->rank_first[r] + 1; k < st->rank_first[r + 1]; k++)
+				if (own[k] > 0) {
+					struct bstep x = { own[k], k };
+					VEC_PUSH(all, x);
+				}
+		}
+		if (all.n > 1) qsort(all.a, all.n, sizeof *all.a, cmp_bstep);
+		/* steps that matter: at least a tenth of the worst one */
+		size_t keep = 0;
+		while (keep < all.n && all.a[keep].sec >= 0.1 * all.a[0].sec) keep++;
+		uint32_t ns = (uint32_t)TC_MIN(keep, (size_t)o->max_steps * (bl.n < 4 ? bl.n : 4));
+		v->nsteps = ns;
+		v->steps = xmalloc((ns ? ns : 1) * sizeof *v->steps);
+		for (uint32_t i = 0; i < ns; i++) {
+			const struct tc_cev *e = &st->cevs[all.a[i].cev];
+			v->steps[i] = (struct tc_blame_step){ e->rank, e->step ? e->step - 1 : 0, all.a[i].sec,
+							      tc_sec(t, e->enter) };
+		}
+		VEC_FREE(all);
+		char *rs = ranks_str(v->ranks, v->nranks);
+		char b1[32], b2[32];
+		fmt_seconds(b1, sizeof b1, ex_sum);
+		fmt_seconds(b2, sizeof b2, caused);
+		struct strbuf sb;
+		sb_init(&sb);
+		for (uint32_t i = 0; i < ns && i < 3; i++) {
+			char b3[32];
+			fmt_seconds(b3, sizeof b3, v->steps[i].seconds);
+			sb_printf(&sb, "%srank %u step %u (+%s)", i ? ", " : "", v->steps[i].rank, v->steps[i].step, b3);
+		}
+		v->summary = xasprintf("compute imbalance: the computation of rank%s %s ran %s late beyond the typical "
+				       "rank and made others wait %s; worst at %s", bl.n > 1 ? "s" : "", rs, b1, b2,
+				       sb.s ? sb.s : "-");
+		v->advice = xasprintf("rebalance the work of rank%s %s (their computation before the named steps), or "
+				      "check those ranks' nodes for interference", bl.n > 1 ? "s" : "", rs);
+		sb_free(&sb);
+		free(rs);
+	}
+	VEC_FREE(bl);
+	free(tmp);
+	free(own);
+}
+
+/* --- run-wide numbers -------------------------------------------------------------- */
+static void run_numbers(struct tc_verdicts *V, const struct tc_trace *t, const struct tc_latency *lat)
+{
+	V->span = t->tmax > t->tmin ? tc_dur(t, t->tmax - t->tmin) : 0;
+	uint64_t slow = 0, slow_inter = 0, high = 0, high_inter = 0;
+	for (size_t i = 0; i < t->nmsgs; i++) {
+		const struct tc_msg *m = &t->msgs[i];
+		bool inter = lat->cls[i] == TC_LAT_INTER;
+		V->msgs++;
+		V->bytes += m->bytes;
+		if (inter) { V->inter++; V->bytes_inter += m->bytes; }
+		if (lat->l[i] >= lat->opts.high_l) {
+			high++;
+			high_inter += inter;
+		}
+		double ci = tc_lat_criterion(lat, TC_LAT_INTRA, m->bytes);
+		if (lat->nbuckets[TC_LAT_INTRA] && lat->transfer[i] > 2 * ci) {
+			slow++;
+			slow_inter += inter;
+		}
+	}
+	V->high_inter_share = slow ? (double)slow_inter / (double)slow : NAN;
+	V->high_l_inter_share = high ? (double)high_inter / (double)high : NAN;
+	/* inter / intra criterion over the inter-node buckets with messages */
+	if (lat->nbuckets[TC_LAT_INTER] && lat->nbuckets[TC_LAT_INTRA]) {
+		double *r = xmalloc(lat->nbuckets[TC_LAT_INTER] * sizeof *r);
+		size_t k = 0;
+		/* only sizes measured in both classes: an interpolated criterion of another
+		 * size would compare 512-byte messages with 128 KiB ones */
+		for (uint32_t i = 0; i < lat->nbuckets[TC_LAT_INTER]; i++) {
+			const struct tc_lat_bucket *bk = &lat->criteria[TC_LAT_INTER][i];
+			if (bk->interpolated || !bk->count) continue;
+			for (uint32_t j = 0; j < lat->nbuckets[TC_LAT_INTRA]; j++) {
+				const struct tc_lat_bucket *bi = &lat->criteria[TC_LAT_INTRA][j];
+				if (bi->lo == bk->lo && bi->hi == bk->hi && !bi->interpolated && bi->count && bi->criterion > 0)
+					r[k++] = bk->criterion / bi->criterion;
+			}
+		}
+		V->inter_cost = median_of(r, k);
+		free(r);
+	} else {
+		V->inter_cost = NAN;
+	}
+}
+
+static int cmp_verdict(const void *a, const void *b)
+{
+	const struct tc_verdict *x = a, *y = b;
+	if (x->confidence != y->confidence) return x->confidence > y->confidence ? -1 : 1;
+	if (x->cause != y->cause) return x->cause < y->cause ? -1 : 1;
+	if (x->scope != y->scope) return x->scope < y->scope ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void vfree(struct tc_verdict *v)
+{
+	free(v->ranks);
+	free(v->steps);
+	free(v->summary);
+	free(v->advice);
+}
+
+static void fill_windows(const struct scope_stats *s, const double *score, const bool *dist, uint32_t W,
+			 struct tc_verdict_win *out)
+{
+	for (uint32_t w = 0; w < W; w++)
+		out[w] = (struct tc_verdict_win){
+			.msgs = s->w_msgs[w], .inter = s->w_inter[w], .bytes = s->w_bytes[w], .bytes_inter = s->w_binter[w],
+			.lb_max = s->w_lbmax[w], .ad_rel = s->w_adrel[w], .max_mean = s->w_maxmean[w],
+			.busiest = s->w_busiest[w], .n_bg = s->w_nbg[w], .bg_level = s->w_level[w], .bg_cv = s->w_cv[w],
+			.bg_score = score[w], .disturbed = dist[w],
+		};
+}
+
+/* message indices grouped by latency window: *first gets W + 1 offsets */
+static uint32_t *group_by_window(const struct tc_trace *t, const struct tc_latency *lat, uint32_t **first)
+{
+	size_t M = t->nmsgs;
+	uint32_t W = lat->nwindows;
+	uint32_t *win_first = xcalloc((size_t)W + 1, sizeof *win_first);
+	uint32_t *by_win = xmalloc((M ? M : 1) * sizeof *by_win);
+	for (size_t i = 0; i < M; i++) win_first[lat->window[i] + 1]++;
+	for (uint32_t w = 0; w < W; w++) win_first[w + 1] += win_first[w];
+	uint32_t *fill = xmalloc(((size_t)W + 1) * sizeof *fill);
+	memcpy(fill, win_first, ((size_t)W + 1) * sizeof *fill);
+	for (size_t i = 0; i < M; i++) by_win[fill[lat->window[i]]++] = (uint32_t)i;
+	free(fill);
+	*first = win_first;
+	return by_win;
+}
+
+void tc_verdict_windows(const struct tc_trace *t, const struct tc_latency *lat, uint32_t region,
+			const struct tc_verdict_opts *o, struct tc_verdict_win *out)
+{
+	struct tc_verdict_opts d;
+	if (!o) { tc_verdict_default_opts(&d); o = &d; }
+	if (region != TC_NONE && region >= lat->nregions) region = TC_NONE;
+	uint32_t W = lat->nwindows, *first;
+	uint32_t *by_win = group_by_window(t, lat, &first);
+	struct scope_stats s;
+	scope_compute(t, lat, region, by_win, first, &s);
+	double *score = xmalloc((W ? W : 1) * sizeof *score);
+	bool *dist = xmalloc((W ? W : 1) * sizeof *dist);
+	tc_dispersion(s.w_level, s.w_nbg, W, o->bg_min_msgs, o->bg_factor, o->bg_z, score, dist, NULL, NULL);
+	fill_windows(&s, score, dist, W, out);
+	free(score); free(dist); free(by_win); free(first);
+	scope_free(&s);
+}
+
+struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct tc_latency *lat,
+					const struct tc_steps *steps, const struct tc_waitstates *ws,
+					const struct tc_remap *remap, const struct tc_verdict_opts *o)
+{
+	struct tc_verdicts *V = xcalloc(1, sizeof *V);
+	if (o) V->opts = *o;
+	else tc_verdict_default_opts(&V->opts);
+	o = &V->opts;
+	uint32_t N = t->nranks, W = lat->nwindows;
+	V->nranks = N;
+	V->nwindows = W;
+	V->rank = xcalloc(N ? N : 1, sizeof *V->rank);
+	V->win = xcalloc(W ? W : 1, sizeof *V->win);
+	V->hot_region = V->hot_window = TC_NONE;
+	run_numbers(V, t, lat);
+	if (ws)
+		for (int k = 0; k < TC_WS_COUNT; k++) V->waiting += ws->total[k];
+	if (remap) {
+		V->remap_msgs_before = remap->inter_msgs_before;
+		V->remap_msgs_after = remap->inter_msgs_after;
+		V->remap_bytes_before = remap->inter_bytes_before;
+		V->remap_bytes_after = remap->inter_bytes_after;
+		V->remap_moved = remap->moved;
+		V->remap_improved = remap->improved;
+	}
+
+	/* messages grouped by window */
+	size_t M = t->nmsgs;
+	uint32_t *win_first;
+	uint32_t *by_win = group_by_window(t, lat, &win_first);
+
+	/* per rank, whole run */
+	struct u64map pairs;
+	u64map_init(&pairs);
+	uint32_t *partners = xcalloc(N ? N : 1, sizeof *partners);
+	double *lsum = xcalloc(N ? N : 1, sizeof *lsum);
+	for (size_t i = 0; i < M; i++) {
+		const struct tc_msg *m = &t->msgs[i];
+		struct tc_verdict_rank *s = &V->rank[m->src], *r = &V->rank[m->dst];
+		s->msgs_out++; s->bytes_out += m->bytes;
+		r->msgs_in++; r->bytes_in += m->bytes;
+		lsum[m->src] += lat->l[i];
+		lsum[m->dst] += lat->l[i];
+		uint64_t a = TC_MIN(m->src, m->dst), c = TC_MAX(m->src, m->dst);
+		if (a != c && u64map_get(&pairs, a << 32 | c) == TC_NONE) {
+			u64map_put(&pairs, a << 32 | c, 1);
+			partners[a]++;
+			partners[c]++;
+		}
+	}
+	u64map_free(&pairs);
+	for (uint32_t r = 0; r < N; r++) {
+		uint32_t k = V->rank[r].msgs_in + V->rank[r].msgs_out;
+		V->rank[r].mean_l = k ? lsum[r] / k : NAN;
+		V->rank[r].partners = partners[r];
+	}
+	free(lsum);
+
+	struct vb b = { 0 };
+	struct scope_stats run;
+	scope_compute(t, lat, TC_NONE, by_win, win_first, &run);
+	{
+		double *lb = xmalloc((N ? N : 1) * sizeof *lb);
+		tc_load_balance(run.load, N, lb, NULL);
+		for (uint32_t r = 0; r < N; r++) V->rank[r].lb = lb[r];
+		tc_load_balance(run.loadb, N, lb, NULL);
+		for (uint32_t r = 0; r < N; r++) V->rank[r].lb_bytes = lb[r];
+		free(lb);
+	}
+	double *score = xmalloc((W ? W : 1) * sizeof *score);
+	bool *dist = xmalloc((W ? W : 1) * sizeof *dist);
+
+	mapping_verdict(&b, V, remap, o);
+	size_t before = b.v.n;
+	pattern_verdict(&b, t, ws, &run, TC_NONE, partners, o);
+	if (b.v.n == before) pattern_windows(&b, t, lat, &run, TC_NONE, o);
+	bool *hot = xcalloc(N ? N : 1, sizeof *hot);
+	for (size_t i = before; i < b.v.n; i++)
+		if (b.v.a[i].cause == TC_CAUSE_PATTERN && !b.v.a[i].windowed)
+			for (uint32_t k = 0; k < b.v.a[i].nranks; k++) hot[b.v.a[i].ranks[k]] = true;
+	imbalance_verdict(&b, V, t, steps, ws, hot, o);
+	free(hot);
+	background_verdicts(&b, t, lat, &run, TC_NONE, o, score, dist, &V->bg_quiet, &V->bg_spread);
+	fill_windows(&run, score, dist, W, V->win);
+
+	/* regions: pattern and background inside each sizeable region, when there are several */
+	if (lat->nregions > 1)
+		for (uint32_t g = 0; g < lat->nregions; g++) {
+			const struct tc_lat_region *R = &lat->regions[g];
+			if (R->nranks < 4 || R->messages_inside < TC_MAX((uint64_t)100, (uint64_t)M / 20)) continue;
+			struct scope_stats s;
+			scope_compute(t, lat, g, by_win, win_first, &s);
+			pattern_verdict(&b, t, ws, &s, g, partners, o);
+			bool *d2 = xmalloc((W ? W : 1) * sizeof *d2);
+			double *s2 = xmalloc((W ? W : 1) * sizeof *s2);
+			size_t nb0 = b.v.n;
+			background_verdicts(&b, t, lat, &s, g, o, s2, d2, NULL, NULL);
+			/* a region's period the run-wide analysis already reported adds nothing */
+			for (size_t i = nb0; i < b.v.n;) {
+				bool dup = false;
+				for (size_t j = 0; j < nb0; j++)
+					dup |= b.v.a[j].cause == TC_CAUSE_BACKGROUND && b.v.a[j].scope == TC_NONE &&
+					       b.v.a[j].win_first <= b.v.a[i].win_first && b.v.a[j].win_last >= b.v.a[i].win_last;
+				if (dup) {
+					vfree(&b.v.a[i]);
+					b.v.a[i] = b.v.a[--b.v.n];
+				} else {
+					i++;
+				}
+			}
+			free(d2);
+			free(s2);
+			scope_free(&s);
+		}
+
+	/* the most latent region and window (the DAG's default) */
+	double best = -1;
+	for (uint32_t g = 0; g < lat->nregions; g++) {
+		const struct tc_lat_region *R = &lat->regions[g];
+		if (R->nranks < 2) continue;
+		for (uint32_t w = 0; w < W; w++)
+			if (R->win[w].n >= 4 && R->win[w].mean_l > best) {
+				best = R->win[w].mean_l;
+				V->hot_region = g;
+				V->hot_window = w;
+			}
+	}
+
+	/* drop weak claims; none left → "none" */
+	double top = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < b.v.n; i++) {
+		if (b.v.a[i].confidence > top) top = b.v.a[i].confidence;
+		if (b.v.a[i].confidence >= o->min_confidence) b.v.a[k++] = b.v.a[i];
+		else vfree(&b.v.a[i]);
+	}
+	b.v.n = k;
+	if (!k) {
+		struct tc_verdict *v = vnew(&b, TC_CAUSE_NONE, TC_NONE);
+		set_ranks(v, NULL, 0);
+		v->confidence = 1.0 - top;
+		ev_add(v, "mean_l", lat->mean_l);
+		ev_add(v, "high_messages", (double)lat->high);
+		ev_add(v, "inter_share", V->msgs ? (double)V->inter / (double)V->msgs : NAN);
+		ev_add(v, "waiting_share", V->span > 0 && N ? V->waiting / (V->span * N) : NAN);
+		ev_add(v, "strongest_rejected", top);
+		v->summary = xasprintf("no clear cause: mapping, communication pattern, compute balance and background "
+				       "traffic all look normal");
+		v->advice = xasprintf("nothing to change for communication; look at the profile for compute hot spots");
+	}
+	qsort(b.v.a, b.v.n, sizeof *b.v.a, cmp_verdict);
+	V->n = (uint32_t)b.v.n;
+	V->v = b.v.a;
+	scope_free(&run);
+	free(score); free(dist); free(partners); free(by_win); free(win_first);
+	return V;
+}
+
+void tc_verdicts_free(struct tc_verdicts *V)
+{
+	if (!V) return;
+	for (uint32_t i = 0; i < V->n; i++) vfree(&V->v[i]);
+	free(V->v);
+	free(V->win);
+	free(V->rank);
+	free(V);
+}

@@ -1,0 +1,472 @@
+/* test_verdict.c — load balance (Eq. 9–10), the background dispersion
+ * statistic, the dependency DAG (Algorithm 2) and verdicts on hand-made traces. */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "analysis_latency.h"
+#include "analysis_remap.h"
+#include "analysis_steps.h"
+#include "analysis_verdict.h"
+#include "analysis_waitstate.h"
+#include "steps_halo.h"
+
+/* loads 2,2,2,10: mean 4, AD = (2+2+2+6)/4 = 3, LB = 2/3 ×3 and 6/3 = 2 */
+static void test_load_balance(void **st)
+{
+	(void)st;
+	double c[4] = { 2, 2, 2, 10 }, lb[4], mean;
+	double ad = tc_load_balance(c, 4, lb, &mean);
+	assert_float_equal(mean, 4, 1e-12);
+	assert_float_equal(ad, 3, 1e-12);
+	assert_float_equal(lb[0], 2.0 / 3.0, 1e-12);
+	assert_float_equal(lb[2], 2.0 / 3.0, 1e-12);
+	assert_float_equal(lb[3], 2.0, 1e-12);
+	/* mean of LB is 1 whenever AD > 0 (by construction) */
+	assert_float_equal((lb[0] + lb[1] + lb[2] + lb[3]) / 4, 1.0, 1e-12);
+	/* equal loads: AD 0, every LB 0 */
+	double e[3] = { 5, 5, 5 }, le[3] = { 9, 9, 9 };
+	assert_float_equal(tc_load_balance(e, 3, le, NULL), 0, 0);
+	assert_float_equal(le[0], 0, 0);
+	assert_float_equal(le[2], 0, 0);
+	/* two ranks 0 and 4: mean 2, AD 2, LB 1 each */
+	double p[2] = { 0, 4 }, lp[2];
+	assert_float_equal(tc_load_balance(p, 2, lp, NULL), 2, 1e-12);
+	assert_float_equal(lp[0], 1, 1e-12);
+	assert_float_equal(lp[1], 1, 1e-12);
+}
+
+/* Ten windows, two of them at 5x: quiet q = lower quartile of the levels = 1.0
+ * (sorted 0.98 0.99 1 1 1 1 1.01 1.02 5 5.2: position 2.25), spread = MAD of
+ * the quiet half = 0 → floored to 0.05·q; scores of the slow windows (5−1)/0.05
+ * = 80 and 84.  Window 9 is slow too but has too few messages to count. */
+static void test_dispersion(void **st)
+{
+	(void)st;
+	double lv[11] = { 1, 1.02, 0.98, 1, 1, 1.01, 5, 5.2, 1, 0.99, 9 };
+	uint32_t n[11] = { 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 3 };
+	double score[11], q, s;
+	bool d[11];
+	uint32_t k = tc_dispersion(lv, n, 11, 8, 2.0, 3.0, score, d, &q, &s);
+	assert_int_equal(k, 2);
+	assert_true(d[6] && d[7]);
+	assert_false(d[0] || d[5] || d[8] || d[9] || d[10]);
+	assert_float_equal(q, 1.0, 1e-12);
+	assert_float_equal(s, 0.05, 1e-12);
+	assert_float_equal(score[6], 80, 1e-9);
+	assert_float_equal(score[7], 84, 1e-9);
+	assert_true(isnan(score[10]));
+	/* with a real spread: quiet levels 1 ± 0.2 → a 1.5x window is not disturbed
+	 * (below factor 2), a 3x one is */
+	double lv2[8] = { 0.8, 1.2, 1.0, 0.9, 1.1, 1.5, 3.0, 1.0 };
+	uint32_t n2[8] = { 10, 10, 10, 10, 10, 10, 10, 10 };
+	double sc2[8];
+	bool d2[8];
+	assert_int_equal(tc_dispersion(lv2, n2, 8, 8, 2.0, 3.0, sc2, d2, NULL, NULL), 1);
+	assert_true(d2[6]);
+	assert_false(d2[5]);
+}
+
+static struct tc_trace *p2p_trace(uint32_t n, const uint32_t *node_of, uint32_t nnodes, uint32_t *rs, uint32_t *rr)
+{
+	struct tc_trace *t = tc_trace_new(1000, 0, 0);
+	tc_def_simple(t, n, node_of, nnodes);
+	*rs = tc_def_region(t, "MPI_Send", 0, 0, true);
+	*rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
+	return t;
+}
+
+static void send_at(struct tc_trace *t, uint32_t rs, uint32_t from, uint32_t to, uint64_t at, uint64_t bytes)
+{
+	tcb_enter(t, from, at, rs);
+	tcb_send(t, from, at, to, 0, 0, bytes);
+	tcb_leave(t, from, at + 1, rs);
+}
+
+static void recv_at(struct tc_trace *t, uint32_t rr, uint32_t at_rank, uint32_t from, uint64_t enter, uint64_t done,
+		    uint64_t bytes)
+{
+	tcb_enter(t, at_rank, enter, rr);
+	tcb_recv(t, at_rank, done, from, 0, 0, bytes);
+	tcb_leave(t, at_rank, done + 1, rr);
+}
+
+/* A chain 0 → 1 → 2 → 0 (Figure 7 style).  Algorithm 2 gives four nodes:
+ * A = rank 0 [send], B = rank 1 [recv, send], C = rank 2 [recv, send],
+ * D = rank 0 [recv] (A already holds a send), edges A→B, B→C, C→D and levels
+ * 0, 1, 2, 3.  Every rank sends one and receives one message: LB all 0. */
+static void test_dag_chain(void **st)
+{
+	(void)st;
+	uint32_t rs, rr;
+	struct tc_trace *t = p2p_trace(3, NULL, 1, &rs, &rr);
+	send_at(t, rs, 0, 1, 10, 100);
+	recv_at(t, rr, 1, 0, 5, 20, 100);
+	send_at(t, rs, 1, 2, 30, 200);
+	recv_at(t, rr, 2, 1, 6, 40, 200);
+	send_at(t, rs, 2, 0, 50, 300);
+	recv_at(t, rr, 0, 2, 12, 60, 300);
+	tc_trace_finish(t);
+	struct tc_latency *lat = tc_latency_compute(t, NULL);
+	struct tc_dag *d = tc_dag_build(t, lat, NULL, 0, 0, 1000, 0);
+	assert_int_equal(d->nmsgs, 3);
+	assert_int_equal(d->nnodes, 4);
+	assert_int_equal(d->nedges, 3);
+	assert_int_equal(d->nlevels, 4);
+	uint32_t rank[4] = { 0, 1, 2, 0 }, nrecv[4] = { 0, 1, 1, 1 }, nsend[4] = { 1, 1, 1, 0 };
+	for (uint32_t v = 0; v < 4; v++) {
+		assert_int_equal(d->nodes[v].rank, rank[v]);
+		assert_int_equal(d->nodes[v].level, v);
+		assert_int_equal(d->nodes[v].nrecv, nrecv[v]);
+		assert_int_equal(d->nodes[v].nsend, nsend[v]);
+	}
+	assert_int_equal(d->nodes[3].prev, 0);
+	assert_int_equal(d->nodes[1].prev, TC_NONE);
+	for (uint32_t e = 0; e < 3; e++) {
+		assert_int_equal(d->edges[e].from, e);
+		assert_int_equal(d->edges[e].to, e + 1);
+	}
+	assert_int_equal(d->edges[1].bytes, 200);
+	assert_int_equal(d->nodes[1].bytes_in, 100);
+	assert_int_equal(d->nodes[1].bytes_out, 200);
+	/* adjacency */
+	assert_int_equal(d->nodes[1].nin, 1);
+	assert_int_equal(d->in_edges[d->nodes[1].first_in], 0);
+	assert_int_equal(d->out_edges[d->nodes[1].first_out], 1);
+	/* rows */
+	assert_int_equal(d->nranks, 3);
+	for (uint32_t i = 0; i < 3; i++) {
+		assert_int_equal(d->ranks[i].rank, i);
+		assert_int_equal(d->ranks[i].msgs_in, 1);
+		assert_int_equal(d->ranks[i].msgs_out, 1);
+		assert_float_equal(d->ranks[i].lb, 0, 0);
+	}
+	/* transfer of 0→1: completion 20 − max(send 10, posted 5) = 10 ms */
+	assert_float_equal(d->edges[0].transfer, 0.010, 1e-12);
+	assert_float_equal(d->ranks[1].transfer_in, 0.010, 1e-12);
+	tc_dag_free(d);
+
+	/* window [0, 45): the last message (received at 60) is out */
+	d = tc_dag_build(t, lat, NULL, 0, 0, 45, 0);
+	assert_int_equal(d->nmsgs, 2);
+	assert_int_equal(d->nnodes, 3);
+	assert_int_equal(d->nlevels, 3);
+	tc_dag_free(d);
+	/* rank set {1, 2}: only 1 → 2 */
+	uint32_t set[2] = { 1, 2 };
+	d = tc_dag_build(t, lat, set, 2, 0, 1000, 0);
+	assert_int_equal(d->nmsgs, 1);
+	assert_int_equal(d->nnodes, 2);
+	assert_int_equal(d->nodes[0].rank, 1);
+	assert_int_equal(d->nodes[1].level, 1);
+	tc_dag_free(d);
+	/* max_msgs 1: the first by receive completion */
+	d = tc_dag_build(t, lat, NULL, 0, 0, 1000, 1);
+	assert_true(d->truncated);
+	assert_int_equal(d->nmsgs_window, 3);
+	assert_int_equal(d->edges[0].msg, 0);
+	tc_dag_free(d);
+	tc_latency_free(lat);
+	tc_trace_free(t);
+}
+
+/* Fan-in: ranks 1, 2, 3 send to 0 concurrently, 0 then answers 1.  Rank 0's
+ * three receives share one node (level 1) which then takes the send, so
+ * 1's receive opens a new node on rank 1 at level 2.  Counts: rank 0 has 4
+ * messages, the others 1, 1, 2 → mean 2, AD 1, LB(0) = 2. */
+static void test_dag_fan_in(void **st)
+{
+	(void)st;
+	uint32_t rs, rr;
+	struct tc_trace *t = p2p_trace(4, NULL, 1, &rs, &rr);
+	send_at(t, rs, 1, 0, 10, 8);
+	send_at(t, rs, 2, 0, 11, 8);
+	send_at(t, rs, 3, 0, 12, 8);
+	recv_at(t, rr, 0, 1, 1, 20, 8);
+	recv_at(t, rr, 0, 2, 22, 23, 8);
+	recv_at(t, rr, 0, 3, 25, 26, 8);
+	send_at(t, rs, 0, 1, 30, 8);
+	recv_at(t, rr, 1, 0, 15, 40, 8);
+	tc_trace_finish(t);
+	struct tc_latency *lat = tc_latency_compute(t, NULL);
+	struct tc_dag *d = tc_dag_build(t, lat, NULL, 0, 0, 1000, 0);
+	assert_int_equal(d->nnodes, 5);
+	assert_int_equal(d->nedges, 4);
+	assert_int_equal(d->nlevels, 3);
+	uint32_t v0 = TC_NONE, v1b = TC_NONE;
+	for (uint32_t v = 0; v < d->nnodes; v++) {
+		if (d->nodes[v].rank == 0) v0 = v;
+		if (d->nodes[v].rank == 1 && d->nodes[v].nrecv) v1b = v;
+	}
+	assert_int_equal(d->nodes[v0].nrecv, 3);
+	assert_int_equal(d->nodes[v0].nsend, 1);
+	assert_int_equal(d->nodes[v0].level, 1);
+	assert_int_equal(d->nodes[v0].nin, 3);
+	assert_int_equal(d->nodes[v1b].level, 2);
+	assert_int_not_equal(d->nodes[v1b].prev, TC_NONE);
+	assert_float_equal(d->ranks[0].lb, 2.0, 1e-12);
+	assert_float_equal(d->ranks[3].lb, 1.0, 1e-12);
+	assert_float_equal(d->ranks[1].lb, 0.0, 1e-12);
+	tc_dag_free(d);
+	tc_latency_free(lat);
+	tc_trace_free(t);
+}
+
+/* Clock-condition violations making a cycle: each receive completes before
+ * the matching send.  The build must terminate with both edges. */
+static void test_dag_bad_clocks(void **st)
+{
+	(void)st;
+	uint32_t rs, rr;
+	struct tc_trace *t = p2p_trace(2, NULL, 1, &rs, &rr);
+	recv_at(t, rr, 0, 1, 20, 30, 8);
+	send_at(t, rs, 0, 1, 50, 8);
+	recv_at(t, rr, 1, 0, 35, 40, 8);
+	send_at(t, rs, 1, 0, 45, 8);
+	tc_trace_finish(t);
+	struct tc_latency *lat = tc_latency_compute(t, NULL);
+	struct tc_dag *d = tc_dag_build(t, lat, NULL, 0, 0, 1000, 0);
+	assert_int_equal(d->nmsgs, 2);
+	assert_int_equal(d->nedges, 2);
+	assert_true(d->nnodes >= 2 && d->nnodes <= 4);
+	tc_dag_free(d);
+	tc_latency_free(lat);
+	tc_trace_free(t);
+}
+
+/* Master/worker by hand: rank 0 exchanges 20 rounds with each of 15 workers
+ * (one node): rank 0 carries 600 of 1200 message ends, mean 75 → 8x.  The
+ * pattern verdict names rank 0; there is no mapping claim on one node. */
+static void test_verdict_pattern(void **st)
+{
+	(void)st;
+	uint32_t rs, rr;
+	const uint32_t n = 16;
+	struct tc_trace *t = p2p_trace(n, NULL, 1, &rs, &rr);
+	uint64_t now0 = 0, now[16] = { 0 };
+	for (uint32_t it = 0; it < 20; it++)
+		for (uint32_t w = 1; w < n; w++) {
+			uint64_t s = TC_MAX(now0, now[w]) + 2;
+			send_at(t, rs, 0, w, s, 64);
+			recv_at(t, rr, w, 0, s, s + 3, 64);
+			send_at(t, rs, w, 0, s + 5, 16);
+			recv_at(t, rr, 0, w, s + 2, s + 8, 16);
+			now0 = s + 9;
+			now[w] = s + 6;
+		}
+	tc_trace_finish(t);
+	struct tc_latency *lat = tc_latency_compute(t, NULL);
+	struct tc_remap *rm = tc_remap_compute(t, TC_REMAP_BYTES);
+	struct tc_verdicts *V = tc_verdicts_compute(t, lat, NULL, NULL, rm, NULL);
+	assert_true(V->n >= 1);
+	const struct tc_verdict *v = &V->v[0];
+	assert_int_equal(v->cause, TC_CAUSE_PATTERN);
+	assert_int_equal(v->scope, TC_NONE);
+	assert_false(v->windowed);
+	assert_int_equal(v->nranks, 1);
+	assert_int_equal(v->ranks[0], 0);
+	assert_float_equal(tc_verdict_ev(v, "max_over_mean"), 8.0, 1e-12);
+	assert_float_equal(tc_verdict_ev(v, "busiest_partners"), 15, 0);
+	/* 8x: log2(8)/3 = 1, 600 message ends of 1200 messages: full weight */
+	assert_float_equal(v->confidence, 1.0, 1e-12);
+	for (uint32_t i = 0; i < V->n; i++) assert_int_not_equal(V->v[i].cause, TC_CAUSE_MAPPING);
+	assert_int_equal(V->rank[0].msgs_in + V->rank[0].msgs_out, 600);
+	assert_int_equal(V->rank[3].partners, 1);
+	tc_verdicts_free(V);
+	tc_remap_free(rm);
+	tc_latency_free(lat);
+	tc_trace_free(t);
+}
+
+/* A ring 0-1-...-7 with ranks alternating between two nodes (every message
+ * crosses) against a block placement (2 of 16 directed pairs cross): the
+ * mapping verdict carries the remap numbers; the block placement is "none". */
+static struct tc_verdicts *ring_verdicts(const uint32_t *node_of, struct tc_remap **rmp, struct tc_latency **latp,
+					 struct tc_trace **tp)
+{
+	uint32_t rs, rr;
+	const uint32_t n = 8;
+	struct tc_trace *t = p2p_trace(n, node_of, 2, &rs, &rr);
+	for (uint32_t it = 0; it < 30; it++) {
+		uint64_t base = 100 * it;
+		for (uint32_t r = 0; r < n; r++) {
+			uint32_t right = (r + 1) % n, left = (r + n - 1) % n;
+			bool inter_r = node_of[r] != node_of[right], inter_l = node_of[r] != node_of[left];
+			send_at(t, rs, r, right, base + 10, 4096);
+			send_at(t, rs, r, left, base + 12, 4096);
+			/* posted after the sends: inter-node transfers take 9 ticks, intra-node 3 */
+			recv_at(t, rr, r, left, base + 14, base + 14 + (inter_l ? 9 : 3), 4096);
+			recv_at(t, rr, r, right, base + 30, base + 30 + (inter_r ? 9 : 3), 4096);
+		}
+	}
+	tc_trace_finish(t);
+	*latp = tc_latency_compute(t, NULL);
+	*rmp = tc_remap_compute(t, TC_REMAP_BYTES);
+	*tp = t;
+	return tc_verdicts_compute(t, *latp, NULL, NULL, *rmp, NULL);
+}
+
+static void test_verdict_mapping(void **st)
+{
+	(void)st;
+	uint32_t alt[8] = { 0, 1, 0, 1, 0, 1, 0, 1 }, blk[8] = { 0, 0, 0, 0, 1, 1, 1, 1 };
+	struct tc_remap *rm;
+	struct tc_latency *lat;
+	struct tc_trace *t;
+	struct tc_verdicts *V = ring_verdicts(alt, &rm, &lat, &t);
+	assert_int_equal(V->v[0].cause, TC_CAUSE_MAPPING);
+	assert_int_equal(V->remap_msgs_before, 480);
+	assert_int_equal(V->remap_msgs_after, 120);
+	assert_float_equal(tc_verdict_ev(&V->v[0], "remap_cut"), 0.75, 1e-12);
+	assert_float_equal(tc_verdict_ev(&V->v[0], "inter_share"), 1.0, 1e-12);
+	/* all messages cross: no intra-node reference, cost counts half:
+	 * 0.5·min(1, 0.75/0.5) + 0.3·min(1, 0.75/0.25) + 0.2·0.5 = 0.9 */
+	assert_true(isnan(V->inter_cost));
+	assert_float_equal(V->v[0].confidence, 0.9, 1e-12);
+	assert_int_equal(V->v[0].nranks, V->remap_moved);
+	tc_verdicts_free(V);
+	tc_remap_free(rm);
+	tc_latency_free(lat);
+	tc_trace_free(t);
+
+	V = ring_verdicts(blk, &rm, &lat, &t);
+	assert_int_equal(V->n, 1);
+	assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
+	assert_int_equal(V->remap_msgs_before, 120);
+	assert_false(V->remap_improved);
+	assert_float_equal(V->inter_cost, 3.0, 1e-9);
+	tc_verdicts_free(V);
+	tc_remap_free(rm);
+	tc_latency_free(lat);
+	tc_trace_free(t);
+}
+
+/* Ring halo (tests/support/steps_halo.c), 8 ranks, 10 iterations of 100 s,
+ * rank 3 computes 50 s longer in iteration 2: its block before step 8 is the
+ * only origin (D_agg = 50, docs/logical-time.md), so the imbalance verdict
+ * names rank 3 alone with 50 s of own lateness at step 7 (the block's step). */
+static void test_verdict_imbalance(void **st)
+{
+	(void)st;
+	struct halo_spec h = { .nranks = 8, .iters = 10, .res = 1, .work = 100, .delay_rank = 3, .delay_iter = 2,
+			       .delay = 50 };
+	struct tc_trace *t = halo_trace(&h);
+	struct tc_latency *lat = tc_latency_compute(t, NULL);
+	struct tc_steps *sp = tc_steps_compute(t, NULL);
+	struct tc_waitstates *ws = tc_waitstates_compute(t);
+	struct tc_verdicts *V = tc_verdicts_compute(t, lat, sp, ws, NULL, NULL);
+	const struct tc_verdict *v = &V->v[0];
+	assert_int_equal(v->cause, TC_CAUSE_IMBALANCE);
+	assert_int_equal(v->nranks, 1);
+	assert_int_equal(v->ranks[0], 3);
+	assert_float_equal(V->rank[3].own_late, 50, 1e-9);
+	for (uint32_t r = 0; r < 8; r++)
+		if (r != 3) assert_float_equal(V->rank[r].own_late, 0, 1e-9);
+	assert_float_equal(tc_verdict_ev(v, "excess_s"), 50, 1e-9);
+	assert_float_equal(tc_verdict_ev(v, "caused_s"), ws->caused[3], 1e-12);
+	/* its neighbours waited 48 and 49 s (they entered their Waitall a few ticks into
+	 * the delay); rank 3 itself never waited */
+	assert_float_equal(ws->caused[3], 97, 1e-9);
+	assert_float_equal(V->rank[3].waited, 0, 0);
+	assert_int_equal(v->nsteps, 1);
+	assert_int_equal(v->steps[0].rank, 3);
+	assert_int_equal(v->steps[0].step, 7);
+	assert_float_equal(v->steps[0].seconds, 50, 1e-9);
+	/* confidence: min(1, 50 / (5 % of the span)) · (0.5 + 0.5 · min(1, caused / 50)) */
+	double c1 = 50 / (0.05 * V->span);
+	assert_float_equal(v->confidence, c1 < 1 ? c1 : 1, 1e-9);
+	tc_verdicts_free(V);
+	/* without the logical structure or the wait states there is no imbalance claim */
+	V = tc_verdicts_compute(t, lat, NULL, NULL, NULL, NULL);
+	for (uint32_t i = 0; i < V->n; i++) assert_int_not_equal(V->v[i].cause, TC_CAUSE_IMBALANCE);
+	tc_verdicts_free(V);
+	tc_waitstates_free(ws);
+	tc_steps_free(sp);
+	tc_latency_free(lat);
+	tc_trace_free(t);
+}
+
+/* Two groups of 8 ranks: 0-7 a ring, 8-15 a star around rank 8, 20 rounds.
+ * Run: rank 8 carries 14 of 60 message ends per round, mean 3.75 → 3.73x;
+ * region of 8-15: 14 of 28, mean 3.5 → 4x.  Both scopes name rank 8. */
+static void test_verdict_region_scope(void **st)
+{
+	(void)st;
+	uint32_t rs, rr;
+	struct tc_trace *t = p2p_trace(16, NULL, 1, &rs, &rr);
+	for (uint32_t it = 0; it < 20; it++) {
+		uint64_t b = 1000 * it;
+		for (uint32_t r = 0; r < 8; r++) {
+			send_at(t, rs, r, (r + 1) % 8, b + 10, 64);
+			send_at(t, rs, r, (r + 7) % 8, b + 12, 64);
+			recv_at(t, rr, r, (r + 7) % 8, b + 14, b + 20, 64);
+			recv_at(t, rr, r, (r + 1) % 8, b + 22, b + 24, 64);
+		}
+		for (uint32_t w = 9; w < 16; w++) {
+			uint64_t s = b + 10 * (w - 8);
+			send_at(t, rs, 8, w, s, 64);
+			recv_at(t, rr, w, 8, s, s + 3, 64);
+			send_at(t, rs, w, 8, s + 5, 64);
+			recv_at(t, rr, 8, w, s + 2, s + 8, 64);
+		}
+	}
+	tc_trace_finish(t);
+	struct tc_latency *lat = tc_latency_compute(t, NULL);
+	assert_int_equal(lat->nregions, 2);
+	struct tc_verdicts *V = tc_verdicts_compute(t, lat, NULL, NULL, NULL, NULL);
+	const struct tc_verdict *run = NULL, *reg = NULL;
+	for (uint32_t i = 0; i < V->n; i++) {
+		if (V->v[i].cause != TC_CAUSE_PATTERN) continue;
+		if (V->v[i].scope == TC_NONE) run = &V->v[i];
+		else reg = &V->v[i];
+	}
+	assert_non_null(run);
+	assert_non_null(reg);
+	assert_int_equal(reg->scope, lat->rank_region[8]);
+	assert_int_equal(run->nranks, 1);
+	assert_int_equal(run->ranks[0], 8);
+	assert_int_equal(reg->nranks, 1);
+	assert_int_equal(reg->ranks[0], 8);
+	assert_float_equal(tc_verdict_ev(run, "max_over_mean"), 14 / 3.75, 1e-9);
+	assert_float_equal(tc_verdict_ev(reg, "max_over_mean"), 4.0, 1e-9);
+	/* sorted by confidence: the region's 4x before the run's 3.73x */
+	assert_true(reg < run);
+	/* panels: the run's windows hold all 600 messages; the ring region's 320 and
+	 * the star region's 280, whose busiest rank is always 8 */
+	uint32_t W = lat->nwindows, sum = 0, ring = 0, star = 0;
+	struct tc_verdict_win *pw = calloc(W, sizeof *pw);
+	for (uint32_t w = 0; w < W; w++) sum += V->win[w].msgs;
+	tc_verdict_windows(t, lat, lat->rank_region[0], NULL, pw);
+	for (uint32_t w = 0; w < W; w++) { ring += pw[w].msgs; assert_int_equal(pw[w].inter, 0); }
+	tc_verdict_windows(t, lat, lat->rank_region[8], NULL, pw);
+	for (uint32_t w = 0; w < W; w++) {
+		star += pw[w].msgs;
+		if (pw[w].msgs >= 14) assert_int_equal(pw[w].busiest, 8);
+	}
+	assert_int_equal(sum, 600);
+	assert_int_equal(ring, 320);
+	assert_int_equal(star, 280);
+	free(pw);
+	tc_verdicts_free(V);
+	tc_latency_free(lat);
+	tc_trace_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_load_balance),
+		cmocka_unit_test(test_dispersion),
+		cmocka_unit_test(test_dag_chain),
+		cmocka_unit_test(test_dag_fan_in),
+		cmocka_unit_test(test_dag_bad_clocks),
+		cmocka_unit_test(test_verdict_pattern),
+		cmocka_unit_test(test_verdict_mapping),
+		cmocka_unit_test(test_verdict_imbalance),
+		cmocka_unit_test(test_verdict_region_scope),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
