@@ -12,6 +12,7 @@
 
 #include "analysis_cluster.h"
 #include "ui.h"
+#include "uikit.h"
 
 /* Every rank computes (ranks 4-7 ten times longer), sends to r+1, receives
  * from r-1, then a barrier; then a second round where everyone is on time. */
@@ -48,32 +49,11 @@ static struct tc_session *two_groups(uint32_t n)
 	return session_new(t);
 }
 
-static void keys(struct tc_app *a, const char *s)
-{
-	for (; *s; s++) app_key(a, *s == '\n' ? TK_ENTER : *s);
-}
-
 static char *screen(struct tc_app *a, int w, int h, struct tc_grid *g)
 {
 	grid_init(g, w, h, false);
 	app_draw(a, g);
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-	grid_write_text(g, f);
-	fclose(f);
-	return buf;
-}
-
-static bool screen_has(struct tc_app *a, int w, int h, const char *what)
-{
-	struct tc_grid g;
-	char *buf = screen(a, w, h, &g);
-	bool ok = strstr(buf, what) != NULL;
-	if (!ok) fprintf(stderr, "screen without '%s':\n%s", what, buf);
-	free(buf);
-	grid_free(&g);
-	return ok;
+	return uk_text(g);
 }
 
 /* The role of the rank label of the row showing rank r (logical and physical
@@ -103,26 +83,26 @@ static void test_select_and_highlight(void **state)
 	struct tc_session *s = two_groups(8);
 	struct tc_app a;
 	app_init(&a, s, "groups", true, false);
-	keys(&a, "4");
+	uk_keys(&a, "4");
 	assert_ptr_equal(a.view, &view_clusters);
-	assert_true(screen_has(&a, 80, 24, "clusters | rank 0/8"));
-	assert_true(screen_has(&a, 80, 24, "phase 0/"));
+	assert_true(uk_screen_has(&a, 80, 24, "clusters | rank 0/8"));
+	assert_true(uk_screen_has(&a, 80, 24, "phase 0/"));
 	struct tc_clusters *c = session_clusters(s);
 	const struct tc_phase_clusters *ph = tc_clusters_phase(c, a.cl.part);
 	assert_int_equal(ph->nvisible, 2);   /* the early and the late ranks */
 	assert_int_equal(a.nrank_sel, 0);    /* nothing selected before a key */
 
-	keys(&a, "g");   /* the root: every rank of the phase */
+	uk_keys(&a, "g");   /* the root: every rank of the phase */
 	assert_int_equal(a.nrank_sel, 8);
-	keys(&a, "j");   /* its first child: the early ranks */
+	uk_keys(&a, "j");   /* its first child: the early ranks */
 	assert_int_equal(a.nrank_sel, 4);
 	for (uint32_t r = 0; r < 8; r++) assert_int_equal(app_rank_selected(&a, r), r < 4);
-	assert_true(screen_has(&a, 80, 24, "#1 4 ranks: 0-3"));
-	assert_true(screen_has(&a, 80, 24, "| sel 4 |"));
-	keys(&a, "j");   /* the late ranks; the cursor rank follows */
+	assert_true(uk_screen_has(&a, 80, 24, "#1 4 ranks: 0-3"));
+	assert_true(uk_screen_has(&a, 80, 24, "| sel 4 |"));
+	uk_keys(&a, "j");   /* the late ranks; the cursor rank follows */
 	for (uint32_t r = 0; r < 8; r++) assert_int_equal(app_rank_selected(&a, r), r >= 4);
 	assert_int_equal(a.rank, 4);
-	keys(&a, "k");
+	uk_keys(&a, "k");
 
 	/* Enter opens the node (and keeps it selected); - closes it again */
 	uint32_t before = ph->nvisible;
@@ -130,29 +110,29 @@ static void test_select_and_highlight(void **state)
 	assert_true(ph->nvisible > before);
 	assert_int_equal(a.nrank_sel, 4);
 	assert_true(app_rank_selected(&a, 0) && !app_rank_selected(&a, 4));
-	keys(&a, "-");
+	uk_keys(&a, "-");
 	assert_int_equal(ph->nvisible, before);
-	keys(&a, "+");
+	uk_keys(&a, "+");
 	assert_true(ph->nvisible > before);
-	keys(&a, "0");
+	uk_keys(&a, "0");
 	assert_int_equal(ph->nvisible, before);
 
 	/* the logical and physical views draw the selected ranks' labels in the selection role */
-	keys(&a, "1");
+	uk_keys(&a, "1");
 	assert_ptr_equal(a.view, &view_logical);
 	assert_int_equal(label_role(&a, 2), TC_R_SELECTION);
 	assert_int_equal(label_role(&a, 6), TC_R_LABEL);
-	keys(&a, "2");
+	uk_keys(&a, "2");
 	assert_int_equal(label_role(&a, 3), TC_R_SELECTION);
 	assert_int_equal(label_role(&a, 5), TC_R_LABEL);
-	keys(&a, "1");
+	uk_keys(&a, "1");
 	app_key(&a, TK_ESC);
 	assert_int_equal(a.nrank_sel, 0);
 	assert_string_equal(a.msg, "rank selection cleared");
 	assert_int_equal(label_role(&a, 2), TC_R_LABEL);
 
 	/* back in the cluster view: Esc clears there too */
-	keys(&a, "4j");
+	uk_keys(&a, "4j");
 	assert_true(a.nrank_sel > 0);
 	app_key(&a, TK_ESC);
 	assert_int_equal(a.nrank_sel, 0);
@@ -165,31 +145,31 @@ static void test_phases_metric_focus(void **state)
 	struct tc_session *s = two_groups(8);
 	struct tc_app a;
 	app_init(&a, s, "groups", true, false);
-	keys(&a, "4");
-	assert_true(screen_has(&a, 80, 24, "phase 0/"));
+	uk_keys(&a, "4");
+	assert_true(uk_screen_has(&a, 80, 24, "phase 0/"));
 	uint32_t p0 = a.cl.part;
 	/* l walks the steps; leaving the phase switches it */
-	for (int i = 0; i < 40 && a.cl.part == p0; i++) keys(&a, "l");
+	for (int i = 0; i < 40 && a.cl.part == p0; i++) uk_keys(&a, "l");
 	assert_int_not_equal(a.cl.part, p0);
-	assert_true(screen_has(&a, 80, 24, "steps"));
+	assert_true(uk_screen_has(&a, 80, 24, "steps"));
 	/* m: the app's metric, and the clusters follow it */
-	keys(&a, "m");
+	uk_keys(&a, "m");
 	assert_int_equal(a.metric, TC_M_GLATENESS);
-	assert_true(screen_has(&a, 80, 24, "global_lateness"));
+	assert_true(uk_screen_has(&a, 80, 24, "global_lateness"));
 	assert_int_equal(tc_clusters_opts(session_clusters(s))->metric, TC_M_GLATENESS);
-	keys(&a, ":metric lateness\n");
-	assert_true(screen_has(&a, 80, 24, "| lateness |"));
+	uk_keys(&a, ":metric lateness\n");
+	assert_true(uk_screen_has(&a, 80, 24, "| lateness |"));
 	assert_int_equal(tc_clusters_opts(session_clusters(s))->metric, TC_M_LATENESS);
 	/* c / C refocus */
-	keys(&a, "gc");
+	uk_keys(&a, "gc");
 	assert_non_null(strstr(a.msg, "focus:"));
-	keys(&a, "C");
+	uk_keys(&a, "C");
 	assert_non_null(strstr(a.msg, "the centroid"));
 	/* help lists the view's keys */
-	keys(&a, "?");
-	assert_true(screen_has(&a, 80, 24, "Keys in the clusters view"));
-	assert_true(screen_has(&a, 80, 40, "open / close one more level"));
-	keys(&a, "q");
+	uk_keys(&a, "?");
+	assert_true(uk_screen_has(&a, 80, 24, "Keys in the clusters view"));
+	assert_true(uk_screen_has(&a, 80, 40, "open / close one more level"));
+	uk_keys(&a, "q");
 	assert_ptr_equal(a.view, &view_clusters);
 	/* every size draws; small ones say so */
 	int sizes[][2] = { { 80, 24 }, { 120, 40 }, { 40, 8 }, { 41, 9 }, { 200, 60 }, { 39, 8 }, { 20, 6 }, { 1, 1 } };
@@ -199,13 +179,13 @@ static void test_phases_metric_focus(void **state)
 		app_draw(&a, &g);
 		grid_free(&g);
 	}
-	assert_true(screen_has(&a, 39, 8, "terminal too small"));
+	assert_true(uk_screen_has(&a, 39, 8, "terminal too small"));
 	/* render's path: a fresh app straight into the view at a step */
 	struct tc_app b;
 	app_init(&b, s, "groups", false, false);
 	app_set_step(&b, 4);
 	assert_true(app_set_view(&b, "clusters"));
-	assert_true(screen_has(&b, 80, 24, "dendrogram"));
+	assert_true(uk_screen_has(&b, 80, 24, "dendrogram"));
 	app_free(&b);
 	app_free(&a);
 	session_free(s);
@@ -214,16 +194,13 @@ static void test_phases_metric_focus(void **state)
 static void test_empty(void **state)
 {
 	for (uint32_t n = 0; n < 2; n++) {
-		struct tc_trace *t = tc_trace_new(1000, 0, 0);
-		tc_def_simple(t, n, NULL, 1);
-		tc_trace_finish(t);
-		struct tc_session *s = session_new(t);
+		struct tc_session *s = uk_empty_session(n);
 		struct tc_app a;
 		app_init(&a, s, "empty", false, false);
-		keys(&a, "4jkhl\n+-0cCmg");
+		uk_keys(&a, "4jkhl\n+-0cCmg");
 		app_key(&a, TK_ESC);
 		assert_ptr_equal(a.view, &view_clusters);
-		assert_true(screen_has(&a, 80, 24, "no communication events"));
+		assert_true(uk_screen_has(&a, 80, 24, "no communication events"));
 		app_free(&a);
 		session_free(s);
 	}
