@@ -252,6 +252,8 @@ void tcb_other(struct tc_trace *t, uint32_t loc, uint64_t time); /* any other re
 void tcb_read_total(struct tc_trace *t, uint32_t loc, uint64_t n);
 /* All records of loc were given: release reading state, trim arrays to size (optional). */
 void tcb_loc_done(struct tc_trace *t, uint32_t loc);
+/* Threads tc_trace_finish may use (default 1). */
+void tcb_set_threads(struct tc_trace *t, int threads);
 /* Pair, match and index everything; warnings go to t->warnings. */
 void tc_trace_finish(struct tc_trace *t);
 

@@ -105,6 +105,12 @@ void fmt_ranges(struct strbuf *b, const uint32_t *sorted, size_t n);
 void fmt_seconds(char *buf, size_t n, double s);
 void fmt_bytes(char *buf, size_t n, uint64_t bytes);
 
+/* Parallel loop: fn(ctx, i, tid) for every i in [0, n), on up to `threads`
+ * threads (tid in [0, threads), the caller is tid 0); order is not defined,
+ * so fn must only write what index i owns or what thread tid owns. */
+#define TC_MAX_THREADS 64
+void tc_parallel_for(uint32_t n, int threads, void (*fn)(void *ctx, uint32_t i, int tid), void *ctx);
+
 /* Number of online CPUs (≥ 1). Monotonic wall clock in seconds. */
 int tc_ncpus(void);
 double tc_now(void);

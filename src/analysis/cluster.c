@@ -3,8 +3,6 @@
  * CLARA clusters (or over the ranks of small phases), the default cut, the
  * open/close state of the dendrogram, glyph data and centroids. */
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -779,33 +777,17 @@ const struct tc_phase_clusters *tc_clusters_phase(struct tc_clusters *c, uint32_
 	return phase_get(c, partition);
 }
 
-/* Phases are independent: workers take them from a shared counter; each
- * phase_compute writes only its own ph[p] and pp[p]. */
-struct all_work { struct tc_clusters *c; atomic_uint next; };
-
-static void *all_worker(void *arg)
+/* Phases are independent: each phase_compute writes only its own ph[p] and pp[p]. */
+static void compute_one(void *ctx, uint32_t p, int tid)
 {
-	struct all_work *w = arg;
-	for (;;) {
-		unsigned p = atomic_fetch_add(&w->next, 1);
-		if (p >= w->c->npart) break;
-		phase_get(w->c, p);
-	}
-	return NULL;
+	(void)tid;
+	phase_get(ctx, p);
 }
 
 void tc_clusters_compute_all(struct tc_clusters *c, int threads)
 {
 	if (threads <= 0) threads = TC_MIN(tc_ncpus(), 4);
-	if ((uint32_t)threads > c->npart) threads = (int)c->npart;
-	struct all_work w = { .c = c };
-	atomic_init(&w.next, 0);
-	pthread_t th[16];
-	int started = 0;
-	for (int i = 1; i < threads && i < 16; i++)
-		if (pthread_create(&th[started], NULL, all_worker, &w) == 0) started++;
-	all_worker(&w);
-	for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+	tc_parallel_for(c->npart, threads, compute_one, c);
 }
 
 void tc_clusters_set_metric(struct tc_clusters *c, enum tc_metric m)

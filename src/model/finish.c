@@ -145,10 +145,63 @@ static void pick_world(struct tc_trace *t)
 }
 
 
+/* Per-thread counters of the receive pass (padded apart). */
+struct recv_acc { uint64_t unmatched, size_mismatch, matched, outside, clock_bad, bytes; char pad[16]; };
+struct recv_pass {
+	struct tc_trace *t;
+	struct qtab *q;
+	struct tc_msg *msgs;
+	uint32_t **rec_msg;
+	struct recv_acc *acc;
+};
+
+static void recv_rank(void *ctx, uint32_t r, int tid)
+{
+	struct recv_pass *rp = ctx;
+	struct tc_trace *t = rp->t;
+	struct recv_acc *acc = &rp->acc[tid];
+	if (t->ranks[r].loc == TC_NONE) return;
+	struct locb *b = &t->b->lb.a[t->ranks[r].loc];
+	const struct tc_rank *R = &t->ranks[r];
+	for (size_t i = 0; i < b->p2p.n; i++) {
+		struct raw_p2p *p = &b->p2p.a[i];
+		if (p->kind != RAW_RECV && p->kind != RAW_IRECV) continue;
+		if (p->call == TC_NONE) { acc->outside++; continue; }
+		struct qkey k = { p->comm, world_of(t, p->comm, p->peer, r), r, p->tag };
+		struct qent *e = k.src == TC_NONE ? NULL : qfind(rp->q, &k, false);
+		if (!e || e->head == TC_NONE) { acc->unmatched++; continue; }
+		uint32_t id = e->head;
+		struct tc_msg *m = &rp->msgs[id];
+		e->head = m->post_call;
+		if (e->head == TC_NONE) e->tail = TC_NONE;
+		const struct tc_call *rc = &R->calls[p->call];
+		uint8_t rk = t->regions[rc->region].kind;
+		m->recv_time = p->time;
+		m->recv_call = p->call;
+		if (p->kind == RAW_IRECV || rk == TC_RK_MPI_WAIT || rk == TC_RK_MPI_TEST) m->flags |= TC_MSG_NB_RECV;
+		if (p->paired && p->aux_call != TC_NONE) {
+			m->post_time = p->aux_time;
+			m->post_call = p->aux_call;
+		} else {
+			m->post_time = rc->enter;
+			m->post_call = (m->flags & TC_MSG_NB_RECV) ? TC_NONE : p->call;
+		}
+		if (m->recv_time < m->send_time) {
+			m->flags |= TC_MSG_CLOCK_BAD;
+			acc->clock_bad++;
+		}
+		if (p->bytes != m->bytes) acc->size_mismatch++;
+		acc->bytes += m->bytes;
+		rp->rec_msg[r][i] = id;
+		acc->matched++;
+	}
+}
+
 /* Messages are created in the (sequential) send pass, one per send record, with
  * the sender's side filled in; the message's post_call field links the FIFO
  * queue of its key until a receive pops it.  The receive pass then touches one
- * message record per receive.  Unmatched sends are compacted away at the end. */
+ * message record per receive, in parallel over receivers.  Unmatched sends are
+ * compacted away at the end. */
 static void match_messages(struct tc_trace *t, uint32_t **rec_msg)
 {
 	struct tc_build *B = t->b;
@@ -191,44 +244,22 @@ static void match_messages(struct tc_trace *t, uint32_t **rec_msg)
 			rec_msg[r][i] = id;
 		}
 	}
+	/* receive pass, in parallel over receiving ranks: a key's queue is popped
+	 * only by its receiver, and a message is written only by its receiver */
+	struct recv_pass rp = { .t = t, .q = &q, .msgs = msgs.a, .rec_msg = rec_msg };
+	int threads = TC_MAX(B->threads, 1);
+	rp.acc = xcalloc((size_t)threads, sizeof *rp.acc);
+	tc_parallel_for(t->nranks, threads, recv_rank, &rp);
 	uint64_t unmatched_recvs = 0, size_mismatch = 0, matched = 0;
-	for (uint32_t r = 0; r < t->nranks; r++) {
-		if (t->ranks[r].loc == TC_NONE) continue;
-		struct locb *b = &B->lb.a[t->ranks[r].loc];
-		const struct tc_rank *R = &t->ranks[r];
-		for (size_t i = 0; i < b->p2p.n; i++) {
-			struct raw_p2p *p = &b->p2p.a[i];
-			if (p->kind != RAW_RECV && p->kind != RAW_IRECV) continue;
-			if (p->call == TC_NONE) { outside++; continue; }
-			struct qkey k = { p->comm, world_of(t, p->comm, p->peer, r), r, p->tag };
-			struct qent *e = k.src == TC_NONE ? NULL : qfind(&q, &k, false);
-			if (!e || e->head == TC_NONE) { unmatched_recvs++; continue; }
-			uint32_t id = e->head;
-			struct tc_msg *m = &msgs.a[id];
-			e->head = m->post_call;
-			if (e->head == TC_NONE) e->tail = TC_NONE;
-			const struct tc_call *rc = &R->calls[p->call];
-			uint8_t rk = t->regions[rc->region].kind;
-			m->recv_time = p->time;
-			m->recv_call = p->call;
-			if (p->kind == RAW_IRECV || rk == TC_RK_MPI_WAIT || rk == TC_RK_MPI_TEST) m->flags |= TC_MSG_NB_RECV;
-			if (p->paired && p->aux_call != TC_NONE) {
-				m->post_time = p->aux_time;
-				m->post_call = p->aux_call;
-			} else {
-				m->post_time = rc->enter;
-				m->post_call = (m->flags & TC_MSG_NB_RECV) ? TC_NONE : p->call;
-			}
-			if (m->recv_time < m->send_time) {
-				m->flags |= TC_MSG_CLOCK_BAD;
-				t->clock_violations++;
-			}
-			if (p->bytes != m->bytes) size_mismatch++;
-			t->msg_bytes += m->bytes;
-			rec_msg[r][i] = id;
-			matched++;
-		}
+	for (int k = 0; k < threads; k++) {
+		unmatched_recvs += rp.acc[k].unmatched;
+		size_mismatch += rp.acc[k].size_mismatch;
+		matched += rp.acc[k].matched;
+		outside += rp.acc[k].outside;
+		t->clock_violations += rp.acc[k].clock_bad;
+		t->msg_bytes += rp.acc[k].bytes;
 	}
+	free(rp.acc);
 	free(q.e);
 	uint64_t unmatched_sends = msgs.n - matched;
 	if (unmatched_sends) {
@@ -355,69 +386,94 @@ static void match_collectives(struct tc_trace *t, uint32_t **coll_of_rec)
 	VEC_FREE(mem);
 }
 
-/* Per rank: ops (calls that communicate) with their messages grouped. */
+/* Scratch of one thread: per call of the rank, its sends, receives, collective. */
+struct ops_scratch { uint32_t *ns, *nr, *co; };
+struct ops_pass {
+	struct tc_trace *t;
+	uint32_t **rec_msg, **coll_of_rec;
+	uint32_t maxcalls;
+	struct ops_scratch *sc;   /* per thread, allocated on first use */
+};
+
+static void ops_rank(void *ctx, uint32_t r, int tid)
+{
+	struct ops_pass *op_ = ctx;
+	struct tc_trace *t = op_->t;
+	struct tc_rank *R = &t->ranks[r];
+	if (R->loc == TC_NONE) return;
+	struct ops_scratch *sc = &op_->sc[tid];
+	if (!sc->ns) {
+		uint32_t n = op_->maxcalls ? op_->maxcalls : 1;
+		sc->ns = xcalloc(n, sizeof *sc->ns);
+		sc->nr = xcalloc(n, sizeof *sc->nr);
+		sc->co = xmalloc(n * sizeof *sc->co);
+		for (uint32_t i = 0; i < n; i++) sc->co[i] = TC_NONE;
+	}
+	uint32_t *ns = sc->ns, *nr = sc->nr, *co = sc->co;
+	const uint32_t *rec_msg = op_->rec_msg[r], *coll_of_rec = op_->coll_of_rec[r];
+	struct locb *b = &t->b->lb.a[R->loc];
+	uint32_t nsend = 0, nrecv = 0;
+	for (size_t i = 0; i < b->p2p.n; i++) {
+		if (rec_msg[i] == TC_NONE) continue;
+		const struct raw_p2p *p = &b->p2p.a[i];
+		if (p->kind == RAW_SEND || p->kind == RAW_ISEND) { ns[p->call]++; nsend++; }
+		else { nr[p->call]++; nrecv++; }
+	}
+	for (size_t i = 0; i < b->coll.n; i++)
+		if (coll_of_rec[i] != TC_NONE) co[b->coll.a[i].call] = coll_of_rec[i];
+	uint32_t nops = 0;
+	for (uint32_t c = 0; c < R->ncalls; c++)
+		if (ns[c] || nr[c] || co[c] != TC_NONE) nops++;
+	R->nops = nops;
+	R->ops = xmalloc((nops ? nops : 1) * sizeof *R->ops);
+	R->send_msgs = xmalloc((nsend ? nsend : 1) * sizeof(uint32_t));
+	R->recv_msgs = xmalloc((nrecv ? nrecv : 1) * sizeof(uint32_t));
+	R->nsend_msgs = nsend;
+	R->nrecv_msgs = nrecv;
+	uint32_t o = 0, fs = 0, fr = 0;
+	for (uint32_t c = 0; c < R->ncalls; c++) {
+		if (!(ns[c] || nr[c] || co[c] != TC_NONE)) continue;
+		R->ops[o] = (struct tc_op){ .call = c, .first_send = fs, .nsend = 0, .first_recv = fr,
+					    .nrecv = 0, .coll = co[c] };
+		R->calls[c].op = o;
+		fs += ns[c];
+		fr += nr[c];
+		o++;
+	}
+	for (size_t i = 0; i < b->p2p.n; i++) {
+		uint32_t m = rec_msg[i];
+		if (m == TC_NONE) continue;
+		const struct raw_p2p *p = &b->p2p.a[i];
+		struct tc_op *op = &R->ops[R->calls[p->call].op];
+		if (p->kind == RAW_SEND || p->kind == RAW_ISEND) R->send_msgs[op->first_send + op->nsend++] = m;
+		else R->recv_msgs[op->first_recv + op->nrecv++] = m;
+	}
+	/* reset the scratch arrays for the next rank: only the calls that have an op */
+	for (uint32_t k = 0; k < nops; k++) {
+		uint32_t c = R->ops[k].call;
+		ns[c] = nr[c] = 0;
+		co[c] = TC_NONE;
+	}
+	R->first_time = R->ncalls ? R->calls[0].enter : 0;
+	R->last_time = b->last_time;
+}
+
+/* Per rank: ops (calls that communicate) with their messages grouped; in
+ * parallel over ranks (scratch per thread, at most 256 MiB of it in all). */
 static void build_ops(struct tc_trace *t, uint32_t **rec_msg, uint32_t **coll_of_rec)
 {
-	struct tc_build *B = t->b;
-	uint32_t maxcalls = 0;
-	for (uint32_t r = 0; r < t->nranks; r++) maxcalls = TC_MAX(maxcalls, t->ranks[r].ncalls);
-	uint32_t *ns = xcalloc(maxcalls ? maxcalls : 1, sizeof *ns);
-	uint32_t *nr = xcalloc(maxcalls ? maxcalls : 1, sizeof *nr);
-	uint32_t *co = xmalloc((maxcalls ? maxcalls : 1) * sizeof *co);
-	for (uint32_t i = 0; i < maxcalls; i++) co[i] = TC_NONE;
-	for (uint32_t r = 0; r < t->nranks; r++) {
-		struct tc_rank *R = &t->ranks[r];
-		if (R->loc == TC_NONE) continue;
-		struct locb *b = &B->lb.a[R->loc];
-		uint32_t nsend = 0, nrecv = 0;
-		for (size_t i = 0; i < b->p2p.n; i++) {
-			uint32_t m = rec_msg[r][i];
-			if (m == TC_NONE) continue;
-			const struct raw_p2p *p = &b->p2p.a[i];
-			if (p->kind == RAW_SEND || p->kind == RAW_ISEND) { ns[p->call]++; nsend++; }
-			else { nr[p->call]++; nrecv++; }
-		}
-		for (size_t i = 0; i < b->coll.n; i++)
-			if (coll_of_rec[r][i] != TC_NONE) co[b->coll.a[i].call] = coll_of_rec[r][i];
-		uint32_t nops = 0;
-		for (uint32_t c = 0; c < R->ncalls; c++)
-			if (ns[c] || nr[c] || co[c] != TC_NONE) nops++;
-		R->nops = nops;
-		R->ops = xmalloc((nops ? nops : 1) * sizeof *R->ops);
-		R->send_msgs = xmalloc((nsend ? nsend : 1) * sizeof(uint32_t));
-		R->recv_msgs = xmalloc((nrecv ? nrecv : 1) * sizeof(uint32_t));
-		R->nsend_msgs = nsend;
-		R->nrecv_msgs = nrecv;
-		uint32_t o = 0, fs = 0, fr = 0;
-		for (uint32_t c = 0; c < R->ncalls; c++) {
-			if (!(ns[c] || nr[c] || co[c] != TC_NONE)) continue;
-			R->ops[o] = (struct tc_op){ .call = c, .first_send = fs, .nsend = 0, .first_recv = fr,
-						    .nrecv = 0, .coll = co[c] };
-			R->calls[c].op = o;
-			fs += ns[c];
-			fr += nr[c];
-			o++;
-		}
-		for (size_t i = 0; i < b->p2p.n; i++) {
-			uint32_t m = rec_msg[r][i];
-			if (m == TC_NONE) continue;
-			const struct raw_p2p *p = &b->p2p.a[i];
-			struct tc_op *op = &R->ops[R->calls[p->call].op];
-			if (p->kind == RAW_SEND || p->kind == RAW_ISEND) R->send_msgs[op->first_send + op->nsend++] = m;
-			else R->recv_msgs[op->first_recv + op->nrecv++] = m;
-		}
-		/* reset the scratch arrays for the next rank: only the calls that have an op */
-		for (uint32_t k = 0; k < nops; k++) {
-			uint32_t c = R->ops[k].call;
-			ns[c] = nr[c] = 0;
-			co[c] = TC_NONE;
-		}
-		R->first_time = R->ncalls ? R->calls[0].enter : 0;
-		R->last_time = b->last_time;
+	struct ops_pass op = { .t = t, .rec_msg = rec_msg, .coll_of_rec = coll_of_rec };
+	for (uint32_t r = 0; r < t->nranks; r++) op.maxcalls = TC_MAX(op.maxcalls, t->ranks[r].ncalls);
+	int threads = TC_MAX(t->b->threads, 1);
+	while (threads > 1 && (uint64_t)op.maxcalls * 12 * (uint64_t)threads > ((uint64_t)256 << 20)) threads--;
+	op.sc = xcalloc((size_t)threads, sizeof *op.sc);
+	tc_parallel_for(t->nranks, threads, ops_rank, &op);
+	for (int k = 0; k < threads; k++) {
+		free(op.sc[k].ns);
+		free(op.sc[k].nr);
+		free(op.sc[k].co);
 	}
-	free(ns);
-	free(nr);
-	free(co);
+	free(op.sc);
 }
 
 void tc_trace_finish(struct tc_trace *t)

@@ -291,6 +291,11 @@ void tcb_other(struct tc_trace *t, uint32_t loc, uint64_t time)
 	b->count[TC_EV_OTHER]++;
 }
 
+void tcb_set_threads(struct tc_trace *t, int threads)
+{
+	t->b->threads = threads;
+}
+
 void tcb_read_total(struct tc_trace *t, uint32_t loc, uint64_t n)
 {
 	struct locb *b = &t->b->lb.a[loc];

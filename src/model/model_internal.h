@@ -54,6 +54,7 @@ struct tc_build {
 	VEC(struct tc_node) nodes;
 	VEC(struct tc_comm) comms;
 	VEC(uint32_t) loc_node;  /* node of each location's process */
+	int threads;             /* for tc_trace_finish (tcb_set_threads) */
 };
 
 

@@ -771,6 +771,7 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 		goto fail;
 	}
 	double t_finish = tc_now();
+	tcb_set_threads(L.t, nthreads);
 	tc_trace_finish(L.t);
 	L.t->read_seconds = t_finish - t_read;
 	L.t->finish_seconds = tc_now() - t_finish;
