@@ -13,6 +13,11 @@ wait_for "?:help" >/dev/null
 keys 4
 golden clusters "phase 0/5"
 check clusters-open "clusters | rank 0/32"
+# render draws the same screen (but for the legend's colour map: shade glyphs without colour)
+screen | sed 's/ *$//' | sed '23d' >"$tmp/tui"
+"$BIN" render "$ST" --view clusters --size 80x24 | sed 's/ *$//' | sed '23d' >"$tmp/render"
+if cmp -s "$tmp/tui" "$tmp/render"; then echo "ok clusters-render-matches"
+else echo "not ok clusters-render-matches"; diff "$tmp/tui" "$tmp/render" | head -n 10; fi
 check clusters-exchange "exchange_waitall"
 keys l l
 check clusters-move "step 2/40"
