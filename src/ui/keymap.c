@@ -68,8 +68,8 @@ const struct tc_keybind tc_keymap[] = {
 	{ 'm', CL, ACT_METRIC, "m", "metric", "next metric; the phase is clustered again on it" },
 	{ 'c', CL, ACT_FOCUS_MAX, "c C", "focus", "focus ranks around the cluster's max-metric rank / its centroid" },
 	{ 'C', CL, ACT_FOCUS_CENTROID, NULL, NULL, NULL },
-	{ 'a', L | O, ACT_AGG, "a", "agg", "show / hide aggregate (non-communication) steps" },
-	{ 'o', L | P | O, ACT_ORIGIN, "o", "origin", "next origin of lateness: where a delay first appears" },
+	{ 'a', L | O | CL, ACT_AGG, "a", "agg", "show / hide aggregate (non-communication) steps" },
+	{ 'o', L | P | O | CL, ACT_ORIGIN, "o", "origin", "next origin of lateness: where a delay first appears" },
 	{ ':', M, ACT_COMMAND, ":", "cmd", ":step N  :rank R  :metric M  :theme T  :view V  :q" },
 	{ TK_CTRL_L, A, ACT_REDRAW, "C-l", NULL, "redraw the screen" },
 };

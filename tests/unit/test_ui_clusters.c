@@ -165,6 +165,14 @@ static void test_phases_metric_focus(void **state)
 	assert_non_null(strstr(a.msg, "focus:"));
 	uk_keys(&a, "C");
 	assert_non_null(strstr(a.msg, "the centroid"));
+	/* a hides the aggregate columns, o jumps to a lateness origin (the phase follows) */
+	uk_keys(&a, "a");
+	assert_false(a.show_agg);
+	assert_true(uk_screen_has(&a, 80, 24, "dendrogram"));
+	uk_keys(&a, "ao");
+	assert_true(a.show_agg);
+	assert_true(uk_screen_has(&a, 80, 24, "phase "));
+	assert_int_equal(a.cl.part, a.st->cevs[tc_steps_find(a.st, a.rank, (uint32_t)(a.step + (a.step & 1)))].partition);
 	/* help lists the view's keys */
 	uk_keys(&a, "?");
 	assert_true(uk_screen_has(&a, 80, 24, "Keys in the clusters view"));
