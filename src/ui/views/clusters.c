@@ -255,7 +255,6 @@ static const char *node_ranks(struct tc_app *a, const struct tc_phase_clusters *
 /* --- drawing -------------------------------------------------------------------------- */
 struct frame {
 	struct tc_app *a;
-	struct tc_clusters *c;
 	const struct tc_phase_clusters *ph;
 	struct tc_grid *g;
 	double vmax;
@@ -485,7 +484,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	bands_of(L, nl, cur, &cb0, &cb1);
 
 	/* columns: the phase's steps (with the aggregate block before its first event) */
-	struct frame f = { .a = a, .c = c, .ph = ph, .g = g, .vmax = app_sum(a)->vmax };
+	struct frame f = { .a = a, .ph = ph, .g = g, .vmax = app_sum(a)->vmax };
 	f.dx = a->show_agg ? 1 : 2;
 	f.s0 = (int64_t)P->first_step - (a->show_agg ? 1 : 0);
 	f.s1 = P->last_step;
