@@ -155,18 +155,19 @@ enum tc_action {
 	ACT_NONE, ACT_QUIT, ACT_DOWN, ACT_UP, ACT_LEFT, ACT_RIGHT, ACT_PGDN, ACT_PGUP, ACT_TOP, ACT_BOTTOM,
 	ACT_FIRST, ACT_LAST, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_FIT, ACT_RANKS_IN, ACT_RANKS_OUT,
 	ACT_NEXT_VIEW, ACT_PREV_VIEW, ACT_VIEW_N, ACT_ENTER, ACT_BACK, ACT_SEARCH, ACT_NEXT, ACT_PREV,
-	ACT_FILTER, ACT_METRIC, ACT_AGG, ACT_COMMAND, ACT_HELP, ACT_MARK, ACT_REDRAW, ACT_ORIGIN,
+	ACT_FILTER, ACT_METRIC, ACT_AGG, ACT_COMMAND, ACT_HELP, ACT_MARK, ACT_REDRAW, ACT_ORIGIN, ACT_LATENCY,
 	ACT_FOCUS_MAX, ACT_FOCUS_CENTROID,   /* clusters: refocus on the cluster's max rank / centroid */
 	ACT_COUNT
 };
 enum tc_view_id {
-	TC_V_LOGICAL, TC_V_PHYSICAL, TC_V_OVERVIEW, TC_V_DETAIL, TC_V_HELP,
+	TC_V_LOGICAL, TC_V_PHYSICAL, TC_V_OVERVIEW, TC_V_DETAIL, TC_V_HELP, TC_V_REGIONS, TC_V_EVOLUTION,
 	TC_V_CLUSTERS,
 	TC_V_COUNT
 };
 #define TC_VM(v) (1u << (v))
-#define TC_VM_MAIN (TC_VM(TC_V_LOGICAL) | TC_VM(TC_V_PHYSICAL) | TC_VM(TC_V_OVERVIEW) | TC_VM(TC_V_CLUSTERS))
 #define TC_VM_ALL ((1u << TC_V_COUNT) - 1)
+/* every main view: all but the detail pane and the help screen */
+#define TC_VM_MAIN (TC_VM_ALL & ~(TC_VM(TC_V_DETAIL) | TC_VM(TC_V_HELP)))
 
 struct tc_keybind {
 	int key;           /* enum tc_key or a character */
@@ -234,12 +235,30 @@ struct view {
 	const char *const *help;  /* lines about the view, NULL-terminated */
 };
 extern const struct view view_logical, view_physical, view_overview, view_detail, view_help;
+extern const struct view view_regions, view_evolution;
 extern const struct view view_clusters;
 /* The main views in Tab order (src/ui/views/registry.c). */
 extern const struct view *const tc_main_views[];
 extern const size_t tc_nmain_views;
 const struct view *view_find(const char *name);          /* a main view by name, NULL if none */
 void view_names(struct strbuf *b, const char *sep);      /* "logical|physical|..." */
+
+/* What the regions and evolution views draw from (src/ui/views/regions.c),
+ * built on first use from session_latency(): O(regions log regions + messages). */
+#define TC_LATV_TOP 16
+struct tc_latview {
+	const struct tc_latency *lat;
+	uint32_t *order;          /* all regions by RL, highest first (regions without inside messages last) */
+	uint32_t nwith;           /* regions with inside messages: order[0 .. nwith) */
+	double rl_min, rl_max;    /* smallest and largest RL (0 when none) */
+	double l_max;             /* largest window mean L (all messages and every region) */
+	uint32_t ntop;            /* regions in the traffic matrix (most crossing messages), by id */
+	uint32_t top[TC_LATV_TOP];
+	uint64_t matrix[TC_LATV_TOP * TC_LATV_TOP];   /* messages from top[i] to top[j] */
+	uint64_t matrix_max;      /* largest count off the diagonal */
+};
+struct tc_latview *latview_build(const struct tc_latency *lat);
+void latview_free(struct tc_latview *v);
 
 struct tc_app {
 	struct tc_session *sess;
@@ -259,10 +278,10 @@ struct tc_app {
 	enum tc_metric metric;
 	bool show_agg;
 
-	/* visible ranks (filter) */
+	/* visible ranks (filter or rank set, app_set_rank_set) */
 	uint32_t *vis;       /* visible rank list */
 	uint32_t nvis;
-	char *filter;        /* pattern or NULL */
+	char *filter;        /* what restricts vis (a pattern, "region 3"), shown as f:...; NULL: all ranks */
 	char *search;        /* pattern or NULL */
 	struct tc_regex *search_re;
 	uint8_t *region_match;   /* per region: matches the search */
@@ -274,6 +293,12 @@ struct tc_app {
 	struct { uint32_t top; uint64_t t0, t1; int cols, rows; } pv;   /* physical: time window */
 	struct { uint32_t left, xpc; bool fitted, zoomed; int64_t mark; bool marking; int cols; } ov;
 	uint32_t detail_scroll, help_scroll;
+	/* latency views: the selected region (TC_NONE: none yet / all messages), regions: first
+	 * row and latency mode, evolution: the window under the cursor and the first row */
+	uint32_t lat_region;
+	struct { uint32_t top; bool latency; int rows; } rg;
+	struct { uint32_t win, left, top; int rows; } ev;
+	struct tc_latview *latv;   /* NULL until a latency view draws */
 	/* clusters: the phase shown, the dendrogram cursor (node) and first tree line, the
 	 * first step column and band; the (rank, step, metric) it was picked for (a change
 	 * elsewhere picks the phase again); the selected node; its ranks as text */
@@ -331,6 +356,12 @@ void app_set_step(struct tc_app *a, int64_t step);   /* also moves time */
 void app_set_rank(struct tc_app *a, uint32_t rank);
 void app_set_time(struct tc_app *a, uint64_t time);  /* also moves step */
 bool app_set_filter(struct tc_app *a, const char *pat);
+/* Restrict the visible ranks to ranks[0..n) (sorted, distinct, < nranks), named label in the title
+ * (f:label); ranks NULL: all ranks again.  The filter uses it too.  False (nothing changed) when
+ * n == 0 or the list is not sorted or out of range. */
+bool app_set_rank_set(struct tc_app *a, const uint32_t *ranks, uint32_t n, const char *label);
+/* The latency views' data (built on first use). */
+const struct tc_latview *app_latview(struct tc_app *a);
 bool app_set_search(struct tc_app *a, const char *pat);
 bool app_search_next(struct tc_app *a, bool backward);
 /* Move the cursor to the next origin of lateness (largest differential lateness first). */
@@ -358,8 +389,14 @@ uint32_t view_partners(const struct tc_app *a, uint32_t *out, uint32_t max);
 int view_legend(struct tc_app *a, struct tc_grid *g, int x, int y, int w, double vmax);
 /* One status line about the event (or call) under the cursor, at row y. */
 void app_event_line(struct tc_app *a, struct tc_grid *g, int y);
+/* A full-width line in the status role (the event line, the latency views' selection). */
+void app_status_line(struct tc_grid *g, int y, const char *s);
 /* Scrolling of text views (help, detail): true when act scrolls. */
 bool app_scroll(uint32_t *scroll, enum tc_action act);
+/* A cursor *i over a list of n entries shown in rows lines (regions, evolution):
+ * true when act moves it; app_list_top keeps cur among the rows shown from *top. */
+bool app_list_move(uint32_t *i, uint32_t n, int rows, enum tc_action act);
+void app_list_top(uint32_t *top, uint32_t cur, uint32_t n, int rows);
 
 /* --- terminal (src/ui/term.c, the only curses user) --------------------------- */
 enum tc_colormode { TC_CM_AUTO, TC_CM_ALWAYS, TC_CM_NEVER };

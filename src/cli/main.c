@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ui.h"
 
 #define TC_VERSION "0.1.0"
 
@@ -17,7 +18,7 @@ static const struct command {
 	  "      every analysis as text or one JSON object (a key per section)" },
 	{ "remap", cmd_remap, "remap TRACE [-o FILE] [--format openmpi|mpich|plain] [--weight bytes|messages]\n"
 	  "      a rank-to-node placement (METIS) that cuts inter-node traffic; writes only with -o" },
-	{ "render", cmd_render, "render TRACE --view logical|physical|overview|detail --size WxH [--step N] [--rank R]\n"
+	{ "render", cmd_render, "render TRACE --view VIEW --size WxH [--step N] [--rank R]\n"
 	  "         [--metric M] [--color] [--ascii] [--theme NAME|PATH] [--no-agg] [--filter REGEX]\n"
 	  "         [--search REGEX]\n"
 	  "      one view drawn exactly as the terminal UI draws it, as text (ANSI with --color)" },
@@ -31,7 +32,11 @@ static void usage(FILE *f)
 		   "      open the terminal UI (press ? inside for the keys)\n");
 	for (size_t i = 0; i < TC_NELEM(commands); i++)
 		fprintf(f, "       tracecomb %s\n", commands[i].usage);
-	fprintf(f, "\nTRACE is an OTF2 anchor file (traces.otf2) or the directory holding it.\n"
+	struct strbuf views = { 0 };
+	view_names(&views, ", ");
+	fprintf(f, "\nVIEW is one of %s, detail.\n", views.s);
+	sb_free(&views);
+	fprintf(f, "TRACE is an OTF2 anchor file (traces.otf2) or the directory holding it.\n"
 		   "Exit codes: 0 ok, 1 usage error, 2 the trace cannot be read.\n");
 }
 

@@ -30,6 +30,7 @@ void app_init(struct tc_app *a, struct tc_session *s, const char *trace_name, bo
 	a->pv.t0 = a->t->tmin;
 	a->pv.t1 = a->t->tmax > a->t->tmin ? a->t->tmax : a->t->tmin + 1;
 	a->view = &view_logical;
+	a->lat_region = TC_NONE;
 	theme_builtin(&a->theme);
 	/* start on the first event of rank 0 */
 	a->step = 0;
@@ -49,6 +50,13 @@ void app_free(struct tc_app *a)
 	free(a->region_match);
 	free(a->err_caret);
 	free(a->theme_request);
+	latview_free(a->latv);
+}
+
+const struct tc_latview *app_latview(struct tc_app *a)
+{
+	if (!a->latv) a->latv = latview_build(session_latency(a->sess));
+	return a->latv;
 }
 
 const struct tc_lsum *app_sum(struct tc_app *a)
@@ -202,14 +210,34 @@ static bool compile(struct tc_app *a, char prompt, const char *pat, struct tc_re
 	return false;
 }
 
+bool app_set_rank_set(struct tc_app *a, const uint32_t *ranks, uint32_t n, const char *label)
+{
+	const struct tc_trace *t = a->t;
+	if (ranks) {
+		if (!n) return false;
+		for (uint32_t i = 0; i < n; i++)
+			if (ranks[i] >= t->nranks || (i && ranks[i] <= ranks[i - 1])) return false;
+		memmove(a->vis, ranks, (size_t)n * sizeof *a->vis);
+		a->nvis = n;
+	} else {
+		for (uint32_t r = 0; r < t->nranks; r++) a->vis[r] = r;
+		a->nvis = t->nranks;
+	}
+	char *l = ranks ? xstrdup(label && *label ? label : "ranks") : NULL;
+	free(a->filter);
+	a->filter = l;
+	if (!ranks) return true;   /* all ranks again: the rows stay as they are */
+	app_set_rank(a, a->rank);
+	a->lv.top = a->pv.top = 0;
+	a->lv.fitted = false;   /* fit the rows to the new set */
+	return true;
+}
+
 bool app_set_filter(struct tc_app *a, const char *pat)
 {
 	const struct tc_trace *t = a->t;
 	if (!pat || !*pat) {
-		free(a->filter);
-		a->filter = NULL;
-		for (uint32_t r = 0; r < t->nranks; r++) a->vis[r] = r;
-		a->nvis = t->nranks;
+		app_set_rank_set(a, NULL, 0, NULL);
 		app_message(a, false, "filter cleared");
 		return true;
 	}
@@ -218,37 +246,34 @@ bool app_set_filter(struct tc_app *a, const char *pat)
 	uint8_t *reg = xcalloc(t->nregions + 1, 1);
 	for (uint32_t i = 0; i < t->nregions; i++) reg[i] = regex_match(re, tc_region_name(t, i));
 	uint8_t *seen = xcalloc(t->nregions + 1, 1);
+	uint32_t *keep = xmalloc(((size_t)t->nranks + 1) * sizeof *keep);
 	uint32_t n = 0;
 	for (uint32_t r = 0; r < t->nranks; r++) {
 		char num[16];
 		snprintf(num, sizeof num, "%u", r);
-		bool keep = regex_match(re, num);
-		if (!keep && t->ranks[r].node < t->nnodes) keep = regex_match(re, t->nodes[t->ranks[r].node].name);
+		bool match = regex_match(re, num);
+		if (!match && t->ranks[r].node < t->nnodes) match = regex_match(re, t->nodes[t->ranks[r].node].name);
 		const struct tc_rank *R = &t->ranks[r];
-		for (uint32_t c = 0; !keep && c < R->ncalls; c++) {
+		for (uint32_t c = 0; !match && c < R->ncalls; c++) {
 			uint32_t g = R->calls[c].region;
 			if (g < t->nregions && !seen[g]) {
 				seen[g] = 1;
-				keep = reg[g];
+				match = reg[g];
 			}
 		}
 		for (uint32_t c = 0; c < R->ncalls; c++)
 			if (R->calls[c].region < t->nregions) seen[R->calls[c].region] = 0;
-		if (keep) a->vis[n++] = r;
+		if (match) keep[n++] = r;
 	}
 	free(reg);
 	free(seen);
 	regex_free(re);
-	if (!n) {   /* nothing was written to vis: the old filter stays */
+	bool set = app_set_rank_set(a, keep, n, pat);   /* n == 0: the old filter stays */
+	free(keep);
+	if (!set) {
 		app_message(a, true, "no rank matches /%s/ (filter unchanged)", pat);
 		return false;
 	}
-	a->nvis = n;
-	free(a->filter);
-	a->filter = xstrdup(pat);
-	app_set_rank(a, a->rank);
-	a->lv.top = a->pv.top = 0;
-	if (a->lv.fitted) a->lv.fitted = false;
 	app_message(a, false, "filter /%s/: %u of %u ranks", pat, n, t->nranks);
 	return true;
 }
@@ -412,7 +437,12 @@ void app_command(struct tc_app *a, const char *cmd)
 		free(a->theme_request);
 		a->theme_request = xstrdup(arg);
 	} else if (!strcmp(word, "view")) {
-		if (!app_set_view(a, arg)) app_message(a, true, "views: logical, physical, overview");
+		if (!app_set_view(a, arg)) {
+			struct strbuf b = { 0 };
+			view_names(&b, ", ");
+			app_message(a, true, "views: %s", b.s);
+			sb_free(&b);
+		}
 	} else if (!strcmp(word, "filter")) {
 		app_set_filter(a, arg);
 	} else if (!strcmp(word, "search")) {
@@ -510,7 +540,7 @@ void app_key(struct tc_app *a, int key)
 		else if (a->ov.marking) a->ov.marking = false;
 		else if (a->nrank_sel) { app_select_ranks(a, NULL, 0); app_message(a, false, "rank selection cleared"); }
 		else if (a->sel) { a->sel = false; app_message(a, false, "selection cleared"); }
-		else if (a->filter) app_set_filter(a, NULL);
+		else if (a->filter) app_set_filter(a, NULL);   /* the filter or a rank set */
 		break;
 	case ACT_SEARCH:
 	case ACT_FILTER:
@@ -686,9 +716,14 @@ void app_event_line(struct tc_app *a, struct tc_grid *g, int y)
 			sb_add(&b, "no call here");
 		}
 	}
-	grid_fill(g, 0, y, g->w, 1, ' ', TC_R_STATUS);
-	grid_text(g, 0, y, g->w, TC_R_STATUS, b.s ? b.s : "");
+	app_status_line(g, y, b.s);
 	sb_free(&b);
+}
+
+void app_status_line(struct tc_grid *g, int y, const char *s)
+{
+	grid_fill(g, 0, y, g->w, 1, ' ', TC_R_STATUS);
+	grid_text(g, 0, y, g->w, TC_R_STATUS, s ? s : "");
 }
 
 bool app_scroll(uint32_t *scroll, enum tc_action act)
@@ -702,6 +737,28 @@ bool app_scroll(uint32_t *scroll, enum tc_action act)
 	case ACT_BOTTOM: *scroll = UINT32_MAX / 2; return true;   /* the view clamps it */
 	default: return false;
 	}
+}
+
+bool app_list_move(uint32_t *i, uint32_t n, int rows, enum tc_action act)
+{
+	uint32_t page = (uint32_t)(rows > 1 ? rows - 1 : 1), last = n ? n - 1 : 0;
+	switch (act) {
+	case ACT_DOWN: if (*i < last) (*i)++; return true;
+	case ACT_UP: if (*i) (*i)--; return true;
+	case ACT_PGDN: *i = *i + page < last ? *i + page : last; return true;
+	case ACT_PGUP: *i = *i > page ? *i - page : 0; return true;
+	case ACT_TOP: *i = 0; return true;
+	case ACT_BOTTOM: *i = last; return true;
+	default: return false;
+	}
+}
+
+void app_list_top(uint32_t *top, uint32_t cur, uint32_t n, int rows)
+{
+	if (rows < 1) rows = 1;
+	if (cur < *top) *top = cur;
+	if (cur >= *top + (uint32_t)rows) *top = cur - (uint32_t)rows + 1;
+	if (*top + (uint32_t)rows > n) *top = n > (uint32_t)rows ? n - (uint32_t)rows : 0;
 }
 
 void app_fit_logical(struct tc_app *a, int cols, int rows)

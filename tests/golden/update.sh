@@ -14,6 +14,8 @@ grep -v '^#' tests/golden/render-cases.txt | while IFS='|' read -r name trace op
 	"$BIN" render "$TRACES/$trace" $opts >"tests/golden/render/$name.txt" 2>/dev/null
 	echo "updated $name"
 done
+# the regions and evolution views (tests/golden/render-regions-cases.txt)
+UPDATE=1 BIN="$BIN" TRACES="$TRACES" sh tests/cli/render_regions.sh | grep -v '^ok ' || true
 # the tmux screens (tests/golden/tui/*.txt)
 UPDATE=1 BIN="$BIN" TRACES="$TRACES" sh tests/ui/tui.sh | grep -v '^ok ' || true
 UPDATE=1 BIN="$BIN" TRACES="$TRACES" sh tests/ui/clusters.sh | grep -v '^ok ' || true

@@ -6,11 +6,14 @@
 # them; tests/golden/update.sh does that) or markers.
 NAME=clusters-tui
 . "$(dirname "$0")/../support/tmux.sh"
+# the view's number key: its place among the views --help lists (the registry's order)
+K=$("$BIN" --help 2>&1 | sed -n 's/^VIEW is one of \(.*\)\./\1/p' | tr ',' '\n' | sed 's/ //g' | grep -n '^clusters$' | cut -d: -f1)
+K=${K:-6}
 
 # --- UTF-8, colour, 80x24 ----------------------------------------------------------
 start 80 24 "$UTF" "$ST"
 wait_for "?:help" >/dev/null
-keys 4
+keys $K
 golden clusters "phase 0/5"
 check clusters-open "clusters | rank 0/32"
 # render draws the same screen (but for the legend's colour map: shade glyphs without colour)
@@ -47,7 +50,7 @@ else echo "not ok clusters-logical-highlight: no selection colour"; fi
 keys Escape
 check clusters-esc "rank selection cleared"
 check_not clusters-esc-title "| sel 2 |"
-keys 4 '?'
+keys $K '?'
 check clusters-help "Keys in the clusters view"
 keys q
 check clusters-help-back "clusters | rank"
@@ -63,7 +66,7 @@ restored clusters-quit 0
 # --- LANG=C: ASCII only --------------------------------------------------------------
 start 80 24 "TERM=xterm-256color LANG=C LC_ALL=C" "$ST"
 wait_for "?:help" >/dev/null
-keys 4
+keys $K
 golden clusters-ascii "phase 0/5"
 if screen | LC_ALL=C grep -q '[^ -~]'; then echo "not ok clusters-ascii-only: non-ASCII bytes on screen"; else echo "ok clusters-ascii-only"; fi
 keys : 'step 38' Enter j

@@ -56,6 +56,14 @@ static char *screen(struct tc_app *a, int w, int h, struct tc_grid *g)
 	return uk_text(g);
 }
 
+/* The view's number key: its place in the registry (Tab order). */
+static void open_clusters(struct tc_app *a)
+{
+	for (size_t i = 0; i < tc_nmain_views; i++)
+		if (tc_main_views[i] == &view_clusters) app_key(a, (int)('1' + i));
+	assert_ptr_equal(a->view, &view_clusters);
+}
+
 /* The role of the rank label of the row showing rank r (logical and physical
  * views: right-aligned numbers in the first columns), or -1 if not shown. */
 static int label_role(struct tc_app *a, uint32_t r)
@@ -83,8 +91,7 @@ static void test_select_and_highlight(void **state)
 	struct tc_session *s = two_groups(8);
 	struct tc_app a;
 	app_init(&a, s, "groups", true, false);
-	uk_keys(&a, "4");
-	assert_ptr_equal(a.view, &view_clusters);
+	open_clusters(&a);
 	assert_true(uk_screen_has(&a, 80, 24, "clusters | rank 0/8"));
 	assert_true(uk_screen_has(&a, 80, 24, "phase 0/"));
 	struct tc_clusters *c = session_clusters(s);
@@ -132,7 +139,8 @@ static void test_select_and_highlight(void **state)
 	assert_int_equal(label_role(&a, 2), TC_R_LABEL);
 
 	/* back in the cluster view: Esc clears there too */
-	uk_keys(&a, "4j");
+	open_clusters(&a);
+	uk_keys(&a, "j");
 	assert_true(a.nrank_sel > 0);
 	app_key(&a, TK_ESC);
 	assert_int_equal(a.nrank_sel, 0);
@@ -145,7 +153,7 @@ static void test_phases_metric_focus(void **state)
 	struct tc_session *s = two_groups(8);
 	struct tc_app a;
 	app_init(&a, s, "groups", true, false);
-	uk_keys(&a, "4");
+	open_clusters(&a);
 	assert_true(uk_screen_has(&a, 80, 24, "phase 0/"));
 	uint32_t p0 = a.cl.part;
 	/* l walks the steps; leaving the phase switches it */
@@ -205,7 +213,8 @@ static void test_empty(void **state)
 		struct tc_session *s = uk_empty_session(n);
 		struct tc_app a;
 		app_init(&a, s, "empty", false, false);
-		uk_keys(&a, "4jkhl\n+-0cCmg");
+		open_clusters(&a);
+		uk_keys(&a, "jkhl\n+-0cCmg");
 		app_key(&a, TK_ESC);
 		assert_ptr_equal(a.view, &view_clusters);
 		assert_true(uk_screen_has(&a, 80, 24, "no communication events"));

@@ -9,6 +9,8 @@ const struct view *const tc_main_views[] = {
 	&view_logical,
 	&view_physical,
 	&view_overview,
+	&view_regions,
+	&view_evolution,
 	&view_clusters,
 };
 const size_t tc_nmain_views = TC_NELEM(tc_main_views);

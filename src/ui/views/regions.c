@@ -1,0 +1,312 @@
+/* regions.c — PCLVis communication regions (paper §4.2.2, Fig. 4) as a
+ * table sorted by region latency RL (highest first): id, member ranks,
+ * nodes, messages inside and crossing, RL and delayed messages.  Above it a
+ * strip with a cell per rank (or group of ranks) marks the selected region's
+ * members; latency mode (L) colours rows and strip by RL, as the paper's
+ * latency mode of the region graph.  On the right, messages between the
+ * regions that exchange the most with others.  Enter shows only the
+ * selected region's ranks in the other views (app_set_rank_set); Esc shows
+ * all again.  Everything comes from session_latency() (docs/latency.md) and
+ * a small cache (struct tc_latview, also used by the evolution view). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_latency.h"
+#include "ui.h"
+
+/* --- the cache ------------------------------------------------------------------ */
+struct keyed { double k; uint32_t id; };
+
+/* Larger key first (NaN last), ties by id. */
+static int cmp_keyed(const void *x, const void *y)
+{
+	const struct keyed *p = x, *q = y;
+	bool pn = isnan(p->k), qn = isnan(q->k);
+	if (pn != qn) return pn ? 1 : -1;
+	if (!pn && p->k != q->k) return p->k > q->k ? -1 : 1;
+	return p->id < q->id ? -1 : p->id > q->id;
+}
+
+static void upd_max(double *m, double v)
+{
+	if (isfinite(v) && v > *m) *m = v;
+}
+
+struct tc_latview *latview_build(const struct tc_latency *lat)
+{
+	struct tc_latview *v = xcalloc(1, sizeof *v);
+	v->lat = lat;
+	if (!lat) return v;
+	uint32_t n = lat->nregions;
+	struct keyed *k = xmalloc(((size_t)n + 1) * sizeof *k);
+	for (uint32_t i = 0; i < n; i++) k[i] = (struct keyed){ lat->regions[i].messages_inside ? lat->regions[i].rl : NAN, i };
+	qsort(k, n, sizeof *k, cmp_keyed);
+	v->order = xmalloc(((size_t)n + 1) * sizeof *v->order);
+	for (uint32_t i = 0; i < n; i++) {
+		v->order[i] = k[i].id;
+		if (lat->regions[k[i].id].messages_inside) v->nwith = i + 1;
+		upd_max(&v->rl_max, lat->regions[k[i].id].rl);
+	}
+	v->rl_min = v->nwith ? lat->regions[v->order[v->nwith - 1]].rl : 0;
+	for (uint32_t w = 0; w < lat->nwindows; w++) {
+		upd_max(&v->l_max, lat->win_all[w].mean_l);
+		for (uint32_t i = 0; i < n; i++)
+			if (lat->regions[i].win) upd_max(&v->l_max, lat->regions[i].win[w].mean_l);
+	}
+	/* traffic matrix: the regions with the most crossing messages */
+	for (uint32_t i = 0; i < n; i++) k[i] = (struct keyed){ (double)lat->regions[i].messages_crossing, i };
+	qsort(k, n, sizeof *k, cmp_keyed);
+	while (v->ntop < TC_LATV_TOP && v->ntop < n && k[v->ntop].k > 0) {
+		v->top[v->ntop] = k[v->ntop].id;
+		v->ntop++;
+	}
+	free(k);
+	if (v->ntop) {
+		uint8_t *slot = xmalloc((size_t)n + 1);
+		memset(slot, 0xff, (size_t)n + 1);
+		for (uint32_t i = 0; i < v->ntop; i++) slot[v->top[i]] = (uint8_t)i;
+		const struct tc_trace *t = lat->t;
+		for (size_t m = 0; m < t->nmsgs; m++) {
+			uint32_t s = t->msgs[m].src, d = t->msgs[m].dst;
+			if (s >= t->nranks || d >= t->nranks) continue;
+			uint8_t a = slot[lat->rank_region[s]], b = slot[lat->rank_region[d]];
+			if (a != 0xff && b != 0xff) v->matrix[a * TC_LATV_TOP + b]++;
+		}
+		free(slot);
+		for (uint32_t i = 0; i < v->ntop; i++)
+			for (uint32_t j = 0; j < v->ntop; j++)
+				if (i != j && v->matrix[i * TC_LATV_TOP + j] > v->matrix_max) v->matrix_max = v->matrix[i * TC_LATV_TOP + j];
+	}
+	return v;
+}
+
+void latview_free(struct tc_latview *v)
+{
+	if (!v) return;
+	free(v->order);
+	free(v);
+}
+
+/* --- drawing -------------------------------------------------------------------- */
+static int digits(uint64_t v)
+{
+	int d = 1;
+	while (v >= 10) { v /= 10; d++; }
+	return d;
+}
+
+/* Position of the selected region in the RL order (the first when none is selected). */
+static uint32_t sel_index(const struct tc_app *a, const struct tc_latview *v)
+{
+	for (uint32_t i = 0; i < v->lat->nregions; i++)
+		if (v->order[i] == a->lat_region) return i;
+	return 0;
+}
+
+/* Member ranks as ranges, cut to w columns; true when cut (the caller
+ * draws an ellipsis glyph in the last column: text stays ASCII). */
+static bool members(const struct tc_lat_region *R, char *buf, size_t n, int w)
+{
+	struct strbuf b = { 0 };
+	fmt_ranges(&b, R->ranks, R->nranks);
+	bool cut = (int)b.len > w && w > 1;
+	snprintf(buf, n, "%.*s", cut ? w - 1 : w, b.s ? b.s : "");
+	sb_free(&b);
+	return cut;
+}
+
+/* Latency mode colours RL from the lowest (map0) to the highest region (map7),
+ * as the paper's latency mode of the region graph. */
+static enum tc_role rl_role(const struct tc_latview *v, double rl)
+{
+	if (!isfinite(rl) || !(v->rl_max > v->rl_min)) return TC_R_MAP0;
+	return app_map_role(rl - v->rl_min, v->rl_max - v->rl_min);
+}
+
+/* A cell per rank (or group of ranks): the selected region's members are
+ * marked; in latency mode the colour is the highest RL of the ranks' regions. */
+static void draw_strip(struct tc_app *a, const struct tc_latview *v, struct tc_grid *g, int x, int y, int w,
+		       uint32_t sel)
+{
+	const struct tc_latency *lat = v->lat;
+	uint32_t nr = a->t->nranks;
+	int lw = grid_text(g, x, y, w, TC_R_LABEL, "ranks ");
+	w -= lw;
+	x += lw;
+	if (w < 1 || !nr) return;
+	uint32_t rpc = (nr + (uint32_t)w - 1) / (uint32_t)w;
+	for (uint32_t c = 0; c * rpc < nr; c++) {
+		bool mem = false;
+		double rl = NAN;
+		for (uint32_t r = c * rpc; r < nr && r < (c + 1) * rpc; r++) {
+			const struct tc_lat_region *R = &lat->regions[lat->rank_region[r]];
+			mem |= lat->rank_region[r] == sel;
+			if (isfinite(R->rl) && !(rl >= R->rl)) rl = R->rl;
+		}
+		int cx = x + (int)c;
+		if (a->rg.latency) {
+			enum tc_role role = rl_role(v, rl);
+			int k = role - TC_R_MAP0;
+			uint32_t ch = mem ? grid_glyph(g, TC_G_MARK)
+				 : a->color ? ' ' : grid_glyph(g, k < 3 ? TC_G_SHADE1 : k < 6 ? TC_G_SHADE2 : TC_G_SHADE3);
+			grid_putr(g, cx, y, ch, role);
+		} else if (mem) {
+			grid_putr(g, cx, y, grid_glyph(g, TC_G_MARK), TC_R_SELECTION);
+		} else {
+			grid_putr(g, cx, y, grid_glyph(g, TC_G_AGG), TC_R_AXIS);
+		}
+	}
+	int used = (int)((nr + rpc - 1) / rpc);
+	if (rpc > 1 && used + 12 <= w) grid_printf(g, x + used + 1, y, w - used - 1, TC_R_AXIS, "%u per cell", rpc);
+}
+
+/* Messages between the top regions (rows: from, columns: to), ids ascending. */
+static void draw_matrix(const struct tc_latview *v, struct tc_grid *g, int x, int y, int w, int h, uint32_t sel)
+{
+	uint32_t maxid = 0;
+	for (uint32_t i = 0; i < v->ntop; i++) maxid = TC_MAX(maxid, v->top[i]);
+	int lw = TC_MAX(digits(maxid) + 1, 3);
+	int cw = TC_MAX(digits(v->matrix_max) + 1, 3);
+	if (cw > 6) cw = 6;
+	uint32_t n = v->ntop;
+	if (w - lw < (int)n * cw) n = (uint32_t)TC_MAX(0, (w - lw) / cw);
+	if (h - 2 < (int)n) n = (uint32_t)TC_MAX(0, h - 2);
+	if (n < 2) return;
+	uint32_t idx[TC_LATV_TOP];   /* slots of the n busiest, by region id */
+	for (uint32_t i = 0; i < n; i++) idx[i] = i;
+	for (uint32_t i = 1; i < n; i++)
+		for (uint32_t j = i; j > 0 && v->top[idx[j - 1]] > v->top[idx[j]]; j--) {
+			uint32_t tmp = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = tmp;
+		}
+	grid_printf(g, x, y, w, TC_R_HEADING, "messages from\\to region");
+	for (uint32_t j = 0; j < n; j++)
+		grid_printf(g, x + lw + (int)j * cw, y + 1, cw, v->top[idx[j]] == sel ? TC_R_CURSOR : TC_R_AXIS, "%*u", cw - 1,
+			    v->top[idx[j]]);
+	for (uint32_t i = 0; i < n; i++) {
+		int yy = y + 2 + (int)i;
+		grid_printf(g, x, yy, lw, v->top[idx[i]] == sel ? TC_R_CURSOR : TC_R_AXIS, "%*u", lw - 1, v->top[idx[i]]);
+		for (uint32_t j = 0; j < n; j++) {
+			int cx = x + lw + (int)j * cw;
+			uint64_t c = v->matrix[idx[i] * TC_LATV_TOP + idx[j]];
+			if (i == j) {
+				grid_putr(g, cx + cw - 2, yy, grid_glyph(g, TC_G_AGG), TC_R_AXIS);
+				continue;
+			}
+			if (!c) continue;
+			enum tc_role role = app_map_role((double)c, (double)v->matrix_max);
+			if (digits(c) <= cw - 1) {
+				grid_printf(g, cx, yy, cw - 1, role, "%*llu", cw - 1, (unsigned long long)c);
+			} else {
+				int k = role - TC_R_MAP0;
+				grid_fill(g, cx, yy, cw - 1, 1, grid_glyph(g, k < 3 ? TC_G_SHADE1 : k < 6 ? TC_G_SHADE2 : TC_G_SHADE3), role);
+			}
+		}
+	}
+}
+
+#define TABLE_W 55
+
+static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
+{
+	const struct tc_latview *v = app_latview(a);
+	const struct tc_latency *lat = v->lat;
+	if (!lat || !lat->nregions) {
+		grid_text(g, r.x, r.y, r.w, TC_R_LABEL, "no ranks: no communication regions");
+		return;
+	}
+	uint32_t n = lat->nregions, si = sel_index(a, v), sel = v->order[si];
+	if (a->rg.latency)
+		grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "%u region%s by RL (mean L inside); colour: RL %.2f to %.2f", n,
+			    n == 1 ? "" : "s", v->rl_min, v->rl_max);
+	else
+		grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "%u region%s by RL (mean L inside), threshold %.2f; L: latency mode",
+			    n, n == 1 ? "" : "s", lat->threshold_used);
+	int tw = TC_MIN(r.w, TABLE_W);
+	draw_strip(a, v, g, r.x, r.y + 1, tw, sel);
+	int rows = r.h - 4;
+	a->rg.rows = rows;
+	app_list_top(&a->rg.top, si, n, rows);
+	grid_text(g, r.x, r.y + 2, tw, TC_R_HEADING, "   id members      nodes  inside  cross     RL delayed");
+	for (int i = 0; i < rows; i++) {
+		uint32_t k = a->rg.top + (uint32_t)i;
+		if (k >= n) break;
+		const struct tc_lat_region *R = &lat->regions[v->order[k]];
+		char mem[64], rl[16];
+		bool cut = members(R, mem, sizeof mem, 12);
+		if (isfinite(R->rl)) snprintf(rl, sizeof rl, "%6.2f", R->rl);
+		else snprintf(rl, sizeof rl, "%6s", "-");
+		enum tc_role role = k == si ? TC_R_CURSOR : a->rg.latency ? rl_role(v, R->rl) : TC_R_NORMAL;
+		int y = r.y + 3 + i;
+		if (role != TC_R_NORMAL) grid_fill(g, r.x, y, tw, 1, ' ', role);
+		grid_printf(g, r.x, y, tw, role, "%c%4u %-12s %5u %7llu %6llu %s %7llu", k == si ? '>' : ' ', v->order[k], mem,
+			    R->nnodes, (unsigned long long)R->messages_inside, (unsigned long long)R->messages_crossing, rl,
+			    (unsigned long long)R->delayed);
+		if (cut) grid_put(g, r.x + 6 + 11, y, grid_glyph(g, TC_G_ELLIPSIS), role, role, 0);
+	}
+	if (r.w - tw >= 12) draw_matrix(v, g, r.x + tw + 2, r.y + 1, r.w - tw - 2, r.h - 2, sel);
+
+	/* the selected region in full */
+	const struct tc_lat_region *R = &lat->regions[sel];
+	struct strbuf b = { 0 };
+	sb_printf(&b, "region %u: ", sel);
+	fmt_ranges(&b, R->ranks, R->nranks);
+	sb_printf(&b, " (%u rank%s, %u node%s)", R->nranks, R->nranks == 1 ? "" : "s", R->nnodes, R->nnodes == 1 ? "" : "s");
+	if (isfinite(R->rl)) sb_printf(&b, ", RL %.2f", R->rl);
+	if (isfinite(R->rl_touching)) sb_printf(&b, ", with crossing %.2f", R->rl_touching);
+	sb_printf(&b, ", %llu inside (%llu inter-node), %llu delayed, %llu high", (unsigned long long)R->messages_inside,
+		  (unsigned long long)R->inter_inside, (unsigned long long)R->delayed, (unsigned long long)R->high);
+	app_status_line(g, r.y + r.h - 1, b.s);
+	sb_free(&b);
+}
+
+static bool key(struct tc_app *a, int k, enum tc_action act)
+{
+	const struct tc_latview *v = app_latview(a);
+	const struct tc_latency *lat = v->lat;
+	if (!lat || !lat->nregions) return false;
+	uint32_t i = sel_index(a, v);
+	if (app_list_move(&i, lat->nregions, a->rg.rows, act)) {
+		a->lat_region = v->order[i];
+		return true;
+	}
+	switch (act) {
+	case ACT_LATENCY:
+		a->rg.latency = !a->rg.latency;
+		app_message(a, false, "latency mode %s", a->rg.latency ? "on: colour = region latency (RL)" : "off");
+		return true;
+	case ACT_ENTER: {
+		uint32_t id = v->order[i];
+		const struct tc_lat_region *R = &lat->regions[id];
+		char label[32];
+		snprintf(label, sizeof label, "region %u", id);
+		a->lat_region = id;
+		if (app_set_rank_set(a, R->ranks, R->nranks, label))
+			app_message(a, false, "region %u: the other views show its %u rank%s (Esc: all ranks)", id, R->nranks,
+				    R->nranks == 1 ? "" : "s");
+		return true;
+	}
+	default: return false;
+	}
+}
+
+static const char *const help[] = {
+	"Communication regions (PCLVis §4.2): groups of ranks that talk mostly to",
+	"each other, sorted by region latency RL = mean L of the messages inside",
+	"(L = transfer time / the median for its size and intra/inter-node class;",
+	"L > 1 is delayed). Columns: id, member ranks, nodes spanned, messages",
+	"inside and crossing the border, RL, delayed messages inside.",
+	"The strip marks the selected region's ranks. L colours rows and strip by",
+	"RL, from the lowest region (map0) to the highest (map7). Right: messages",
+	"between the regions with the most crossing traffic (row: from, column: to).",
+	"Enter shows only the selected region's ranks in the other views; Esc",
+	"shows all ranks again.",
+	NULL,
+};
+
+const struct view view_regions = {
+	.name = "regions", .id = TC_V_REGIONS, .min_w = 40, .min_h = 5, .draw = draw, .key = key, .help = help,
+};

@@ -1,0 +1,120 @@
+#!/bin/sh
+# The regions and evolution views in the real binary, in a private tmux
+# server (tests/ui/tui.sh style): switch with the number keys and Tab, move,
+# latency mode, Enter on a region restricts the logical view's ranks and Esc
+# restores them, Enter on a window moves the physical view; 80x24, LANG=C,
+# a terminal too small.  The tmux server is always killed at the end.
+BIN=${BIN:-./tracecomb}
+TRACES=${TRACES:-/work/shared/traces}
+if [ ! -d "$TRACES" ] && c=$(git rev-parse --git-common-dir 2>/dev/null); then TRACES=$(cd "$c/../.." && pwd)/shared/traces; fi
+case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+if ! command -v tmux >/dev/null 2>&1; then echo "skip regions-tui: tmux not installed"; exit 0; fi
+if [ ! -d "$TRACES/tracer-stencil4d-64p" ]; then echo "skip regions-tui: no traces in $TRACES"; exit 0; fi
+S=tcr$$
+T="tmux -L $S -f /dev/null"
+tmp=$(mktemp -d)
+trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+ST=$TRACES/tracer-stencil4d-64p
+UTF="TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
+
+n=0
+start() {   # start W H ENV ARGS
+	$T kill-server 2>/dev/null
+	n=$((n + 1))
+	T="tmux -L $S-$n -f /dev/null"
+	$T new-session -d -s m -x "$1" -y "$2" "trap '' INT; env -u NO_COLOR $3 sh -c 'exec $BIN $4'; echo EXIT=\$?; sleep 60"
+}
+screen() { $T capture-pane -p -t m; }
+wait_for() {   # poll the screen up to 10 s (the first latency view computes the regions)
+	i=0
+	while [ $i -lt 200 ]; do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+keys() { $T send-keys -t m "$@"; }
+check() {   # check NAME TEXT: the screen shows TEXT
+	if wait_for "$2"; then echo "ok $1"; else echo "not ok $1: no '$2' on screen"; screen | sed 's/^/    /' | head -n 30; fi
+}
+ascii_only() {
+	sleep 0.2
+	if screen | LC_ALL=C grep -q '[^ -~]'; then echo "not ok $1: non-ASCII bytes on screen"; else echo "ok $1"; fi
+}
+
+# --- regions: number key, move, latency mode, Enter restricts, Esc restores ------------
+start 80 24 "$UTF" "$ST"
+wait_for "?:help" >/dev/null
+keys 4
+check regions-view "regions | rank 0/64"
+check regions-table "16 regions by RL"
+check regions-first "region 4: 16-19 (4 ranks, 2 nodes)"
+keys j
+check regions-move "region 2: 8-11"
+keys L
+check regions-latency "latency mode on"
+keys Enter
+check regions-enter "the other views show its 4 ranks"
+check regions-title "f:region 2"
+keys 1
+check regions-logical "logical | rank 8/64"
+keys G
+check regions-restricted "logical | rank 11/64"
+keys g
+check regions-restricted-top "logical | rank 8/64"
+keys Escape
+check regions-esc "filter cleared"
+keys G
+check regions-restored "logical | rank 63/64"
+keys g
+
+# --- Tab to both views; evolution: move, Enter sets the physical window ---------------------
+keys 3 Tab
+check tab-regions "regions |"
+keys Tab
+check tab-evolution "evolution |"
+check evolution-shared ">r2 8-11"   # the region selected in the regions view
+keys g
+check evolution-all "all messages, window 0"
+keys j
+check evolution-move "region 4, window 0"
+keys l l
+check evolution-window "window 2:"
+keys Enter
+check evolution-enter "the physical view shows it"
+t0=$(screen | sed -n 's/.*window 2: \([0-9.]* [mun]*s\) - .*/\1/p' | head -n 1)
+keys 2
+check evolution-physical "physical | rank 0/64 | step"
+if [ -n "$t0" ] && wait_for "| $t0 |"; then echo "ok evolution-physical-time"
+else echo "not ok evolution-physical-time: '$t0' not in the title"; screen | head -n 3; fi
+keys 5
+check number-5 "evolution |"
+keys '?'
+check evolution-help "Keys in the evolution view"
+keys Escape
+check evolution-help-back "evolution |"
+$T resize-window -t m -x 24 -y 8
+check evolution-too-small "terminal too small"
+$T resize-window -t m -x 80 -y 24
+check evolution-resize-back "evolution |"
+keys q
+check quit "EXIT=0"
+
+# --- LANG=C: ASCII only -------------------------------------------------------------------------
+start 80 24 "TERM=xterm-256color LANG=C LC_ALL=C" "$TRACES/sstmacro-mpi-coverage-10p"
+wait_for "?:help" >/dev/null
+keys 4
+check ascii-regions "2 regions by RL"
+ascii_only ascii-regions-only
+keys L
+check ascii-latency "latency mode on"
+ascii_only ascii-latency-only
+keys Enter
+check ascii-enter "f:region"
+keys 5
+check ascii-evolution "evolution |"
+check ascii-evolution-marks "^steady high; s m e"
+ascii_only ascii-evolution-only
+keys q
+check ascii-quit "EXIT=0"
