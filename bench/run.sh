@@ -8,7 +8,7 @@
 BUILD=${1:-build}
 BIN=${2:-./tracecomb}
 data=$BUILD/bench-data/halo-256
-for b in gen rawdecode load analysis regions clusters redraw; do
+for b in gen rawdecode load analysis regions clusters redraw views; do
 	if [ ! -x "$BUILD/bench/$b" ]; then echo "bench: $BUILD/bench/$b is missing (make all)" >&2; exit 1; fi
 done
 if [ ! -f "$data/traces.otf2" ]; then
@@ -28,3 +28,5 @@ echo "== one phase of 65536 ranks x 50 steps clustered (CLARA + single linkage; 
 "$BUILD/bench/clusters" || exit 1
 echo "== logical view redraw at 64k ranks x 10^6 steps (goal <= 16 ms per key)"
 "$BUILD/bench/redraw" || exit 1
+echo "== list views and the calls view on the same archive (key + redraw)"
+"$BUILD/bench/views" "$data" || exit 1

@@ -156,15 +156,18 @@ enum tc_action {
 	ACT_FIRST, ACT_LAST, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_FIT, ACT_RANKS_IN, ACT_RANKS_OUT,
 	ACT_NEXT_VIEW, ACT_PREV_VIEW, ACT_VIEW_N, ACT_ENTER, ACT_BACK, ACT_SEARCH, ACT_NEXT, ACT_PREV,
 	ACT_FILTER, ACT_METRIC, ACT_AGG, ACT_COMMAND, ACT_HELP, ACT_MARK, ACT_REDRAW, ACT_ORIGIN, ACT_LATENCY,
+	ACT_SORT, ACT_OPACITY,   /* profile: next sort key; calls: log / linear opacity */
 	ACT_FOCUS_MAX, ACT_FOCUS_CENTROID,   /* clusters: refocus on the cluster's max rank / centroid */
 	ACT_COUNT
 };
 enum tc_view_id {
 	TC_V_LOGICAL, TC_V_PHYSICAL, TC_V_OVERVIEW, TC_V_DETAIL, TC_V_HELP, TC_V_REGIONS, TC_V_EVOLUTION,
+	TC_V_WAITSTATES, TC_V_PROFILE, TC_V_CALLS,
 	TC_V_CLUSTERS,
 	TC_V_COUNT
 };
 #define TC_VM(v) (1u << (v))
+#define TC_VM_EXTRA (TC_VM(TC_V_WAITSTATES) | TC_VM(TC_V_PROFILE) | TC_VM(TC_V_CALLS))
 #define TC_VM_ALL ((1u << TC_V_COUNT) - 1)
 /* every main view: all but the detail pane and the help screen */
 #define TC_VM_MAIN (TC_VM_ALL & ~(TC_VM(TC_V_DETAIL) | TC_VM(TC_V_HELP)))
@@ -236,6 +239,7 @@ struct view {
 };
 extern const struct view view_logical, view_physical, view_overview, view_detail, view_help;
 extern const struct view view_regions, view_evolution;
+extern const struct view view_waitstates, view_profile, view_calls;
 extern const struct view view_clusters;
 /* The main views in Tab order (src/ui/views/registry.c). */
 extern const struct view *const tc_main_views[];
@@ -299,6 +303,12 @@ struct tc_app {
 	struct { uint32_t top; bool latency; int rows; } rg;
 	struct { uint32_t win, left, top; int rows; } ev;
 	struct tc_latview *latv;   /* NULL until a latency view draws */
+	/* wait states: selected line, first line shown */
+	struct { uint32_t sel, top; int rows; } ws;
+	/* profile: selected row, first row shown, sort key (0 exclusive, 1 inclusive, 2 calls, 3 imbalance) */
+	struct { uint32_t sel, top; int sort, rows; } pf;
+	/* calls: linear instead of log opacity (the time window is pv.t0/t1) */
+	struct { bool linear; } cv;
 	/* clusters: the phase shown, the dendrogram cursor (node) and first tree line, the
 	 * first step column and band; the (rank, step, metric) it was picked for (a change
 	 * elsewhere picks the phase again); the selected node; its ranks as text */
@@ -391,6 +401,11 @@ int view_legend(struct tc_app *a, struct tc_grid *g, int x, int y, int w, double
 void app_event_line(struct tc_app *a, struct tc_grid *g, int y);
 /* A full-width line in the status role (the event line, the latency views' selection). */
 void app_status_line(struct tc_grid *g, int y, const char *s);
+/* A horizontal bar of frac (0..1) of w cells, in eighths, at (x, y); a value
+ * above 0 shows at least a sliver (src/ui/views/bar.c). */
+void view_hbar(struct tc_grid *g, int x, int y, int w, double frac, enum tc_role role);
+/* j/k, PgDn/PgUp, g/G on a selection in a list of n lines, rows shown: true when act moves it. */
+bool view_list_move(uint32_t *sel, uint32_t n, int rows, enum tc_action act);
 /* Scrolling of text views (help, detail): true when act scrolls. */
 bool app_scroll(uint32_t *scroll, enum tc_action act);
 /* A cursor *i over a list of n entries shown in rows lines (regions, evolution):

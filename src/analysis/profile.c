@@ -13,6 +13,49 @@ static bool outer_mpi(const struct tc_trace *t, const struct tc_rank *R, const s
 	return c->parent == TC_NONE || !TC_RK_IS_MPI(t->regions[R->calls[c->parent].region].kind);
 }
 
+/* Calls of rank R with enter in [t0, t1): the index range [*lo, *hi) (calls are in
+ * enter order), by binary search. */
+static void calls_starting_in(const struct tc_rank *R, uint64_t t0, uint64_t t1, uint32_t *lo, uint32_t *hi)
+{
+	uint32_t a = 0, b = R->ncalls;
+	while (a < b) {
+		uint32_t m = a + (b - a) / 2;
+		if (R->calls[m].enter < t0) a = m + 1;
+		else b = m;
+	}
+	*lo = a;
+	b = R->ncalls;
+	while (a < b) {
+		uint32_t m = a + (b - a) / 2;
+		if (R->calls[m].enter < t1) a = m + 1;
+		else b = m;
+	}
+	*hi = a;
+}
+
+/* The outermost MPI call of rank r that started before t0 and is still running
+ * at t0 (at most one: outermost MPI calls do not nest), TC_NONE if none. */
+static uint32_t outer_mpi_spanning(const struct tc_trace *t, uint32_t r, uint64_t t0)
+{
+	const struct tc_rank *R = &t->ranks[r];
+	uint32_t found = TC_NONE;
+	for (uint32_t c = tc_call_at(t, r, t0); c != TC_NONE; c = R->calls[c].parent)
+		if (R->calls[c].enter < t0 && outer_mpi(t, R, &R->calls[c])) found = c;
+	return found;
+}
+
+/* Visit the outermost MPI calls of rank r that overlap [t0, t1). */
+static void each_outer_mpi(const struct tc_trace *t, uint32_t r, uint64_t t0, uint64_t t1,
+			   void (*fn)(void *ctx, const struct tc_call *c), void *ctx)
+{
+	const struct tc_rank *R = &t->ranks[r];
+	uint32_t span = outer_mpi_spanning(t, r, t0), lo, hi;
+	if (span != TC_NONE) fn(ctx, &R->calls[span]);
+	calls_starting_in(R, t0, t1, &lo, &hi);
+	for (uint32_t c = lo; c < hi; c++)
+		if (outer_mpi(t, R, &R->calls[c])) fn(ctx, &R->calls[c]);
+}
+
 static int by_excl(const void *a, const void *b)
 {
 	const struct tc_prof_region *x = a, *y = b;
@@ -115,46 +158,56 @@ static void spread(uint64_t a, uint64_t b, uint64_t t0, uint64_t t1, uint32_t nb
 	}
 }
 
+struct act_ctx {
+	uint64_t t0, t1;
+	uint32_t nbins, stride;
+	double *tot;          /* first pass: time per region in the window */
+	const uint32_t *slot_of;
+	double *share;
+};
+
+static void act_total(void *ctx, const struct tc_call *c)
+{
+	struct act_ctx *a = ctx;
+	a->tot[c->region] += (double)(TC_MIN(c->leave, a->t1) - TC_MAX(c->enter, a->t0));
+}
+
+static void act_spread(void *ctx, const struct tc_call *c)
+{
+	struct act_ctx *a = ctx;
+	spread(c->enter, c->leave, a->t0, a->t1, a->nbins, a->share, a->stride, a->slot_of[c->region]);
+}
+
 uint32_t tc_activity(const struct tc_trace *t, uint64_t t0, uint64_t t1, uint32_t nbins, uint32_t max_slots,
 		     uint32_t *slots, double *share)
 {
 	if (!nbins || max_slots < 2) return 0;
-	/* MPI regions by time inside the window */
-	double *tot = xcalloc(t->nregions ? t->nregions : 1, sizeof *tot);
-	for (uint32_t r = 0; r < t->nranks; r++) {
-		const struct tc_rank *R = &t->ranks[r];
-		for (uint32_t c = 0; c < R->ncalls; c++) {
-			const struct tc_call *call = &R->calls[c];
-			if (!outer_mpi(t, R, call) || call->leave <= t0 || call->enter >= t1) continue;
-			tot[call->region] += (double)(TC_MIN(call->leave, t1) - TC_MAX(call->enter, t0));
-		}
-	}
+	/* MPI regions by time inside the window: only the calls overlapping it are visited */
+	struct act_ctx a = { .t0 = t0, .t1 = t1, .nbins = nbins, .stride = max_slots, .share = share };
+	a.tot = xcalloc(t->nregions ? t->nregions : 1, sizeof *a.tot);
+	if (t1 > t0)
+		for (uint32_t r = 0; r < t->nranks; r++) each_outer_mpi(t, r, t0, t1, act_total, &a);
 	uint32_t ns = 0;
 	for (;;) {
 		uint32_t best = TC_NONE;
 		for (uint32_t i = 0; i < t->nregions; i++)
-			if (tot[i] > 0 && (best == TC_NONE || tot[i] > tot[best])) best = i;
+			if (a.tot[i] > 0 && (best == TC_NONE || a.tot[i] > a.tot[best])) best = i;
 		if (best == TC_NONE || ns == max_slots - 1) break;
 		slots[ns++] = best;
-		tot[best] = -1;
+		a.tot[best] = -1;
 	}
 	uint32_t other = ns;
 	slots[ns++] = TC_NONE;
 	uint32_t *slot_of = xmalloc((t->nregions ? t->nregions : 1) * sizeof *slot_of);
 	for (uint32_t i = 0; i < t->nregions; i++) slot_of[i] = other;
-	for (uint32_t s = 0; s < other; s++) slot_of[slots[s]] = s;
+	for (uint32_t k = 0; k < other; k++) slot_of[slots[k]] = k;
+	a.slot_of = slot_of;
 	memset(share, 0, (size_t)nbins * max_slots * sizeof *share);
-	for (uint32_t r = 0; r < t->nranks; r++) {
-		const struct tc_rank *R = &t->ranks[r];
-		for (uint32_t c = 0; c < R->ncalls; c++) {
-			const struct tc_call *call = &R->calls[c];
-			if (outer_mpi(t, R, call))
-				spread(call->enter, call->leave, t0, t1, nbins, share, max_slots, slot_of[call->region]);
-		}
-	}
+	if (t1 > t0)
+		for (uint32_t r = 0; r < t->nranks; r++) each_outer_mpi(t, r, t0, t1, act_spread, &a);
 	double nr = t->nranks ? (double)t->nranks : 1;
 	for (size_t i = 0; i < (size_t)nbins * max_slots; i++) share[i] /= nr;
-	free(tot);
+	free(a.tot);
 	free(slot_of);
 	return ns;
 }
@@ -168,9 +221,11 @@ uint32_t tc_call_density(const struct tc_trace *t, uint64_t t0, uint64_t t1, uin
 	uint32_t mx = 0;
 	for (uint32_t r = 0; r < t->nranks; r++) {
 		const struct tc_rank *R = &t->ranks[r];
-		for (uint32_t c = 0; c < R->ncalls; c++) {
+		uint32_t lo, hi;
+		calls_starting_in(R, t0, t1, &lo, &hi);
+		for (uint32_t c = lo; c < hi; c++) {
 			const struct tc_call *call = &R->calls[c];
-			if (!outer_mpi(t, R, call) || call->enter < t0 || call->enter >= t1) continue;
+			if (!outer_mpi(t, R, call)) continue;
 			double d = tc_dur(t, call->leave - call->enter);
 			double ld = log10(d > dmin ? d : dmin);
 			if (ld > l1) ld = l1;

@@ -8,7 +8,7 @@ NAME=clusters-tui
 . "$(dirname "$0")/../support/tmux.sh"
 # the view's number key: its place among the views --help lists (the registry's order)
 K=$("$BIN" --help 2>&1 | sed -n 's/^VIEW is one of \(.*\)\./\1/p' | tr ',' '\n' | sed 's/ //g' | grep -n '^clusters$' | cut -d: -f1)
-K=${K:-6}
+K=${K:-9}
 
 # --- UTF-8, colour, 80x24 ----------------------------------------------------------
 start 80 24 "$UTF" "$ST"

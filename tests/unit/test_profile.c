@@ -92,6 +92,22 @@ static void test_activity_and_density(void **st)
 	assert_float_equal(share[4 * 3 + 0], 0.25, 1e-12);
 	assert_float_equal(share[5 * 3 + 0], 0.5, 1e-12);
 	assert_float_equal(share[7 * 3 + 0], 0.0, 1e-12);
+	/* a window [25, 55): calls that began before it and still run count too */
+	double w3[3 * 3];
+	ns = tc_activity(t, 25, 55, 3, 3, slots, w3);
+	assert_int_equal(ns, 3);
+	assert_int_equal(slots[0], rg[3]);              /* Recv: 20 ms of rank 1 + 5 ms of rank 0 */
+	assert_int_equal(slots[1], rg[2]);              /* Send: 5 ms */
+	assert_float_equal(w3[0 * 3 + 0], 0.5, 1e-12);  /* [25,35): rank 1 in Recv all of it */
+	assert_float_equal(w3[0 * 3 + 1], 0.25, 1e-12); /* rank 0 in Send for [25,30) */
+	assert_float_equal(w3[1 * 3 + 0], 0.5, 1e-12);
+	assert_float_equal(w3[2 * 3 + 0], 0.25, 1e-12); /* [45,55): rank 0 in Recv from 50 */
+	uint32_t c2[2 * 4];
+	/* only calls starting in [20, 60): the Send at 20 and the Recv at 50 */
+	assert_int_equal(tc_call_density(t, 20, 60, 4, 2, 0.001, 0.1, c2), 1);
+	uint32_t sum2 = 0;
+	for (int i = 0; i < 8; i++) sum2 += c2[i];
+	assert_int_equal(sum2, 2);
 	uint32_t counts[3 * 10];
 	uint32_t mx = tc_call_density(t, 0, 100, 10, 3, 0.001, 0.1, counts);
 	assert_int_equal(mx, 1);

@@ -11,6 +11,9 @@ const struct view *const tc_main_views[] = {
 	&view_overview,
 	&view_regions,
 	&view_evolution,
+	&view_waitstates,
+	&view_profile,
+	&view_calls,
 	&view_clusters,
 };
 const size_t tc_nmain_views = TC_NELEM(tc_main_views);

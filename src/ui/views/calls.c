@@ -1,0 +1,383 @@
+/* calls.c — the MPI call view (mpi-call-view-opacity-scaling): on top the
+ * activity stack, each column a time bin with the share of ranks in each of
+ * the top MPI functions stacked in eighth blocks (a letter per function, so
+ * it reads without colour; a legend names them); below, the duration-vs-
+ * start-time density of MPI calls (x = start time, y = log duration), each
+ * cell a shade ░▒▓█ (ASCII . : = #) whose level is the paper's opacity map
+ * tc_opacity(count, max, o_min, log); `o` switches log / linear.  The time
+ * window is the physical view's (pv.t0/t1): +/-/0 zoom it for both, h/l pan.
+ *
+ * Both halves cost a pass over the calls (tc_activity, tc_call_density):
+ * their bins are kept per (window, columns, rows) and recomputed only when
+ * one of those changes; a frame otherwise costs O(screen).  The cache is
+ * file-static (views have no per-app free hook) and keyed by the trace. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_profile.h"
+#include "ui.h"
+
+#define NSLOTS 8          /* 7 MPI functions + every other */
+#define OMIN 0.2          /* the opacity of a single call */
+#define LW 9              /* y-axis labels */
+
+struct cv_cache {
+	const struct tc_trace *t;    /* key */
+	uint32_t nranks;
+	uint64_t tmin, tmax;
+	double dmin, dmax;           /* durations of outermost MPI calls over the trace (s) */
+	bool have_calls;
+	/* bins, for (t0, t1, cols, arows, drows) */
+	uint64_t t0, t1;
+	int cols, drows;
+	uint32_t nslots, slots[NSLOTS];
+	char letter[NSLOTS];
+	double *share;               /* cols × NSLOTS */
+	uint32_t *count;             /* drows × cols */
+	uint32_t cmax;
+	double mean[NSLOTS];         /* share of rank-time over the window per slot */
+};
+static struct cv_cache cache;
+
+static bool outer_mpi(const struct tc_trace *t, const struct tc_rank *R, const struct tc_call *c)
+{
+	if (c->region >= t->nregions || !TC_RK_IS_MPI(t->regions[c->region].kind)) return false;
+	return c->parent == TC_NONE || !TC_RK_IS_MPI(t->regions[R->calls[c->parent].region].kind);
+}
+
+static void duration_range(const struct tc_trace *t)
+{
+	double lo = INFINITY, hi = 0;
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		const struct tc_rank *R = &t->ranks[r];
+		for (uint32_t c = 0; c < R->ncalls; c++) {
+			if (!outer_mpi(t, R, &R->calls[c])) continue;
+			double d = tc_dur(t, R->calls[c].leave - R->calls[c].enter);
+			if (d > 0 && d < lo) lo = d;
+			if (d > hi) hi = d;
+			cache.have_calls = true;
+		}
+	}
+	if (!(lo < INFINITY)) lo = 1.0 / (double)t->res;
+	if (hi < lo * 10) hi = lo * 10;
+	cache.dmin = lo;
+	cache.dmax = hi;
+}
+
+/* A letter per function: the first of its name (after "MPI_") not taken yet. */
+static void letters(const struct tc_trace *t)
+{
+	bool used[128] = { false };
+	used['+'] = true;
+	for (uint32_t s = 0; s < cache.nslots; s++) {
+		if (cache.slots[s] == TC_NONE) { cache.letter[s] = '+'; continue; }
+		const char *n = tc_region_name(t, cache.slots[s]);
+		if (!strncmp(n, "MPI_", 4)) n += 4;
+		char pick = 0;
+		for (int pass = 0; pass < 2 && !pick; pass++)
+			for (const char *p = n; *p && !pick; p++) {
+				char c = *p;
+				if (pass == 0 && c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
+				if (((c >= 'A' && c <= 'Z') || (pass && c >= 'a' && c <= 'z')) && !used[(int)c]) pick = c;
+			}
+		for (char c = '1'; !pick && c <= '9'; c++)
+			if (!used[(int)c]) pick = c;
+		used[(int)pick] = true;
+		cache.letter[s] = pick;
+	}
+}
+
+static const struct cv_cache *bins(struct tc_app *a, int cols, int drows)
+{
+	const struct tc_trace *t = a->t;
+	if (cache.t != t || cache.nranks != t->nranks || cache.tmin != t->tmin || cache.tmax != t->tmax) {
+		free(cache.share);
+		free(cache.count);
+		memset(&cache, 0, sizeof cache);
+		cache.t = t;
+		cache.nranks = t->nranks;
+		cache.tmin = t->tmin;
+		cache.tmax = t->tmax;
+		duration_range(t);
+	}
+	if (cache.share && cache.t0 == a->pv.t0 && cache.t1 == a->pv.t1 && cache.cols == cols && cache.drows == drows)
+		return &cache;
+	cache.t0 = a->pv.t0;
+	cache.t1 = a->pv.t1;
+	cache.cols = cols;
+	cache.drows = drows;
+	cache.share = xrealloc(cache.share, (size_t)cols * NSLOTS * sizeof *cache.share);
+	cache.count = xrealloc(cache.count, (size_t)cols * (size_t)drows * sizeof *cache.count);
+	cache.nslots = tc_activity(t, cache.t0, cache.t1, (uint32_t)cols, NSLOTS, cache.slots, cache.share);
+	cache.cmax = tc_call_density(t, cache.t0, cache.t1, (uint32_t)cols, (uint32_t)drows, cache.dmin, cache.dmax,
+				     cache.count);
+	for (uint32_t s = 0; s < NSLOTS; s++) {
+		double m = 0;
+		for (int c = 0; c < cols && s < cache.nslots; c++) m += cache.share[(size_t)c * NSLOTS + s];
+		cache.mean[s] = m / cols;
+	}
+	letters(t);
+	return &cache;
+}
+
+static const enum tc_role slot_roles[NSLOTS] = {
+	TC_R_RECV, TC_R_SEND, TC_R_COLL, TC_R_MAP4, TC_R_MAP1, TC_R_MAP6, TC_R_MAP2, TC_R_MPI,
+};
+static enum tc_role slot_role(const struct cv_cache *c, uint32_t s)
+{
+	return c->slots[s] == TC_NONE ? TC_R_MPI : slot_roles[s];
+}
+
+static void clamp_window(struct tc_app *a)
+{
+	const struct tc_trace *t = a->t;
+	uint64_t full = t->tmax > t->tmin ? t->tmax - t->tmin : 1;
+	uint64_t w = a->pv.t1 > a->pv.t0 ? a->pv.t1 - a->pv.t0 : 1;
+	w = TC_MIN(w, full);
+	w = TC_MAX(w, TC_MIN(8, full));
+	if (a->pv.t0 < t->tmin) a->pv.t0 = t->tmin;
+	if (a->pv.t0 > t->tmin + full - w) a->pv.t0 = t->tmin + full - w;
+	a->pv.t1 = a->pv.t0 + w;
+}
+
+/* Column c of the activity stack, rows [y0, y0 + h) with the bottom at y0 + h - 1. */
+static void draw_stack(struct tc_grid *g, const struct cv_cache *c, int x, int y0, int h, int col)
+{
+	const double *sh = &c->share[(size_t)col * NSLOTS];
+	int cum[NSLOTS + 1];
+	double acc = 0;
+	cum[0] = 0;
+	for (uint32_t s = 0; s < c->nslots; s++) {
+		acc += sh[s];
+		cum[s + 1] = (int)(TC_MIN(acc, 1.0) * h * 8 + 0.5);
+		if (sh[s] > 0 && cum[s + 1] == cum[s] && cum[s] < h * 8) cum[s + 1] = cum[s] + 1;   /* never vanish */
+	}
+	int top = cum[c->nslots];
+	for (int k = 0; k < h && k * 8 < top; k++) {
+		int y = y0 + h - 1 - k, fill = top - k * 8;
+		/* the function owning the cell's middle eighth (the top cell: its highest eighth) */
+		int pos = fill < 8 ? top - 1 : k * 8 + 4;
+		uint32_t s = 0;
+		while (s + 1 < c->nslots && cum[s + 1] <= pos) s++;
+		enum tc_role r = slot_role(c, s);
+		if (fill < 8) {   /* the top of the stack: an eighth block */
+			uint32_t ch = grid_lower_eighth(g, fill);
+			if (ch == ' ') ch = '_';
+			grid_put(g, x, y, ch, r, TC_R_NORMAL, TC_A_SOLID);
+		} else {
+			grid_put(g, x, y, (uint32_t)(unsigned char)c->letter[s], r, r, 0);
+		}
+	}
+}
+
+static uint32_t shade(const struct tc_grid *g, double o)
+{
+	if (!(o > 0)) return ' ';
+	return grid_glyph(g, o < 0.4 ? TC_G_SHADE1 : o < 0.6 ? TC_G_SHADE2 : o < 0.8 ? TC_G_SHADE3 : TC_G_FULL);
+}
+
+/* The column under the cursor time: the functions' shares and the calls starting there. */
+static void status_line(struct tc_app *a, struct tc_grid *g, struct tc_rect r, const struct cv_cache *c, double dt,
+			double l0, double l1)
+{
+	const struct tc_trace *t = a->t;
+	int y = r.y + r.h - 1, col = (int)((double)(a->time - TC_MIN(a->time, a->pv.t0)) / dt);
+	if (col >= c->cols) col = c->cols - 1;
+	struct strbuf b;
+	sb_init(&b);
+	char s1[32];
+	fmt_seconds(s1, sizeof s1, tc_sec(t, a->pv.t0 + (uint64_t)(col * dt)));
+	sb_printf(&b, "column at %s:", s1);
+	bool any = false;
+	for (uint32_t s = 0; s < c->nslots; s++) {
+		double v = c->share[(size_t)col * NSLOTS + s];
+		if (v < 0.005) continue;
+		sb_printf(&b, " %c %.0f%%", c->letter[s], 100.0 * v);
+		any = true;
+	}
+	if (!any) sb_add(&b, " no rank in MPI");
+	uint32_t n = 0;
+	int top = -1;
+	for (int i = 0; i < c->drows; i++) {
+		uint32_t k = c->count[(size_t)i * c->cols + col];
+		n += k;
+		if (k && top < 0) top = i;
+	}
+	sb_printf(&b, " | %u call%s start%s", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
+	if (top >= 0) {
+		fmt_seconds(s1, sizeof s1, pow(10, l1 - (c->drows > 1 ? (double)top / (c->drows - 1) : 0) * (l1 - l0)));
+		sb_printf(&b, ", longest ~%s", s1);
+	}
+	grid_fill(g, r.x, y, r.w, 1, ' ', TC_R_STATUS);
+	grid_text(g, r.x, y, r.w, TC_R_STATUS, b.s);
+	sb_free(&b);
+}
+
+static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
+{
+	const struct tc_trace *t = a->t;
+	int cols = r.w - LW;
+	bool status = r.h >= 12;
+	int arows = (r.h - 4 - status) / 2, drows = r.h - 4 - status - arows;
+	clamp_window(a);
+	uint64_t w = a->pv.t1 - a->pv.t0;
+	if (a->time < a->pv.t0 || a->time >= a->pv.t1) {   /* follow the cursor, as the physical view does */
+		a->pv.t0 = a->time > w / 2 ? a->time - w / 2 : 0;
+		a->pv.t1 = a->pv.t0 + w;
+		clamp_window(a);
+	}
+	const struct cv_cache *c = bins(a, cols, drows);
+	double dt = (double)(a->pv.t1 - a->pv.t0) / cols;
+	int x0 = r.x + LW;
+	char b1[32], b2[32];
+
+	/* activity */
+	fmt_seconds(b1, sizeof b1, tc_dur(t, a->pv.t1 - a->pv.t0));
+	fmt_seconds(b2, sizeof b2, tc_dur(t, (uint64_t)dt));
+	grid_printf(g, r.x, r.y, r.w, TC_R_HEADING, "Share of ranks in MPI functions over %s (%s per column)", b1, b2);
+	int ay = r.y + 1;
+	for (int i = 0; i < arows; i++) {
+		const char *lab = i == 0 ? "100%" : i == arows - 1 ? "0%" : i == arows / 2 && arows >= 5 ? "50%" : "";
+		grid_printf(g, r.x, ay + i, LW - 1, TC_R_AXIS, "%*s", LW - 2, lab);
+		grid_put(g, x0 - 1, ay + i, grid_glyph(g, TC_G_VLINE), TC_R_AXIS, TC_R_NORMAL, 0);
+	}
+	for (int col = 0; col < cols; col++) draw_stack(g, c, x0 + col, ay, arows, col);
+	/* legend */
+	int ly = ay + arows, lx = r.x;
+	for (uint32_t s = 0; s < c->nslots && lx < r.x + r.w; s++) {
+		enum tc_role role = slot_role(c, s);
+		grid_put(g, lx, ly, (uint32_t)(unsigned char)c->letter[s], role, role, 0);
+		lx += 2;
+		if (lx >= r.x + r.w) break;
+		lx += grid_printf(g, lx, ly, r.x + r.w - lx, TC_R_LABEL, "%s %.0f%%  ",
+				  c->slots[s] == TC_NONE ? "other" : tc_region_name(t, c->slots[s]), 100.0 * c->mean[s]);
+	}
+	double busy = 0;
+	for (uint32_t s = 0; s < c->nslots; s++) busy += c->mean[s];
+	if (!(busy > 0)) {
+		grid_fill(g, r.x, ly, r.w, 1, ' ', TC_R_NORMAL);
+		grid_text(g, r.x, ly, r.w, TC_R_LABEL, "no rank in MPI in this window");
+	}
+
+	/* density */
+	int dy = ly + 1;
+	grid_printf(g, r.x, dy, r.w, TC_R_HEADING, "MPI calls: duration (log) by start time, %s opacity (o), max %u calls/cell",
+		    a->cv.linear ? "linear" : "log", c->cmax);
+	double l0 = log10(c->dmin), l1 = log10(c->dmax);
+	for (int i = 0; i < drows; i++) {
+		int y = dy + 1 + i;
+		if (i == 0 || i == drows - 1 || (i == drows / 2 && drows >= 5)) {
+			fmt_seconds(b1, sizeof b1, pow(10, l1 - (drows > 1 ? (double)i / (drows - 1) : 0) * (l1 - l0)));
+			grid_printf(g, r.x, y, LW - 1, TC_R_AXIS, "%*s", LW - 1, b1);
+		}
+		grid_put(g, x0 - 1, y, grid_glyph(g, TC_G_VLINE), TC_R_AXIS, TC_R_NORMAL, 0);
+		for (int col = 0; col < cols; col++) {
+			uint32_t n = c->count[(size_t)i * cols + col];
+			double o = tc_opacity(n, c->cmax, OMIN, !a->cv.linear);
+			uint32_t ch = shade(g, o);
+			if (ch != ' ') grid_put(g, x0 + col, y, ch, app_map_role(o, 1.0), TC_R_NORMAL, TC_A_SOLID);
+		}
+	}
+	/* time axis and the cursor time */
+	int xy = dy + 1 + drows;
+	double lab_s = dt * 14 / (double)t->res;
+	int dec = lab_s >= 1 ? 1 : (int)ceil(-log10(lab_s)) + 1;
+	if (dec > 9) dec = 9;
+	grid_text(g, r.x, xy, LW - 1, TC_R_AXIS, "start");
+	for (int col = 0; col < cols; col += 14)
+		if (col + 13 <= cols)
+			grid_printf(g, x0 + col, xy, 13, TC_R_AXIS, "%.*fs", dec, tc_sec(t, a->pv.t0 + (uint64_t)(col * dt)));
+	if (a->time >= a->pv.t0 && a->time < a->pv.t1) {
+		int cx = x0 + (int)((double)(a->time - a->pv.t0) / dt);
+		struct tc_cell *p = grid_at(g, cx, xy);
+		if (p) {
+			p->fg = p->bg = TC_R_CURSOR;
+			p->attr = 0;
+			p->ch = grid_glyph(g, TC_G_MARK);
+		}
+	}
+	if (status) status_line(a, g, r, c, dt, l0, l1);
+}
+
+static bool key(struct tc_app *a, int k, enum tc_action act)
+{
+	const struct tc_trace *t = a->t;
+	uint64_t w = a->pv.t1 - a->pv.t0, step = TC_MAX(w / 8, 1);
+	char buf[32];
+	switch (act) {
+	case ACT_LEFT:
+		step = TC_MIN(step, a->pv.t0 - TC_MIN(a->pv.t0, t->tmin));
+		a->pv.t0 -= step;
+		a->pv.t1 -= step;
+		app_set_time(a, a->time > t->tmin + step ? a->time - step : t->tmin);
+		break;
+	case ACT_RIGHT:
+		step = TC_MIN(step, t->tmax > a->pv.t1 ? t->tmax - a->pv.t1 : 0);
+		a->pv.t0 += step;
+		a->pv.t1 += step;
+		app_set_time(a, a->time + step);
+		break;
+	case ACT_FIRST:
+		a->pv.t0 = t->tmin;
+		a->pv.t1 = t->tmin + w;
+		app_set_time(a, t->tmin);
+		break;
+	case ACT_LAST:
+		a->pv.t1 = t->tmax;
+		a->pv.t0 = t->tmax > w ? t->tmax - w : 0;
+		app_set_time(a, a->pv.t0 + w / 2);
+		break;
+	case ACT_ZOOM_IN:
+	case ACT_ZOOM_OUT: {
+		uint64_t nw = act == ACT_ZOOM_IN ? w / 2 : w * 2;
+		if (nw < 8) nw = 8;
+		double f = w ? (double)(a->time - TC_MIN(a->time, a->pv.t0)) / (double)w : 0.5;
+		uint64_t off = (uint64_t)(f * (double)nw);
+		a->pv.t0 = a->time > off ? a->time - off : 0;
+		a->pv.t1 = a->pv.t0 + nw;
+		clamp_window(a);
+		fmt_seconds(buf, sizeof buf, tc_dur(t, a->pv.t1 - a->pv.t0));
+		app_message(a, false, "window %s", buf);
+		return true;
+	}
+	case ACT_ZOOM_FIT:
+		a->pv.t0 = t->tmin;
+		a->pv.t1 = t->tmax > t->tmin ? t->tmax : t->tmin + 1;
+		return true;
+	case ACT_OPACITY:
+		a->cv.linear = !a->cv.linear;
+		app_message(a, false, "opacity: %s", a->cv.linear ? "linear" : "log");
+		return true;
+	case ACT_ENTER:
+		a->view = &view_physical;
+		a->depth = 0;
+		return true;
+	case ACT_DOWN: case ACT_UP: case ACT_PGDN: case ACT_PGUP: case ACT_TOP: case ACT_BOTTOM: {
+		/* the shared rank cursor (the title shows it; the other views follow) */
+		uint32_t vi = app_vis_index(a, a->rank), last = a->nvis ? a->nvis - 1 : 0;
+		view_list_move(&vi, a->nvis, 11, act);
+		if (a->nvis) a->rank = a->vis[TC_MIN(vi, last)];
+		app_set_time(a, a->time);
+		return true;
+	}
+	default: return false;
+	}
+	clamp_window(a);
+	return true;
+}
+
+static const char *const help[] = {
+	"Top: the share of ranks in each of the busiest MPI functions per time column,",
+	"stacked from the bottom (a letter per function, named in the legend with its",
+	"share over the window; + is every other MPI function). Bottom: every MPI call",
+	"as a point at its start time (x) and log duration (y), counted per cell; the",
+	"shade is the opacity o_min + (1 - o_min) log(count) / log(max) (o: linear",
+	"count / max), so rare outliers stay visible next to dense bands.",
+	"The window is the physical view's: + - 0 zoom it, h/l pan, Enter opens it.",
+	NULL,
+};
+
+const struct view view_calls = {
+	.name = "calls", .id = TC_V_CALLS, .min_w = 30, .min_h = 8, .draw = draw, .key = key, .help = help,
+};

@@ -1,0 +1,270 @@
+/* profile.c — the flat profile (TAU's profile view): one row per region with
+ * calls, exclusive time, its share of all rank time, inclusive time, the
+ * load imbalance over the ranks that called it (bar and percent) and the
+ * slowest rank; `s` cycles the sort key (exclusive, inclusive, calls,
+ * imbalance).  Below, the message-size histogram.  Enter searches the
+ * selected region by its exact name, so the timelines highlight it.
+ *
+ * The order for each sort key is computed once and kept (file-static, keyed
+ * by the profile: views have no per-app free hook); a frame costs O(rows). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_profile.h"
+#include "ui.h"
+
+enum { SORT_EXCL, SORT_INCL, SORT_CALLS, SORT_IMBAL, SORT_COUNT };
+static const char *const sort_names[SORT_COUNT] = { "exclusive", "inclusive", "calls", "imbalance" };
+
+struct pf_cache {
+	const struct tc_profile *p;   /* key */
+	uint32_t n;
+	uint32_t *order[SORT_COUNT];  /* row order per sort key, built on first use */
+};
+static struct pf_cache cache;
+
+static const struct tc_prof_region *cmp_regs;
+static int cmp_sort;
+static int by_sort(const void *x, const void *y)
+{
+	const struct tc_prof_region *a = &cmp_regs[*(const uint32_t *)x], *b = &cmp_regs[*(const uint32_t *)y];
+	double va, vb;
+	switch (cmp_sort) {
+	case SORT_INCL: va = a->incl; vb = b->incl; break;
+	case SORT_CALLS: va = (double)a->calls; vb = (double)b->calls; break;
+	case SORT_IMBAL: va = a->imbalance; vb = b->imbalance; break;
+	default: va = a->excl; vb = b->excl; break;
+	}
+	if (va != vb) return va > vb ? -1 : 1;
+	if (a->excl != b->excl) return a->excl > b->excl ? -1 : 1;
+	return a->region < b->region ? -1 : a->region > b->region;
+}
+
+static const uint32_t *order(struct tc_app *a, const struct tc_profile *p, int sort)
+{
+	if (cache.p != p || cache.n != p->n) {
+		for (int i = 0; i < SORT_COUNT; i++) free(cache.order[i]);
+		memset(&cache, 0, sizeof cache);
+		cache.p = p;
+		cache.n = p->n;
+	}
+	if (!cache.order[sort]) {
+		uint32_t *o = xmalloc(((size_t)p->n + 1) * sizeof *o);
+		for (uint32_t i = 0; i < p->n; i++) o[i] = i;
+		cmp_regs = p->regions;
+		cmp_sort = sort;
+		qsort(o, p->n, sizeof *o, by_sort);
+		cache.order[sort] = o;
+	}
+	return cache.order[sort];
+}
+
+/* Columns: name, calls, exclusive, %, inclusive, imbalance bar + %, slowest rank. */
+struct cols { int name, bar, slow; };
+static struct cols layout(int w)
+{
+	struct cols c;
+	int fixed = 46;   /* separators, calls 9, exclusive 10, % 6, inclusive 10, imbalance % 4 */
+	c.name = TC_MAX(12, TC_MIN(40, w - fixed - 6 - 13));   /* room for the bar and "rank (time)" */
+	c.bar = 6 + TC_MAX(0, TC_MIN(14, (w - fixed - c.name - 6 - 13) / 3));
+	c.slow = TC_MAX(0, w - fixed - c.name - c.bar);
+	return c;
+}
+
+static void draw_header(struct tc_app *a, struct tc_grid *g, int x, int y, int w, struct cols c)
+{
+	static const char *const col[SORT_COUNT] = { "exclusive", "inclusive", "calls", "imbal" };
+	grid_fill(g, x, y, w, 1, ' ', TC_R_HEADING);
+	grid_printf(g, x, y, w, TC_R_HEADING, "%-*s %9s %10s %6s %10s %*s slowest rank", c.name, "region", col[SORT_CALLS],
+		    col[SORT_EXCL], "%", col[SORT_INCL], c.bar + 5, col[SORT_IMBAL]);
+	/* the sort key: a mark before its right-aligned column name */
+	int end[SORT_COUNT];
+	end[SORT_CALLS] = c.name + 10;
+	end[SORT_EXCL] = end[SORT_CALLS] + 11;
+	end[SORT_INCL] = end[SORT_EXCL] + 7 + 11;
+	end[SORT_IMBAL] = end[SORT_INCL] + 1 + c.bar + 5;
+	int mx = x + end[a->pf.sort] - (int)strlen(col[a->pf.sort]) - 1;
+	if (mx < x + w) grid_put(g, mx, y, g->ascii ? '*' : 0x25BC, TC_R_HEADING, TC_R_HEADING, 0);
+}
+
+static void draw_row(struct tc_app *a, struct tc_grid *g, int x, int y, int w, struct cols c,
+		     const struct tc_prof_region *pr, double total, bool sel)
+{
+	const struct tc_trace *t = a->t;
+	enum tc_role role = sel ? TC_R_CURSOR : TC_R_NORMAL;
+	if (sel) grid_fill(g, x, y, w, 1, ' ', TC_R_CURSOR);
+	bool match = a->region_match && pr->region < t->nregions && a->region_match[pr->region];
+	char e[32], i[32], m[32];
+	fmt_seconds(e, sizeof e, pr->excl);
+	fmt_seconds(i, sizeof i, pr->incl);
+	fmt_seconds(m, sizeof m, pr->excl_max);
+	grid_text(g, x, y, c.name, match && !sel ? TC_R_MATCH : role, tc_region_name(t, pr->region));
+	int cx = x + c.name;
+	cx += grid_printf(g, cx, y, x + w - cx, role, " %9llu %10s %5.1f%% %10s ", (unsigned long long)pr->calls, e,
+			  total > 0 ? 100.0 * pr->excl / total : 0.0, i);
+	if (cx >= x + w) return;
+	view_hbar(g, cx, y, TC_MIN(c.bar, x + w - cx), pr->imbalance, sel ? TC_R_CURSOR : TC_R_BAR);
+	cx += c.bar;
+	if (cx < x + w)
+		cx += grid_printf(g, cx, y, x + w - cx, role, " %3.0f%%", 100.0 * pr->imbalance);
+	if (cx < x + w && pr->rank_max != TC_NONE)
+		grid_printf(g, cx, y, x + w - cx, role, " %u (%s)", pr->rank_max, m);
+}
+
+/* Histogram rows: the nonempty buckets, or the `room` most frequent in size order. */
+static int hist_rows(const struct tc_profile *p, int room, int *rows)
+{
+	int nb = 0;
+	for (int k = 0; k < TC_PROF_HIST; k++)
+		if (p->hist_count[k]) rows[nb++] = k;
+	if (nb <= room) return nb;
+	/* keep the most frequent, ties by smaller size; rows stay in size order */
+	bool keep[TC_PROF_HIST] = { false };
+	for (int n = 0; n < room; n++) {
+		int best = -1;
+		for (int j = 0; j < nb; j++)
+			if (!keep[rows[j]] && (best < 0 || p->hist_count[rows[j]] > p->hist_count[rows[best]])) best = j;
+		keep[rows[best]] = true;
+	}
+	int m = 0;
+	for (int j = 0; j < nb; j++)
+		if (keep[rows[j]]) rows[m++] = rows[j];
+	return m;
+}
+
+static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
+{
+	const struct tc_profile *p = session_profile(a->sess);
+	const uint32_t *o = order(a, p, a->pf.sort);
+	char s1[32], s2[32];
+	fmt_seconds(s1, sizeof s1, p->total);
+	fmt_seconds(s2, sizeof s2, p->mpi);
+	grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "Rank time %s, in MPI %s (%.1f%%), %u regions, sorted by %s (s)", s1, s2,
+		    p->total > 0 ? 100.0 * p->mpi / p->total : 0.0, p->n, sort_names[a->pf.sort]);
+	bool status = r.h >= 10;
+	int nb = 0;
+	for (int k = 0; k < TC_PROF_HIST; k++) nb += p->hist_count[k] != 0;
+	int hroom = TC_MAX(1, TC_MIN(nb, (r.h - 4) / 3));
+	int rows = r.h - 2 - 1 - hroom - status;   /* summary, header, histogram heading */
+	if (rows < 1) { hroom = TC_MAX(1, hroom + rows - 1); rows = 1; }
+	a->pf.rows = rows;
+	struct cols c = layout(r.w);
+	draw_header(a, g, r.x, r.y + 1, r.w, c);
+	if (a->pf.sel >= p->n) a->pf.sel = p->n ? p->n - 1 : 0;
+	if (a->pf.sel < a->pf.top) a->pf.top = a->pf.sel;
+	if (a->pf.sel >= a->pf.top + (uint32_t)rows) a->pf.top = a->pf.sel - (uint32_t)rows + 1;
+	if (a->pf.top + (uint32_t)rows > p->n) a->pf.top = p->n > (uint32_t)rows ? p->n - (uint32_t)rows : 0;
+	for (int i = 0; i < rows; i++) {
+		uint32_t k = a->pf.top + (uint32_t)i;
+		if (k >= p->n) break;
+		draw_row(a, g, r.x, r.y + 2 + i, r.w, c, &p->regions[o[k]], p->total, k == a->pf.sel);
+	}
+	if (!p->n) grid_text(g, r.x, r.y + 2, r.w, TC_R_LABEL, "  no calls in this trace");
+
+	/* message sizes */
+	int y = r.y + 2 + rows;
+	int hr[TC_PROF_HIST];
+	int nh = hist_rows(p, hroom, hr);
+	uint64_t nmsg = 0, bytes = 0, top = 0;
+	for (int k = 0; k < TC_PROF_HIST; k++) {
+		nmsg += p->hist_count[k];
+		bytes += p->hist_bytes[k];
+		top = TC_MAX(top, p->hist_count[k]);
+	}
+	fmt_bytes(s1, sizeof s1, bytes);
+	char more[64] = "";
+	if (nh < nb) snprintf(more, sizeof more, ", the %d most frequent of %d sizes", nh, nb);
+	grid_printf(g, r.x, y, r.w, TC_R_HEADING, "Message sizes: %llu messages, %s%s%s", (unsigned long long)nmsg, s1, more,
+		    nmsg ? "" : " (none)");
+	int bw = TC_MAX(8, TC_MIN(40, r.w - 52));
+	for (int i = 0; i < nh && i < hroom; i++) {
+		int k = hr[i];
+		char lo[24], hi[24], b[24];
+		fmt_bytes(lo, sizeof lo, k ? 1ULL << (k - 1) : 0);
+		fmt_bytes(hi, sizeof hi, k ? (1ULL << k) - 1 : 0);
+		fmt_bytes(b, sizeof b, p->hist_bytes[k]);
+		int yy = y + 1 + i, x = r.x;
+		x += grid_printf(g, x, yy, r.w, TC_R_LABEL, "  %9s-%-9s ", lo, hi);
+		if (x >= r.x + r.w) continue;
+		view_hbar(g, x, yy, TC_MIN(bw, r.x + r.w - x), top ? (double)p->hist_count[k] / (double)top : 0, TC_R_BAR);
+		x += bw;
+		if (x < r.x + r.w)
+			grid_printf(g, x, yy, r.x + r.w - x, TC_R_NORMAL, " %9llu  %s", (unsigned long long)p->hist_count[k], b);
+	}
+	if (!status) return;
+	int sy = r.y + r.h - 1;
+	grid_fill(g, r.x, sy, r.w, 1, ' ', TC_R_STATUS);
+	if (!p->n) return;
+	const struct tc_prof_region *pr = &p->regions[o[a->pf.sel]];
+	char mn[32], mean[32], mx[32];
+	fmt_seconds(mn, sizeof mn, pr->excl_min);
+	fmt_seconds(mean, sizeof mean, pr->nranks ? pr->excl / pr->nranks : 0);
+	fmt_seconds(mx, sizeof mx, pr->excl_max);
+	grid_printf(g, r.x, sy, r.w, TC_R_STATUS, "%s: %u ranks, exclusive min %s mean %s max %s (rank %u)",
+		    tc_region_name(a->t, pr->region), pr->nranks, mn, mean, mx, pr->rank_max);
+}
+
+/* An exact, case-sensitive pattern for a name: ^name$ with every ASCII
+ * punctuation character escaped. */
+static char *exact_pattern(const char *name)
+{
+	struct strbuf b;
+	sb_init(&b);
+	bool upper = false;
+	for (const char *s = name; *s; s++) upper |= *s >= 'A' && *s <= 'Z';
+	if (!upper) sb_add(&b, "(?-i)");   /* the search is caseless without capitals */
+	sb_add(&b, "^");
+	for (const unsigned char *s = (const unsigned char *)name; *s; s++) {
+		char c[3] = { '\\', (char)*s, 0 };
+		bool punct = *s < 0x80 && !(*s >= '0' && *s <= '9') && !(*s >= 'a' && *s <= 'z') &&
+			     !(*s >= 'A' && *s <= 'Z') && *s != '_' && *s > ' ';
+		sb_add(&b, punct ? c : c + 1);
+	}
+	sb_add(&b, "$");
+	return b.s;
+}
+
+static bool key(struct tc_app *a, int k, enum tc_action act)
+{
+	const struct tc_profile *p = session_profile(a->sess);
+	uint32_t n = p->n, *s = &a->pf.sel;
+	if (view_list_move(s, n, a->pf.rows, act)) return true;
+	switch (act) {
+	case ACT_SORT: {
+		/* keep the selected region selected */
+		uint32_t reg = n ? order(a, p, a->pf.sort)[*s] : 0;
+		a->pf.sort = (a->pf.sort + 1) % SORT_COUNT;
+		const uint32_t *o = order(a, p, a->pf.sort);
+		for (uint32_t i = 0; i < n; i++)
+			if (o[i] == reg) *s = i;
+		app_message(a, false, "sorted by %s", sort_names[a->pf.sort]);
+		return true;
+	}
+	case ACT_ENTER: {
+		if (!n) return true;
+		const char *name = tc_region_name(a->t, p->regions[order(a, p, a->pf.sort)[*s]].region);
+		char *pat = exact_pattern(name);
+		/* the next call after the cursor, else the one before it */
+		if (!app_set_search(a, pat) && a->search && !strcmp(a->search, pat) && !app_search_next(a, true))
+			app_message(a, false, "/%s: highlighted in the timelines (no call on the visible ranks)", pat);
+		free(pat);
+		return true;
+	}
+	default: return false;
+	}
+}
+
+static const char *const help[] = {
+	"The flat profile: per region the calls, exclusive time (summed over ranks),",
+	"its share of all rank time, inclusive time, the load imbalance over the",
+	"ranks that called it ((max - mean) / max of their exclusive times) and the",
+	"slowest rank with its exclusive time. s cycles the sort key. Below: message",
+	"sizes in power-of-two buckets (count and bytes). Enter searches the selected",
+	"region by its exact name: the timelines highlight its calls, the cursor goes",
+	"to its next call (or the one before), n/N step through them.",
+	NULL,
+};
+
+const struct view view_profile = {
+	.name = "profile", .id = TC_V_PROFILE, .min_w = 50, .min_h = 5, .draw = draw, .key = key, .help = help,
+};

@@ -1,0 +1,210 @@
+#!/bin/sh
+# The wait states, profile and calls views in the real binary (a private tmux
+# server, as tests/ui/tui.sh): open each view, move, Enter on a waiting rank
+# lands the logical cursor on it, sort, search from the profile, `o` toggles
+# the opacity scaling, zoom/pan/Enter in the calls view, help; under LANG=C
+# and NO_COLOR; too small.  Screens are compared with tests/golden/tui/*.txt
+# (UPDATE=1 rewrites them; tests/golden/update.sh does that) or searched for
+# a marker.  The tmux server is always killed at the end.
+BIN=${BIN:-./tracecomb}
+TRACES=${TRACES:-/work/shared/traces}
+if [ ! -d "$TRACES" ] && c=$(git rev-parse --git-common-dir 2>/dev/null); then TRACES=$(cd "$c/../.." && pwd)/shared/traces; fi
+G=tests/golden/tui
+case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+if ! command -v tmux >/dev/null 2>&1; then echo "skip tui-extra: tmux not installed"; exit 0; fi
+LS=$TRACES/casita-late-sender-barrier-4p
+if [ ! -d "$LS" ]; then echo "skip tui-extra: no traces in $TRACES"; exit 0; fi
+S=tcx$$
+T="tmux -L $S -f /dev/null"
+tmp=$(mktemp -d)
+trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+mkdir -p $G
+UTF="TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
+
+n=0
+start() {
+	$T kill-server 2>/dev/null
+	n=$((n + 1))
+	T="tmux -L $S-$n -f /dev/null"
+	$T new-session -d -s m -x "$1" -y "$2" "trap '' INT; env -u NO_COLOR $3 sh -c 'exec $BIN $4'; echo EXIT=\$?; sleep 60"
+}
+screen() { $T capture-pane -p -t m; }
+wait_for() {
+	i=0
+	while [ $i -lt 100 ]; do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+keys() { $T send-keys -t m "$@"; }
+check() {
+	if wait_for "$2"; then echo "ok $1"; else echo "not ok $1: no '$2' on screen"; screen | sed 's/^/    /' | head -n 30; fi
+}
+golden() {
+	wait_for "$2" || true
+	sleep 0.1
+	screen >"$tmp/got"
+	if [ -n "$UPDATE" ]; then cp "$tmp/got" "$G/$1.txt"; echo "ok tui-$1 (updated)"; return; fi
+	if cmp -s "$tmp/got" "$G/$1.txt"; then echo "ok tui-$1"
+	else echo "not ok tui-$1"; diff "$G/$1.txt" "$tmp/got" | head -n 20; fi
+}
+restored() {
+	if wait_for "EXIT=$2" && [ "$($T display -p -t m '#{alternate_on}')" = 0 ]; then echo "ok $1"
+	else echo "not ok $1: not restored"; screen | tail -n 5; fi
+}
+ascii_only() {
+	sleep 0.1
+	if screen | LC_ALL=C grep -q '[^ -~]'; then echo "not ok $1: non-ASCII bytes on screen"; else echo "ok $1"; fi
+}
+no_colour() {
+	sleep 0.1
+	if $T capture-pane -p -e -t m | grep -qE '\[(3[0-7]|38|4[0-7]|48|9[0-7]|10[0-7])[;m]'; then
+		echo "not ok $1: colour escapes with NO_COLOR"; else echo "ok $1"; fi
+}
+
+# --- wait states (UTF-8, colour) ------------------------------------------------------
+start 80 24 "$UTF" "$LS"
+wait_for "?:help" >/dev/null
+keys 6
+golden waitstates "waitstates |"
+keys j
+check ws-move "largest: wait_at_barrier"
+keys l
+check ws-section "caused most:"
+keys l
+check ws-section-2 "largest: late_sender 10.99 s in MPI_Recv on rank 3"
+# Enter on the rank that waited most: the logical view, cursor on rank 3 at its wait
+keys Enter
+check ws-enter-view "logical | rank 3/4"
+check ws-enter-msg "rank 3 step 10: late_sender 10.99 s in MPI_Recv on rank 3 (rank 2 late)"
+check ws-enter-cursor "logical | rank 3/4 | step 10/12"
+check ws-enter-event "MPI_Recv 10.99 s"
+keys 6 h
+check ws-back-section "caused most:"
+keys Enter
+check ws-enter-cause "logical | rank 0/4"
+keys 6 '?'
+check ws-help "Keys in the waitstates view"
+check ws-help-enter "largest wait"
+keys Escape
+
+# --- profile ---------------------------------------------------------------------------
+keys 7
+golden profile "profile |"
+keys j
+check pf-move "foo: 4 ranks"
+keys s
+check pf-sort "sorted by inclusive"
+check pf-sort-kept "foo: 4 ranks"
+keys g Enter
+check pf-search-lower "/(?-i)^main\$: main on rank"
+keys s s s
+check pf-sort-cycle "sorted by exclusive"
+keys g Enter
+check pf-search "/^MPI_Recv\$: MPI_Recv on rank"
+keys 1
+check pf-to-logical "logical |"
+keys 7 '?'
+check pf-help "Keys in the profile view"
+keys Escape
+
+# --- calls -------------------------------------------------------------------------------
+keys 8
+golden calls "calls |"
+keys o
+check cv-linear "opacity: linear"
+check cv-linear-head "linear opacity (o)"
+keys o
+check cv-log "log opacity (o)"
+keys +
+check cv-zoom "window 10.04 s"
+# h/l pan by an eighth of the window: the time axis moves, and back
+axis() { sleep 0.2; screen | grep '^start'; }
+a0=$(axis)
+keys l
+a1=$(axis)
+keys h
+a2=$(axis)
+if [ -n "$a0" ] && [ "$a0" != "$a1" ] && [ "$a0" = "$a2" ]; then echo "ok cv-pan"
+else echo "not ok cv-pan: '$a0' / '$a1' / '$a2'"; fi
+keys 0
+check cv-fit "over 20.09 s"
+keys + Enter
+check cv-enter "physical |"
+keys 8 '?'
+check cv-help "Keys in the calls view"
+check cv-help-o "log / linear opacity"
+keys Escape
+$T resize-window -t m -x 20 -y 6
+check cv-too-small "terminal too"
+$T resize-window -t m -x 80 -y 24
+check cv-resize-back "calls |"
+keys q
+restored quit 0
+
+# --- the TUI draws what `tracecomb render` prints ------------------------------------
+for v in 6:waitstates 7:profile 8:calls; do
+	k=${v%%:*}; name=${v#*:}
+	start 80 24 "$UTF" "$LS"
+	wait_for "?:help" >/dev/null
+	keys "$k"
+	wait_for "$name |" >/dev/null
+	sleep 0.2
+	screen | sed 's/ *$//' >"$tmp/tui"
+	"$BIN" render "$LS" --view "$name" --size 80x24 | sed 's/ *$//' >"$tmp/render"
+	# the screen has all 24 rows; render trims trailing empty ones
+	while [ "$(wc -l <"$tmp/render")" -lt 24 ]; do echo >>"$tmp/render"; done
+	if cmp -s "$tmp/tui" "$tmp/render"; then echo "ok render-matches-tui-$name"
+	else echo "not ok render-matches-tui-$name"; diff "$tmp/render" "$tmp/tui" | head -n 10; fi
+	keys q
+done
+
+# --- ASCII (LANG=C) ------------------------------------------------------------------------
+start 80 24 "TERM=xterm-256color LANG=C LC_ALL=C" "$LS"
+wait_for "?:help" >/dev/null
+keys 6
+check ascii-ws "waitstates |"
+ascii_only ascii-ws-only
+keys 7
+check ascii-pf "profile |"
+ascii_only ascii-pf-only
+keys 8
+golden calls-ascii "calls |"
+ascii_only ascii-cv-only
+keys o
+check ascii-cv-linear "linear opacity"
+keys 6 l l Enter
+check ascii-ws-enter "logical | rank 3/4 | step 10/12"
+keys q
+restored quit-ascii 0
+
+# --- NO_COLOR --------------------------------------------------------------------------------
+start 80 24 "$UTF NO_COLOR=1" "$LS"
+wait_for "?:help" >/dev/null
+keys 6
+check nocolor-ws "waitstates |"
+no_colour nocolor-ws-plain
+keys 7
+check nocolor-pf "profile |"
+no_colour nocolor-pf-plain
+keys 8
+check nocolor-cv "calls |"
+no_colour nocolor-cv-plain
+keys o
+check nocolor-cv-linear "opacity: linear"
+keys 6 l l Enter
+check nocolor-ws-enter "logical | rank 3/4 | step 10/12"
+keys q
+restored quit-no-color 0
+
+# --- a terminal too small for the views ---------------------------------------------------------
+start 20 6 "$UTF" "$LS"
+wait_for "logical | rank" >/dev/null
+for v in 6 7 8; do
+	keys $v
+	check too-small-$v "terminal too"
+done
+keys q
+restored quit-small 0
