@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 	double t1 = tc_now();
 	const struct tc_phase_clusters *ph = tc_clusters_phase(c, 0);
 	double t2 = tc_now();
-	struct tc_glyph *g = xmalloc(nsteps * sizeof *g);
+	struct tc_cluster_glyph *g = xmalloc(nsteps * sizeof *g);
 	for (uint32_t v = 0; v < ph->nvisible; v++) tc_clusters_glyphs(c, 0, ph->visible[v], 0, nsteps, g);
 	double t3 = tc_now();
 	for (uint32_t v = 0; v < ph->nvisible; v++) tc_clusters_glyphs(c, 0, ph->visible[v], 0, nsteps, g);

@@ -70,7 +70,7 @@ struct tc_phase_clusters {
 };
 
 /* Glyph of one cluster at one even step (paper Fig. 7). */
-struct tc_glyph {
+struct tc_cluster_glyph {
 	uint32_t size;                   /* members of the cluster */
 	uint32_t active, inactive;       /* members with / without an event at the step */
 	uint32_t sends, recvs, colls;    /* members whose event sends / receives / is a
@@ -111,7 +111,7 @@ uint32_t tc_clusters_visible_of(struct tc_clusters *c, uint32_t partition, uint3
 /* Glyphs of node for n even steps from the even global step `step`
  * (out[i] ↔ step + 2i); steps outside the phase come out all inactive. */
 void tc_clusters_glyphs(struct tc_clusters *c, uint32_t partition, uint32_t node, uint32_t step,
-			uint32_t n, struct tc_glyph *out);
+			uint32_t n, struct tc_cluster_glyph *out);
 /* The member closest to the node's mean vector (Ravel's centroid). */
 uint32_t tc_clusters_centroid(struct tc_clusters *c, uint32_t partition, uint32_t node);
 /* Refocus on seed (e.g. a node's max_rank or centroid) with a radius in

@@ -158,11 +158,13 @@ enum tc_action {
 	ACT_FILTER, ACT_METRIC, ACT_AGG, ACT_COMMAND, ACT_HELP, ACT_MARK, ACT_REDRAW, ACT_ORIGIN, ACT_LATENCY,
 	ACT_SORT, ACT_OPACITY,   /* profile: next sort key; calls: log / linear opacity */
 	ACT_WIN_PREV, ACT_WIN_NEXT, ACT_SCOPE,   /* dag, verdicts: [ ] time window, r region / scope */
+	ACT_FOCUS_MAX, ACT_FOCUS_CENTROID,   /* clusters: refocus on the cluster's max rank / centroid */
 	ACT_COUNT
 };
 enum tc_view_id {
 	TC_V_LOGICAL, TC_V_PHYSICAL, TC_V_OVERVIEW, TC_V_DETAIL, TC_V_HELP, TC_V_REGIONS, TC_V_EVOLUTION,
 	TC_V_WAITSTATES, TC_V_PROFILE, TC_V_CALLS, TC_V_DAG, TC_V_VERDICTS,
+	TC_V_CLUSTERS,
 	TC_V_COUNT
 };
 #define TC_VM(v) (1u << (v))
@@ -242,6 +244,7 @@ extern const struct view view_logical, view_physical, view_overview, view_detail
 extern const struct view view_regions, view_evolution;
 extern const struct view view_waitstates, view_profile, view_calls;
 extern const struct view view_dag, view_verdicts;
+extern const struct view view_clusters;
 /* The main views in Tab order (src/ui/views/registry.c). */
 extern const struct view *const tc_main_views[];
 extern const size_t tc_nmain_views;
@@ -312,6 +315,21 @@ struct tc_app {
 	struct { bool linear; } cv;
 	struct tc_dagview *dagv;     /* dag.c: chosen region/window, cursor, the cached DAG */
 	struct tc_verdview *verdv;   /* verdicts.c: scope, selected line, window cursor, panels */
+	/* clusters: the phase shown, the dendrogram cursor (node) and first tree line, the
+	 * first step column and band; the (rank, step, metric) it was picked for (a change
+	 * elsewhere picks the phase again); the selected node; its ranks as text */
+	struct {
+		bool ready;
+		uint32_t part, node, top, btop, seen_rank, sel_part, sel_node, text_part, text_node;
+		int64_t left, seen_step;
+		enum tc_metric metric;
+		int rows;
+		char text[160];
+	} cl;
+	/* selected ranks (a cluster's members): drawn in the selection role on the rank
+	 * labels of the timelines; nrank_sel == 0: none (Esc clears) */
+	uint8_t *rank_sel;
+	uint32_t nrank_sel;
 
 	/* views */
 	const struct view *view;
@@ -370,9 +388,21 @@ uint32_t app_vis_index(const struct tc_app *a, uint32_t rank);
 uint32_t app_cursor_cev(const struct tc_app *a);
 /* Physical span of a step: its events' [enter_min, leave_max]. */
 void app_step_span(const struct tc_app *a, int64_t step, uint64_t *b, uint64_t *e);
+/* Select ranks (n = 0 or ranks = NULL: clear the selection). */
+void app_select_ranks(struct tc_app *a, const uint32_t *ranks, uint32_t n);
+static inline bool app_rank_selected(const struct tc_app *a, uint32_t r)
+{
+	return a->nrank_sel && r < a->t->nranks && a->rank_sel[r];
+}
 /* Colour-map role for a value in [0, vmax]. */
 enum tc_role app_map_role(double v, double vmax);
 void app_fit_logical(struct tc_app *a, int cols, int rows);
+/* The events at the other end of the cursor event's messages and collective,
+ * at most max of them (src/ui/views/marks.c). */
+uint32_t view_partners(const struct tc_app *a, uint32_t *out, uint32_t max);
+/* Legend at (x, y), w wide: the metric's colour map from 0 to vmax, then the
+ * glyphs; returns the columns used. */
+int view_legend(struct tc_app *a, struct tc_grid *g, int x, int y, int w, double vmax);
 /* One status line about the event (or call) under the cursor, at row y. */
 void app_event_line(struct tc_app *a, struct tc_grid *g, int y);
 /* A full-width line in the status role (the event line, the latency views' selection). */

@@ -916,13 +916,13 @@ static void build_cells(struct tc_clusters *c, uint32_t p)
 }
 
 void tc_clusters_glyphs(struct tc_clusters *c, uint32_t partition, uint32_t node, uint32_t step,
-			uint32_t n, struct tc_glyph *out)
+			uint32_t n, struct tc_cluster_glyph *out)
 {
 	struct tc_phase_clusters *ph = phase_get(c, partition);
 	if (!n) return;
 	uint32_t size = ph && node < ph->nnodes ? ph->nodes[node].size : 0;
 	for (uint32_t i = 0; i < n; i++)
-		out[i] = (struct tc_glyph){ .size = size, .inactive = size, .mean = 0, .send_mean = 0,
+		out[i] = (struct tc_cluster_glyph){ .size = size, .inactive = size, .mean = 0, .send_mean = 0,
 					    .recv_mean = 0, .coll_mean = 0, .agg_mean = 0 };
 	double *sums = xcalloc((size_t)n * 5, sizeof *sums);
 	if (size) {
@@ -944,7 +944,7 @@ void tc_clusters_glyphs(struct tc_clusters *c, uint32_t partition, uint32_t node
 				uint64_t g = (uint64_t)pp->base + 2ull * C->col;
 				if (g >= lo_step + 2ull * n) break;
 				if ((g - lo_step) & 1) continue;
-				struct tc_glyph *G = &out[(g - lo_step) / 2];
+				struct tc_cluster_glyph *G = &out[(g - lo_step) / 2];
 				double *S = &sums[((g - lo_step) / 2) * 5];
 				G->active += C->active;
 				G->sends += C->sends;
@@ -956,7 +956,7 @@ void tc_clusters_glyphs(struct tc_clusters *c, uint32_t partition, uint32_t node
 		}
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		struct tc_glyph *G = &out[i];
+		struct tc_cluster_glyph *G = &out[i];
 		const double *S = &sums[(size_t)i * 5];
 		G->inactive = G->size - G->active;
 		G->mean = G->active ? S[0] / G->active : NAN;

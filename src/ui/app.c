@@ -24,6 +24,7 @@ void app_init(struct tc_app *a, struct tc_session *s, const char *trace_name, bo
 	a->vis = xmalloc(((size_t)a->t->nranks + 1) * sizeof *a->vis);
 	for (uint32_t r = 0; r < a->t->nranks; r++) a->vis[r] = r;
 	a->nvis = a->t->nranks;
+	a->rank_sel = xcalloc((size_t)a->t->nranks + 1, 1);
 	a->lv.xpc = a->lv.rpr = 1;
 	a->ov.xpc = 1;
 	a->pv.t0 = a->t->tmin;
@@ -44,6 +45,7 @@ void app_free(struct tc_app *a)
 	for (int m = 0; m < TC_M_COUNT; m++)
 		for (int g = 0; g < 2; g++) lsum_free(a->sums[m][g]);
 	free(a->vis);
+	free(a->rank_sel);
 	free(a->filter);
 	free(a->search);
 	regex_free(a->search_re);
@@ -73,6 +75,17 @@ void app_message(struct tc_app *a, bool err, const char *fmt, ...)
 	vsnprintf(a->msg, sizeof a->msg, fmt, ap);
 	va_end(ap);
 	a->msg_err = err;
+}
+
+void app_select_ranks(struct tc_app *a, const uint32_t *ranks, uint32_t n)
+{
+	if (a->nrank_sel) memset(a->rank_sel, 0, a->t->nranks);
+	a->nrank_sel = 0;
+	for (uint32_t i = 0; ranks && i < n; i++)
+		if (ranks[i] < a->t->nranks && !a->rank_sel[ranks[i]]) {
+			a->rank_sel[ranks[i]] = 1;
+			a->nrank_sel++;
+		}
 }
 
 enum tc_role app_map_role(double v, double vmax)
@@ -527,6 +540,7 @@ void app_key(struct tc_app *a, int key)
 	case ACT_BACK:
 		if (a->depth > 0) app_pop(a);
 		else if (a->ov.marking) a->ov.marking = false;
+		else if (a->nrank_sel) { app_select_ranks(a, NULL, 0); app_message(a, false, "rank selection cleared"); }
 		else if (a->sel) { a->sel = false; app_message(a, false, "selection cleared"); }
 		else if (a->filter) app_set_filter(a, NULL);   /* the filter or a rank set */
 		break;
@@ -597,6 +611,7 @@ static void draw_title(struct tc_app *a, struct tc_grid *g)
 	sb_printf(&b, " %s | rank %u/%u | step %lld/%u | %s | %s", a->view->name, a->rank, a->t->nranks,
 		  (long long)a->step, a->st->max_step, tbuf, tc_metric_names[a->metric]);
 	if (a->filter) sb_printf(&b, " | f:%s", a->filter);
+	if (a->nrank_sel) sb_printf(&b, " | sel %u", a->nrank_sel);
 	sb_printf(&b, " | %s", a->trace_name);
 	grid_fill(g, 0, 0, g->w, 1, ' ', TC_R_TITLE);
 	grid_text(g, 0, 0, g->w, TC_R_TITLE, b.s);

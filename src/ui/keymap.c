@@ -19,6 +19,7 @@
 #define X TC_VM_EXTRA
 #define DG TC_VM(TC_V_DAG)
 #define VD TC_VM(TC_V_VERDICTS)
+#define CL TC_VM(TC_V_CLUSTERS)
 #define MT (M & ~RG & ~X)   /* main views whose h/l move along steps, time, windows or levels */
 #define M TC_VM_MAIN
 #define A TC_VM_ALL
@@ -29,7 +30,7 @@ const struct tc_keybind tc_keymap[] = {
 	{ 'q', M, ACT_QUIT, "q", "quit", "quit" },
 	{ 'q', D | H, ACT_BACK, "q", "back", "back to the view it was opened from" },
 	{ 'Q', A, ACT_QUIT, "Q", NULL, "quit at once" },
-	{ 'j', A, ACT_DOWN, "j k  Down Up", NULL, "next / previous rank, region or line (help, detail: scroll)" },
+	{ 'j', A, ACT_DOWN, "j k  Down Up", NULL, "next/previous rank, region, line, node (help, detail: scroll)" },
 	{ TK_DOWN, A, ACT_DOWN, NULL, NULL, NULL },
 	{ 'k', A, ACT_UP, NULL, NULL, NULL },
 	{ TK_UP, A, ACT_UP, NULL, NULL, NULL },
@@ -49,7 +50,7 @@ const struct tc_keybind tc_keymap[] = {
 	{ ' ', A, ACT_PGDN, NULL, NULL, NULL },
 	{ TK_PGUP, A, ACT_PGUP, NULL, NULL, NULL },
 	{ 'b', A, ACT_PGUP, NULL, NULL, NULL },
-	{ 'g', A, ACT_TOP, "g G", NULL, "first / last rank, region or line" },
+	{ 'g', A, ACT_TOP, "g G", NULL, "first / last rank, region, line or tree node" },
 	{ 'G', A, ACT_BOTTOM, NULL, NULL, NULL },
 	{ TK_HOME, MT | C, ACT_FIRST, "Home End", NULL, "first / last step, time (physical, calls), window or level" },
 	{ TK_END, MT | C, ACT_LAST, NULL, NULL, NULL },
@@ -59,9 +60,13 @@ const struct tc_keybind tc_keymap[] = {
 	{ '>', L, ACT_RANKS_IN, "> <", NULL, "fewer / more ranks per row" },
 	{ '<', L, ACT_RANKS_OUT, NULL, NULL, NULL },
 	{ '0', L | P | O | C, ACT_ZOOM_FIT, "0", NULL, "fit the whole trace" },
+	{ '+', CL, ACT_ZOOM_IN, "+ -", "level", "open / close one more level of the dendrogram under the cursor" },
+	{ '=', CL, ACT_ZOOM_IN, NULL, NULL, NULL },
+	{ '-', CL, ACT_ZOOM_OUT, NULL, NULL, NULL },
+	{ '0', CL, ACT_ZOOM_FIT, "0", NULL, "the default cut of the dendrogram" },
 	{ TK_TAB, M, ACT_NEXT_VIEW, "Tab S-Tab", "view", "next / previous view" },
 	{ TK_BTAB, M, ACT_PREV_VIEW, NULL, NULL, NULL },
-	{ '1', M, ACT_VIEW_N, "1 .. 9", NULL, "logical physical overview regions evolution waits profile calls verdicts" },
+	{ '1', M, ACT_VIEW_N, "1 .. 9", NULL, "logical physical overview regions evolution waits profile verdicts clusters" },
 	{ '2', M, ACT_VIEW_N, NULL, NULL, NULL },
 	{ '3', M, ACT_VIEW_N, NULL, NULL, NULL },
 	{ '4', M, ACT_VIEW_N, NULL, NULL, NULL },
@@ -80,6 +85,7 @@ const struct tc_keybind tc_keymap[] = {
 	{ TK_ENTER, C, ACT_ENTER, "Enter", "physical", "physical timeline over the same time window" },
 	{ TK_ENTER, DG, ACT_ENTER, "Enter", "fold", "fold / unfold the cursor rank's nodes (one line per node, with its edges)" },
 	{ TK_ENTER, VD, ACT_ENTER, "Enter", "jump", "jump to the window (physical) or rank and step (logical) behind the line" },
+	{ TK_ENTER, CL, ACT_ENTER, "Enter", "open", "open / close the dendrogram node under the cursor and select it" },
 	{ '\n', M, ACT_ENTER, NULL, NULL, NULL },
 	{ 's', F, ACT_SORT, "s", "sort", "sort by exclusive, inclusive, calls, imbalance (cycles)" },
 	{ 'o', C, ACT_OPACITY, "o", "opacity", "log / linear opacity scaling of the density" },
@@ -87,15 +93,18 @@ const struct tc_keybind tc_keymap[] = {
 	{ ']', DG | VD, ACT_WIN_NEXT, NULL, NULL, NULL },
 	{ 'r', DG, ACT_SCOPE, "r", "region", "next region (then all ranks)" },
 	{ 'r', VD, ACT_SCOPE, "r", "scope", "next scope: the run, then each region" },
-	{ TK_ESC, A, ACT_BACK, "Esc", NULL, "back; clears a mark, then the filter or rank set" },
+	{ TK_ESC, A, ACT_BACK, "Esc", NULL, "back; clears a mark, the selected ranks, a filter or rank set" },
 	{ TK_BACKSPACE, D | H, ACT_BACK, NULL, NULL, NULL },
 	{ '/', M, ACT_SEARCH, "/ n N", "search", "search region names (PCRE2); next / previous match" },
 	{ 'n', M, ACT_NEXT, NULL, NULL, NULL },
 	{ 'N', M, ACT_PREV, NULL, NULL, NULL },
 	{ 'f', M, ACT_FILTER, "f", "filter", "keep ranks whose number, node or regions match a regex" },
 	{ 'm', L | P | O | D, ACT_METRIC, "m", "metric", "next metric: lateness, global, differential, duration" },
-	{ 'a', L | O, ACT_AGG, "a", "agg", "show / hide aggregate (non-communication) steps" },
-	{ 'o', L | P | O, ACT_ORIGIN, "o", "origin", "next origin of lateness: where a delay first appears" },
+	{ 'm', CL, ACT_METRIC, "m", "metric", "next metric; the phase is clustered again on it" },
+	{ 'c', CL, ACT_FOCUS_MAX, "c C", "focus", "focus ranks around the cluster's max-metric rank / its centroid" },
+	{ 'C', CL, ACT_FOCUS_CENTROID, NULL, NULL, NULL },
+	{ 'a', L | O | CL, ACT_AGG, "a", "agg", "show / hide aggregate (non-communication) steps" },
+	{ 'o', L | P | O | CL, ACT_ORIGIN, "o", "origin", "next origin of lateness: where a delay first appears" },
 	{ ':', M, ACT_COMMAND, ":", "cmd", ":step N  :rank R  :metric M  :theme T  :view V  :q" },
 	{ TK_CTRL_L, A, ACT_REDRAW, "C-l", NULL, "redraw the screen" },
 };

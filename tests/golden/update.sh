@@ -22,3 +22,4 @@ UPDATE=1 BIN="$BIN" TRACES="$TRACES" sh tests/ui/extra.sh | grep -v '^ok ' || tr
 # the DAG and verdict views (their own cases file and tmux script)
 UPDATE=1 BIN="$BIN" TRACES="$TRACES" sh tests/cli/render_verdicts.sh | grep -v '^ok ' || true
 UPDATE=1 BIN="$BIN" TRACES="$TRACES" sh tests/ui/verdicts.sh | grep -v '^ok ' || true
+UPDATE=1 BIN="$BIN" TRACES="$TRACES" sh tests/ui/clusters.sh | grep -v '^ok ' || true

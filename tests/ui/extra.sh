@@ -111,7 +111,7 @@ check pf-help "Keys in the profile view"
 keys Escape
 
 # --- calls -------------------------------------------------------------------------------
-keys 8
+keys ':view calls' Enter
 golden calls "calls |"
 keys o
 check cv-linear "opacity: linear"
@@ -133,7 +133,7 @@ keys 0
 check cv-fit "over 20.09 s"
 keys + Enter
 check cv-enter "physical |"
-keys 8 '?'
+keys ':view calls' Enter '?'
 check cv-help "Keys in the calls view"
 check cv-help-o "log / linear opacity"
 keys Escape
@@ -145,11 +145,10 @@ keys q
 restored quit 0
 
 # --- the TUI draws what `tracecomb render` prints ------------------------------------
-for v in 6:waitstates 7:profile 8:calls; do
-	k=${v%%:*}; name=${v#*:}
+for name in waitstates profile calls; do
 	start 80 24 "$UTF" "$LS"
 	wait_for "?:help" >/dev/null
-	keys "$k"
+	keys ":view $name" Enter
 	wait_for "$name |" >/dev/null
 	sleep 0.2
 	screen | sed 's/ *$//' >"$tmp/tui"
@@ -170,7 +169,7 @@ ascii_only ascii-ws-only
 keys 7
 check ascii-pf "profile |"
 ascii_only ascii-pf-only
-keys 8
+keys ':view calls' Enter
 golden calls-ascii "calls |"
 ascii_only ascii-cv-only
 keys o
@@ -189,7 +188,7 @@ no_colour nocolor-ws-plain
 keys 7
 check nocolor-pf "profile |"
 no_colour nocolor-pf-plain
-keys 8
+keys ':view calls' Enter
 check nocolor-cv "calls |"
 no_colour nocolor-cv-plain
 keys o
@@ -202,8 +201,8 @@ restored quit-no-color 0
 # --- a terminal too small for the views ---------------------------------------------------------
 start 20 6 "$UTF" "$LS"
 wait_for "logical | rank" >/dev/null
-for v in 6 7 8; do
-	keys $v
+for v in waitstates profile calls; do
+	keys ":view $v" Enter
 	check too-small-$v "terminal too"
 done
 keys q

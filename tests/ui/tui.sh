@@ -5,62 +5,7 @@
 # Screens are compared with tests/golden/tui/*.txt (UPDATE=1 rewrites them;
 # tests/golden/update.sh does that) or searched for a marker.  Waits poll
 # capture-pane; the tmux server is always killed at the end.
-BIN=${BIN:-./tracecomb}
-TRACES=${TRACES:-/work/shared/traces}
-# in a git worktree the shared traces sit next to the main checkout
-if [ ! -d "$TRACES" ] && c=$(git rev-parse --git-common-dir 2>/dev/null); then TRACES=$(cd "$c/../.." && pwd)/shared/traces; fi
-G=tests/golden/tui
-case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-if ! command -v tmux >/dev/null 2>&1; then echo "skip tui: tmux not installed"; exit 0; fi
-if [ ! -d "$TRACES/tracer-stencil4d-32p" ]; then echo "skip tui: no traces in $TRACES"; exit 0; fi
-S=tc$$
-T="tmux -L $S -f /dev/null"
-tmp=$(mktemp -d)
-trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
-mkdir -p $G
-ST=$TRACES/tracer-stencil4d-32p
-UTF="TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
-
-# start W H ENV ARGS: the UI in a fresh session; the shell reports the exit code
-# (a fresh socket each time: a server that is still shutting down is never reused)
-n=0
-start() {
-	$T kill-server 2>/dev/null
-	n=$((n + 1))
-	T="tmux -L $S-$n -f /dev/null"
-	$T new-session -d -s m -x "$1" -y "$2" "trap '' INT; env -u NO_COLOR $3 sh -c 'echo \$\$ >$tmp/pid; exec $BIN $4'; echo EXIT=\$?; sleep 60"
-}
-screen() { $T capture-pane -p -t m; }
-# wait_for TEXT: poll the screen up to 5 s
-wait_for() {
-	i=0
-	while [ $i -lt 100 ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
-keys() { $T send-keys -t m "$@"; }
-check() {   # check NAME TEXT: the screen shows TEXT
-	if wait_for "$2"; then echo "ok $1"; else echo "not ok $1: no '$2' on screen"; screen | sed 's/^/    /' | head -n 30; fi
-}
-check_not() {   # check_not NAME TEXT (after the screen settled)
-	sleep 0.2
-	if screen | grep -qF -- "$2"; then echo "not ok $1: '$2' still on screen"; else echo "ok $1"; fi
-}
-golden() {   # golden NAME MARKER: wait for MARKER, compare the whole screen with $G/NAME.txt
-	wait_for "$2" || true
-	sleep 0.1
-	screen >"$tmp/got"
-	if [ -n "$UPDATE" ]; then cp "$tmp/got" "$G/$1.txt"; echo "ok tui-$1 (updated)"; return; fi
-	if cmp -s "$tmp/got" "$G/$1.txt"; then echo "ok tui-$1"
-	else echo "not ok tui-$1"; diff "$G/$1.txt" "$tmp/got" | head -n 20; fi
-}
-restored() {   # the program has exited with CODE and left the alternate screen
-	if wait_for "EXIT=$2" && [ "$($T display -p -t m '#{alternate_on}')" = 0 ]; then echo "ok $1"
-	else echo "not ok $1: not restored (alternate_on=$($T display -p -t m '#{alternate_on}'))"; screen | tail -n 5; fi
-}
+. "$(dirname "$0")/../support/tmux.sh"
 
 # --- open, move, views (UTF-8, colour) -----------------------------------------
 start 80 24 "$UTF" "$ST"

@@ -94,7 +94,7 @@ keys '?'
 check dag-help "Keys in the dag view"
 keys Escape
 keys BTab
-check dag-shift-tab "verdicts |"
+check dag-shift-tab "calls |"
 keys q
 restored dag-quit 0
 

@@ -369,7 +369,7 @@ static void test_degenerate(void **st)
 	assert_int_equal(ph->nvisible, 2);
 	assert_members(ph, ph->visible[0], "0");
 	assert_members(ph, ph->visible[1], "1-4");
-	struct tc_glyph g[2];
+	struct tc_cluster_glyph g[2];
 	tc_clusters_glyphs(c, 2, ph->visible[1], 6, 2, g);
 	assert_int_equal(g[0].active, 0);
 	assert_int_equal(g[0].inactive, 4);
@@ -518,7 +518,7 @@ static void test_glyphs_waitall(void **st)
 	assert_int_equal(ph->pattern, TC_EX_WAITALL);
 	tc_clusters_cut(c, 0, 1);
 	assert_int_equal(ph->nvisible, 1);
-	struct tc_glyph g[4];
+	struct tc_cluster_glyph g[4];
 	tc_clusters_glyphs(c, 0, ph->root, 0, 4, g);
 	assert_int_equal(g[0].size, 4);
 	assert_int_equal(g[0].sends, 4);

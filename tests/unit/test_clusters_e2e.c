@@ -130,7 +130,7 @@ static void test_stencil(void **st)
 				 ph->nodes[ph->nodes[x].child[0]].size + ph->nodes[ph->nodes[x].child[1]].size);
 	/* glyphs of the root add up to the phase's events */
 	uint32_t ncols = (ph->last_step - ph->first_step) / 2 + 1, total = 0;
-	struct tc_glyph *g = calloc(ncols, sizeof *g);
+	struct tc_cluster_glyph *g = calloc(ncols, sizeof *g);
 	tc_clusters_glyphs(c, 0, ph->root, ph->first_step, ncols, g);
 	for (uint32_t i = 0; i < ncols; i++) total += g[i].active;
 	assert_int_equal(total, s->parts[0].ncevs);

@@ -11,6 +11,7 @@
 
 #include "steps_halo.h"
 #include "ui.h"
+#include "uikit.h"
 
 /* ring: every rank computes, sends to r+1, receives from r-1, then a barrier */
 static struct tc_session *ring(uint32_t n)
@@ -40,82 +41,60 @@ static struct tc_session *ring(uint32_t n)
 	return session_new(t);
 }
 
-static void keys(struct tc_app *a, const char *s)
-{
-	for (; *s; s++) app_key(a, *s == '\n' ? TK_ENTER : *s);
-}
-
-static bool screen_has(struct tc_app *a, int w, int h, const char *what)
-{
-	struct tc_grid g;
-	grid_init(&g, w, h, false);
-	app_draw(a, &g);
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-	grid_write_text(&g, f);
-	fclose(f);
-	bool ok = strstr(buf, what) != NULL;
-	if (!ok) fprintf(stderr, "screen without '%s':\n%s", what, buf);
-	free(buf);
-	grid_free(&g);
-	return ok;
-}
-
 static void test_moves_and_views(void **state)
 {
 	struct tc_session *s = ring(4);
 	struct tc_app a;
 	app_init(&a, s, "ring", true, false);
 	assert_int_equal(a.rank, 0);
-	assert_true(screen_has(&a, 80, 24, "logical | rank 0/4"));
-	keys(&a, "jj");
+	assert_true(uk_screen_has(&a, 80, 24, "logical | rank 0/4"));
+	uk_keys(&a, "jj");
 	assert_int_equal(a.rank, 2);
 	int64_t st = a.step;
-	keys(&a, "l");
+	uk_keys(&a, "l");
 	assert_int_equal(a.step, st + 1);
-	keys(&a, "G");
+	uk_keys(&a, "G");
 	assert_int_equal(a.rank, 3);
-	keys(&a, "g");
+	uk_keys(&a, "g");
 	assert_int_equal(a.rank, 0);
 	app_key(&a, TK_END);
 	assert_int_equal(a.step, a.st->max_step);
 	app_key(&a, TK_HOME);
 	assert_int_equal(a.step, -1);
-	keys(&a, ":step 2\n");
+	uk_keys(&a, ":step 2\n");
 	assert_int_equal(a.step, 2);
-	keys(&a, ":rank 3\n");
+	uk_keys(&a, ":rank 3\n");
 	assert_int_equal(a.rank, 3);
-	keys(&a, ":rank 9\n");
+	uk_keys(&a, ":rank 9\n");
 	assert_int_equal(a.rank, 3);
 	assert_true(a.msg_err);
-	keys(&a, "m");
+	uk_keys(&a, "m");
 	assert_int_equal(a.metric, TC_M_GLATENESS);
-	keys(&a, ":metric duration\n");
+	uk_keys(&a, ":metric duration\n");
 	assert_int_equal(a.metric, TC_M_DURATION);
 	app_key(&a, TK_TAB);
 	assert_ptr_equal(a.view, &view_physical);
-	assert_true(screen_has(&a, 80, 24, "physical | rank 3/4"));
-	keys(&a, "3");
+	assert_true(uk_screen_has(&a, 80, 24, "physical | rank 3/4"));
+	uk_keys(&a, "3");
 	assert_ptr_equal(a.view, &view_overview);
-	assert_true(screen_has(&a, 80, 24, "sum of duration"));
-	keys(&a, "v");
+	assert_true(uk_screen_has(&a, 80, 24, "sum of duration"));
+	uk_keys(&a, "v");
 	app_key(&a, TK_RIGHT);
 	app_key(&a, TK_RIGHT);
 	app_key(&a, TK_ENTER);
 	assert_ptr_equal(a.view, &view_logical);
 	assert_true(a.sel);
-	keys(&a, "?");
+	uk_keys(&a, "?");
 	assert_ptr_equal(a.view, &view_help);
-	assert_true(screen_has(&a, 80, 24, "Keys in the logical view"));
-	keys(&a, "q");   /* q leaves help, it does not quit */
+	assert_true(uk_screen_has(&a, 80, 24, "Keys in the logical view"));
+	uk_keys(&a, "q");   /* q leaves help, it does not quit */
 	assert_ptr_equal(a.view, &view_logical);
 	assert_false(a.quit);
 	app_key(&a, TK_ENTER);
 	assert_ptr_equal(a.view, &view_detail);
 	app_key(&a, TK_ESC);
 	assert_ptr_equal(a.view, &view_logical);
-	keys(&a, "q");
+	uk_keys(&a, "q");
 	assert_true(a.quit);
 	app_free(&a);
 	session_free(s);
@@ -126,12 +105,12 @@ static void test_search_filter(void **state)
 	struct tc_session *s = ring(4);
 	struct tc_app a;
 	app_init(&a, s, "ring", true, false);
-	keys(&a, "/barrier\n");
+	uk_keys(&a, "/barrier\n");
 	uint32_t c = tc_call_at(a.t, a.rank, a.time);
 	assert_int_not_equal(c, TC_NONE);
 	assert_string_equal(tc_region_name(a.t, a.t->ranks[a.rank].calls[c].region), "MPI_Barrier");
 	uint32_t r0 = a.rank;
-	keys(&a, "/Send\n");
+	uk_keys(&a, "/Send\n");
 	for (int v = 0; v < 2; v++) {   /* matches are marked in both timelines */
 		a.view = v ? &view_physical : &view_logical;
 		struct tc_grid g;
@@ -145,25 +124,25 @@ static void test_search_filter(void **state)
 	a.view = &view_logical;
 	/* no Send after the barrier: the cursor stayed; searching again goes on from there */
 	assert_true(a.msg_err);
-	keys(&a, "/barrier\n");
+	uk_keys(&a, "/barrier\n");
 	assert_int_equal(a.rank, r0 + 1);   /* the same time, the next rank */
-	keys(&a, "n");
+	uk_keys(&a, "n");
 	assert_int_equal(a.rank, r0 + 2);
-	keys(&a, "N");
+	uk_keys(&a, "N");
 	assert_int_equal(a.rank, r0 + 1);
-	keys(&a, "/MPI_(Send\n");
+	uk_keys(&a, "/MPI_(Send\n");
 	assert_true(a.msg_err);
 	assert_non_null(strstr(a.msg, "missing closing parenthesis"));
 	assert_non_null(strstr(a.err_caret, "/MPI_(Send\n          ^"));
-	keys(&a, "f^3$\n");
+	uk_keys(&a, "f^3$\n");
 	assert_int_equal(a.nvis, 1);
 	assert_int_equal(a.rank, 3);
-	assert_true(screen_has(&a, 80, 24, "f:^3$"));
-	keys(&a, "fnomatch\n");
+	assert_true(uk_screen_has(&a, 80, 24, "f:^3$"));
+	uk_keys(&a, "fnomatch\n");
 	assert_int_equal(a.nvis, 1);   /* unchanged */
 	app_key(&a, TK_ESC);
 	assert_int_equal(a.nvis, 4);
-	keys(&a, "fcompute\n");   /* ranks that call a matching region */
+	uk_keys(&a, "fcompute\n");   /* ranks that call a matching region */
 	assert_int_equal(a.nvis, 4);
 	app_free(&a);
 	session_free(s);
@@ -194,7 +173,7 @@ static void test_partners_and_sizes(void **state)
 			app_draw(&a, &g);
 		}
 	a.view = &view_logical;
-	assert_true(screen_has(&a, 20, 3, "terminal too small"));
+	assert_true(uk_screen_has(&a, 20, 3, "terminal too small"));
 	grid_free(&g);
 	app_free(&a);
 	session_free(s);
@@ -203,17 +182,14 @@ static void test_partners_and_sizes(void **state)
 static void test_empty_trace(void **state)
 {
 	for (uint32_t n = 0; n < 2; n++) {
-		struct tc_trace *t = tc_trace_new(1000, 0, 0);
-		tc_def_simple(t, n, NULL, 1);
-		tc_trace_finish(t);
-		struct tc_session *s = session_new(t);
+		struct tc_session *s = uk_empty_session(n);
 		struct tc_app a;
 		app_init(&a, s, "empty", false, false);
 		const char *k = "jkhlG0+-\t\t\tm:step 3\n/x\nn";
-		keys(&a, k);
+		uk_keys(&a, k);
 		app_key(&a, TK_ENTER);
 		app_key(&a, TK_ESC);
-		assert_true(screen_has(&a, 80, 24, "|"));
+		assert_true(uk_screen_has(&a, 80, 24, "|"));
 		app_free(&a);
 		session_free(s);
 	}

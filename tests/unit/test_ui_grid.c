@@ -9,16 +9,7 @@
 #include <string.h>
 
 #include "ui.h"
-
-static char *text_of(struct tc_grid *g)
-{
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-	grid_write_text(g, f);
-	fclose(f);
-	return buf;
-}
+#include "uikit.h"
 
 static void test_text_clip(void **state)
 {
@@ -26,7 +17,7 @@ static void test_text_clip(void **state)
 	grid_init(&g, 6, 2, false);
 	assert_int_equal(grid_text(&g, 1, 0, 10, TC_R_NORMAL, "abcdefgh"), 5);
 	grid_text(&g, -1, 1, 3, TC_R_NORMAL, "xyz");   /* off the left edge: clipped */
-	char *s = text_of(&g);
+	char *s = uk_text(&g);
 	assert_string_equal(s, " abcde\nyz\n");
 	free(s);
 	assert_null(grid_at(&g, 6, 0));

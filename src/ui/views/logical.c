@@ -7,6 +7,7 @@
  * O(cells on screen), never O(events).  The partners of the event under
  * the cursor (message peers, collective members) are marked. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ui.h"
@@ -81,30 +82,14 @@ static void mark_partner(struct tc_app *a, struct tc_grid *g, uint32_t cev, int 
 	}
 }
 
+#define MAX_PARTNERS 4096
+
 static void draw_partners(struct tc_app *a, struct tc_grid *g, int x0, int y0, int cols, int rows)
 {
-	uint32_t ce = app_cursor_cev(a);
-	if (ce == TC_NONE || (a->step & 1) || a->step < 0) return;
-	const struct tc_steps *st = a->st;
-	const struct tc_trace *t = a->t;
-	const struct tc_cev *e = &st->cevs[ce];
-	for (uint32_t k = 0; k < e->nops && e->op + k < t->ranks[e->rank].nops; k++) {
-		const struct tc_op *op = &t->ranks[e->rank].ops[e->op + k];
-		const uint32_t *sm = tc_op_sends(t, e->rank, op), *rm = tc_op_recvs(t, e->rank, op);
-		for (uint32_t i = 0; i < op->nsend && i < 4096; i++)
-			if (st->msg_recv_cev[sm[i]] != TC_NONE) mark_partner(a, g, st->msg_recv_cev[sm[i]], x0, y0, cols, rows);
-		for (uint32_t i = 0; i < op->nrecv && i < 4096; i++)
-			if (st->msg_send_cev[rm[i]] != TC_NONE) mark_partner(a, g, st->msg_send_cev[rm[i]], x0, y0, cols, rows);
-		if (op->coll != TC_NONE && op->coll < t->ncolls) {
-			const struct tc_coll *co = &t->colls[op->coll];
-			for (uint32_t i = 0; i < co->n && i < 4096; i++) {
-				const struct tc_coll_member *m = &t->coll_members[co->first + i];
-				if (m->rank == e->rank) continue;
-				uint32_t pe = tc_steps_cev_of_call(st, m->rank, m->call);
-				if (pe != TC_NONE) mark_partner(a, g, pe, x0, y0, cols, rows);
-			}
-		}
-	}
+	uint32_t *pe = xmalloc(MAX_PARTNERS * sizeof *pe);
+	uint32_t n = view_partners(a, pe, MAX_PARTNERS);
+	for (uint32_t i = 0; i < n; i++) mark_partner(a, g, pe[i], x0, y0, cols, rows);
+	free(pe);
 }
 
 /* Events whose region matches the search are drawn in the match role; at
@@ -134,26 +119,6 @@ static void draw_matches(struct tc_app *a, struct tc_grid *g, int x0, int y0, in
 				if (p && p->fg != TC_R_CURSOR) p->fg = p->bg = TC_R_MATCH;
 			}
 		}
-	}
-}
-
-static void draw_legend(struct tc_app *a, struct tc_grid *g, const struct tc_lsum *s, int y, int w)
-{
-	char vmax[32];
-	fmt_seconds(vmax, sizeof vmax, s->vmax);
-	int x = grid_printf(g, 0, y, w, TC_R_LABEL, "%s 0 ", tc_metric_names[a->metric]);
-	for (int k = 0; k < TC_NMAP && x < w; k++, x++)
-		grid_put(g, x, y, a->color ? ' ' : grid_glyph(g, k < 3 ? TC_G_SHADE1 : k < 6 ? TC_G_SHADE2 : TC_G_SHADE3),
-			 (enum tc_role)(TC_R_MAP0 + k), (enum tc_role)(TC_R_MAP0 + k), 0);
-	x += grid_printf(g, x, y, w - x, TC_R_LABEL, " %s ", vmax);
-	static const struct { enum tc_glyph gl; const char *name; } keys[] = {
-		{ TC_G_SEND, "send" }, { TC_G_RECV, "recv" }, { TC_G_SENDRECV, "both" }, { TC_G_COLL, "coll" },
-		{ TC_G_AGG, "agg" },
-	};
-	for (size_t i = 0; i < TC_NELEM(keys) && x + 2 + (int)strlen(keys[i].name) <= w; i++) {
-		x++;
-		grid_put(g, x++, y, grid_glyph(g, keys[i].gl), TC_R_LABEL, TC_R_NORMAL, 0);
-		x += grid_text(g, x, y, w - x, TC_R_LABEL, keys[i].name);
 	}
 }
 
@@ -200,8 +165,10 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		uint32_t v0 = a->lv.top + (uint32_t)i * rpr;
 		if (v0 >= a->nvis) break;
 		uint32_t v1 = TC_MIN(v0 + rpr, a->nvis);
-		bool cur_row = cvi >= v0 && cvi < v1;
-		grid_printf(g, r.x, y0 + i, lw - 1, cur_row ? TC_R_CURSOR : TC_R_LABEL, "%*u", lw - 1, a->vis[v0]);
+		bool cur_row = cvi >= v0 && cvi < v1, sel_row = false;
+		for (uint32_t v = v0; a->nrank_sel && v < v1 && !sel_row; v++) sel_row = app_rank_selected(a, a->vis[v]);
+		grid_printf(g, r.x, y0 + i, lw - 1, cur_row ? TC_R_CURSOR : sel_row ? TC_R_SELECTION : TC_R_LABEL, "%*u", lw - 1,
+			    a->vis[v0]);
 		for (int c = 0; c < cols; c++) {
 			uint32_t x = a->lv.left + (uint32_t)c * xpc;
 			if (x >= s->nx) break;
@@ -218,7 +185,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	}
 	if (a->region_match) draw_matches(a, g, x0, y0, cols, rows);
 	draw_partners(a, g, x0, y0, cols, rows);
-	if (legend) draw_legend(a, g, s, r.y + r.h - 1, r.w);
+	if (legend) view_legend(a, g, r.x, r.y + r.h - 1, r.w, s->vmax);
 	if (evline) app_event_line(a, g, r.y + r.h - 1 - legend);
 }
 

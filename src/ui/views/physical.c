@@ -193,7 +193,8 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		uint32_t v = a->pv.top + (uint32_t)i;
 		if (v >= a->nvis) break;
 		uint32_t rank = a->vis[v];
-		grid_printf(g, r.x, r.y + 1 + i, lw - 1, rank == a->rank ? TC_R_CURSOR : TC_R_LABEL, "%*u", lw - 1, rank);
+		enum tc_role lr = rank == a->rank ? TC_R_CURSOR : app_rank_selected(a, rank) ? TC_R_SELECTION : TC_R_LABEL;
+		grid_printf(g, r.x, r.y + 1 + i, lw - 1, lr, "%*u", lw - 1, rank);
 		draw_row(a, g, rank, x0, r.y + 1 + i, cols, dt);
 		if (rank == a->rank && a->time >= a->pv.t0 && a->time < a->pv.t1) {
 			struct tc_cell *p = grid_at(g, x0 + (int)((double)(a->time - a->pv.t0) / dt), r.y + 1 + i);

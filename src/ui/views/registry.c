@@ -13,8 +13,9 @@ const struct view *const tc_main_views[] = {
 	&view_evolution,
 	&view_waitstates,
 	&view_profile,
-	&view_calls,
 	&view_verdicts,
+	&view_clusters,
+	&view_calls,
 	&view_dag,
 };
 const size_t tc_nmain_views = TC_NELEM(tc_main_views);

@@ -1,0 +1,765 @@
+/* clusters.c — the cluster view (Ravel §4.2, Fig. 6–8) of the phase under the
+ * shared cursor step.  Left: the phase's dendrogram as a text tree (Enter
+ * opens / closes the node under the cursor, + / - one more level below it).
+ * Right: the focus ranks as full timelines (like the logical view's cells,
+ * message partners of the cursor event marked), then the visible clusters as
+ * bands whose height follows their member count, one column per logical step:
+ * sends on top, collectives, receives at the bottom, each part as tall as the
+ * share of members doing it and coloured by their mean metric; blank is
+ * inactive.  Waitall exchanges show the average receives completed per Wait
+ * as a digit.  Band cells come from tc_clusters_glyphs() (per cluster, never
+ * per rank) and only for the steps on screen.  The node under the tree cursor
+ * is the selected cluster: moving onto it (or Enter) highlights its ranks in
+ * the other views; Esc clears that. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_cluster.h"
+#include "ui.h"
+
+#define MAX_PARTNERS 256
+#define LOOK_BACK 256
+
+/* One line of the tree: a node shown (all its ancestors open), its depth,
+ * and its band (index in phase->visible) when it is a visible cluster. */
+struct tline { uint32_t node, depth, band; };
+
+static struct tc_clusters *clusters_of(struct tc_app *a)
+{
+	struct tc_clusters *c = session_clusters(a->sess);
+	if (c && tc_clusters_opts(c)->metric != a->metric) tc_clusters_set_metric(c, a->metric);
+	return c;
+}
+
+static int digits(uint32_t v)
+{
+	int d = 1;
+	while (v >= 10) { v /= 10; d++; }
+	return d;
+}
+
+/* --- which phase ----------------------------------------------------------------- */
+static bool covers(const struct tc_partition *P, int64_t s)
+{
+	return s >= (int64_t)P->first_step - 1 && s <= (int64_t)P->last_step;
+}
+
+/* The partition of the cursor rank's event at step (odd: the event after the aggregate block). */
+static uint32_t rank_part(const struct tc_app *a, int64_t step)
+{
+	if (a->rank >= a->t->nranks) return TC_NONE;
+	int64_t s = step < 0 ? 0 : step + (step & 1);
+	if (s > (int64_t)a->st->max_step) return TC_NONE;
+	uint32_t e = tc_steps_find(a->st, a->rank, (uint32_t)s);
+	return e == TC_NONE ? TC_NONE : a->st->cevs[e].partition;
+}
+
+/* A partition covering step (the latest starting one, looking back a bounded
+ * number of partitions), else the latest one starting before it. */
+static uint32_t step_part(const struct tc_app *a, int64_t step)
+{
+	const struct tc_steps *st = a->st;
+	uint32_t lo = 0, hi = st->npartitions;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if ((int64_t)st->parts[mid].first_step - 1 <= step) lo = mid + 1;
+		else hi = mid;
+	}
+	if (!lo) return st->npartitions ? 0 : TC_NONE;
+	for (uint32_t i = lo, n = 0; i-- > 0 && n < LOOK_BACK; n++)
+		if (covers(&st->parts[i], step)) return i;
+	return lo - 1;
+}
+
+static void set_phase(struct tc_app *a, struct tc_clusters *c, uint32_t p)
+{
+	if (p == a->cl.part && a->cl.metric == a->metric && a->cl.node != TC_NONE) return;
+	const struct tc_phase_clusters *ph = tc_clusters_phase(c, p);
+	a->cl.part = p;
+	a->cl.metric = a->metric;
+	a->cl.top = a->cl.btop = 0;
+	a->cl.left = -1;   /* centre on the cursor at the next draw */
+	a->cl.node = TC_NONE;
+	a->cl.text[0] = 0;
+	if (ph && ph->nnodes) {
+		uint32_t n = tc_clusters_visible_of(c, p, a->rank);
+		a->cl.node = n != TC_NONE ? n : ph->root;
+	}
+}
+
+/* keep: stay in the current phase while it covers the step (moving inside the view). */
+static void pick_phase(struct tc_app *a, struct tc_clusters *c, bool keep)
+{
+	const struct tc_steps *st = a->st;
+	uint32_t p = TC_NONE, cur = a->cl.part;
+	bool cur_ok = a->cl.ready && cur < st->npartitions && covers(&st->parts[cur], a->step);
+	if (keep && cur_ok) p = cur;
+	if (p == TC_NONE) p = rank_part(a, a->step);
+	if (p == TC_NONE && cur_ok) p = cur;
+	if (p == TC_NONE) p = step_part(a, a->step);
+	a->cl.ready = true;
+	a->cl.seen_rank = a->rank;
+	a->cl.seen_step = a->step;
+	if (p == TC_NONE) a->cl.part = TC_NONE;
+	else set_phase(a, c, p);
+}
+
+/* The phase to draw (computed on first use), NULL when the trace has none. */
+static const struct tc_phase_clusters *phase(struct tc_app *a, struct tc_clusters **cp)
+{
+	struct tc_clusters *c = clusters_of(a);
+	*cp = c;
+	if (!c || !a->st->npartitions) return NULL;
+	if (!a->cl.ready || a->rank != a->cl.seen_rank || a->step != a->cl.seen_step || a->cl.part >= a->st->npartitions)
+		pick_phase(a, c, false);
+	if (a->cl.part == TC_NONE) return NULL;
+	if (a->cl.metric != a->metric) set_phase(a, c, a->cl.part);   /* clustered again: new nodes */
+	const struct tc_phase_clusters *ph = tc_clusters_phase(c, a->cl.part);
+	if (ph && ph->nnodes && (a->cl.node == TC_NONE || a->cl.node >= ph->nnodes)) a->cl.node = ph->root;
+	return ph;
+}
+
+/* --- the tree ----------------------------------------------------------------------- */
+static bool is_open(const struct tc_phase_clusters *ph, uint32_t n)
+{
+	return ph->nodes[n].child[0] != TC_NONE && ph->nodes[n].open;
+}
+
+/* The node shown for n: n itself, or its topmost closed ancestor. */
+static uint32_t shown_node(const struct tc_phase_clusters *ph, uint32_t n)
+{
+	uint32_t ans = n;
+	for (uint32_t x = ph->nodes[n].parent; x != TC_NONE; x = ph->nodes[x].parent)
+		if (!ph->nodes[x].open) ans = x;
+	return ans;
+}
+
+/* Pre-order over the open nodes, child[0] first: the same order as phase->visible. */
+static size_t tree_lines(const struct tc_phase_clusters *ph, struct tline *out)
+{
+	size_t n = 0;
+	uint32_t band = 0, sp = 0;
+	uint32_t *stack = xmalloc(((size_t)ph->nnodes + 1) * 2 * sizeof *stack);
+	stack[sp++] = ph->root;
+	stack[sp++] = 0;
+	while (sp) {
+		uint32_t depth = stack[--sp], node = stack[--sp];
+		bool open = is_open(ph, node);
+		out[n++] = (struct tline){ node, depth, open ? TC_NONE : band++ };
+		if (open) {
+			stack[sp++] = ph->nodes[node].child[1];
+			stack[sp++] = depth + 1;
+			stack[sp++] = ph->nodes[node].child[0];
+			stack[sp++] = depth + 1;
+		}
+	}
+	free(stack);
+	return n;
+}
+
+static size_t line_of(const struct tline *L, size_t n, uint32_t node)
+{
+	for (size_t i = 0; i < n; i++)
+		if (L[i].node == node) return i;
+	return 0;
+}
+
+/* Bands [*b0, *b1] of the subtree at line i. */
+static void bands_of(const struct tline *L, size_t n, size_t i, uint32_t *b0, uint32_t *b1)
+{
+	*b0 = TC_NONE;
+	*b1 = 0;
+	for (size_t j = i; j < n && (j == i || L[j].depth > L[i].depth); j++)
+		if (L[j].band != TC_NONE) {
+			if (*b0 == TC_NONE) *b0 = L[j].band;
+			*b1 = L[j].band;
+		}
+}
+
+/* --- the selection -------------------------------------------------------------------- */
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	return (a > b) - (a < b);
+}
+
+/* A node's members, ascending (caller frees). */
+static uint32_t *sorted_members(const struct tc_phase_clusters *ph, uint32_t node)
+{
+	const struct tc_cnode *N = &ph->nodes[node];
+	uint32_t *r = xmalloc(((size_t)N->size + 1) * sizeof *r);
+	memcpy(r, ph->members + N->first, (size_t)N->size * sizeof *r);
+	qsort(r, N->size, sizeof *r, cmp_u32);
+	return r;
+}
+
+/* "0-15,17,19-31", cut to fit n bytes with " +K" for the ranks left out. */
+static void ranges_text(const uint32_t *r, uint32_t size, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	for (uint32_t i = 0; i < size;) {
+		uint32_t j = i;
+		while (j + 1 < size && r[j + 1] == r[j] + 1) j++;
+		char item[32];
+		if (j == i) snprintf(item, sizeof item, "%s%u", len ? "," : "", r[i]);
+		else snprintf(item, sizeof item, "%s%u-%u", len ? "," : "", r[i], r[j]);
+		size_t k = strlen(item);
+		if (len + k + 14 >= n && j + 1 < size) {
+			snprintf(buf + len, n - len, " +%u", size - i);
+			return;
+		}
+		if (len + k >= n) return;
+		memcpy(buf + len, item, k + 1);
+		len += k;
+		i = j + 1;
+	}
+}
+
+/* The cursor node becomes the selection: its ranks are highlighted in the
+ * other views and the cursor rank moves to its first (visible) member. */
+static void select_node(struct tc_app *a, const struct tc_phase_clusters *ph)
+{
+	if (!ph || a->cl.node >= ph->nnodes) return;
+	const struct tc_cnode *N = &ph->nodes[a->cl.node];
+	uint32_t *r = sorted_members(ph, a->cl.node);
+	app_select_ranks(a, r, N->size);
+	a->cl.sel_part = a->cl.part;
+	a->cl.sel_node = a->cl.node;
+	for (uint32_t i = 0; i < N->size; i++) {
+		uint32_t vi = app_vis_index(a, r[i]);
+		if (vi < a->nvis && a->vis[vi] == r[i]) {
+			a->rank = r[i];
+			app_set_step(a, a->step);
+			break;
+		}
+	}
+	free(r);
+	a->cl.seen_rank = a->rank;
+	a->cl.seen_step = a->step;
+}
+
+static const char *node_ranks(struct tc_app *a, const struct tc_phase_clusters *ph)
+{
+	if (a->cl.text_part != a->cl.part || a->cl.text_node != a->cl.node || !a->cl.text[0]) {
+		uint32_t *r = sorted_members(ph, a->cl.node);
+		ranges_text(r, ph->nodes[a->cl.node].size, a->cl.text, sizeof a->cl.text);
+		free(r);
+		a->cl.text_part = a->cl.part;
+		a->cl.text_node = a->cl.node;
+	}
+	return a->cl.text;
+}
+
+/* --- drawing -------------------------------------------------------------------------- */
+struct frame {
+	struct tc_app *a;
+	const struct tc_phase_clusters *ph;
+	struct tc_grid *g;
+	double vmax;
+	int64_t s0, s1;     /* steps of the phase's columns */
+	int dx;             /* steps per column: 1 with aggregate blocks, else 2 */
+	int64_t left;       /* first column shown */
+	int x0, cols;       /* cells of the right pane */
+	int64_t e0;         /* even step of glyph 0 */
+	uint32_t ng;        /* glyphs per band */
+};
+
+static int64_t col_step(const struct frame *f, int c) { return f->s0 + (f->left + c) * f->dx; }
+
+/* Screen column of step s, -1 when not shown. */
+static int step_col(const struct frame *f, int64_t s)
+{
+	if (s < f->s0 || s > f->s1) return -1;
+	if (f->dx == 2 && (s - f->s0) & 1) s++;
+	int64_t c = (s - f->s0) / f->dx - f->left;
+	return c >= 0 && c < f->cols ? (int)c : -1;
+}
+
+static uint32_t kind_glyph(const struct tc_grid *g, const struct tc_cluster_glyph *G, double *v)
+{
+	if (G->colls && G->colls >= G->sends && G->colls >= G->recvs) { *v = G->coll_mean; return grid_glyph(g, TC_G_COLL); }
+	if (G->sends && G->recvs) { *v = G->mean; return grid_glyph(g, TC_G_SENDRECV); }
+	if (G->sends) { *v = G->send_mean; return grid_glyph(g, TC_G_SEND); }
+	if (G->recvs) { *v = G->recv_mean; return grid_glyph(g, TC_G_RECV); }
+	*v = G->mean;
+	return grid_glyph(g, TC_G_OTHER_MPI);
+}
+
+static uint32_t flags_glyph(const struct tc_grid *g, uint32_t fl)
+{
+	if (fl & TC_CEV_COLL) return grid_glyph(g, TC_G_COLL);
+	if ((fl & TC_CEV_SEND) && (fl & TC_CEV_RECV)) return grid_glyph(g, TC_G_SENDRECV);
+	if (fl & TC_CEV_SEND) return grid_glyph(g, TC_G_SEND);
+	if (fl & TC_CEV_RECV) return grid_glyph(g, TC_G_RECV);
+	return grid_glyph(g, TC_G_OTHER_MPI);
+}
+
+/* Rows of h for k of size members: at least one when k > 0. */
+static int part_rows(uint32_t k, uint32_t size, int h)
+{
+	if (!k || !size) return 0;
+	int n = (int)((double)k * h / size + 0.5);
+	return n < 1 ? 1 : n > h ? h : n;
+}
+
+static void put_cell(struct tc_grid *g, int x, int y, uint32_t ch, double v, double vmax)
+{
+	enum tc_role role = app_map_role(v, vmax);
+	grid_put(g, x, y, ch, role, role, 0);
+}
+
+/* One band column: glyph G of the event step (odd steps: its aggregate block). */
+static void band_cell(const struct frame *f, const struct tc_cluster_glyph *G, bool agg, int x, int y, int h, enum tc_role bg)
+{
+	struct tc_grid *g = f->g;
+	if (!G->active) return;
+	if (agg) {
+		int n = part_rows(G->active, G->size, h);
+		for (int i = 0; i < n; i++) put_cell(g, x, y + i, grid_glyph(g, TC_G_AGG), G->agg_mean, f->vmax);
+		return;
+	}
+	if (h == 1) {
+		double v;
+		uint32_t ch = kind_glyph(g, G, &v);
+		put_cell(g, x, y, ch, v, f->vmax);
+		return;
+	}
+	int ns = part_rows(G->sends, G->size, h), nr = part_rows(G->recvs, G->size, h);
+	int nc = part_rows(G->colls, G->size, h);
+	while (ns + nr + nc > h) {   /* a Sendrecv counts twice: shrink the largest part */
+		int *big = ns >= nr && ns >= nc ? &ns : nr >= nc ? &nr : &nc;
+		if (*big > 1) (*big)--;
+		else if (nc) nc = 0;
+		else break;
+	}
+	if (!ns && !nr && !nc) {
+		double v;
+		uint32_t ch = kind_glyph(g, G, &v);
+		put_cell(g, x, y, ch, v, f->vmax);
+		return;
+	}
+	for (int i = 0; i < ns; i++) put_cell(g, x, y + i, grid_glyph(g, TC_G_SEND), G->send_mean, f->vmax);
+	for (int i = 0; i < nc; i++) put_cell(g, x, y + ns + i, grid_glyph(g, TC_G_COLL), G->coll_mean, f->vmax);
+	for (int i = 0; i < nr; i++) put_cell(g, x, y + h - nr + i, grid_glyph(g, TC_G_RECV), G->recv_mean, f->vmax);
+	if (f->ph->pattern == TC_EX_WAITALL && G->recvs) {   /* receives completed per Wait, on average */
+		double avg = (double)G->recv_msgs / G->recvs;
+		int d = (int)(avg + 0.5);
+		uint32_t ch = d > 9 ? '+' : (uint32_t)('0' + (d < 1 ? 1 : d));
+		if (nr >= 2) {
+			struct tc_cell *p = grid_at(g, x, y + h - nr);
+			if (p) p->ch = ch;
+		} else if (h - ns - nc - nr >= 1) {
+			grid_put(g, x, y + h - nr - 1, ch, TC_R_LABEL, bg, 0);
+		}
+	}
+}
+
+static void mark(struct tc_grid *g, int x, int y, enum tc_role r)
+{
+	struct tc_cell *p = grid_at(g, x, y);
+	if (!p || (p->fg == TC_R_CURSOR && r != TC_R_CURSOR)) return;
+	p->fg = p->bg = r;
+	p->attr = 0;
+	if (p->ch == ' ') p->ch = grid_glyph(g, TC_G_MARK);
+}
+
+static void focus_row(const struct frame *f, uint32_t rank, int y, int lw)
+{
+	struct tc_app *a = f->a;
+	struct tc_grid *g = f->g;
+	enum tc_role lr = rank == a->rank ? TC_R_CURSOR : app_rank_selected(a, rank) ? TC_R_SELECTION : TC_R_LABEL;
+	grid_printf(g, f->x0 - lw, y, lw - 1, lr, "%*u", lw - 1, rank);
+	for (int c = 0; c < f->cols; c++) {
+		int64_t s = col_step(f, c);
+		if (s > f->s1) break;
+		bool agg = s < 0 || (s & 1);
+		int64_t es = s < 0 ? 0 : s + (s & 1);
+		uint32_t e = es <= (int64_t)a->st->max_step ? tc_steps_find(a->st, rank, (uint32_t)es) : TC_NONE;
+		bool cur = rank == a->rank && s == a->step;
+		if (e == TC_NONE || (agg && s < 0 && a->st->cevs[e].step != 0)) {
+			if (cur) grid_put(g, f->x0 + c, y, grid_glyph(g, TC_G_MARK), TC_R_CURSOR, TC_R_CURSOR, 0);
+			continue;
+		}
+		const struct tc_cev *ev = &a->st->cevs[e];
+		uint32_t ch = agg ? grid_glyph(g, TC_G_AGG) : flags_glyph(g, ev->flags);
+		if (cur) grid_put(g, f->x0 + c, y, ch, TC_R_CURSOR, TC_R_CURSOR, 0);
+		else put_cell(g, f->x0 + c, y, ch, tc_cev_metric(ev, a->metric, agg), f->vmax);
+	}
+}
+
+/* Heights of nb bands from b0 in rows (rows >= nb): one each, the rest in
+ * proportion to the member counts (largest remainders, ties to the first). */
+static void band_heights(const struct tc_phase_clusters *ph, uint32_t b0, uint32_t nb, int rows, int *h)
+{
+	double total = 0;
+	for (uint32_t i = 0; i < nb; i++) total += ph->nodes[ph->visible[b0 + i]].size;
+	int extra = rows - (int)nb, used = 0;
+	double *rem = xmalloc(((size_t)nb + 1) * sizeof *rem);
+	for (uint32_t i = 0; i < nb; i++) {
+		double q = total > 0 ? extra * ph->nodes[ph->visible[b0 + i]].size / total : 0;
+		h[i] = 1 + (int)q;
+		used += (int)q;
+		rem[i] = q - (int)q;
+	}
+	for (int k = used; k < extra; k++) {
+		uint32_t best = 0;
+		for (uint32_t i = 1; i < nb; i++)
+			if (rem[i] > rem[best]) best = i;
+		h[best]++;
+		rem[best] = -1;
+	}
+	free(rem);
+}
+
+static void draw_legend(const struct frame *f, int x, int y, int w)
+{
+	int u = view_legend(f->a, f->g, x, y, w, f->vmax);
+	if (f->ph->pattern == TC_EX_WAITALL && u + 20 <= w) grid_text(f->g, x + u, y, w - u, TC_R_LABEL, "  digit: recvs/Wait");
+}
+
+static void draw_tree(struct tc_app *a, struct tc_grid *g, const struct tc_phase_clusters *ph, const struct tline *L,
+		      size_t nl, size_t cur, int x, int y, int w, int rows)
+{
+	if (cur < a->cl.top) a->cl.top = (uint32_t)cur;
+	if (cur >= a->cl.top + (size_t)rows) a->cl.top = (uint32_t)(cur - (size_t)rows + 1);
+	if (a->cl.top + (size_t)rows > nl) a->cl.top = nl > (size_t)rows ? (uint32_t)(nl - (size_t)rows) : 0;
+	bool sel_here = a->nrank_sel && a->cl.sel_part == a->cl.part && a->cl.sel_node < ph->nnodes;
+	for (int i = 0; i < rows; i++) {
+		size_t li = a->cl.top + (size_t)i;
+		if (li >= nl) break;
+		const struct tline *l = &L[li];
+		const struct tc_cnode *N = &ph->nodes[l->node];
+		enum tc_role role = li == cur ? TC_R_CURSOR : sel_here && l->node == a->cl.sel_node ? TC_R_SELECTION : TC_R_NORMAL;
+		if (role != TC_R_NORMAL) grid_fill(g, x, y + i, w, 1, ' ', role);
+		int ind = (int)TC_MIN(l->depth, (uint32_t)(w / 3));
+		uint32_t m = N->child[0] == TC_NONE ? (g->ascii ? '.' : 0x2022)
+			   : N->open ? (g->ascii ? '-' : 0x25BE) : (g->ascii ? '+' : 0x25B8);
+		grid_put(g, x + ind, y + i, m, role == TC_R_NORMAL ? TC_R_AXIS : role, role, 0);
+		char buf[64];
+		if (l->band != TC_NONE) snprintf(buf, sizeof buf, "%u #%u", N->size, l->band + 1);
+		else snprintf(buf, sizeof buf, "%u", N->size);
+		int u = ind + 2;
+		u += grid_text(g, x + u, y + i, w - u, role == TC_R_NORMAL ? TC_R_LABEL : role, buf);
+		char mean[32];
+		fmt_seconds(mean, sizeof mean, N->mean);
+		if (u + 1 + (int)strlen(mean) <= w) grid_text(g, x + u + 1, y + i, w - u - 1, role == TC_R_NORMAL ? TC_R_AXIS : role, mean);
+	}
+}
+
+static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
+{
+	struct tc_clusters *c;
+	const struct tc_phase_clusters *ph = phase(a, &c);
+	if (!ph) {
+		grid_text(g, r.x, r.y + 1, r.w, TC_R_LABEL, "no communication events in this trace");
+		return;
+	}
+	if (!ph->nnodes) {
+		grid_printf(g, r.x, r.y + 1, r.w, TC_R_LABEL, "phase %u has no events", a->cl.part);
+		return;
+	}
+	const struct tc_partition *P = &a->st->parts[a->cl.part];
+	bool legend = r.h >= 10, evline = r.h >= 16;
+	int body = r.h - 2 - legend - evline;   /* rows under the header and the axis */
+	int dw = TC_MAX(12, TC_MIN(30, r.w / 4));
+	int lw = TC_MAX(4, digits(a->t->nranks ? a->t->nranks - 1 : 0) + 1);
+	int rx = r.x + dw + 1, rw = r.w - dw - 1;
+	int nf_max = body >= 6 ? body / 3 : 1;
+	int nf = (int)TC_MIN(ph->nfocus, (uint32_t)nf_max);
+	bool sep = body - nf >= 4;
+	int brows = body - nf - sep;
+	if (rw - lw < 8 || brows < 1) {
+		grid_text(g, r.x, r.y + 1, r.w, TC_R_ERROR, "the cluster view does not fit: make the terminal larger");
+		return;
+	}
+	a->cl.rows = body;
+
+	struct tline *L = xmalloc(((size_t)ph->nnodes + 1) * sizeof *L);
+	size_t nl = tree_lines(ph, L);
+	a->cl.node = shown_node(ph, a->cl.node);
+	size_t cur = line_of(L, nl, a->cl.node);
+	uint32_t cb0, cb1;
+	bands_of(L, nl, cur, &cb0, &cb1);
+
+	/* columns: the phase's steps (with the aggregate block before its first event) */
+	struct frame f = { .a = a, .ph = ph, .g = g, .vmax = app_sum(a)->vmax };
+	f.dx = a->show_agg ? 1 : 2;
+	f.s0 = (int64_t)P->first_step - (a->show_agg ? 1 : 0);
+	f.s1 = P->last_step;
+	f.x0 = rx + lw;
+	f.cols = rw - lw;
+	int64_t ncols = (f.s1 - f.s0) / f.dx + 1;
+	int64_t cc = a->step >= f.s0 && a->step <= f.s1 ? (a->step - f.s0 + f.dx - 1) / f.dx : -1;
+	if (a->cl.left < 0) a->cl.left = cc >= 0 ? cc - f.cols / 2 : 0;
+	if (cc >= 0 && cc < a->cl.left) a->cl.left = cc;
+	if (cc >= 0 && cc >= a->cl.left + f.cols) a->cl.left = cc - f.cols + 1;
+	if (a->cl.left + f.cols > ncols) a->cl.left = ncols - f.cols;
+	if (a->cl.left < 0) a->cl.left = 0;
+	f.left = a->cl.left;
+	int64_t v0 = col_step(&f, 0), v1 = TC_MIN(col_step(&f, f.cols - 1), f.s1);
+	f.e0 = v0 < 0 ? 0 : v0 + (v0 & 1);
+	int64_t e1 = v1 + (v1 & 1);
+	f.ng = e1 >= f.e0 ? (uint32_t)((e1 - f.e0) / 2 + 1) : 0;
+
+	/* header */
+	{
+		const struct tc_cnode *N = &ph->nodes[a->cl.node];
+		char who[24];
+		if (L[cur].band != TC_NONE) snprintf(who, sizeof who, "#%u", L[cur].band + 1);
+		else snprintf(who, sizeof who, "node");
+		grid_printf(g, r.x, r.y, r.w, TC_R_HEADING, "phase %u/%u steps %u-%u | %s | %s | %u cluster%s | %s %u rank%s: %s",
+			    a->cl.part, a->st->npartitions, P->first_step, P->last_step,
+			    ph->pattern == TC_EX_NONE ? "no exchange" : tc_exchange_names[ph->pattern],
+			    tc_metric_names[a->metric], ph->nvisible, ph->nvisible == 1 ? "" : "s", who, N->size,
+			    N->size == 1 ? "" : "s", node_ranks(a, ph));
+	}
+	/* axis */
+	grid_text(g, r.x, r.y + 1, dw, TC_R_AXIS, "dendrogram");
+	grid_fill(g, r.x + dw, r.y + 1, 1, body + 1, grid_glyph(g, TC_G_VLINE), TC_R_AXIS);
+	for (int col = 0; col < f.cols; col++) {
+		int64_t s = col_step(&f, col);
+		if (s > f.s1) break;
+		if (col % 10 == 0) {
+			char lab[24];
+			snprintf(lab, sizeof lab, "%lld", (long long)s);
+			if (col + (int)strlen(lab) <= f.cols) grid_text(g, f.x0 + col, r.y + 1, f.cols - col, TC_R_AXIS, lab);
+		} else if (grid_at(g, f.x0 + col, r.y + 1)->ch == ' ') {
+			grid_putr(g, f.x0 + col, r.y + 1, col % 5 == 0 ? grid_glyph(g, TC_G_TICK) : ' ', TC_R_AXIS);
+		}
+		if (s == a->step) mark(g, f.x0 + col, r.y + 1, TC_R_CURSOR);
+	}
+	int y = r.y + 2;
+	draw_tree(a, g, ph, L, nl, cur, r.x, y, dw, body);
+
+	/* focus ranks */
+	uint32_t pcev[MAX_PARTNERS];
+	uint32_t np = view_partners(a, pcev, MAX_PARTNERS);
+	for (int i = 0; i < nf; i++) focus_row(&f, ph->focus[i], y + i, lw);
+	for (uint32_t k = 0; k < np; k++) {
+		const struct tc_cev *pe = &a->st->cevs[pcev[k]];
+		int col = step_col(&f, pe->step);
+		if (col < 0) continue;
+		for (int i = 0; i < nf; i++)
+			if (ph->focus[i] == pe->rank) mark(g, f.x0 + col, y + i, TC_R_PARTNER);
+	}
+	y += nf;
+
+	/* clusters: all of them with heights by size, or a window of one row each */
+	uint32_t nb = ph->nvisible, bfirst = 0;
+	int *h = xmalloc(((size_t)nb + 1) * sizeof *h);
+	if ((int)nb <= brows) {
+		band_heights(ph, 0, nb, brows, h);
+		a->cl.btop = 0;
+	} else {
+		uint32_t want = cb0 != TC_NONE ? cb0 : 0;
+		if (want < a->cl.btop) a->cl.btop = want;
+		if (want >= a->cl.btop + (uint32_t)brows) a->cl.btop = want - (uint32_t)brows + 1;
+		if (a->cl.btop + (uint32_t)brows > nb) a->cl.btop = nb - (uint32_t)brows;
+		bfirst = a->cl.btop;
+		for (uint32_t i = 0; i < nb; i++) h[i] = 1;
+	}
+	if (sep) {
+		grid_fill(g, rx, y, rw, 1, grid_glyph(g, TC_G_HLINE), TC_R_AXIS);
+		char lab[96];
+		if ((int)nb <= brows) snprintf(lab, sizeof lab, " %u cluster%s, focus %u of %u ", nb, nb == 1 ? "" : "s",
+					       (uint32_t)nf, ph->nfocus);
+		else snprintf(lab, sizeof lab, " clusters %u-%u of %u ", bfirst + 1, bfirst + (uint32_t)brows, nb);
+		grid_text(g, rx + 1, y, rw - 1, TC_R_AXIS, lab);
+		y++;
+	}
+	struct tc_cluster_glyph *G = xmalloc(((size_t)f.ng + 1) * sizeof *G);
+	uint32_t cursor_band = TC_NONE;
+	{
+		uint32_t vn = tc_clusters_visible_of(c, a->cl.part, a->rank);
+		for (uint32_t b = 0; vn != TC_NONE && b < nb; b++)
+			if (ph->visible[b] == vn) cursor_band = b;
+	}
+	bool sel_here = a->nrank_sel && a->cl.sel_part == a->cl.part && a->cl.sel_node < ph->nnodes;
+	const struct tc_cnode *S = sel_here ? &ph->nodes[a->cl.sel_node] : NULL;
+	int *band_y = xmalloc(((size_t)nb + 1) * sizeof *band_y);
+	for (uint32_t b = 0; b < nb; b++) band_y[b] = -1;
+	for (uint32_t b = bfirst; b < nb && y < r.y + 2 + body; b++) {
+		const struct tc_cnode *N = &ph->nodes[ph->visible[b]];
+		int bh = TC_MIN(h[b], r.y + 2 + body - y);
+		enum tc_role bg = (b & 1) ? TC_R_HINT : TC_R_NORMAL;
+		band_y[b] = y;
+		grid_fill(g, rx, y, rw, bh, ' ', bg);
+		bool in_cur = cb0 != TC_NONE && b >= cb0 && b <= cb1;
+		bool in_sel = S && N->first >= S->first && N->first + N->size <= S->first + S->size;
+		enum tc_role lr = in_cur ? TC_R_CURSOR : in_sel ? TC_R_SELECTION : TC_R_LABEL;
+		grid_fill(g, rx, y, lw - 1, bh, ' ', in_cur || in_sel ? lr : bg);
+		grid_printf(g, rx, y, lw - 1, lr, "#%u", b + 1);
+		for (int i = 1; i < bh; i++) grid_put(g, rx, y + i, grid_glyph(g, TC_G_VLINE), lr, in_cur || in_sel ? lr : bg, 0);
+		if (f.ng) tc_clusters_glyphs(c, a->cl.part, ph->visible[b], (uint32_t)f.e0, f.ng, G);
+		for (int col = 0; col < f.cols; col++) {
+			int64_t s = col_step(&f, col);
+			if (s > f.s1) break;
+			bool agg = s < 0 || (s & 1);
+			int64_t es = s < 0 ? 0 : s + (s & 1);
+			if (es < f.e0 || (es - f.e0) / 2 >= f.ng) continue;
+			band_cell(&f, &G[(es - f.e0) / 2], agg, f.x0 + col, y, bh, bg);
+			if (b == cursor_band && s == a->step) mark(g, f.x0 + col, y, TC_R_CURSOR);
+		}
+		y += bh;
+	}
+	/* partners outside the focus: the cluster holding them */
+	for (uint32_t k = 0; k < np; k++) {
+		const struct tc_cev *pe = &a->st->cevs[pcev[k]];
+		if (pe->partition != a->cl.part) continue;
+		bool focus = false;
+		for (int i = 0; i < nf; i++) focus |= ph->focus[i] == pe->rank;
+		int col = step_col(&f, pe->step);
+		if (focus || col < 0) continue;
+		uint32_t vn = tc_clusters_visible_of(c, a->cl.part, pe->rank);
+		for (uint32_t b = 0; b < nb; b++)
+			if (ph->visible[b] == vn && band_y[b] >= 0) mark(g, f.x0 + col, band_y[b], TC_R_PARTNER);
+	}
+	free(band_y);
+	free(G);
+	free(h);
+	free(L);
+	if (legend) draw_legend(&f, r.x, r.y + r.h - 1, r.w);
+	if (evline) app_event_line(a, g, r.y + r.h - 1 - legend);
+}
+
+/* --- keys ------------------------------------------------------------------------------ */
+/* Open the closed nodes shown in the subtree of n (open), or close its open
+ * nodes whose children are both closed (!open); returns how many changed. */
+static uint32_t level(struct tc_clusters *c, uint32_t p, const struct tc_phase_clusters *ph, uint32_t n, bool open)
+{
+	VEC(uint32_t) todo = { 0 }, hit = { 0 };
+	VEC_PUSH(todo, n);
+	while (todo.n) {
+		uint32_t x = todo.a[--todo.n];
+		const struct tc_cnode *N = &ph->nodes[x];
+		if (N->child[0] == TC_NONE) continue;
+		if (!N->open) {
+			if (open) VEC_PUSH(hit, x);
+			continue;
+		}
+		if (!open && !is_open(ph, N->child[0]) && !is_open(ph, N->child[1])) VEC_PUSH(hit, x);
+		VEC_PUSH(todo, N->child[0]);
+		VEC_PUSH(todo, N->child[1]);
+	}
+	for (size_t i = 0; i < hit.n; i++) tc_clusters_open(c, p, hit.a[i], open);
+	uint32_t k = (uint32_t)hit.n;
+	free(todo.a);
+	free(hit.a);
+	return k;
+}
+
+static bool key(struct tc_app *a, int k, enum tc_action act)
+{
+	struct tc_clusters *c;
+	const struct tc_phase_clusters *ph = phase(a, &c);
+	switch (act) {
+	case ACT_LEFT:
+	case ACT_RIGHT: {
+		int d = a->show_agg ? 1 : 2;
+		app_set_step(a, a->step + (act == ACT_LEFT ? -d : d));
+		if (c && a->st->npartitions) pick_phase(a, c, true);
+		return true;
+	}
+	case ACT_FIRST:
+	case ACT_LAST:
+		app_set_step(a, act == ACT_FIRST ? -1 : (int64_t)a->st->max_step);
+		return true;
+	case ACT_METRIC:
+		a->metric = (enum tc_metric)((a->metric + 1) % TC_M_COUNT);
+		if (c) tc_clusters_set_metric(c, a->metric);
+		app_message(a, false, "metric: %s (the phase is clustered again)", tc_metric_names[a->metric]);
+		return true;
+	default:
+		break;
+	}
+	if (!ph || !ph->nnodes) {
+		switch (act) {
+		case ACT_DOWN: case ACT_UP: case ACT_PGDN: case ACT_PGUP: case ACT_TOP: case ACT_BOTTOM:
+		case ACT_ENTER: case ACT_ZOOM_IN: case ACT_ZOOM_OUT: case ACT_ZOOM_FIT: case ACT_FOCUS_MAX:
+		case ACT_FOCUS_CENTROID:
+			return true;
+		default:
+			return false;
+		}
+	}
+	uint32_t p = a->cl.part;
+	struct tline *L = xmalloc(((size_t)ph->nnodes + 1) * sizeof *L);
+	size_t nl = tree_lines(ph, L);
+	a->cl.node = shown_node(ph, a->cl.node);
+	size_t cur = line_of(L, nl, a->cl.node);
+	size_t page = a->cl.rows > 1 ? (size_t)a->cl.rows - 1 : 1;
+	bool handled = true, moved = false;
+	switch (act) {
+	case ACT_DOWN: if (cur + 1 < nl) cur++; moved = true; break;
+	case ACT_UP: if (cur) cur--; moved = true; break;
+	case ACT_PGDN: cur = cur + page < nl ? cur + page : nl - 1; moved = true; break;
+	case ACT_PGUP: cur = cur > page ? cur - page : 0; moved = true; break;
+	case ACT_TOP: cur = 0; moved = true; break;
+	case ACT_BOTTOM: cur = nl - 1; moved = true; break;
+	case ACT_ENTER: {
+		const struct tc_cnode *N = &ph->nodes[a->cl.node];
+		if (N->child[0] != TC_NONE) {
+			uint32_t n = tc_clusters_open(c, p, a->cl.node, !N->open);
+			app_message(a, false, "%s: %u cluster%s", N->open ? "opened" : "closed", n, n == 1 ? "" : "s");
+		}
+		select_node(a, ph);
+		break;
+	}
+	case ACT_ZOOM_IN:
+	case ACT_ZOOM_OUT: {
+		bool open = act == ACT_ZOOM_IN;
+		uint32_t n = level(c, p, ph, a->cl.node, open);
+		if (!n && !open && ph->nodes[a->cl.node].parent != TC_NONE) {   /* nothing open below: close the parent */
+			a->cl.node = ph->nodes[a->cl.node].parent;
+			tc_clusters_open(c, p, a->cl.node, false);
+			n = 1;
+		}
+		if (n) app_message(a, false, "%u cluster%s", ph->nvisible, ph->nvisible == 1 ? "" : "s");
+		else app_message(a, false, open ? "nothing left to open here" : "nothing to close");
+		break;
+	}
+	case ACT_ZOOM_FIT:
+		tc_clusters_cut(c, p, 0);
+		a->cl.node = shown_node(ph, a->cl.node);
+		app_message(a, false, "default cut: %u cluster%s", ph->nvisible, ph->nvisible == 1 ? "" : "s");
+		break;
+	case ACT_FOCUS_MAX:
+	case ACT_FOCUS_CENTROID: {
+		uint32_t seed = act == ACT_FOCUS_MAX ? ph->nodes[a->cl.node].max_rank : tc_clusters_centroid(c, p, a->cl.node);
+		if (seed == TC_NONE) break;
+		uint32_t n = tc_clusters_refocus(c, p, seed, ph->radius);
+		app_message(a, false, "focus: %u rank%s around %s rank %u", n, n == 1 ? "" : "s",
+			    act == ACT_FOCUS_MAX ? "the max-metric" : "the centroid", seed);
+		break;
+	}
+	default:
+		handled = false;
+		break;
+	}
+	if (moved) {
+		a->cl.node = L[cur].node;
+		select_node(a, ph);
+	}
+	free(L);
+	return handled;
+}
+
+static const char *const help[] = {
+	"The phase (partition) under the cursor step. Left: its dendrogram; Enter",
+	"opens or closes a node, + / - open or close one more level below the cursor.",
+	"Right, on top: the focus ranks (the largest metric value and its message",
+	"neighbours) as timelines; marked cells are the cursor event's partners.",
+	"Below: one band per visible cluster, as tall as its share of the ranks.",
+	"Per step: sends on top, collectives, receives at the bottom, each as tall",
+	"as the members doing it; blank is inactive; colour: their mean metric.",
+	"Waitall exchanges: a digit gives the receives completed per Wait.",
+	"The node under the cursor is selected: its ranks are highlighted in the",
+	"logical and physical views (Esc clears). c / C: focus on its max / centroid.",
+	NULL,
+};
+
+const struct view view_clusters = {
+	.name = "clusters", .id = TC_V_CLUSTERS, .min_w = 40, .min_h = 6, .draw = draw, .key = key, .help = help,
+};

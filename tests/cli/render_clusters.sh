@@ -1,0 +1,32 @@
+#!/bin/sh
+# `tracecomb render --view clusters` on every shared trace at three sizes and
+# at steps spread over each trace (every phase it lands in draws), without
+# errors; the same call twice gives the same bytes.  (The goldens are in
+# tests/golden/render-cases.txt, checked by render.sh.)
+BIN=${BIN:-./tracecomb}
+TRACES=${TRACES:-/work/shared/traces}
+if [ ! -d "$TRACES" ] && c=$(git rev-parse --git-common-dir 2>/dev/null); then TRACES=$(cd "$c/../.." && pwd)/shared/traces; fi
+case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+if [ ! -d "$TRACES" ]; then echo "skip render-clusters: no traces in $TRACES"; exit 0; fi
+tmp=$(mktemp)
+for d in "$TRACES"/*/; do
+	tr=$(basename "$d")
+	okall=1
+	for sz in 80x24 40x8 20x6 200x60; do
+		"$BIN" render "$d" --view clusters --size $sz >"$tmp" 2>&1 || { okall=0; echo "  $sz: $(head -c 200 "$tmp")"; }
+	done
+	max=$("$BIN" render "$d" --view clusters --size 80x24 --step 999999999 | sed -n '1s/.*step \([0-9]*\)\/\([0-9]*\).*/\2/p')
+	max=${max:-0}
+	for k in 0 1 2 3 4 5 6 7 8 9 10; do
+		st=$((max * k / 10))
+		"$BIN" render "$d" --view clusters --size 100x30 --step $st --ascii >"$tmp" 2>&1 || { okall=0; echo "  step $st: $(head -c 200 "$tmp")"; }
+		grep -q "step $st/" "$tmp" || grep -q "no communication events" "$tmp" || { okall=0; echo "  step $st: not shown"; }
+	done
+	[ $okall = 1 ] && echo "ok render-clusters-$tr" || echo "not ok render-clusters-$tr"
+done
+a=$("$BIN" render "$TRACES/sstmacro-mpi-coverage-10p" --view clusters --size 120x40 --step 301 --color | cksum)
+b=$("$BIN" render "$TRACES/sstmacro-mpi-coverage-10p" --view clusters --size 120x40 --step 301 --color | cksum)
+[ "$a" = "$b" ] && echo "ok render-clusters-deterministic" || echo "not ok render-clusters-deterministic"
+out=$("$BIN" render "$TRACES/sstmacro-mpi-coverage-10p" --view nope --size 80x24 2>&1)
+case "$out" in *"clusters"*) echo "ok render-clusters-listed";; *) echo "not ok render-clusters-listed: $out";; esac
+rm -f "$tmp"
