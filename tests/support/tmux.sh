@@ -4,9 +4,13 @@
 # Sourced from the repository root: . tests/support/tmux.sh (NAME names the
 # suite in skip lines).  Exits 0 with a skip line without tmux or traces.
 BIN=${BIN:-./tracecomb}
-TRACES=${TRACES:-/work/shared/traces}
-# in a git worktree the shared traces sit next to the main checkout
-if [ ! -d "$TRACES" ] && c=$(git rev-parse --git-common-dir 2>/dev/null); then TRACES=$(cd "$c/../.." && pwd)/shared/traces; fi
+# the shared traces: $TRACES (tests/run.sh sets it), else shared/traces beside
+# the checkout or one of its parents (a git worktree)
+if [ -z "$TRACES" ] || [ ! -d "$TRACES" ]; then
+	d=$(pwd)
+	while [ "$d" != / ] && [ ! -d "$d/../shared/traces" ]; do d=$(dirname "$d"); done
+	TRACES=$d/../shared/traces
+fi
 G=tests/golden/tui
 case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 if ! command -v tmux >/dev/null 2>&1; then echo "skip ${NAME:-tui}: tmux not installed"; exit 0; fi
@@ -29,10 +33,11 @@ start() {
 	$T new-session -d -s m -x "$1" -y "$2" "trap '' INT; env -u NO_COLOR $3 sh -c 'echo \$\$ >$tmp/pid; exec $BIN $4'; echo EXIT=\$?; sleep 60"
 }
 screen() { $T capture-pane -p -t m; }
-# wait_for TEXT: poll the screen up to 5 s
+# wait_for TEXT: poll the screen up to WAIT_S seconds (default 10: a first
+# analysis view may compute for a while)
 wait_for() {
 	i=0
-	while [ $i -lt 100 ]; do
+	while [ $i -lt $((${WAIT_S:-10} * 20)) ]; do
 		screen | grep -qF -- "$1" && return 0
 		sleep 0.05
 		i=$((i + 1))
@@ -60,3 +65,7 @@ restored() {   # the program has exited with CODE and left the alternate screen
 	else echo "not ok $1: not restored (alternate_on=$($T display -p -t m '#{alternate_on}'))"; screen | tail -n 5; fi
 }
 
+ascii_only() {   # ascii_only NAME: nothing but 7-bit characters on the screen
+	sleep 0.2
+	if screen | LC_ALL=C grep -q '[^ -~]'; then echo "not ok $1: non-ASCII bytes on screen"; else echo "ok $1"; fi
+}

@@ -20,16 +20,22 @@ char *uk_text(const struct tc_grid *g)
 	return buf;
 }
 
-bool uk_screen_has(struct tc_app *a, int w, int h, const char *what)
+char *uk_draw(struct tc_app *a, int w, int h, bool ascii)
 {
 	struct tc_grid g;
-	grid_init(&g, w, h, false);
+	grid_init(&g, w, h, ascii);
 	app_draw(a, &g);
 	char *buf = uk_text(&g);
+	grid_free(&g);
+	return buf;
+}
+
+bool uk_screen_has(struct tc_app *a, int w, int h, const char *what)
+{
+	char *buf = uk_draw(a, w, h, false);
 	bool ok = strstr(buf, what) != NULL;
 	if (!ok) fprintf(stderr, "screen without '%s':\n%s", what, buf);
 	free(buf);
-	grid_free(&g);
 	return ok;
 }
 

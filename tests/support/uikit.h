@@ -9,6 +9,8 @@
 void uk_keys(struct tc_app *a, const char *s);
 /* The grid as plain text, one line per row (caller frees). */
 char *uk_text(const struct tc_grid *g);
+/* Draw the app into a w×h grid and return it as text (caller frees). */
+char *uk_draw(struct tc_app *a, int w, int h, bool ascii);
 /* Draw the app into a w×h grid: true when the text shows what (else the
  * screen goes to stderr). */
 bool uk_screen_has(struct tc_app *a, int w, int h, const char *what);

@@ -6,58 +6,9 @@
 # and NO_COLOR; too small.  Screens are compared with tests/golden/tui/*.txt
 # (UPDATE=1 rewrites them; tests/golden/update.sh does that) or searched for
 # a marker.  The tmux server is always killed at the end.
-BIN=${BIN:-./tracecomb}
-TRACES=${TRACES:-/work/shared/traces}
-if [ ! -d "$TRACES" ] && c=$(git rev-parse --git-common-dir 2>/dev/null); then TRACES=$(cd "$c/../.." && pwd)/shared/traces; fi
-G=tests/golden/tui
-case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-if ! command -v tmux >/dev/null 2>&1; then echo "skip tui-extra: tmux not installed"; exit 0; fi
+NAME=tui-extra
+. "$(dirname "$0")/../support/tmux.sh"
 LS=$TRACES/casita-late-sender-barrier-4p
-if [ ! -d "$LS" ]; then echo "skip tui-extra: no traces in $TRACES"; exit 0; fi
-S=tcx$$
-T="tmux -L $S -f /dev/null"
-tmp=$(mktemp -d)
-trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
-mkdir -p $G
-UTF="TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
-
-n=0
-start() {
-	$T kill-server 2>/dev/null
-	n=$((n + 1))
-	T="tmux -L $S-$n -f /dev/null"
-	$T new-session -d -s m -x "$1" -y "$2" "trap '' INT; env -u NO_COLOR $3 sh -c 'exec $BIN $4'; echo EXIT=\$?; sleep 60"
-}
-screen() { $T capture-pane -p -t m; }
-wait_for() {
-	i=0
-	while [ $i -lt 100 ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
-keys() { $T send-keys -t m "$@"; }
-check() {
-	if wait_for "$2"; then echo "ok $1"; else echo "not ok $1: no '$2' on screen"; screen | sed 's/^/    /' | head -n 30; fi
-}
-golden() {
-	wait_for "$2" || true
-	sleep 0.1
-	screen >"$tmp/got"
-	if [ -n "$UPDATE" ]; then cp "$tmp/got" "$G/$1.txt"; echo "ok tui-$1 (updated)"; return; fi
-	if cmp -s "$tmp/got" "$G/$1.txt"; then echo "ok tui-$1"
-	else echo "not ok tui-$1"; diff "$G/$1.txt" "$tmp/got" | head -n 20; fi
-}
-restored() {
-	if wait_for "EXIT=$2" && [ "$($T display -p -t m '#{alternate_on}')" = 0 ]; then echo "ok $1"
-	else echo "not ok $1: not restored"; screen | tail -n 5; fi
-}
-ascii_only() {
-	sleep 0.1
-	if screen | LC_ALL=C grep -q '[^ -~]'; then echo "not ok $1: non-ASCII bytes on screen"; else echo "ok $1"; fi
-}
 no_colour() {
 	sleep 0.1
 	if $T capture-pane -p -e -t m | grep -qE '\[(3[0-7]|38|4[0-7]|48|9[0-7]|10[0-7])[;m]'; then

@@ -4,44 +4,10 @@
 # latency mode, Enter on a region restricts the logical view's ranks and Esc
 # restores them, Enter on a window moves the physical view; 80x24, LANG=C,
 # a terminal too small.  The tmux server is always killed at the end.
-BIN=${BIN:-./tracecomb}
-TRACES=${TRACES:-/work/shared/traces}
-if [ ! -d "$TRACES" ] && c=$(git rev-parse --git-common-dir 2>/dev/null); then TRACES=$(cd "$c/../.." && pwd)/shared/traces; fi
-case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-if ! command -v tmux >/dev/null 2>&1; then echo "skip regions-tui: tmux not installed"; exit 0; fi
-if [ ! -d "$TRACES/tracer-stencil4d-64p" ]; then echo "skip regions-tui: no traces in $TRACES"; exit 0; fi
-S=tcr$$
-T="tmux -L $S -f /dev/null"
-tmp=$(mktemp -d)
-trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+NAME=regions-tui
+. "$(dirname "$0")/../support/tmux.sh"
 ST=$TRACES/tracer-stencil4d-64p
-UTF="TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
-
-n=0
-start() {   # start W H ENV ARGS
-	$T kill-server 2>/dev/null
-	n=$((n + 1))
-	T="tmux -L $S-$n -f /dev/null"
-	$T new-session -d -s m -x "$1" -y "$2" "trap '' INT; env -u NO_COLOR $3 sh -c 'exec $BIN $4'; echo EXIT=\$?; sleep 60"
-}
-screen() { $T capture-pane -p -t m; }
-wait_for() {   # poll the screen up to 10 s (the first latency view computes the regions)
-	i=0
-	while [ $i -lt 200 ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
-keys() { $T send-keys -t m "$@"; }
-check() {   # check NAME TEXT: the screen shows TEXT
-	if wait_for "$2"; then echo "ok $1"; else echo "not ok $1: no '$2' on screen"; screen | sed 's/^/    /' | head -n 30; fi
-}
-ascii_only() {
-	sleep 0.2
-	if screen | LC_ALL=C grep -q '[^ -~]'; then echo "not ok $1: non-ASCII bytes on screen"; else echo "ok $1"; fi
-}
+if [ ! -d "$ST" ]; then echo "skip regions-tui: no traces in $TRACES"; exit 0; fi
 
 # --- regions: number key, move, latency mode, Enter restricts, Esc restores ------------
 start 80 24 "$UTF" "$ST"

@@ -6,65 +6,19 @@
 # 80x24 under UTF-8, LANG=C and NO_COLOR; a small terminal says it does not
 # fit.  Screens are compared with tests/golden/tui/verdicts-*.txt (UPDATE=1
 # rewrites them; tests/golden/update.sh does that) or searched for a marker.
-BIN=${BIN:-./tracecomb}
+NAME=verdicts-tui
 BUILD=${BUILD:-build}
-TRACES=${TRACES:-/work/shared/traces}
-if [ ! -d "$TRACES" ] && c=$(git rev-parse --git-common-dir 2>/dev/null); then TRACES=$(cd "$c/../.." && pwd)/shared/traces; fi
-G=tests/golden/tui
-case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-if ! command -v tmux >/dev/null 2>&1; then echo "skip verdicts-tui: tmux not installed"; exit 0; fi
-if [ ! -d "$TRACES/tracer-stencil4d-32p" ]; then echo "skip verdicts-tui: no traces in $TRACES"; exit 0; fi
+. "$(dirname "$0")/../support/tmux.sh"
 if [ ! -x "$BUILD/bench/gen" ]; then echo "skip verdicts-tui: no $BUILD/bench/gen"; exit 0; fi
-S=tcv$$
-T="tmux -L $S -f /dev/null"
-tmp=$(mktemp -d)
-trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
-mkdir -p $G
-ST=$TRACES/tracer-stencil4d-32p
 # rank 5 computes 2 ms longer at iteration 30: one imbalance verdict, rank 5 step 125
 GEN=$tmp/gen
 "$BUILD/bench/gen" -o "$GEN" --ranks 16 --ranks-per-node 4 --iters 60 --mapping roundrobin --delay 5:30:0.002 >/dev/null 2>&1 \
 	|| { echo "not ok verdicts-gen"; exit 1; }
-UTF="TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
-
-n=0
-start() {
-	$T kill-server 2>/dev/null
-	n=$((n + 1))
-	T="tmux -L $S-$n -f /dev/null"
-	$T new-session -d -s m -x "$1" -y "$2" "trap '' INT; env -u NO_COLOR $3 sh -c 'exec $BIN $4'; echo EXIT=\$?; sleep 60"
-}
-screen() { $T capture-pane -p -t m; }
-wait_for() {
-	i=0
-	while [ $i -lt 100 ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
-keys() { $T send-keys -t m "$@"; }
-check() {
-	if wait_for "$2"; then echo "ok $1"; else echo "not ok $1: no '$2' on screen"; screen | sed 's/^/    /' | head -n 30; fi
-}
-golden() {
-	wait_for "$2" || true
-	sleep 0.1
-	screen >"$tmp/got"
-	if [ -n "$UPDATE" ]; then cp "$tmp/got" "$G/$1.txt"; echo "ok tui-$1 (updated)"; return; fi
-	if cmp -s "$tmp/got" "$G/$1.txt"; then echo "ok tui-$1"
-	else echo "not ok tui-$1"; diff "$G/$1.txt" "$tmp/got" | head -n 20; fi
-}
 same_as_render() {   # same_as_render NAME TRACE VIEW: the screen is what `render` prints at 80x24
 	"$BIN" render "$2" --view "$3" --size 80x24 >"$tmp/render" 2>&1
 	screen >"$tmp/screen"
 	if cmp -s "$tmp/render" "$tmp/screen"; then echo "ok $1"
 	else echo "not ok $1"; diff "$tmp/render" "$tmp/screen" | head -n 10; fi
-}
-restored() {
-	if wait_for "EXIT=$2" && [ "$($T display -p -t m '#{alternate_on}')" = 0 ]; then echo "ok $1"
-	else echo "not ok $1: not restored"; screen | tail -n 5; fi
 }
 
 # --- DAG view (UTF-8, colour) -------------------------------------------------------

@@ -11,6 +11,7 @@
 
 #include "analysis_waitstate.h"
 #include "ui.h"
+#include "uikit.h"
 
 /* rank 0 computes long, then sends to rank 1, which entered its receive
  * early (late sender); then a barrier that rank 2 enters last. */
@@ -46,33 +47,10 @@ static struct tc_session *late(void)
 	return session_new(t);
 }
 
-static char *draw_text(struct tc_app *a, int w, int h, bool ascii)
-{
-	struct tc_grid g;
-	grid_init(&g, w, h, ascii);
-	app_draw(a, &g);
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-	grid_write_text(&g, f);
-	fclose(f);
-	grid_free(&g);
-	return buf;
-}
-
-static bool screen_has(struct tc_app *a, int w, int h, const char *what)
-{
-	char *s = draw_text(a, w, h, false);
-	bool ok = strstr(s, what) != NULL;
-	if (!ok) fprintf(stderr, "screen without '%s':\n%s", what, s);
-	free(s);
-	return ok;
-}
-
 /* The status line (the row above the key bar) at 80x24. */
 static char *status_line(struct tc_app *a)
 {
-	char *s = draw_text(a, 80, 24, false), *p = s;
+	char *s = uk_draw(a, 80, 24, false), *p = s;
 	for (int i = 0; i < 22 && p; i++) {
 		p = strchr(p, '\n');
 		if (p) p++;
@@ -96,9 +74,9 @@ static void test_waitstates(void **state)
 	struct tc_app a;
 	app_init(&a, s, "late", true, false);
 	assert_true(app_set_view(&a, "waitstates"));
-	assert_true(screen_has(&a, 80, 24, "waitstates | rank 0/3"));
-	assert_true(screen_has(&a, 80, 24, "late_sender"));
-	assert_true(screen_has(&a, 80, 24, "Ranks that waited most"));
+	assert_true(uk_screen_has(&a, 80, 24, "waitstates | rank 0/3"));
+	assert_true(uk_screen_has(&a, 80, 24, "late_sender"));
+	assert_true(uk_screen_has(&a, 80, 24, "Ranks that waited most"));
 	/* the rank that waited most, and its largest wait, straight from the analysis */
 	const struct tc_waitstates *w = session_waitstates(s);
 	uint32_t top = 0;
@@ -124,7 +102,7 @@ static void test_waitstates(void **state)
 	assert_true(app_set_view(&a, "waitstates"));
 	keys(&a, "kkkkGjjj");
 	assert_true(a.ws.sel < 16);
-	assert_true(screen_has(&a, 20, 6, "terminal too small"));
+	assert_true(uk_screen_has(&a, 20, 6, "terminal too small"));
 	app_free(&a);
 	session_free(s);
 }
@@ -135,8 +113,8 @@ static void test_profile(void **state)
 	struct tc_app a;
 	app_init(&a, s, "late", true, false);
 	assert_true(app_set_view(&a, "profile"));
-	assert_true(screen_has(&a, 80, 24, "sorted by exclusive"));
-	assert_true(screen_has(&a, 80, 24, "Message sizes: 1 messages, 4.0 KiB"));
+	assert_true(uk_screen_has(&a, 80, 24, "sorted by exclusive"));
+	assert_true(uk_screen_has(&a, 80, 24, "Message sizes: 1 messages, 4.0 KiB"));
 	/* the first row by exclusive time is "work"; Enter searches it exactly */
 	keys(&a, "\n");
 	assert_non_null(a.search);
@@ -148,11 +126,11 @@ static void test_profile(void **state)
 	keys(&a, "j");
 	char *before = status_line(&a);
 	keys(&a, "s");
-	assert_true(screen_has(&a, 80, 24, "sorted by inclusive"));
+	assert_true(uk_screen_has(&a, 80, 24, "sorted by inclusive"));
 	char *mid = status_line(&a);
 	assert_string_equal(before, mid);
 	keys(&a, "sss");
-	assert_true(screen_has(&a, 80, 24, "sorted by exclusive"));
+	assert_true(uk_screen_has(&a, 80, 24, "sorted by exclusive"));
 	char *after = status_line(&a);
 	assert_string_equal(before, after);
 	free(before);
@@ -161,7 +139,7 @@ static void test_profile(void **state)
 	/* a name with capitals is matched case-sensitively, punctuation escaped */
 	keys(&a, "g");
 	while (a.pf.sel < 8) {
-		char *txt = draw_text(&a, 80, 24, false);
+		char *txt = uk_draw(&a, 80, 24, false);
 		bool barrier = strstr(txt, "\nMPI_Barrier: ") != NULL;
 		free(txt);
 		if (barrier) break;
@@ -169,7 +147,7 @@ static void test_profile(void **state)
 	}
 	keys(&a, "\n");
 	assert_string_equal(a.search, "^MPI_Barrier$");
-	assert_true(screen_has(&a, 49, 24, "terminal too small"));
+	assert_true(uk_screen_has(&a, 49, 24, "terminal too small"));
 	app_free(&a);
 	session_free(s);
 }
@@ -180,11 +158,11 @@ static void test_calls(void **state)
 	struct tc_app a;
 	app_init(&a, s, "late", true, false);
 	assert_true(app_set_view(&a, "calls"));
-	assert_true(screen_has(&a, 80, 24, "log opacity (o)"));
-	assert_true(screen_has(&a, 80, 24, "MPI_Recv"));
+	assert_true(uk_screen_has(&a, 80, 24, "log opacity (o)"));
+	assert_true(uk_screen_has(&a, 80, 24, "MPI_Recv"));
 	keys(&a, "o");
 	assert_true(a.cv.linear);
-	assert_true(screen_has(&a, 80, 24, "linear opacity (o)"));
+	assert_true(uk_screen_has(&a, 80, 24, "linear opacity (o)"));
 	keys(&a, "o");
 	assert_false(a.cv.linear);
 	uint64_t w = a.pv.t1 - a.pv.t0;
@@ -202,15 +180,15 @@ static void test_calls(void **state)
 	assert_int_equal(a.rank, 2);
 	keys(&a, "k");
 	assert_int_equal(a.rank, 1);
-	assert_true(screen_has(&a, 80, 24, "calls | rank 1/3"));
+	assert_true(uk_screen_has(&a, 80, 24, "calls | rank 1/3"));
 	/* ASCII: shades . : = # and letters only */
-	char *txt = draw_text(&a, 80, 24, true);
+	char *txt = uk_draw(&a, 80, 24, true);
 	for (const char *p = txt; *p; p++) assert_true((unsigned char)*p < 0x80);
 	free(txt);
 	keys(&a, "\n");
 	assert_ptr_equal(a.view, &view_physical);
 	assert_true(app_set_view(&a, "calls"));
-	assert_true(screen_has(&a, 29, 24, "terminal too small"));
+	assert_true(uk_screen_has(&a, 29, 24, "terminal too small"));
 	app_free(&a);
 	session_free(s);
 }

@@ -13,6 +13,7 @@
 
 #include "analysis_latency.h"
 #include "ui.h"
+#include "uikit.h"
 
 #define NR 8
 #define ITERS 12
@@ -51,30 +52,6 @@ static void keys(struct tc_app *a, const char *s)
 	for (; *s; s++) app_key(a, *s == '\n' ? TK_ENTER : *s == 27 ? TK_ESC : *s);
 }
 
-static char *screen(struct tc_app *a, int w, int h, bool color)
-{
-	struct tc_grid g;
-	grid_init(&g, w, h, false);
-	a->color = color;
-	app_draw(a, &g);
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-	grid_write_text(&g, f);
-	fclose(f);
-	grid_free(&g);
-	return buf;
-}
-
-static bool screen_has(struct tc_app *a, int w, int h, const char *what)
-{
-	char *buf = screen(a, w, h, false);
-	bool ok = strstr(buf, what) != NULL;
-	if (!ok) fprintf(stderr, "screen without '%s':\n%s", what, buf);
-	free(buf);
-	return ok;
-}
-
 static void test_rank_set(void **state)
 {
 	struct tc_session *s = groups();
@@ -86,9 +63,9 @@ static void test_rank_set(void **state)
 	struct tc_app a;
 	app_init(&a, s, "groups", true, false);
 	assert_true(app_set_view(&a, "regions"));
-	assert_true(screen_has(&a, 80, 24, "regions | rank 0/8"));
-	assert_true(screen_has(&a, 80, 24, "2 regions by RL"));
-	assert_true(screen_has(&a, 80, 24, "messages from\\to region"));
+	assert_true(uk_screen_has(&a, 80, 24, "regions | rank 0/8"));
+	assert_true(uk_screen_has(&a, 80, 24, "2 regions by RL"));
+	assert_true(uk_screen_has(&a, 80, 24, "messages from\\to region"));
 	/* select the region of rank 4 with j/k, whatever its place in the RL order */
 	keys(&a, "j");
 	if (a.lat_region != r1) keys(&a, "k");
@@ -105,7 +82,7 @@ static void test_rank_set(void **state)
 	app_key(&a, TK_TAB);
 	app_key(&a, TK_BTAB);
 	assert_true(app_set_view(&a, "logical"));
-	assert_true(screen_has(&a, 80, 24, label));
+	assert_true(uk_screen_has(&a, 80, 24, label));
 	keys(&a, "G");
 	assert_int_equal(a.rank, 7);
 	keys(&a, "g");
@@ -166,10 +143,10 @@ static void test_latency_mode_and_sizes(void **state)
 		}
 	grid_free(&g);
 	a.view = &view_regions;
-	assert_true(screen_has(&a, 30, 6, "terminal too small"));
+	assert_true(uk_screen_has(&a, 30, 6, "terminal too small"));
 	a.view = &view_evolution;
-	assert_true(screen_has(&a, 20, 6, "terminal too small"));
-	assert_true(screen_has(&a, 40, 7, "all msgs"));
+	assert_true(uk_screen_has(&a, 20, 6, "terminal too small"));
+	assert_true(uk_screen_has(&a, 40, 7, "all msgs"));
 	app_free(&a);
 	session_free(s);
 }
@@ -182,7 +159,7 @@ static void test_evolution_window(void **state)
 	struct tc_app a;
 	app_init(&a, s, "groups", true, false);
 	assert_true(app_set_view(&a, "evolution"));
-	assert_true(screen_has(&a, 80, 24, "evolution | rank 0/8"));
+	assert_true(uk_screen_has(&a, 80, 24, "evolution | rank 0/8"));
 	assert_int_equal(a.lat_region, TC_NONE);   /* the "all messages" row */
 	keys(&a, "j");
 	assert_int_not_equal(a.lat_region, TC_NONE);
@@ -208,7 +185,7 @@ static void test_evolution_window(void **state)
 	app_free(&b);
 	/* the physical view keeps that window */
 	assert_true(app_set_view(&a, "physical"));
-	assert_true(screen_has(&a, 80, 24, "physical |"));
+	assert_true(uk_screen_has(&a, 80, 24, "physical |"));
 	assert_int_equal(a.pv.t0, s0);
 	assert_int_equal(a.pv.t1, s1);
 	app_free(&a);
@@ -225,14 +202,14 @@ static void test_evolution_scroll(void **state)
 	struct tc_app a;
 	app_init(&a, s, "groups", false, false);
 	assert_true(app_set_view(&a, "evolution"));
-	assert_true(screen_has(&a, 80, 24, "200 windows"));
+	assert_true(uk_screen_has(&a, 80, 24, "200 windows"));
 	assert_int_equal(a.ev.left, 0);
 	app_key(&a, TK_END);
-	assert_true(screen_has(&a, 80, 24, "window 199:"));
+	assert_true(uk_screen_has(&a, 80, 24, "window 199:"));
 	assert_true(a.ev.left > 0);
 	assert_true(a.ev.left + 80 - 17 >= 200);
 	app_key(&a, TK_HOME);
-	assert_true(screen_has(&a, 80, 24, "window 0:"));
+	assert_true(uk_screen_has(&a, 80, 24, "window 0:"));
 	assert_int_equal(a.ev.left, 0);
 	app_free(&a);
 	session_free(s);
