@@ -149,7 +149,8 @@ static void pick_world(struct tc_trace *t)
 struct recv_acc { uint64_t unmatched, size_mismatch, matched, outside, clock_bad, bytes; char pad[16]; };
 struct recv_pass {
 	struct tc_trace *t;
-	struct qtab *q;
+	struct qtab *q;          /* the send pass's shards: key.src % nshards */
+	uint32_t nshards;
 	struct tc_msg *msgs;
 	uint32_t **rec_msg;
 	struct recv_acc *acc;
@@ -168,7 +169,7 @@ static void recv_rank(void *ctx, uint32_t r, int tid)
 		if (p->kind != RAW_RECV && p->kind != RAW_IRECV) continue;
 		if (p->call == TC_NONE) { acc->outside++; continue; }
 		struct qkey k = { p->comm, world_of(t, p->comm, p->peer, r), r, p->tag };
-		struct qent *e = k.src == TC_NONE ? NULL : qfind(rp->q, &k, false);
+		struct qent *e = k.src == TC_NONE ? NULL : qfind(&rp->q[k.src % rp->nshards], &k, false);
 		if (!e || e->head == TC_NONE) { acc->unmatched++; continue; }
 		uint32_t id = e->head;
 		struct tc_msg *m = &rp->msgs[id];
@@ -197,57 +198,108 @@ static void recv_rank(void *ctx, uint32_t r, int tid)
 	}
 }
 
-/* Messages are created in the (sequential) send pass, one per send record, with
- * the sender's side filled in; the message's post_call field links the FIFO
- * queue of its key until a receive pops it.  The receive pass then touches one
- * message record per receive, in parallel over receivers.  Unmatched sends are
- * compacted away at the end. */
-static void match_messages(struct tc_trace *t, uint32_t **rec_msg)
+/* A send record that becomes a message: valid call and a destination in range. */
+static bool send_ok(const struct tc_trace *t, uint32_t r, const struct raw_p2p *p, uint32_t *dst)
 {
-	struct tc_build *B = t->b;
-	struct qtab q = { 0 };
-	VEC(struct tc_msg) msgs = { 0 };
-	uint64_t outside = 0, badrank = 0;
-	size_t nsends = 0;
-	for (uint32_t r = 0; r < t->nranks; r++) {
+	if (p->kind != RAW_SEND && p->kind != RAW_ISEND) return false;
+	if (p->call == TC_NONE) return false;
+	*dst = world_of(t, p->comm, p->peer, r);
+	return *dst != TC_NONE && *dst < t->nranks;
+}
+
+/* Send pass, sharded by sender: shard s owns the ranks r ≡ s (mod nshards) and
+ * its own queue table (a key holds one sender, so one shard); message ids are
+ * base[r] + k, the same whatever the number of threads. */
+struct send_pass {
+	struct tc_trace *t;
+	struct qtab *q;          /* nshards tables */
+	uint32_t nshards;
+	const uint32_t *base;    /* first message id of each rank */
+	struct tc_msg *msgs;
+	uint32_t **rec_msg;
+	uint64_t *outside, *badrank; /* per shard */
+};
+
+static void send_shard(void *ctx, uint32_t sh, int tid)
+{
+	(void)tid;
+	struct send_pass *sp = ctx;
+	struct tc_trace *t = sp->t;
+	for (uint32_t r = sh; r < t->nranks; r += sp->nshards) {
 		if (t->ranks[r].loc == TC_NONE) continue;
-		const struct locb *b = &B->lb.a[t->ranks[r].loc];
-		for (size_t i = 0; i < b->p2p.n; i++) nsends += b->p2p.a[i].kind == RAW_SEND || b->p2p.a[i].kind == RAW_ISEND;
-	}
-	VEC_RESERVE(msgs, nsends + 1);
-	for (uint32_t r = 0; r < t->nranks; r++) {
-		if (t->ranks[r].loc == TC_NONE) continue;
-		struct locb *b = &B->lb.a[t->ranks[r].loc];
+		struct locb *b = &t->b->lb.a[t->ranks[r].loc];
 		const struct tc_rank *S = &t->ranks[r];
-		rec_msg[r] = xmalloc((b->p2p.n ? b->p2p.n : 1) * sizeof(uint32_t));
+		uint32_t *rm = sp->rec_msg[r] = xmalloc((b->p2p.n ? b->p2p.n : 1) * sizeof(uint32_t));
+		uint32_t id = sp->base[r];
 		for (size_t i = 0; i < b->p2p.n; i++) {
-			struct raw_p2p *p = &b->p2p.a[i];
-			rec_msg[r][i] = TC_NONE;
-			if (p->kind != RAW_SEND && p->kind != RAW_ISEND) continue;
-			if (p->call == TC_NONE) { outside++; continue; }
-			struct qkey k = { p->comm, r, world_of(t, p->comm, p->peer, r), p->tag };
-			if (k.dst == TC_NONE || k.dst >= t->nranks) { badrank++; continue; }
-			struct qent *e = qfind(&q, &k, true);
-			uint32_t id = (uint32_t)msgs.n;
+			const struct raw_p2p *p = &b->p2p.a[i];
+			rm[i] = TC_NONE;
+			uint32_t dst;
+			if (!send_ok(t, r, p, &dst)) {
+				if (p->kind == RAW_SEND || p->kind == RAW_ISEND) {
+					if (p->call == TC_NONE) sp->outside[sh]++;
+					else sp->badrank[sh]++;
+				}
+				continue;
+			}
+			struct qkey k = { p->comm, r, dst, p->tag };
+			struct qent *e = qfind(&sp->q[sh], &k, true);
 			const struct tc_call *sc = &S->calls[p->call];
-			struct tc_msg m = {
-				.send_time = p->time, .bytes = p->bytes, .src = r, .dst = k.dst,
+			struct tc_msg *m = &sp->msgs[id];
+			*m = (struct tc_msg){
+				.send_time = p->time, .bytes = p->bytes, .src = r, .dst = dst,
 				.send_call = p->call, .recv_call = TC_NONE, .post_call = TC_NONE,
 				.tag = p->tag, .comm = p->comm,
 				.send_done = p->paired ? p->aux_time : sc->leave,
 			};
-			if (p->kind == RAW_ISEND || t->regions[sc->region].kind == TC_RK_MPI_ISEND) m.flags |= TC_MSG_NB_SEND;
-			VEC_PUSH(msgs, m);
+			if (p->kind == RAW_ISEND || t->regions[sc->region].kind == TC_RK_MPI_ISEND) m->flags |= TC_MSG_NB_SEND;
 			if (e->tail == TC_NONE) e->head = id;
-			else msgs.a[e->tail].post_call = id;
+			else sp->msgs[e->tail].post_call = id;
 			e->tail = id;
-			rec_msg[r][i] = id;
+			rm[i] = id++;
 		}
 	}
+}
+
+/* Messages are created in the send pass, one per send record, with the sender's
+ * side filled in; the message's post_call field links the FIFO queue of its key
+ * until a receive pops it.  The receive pass then touches one message record
+ * per receive.  Both passes run in parallel (senders sharded, receivers
+ * independent).  Unmatched sends are compacted away at the end. */
+static void match_messages(struct tc_trace *t, uint32_t **rec_msg)
+{
+	struct tc_build *B = t->b;
+	int threads = TC_MAX(B->threads, 1);
+	uint64_t outside = 0, badrank = 0;
+	/* message ids: the valid sends of each rank, in rank order */
+	uint32_t *base = xmalloc(((size_t)t->nranks + 1) * sizeof *base);
+	size_t nsends = 0;
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		base[r] = (uint32_t)nsends;
+		if (t->ranks[r].loc == TC_NONE) continue;
+		const struct locb *b = &B->lb.a[t->ranks[r].loc];
+		for (size_t i = 0; i < b->p2p.n; i++) {
+			uint32_t dst;
+			nsends += send_ok(t, r, &b->p2p.a[i], &dst);
+		}
+	}
+	struct { struct tc_msg *a; size_t n; } msgs = { xmalloc((nsends + 1) * sizeof(struct tc_msg)), nsends };
+	struct send_pass sp = { .t = t, .nshards = (uint32_t)threads, .base = base, .msgs = msgs.a, .rec_msg = rec_msg };
+	sp.q = xcalloc((size_t)threads, sizeof *sp.q);
+	sp.outside = xcalloc((size_t)threads, sizeof *sp.outside);
+	sp.badrank = xcalloc((size_t)threads, sizeof *sp.badrank);
+	tc_parallel_for(sp.nshards, threads, send_shard, &sp);
+	for (int k = 0; k < threads; k++) {
+		outside += sp.outside[k];
+		badrank += sp.badrank[k];
+	}
+	free(sp.outside);
+	free(sp.badrank);
+	free(base);
+	struct qtab *shards = sp.q;
 	/* receive pass, in parallel over receiving ranks: a key's queue is popped
 	 * only by its receiver, and a message is written only by its receiver */
-	struct recv_pass rp = { .t = t, .q = &q, .msgs = msgs.a, .rec_msg = rec_msg };
-	int threads = TC_MAX(B->threads, 1);
+	struct recv_pass rp = { .t = t, .q = shards, .nshards = sp.nshards, .msgs = msgs.a, .rec_msg = rec_msg };
 	rp.acc = xcalloc((size_t)threads, sizeof *rp.acc);
 	tc_parallel_for(t->nranks, threads, recv_rank, &rp);
 	uint64_t unmatched_recvs = 0, size_mismatch = 0, matched = 0;
@@ -260,7 +312,8 @@ static void match_messages(struct tc_trace *t, uint32_t **rec_msg)
 		t->msg_bytes += rp.acc[k].bytes;
 	}
 	free(rp.acc);
-	free(q.e);
+	for (int k = 0; k < threads; k++) free(shards[k].e);
+	free(shards);
 	uint64_t unmatched_sends = msgs.n - matched;
 	if (unmatched_sends) {
 		/* drop the sends nobody received; renumber the records' message ids */
