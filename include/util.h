@@ -103,6 +103,8 @@ void fmt_ranges(struct strbuf *b, const uint32_t *sorted, size_t n);
 
 /* Human-readable durations and sizes: "12.3 ms", "4.0 MiB". */
 void fmt_seconds(char *buf, size_t n, double s);
+/* A point in time (seconds from the trace start) to the microsecond: "1.549712 s". */
+void fmt_time(char *buf, size_t n, double s);
 void fmt_bytes(char *buf, size_t n, uint64_t bytes);
 
 /* Parallel loop: fn(ctx, i, tid) for every i in [0, n), on up to `threads`

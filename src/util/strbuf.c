@@ -76,6 +76,11 @@ void fmt_seconds(char *buf, size_t n, double s)
 	else snprintf(buf, n, "%.2f s", s);
 }
 
+void fmt_time(char *buf, size_t n, double s)
+{
+	snprintf(buf, n, "%.6f s", s);
+}
+
 void fmt_bytes(char *buf, size_t n, uint64_t bytes)
 {
 	static const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };

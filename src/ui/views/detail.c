@@ -27,6 +27,13 @@ static const char *secs(char *buf, size_t n, double s)
 	return buf;
 }
 
+/* a point in time: microseconds shown, so enter and exit of a short call differ */
+static const char *at(char *buf, size_t n, double s)
+{
+	fmt_time(buf, n, s);
+	return buf;
+}
+
 static void event_lines(struct tc_app *a, lines_t *L, uint32_t ce)
 {
 	const struct tc_trace *t = a->t;
@@ -42,9 +49,9 @@ static void event_lines(struct tc_app *a, lines_t *L, uint32_t ce)
 	    e->partition);
 	add(L, TC_R_NORMAL, "  kind       %s%s%s", (e->flags & TC_CEV_SEND) ? "send " : "",
 	    (e->flags & TC_CEV_RECV) ? "receive " : "", (e->flags & TC_CEV_COLL) ? "collective" : "");
-	add(L, TC_R_NORMAL, "  enter      %s   exit %s   duration %s", secs(b1, 32, tc_sec(t, e->enter)),
-	    secs(b2, 32, tc_sec(t, e->leave)), secs(b3, 32, tc_dur(t, e->leave - e->enter)));
-	add(L, TC_R_NORMAL, "  aggregate  from %s, %s before the event", secs(b1, 32, tc_sec(t, e->agg_start)),
+	add(L, TC_R_NORMAL, "  enter      %s   exit %s   duration %s", at(b1, 32, tc_sec(t, e->enter)),
+	    at(b2, 32, tc_sec(t, e->leave)), secs(b3, 32, tc_dur(t, e->leave - e->enter)));
+	add(L, TC_R_NORMAL, "  aggregate  from %s, %s before the event", at(b1, 32, tc_sec(t, e->agg_start)),
 	    secs(b2, 32, tc_dur(t, e->enter - e->agg_start)));
 	add(L, TC_R_HEADING, "Metrics                event        aggregate");
 	for (int m = 0; m < TC_M_COUNT; m++)
@@ -68,7 +75,7 @@ static void event_lines(struct tc_app *a, lines_t *L, uint32_t ce)
 									       : -tc_dur(t, m->send_time - m->recv_time)));
 				if (pc != TC_NONE)
 					add(L, TC_R_LABEL, "       partner event at step %u (%s)", st->cevs[pc].step,
-					    secs(b3, 32, tc_sec(t, st->cevs[pc].enter)));
+					    at(b3, 32, tc_sec(t, st->cevs[pc].enter)));
 			}
 		}
 		if (op->coll != TC_NONE && op->coll < t->ncolls) {
@@ -88,15 +95,15 @@ static void build(struct tc_app *a, lines_t *L)
 	char b1[32], b2[32], b3[32];
 	const struct tc_rank *R = &t->ranks[a->rank];
 	add(L, TC_R_HEADING, "Rank %u on node %s   step %lld   time %s", a->rank,
-	    R->node < t->nnodes ? t->nodes[R->node].name : "?", (long long)a->step, secs(b1, 32, tc_sec(t, a->time)));
+	    R->node < t->nnodes ? t->nodes[R->node].name : "?", (long long)a->step, at(b1, 32, tc_sec(t, a->time)));
 	uint32_t ce = app_cursor_cev(a);
 	if (ce != TC_NONE && !(a->step & 1) && a->step >= 0) {
 		event_lines(a, L, ce);
 	} else if (ce != TC_NONE) {
 		const struct tc_cev *e = &a->st->cevs[ce];
 		add(L, TC_R_HEADING, "Aggregate block (non-communication time before step %u)", e->step);
-		add(L, TC_R_NORMAL, "  from %s to %s (%s)", secs(b1, 32, tc_sec(t, e->agg_start)),
-		    secs(b2, 32, tc_sec(t, e->enter)), secs(b3, 32, tc_dur(t, e->enter - e->agg_start)));
+		add(L, TC_R_NORMAL, "  from %s to %s (%s)", at(b1, 32, tc_sec(t, e->agg_start)),
+		    at(b2, 32, tc_sec(t, e->enter)), secs(b3, 32, tc_dur(t, e->enter - e->agg_start)));
 		for (int m = 0; m < TC_M_COUNT; m++)
 			add(L, m == (int)a->metric ? TC_R_HELP_KEY : TC_R_NORMAL, "  %-18s %s", tc_metric_names[m],
 			    secs(b1, 32, tc_cev_metric(e, (enum tc_metric)m, true)));
@@ -106,7 +113,7 @@ static void build(struct tc_app *a, lines_t *L)
 	}
 	uint32_t c = tc_call_at(t, a->rank, a->time);
 	if (c != TC_NONE) {
-		add(L, TC_R_HEADING, "Call stack at %s", secs(b1, 32, tc_sec(t, a->time)));
+		add(L, TC_R_HEADING, "Call stack at %s", at(b1, 32, tc_sec(t, a->time)));
 		for (int n = 0; c != TC_NONE && n < 64; c = R->calls[c].parent, n++) {
 			const struct tc_call *cc = &R->calls[c];
 			add(L, TC_R_NORMAL, "  %*s%s  %s", (int)TC_MIN(cc->depth, 20) * 2, "", tc_region_name(t, cc->region),
