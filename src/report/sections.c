@@ -1,4 +1,6 @@
-/* sections.c — the list of report sections, in report order. */
+/* sections.c — the list of report sections, in report order: what is in the
+ * archive, then why it is slow (what a reader wants first), then the analyses
+ * behind the verdicts. */
 #include <string.h>
 
 #include "report.h"
@@ -6,6 +8,8 @@
 const struct report_section report_sections[] = {
 	{ "info", "what is in the archive: ranks, nodes, events, messages, collectives",
 	  report_info_text, report_info_json },
+	{ "verdicts", "why: mapping, pattern, compute imbalance or background traffic, with evidence and advice",
+	  report_verdicts_text, report_verdicts_json },
 	{ "steps", "logical structure: partitions, steps, lateness hot spots and origins", report_steps_text, report_steps_json },
 	{ "clusters", "per phase: process clusters at the default cut, exchange pattern, focus ranks", report_clusters_text, report_clusters_json },
 	{ "waitstates", "Scalasca wait states: late sender/receiver, collectives, and who caused them",
@@ -15,8 +19,6 @@ const struct report_section report_sections[] = {
 	{ "regions", "communication regions (free-energy distance) and their latency RL", report_regions_text, report_regions_json },
 	{ "latency", "latency criteria per size and intra/inter node, highest message latencies", report_latency_text, report_latency_json },
 	{ "evolution", "latency over time windows per region: growth and steady-high periods", report_evolution_text, report_evolution_json },
-	{ "verdicts", "why: mapping, pattern, compute imbalance or background traffic, with evidence and advice",
-	  report_verdicts_text, report_verdicts_json },
 	{ "dag", "dependency DAG of the most latent region and window, with per-rank communication state",
 	  report_dag_text, report_dag_json },
 };
