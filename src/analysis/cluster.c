@@ -77,6 +77,37 @@ static double vdist(const struct vecs *a, uint32_t i, const struct vecs *b, uint
 				   b->col + b->off[j], b->val + b->off[j], b->off[j + 1] - b->off[j]);
 }
 
+/* All pairwise distances of v into D (v->n × v->n).  When every vector has
+ * events at the same columns (the common case: every rank takes part in every
+ * step of the phase) the distance is the plain mean squared difference, computed
+ * on the dense values without the general merge. */
+static void distance_matrix(const struct vecs *v, double *D)
+{
+	uint32_t n = v->n, d = n ? v->off[1] - v->off[0] : 0;
+	bool same = d > 0;
+	for (uint32_t a = 1; a < n && same; a++)
+		same = v->off[a + 1] - v->off[a] == d && !memcmp(v->col + v->off[a], v->col, d * sizeof *v->col);
+	for (uint32_t a = 0; a < n; a++) {
+		D[(size_t)a * n + a] = 0;
+		const double *xa = v->val + v->off[a];
+		for (uint32_t b = a + 1; b < n; b++) {
+			double x;
+			if (same) {
+				const double *xb = v->val + v->off[b];
+				double sum = 0;
+				for (uint32_t k = 0; k < d; k++) {
+					double t = xa[k] - xb[k];
+					sum += t * t;
+				}
+				x = sum / d;
+			} else {
+				x = vdist(v, a, v, b);
+			}
+			D[(size_t)a * n + b] = D[(size_t)b * n + a] = x;
+		}
+	}
+}
+
 double tc_cluster_distance(const uint32_t *ca, const double *va, uint32_t na,
 			   const uint32_t *cb, const double *vb, uint32_t nb)
 {
@@ -411,29 +442,40 @@ static void single_linkage(struct tc_phase_clusters *ph, const double *D, uint32
 {
 	struct edge *E = xmalloc((size_t)(nl ? nl : 1) * sizeof *E);
 	size_t ne = 0;
+	/* Prim over the vertices not yet in the tree, kept compact (swap-remove), so
+	 * round k scans nl − k of them */
 	double *best = xmalloc((size_t)(nl ? nl : 1) * sizeof *best);
 	uint32_t *from = xmalloc((size_t)(nl ? nl : 1) * sizeof *from);
-	bool *in = xcalloc(nl ? nl : 1, sizeof *in);
-	for (uint32_t i = 0; i < nl; i++) {
-		best[i] = INFINITY;
-		from[i] = 0;
+	uint32_t *rem = xmalloc((size_t)(nl ? nl : 1) * sizeof *rem);
+	uint32_t nrem = 0;
+	for (uint32_t i = 1; i < nl; i++) {
+		rem[nrem] = i;
+		best[nrem] = D[i];          /* distance to vertex 0, the first in the tree */
+		from[nrem] = 0;
+		nrem++;
 	}
-	uint32_t cur = 0;
-	for (uint32_t added = 1; added < nl; added++) {
-		in[cur] = true;
-		uint32_t nxt = TC_NONE;
-		for (uint32_t j = 0; j < nl; j++) {
-			if (in[j]) continue;
-			double d = D[(size_t)cur * nl + j];
-			if (d < best[j]) { best[j] = d; from[j] = cur; }
-			if (nxt == TC_NONE || best[j] < best[nxt]) nxt = j;
+	while (nrem) {
+		uint32_t k = 0;
+		for (uint32_t q = 1; q < nrem; q++)
+			if (best[q] < best[k] || (best[q] == best[k] && rem[q] < rem[k])) k = q;
+		uint32_t v = rem[k];
+		E[ne++] = (struct edge){ best[k], TC_MIN(from[k], v), TC_MAX(from[k], v) };
+		nrem--;
+		rem[k] = rem[nrem];
+		best[k] = best[nrem];
+		from[k] = from[nrem];
+		const double *Dv = D + (size_t)v * nl;
+		for (uint32_t q = 0; q < nrem; q++) {
+			double d = Dv[rem[q]];
+			if (d < best[q]) {
+				best[q] = d;
+				from[q] = v;
+			}
 		}
-		E[ne++] = (struct edge){ best[nxt], TC_MIN(from[nxt], nxt), TC_MAX(from[nxt], nxt) };
-		cur = nxt;
 	}
 	free(best);
 	free(from);
-	free(in);
+	free(rem);
 	qsort(E, ne, sizeof *E, cmp_edge);
 	uint32_t *up = xmalloc(nl * sizeof *up), *top = xmalloc(nl * sizeof *top);
 	for (uint32_t i = 0; i < nl; i++) up[i] = top[i] = i;
@@ -599,11 +641,7 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 	}
 	/* stage two: single linkage over the leaves */
 	double *D = xmalloc((size_t)nl * nl * sizeof *D);
-	for (uint32_t a = 0; a < nl; a++) {
-		D[(size_t)a * nl + a] = 0;
-		for (uint32_t b = a + 1; b < nl; b++)
-			D[(size_t)a * nl + b] = D[(size_t)b * nl + a] = vdist(leafv, a, leafv, b);
-	}
+	distance_matrix(leafv, D);
 	single_linkage(ph, D, nl, minrank);
 	/* distances between leaf medoids (the same matrix when leaves are ranks) */
 	if (ph->clara)
@@ -673,15 +711,21 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 	 * all medoids together cost O(leaves²) */
 	{
 		double *cost = xcalloc(nl, sizeof *cost);
+		double *lsize = xmalloc(nl * sizeof *lsize);   /* leaf sizes, contiguous */
+		for (uint32_t l = 0; l < nl; l++) lsize[l] = ph->nodes[l].size;
 		for (uint32_t x = nl; x < ph->nnodes; x++) {
 			uint32_t a = ph->nodes[x].child[0], b = ph->nodes[x].child[1];
 			const uint32_t *la = pp->leaf_seq + pp->node_lfirst[a], *lb = pp->leaf_seq + pp->node_lfirst[b];
-			for (uint32_t i = 0; i < nleafs[a]; i++)
+			for (uint32_t i = 0; i < nleafs[a]; i++) {
+				const double *Di = D + (size_t)la[i] * nl;
+				double si = lsize[la[i]], ci = 0;
 				for (uint32_t j = 0; j < nleafs[b]; j++) {
-					double d = D[(size_t)la[i] * nl + lb[j]];
-					cost[la[i]] += ph->nodes[lb[j]].size * d;
-					cost[lb[j]] += ph->nodes[la[i]].size * d;
+					double d = Di[lb[j]];
+					ci += lsize[lb[j]] * d;
+					cost[lb[j]] += si * d;
 				}
+				cost[la[i]] += ci;
+			}
 			const uint32_t *ls = pp->leaf_seq + pp->node_lfirst[x];
 			double bestc = INFINITY;
 			uint32_t bestr = TC_NONE;
@@ -692,6 +736,7 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 			ph->nodes[x].medoid = bestr;
 		}
 		free(cost);
+		free(lsize);
 	}
 	pp->centroid = xmalloc(ph->nnodes * sizeof *pp->centroid);
 	for (uint32_t x = 0; x < ph->nnodes; x++) pp->centroid[x] = TC_NONE;
