@@ -111,7 +111,16 @@ static int cmp_u32(const void *a, const void *b)
 static size_t sort_unique(uint32_t *a, size_t n)
 {
 	if (n < 2) return n;
-	qsort(a, n, sizeof *a, cmp_u32);
+	if (n <= 16) {   /* a rank's peers: a handful, insertion sort beats qsort's call overhead */
+		for (size_t i = 1; i < n; i++)
+			for (size_t j = i; j > 0 && a[j - 1] > a[j]; j--) {
+				uint32_t x = a[j];
+				a[j] = a[j - 1];
+				a[j - 1] = x;
+			}
+	} else {
+		qsort(a, n, sizeof *a, cmp_u32);
+	}
 	size_t k = 1;
 	for (size_t i = 1; i < n; i++)
 		if (a[i] != a[k - 1]) a[k++] = a[i];
