@@ -39,8 +39,7 @@ static int measure_ours(const char *path, int threads)
 		free(err);
 		return 1;
 	}
-	uint64_t events = 0;
-	for (int k = 0; k < TC_EV_COUNT; k++) events += t->ev_count[k];
+	uint64_t events = tc_trace_events(t);
 	uint64_t rss = tc_peak_rss();
 	printf("events=%llu seconds=%.3f peak_rss=%llu\n", (unsigned long long)events, secs,
 	       (unsigned long long)rss);

@@ -16,13 +16,6 @@
 #include "read.h"
 #include "steps_halo.h"
 
-static uint64_t nevents(const struct tc_trace *t)
-{
-	uint64_t n = 0;
-	for (int k = 0; k < TC_EV_COUNT; k++) n += t->ev_count[k];
-	return n;
-}
-
 /* CPU seconds of this process: steadier than wall time on a shared machine */
 static double cpu_now(void)
 {
@@ -78,7 +71,7 @@ int main(int argc, char **argv)
 	}
 	double load_s = tc_now() - t0;
 	printf("%-19s %8.3f s  (%u ranks, %llu events, %zu messages)\n", what, load_s, t->nranks,
-	       (unsigned long long)nevents(t), t->nmsgs);
+	       (unsigned long long)tc_trace_events(t), t->nmsgs);
 	run_steps(t, load_s);
 	tc_trace_free(t);
 	return 0;

@@ -112,6 +112,8 @@ uint32_t tc_clusters_visible_of(struct tc_clusters *c, uint32_t partition, uint3
  * (out[i] ↔ step + 2i); steps outside the phase come out all inactive. */
 void tc_clusters_glyphs(struct tc_clusters *c, uint32_t partition, uint32_t node, uint32_t step,
 			uint32_t n, struct tc_cluster_glyph *out);
+/* The member ranks of a node of a computed phase, ascending (caller frees). */
+uint32_t *tc_clusters_node_ranks(const struct tc_phase_clusters *ph, uint32_t node);
 /* The member closest to the node's mean vector (Ravel's centroid). */
 uint32_t tc_clusters_centroid(struct tc_clusters *c, uint32_t partition, uint32_t node);
 /* Refocus on seed (e.g. a node's max_rank or centroid) with a radius in

@@ -205,6 +205,9 @@ static inline const uint32_t *tc_op_recvs(const struct tc_trace *t, uint32_t ran
 	return t->ranks[rank].recv_msgs + op->first_recv;
 }
 bool tc_same_node(const struct tc_trace *t, uint32_t rank_a, uint32_t rank_b);
+/* Event records of every kind; matched messages that cross compute nodes. */
+uint64_t tc_trace_events(const struct tc_trace *t);
+uint64_t tc_inter_node_msgs(const struct tc_trace *t);
 enum tc_coll_class tc_coll_class(uint8_t op);
 const char *tc_coll_op_name(uint8_t op);
 /* Classify an MPI function name ("MPI_Isend" → TC_RK_MPI_ISEND); non-MPI → TC_RK_USER. */

@@ -98,6 +98,9 @@ void json_kuint(struct json *j, const char *k, uint64_t v);
 void json_knum(struct json *j, const char *k, double v);
 void json_kbool(struct json *j, const char *k, bool v);
 
+/* qsort comparison of uint32_t, ascending. */
+int tc_cmp_u32(const void *a, const void *b);
+
 /* Rank sets printed as compressed ranges: "0-3,8,10-12". */
 void fmt_ranges(struct strbuf *b, const uint32_t *sorted, size_t n);
 

@@ -316,12 +316,6 @@ static double pam(const double *D, uint32_t n, uint32_t k, uint32_t *med)
 	return cost;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* The medoid slot nearest to rank index i (a medoid is nearest to itself). */
 static uint32_t nearest(const struct vecs *v, uint32_t i, const uint32_t *med, uint32_t k, double *dist)
 {
@@ -379,7 +373,7 @@ static uint32_t clara(const struct tc_cluster_opts *o, uint64_t seed, const stru
 	if (neval < n) {
 		eval = xmalloc(neval * sizeof *eval);
 		draw(&rng, n, neval, perm, in, eval);
-		qsort(eval, neval, sizeof *eval, cmp_u32);
+		qsort(eval, neval, sizeof *eval, tc_cmp_u32);
 	}
 	for (uint32_t t = 0; t < nsamples; t++) {
 		uint32_t m = 0;
@@ -389,7 +383,7 @@ static uint32_t clara(const struct tc_cluster_opts *o, uint64_t seed, const stru
 			memset(in, 0, n);
 			for (uint32_t i = 0; i < have_best; i++) { sample[m++] = med[i]; in[med[i]] = 1; }
 			m += draw(&rng, n, ss - m, perm, in, sample + m);
-			qsort(sample, m, sizeof *sample, cmp_u32);
+			qsort(sample, m, sizeof *sample, tc_cmp_u32);
 		}
 		for (uint32_t i = 0; i < m; i++) {
 			D[(size_t)i * m + i] = 0;
@@ -398,7 +392,7 @@ static uint32_t clara(const struct tc_cluster_opts *o, uint64_t seed, const stru
 		}
 		pam(D, m, k, smed);
 		for (uint32_t i = 0; i < k; i++) cur[i] = sample[smed[i]];
-		qsort(cur, k, sizeof *cur, cmp_u32);
+		qsort(cur, k, sizeof *cur, tc_cmp_u32);
 		double cost = 0;
 		for (uint32_t q = 0; q < neval && cost < best; q++) {   /* stop once it cannot win */
 			nearest(v, eval ? eval[q] : q, cur, k, &d);
@@ -1011,4 +1005,13 @@ void tc_clusters_glyphs(struct tc_clusters *c, uint32_t partition, uint32_t node
 		G->agg_mean = G->active ? S[4] / G->active : NAN;
 	}
 	free(sums);
+}
+
+uint32_t *tc_clusters_node_ranks(const struct tc_phase_clusters *ph, uint32_t node)
+{
+	const struct tc_cnode *N = &ph->nodes[node];
+	uint32_t *r = xmalloc(((size_t)N->size + 1) * sizeof *r);
+	memcpy(r, ph->members + N->first, (size_t)N->size * sizeof *r);
+	qsort(r, N->size, sizeof *r, tc_cmp_u32);
+	return r;
 }

@@ -102,12 +102,6 @@ static void cev_peers(const struct tc_steps *s, const struct tc_cev *e, uint32_t
 	}
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 static size_t sort_unique(uint32_t *a, size_t n)
 {
 	if (n < 2) return n;
@@ -119,7 +113,7 @@ static size_t sort_unique(uint32_t *a, size_t n)
 				a[j - 1] = x;
 			}
 	} else {
-		qsort(a, n, sizeof *a, cmp_u32);
+		qsort(a, n, sizeof *a, tc_cmp_u32);
 	}
 	size_t k = 1;
 	for (size_t i = 1; i < n; i++)
@@ -246,7 +240,7 @@ uint32_t cl_focus(const struct tc_steps *s, const struct cl_events *pe, uint32_t
 		head = level_end;
 	}
 	for (uint32_t i = 0; i < tail; i++) out[i] = pe->ranks[queue[i]];
-	qsort(out, tail, sizeof *out, cmp_u32);
+	qsort(out, tail, sizeof *out, tc_cmp_u32);
 	free(seen);
 	free(queue);
 	VEC_FREE(nb);

@@ -46,12 +46,6 @@ static void ev_add(struct tc_verdict *v, const char *key, double x)
 
 static double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : isnan(x) ? 0 : x; }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -89,7 +83,7 @@ static void set_ranks(struct tc_verdict *v, const uint32_t *r, uint32_t n)
 	v->nranks = n;
 	v->ranks = xmalloc((n ? n : 1) * sizeof *v->ranks);
 	if (n) memcpy(v->ranks, r, n * sizeof *r);
-	qsort(v->ranks, n, sizeof *v->ranks, cmp_u32);
+	qsort(v->ranks, n, sizeof *v->ranks, tc_cmp_u32);
 }
 
 static char *ranks_str(const uint32_t *r, uint32_t n)

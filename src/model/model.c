@@ -334,6 +334,20 @@ bool tc_same_node(const struct tc_trace *t, uint32_t a, uint32_t b)
 	return t->ranks[a].node == t->ranks[b].node;
 }
 
+uint64_t tc_trace_events(const struct tc_trace *t)
+{
+	uint64_t n = 0;
+	for (int k = 0; k < TC_EV_COUNT; k++) n += t->ev_count[k];
+	return n;
+}
+
+uint64_t tc_inter_node_msgs(const struct tc_trace *t)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < t->nmsgs; i++) n += !tc_same_node(t, t->msgs[i].src, t->msgs[i].dst);
+	return n;
+}
+
 enum tc_coll_class tc_coll_class(uint8_t op)
 {
 	switch (op) {

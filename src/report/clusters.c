@@ -29,21 +29,6 @@ struct tc_clusters *session_clusters(struct tc_session *s)
 	return s->clusters;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* The members of a node, ascending (caller frees). */
-static uint32_t *sorted_members(const struct tc_phase_clusters *ph, const struct tc_cnode *N)
-{
-	uint32_t *v = xmalloc(((size_t)N->size + 1) * sizeof *v);
-	memcpy(v, ph->members + N->first, (size_t)N->size * sizeof *v);
-	qsort(v, N->size, sizeof *v, cmp_u32);
-	return v;
-}
-
 #define TEXT_PHASES 40
 
 void report_clusters_text(struct tc_session *s, FILE *f)
@@ -73,7 +58,7 @@ void report_clusters_text(struct tc_session *s, FILE *f)
 		fprintf(f, "  %-7s %6s %10s %10s %7s  %s\n", "cluster", "size", "mean", "max", "medoid", "ranks");
 		for (uint32_t i = 0; i < ph->nvisible; i++) {
 			const struct tc_cnode *N = &ph->nodes[ph->visible[i]];
-			uint32_t *v = sorted_members(ph, N);
+			uint32_t *v = tc_clusters_node_ranks(ph, ph->visible[i]);
 			char mean[32], max[32];
 			fmt_seconds(mean, sizeof mean, N->mean);
 			fmt_seconds(max, sizeof max, N->max);
@@ -122,7 +107,7 @@ void report_clusters_json(struct tc_session *s, struct json *j)
 		json_arr_begin(j);
 		for (uint32_t i = 0; i < ph->nvisible; i++) {
 			const struct tc_cnode *N = &ph->nodes[ph->visible[i]];
-			uint32_t *v = sorted_members(ph, N);
+			uint32_t *v = tc_clusters_node_ranks(ph, ph->visible[i]);
 			json_obj_begin(j);
 			json_key(j, "ranks");
 			json_arr_begin(j);

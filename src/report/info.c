@@ -12,9 +12,7 @@ void report_info_json(struct tc_session *s, struct json *j)
 	json_kuint(j, "threads", t->nthreads);
 	json_kuint(j, "nodes", t->nnodes);
 	json_kuint(j, "locations", t->nlocs);
-	uint64_t total = 0;
-	for (int k = 0; k < TC_EV_COUNT; k++) total += t->ev_count[k];
-	json_kuint(j, "events", total);
+	json_kuint(j, "events", tc_trace_events(t));
 	json_key(j, "events_by_kind");
 	json_obj_begin(j);
 	for (int k = 0; k < TC_EV_COUNT; k++) json_kuint(j, tc_ev_kind_names[k], t->ev_count[k]);
@@ -26,9 +24,7 @@ void report_info_json(struct tc_session *s, struct json *j)
 	json_kuint(j, "unmatched_sends", t->unmatched_sends);
 	json_kuint(j, "unmatched_recvs", t->unmatched_recvs);
 	json_kuint(j, "bytes", t->msg_bytes);
-	uint64_t inter = 0;
-	for (size_t i = 0; i < t->nmsgs; i++) inter += !tc_same_node(t, t->msgs[i].src, t->msgs[i].dst);
-	json_kuint(j, "inter_node", inter);
+	json_kuint(j, "inter_node", tc_inter_node_msgs(t));
 	json_obj_end(j);
 	json_kuint(j, "collectives", t->ncolls);
 	json_kuint(j, "incomplete_collectives", t->incomplete_colls);
@@ -73,22 +69,18 @@ void report_info_text(struct tc_session *s, FILE *f)
 {
 	const struct tc_trace *t = s->t;
 	char b1[32], b2[32];
-	uint64_t total = 0;
-	for (int k = 0; k < TC_EV_COUNT; k++) total += t->ev_count[k];
 	fprintf(f, "trace       %s\n", t->anchor);
 	fprintf(f, "ranks       %u on %u node%s (%u CPU threads, %u locations)\n", t->nranks, t->nnodes,
 		t->nnodes == 1 ? "" : "s", t->nthreads, t->nlocs);
 	fmt_seconds(b1, sizeof b1, tc_dur(t, t->tmax - t->tmin));
 	fprintf(f, "duration    %s (clock %llu ticks/s)\n", b1, (unsigned long long)t->res);
-	fprintf(f, "events      %llu\n", (unsigned long long)total);
+	fprintf(f, "events      %llu\n", (unsigned long long)tc_trace_events(t));
 	for (int k = 0; k < TC_EV_COUNT; k++)
 		if (t->ev_count[k]) fprintf(f, "  %-20s %llu\n", tc_ev_kind_names[k], (unsigned long long)t->ev_count[k]);
 	fprintf(f, "calls       %llu in %u regions\n", (unsigned long long)t->ncalls, t->nregions);
 	fmt_bytes(b2, sizeof b2, t->msg_bytes);
-	uint64_t inter = 0;
-	for (size_t i = 0; i < t->nmsgs; i++) inter += !tc_same_node(t, t->msgs[i].src, t->msgs[i].dst);
 	fprintf(f, "messages    %zu matched (%s, %llu inter-node); unmatched: %llu sends, %llu receives\n",
-		t->nmsgs, b2, (unsigned long long)inter, (unsigned long long)t->unmatched_sends,
+		t->nmsgs, b2, (unsigned long long)tc_inter_node_msgs(t), (unsigned long long)t->unmatched_sends,
 		(unsigned long long)t->unmatched_recvs);
 	fprintf(f, "collectives %zu instances\n", t->ncolls);
 	if (t->clock_violations)

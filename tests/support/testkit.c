@@ -51,13 +51,9 @@ struct tc_trace *tk_load(const char *name, int threads)
 
 char *tk_node_ranks(const struct tc_phase_clusters *ph, uint32_t node)
 {
-	const struct tc_cnode *N = &ph->nodes[node];
-	uint32_t *v = xmalloc((N->size + 1) * sizeof *v);
-	memcpy(v, ph->members + N->first, N->size * sizeof *v);
-	for (uint32_t i = 1; i < N->size; i++)
-		for (uint32_t j = i; j > 0 && v[j - 1] > v[j]; j--) { uint32_t x = v[j]; v[j] = v[j - 1]; v[j - 1] = x; }
+	uint32_t *v = tc_clusters_node_ranks(ph, node);
 	struct strbuf b = { 0 };
-	fmt_ranges(&b, v, N->size);
+	fmt_ranges(&b, v, ph->nodes[node].size);
 	free(v);
 	return sb_detach(&b);
 }

@@ -178,22 +178,6 @@ static void bands_of(const struct tline *L, size_t n, size_t i, uint32_t *b0, ui
 }
 
 /* --- the selection -------------------------------------------------------------------- */
-static int cmp_u32(const void *x, const void *y)
-{
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	return (a > b) - (a < b);
-}
-
-/* A node's members, ascending (caller frees). */
-static uint32_t *sorted_members(const struct tc_phase_clusters *ph, uint32_t node)
-{
-	const struct tc_cnode *N = &ph->nodes[node];
-	uint32_t *r = xmalloc(((size_t)N->size + 1) * sizeof *r);
-	memcpy(r, ph->members + N->first, (size_t)N->size * sizeof *r);
-	qsort(r, N->size, sizeof *r, cmp_u32);
-	return r;
-}
-
 /* "0-15,17,19-31", cut to fit n bytes with " +K" for the ranks left out. */
 static void ranges_text(const uint32_t *r, uint32_t size, char *buf, size_t n)
 {
@@ -223,7 +207,7 @@ static void select_node(struct tc_app *a, const struct tc_phase_clusters *ph)
 {
 	if (!ph || a->cl.node >= ph->nnodes) return;
 	const struct tc_cnode *N = &ph->nodes[a->cl.node];
-	uint32_t *r = sorted_members(ph, a->cl.node);
+	uint32_t *r = tc_clusters_node_ranks(ph, a->cl.node);
 	app_select_ranks(a, r, N->size);
 	a->cl.sel_part = a->cl.part;
 	a->cl.sel_node = a->cl.node;
@@ -243,7 +227,7 @@ static void select_node(struct tc_app *a, const struct tc_phase_clusters *ph)
 static const char *node_ranks(struct tc_app *a, const struct tc_phase_clusters *ph)
 {
 	if (a->cl.text_part != a->cl.part || a->cl.text_node != a->cl.node || !a->cl.text[0]) {
-		uint32_t *r = sorted_members(ph, a->cl.node);
+		uint32_t *r = tc_clusters_node_ranks(ph, a->cl.node);
 		ranges_text(r, ph->nodes[a->cl.node].size, a->cl.text, sizeof a->cl.text);
 		free(r);
 		a->cl.text_part = a->cl.part;
