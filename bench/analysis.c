@@ -47,6 +47,7 @@ int main(int argc, char **argv)
 	double load = tc_now() - t0;
 	printf("analysis benchmark: %s (raw decode %.3f s, 1 thread)\n", path, raw);
 	line("load (1 thread)", load, raw, 0);
+	printf("  %-28s reading %.3f s, matching and indexing %.3f s\n", "", t->read_seconds, t->finish_seconds);
 
 	struct tc_steps_opts so;
 	tc_steps_default_opts(&so);
