@@ -354,6 +354,20 @@ static bool file_exists(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* The load's error "<archive>/<ref>.<ext>: message". */
+static void set_file_err(struct loadctx *L, uint64_t ref, const char *ext, const char *fmt, ...) TC_PRINTF(4, 5);
+static void set_file_err(struct loadctx *L, uint64_t ref, const char *ext, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	char *f = loc_file(L, ref, ext);
+	set_err(L, xasprintf("%s: %s", f, msg));
+	free(f);
+	free(msg);
+}
+
 /* Read one location: local definitions first, then its events in chunks. */
 static void read_location(struct loadctx *L, struct locctx *c, OTF2_EvtReaderCallbacks *cb)
 {
@@ -366,18 +380,15 @@ static void read_location(struct loadctx *L, struct locctx *c, OTF2_EvtReaderCal
 			while (rc == OTF2_ERROR_DUPLICATE_MAPPING_TABLE);
 			OTF2_Reader_CloseDefReader(L->rd, dr);
 			if (rc != OTF2_SUCCESS) {
-				char *f = loc_file(L, c->ref, "def");
-				set_err(L, xasprintf("%s: cannot read local definitions (%s)", f, otf2_msg[0] ? otf2_msg : OTF2_Error_GetDescription(rc)));
-				free(f);
+				set_file_err(L, c->ref, "def", "cannot read local definitions (%s)",
+					     otf2_msg[0] ? otf2_msg : OTF2_Error_GetDescription(rc));
 				return;
 			}
 		}
 	}
 	OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(L->rd, c->ref);
 	if (!er) {
-		char *f = loc_file(L, c->ref, "evt");
-		set_err(L, xasprintf("%s: cannot open event file (%s)", f, otf2_msg[0] ? otf2_msg : "unknown error"));
-		free(f);
+		set_file_err(L, c->ref, "evt", "cannot open event file (%s)", otf2_msg[0] ? otf2_msg : "unknown error");
 		return;
 	}
 	OTF2_Reader_RegisterEvtCallbacks(L->rd, er, cb, c);
@@ -387,11 +398,8 @@ static void read_location(struct loadctx *L, struct locctx *c, OTF2_EvtReaderCal
 		c->nread += n;
 		uint64_t done = atomic_fetch_add(&L->done, n) + n;
 		if (rc != OTF2_SUCCESS) {
-			char *f = loc_file(L, c->ref, "evt");
-			set_err(L, xasprintf("%s: truncated or corrupt event file after %llu events (%s)", f,
-					     (unsigned long long)c->nread,
-					     otf2_msg[0] ? otf2_msg : OTF2_Error_GetDescription(rc)));
-			free(f);
+			set_file_err(L, c->ref, "evt", "truncated or corrupt event file after %llu events (%s)",
+				     (unsigned long long)c->nread, otf2_msg[0] ? otf2_msg : OTF2_Error_GetDescription(rc));
 			break;
 		}
 		if (L->opts && L->opts->progress) {
@@ -409,10 +417,8 @@ static void read_location(struct loadctx *L, struct locctx *c, OTF2_EvtReaderCal
 	if (atomic_load(&L->cancel)) return;
 	uint64_t want = L->d.loc.a[c - L->lc].nevents;
 	if (want && c->nread < want) {
-		char *f = loc_file(L, c->ref, "evt");
-		set_err(L, xasprintf("%s: truncated event file: %llu of %llu events", f,
-				     (unsigned long long)c->nread, (unsigned long long)want));
-		free(f);
+		set_file_err(L, c->ref, "evt", "truncated event file: %llu of %llu events", (unsigned long long)c->nread,
+			     (unsigned long long)want);
 		return;
 	}
 	tcb_read_total(L->t, c->loc, c->nread);
