@@ -120,11 +120,10 @@ static void collectives(const struct tc_trace *t, struct acc *a)
 			uint8_t wk = cc == TC_CC_BARRIER ? TC_WS_WAIT_BARRIER : TC_WS_WAIT_NXN;
 			uint8_t ck = cc == TC_CC_BARRIER ? TC_WS_BARRIER_COMPLETION : TC_WS_NXN_COMPLETION;
 			for (uint32_t k = 0; k < co->n; k++) {
-				uint64_t lb = TC_MIN(latest, call[k]->leave);
-				if (latest > call[k]->leave) a->r->clamped++;
-				add(a, wk, m[k].rank, m[k].call, m[last].rank, m[last].call,
-				    lb > call[k]->enter ? lb - call[k]->enter : 0, res);
-				uint64_t from = TC_MAX(earliest_end, lb);
+				/* latest ≥ every enter, so the clipped latest begin is enter + wait */
+				uint64_t w = clip_wait(call[k]->enter, call[k]->leave, latest, &a->r->clamped);
+				add(a, wk, m[k].rank, m[k].call, m[last].rank, m[last].call, w, res);
+				uint64_t from = TC_MAX(earliest_end, call[k]->enter + w);
 				add(a, ck, m[k].rank, m[k].call, TC_NONE, TC_NONE,
 				    call[k]->leave > from ? call[k]->leave - from : 0, res);
 			}
