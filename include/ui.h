@@ -397,6 +397,10 @@ static inline bool app_rank_selected(const struct tc_app *a, uint32_t r)
 /* Colour-map role for a value in [0, vmax]. */
 enum tc_role app_map_role(double v, double vmax);
 void app_fit_logical(struct tc_app *a, int cols, int rows);
+/* The time window (pv.t0/t1, shared by the physical and calls views): kept inside
+ * the trace and at least 8 ticks wide; zoomed by 2 around the cursor time. */
+void app_clamp_time_window(struct tc_app *a);
+void app_zoom_time(struct tc_app *a, bool in);
 /* The events at the other end of the cursor event's messages and collective,
  * at most max of them (src/ui/views/marks.c). */
 uint32_t view_partners(const struct tc_app *a, uint32_t *out, uint32_t max);

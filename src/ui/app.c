@@ -768,6 +768,34 @@ void app_list_top(uint32_t *top, uint32_t cur, uint32_t n, int rows)
 	if (*top + (uint32_t)rows > n) *top = n > (uint32_t)rows ? n - (uint32_t)rows : 0;
 }
 
+void app_clamp_time_window(struct tc_app *a)
+{
+	const struct tc_trace *t = a->t;
+	uint64_t full = t->tmax > t->tmin ? t->tmax - t->tmin : 1;
+	uint64_t w = a->pv.t1 > a->pv.t0 ? a->pv.t1 - a->pv.t0 : 1;
+	if (w > full) w = full;
+	if (w < 8) w = TC_MIN(8, full);
+	if (a->pv.t0 < t->tmin) a->pv.t0 = t->tmin;
+	if (a->pv.t0 + w > t->tmin + full) a->pv.t0 = t->tmin + full - w;
+	a->pv.t1 = a->pv.t0 + w;
+}
+
+void app_zoom_time(struct tc_app *a, bool in)
+{
+	uint64_t w = a->pv.t1 > a->pv.t0 ? a->pv.t1 - a->pv.t0 : 1;
+	uint64_t nw = in ? w / 2 : w * 2;
+	if (nw < 8) nw = 8;
+	/* keep the cursor at the same place on screen */
+	double f = w ? (double)(a->time - TC_MIN(a->time, a->pv.t0)) / (double)w : 0.5;
+	uint64_t off = (uint64_t)(f * (double)nw);
+	a->pv.t0 = a->time > off ? a->time - off : 0;
+	a->pv.t1 = a->pv.t0 + nw;
+	app_clamp_time_window(a);
+	char buf[32];
+	fmt_seconds(buf, sizeof buf, tc_dur(a->t, a->pv.t1 - a->pv.t0));
+	app_message(a, false, "window %s", buf);
+}
+
 void app_fit_logical(struct tc_app *a, int cols, int rows)
 {
 	const struct tc_lsum *s = app_sum(a);

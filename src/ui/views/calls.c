@@ -129,18 +129,6 @@ static enum tc_role slot_role(const struct cv_cache *c, uint32_t s)
 	return c->slots[s] == TC_NONE ? TC_R_MPI : slot_roles[s];
 }
 
-static void clamp_window(struct tc_app *a)
-{
-	const struct tc_trace *t = a->t;
-	uint64_t full = t->tmax > t->tmin ? t->tmax - t->tmin : 1;
-	uint64_t w = a->pv.t1 > a->pv.t0 ? a->pv.t1 - a->pv.t0 : 1;
-	w = TC_MIN(w, full);
-	w = TC_MAX(w, TC_MIN(8, full));
-	if (a->pv.t0 < t->tmin) a->pv.t0 = t->tmin;
-	if (a->pv.t0 > t->tmin + full - w) a->pv.t0 = t->tmin + full - w;
-	a->pv.t1 = a->pv.t0 + w;
-}
-
 /* Column c of the activity stack, rows [y0, y0 + h) with the bottom at y0 + h - 1. */
 static void draw_stack(struct tc_grid *g, const struct cv_cache *c, int x, int y0, int h, int col)
 {
@@ -220,12 +208,12 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	int cols = r.w - LW;
 	bool status = r.h >= 12;
 	int arows = (r.h - 4 - status) / 2, drows = r.h - 4 - status - arows;
-	clamp_window(a);
+	app_clamp_time_window(a);
 	uint64_t w = a->pv.t1 - a->pv.t0;
 	if (a->time < a->pv.t0 || a->time >= a->pv.t1) {   /* follow the cursor, as the physical view does */
 		a->pv.t0 = a->time > w / 2 ? a->time - w / 2 : 0;
 		a->pv.t1 = a->pv.t0 + w;
-		clamp_window(a);
+		app_clamp_time_window(a);
 	}
 	const struct cv_cache *c = bins(a, cols, drows);
 	double dt = (double)(a->pv.t1 - a->pv.t0) / cols;
@@ -304,7 +292,6 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 {
 	const struct tc_trace *t = a->t;
 	uint64_t w = a->pv.t1 - a->pv.t0, step = TC_MAX(w / 8, 1);
-	char buf[32];
 	switch (act) {
 	case ACT_LEFT:
 		step = TC_MIN(step, a->pv.t0 - TC_MIN(a->pv.t0, t->tmin));
@@ -329,18 +316,9 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 		app_set_time(a, a->pv.t0 + w / 2);
 		break;
 	case ACT_ZOOM_IN:
-	case ACT_ZOOM_OUT: {
-		uint64_t nw = act == ACT_ZOOM_IN ? w / 2 : w * 2;
-		if (nw < 8) nw = 8;
-		double f = w ? (double)(a->time - TC_MIN(a->time, a->pv.t0)) / (double)w : 0.5;
-		uint64_t off = (uint64_t)(f * (double)nw);
-		a->pv.t0 = a->time > off ? a->time - off : 0;
-		a->pv.t1 = a->pv.t0 + nw;
-		clamp_window(a);
-		fmt_seconds(buf, sizeof buf, tc_dur(t, a->pv.t1 - a->pv.t0));
-		app_message(a, false, "window %s", buf);
+	case ACT_ZOOM_OUT:
+		app_zoom_time(a, act == ACT_ZOOM_IN);
 		return true;
-	}
 	case ACT_ZOOM_FIT:
 		a->pv.t0 = t->tmin;
 		a->pv.t1 = t->tmax > t->tmin ? t->tmax : t->tmin + 1;
@@ -363,7 +341,7 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	}
 	default: return false;
 	}
-	clamp_window(a);
+	app_clamp_time_window(a);
 	return true;
 }
 

@@ -133,18 +133,6 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, uint32_t rank, int x0,
 	}
 }
 
-static void clamp_window(struct tc_app *a)
-{
-	const struct tc_trace *t = a->t;
-	uint64_t full = t->tmax > t->tmin ? t->tmax - t->tmin : 1;
-	uint64_t w = a->pv.t1 > a->pv.t0 ? a->pv.t1 - a->pv.t0 : 1;
-	if (w > full) w = full;
-	if (w < 8) w = TC_MIN(8, full);
-	if (a->pv.t0 < t->tmin) a->pv.t0 = t->tmin;
-	if (a->pv.t0 + w > t->tmin + full) a->pv.t0 = t->tmin + full - w;
-	a->pv.t1 = a->pv.t0 + w;
-}
-
 static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 {
 	const struct tc_trace *t = a->t;
@@ -155,13 +143,13 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	int rows = r.h - 1 - evline, cols = r.w - lw;
 	a->pv.cols = cols;
 	a->pv.rows = rows;
-	clamp_window(a);
+	app_clamp_time_window(a);
 	/* keep the cursor time and rank on screen */
 	uint64_t w = a->pv.t1 - a->pv.t0;
 	if (a->time < a->pv.t0 || a->time >= a->pv.t1) {
 		a->pv.t0 = a->time > w / 2 ? a->time - w / 2 : 0;
 		a->pv.t1 = a->pv.t0 + w;
-		clamp_window(a);
+		app_clamp_time_window(a);
 	}
 	uint32_t vi = app_vis_index(a, a->rank);
 	if (vi < a->pv.top) a->pv.top = vi;
@@ -234,20 +222,9 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	case ACT_FIRST: app_set_time(a, t->tmin); return true;
 	case ACT_LAST: app_set_time(a, t->tmax); return true;
 	case ACT_ZOOM_IN:
-	case ACT_ZOOM_OUT: {
-		uint64_t nw = act == ACT_ZOOM_IN ? w / 2 : w * 2;
-		if (nw < 8) nw = 8;
-		/* keep the cursor at the same place on screen */
-		double f = w ? (double)(a->time - TC_MIN(a->time, a->pv.t0)) / (double)w : 0.5;
-		uint64_t off = (uint64_t)(f * (double)nw);
-		a->pv.t0 = a->time > off ? a->time - off : 0;
-		a->pv.t1 = a->pv.t0 + nw;
-		clamp_window(a);
-		char buf[32];
-		fmt_seconds(buf, sizeof buf, tc_dur(t, a->pv.t1 - a->pv.t0));
-		app_message(a, false, "window %s", buf);
+	case ACT_ZOOM_OUT:
+		app_zoom_time(a, act == ACT_ZOOM_IN);
 		return true;
-	}
 	case ACT_ZOOM_FIT:
 		a->pv.t0 = t->tmin;
 		a->pv.t1 = t->tmax;
