@@ -100,6 +100,8 @@ void json_kbool(struct json *j, const char *k, bool v);
 
 /* qsort comparison of uint32_t, ascending. */
 int tc_cmp_u32(const void *a, const void *b);
+/* First index of sorted a[0..n) whose value is >= key (n if none). */
+size_t tc_lower_bound_u32(const uint32_t *a, size_t n, uint32_t key);
 
 /* Rank sets printed as compressed ranges: "0-3,8,10-12". */
 void fmt_ranges(struct strbuf *b, const uint32_t *sorted, size_t n);

@@ -49,12 +49,7 @@ void cl_events_free(struct cl_events *pe)
 
 uint32_t cl_rank_index(const struct cl_events *pe, uint32_t rank)
 {
-	uint32_t lo = 0, hi = pe->nranks;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (pe->ranks[mid] < rank) lo = mid + 1;
-		else hi = mid;
-	}
+	uint32_t lo = (uint32_t)tc_lower_bound_u32(pe->ranks, pe->nranks, rank);
 	return lo < pe->nranks && pe->ranks[lo] == rank ? lo : TC_NONE;
 }
 

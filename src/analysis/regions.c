@@ -34,12 +34,7 @@ void tc_sparse_free(struct tc_sparse *m)
 
 static uint32_t sparse_find(const struct tc_sparse *m, uint32_t i, uint32_t j)
 {
-	uint32_t lo = m->row[i], hi = m->row[i + 1];
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (m->col[mid] < j) lo = mid + 1;
-		else hi = mid;
-	}
+	uint32_t lo = m->row[i] + (uint32_t)tc_lower_bound_u32(m->col + m->row[i], m->row[i + 1] - m->row[i], j);
 	return lo < m->row[i + 1] && m->col[lo] == j ? lo : TC_NONE;
 }
 

@@ -100,12 +100,7 @@ enum tc_role app_map_role(double v, double vmax)
 /* --- cursor --------------------------------------------------------------------- */
 uint32_t app_vis_index(const struct tc_app *a, uint32_t rank)
 {
-	uint32_t lo = 0, hi = a->nvis;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (a->vis[mid] < rank) lo = mid + 1;
-		else hi = mid;
-	}
+	uint32_t lo = (uint32_t)tc_lower_bound_u32(a->vis, a->nvis, rank);
 	return lo < a->nvis ? lo : (a->nvis ? a->nvis - 1 : 0);
 }
 
