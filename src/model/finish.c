@@ -152,7 +152,7 @@ struct recv_pass {
 	struct qtab *q;          /* the send pass's shards: key.src % nshards */
 	uint32_t nshards;
 	struct tc_msg *msgs;
-	uint32_t **rec_msg;
+	const uint32_t *next;    /* FIFO link of each key's queue, by message id */
 	struct recv_acc *acc;
 };
 
@@ -167,22 +167,28 @@ static void recv_rank(void *ctx, uint32_t r, int tid)
 	for (size_t i = 0; i < b->p2p.n; i++) {
 		struct raw_p2p *p = &b->p2p.a[i];
 		if (p->kind != RAW_RECV && p->kind != RAW_IRECV) continue;
+		uint32_t post_call = p->aux_call;
+		p->msg = TC_NONE;
 		if (p->call == TC_NONE) { acc->outside++; continue; }
 		struct qkey k = { p->comm, world_of(t, p->comm, p->peer, r), r, p->tag };
 		struct qent *e = k.src == TC_NONE ? NULL : qfind(&rp->q[k.src % rp->nshards], &k, false);
 		if (!e || e->head == TC_NONE) { acc->unmatched++; continue; }
 		uint32_t id = e->head;
 		struct tc_msg *m = &rp->msgs[id];
-		e->head = m->post_call;
+		e->head = rp->next[id];
 		if (e->head == TC_NONE) e->tail = TC_NONE;
+		else { /* the key's next receive comes a few records later: fetch its message now */
+			__builtin_prefetch(&rp->msgs[e->head], 1);
+			__builtin_prefetch((const char *)&rp->msgs[e->head + 1] - 1, 1);
+		}
 		const struct tc_call *rc = &R->calls[p->call];
 		uint8_t rk = t->regions[rc->region].kind;
 		m->recv_time = p->time;
 		m->recv_call = p->call;
 		if (p->kind == RAW_IRECV || rk == TC_RK_MPI_WAIT || rk == TC_RK_MPI_TEST) m->flags |= TC_MSG_NB_RECV;
-		if (p->paired && p->aux_call != TC_NONE) {
+		if (p->paired && post_call != TC_NONE) {
 			m->post_time = p->aux_time;
-			m->post_call = p->aux_call;
+			m->post_call = post_call;
 		} else {
 			m->post_time = rc->enter;
 			m->post_call = (m->flags & TC_MSG_NB_RECV) ? TC_NONE : p->call;
@@ -193,30 +199,24 @@ static void recv_rank(void *ctx, uint32_t r, int tid)
 		}
 		if (p->bytes != m->bytes) acc->size_mismatch++;
 		acc->bytes += m->bytes;
-		rp->rec_msg[r][i] = id;
+		p->msg = id;
 		acc->matched++;
 	}
 }
 
-/* A send record that becomes a message: valid call and a destination in range. */
-static bool send_ok(const struct tc_trace *t, uint32_t r, const struct raw_p2p *p, uint32_t *dst)
-{
-	if (p->kind != RAW_SEND && p->kind != RAW_ISEND) return false;
-	if (p->call == TC_NONE) return false;
-	*dst = world_of(t, p->comm, p->peer, r);
-	return *dst != TC_NONE && *dst < t->nranks;
-}
-
 /* Send pass, sharded by sender: shard s owns the ranks r ≡ s (mod nshards) and
- * its own queue table (a key holds one sender, so one shard); message ids are
- * base[r] + k, the same whatever the number of threads. */
+ * its own queue table (a key holds one sender, so one shard).  Every send
+ * record inside a call has a message slot, ids base[r] + k counted while
+ * reading, so the same whatever the number of threads; a send to a rank
+ * outside its communicator keeps an empty slot (never received, dropped with
+ * the unmatched sends). */
 struct send_pass {
 	struct tc_trace *t;
 	struct qtab *q;          /* nshards tables */
 	uint32_t nshards;
 	const uint32_t *base;    /* first message id of each rank */
 	struct tc_msg *msgs;
-	uint32_t **rec_msg;
+	uint32_t *next;          /* FIFO link of each key's queue, by message id */
 	uint64_t *outside, *badrank; /* per shard */
 };
 
@@ -229,23 +229,24 @@ static void send_shard(void *ctx, uint32_t sh, int tid)
 		if (t->ranks[r].loc == TC_NONE) continue;
 		struct locb *b = &t->b->lb.a[t->ranks[r].loc];
 		const struct tc_rank *S = &t->ranks[r];
-		uint32_t *rm = sp->rec_msg[r] = xmalloc((b->p2p.n ? b->p2p.n : 1) * sizeof(uint32_t));
 		uint32_t id = sp->base[r];
 		for (size_t i = 0; i < b->p2p.n; i++) {
-			const struct raw_p2p *p = &b->p2p.a[i];
-			rm[i] = TC_NONE;
-			uint32_t dst;
-			if (!send_ok(t, r, p, &dst)) {
-				if (p->kind == RAW_SEND || p->kind == RAW_ISEND) {
-					if (p->call == TC_NONE) sp->outside[sh]++;
-					else sp->badrank[sh]++;
-				}
+			struct raw_p2p *p = &b->p2p.a[i];
+			if (p->kind != RAW_SEND && p->kind != RAW_ISEND) continue;
+			p->msg = TC_NONE;
+			if (p->call == TC_NONE) { sp->outside[sh]++; continue; }
+			struct tc_msg *m = &sp->msgs[id];
+			p->msg = id;
+			sp->next[id] = TC_NONE;
+			uint32_t dst = world_of(t, p->comm, p->peer, r);
+			if (dst == TC_NONE || dst >= t->nranks) {
+				sp->badrank[sh]++;
+				*m = (struct tc_msg){ .src = r, .dst = TC_NONE, .send_call = p->call,
+						      .recv_call = TC_NONE, .post_call = TC_NONE };
+				id++;
 				continue;
 			}
-			struct qkey k = { p->comm, r, dst, p->tag };
-			struct qent *e = qfind(&sp->q[sh], &k, true);
 			const struct tc_call *sc = &S->calls[p->call];
-			struct tc_msg *m = &sp->msgs[id];
 			*m = (struct tc_msg){
 				.send_time = p->time, .bytes = p->bytes, .src = r, .dst = dst,
 				.send_call = p->call, .recv_call = TC_NONE, .post_call = TC_NONE,
@@ -253,38 +254,53 @@ static void send_shard(void *ctx, uint32_t sh, int tid)
 				.send_done = p->paired ? p->aux_time : sc->leave,
 			};
 			if (p->kind == RAW_ISEND || t->regions[sc->region].kind == TC_RK_MPI_ISEND) m->flags |= TC_MSG_NB_SEND;
+			struct qkey k = { p->comm, r, dst, p->tag };
+			struct qent *e = qfind(&sp->q[sh], &k, true);
 			if (e->tail == TC_NONE) e->head = id;
-			else sp->msgs[e->tail].post_call = id;
-			e->tail = id;
-			rm[i] = id++;
+			else sp->next[e->tail] = id;
+			e->tail = id++;
 		}
 	}
 }
 
+/* Drop the message slots nobody received; renumber the records' message ids. */
+static size_t drop_unreceived(struct tc_trace *t, struct tc_msg *msgs, size_t n)
+{
+	uint32_t *remap = xmalloc((n ? n : 1) * sizeof *remap), k = 0;
+	for (size_t i = 0; i < n; i++) {
+		remap[i] = msgs[i].recv_call == TC_NONE ? TC_NONE : k;
+		if (remap[i] != TC_NONE) msgs[k++] = msgs[i];
+	}
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		if (t->ranks[r].loc == TC_NONE) continue;
+		struct locb *b = &t->b->lb.a[t->ranks[r].loc];
+		for (size_t i = 0; i < b->p2p.n; i++)
+			if (b->p2p.a[i].msg != TC_NONE) b->p2p.a[i].msg = remap[b->p2p.a[i].msg];
+	}
+	free(remap);
+	return k;
+}
+
 /* Messages are created in the send pass, one per send record, with the sender's
- * side filled in; the message's post_call field links the FIFO queue of its key
- * until a receive pops it.  The receive pass then touches one message record
- * per receive.  Both passes run in parallel (senders sharded, receivers
- * independent).  Unmatched sends are compacted away at the end. */
-static void match_messages(struct tc_trace *t, uint32_t **rec_msg)
+ * side filled in; a separate link array chains each key's FIFO queue until a
+ * receive pops it.  The receive pass then touches one message record per
+ * receive, fetched ahead while the previous one of its key is matched.  Both
+ * passes run in parallel (senders sharded, receivers independent).  Afterwards
+ * every matched p2p record carries its message id (raw_p2p.msg). */
+static void match_messages(struct tc_trace *t)
 {
 	struct tc_build *B = t->b;
 	int threads = TC_MAX(B->threads, 1);
 	uint64_t outside = 0, badrank = 0;
-	/* message ids: the valid sends of each rank, in rank order */
 	uint32_t *base = xmalloc(((size_t)t->nranks + 1) * sizeof *base);
-	size_t nsends = 0;
+	size_t nslots = 0;
 	for (uint32_t r = 0; r < t->nranks; r++) {
-		base[r] = (uint32_t)nsends;
-		if (t->ranks[r].loc == TC_NONE) continue;
-		const struct locb *b = &B->lb.a[t->ranks[r].loc];
-		for (size_t i = 0; i < b->p2p.n; i++) {
-			uint32_t dst;
-			nsends += send_ok(t, r, &b->p2p.a[i], &dst);
-		}
+		base[r] = (uint32_t)nslots;
+		if (t->ranks[r].loc != TC_NONE) nslots += B->lb.a[t->ranks[r].loc].send_slots;
 	}
-	struct { struct tc_msg *a; size_t n; } msgs = { xmalloc((nsends + 1) * sizeof(struct tc_msg)), nsends };
-	struct send_pass sp = { .t = t, .nshards = (uint32_t)threads, .base = base, .msgs = msgs.a, .rec_msg = rec_msg };
+	struct tc_msg *msgs = xmalloc((nslots + 1) * sizeof *msgs);
+	uint32_t *next = xmalloc((nslots + 1) * sizeof *next);
+	struct send_pass sp = { .t = t, .nshards = (uint32_t)threads, .base = base, .msgs = msgs, .next = next };
 	sp.q = xcalloc((size_t)threads, sizeof *sp.q);
 	sp.outside = xcalloc((size_t)threads, sizeof *sp.outside);
 	sp.badrank = xcalloc((size_t)threads, sizeof *sp.badrank);
@@ -299,7 +315,7 @@ static void match_messages(struct tc_trace *t, uint32_t **rec_msg)
 	struct qtab *shards = sp.q;
 	/* receive pass, in parallel over receiving ranks: a key's queue is popped
 	 * only by its receiver, and a message is written only by its receiver */
-	struct recv_pass rp = { .t = t, .q = shards, .nshards = sp.nshards, .msgs = msgs.a, .rec_msg = rec_msg };
+	struct recv_pass rp = { .t = t, .q = shards, .nshards = sp.nshards, .msgs = msgs, .next = next };
 	rp.acc = xcalloc((size_t)threads, sizeof *rp.acc);
 	tc_parallel_for(t->nranks, threads, recv_rank, &rp);
 	uint64_t unmatched_recvs = 0, size_mismatch = 0, matched = 0;
@@ -312,27 +328,14 @@ static void match_messages(struct tc_trace *t, uint32_t **rec_msg)
 		t->msg_bytes += rp.acc[k].bytes;
 	}
 	free(rp.acc);
+	free(next);
 	for (int k = 0; k < threads; k++) free(shards[k].e);
 	free(shards);
-	uint64_t unmatched_sends = msgs.n - matched;
-	if (unmatched_sends) {
-		/* drop the sends nobody received; renumber the records' message ids */
-		uint32_t *remap = xmalloc(msgs.n * sizeof *remap), k = 0;
-		for (size_t i = 0; i < msgs.n; i++) {
-			remap[i] = msgs.a[i].recv_call == TC_NONE ? TC_NONE : k;
-			if (remap[i] != TC_NONE) msgs.a[k++] = msgs.a[i];
-		}
-		msgs.n = k;
-		for (uint32_t r = 0; r < t->nranks; r++) {
-			if (t->ranks[r].loc == TC_NONE) continue;
-			size_t n = B->lb.a[t->ranks[r].loc].p2p.n;
-			for (size_t i = 0; i < n; i++)
-				if (rec_msg[r][i] != TC_NONE) rec_msg[r][i] = remap[rec_msg[r][i]];
-		}
-		free(remap);
-	}
-	t->msgs = msgs.a;
-	t->nmsgs = msgs.n;
+	uint64_t unmatched_sends = nslots - matched - badrank;
+	size_t nmsgs = nslots;
+	if (nslots > matched) nmsgs = drop_unreceived(t, msgs, nslots);
+	t->msgs = msgs;
+	t->nmsgs = nmsgs;
 	t->unmatched_sends = unmatched_sends;
 	t->unmatched_recvs = unmatched_recvs;
 	if (unmatched_sends || unmatched_recvs)
@@ -443,7 +446,7 @@ static void match_collectives(struct tc_trace *t, uint32_t **coll_of_rec)
 struct ops_scratch { uint32_t *ns, *nr, *co; };
 struct ops_pass {
 	struct tc_trace *t;
-	uint32_t **rec_msg, **coll_of_rec;
+	uint32_t **coll_of_rec;
 	uint32_t maxcalls;
 	struct ops_scratch *sc;   /* per thread, allocated on first use */
 };
@@ -463,12 +466,12 @@ static void ops_rank(void *ctx, uint32_t r, int tid)
 		for (uint32_t i = 0; i < n; i++) sc->co[i] = TC_NONE;
 	}
 	uint32_t *ns = sc->ns, *nr = sc->nr, *co = sc->co;
-	const uint32_t *rec_msg = op_->rec_msg[r], *coll_of_rec = op_->coll_of_rec[r];
+	const uint32_t *coll_of_rec = op_->coll_of_rec[r];
 	struct locb *b = &t->b->lb.a[R->loc];
 	uint32_t nsend = 0, nrecv = 0;
 	for (size_t i = 0; i < b->p2p.n; i++) {
-		if (rec_msg[i] == TC_NONE) continue;
 		const struct raw_p2p *p = &b->p2p.a[i];
+		if (p->msg == TC_NONE) continue;
 		if (p->kind == RAW_SEND || p->kind == RAW_ISEND) { ns[p->call]++; nsend++; }
 		else { nr[p->call]++; nrecv++; }
 	}
@@ -494,9 +497,9 @@ static void ops_rank(void *ctx, uint32_t r, int tid)
 		o++;
 	}
 	for (size_t i = 0; i < b->p2p.n; i++) {
-		uint32_t m = rec_msg[i];
-		if (m == TC_NONE) continue;
 		const struct raw_p2p *p = &b->p2p.a[i];
+		uint32_t m = p->msg;
+		if (m == TC_NONE) continue;
 		struct tc_op *op = &R->ops[R->calls[p->call].op];
 		if (p->kind == RAW_SEND || p->kind == RAW_ISEND) R->send_msgs[op->first_send + op->nsend++] = m;
 		else R->recv_msgs[op->first_recv + op->nrecv++] = m;
@@ -513,9 +516,9 @@ static void ops_rank(void *ctx, uint32_t r, int tid)
 
 /* Per rank: ops (calls that communicate) with their messages grouped; in
  * parallel over ranks (scratch per thread, at most 256 MiB of it in all). */
-static void build_ops(struct tc_trace *t, uint32_t **rec_msg, uint32_t **coll_of_rec)
+static void build_ops(struct tc_trace *t, uint32_t **coll_of_rec)
 {
-	struct ops_pass op = { .t = t, .rec_msg = rec_msg, .coll_of_rec = coll_of_rec };
+	struct ops_pass op = { .t = t, .coll_of_rec = coll_of_rec };
 	for (uint32_t r = 0; r < t->nranks; r++) op.maxcalls = TC_MAX(op.maxcalls, t->ranks[r].ncalls);
 	int threads = TC_MAX(t->b->threads, 1);
 	while (threads > 1 && (uint64_t)op.maxcalls * 12 * (uint64_t)threads > ((uint64_t)256 << 20)) threads--;
@@ -542,16 +545,11 @@ void tc_trace_finish(struct tc_trace *t)
 	setup_ranks(t);
 	pick_world(t);
 
-	uint32_t **rec_msg = xcalloc(t->nranks ? t->nranks : 1, sizeof *rec_msg);
 	uint32_t **coll_of_rec = xcalloc(t->nranks ? t->nranks : 1, sizeof *coll_of_rec);
-	match_messages(t, rec_msg);
+	match_messages(t);
 	match_collectives(t, coll_of_rec);
-	build_ops(t, rec_msg, coll_of_rec);
-	for (uint32_t r = 0; r < t->nranks; r++) {
-		free(rec_msg[r]);
-		free(coll_of_rec[r]);
-	}
-	free(rec_msg);
+	build_ops(t, coll_of_rec);
+	for (uint32_t r = 0; r < t->nranks; r++) free(coll_of_rec[r]);
 	free(coll_of_rec);
 
 	t->tmin = UINT64_MAX;

@@ -187,6 +187,7 @@ static struct raw_p2p *p2p(struct tc_trace *t, uint32_t loc, uint64_t time, enum
 	b->count[ev]++;
 	struct raw_p2p r = { .time = time, .bytes = bytes, .peer = peer, .comm = comm, .tag = tag,
 			     .call = top_call(b), .aux_call = TC_NONE, .kind = (uint8_t)kind };
+	if ((kind == RAW_SEND || kind == RAW_ISEND) && r.call != TC_NONE) b->send_slots++;
 	VEC_PUSH(b->p2p, r);
 	return &b->p2p.a[b->p2p.n - 1];
 }

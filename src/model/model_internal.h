@@ -16,7 +16,10 @@ struct raw_p2p {
 	uint64_t aux_time;    /* send: completion time; receive: posted time */
 	uint32_t peer, comm, tag;
 	uint32_t call;        /* innermost open call when the record was read, TC_NONE if none */
-	uint32_t aux_call;    /* receive: call of its IrecvRequest */
+	union {
+		uint32_t aux_call; /* receive, until matched: call of its IrecvRequest */
+		uint32_t msg;      /* once matched: message id, TC_NONE if none (both kinds) */
+	};
 	uint8_t kind;
 	bool paired;          /* aux_* are set */
 };
@@ -36,6 +39,7 @@ struct locb {
 	VEC(struct raw_p2p) p2p;
 	VEC(struct raw_coll) coll;
 	uint64_t count[TC_EV_COUNT];
+	uint32_t send_slots;   /* send records inside a call: message ids reserved for them */
 	uint64_t last_time;
 	uint64_t coll_begin;   /* time of a pending CollectiveBegin, 0 if none */
 	uint64_t bad_leaves;   /* Leave with no open call */

@@ -222,6 +222,34 @@ static void test_unmatched(void **st)
 	tc_trace_free(t);
 }
 
+/* A send naming a rank outside its communicator takes no message id from the
+ * good ones, is counted apart from the unmatched sends, and has no op. */
+static void test_send_bad_rank(void **st)
+{
+	(void)st;
+	struct fx f = setup(2);
+	struct tc_trace *t = f.t;
+	tcb_enter(t, 0, 1, f.send); tcb_send(t, 0, 2, 7, 0, 9, 4); tcb_leave(t, 0, 3, f.send);
+	tcb_enter(t, 0, 4, f.send); tcb_send(t, 0, 5, 1, 0, 9, 16); tcb_leave(t, 0, 6, f.send);
+	tcb_enter(t, 1, 1, f.recv); tcb_recv(t, 1, 7, 0, 0, 9, 16); tcb_leave(t, 1, 8, f.recv);
+	tc_trace_finish(t);
+	assert_int_equal(t->nmsgs, 1);
+	assert_int_equal(t->unmatched_sends, 0);
+	assert_int_equal(t->unmatched_recvs, 0);
+	assert_int_equal(t->msgs[0].src, 0);
+	assert_int_equal(t->msgs[0].dst, 1);
+	assert_int_equal(t->msgs[0].bytes, 16);
+	assert_int_equal(t->msgs[0].send_call, 1);
+	assert_int_equal(t->ranks[0].nops, 1);
+	assert_int_equal(t->ranks[0].ops[0].call, 1);
+	assert_int_equal(t->ranks[0].send_msgs[0], 0);
+	assert_int_equal(t->ranks[1].recv_msgs[0], 0);
+	bool warned = false;
+	for (size_t i = 0; i < t->warnings.n; i++) warned |= strstr(t->warnings.a[i], "outside their communicator") != NULL;
+	assert_true(warned);
+	tc_trace_free(t);
+}
+
 /* Collectives: the k-th record on a communicator is instance k; roots are world ranks. */
 static void test_collectives(void **st)
 {
@@ -295,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_nonblocking_by_region),
 		cmocka_unit_test(test_sendrecv),
 		cmocka_unit_test(test_unmatched),
+		cmocka_unit_test(test_send_bad_rank),
 		cmocka_unit_test(test_collectives),
 		cmocka_unit_test(test_unclosed_and_clock),
 	};
