@@ -145,6 +145,120 @@ static void pick_world(struct tc_trace *t)
 }
 
 
+/* Scratch of one thread: per call of the rank, its sends, receives, collective. */
+struct ops_scratch { uint32_t *ns, *nr, *co; };
+struct ops_pass {
+	struct tc_trace *t;
+	uint32_t **coll_of_rec;
+	uint32_t maxcalls;
+	struct ops_scratch *sc;   /* per thread, allocated on first use */
+};
+
+static void ops_rank(void *ctx, uint32_t r, int tid)
+{
+	struct ops_pass *op_ = ctx;
+	struct tc_trace *t = op_->t;
+	struct tc_rank *R = &t->ranks[r];
+	if (R->loc == TC_NONE) return;
+	struct ops_scratch *sc = &op_->sc[tid];
+	if (!sc->ns) {
+		uint32_t n = op_->maxcalls ? op_->maxcalls : 1;
+		sc->ns = xcalloc(n, sizeof *sc->ns);
+		sc->nr = xcalloc(n, sizeof *sc->nr);
+		sc->co = xmalloc(n * sizeof *sc->co);
+		for (uint32_t i = 0; i < n; i++) sc->co[i] = TC_NONE;
+	}
+	uint32_t *ns = sc->ns, *nr = sc->nr, *co = sc->co;
+	const uint32_t *coll_of_rec = op_->coll_of_rec[r];
+	struct locb *b = &t->b->lb.a[R->loc];
+	uint32_t nsend = 0, nrecv = 0;
+	for (size_t i = 0; i < b->p2p.n; i++) {
+		const struct raw_p2p *p = &b->p2p.a[i];
+		if (p->msg == TC_NONE) continue;
+		if (p->kind == RAW_SEND || p->kind == RAW_ISEND) { ns[p->call]++; nsend++; }
+		else { nr[p->call]++; nrecv++; }
+	}
+	for (size_t i = 0; i < b->coll.n; i++)
+		if (coll_of_rec[i] != TC_NONE) co[b->coll.a[i].call] = coll_of_rec[i];
+	uint32_t nops = 0;
+	for (uint32_t c = 0; c < R->ncalls; c++)
+		if (ns[c] || nr[c] || co[c] != TC_NONE) nops++;
+	R->nops = nops;
+	R->ops = xmalloc((nops ? nops : 1) * sizeof *R->ops);
+	R->send_msgs = xmalloc((nsend ? nsend : 1) * sizeof(uint32_t));
+	R->recv_msgs = xmalloc((nrecv ? nrecv : 1) * sizeof(uint32_t));
+	R->nsend_msgs = nsend;
+	R->nrecv_msgs = nrecv;
+	uint32_t o = 0, fs = 0, fr = 0;
+	for (uint32_t c = 0; c < R->ncalls; c++) {
+		if (!(ns[c] || nr[c] || co[c] != TC_NONE)) continue;
+		R->ops[o] = (struct tc_op){ .call = c, .first_send = fs, .nsend = 0, .first_recv = fr,
+					    .nrecv = 0, .coll = co[c] };
+		R->calls[c].op = o;
+		fs += ns[c];
+		fr += nr[c];
+		o++;
+	}
+	for (size_t i = 0; i < b->p2p.n; i++) {
+		const struct raw_p2p *p = &b->p2p.a[i];
+		uint32_t m = p->msg;
+		if (m == TC_NONE) continue;
+		struct tc_op *op = &R->ops[R->calls[p->call].op];
+		if (p->kind == RAW_SEND || p->kind == RAW_ISEND) R->send_msgs[op->first_send + op->nsend++] = m;
+		else R->recv_msgs[op->first_recv + op->nrecv++] = m;
+	}
+	/* reset the scratch arrays for the next rank: only the calls that have an op */
+	for (uint32_t k = 0; k < nops; k++) {
+		uint32_t c = R->ops[k].call;
+		ns[c] = nr[c] = 0;
+		co[c] = TC_NONE;
+	}
+	R->first_time = R->ncalls ? R->calls[0].enter : 0;
+	R->last_time = b->last_time;
+}
+
+/* Threads for the ops pass: scratch of 12 bytes per call of the largest rank
+ * each, at most 256 MiB of it in all. */
+static int ops_threads(struct ops_pass *op, int threads)
+{
+	for (uint32_t r = 0; r < op->t->nranks; r++) op->maxcalls = TC_MAX(op->maxcalls, op->t->ranks[r].ncalls);
+	threads = TC_MAX(threads, 1);
+	while (threads > 1 && (uint64_t)op->maxcalls * 12 * (uint64_t)threads > ((uint64_t)256 << 20)) threads--;
+	op->sc = xcalloc((size_t)threads, sizeof *op->sc);
+	return threads;
+}
+
+static void ops_free(struct ops_pass *op, int threads)
+{
+	for (int k = 0; k < threads; k++) {
+		free(op->sc[k].ns);
+		free(op->sc[k].nr);
+		free(op->sc[k].co);
+	}
+	free(op->sc);
+}
+
+/* Per rank: ops (calls that communicate) with their messages grouped; in
+ * parallel over ranks.  Replaces ops built before (the receive pass builds them
+ * on the fly; they are rebuilt when unreceived sends had to be dropped). */
+static void build_ops(struct tc_trace *t, uint32_t **coll_of_rec)
+{
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		struct tc_rank *R = &t->ranks[r];
+		for (uint32_t k = 0; k < R->nops; k++) R->calls[R->ops[k].call].op = TC_NONE;
+		free(R->ops);
+		free(R->send_msgs);
+		free(R->recv_msgs);
+		R->ops = NULL;
+		R->send_msgs = R->recv_msgs = NULL;
+		R->nops = R->nsend_msgs = R->nrecv_msgs = 0;
+	}
+	struct ops_pass op = { .t = t, .coll_of_rec = coll_of_rec };
+	int threads = ops_threads(&op, t->b->threads);
+	tc_parallel_for(t->nranks, threads, ops_rank, &op);
+	ops_free(&op, threads);
+}
+
 /* Per-thread counters of the receive pass (padded apart). */
 struct recv_acc { uint64_t unmatched, size_mismatch, matched, outside, clock_bad, bytes; char pad[16]; };
 struct recv_pass {
@@ -154,6 +268,7 @@ struct recv_pass {
 	struct tc_msg *msgs;
 	const uint32_t *next;    /* FIFO link of each key's queue, by message id */
 	struct recv_acc *acc;
+	struct ops_pass *ops;    /* each rank's ops, built while its records are in cache */
 };
 
 static void recv_rank(void *ctx, uint32_t r, int tid)
@@ -202,6 +317,13 @@ static void recv_rank(void *ctx, uint32_t r, int tid)
 		p->msg = id;
 		acc->matched++;
 	}
+}
+
+static void recv_and_ops(void *ctx, uint32_t r, int tid)
+{
+	struct recv_pass *rp = ctx;
+	recv_rank(ctx, r, tid);
+	ops_rank(rp->ops, r, tid);
 }
 
 /* Send pass, sharded by sender: shard s owns the ranks r ≡ s (mod nshards) and
@@ -287,7 +409,7 @@ static size_t drop_unreceived(struct tc_trace *t, struct tc_msg *msgs, size_t n)
  * receive, fetched ahead while the previous one of its key is matched.  Both
  * passes run in parallel (senders sharded, receivers independent).  Afterwards
  * every matched p2p record carries its message id (raw_p2p.msg). */
-static void match_messages(struct tc_trace *t)
+static void match_messages(struct tc_trace *t, uint32_t **coll_of_rec)
 {
 	struct tc_build *B = t->b;
 	int threads = TC_MAX(B->threads, 1);
@@ -315,11 +437,14 @@ static void match_messages(struct tc_trace *t)
 	struct qtab *shards = sp.q;
 	/* receive pass, in parallel over receiving ranks: a key's queue is popped
 	 * only by its receiver, and a message is written only by its receiver */
-	struct recv_pass rp = { .t = t, .q = shards, .nshards = sp.nshards, .msgs = msgs, .next = next };
-	rp.acc = xcalloc((size_t)threads, sizeof *rp.acc);
-	tc_parallel_for(t->nranks, threads, recv_rank, &rp);
+	struct ops_pass op = { .t = t, .coll_of_rec = coll_of_rec };
+	int rthreads = ops_threads(&op, threads);
+	struct recv_pass rp = { .t = t, .q = shards, .nshards = sp.nshards, .msgs = msgs, .next = next, .ops = &op };
+	rp.acc = xcalloc((size_t)rthreads, sizeof *rp.acc);
+	tc_parallel_for(t->nranks, rthreads, recv_and_ops, &rp);
+	ops_free(&op, rthreads);
 	uint64_t unmatched_recvs = 0, size_mismatch = 0, matched = 0;
-	for (int k = 0; k < threads; k++) {
+	for (int k = 0; k < rthreads; k++) {
 		unmatched_recvs += rp.acc[k].unmatched;
 		size_mismatch += rp.acc[k].size_mismatch;
 		matched += rp.acc[k].matched;
@@ -333,7 +458,10 @@ static void match_messages(struct tc_trace *t)
 	free(shards);
 	uint64_t unmatched_sends = nslots - matched - badrank;
 	size_t nmsgs = nslots;
-	if (nslots > matched) nmsgs = drop_unreceived(t, msgs, nslots);
+	if (nslots > matched) { /* rare: the ops counted sends nobody received */
+		nmsgs = drop_unreceived(t, msgs, nslots);
+		build_ops(t, coll_of_rec);
+	}
 	t->msgs = msgs;
 	t->nmsgs = nmsgs;
 	t->unmatched_sends = unmatched_sends;
@@ -442,96 +570,6 @@ static void match_collectives(struct tc_trace *t, uint32_t **coll_of_rec)
 	VEC_FREE(mem);
 }
 
-/* Scratch of one thread: per call of the rank, its sends, receives, collective. */
-struct ops_scratch { uint32_t *ns, *nr, *co; };
-struct ops_pass {
-	struct tc_trace *t;
-	uint32_t **coll_of_rec;
-	uint32_t maxcalls;
-	struct ops_scratch *sc;   /* per thread, allocated on first use */
-};
-
-static void ops_rank(void *ctx, uint32_t r, int tid)
-{
-	struct ops_pass *op_ = ctx;
-	struct tc_trace *t = op_->t;
-	struct tc_rank *R = &t->ranks[r];
-	if (R->loc == TC_NONE) return;
-	struct ops_scratch *sc = &op_->sc[tid];
-	if (!sc->ns) {
-		uint32_t n = op_->maxcalls ? op_->maxcalls : 1;
-		sc->ns = xcalloc(n, sizeof *sc->ns);
-		sc->nr = xcalloc(n, sizeof *sc->nr);
-		sc->co = xmalloc(n * sizeof *sc->co);
-		for (uint32_t i = 0; i < n; i++) sc->co[i] = TC_NONE;
-	}
-	uint32_t *ns = sc->ns, *nr = sc->nr, *co = sc->co;
-	const uint32_t *coll_of_rec = op_->coll_of_rec[r];
-	struct locb *b = &t->b->lb.a[R->loc];
-	uint32_t nsend = 0, nrecv = 0;
-	for (size_t i = 0; i < b->p2p.n; i++) {
-		const struct raw_p2p *p = &b->p2p.a[i];
-		if (p->msg == TC_NONE) continue;
-		if (p->kind == RAW_SEND || p->kind == RAW_ISEND) { ns[p->call]++; nsend++; }
-		else { nr[p->call]++; nrecv++; }
-	}
-	for (size_t i = 0; i < b->coll.n; i++)
-		if (coll_of_rec[i] != TC_NONE) co[b->coll.a[i].call] = coll_of_rec[i];
-	uint32_t nops = 0;
-	for (uint32_t c = 0; c < R->ncalls; c++)
-		if (ns[c] || nr[c] || co[c] != TC_NONE) nops++;
-	R->nops = nops;
-	R->ops = xmalloc((nops ? nops : 1) * sizeof *R->ops);
-	R->send_msgs = xmalloc((nsend ? nsend : 1) * sizeof(uint32_t));
-	R->recv_msgs = xmalloc((nrecv ? nrecv : 1) * sizeof(uint32_t));
-	R->nsend_msgs = nsend;
-	R->nrecv_msgs = nrecv;
-	uint32_t o = 0, fs = 0, fr = 0;
-	for (uint32_t c = 0; c < R->ncalls; c++) {
-		if (!(ns[c] || nr[c] || co[c] != TC_NONE)) continue;
-		R->ops[o] = (struct tc_op){ .call = c, .first_send = fs, .nsend = 0, .first_recv = fr,
-					    .nrecv = 0, .coll = co[c] };
-		R->calls[c].op = o;
-		fs += ns[c];
-		fr += nr[c];
-		o++;
-	}
-	for (size_t i = 0; i < b->p2p.n; i++) {
-		const struct raw_p2p *p = &b->p2p.a[i];
-		uint32_t m = p->msg;
-		if (m == TC_NONE) continue;
-		struct tc_op *op = &R->ops[R->calls[p->call].op];
-		if (p->kind == RAW_SEND || p->kind == RAW_ISEND) R->send_msgs[op->first_send + op->nsend++] = m;
-		else R->recv_msgs[op->first_recv + op->nrecv++] = m;
-	}
-	/* reset the scratch arrays for the next rank: only the calls that have an op */
-	for (uint32_t k = 0; k < nops; k++) {
-		uint32_t c = R->ops[k].call;
-		ns[c] = nr[c] = 0;
-		co[c] = TC_NONE;
-	}
-	R->first_time = R->ncalls ? R->calls[0].enter : 0;
-	R->last_time = b->last_time;
-}
-
-/* Per rank: ops (calls that communicate) with their messages grouped; in
- * parallel over ranks (scratch per thread, at most 256 MiB of it in all). */
-static void build_ops(struct tc_trace *t, uint32_t **coll_of_rec)
-{
-	struct ops_pass op = { .t = t, .coll_of_rec = coll_of_rec };
-	for (uint32_t r = 0; r < t->nranks; r++) op.maxcalls = TC_MAX(op.maxcalls, t->ranks[r].ncalls);
-	int threads = TC_MAX(t->b->threads, 1);
-	while (threads > 1 && (uint64_t)op.maxcalls * 12 * (uint64_t)threads > ((uint64_t)256 << 20)) threads--;
-	op.sc = xcalloc((size_t)threads, sizeof *op.sc);
-	tc_parallel_for(t->nranks, threads, ops_rank, &op);
-	for (int k = 0; k < threads; k++) {
-		free(op.sc[k].ns);
-		free(op.sc[k].nr);
-		free(op.sc[k].co);
-	}
-	free(op.sc);
-}
-
 void tc_trace_finish(struct tc_trace *t)
 {
 	struct tc_build *B = t->b;
@@ -546,9 +584,8 @@ void tc_trace_finish(struct tc_trace *t)
 	pick_world(t);
 
 	uint32_t **coll_of_rec = xcalloc(t->nranks ? t->nranks : 1, sizeof *coll_of_rec);
-	match_messages(t);
 	match_collectives(t, coll_of_rec);
-	build_ops(t, coll_of_rec);
+	match_messages(t, coll_of_rec);
 	for (uint32_t r = 0; r < t->nranks; r++) free(coll_of_rec[r]);
 	free(coll_of_rec);
 
