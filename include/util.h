@@ -123,5 +123,19 @@ int tc_ncpus(void);
 double tc_now(void);
 /* Peak resident set size of this process in bytes (getrusage). */
 uint64_t tc_peak_rss(void);
+/* Fault in the pages of [p, p + len) for writing in one system call
+ * (MADV_POPULATE_WRITE, Linux >= 5.14), cheaper than a page fault per page on
+ * first touch; a no-op where unsupported.  Only for memory about to be written. */
+void tc_prefault(void *p, size_t len);
+/* Keep the next `batch` items of a growing VEC faulted in ahead of its pushes;
+ * `ready` (size_t, 0 at first) is the index up to which that was done. */
+#define VEC_PREFAULT(v, ready, batch)                                               \
+	do {                                                                        \
+		if ((v).n >= (ready) && (v).n < (v).cap) {                          \
+			size_t end_ = (v).n + (batch) < (v).cap ? (v).n + (batch) : (v).cap; \
+			tc_prefault((v).a + (v).n, (end_ - (v).n) * sizeof(*(v).a)); \
+			(ready) = end_;                                             \
+		}                                                                   \
+	} while (0)
 
 #endif

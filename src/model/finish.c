@@ -187,6 +187,7 @@ static void ops_rank(void *ctx, uint32_t r, int tid)
 	R->ops = xmalloc((nops ? nops : 1) * sizeof *R->ops);
 	R->send_msgs = xmalloc((nsend ? nsend : 1) * sizeof(uint32_t));
 	R->recv_msgs = xmalloc((nrecv ? nrecv : 1) * sizeof(uint32_t));
+	tc_prefault(R->ops, nops * sizeof *R->ops);
 	R->nsend_msgs = nsend;
 	R->nrecv_msgs = nrecv;
 	uint32_t o = 0, fs = 0, fr = 0;
@@ -352,6 +353,7 @@ static void send_shard(void *ctx, uint32_t sh, int tid)
 		struct locb *b = &t->b->lb.a[t->ranks[r].loc];
 		const struct tc_rank *S = &t->ranks[r];
 		uint32_t id = sp->base[r];
+		tc_prefault(&sp->msgs[id], (size_t)b->send_slots * sizeof *sp->msgs);
 		for (size_t i = 0; i < b->p2p.n; i++) {
 			struct raw_p2p *p = &b->p2p.a[i];
 			if (p->kind != RAW_SEND && p->kind != RAW_ISEND) continue;

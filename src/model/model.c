@@ -142,6 +142,8 @@ void tc_def_simple(struct tc_trace *t, uint32_t nranks, const uint32_t *node_of,
 }
 
 /* --- events ---------------------------------------------------------------- */
+#define PREFAULT_BATCH 8192  /* records faulted in at a time (256-384 KiB) */
+
 static struct locb *lb_at(struct tc_trace *t, uint32_t loc, uint64_t time)
 {
 	struct locb *b = &t->b->lb.a[loc];
@@ -163,6 +165,7 @@ void tcb_enter(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t region)
 		.enter = time, .leave = time, .region = region, .parent = top_call(b), .op = TC_NONE,
 		.depth = (uint16_t)TC_MIN(b->stack.n, UINT16_MAX),
 	};
+	VEC_PREFAULT(b->calls, b->calls_ready, PREFAULT_BATCH);
 	VEC_PUSH(b->calls, c);
 	VEC_PUSH(b->stack, (uint32_t)b->calls.n - 1);
 }
@@ -188,6 +191,7 @@ static struct raw_p2p *p2p(struct tc_trace *t, uint32_t loc, uint64_t time, enum
 	struct raw_p2p r = { .time = time, .bytes = bytes, .peer = peer, .comm = comm, .tag = tag,
 			     .call = top_call(b), .aux_call = TC_NONE, .kind = (uint8_t)kind };
 	if ((kind == RAW_SEND || kind == RAW_ISEND) && r.call != TC_NONE) b->send_slots++;
+	VEC_PREFAULT(b->p2p, b->p2p_ready, PREFAULT_BATCH);
 	VEC_PUSH(b->p2p, r);
 	return &b->p2p.a[b->p2p.n - 1];
 }

@@ -39,7 +39,8 @@ struct locb {
 	VEC(struct raw_p2p) p2p;
 	VEC(struct raw_coll) coll;
 	uint64_t count[TC_EV_COUNT];
-	uint32_t send_slots;   /* send records inside a call: message ids reserved for them */
+	uint32_t send_slots;
+	size_t calls_ready, p2p_ready; /* VEC_PREFAULT marks */   /* send records inside a call: message ids reserved for them */
 	uint64_t last_time;
 	uint64_t coll_begin;   /* time of a pending CollectiveBegin, 0 if none */
 	uint64_t bad_leaves;   /* Leave with no open call */

@@ -1,4 +1,6 @@
-/* sys.c — CPU count, monotonic clock, peak memory. */
+/* sys.c — CPU count, monotonic clock, peak memory, prefaulting. */
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,4 +25,17 @@ uint64_t tc_peak_rss(void)
 	struct rusage ru;
 	if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
 	return (uint64_t)ru.ru_maxrss * 1024;
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+void tc_prefault(void *p, size_t len)
+{
+	static long page;
+	if (!page) page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
+	uintptr_t a = (uintptr_t)p & ~((uintptr_t)page - 1);
+	uintptr_t e = ((uintptr_t)p + len + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+	if (len && e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
 }
