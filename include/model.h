@@ -251,6 +251,11 @@ void tcb_coll_begin(struct tc_trace *t, uint32_t loc, uint64_t time);
 void tcb_coll_end(struct tc_trace *t, uint32_t loc, uint64_t time, uint8_t op, uint32_t comm,
 		  uint32_t root, uint64_t sent, uint64_t recvd);
 void tcb_other(struct tc_trace *t, uint32_t loc, uint64_t time); /* any other record: counted */
+/* Optional, before the first record of loc: the caller reads loc's records
+ * next, in one thread, and the locations it gives the same slot (0 ..
+ * TC_MAX_THREADS-1) one after another, in rank order where it can: their
+ * messages are then kept in one array that becomes the model's with no copy. */
+void tcb_loc_begin(struct tc_trace *t, uint32_t loc, int slot);
 /* The reader read n records on loc in all: those without a tcb_* call count as "other". */
 void tcb_read_total(struct tc_trace *t, uint32_t loc, uint64_t n);
 /* All records of loc were given: release reading state, trim arrays to size (optional). */

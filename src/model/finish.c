@@ -10,64 +10,22 @@
  *    id, in record order (ids are reused after completion);
  *  - the k-th collective record of a rank on communicator C belongs to the
  *    k-th instance on C.
- * Everything is linear (hash tables, counting sorts). */
+ * Everything is linear (hash tables, counting sorts).
+ *
+ * The sender's side of every message was written while reading (model.c),
+ * into blocks that the reader fills rank after rank; here the blocks become the
+ * message array (in place when one block already holds the ranks in order),
+ * each receive pops its key's queue, and each rank's ops are built right after
+ * its receives, while its records are still in cache. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "model_internal.h"
 
-/* --- message queues keyed by (comm, src, dst, tag) --------------------------- */
-struct qkey { uint32_t comm, src, dst, tag; };
-struct qent { struct qkey k; uint32_t head, tail; bool used; };
-struct qtab { struct qent *e; size_t cap, n; };
-
-static uint64_t qhash(const struct qkey *k)
-{
-	uint64_t h = ((uint64_t)k->comm << 32 | k->tag) * 0x9e3779b97f4a7c15ULL;
-	h ^= ((uint64_t)k->src << 32 | k->dst) + 0x632be59bd9b4e019ULL + (h << 6) + (h >> 2);
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	return h ^ (h >> 32);
-}
-
-static bool qeq(const struct qkey *a, const struct qkey *b)
-{
-	return a->comm == b->comm && a->src == b->src && a->dst == b->dst && a->tag == b->tag;
-}
-
-static struct qent *qfind(struct qtab *q, const struct qkey *k, bool create)
-{
-	if (create && (q->n + 1) * 2 > q->cap) {
-		struct qent *old = q->e;
-		size_t oc = q->cap;
-		q->cap = oc ? oc * 2 : 1024;
-		q->e = xcalloc(q->cap, sizeof *q->e);
-		for (size_t i = 0; i < oc; i++) {
-			if (!old[i].used) continue;
-			size_t j = qhash(&old[i].k) & (q->cap - 1);
-			while (q->e[j].used) j = (j + 1) & (q->cap - 1);
-			q->e[j] = old[i];
-		}
-		free(old);
-	}
-	if (!q->cap) return NULL;
-	size_t j = qhash(k) & (q->cap - 1);
-	for (; q->e[j].used; j = (j + 1) & (q->cap - 1))
-		if (qeq(&q->e[j].k, k)) return &q->e[j];
-	if (!create) return NULL;
-	q->e[j] = (struct qent){ .k = *k, .head = TC_NONE, .tail = TC_NONE, .used = true };
-	q->n++;
-	return &q->e[j];
-}
-
 /* --- helpers ------------------------------------------------------------------ */
 static uint32_t world_of(const struct tc_trace *t, uint32_t comm, uint32_t local, uint32_t self_rank)
 {
-	if (comm >= t->ncomms || local == TC_NONE) return TC_NONE;
-	const struct tc_comm *c = &t->comms[comm];
-	if (c->self) return local == 0 ? self_rank : TC_NONE;
-	if (c->global) return local < t->nranks ? local : TC_NONE;
-	return local < c->size ? c->members[local] : TC_NONE;
+	return tcb_world_of(t->comms, t->ncomms, t->nranks, comm, local, self_rank);
 }
 
 #define DETACH(dst, ndst, vec) do { (dst) = (vec).a; (ndst) = (uint32_t)(vec).n; (vec).a = NULL; (vec).n = (vec).cap = 0; } while (0)
@@ -75,22 +33,15 @@ static uint32_t world_of(const struct tc_trace *t, uint32_t comm, uint32_t local
 static void setup_ranks(struct tc_trace *t)
 {
 	struct tc_build *B = t->b;
-	uint32_t nranks = 0;
-	for (uint32_t l = 0; l < t->nlocs; l++)
-		if (t->locs[l].rank != TC_NONE && t->locs[l].rank + 1 > nranks) nranks = t->locs[l].rank + 1;
+	uint32_t nranks = B->nranks;
 	t->nranks = nranks;
 	t->ranks = xcalloc(nranks ? nranks : 1, sizeof *t->ranks);
-	for (uint32_t r = 0; r < nranks; r++) t->ranks[r].loc = TC_NONE;
-	for (uint32_t l = 0; l < t->nlocs; l++) {
-		const struct tc_loc *L = &t->locs[l];
-		if (L->type == TC_LOC_CPU) t->nthreads++;
-		if (L->rank == TC_NONE || L->type != TC_LOC_CPU) continue;
-		struct tc_rank *R = &t->ranks[L->rank];
-		if (R->loc == TC_NONE || L->thread < t->locs[R->loc].thread) R->loc = l;
-	}
+	for (uint32_t l = 0; l < t->nlocs; l++)
+		if (t->locs[l].type == TC_LOC_CPU) t->nthreads++;
 	uint32_t missing = 0;
 	for (uint32_t r = 0; r < nranks; r++) {
 		struct tc_rank *R = &t->ranks[r];
+		R->loc = B->master[r];
 		if (R->loc == TC_NONE) { missing++; continue; }
 		uint32_t node = B->loc_node.a[R->loc];
 		R->node = node < t->nnodes ? node : 0;
@@ -145,15 +96,96 @@ static void pick_world(struct tc_trace *t)
 }
 
 
+/* --- messages ----------------------------------------------------------------- */
+/* Where each rank's messages are: in t->msgs, [first[r], first[r] + n[r]); the
+ * block its sends were written to, and the offset from block-local ids. */
+struct msgmap {
+	uint32_t *first, *n;
+	struct sendblk **blk;
+	uint32_t *delta;      /* message id = block-local id + delta[r] (mod 2^32) */
+};
+
+static struct locb *rank_lb(const struct tc_trace *t, uint32_t r)
+{
+	return t->ranks[r].loc == TC_NONE ? NULL : &t->b->lb.a[t->ranks[r].loc];
+}
+
+struct copy_pass { struct tc_trace *t; const struct msgmap *mm; uint32_t keep; };
+
+static void copy_rank(void *ctx, uint32_t r, int tid)
+{
+	(void)tid;
+	struct copy_pass *cp = ctx;
+	const struct msgmap *mm = cp->mm;
+	if (!mm->n[r] || mm->first[r] < cp->keep) return;
+	struct tc_msg *dst = &cp->t->msgs[mm->first[r]];
+	tc_prefault(dst, (size_t)mm->n[r] * sizeof *dst);
+	memcpy(dst, &mm->blk[r]->m.a[rank_lb(cp->t, r)->blk_first], (size_t)mm->n[r] * sizeof *dst);
+}
+
+/* The message array, in rank order.  The block that holds ranks 0, 1, ... in
+ * order from its start (a reader thread's, when it read them in rank order)
+ * becomes the array with no copy; other ranks' messages are copied in. */
+static size_t layout_messages(struct tc_trace *t, struct msgmap *mm, int threads)
+{
+	uint32_t n = t->nranks ? t->nranks : 1;
+	mm->first = xmalloc(n * sizeof *mm->first);
+	mm->n = xcalloc(n, sizeof *mm->n);
+	mm->blk = xcalloc(n, sizeof *mm->blk);
+	mm->delta = xcalloc(n, sizeof *mm->delta);
+	size_t total = 0;
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		struct locb *b = rank_lb(t, r);
+		mm->first[r] = (uint32_t)total;
+		if (!b || !b->nsends) continue;
+		mm->n[r] = b->nsends;
+		mm->blk[r] = b->blk;
+		mm->delta[r] = mm->first[r] - b->blk_first;
+		total += b->nsends;
+	}
+	struct sendblk *keep_blk = NULL;
+	uint32_t keep = 0;
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		if (!mm->n[r]) continue;
+		if (!keep_blk) keep_blk = mm->blk[r];
+		if (mm->blk[r] != keep_blk || rank_lb(t, r)->blk_first != keep) break;
+		keep += mm->n[r];
+	}
+	if (keep_blk && keep_blk->m.n != keep) keep_blk = NULL, keep = 0; /* it holds more: copy all */
+	if (keep_blk) {
+		t->msgs = xreallocarray(keep_blk->m.a, total + 1, sizeof *t->msgs);
+		keep_blk->m.a = NULL;
+		keep_blk->m.n = keep_blk->m.cap = 0;
+	} else {
+		t->msgs = xmalloc((total + 1) * sizeof *t->msgs);
+	}
+	struct copy_pass cp = { t, mm, keep };
+	tc_parallel_for(t->nranks, threads, copy_rank, &cp);
+	for (uint32_t r = 0; r < t->nranks; r++) /* the copies are made: free the blocks' arrays */
+		if (mm->blk[r]) VEC_FREE(mm->blk[r]->m);
+	return total;
+}
+
+static void msgmap_free(struct msgmap *mm)
+{
+	free(mm->first);
+	free(mm->n);
+	free(mm->blk);
+	free(mm->delta);
+}
+
 /* Scratch of one thread: per call of the rank, its sends, receives, collective. */
 struct ops_scratch { uint32_t *ns, *nr, *co; };
 struct ops_pass {
 	struct tc_trace *t;
+	const struct msgmap *mm;
 	uint32_t **coll_of_rec;
 	uint32_t maxcalls;
 	struct ops_scratch *sc;   /* per thread, allocated on first use */
 };
 
+/* Rank r's ops (calls that communicate), its messages grouped by op in record
+ * order; also the send completion of blocking sends (the send call's leave). */
 static void ops_rank(void *ctx, uint32_t r, int tid)
 {
 	struct ops_pass *op_ = ctx;
@@ -171,12 +203,18 @@ static void ops_rank(void *ctx, uint32_t r, int tid)
 	uint32_t *ns = sc->ns, *nr = sc->nr, *co = sc->co;
 	const uint32_t *coll_of_rec = op_->coll_of_rec[r];
 	struct locb *b = &t->b->lb.a[R->loc];
-	uint32_t nsend = 0, nrecv = 0;
-	for (size_t i = 0; i < b->p2p.n; i++) {
-		const struct raw_p2p *p = &b->p2p.a[i];
+	struct tc_msg *sm = t->msgs + op_->mm->first[r];
+	uint32_t nsend = op_->mm->n[r], nrecv = 0;
+	for (uint32_t j = 0; j < nsend; j++) {
+		struct tc_msg *m = &sm[j];
+		ns[m->send_call]++;
+		if (m->send_done == UINT64_MAX) m->send_done = R->calls[m->send_call].leave;
+	}
+	for (size_t i = 0; i < b->recv.n; i++) {
+		const struct raw_recv *p = &b->recv.a[i];
 		if (p->msg == TC_NONE) continue;
-		if (p->kind == RAW_SEND || p->kind == RAW_ISEND) { ns[p->call]++; nsend++; }
-		else { nr[p->call]++; nrecv++; }
+		nr[p->call]++;
+		nrecv++;
 	}
 	for (size_t i = 0; i < b->coll.n; i++)
 		if (coll_of_rec[i] != TC_NONE) co[b->coll.a[i].call] = coll_of_rec[i];
@@ -200,13 +238,15 @@ static void ops_rank(void *ctx, uint32_t r, int tid)
 		fr += nr[c];
 		o++;
 	}
-	for (size_t i = 0; i < b->p2p.n; i++) {
-		const struct raw_p2p *p = &b->p2p.a[i];
-		uint32_t m = p->msg;
-		if (m == TC_NONE) continue;
+	for (uint32_t j = 0; j < nsend; j++) {
+		struct tc_op *op = &R->ops[R->calls[sm[j].send_call].op];
+		R->send_msgs[op->first_send + op->nsend++] = op_->mm->first[r] + j;
+	}
+	for (size_t i = 0; i < b->recv.n; i++) {
+		const struct raw_recv *p = &b->recv.a[i];
+		if (p->msg == TC_NONE) continue;
 		struct tc_op *op = &R->ops[R->calls[p->call].op];
-		if (p->kind == RAW_SEND || p->kind == RAW_ISEND) R->send_msgs[op->first_send + op->nsend++] = m;
-		else R->recv_msgs[op->first_recv + op->nrecv++] = m;
+		R->recv_msgs[op->first_recv + op->nrecv++] = p->msg;
 	}
 	/* reset the scratch arrays for the next rank: only the calls that have an op */
 	for (uint32_t k = 0; k < nops; k++) {
@@ -242,7 +282,7 @@ static void ops_free(struct ops_pass *op, int threads)
 /* Per rank: ops (calls that communicate) with their messages grouped; in
  * parallel over ranks.  Replaces ops built before (the receive pass builds them
  * on the fly; they are rebuilt when unreceived sends had to be dropped). */
-static void build_ops(struct tc_trace *t, uint32_t **coll_of_rec)
+static void build_ops(struct tc_trace *t, const struct msgmap *mm, uint32_t **coll_of_rec)
 {
 	for (uint32_t r = 0; r < t->nranks; r++) {
 		struct tc_rank *R = &t->ranks[r];
@@ -254,56 +294,58 @@ static void build_ops(struct tc_trace *t, uint32_t **coll_of_rec)
 		R->send_msgs = R->recv_msgs = NULL;
 		R->nops = R->nsend_msgs = R->nrecv_msgs = 0;
 	}
-	struct ops_pass op = { .t = t, .coll_of_rec = coll_of_rec };
+	struct ops_pass op = { .t = t, .mm = mm, .coll_of_rec = coll_of_rec };
 	int threads = ops_threads(&op, t->b->threads);
 	tc_parallel_for(t->nranks, threads, ops_rank, &op);
 	ops_free(&op, threads);
 }
 
 /* Per-thread counters of the receive pass (padded apart). */
-struct recv_acc { uint64_t unmatched, size_mismatch, matched, outside, clock_bad, bytes; char pad[16]; };
+struct recv_acc { uint64_t unmatched, size_mismatch, matched, clock_bad, bytes; char pad[24]; };
 struct recv_pass {
 	struct tc_trace *t;
-	struct qtab *q;          /* the send pass's shards: key.src % nshards */
-	uint32_t nshards;
-	struct tc_msg *msgs;
-	const uint32_t *next;    /* FIFO link of each key's queue, by message id */
+	const struct msgmap *mm;
 	struct recv_acc *acc;
 	struct ops_pass *ops;    /* each rank's ops, built while its records are in cache */
 };
 
+/* Match rank r's receives: pop the head of each one's key (a key has one
+ * receiver, so no two threads touch a queue or a message's receiver side). */
 static void recv_rank(void *ctx, uint32_t r, int tid)
 {
 	struct recv_pass *rp = ctx;
 	struct tc_trace *t = rp->t;
+	const struct msgmap *mm = rp->mm;
 	struct recv_acc *acc = &rp->acc[tid];
 	if (t->ranks[r].loc == TC_NONE) return;
 	struct locb *b = &t->b->lb.a[t->ranks[r].loc];
 	const struct tc_rank *R = &t->ranks[r];
-	for (size_t i = 0; i < b->p2p.n; i++) {
-		struct raw_p2p *p = &b->p2p.a[i];
-		if (p->kind != RAW_RECV && p->kind != RAW_IRECV) continue;
-		uint32_t post_call = p->aux_call;
+	for (size_t i = 0; i < b->recv.n; i++) {
+		struct raw_recv *p = &b->recv.a[i];
+		uint32_t post_call = p->post_call;
 		p->msg = TC_NONE;
-		if (p->call == TC_NONE) { acc->outside++; continue; }
-		struct qkey k = { p->comm, world_of(t, p->comm, p->peer, r), r, p->tag };
-		struct qent *e = k.src == TC_NONE ? NULL : qfind(&rp->q[k.src % rp->nshards], &k, false);
+		uint32_t comm = p->comm == RECV_COMM_NONE ? TC_NONE : p->comm;
+		uint32_t src = world_of(t, comm, p->peer, r);
+		struct sendblk *k = src < t->nranks ? mm->blk[src] : NULL;
+		struct qkey key = { comm, src, r, p->tag };
+		struct qent *e = k ? qtab_find(&k->q, &key, false) : NULL;
 		if (!e || e->head == TC_NONE) { acc->unmatched++; continue; }
-		uint32_t id = e->head;
-		struct tc_msg *m = &rp->msgs[id];
-		e->head = rp->next[id];
+		uint32_t id = e->head + mm->delta[src];
+		struct tc_msg *m = &t->msgs[id];
+		e->head = k->next.a[e->head];
 		if (e->head == TC_NONE) e->tail = TC_NONE;
 		else { /* the key's next receive comes a few records later: fetch its message now */
-			__builtin_prefetch(&rp->msgs[e->head], 1);
-			__builtin_prefetch((const char *)&rp->msgs[e->head + 1] - 1, 1);
+			const struct tc_msg *nm = &t->msgs[e->head + mm->delta[src]];
+			__builtin_prefetch(nm, 1);
+			__builtin_prefetch((const char *)(nm + 1) - 1, 1);
 		}
 		const struct tc_call *rc = &R->calls[p->call];
-		uint8_t rk = t->regions[rc->region].kind;
+		uint8_t rk = rc->region < t->nregions ? t->regions[rc->region].kind : TC_RK_USER;
 		m->recv_time = p->time;
 		m->recv_call = p->call;
-		if (p->kind == RAW_IRECV || rk == TC_RK_MPI_WAIT || rk == TC_RK_MPI_TEST) m->flags |= TC_MSG_NB_RECV;
-		if (p->paired && post_call != TC_NONE) {
-			m->post_time = p->aux_time;
+		if (p->irecv || rk == TC_RK_MPI_WAIT || rk == TC_RK_MPI_TEST) m->flags |= TC_MSG_NB_RECV;
+		if (post_call != TC_NONE) {
+			m->post_time = p->post_time;
 			m->post_call = post_call;
 		} else {
 			m->post_time = rc->enter;
@@ -313,7 +355,7 @@ static void recv_rank(void *ctx, uint32_t r, int tid)
 			m->flags |= TC_MSG_CLOCK_BAD;
 			acc->clock_bad++;
 		}
-		if (p->bytes != m->bytes) acc->size_mismatch++;
+		if ((m->bytes < UINT32_MAX ? m->bytes : UINT32_MAX) != p->bytes) acc->size_mismatch++;
 		acc->bytes += m->bytes;
 		p->msg = id;
 		acc->matched++;
@@ -327,121 +369,41 @@ static void recv_and_ops(void *ctx, uint32_t r, int tid)
 	ops_rank(rp->ops, r, tid);
 }
 
-/* Send pass, sharded by sender: shard s owns the ranks r ≡ s (mod nshards) and
- * its own queue table (a key holds one sender, so one shard).  Every send
- * record inside a call has a message slot, ids base[r] + k counted while
- * reading, so the same whatever the number of threads; a send to a rank
- * outside its communicator keeps an empty slot (never received, dropped with
- * the unmatched sends). */
-struct send_pass {
-	struct tc_trace *t;
-	struct qtab *q;          /* nshards tables */
-	uint32_t nshards;
-	const uint32_t *base;    /* first message id of each rank */
-	struct tc_msg *msgs;
-	uint32_t *next;          /* FIFO link of each key's queue, by message id */
-	uint64_t *outside, *badrank; /* per shard */
-};
-
-static void send_shard(void *ctx, uint32_t sh, int tid)
-{
-	(void)tid;
-	struct send_pass *sp = ctx;
-	struct tc_trace *t = sp->t;
-	for (uint32_t r = sh; r < t->nranks; r += sp->nshards) {
-		if (t->ranks[r].loc == TC_NONE) continue;
-		struct locb *b = &t->b->lb.a[t->ranks[r].loc];
-		const struct tc_rank *S = &t->ranks[r];
-		uint32_t id = sp->base[r];
-		tc_prefault(&sp->msgs[id], (size_t)b->send_slots * sizeof *sp->msgs);
-		for (size_t i = 0; i < b->p2p.n; i++) {
-			struct raw_p2p *p = &b->p2p.a[i];
-			if (p->kind != RAW_SEND && p->kind != RAW_ISEND) continue;
-			p->msg = TC_NONE;
-			if (p->call == TC_NONE) { sp->outside[sh]++; continue; }
-			struct tc_msg *m = &sp->msgs[id];
-			p->msg = id;
-			sp->next[id] = TC_NONE;
-			uint32_t dst = world_of(t, p->comm, p->peer, r);
-			if (dst == TC_NONE || dst >= t->nranks) {
-				sp->badrank[sh]++;
-				*m = (struct tc_msg){ .src = r, .dst = TC_NONE, .send_call = p->call,
-						      .recv_call = TC_NONE, .post_call = TC_NONE };
-				id++;
-				continue;
-			}
-			const struct tc_call *sc = &S->calls[p->call];
-			*m = (struct tc_msg){
-				.send_time = p->time, .bytes = p->bytes, .src = r, .dst = dst,
-				.send_call = p->call, .recv_call = TC_NONE, .post_call = TC_NONE,
-				.tag = p->tag, .comm = p->comm,
-				.send_done = p->paired ? p->aux_time : sc->leave,
-			};
-			if (p->kind == RAW_ISEND || t->regions[sc->region].kind == TC_RK_MPI_ISEND) m->flags |= TC_MSG_NB_SEND;
-			struct qkey k = { p->comm, r, dst, p->tag };
-			struct qent *e = qfind(&sp->q[sh], &k, true);
-			if (e->tail == TC_NONE) e->head = id;
-			else sp->next[e->tail] = id;
-			e->tail = id++;
-		}
-	}
-}
-
-/* Drop the message slots nobody received; renumber the records' message ids. */
-static size_t drop_unreceived(struct tc_trace *t, struct tc_msg *msgs, size_t n)
+/* Drop the messages nobody received; renumber the receive records' message
+ * ids and each rank's range. */
+static size_t drop_unreceived(struct tc_trace *t, struct msgmap *mm, size_t n)
 {
 	uint32_t *remap = xmalloc((n ? n : 1) * sizeof *remap), k = 0;
+	for (uint32_t r = 0; r < t->nranks; r++) mm->n[r] = 0;
 	for (size_t i = 0; i < n; i++) {
-		remap[i] = msgs[i].recv_call == TC_NONE ? TC_NONE : k;
-		if (remap[i] != TC_NONE) msgs[k++] = msgs[i];
+		const struct tc_msg *m = &t->msgs[i];
+		remap[i] = m->recv_call == TC_NONE ? TC_NONE : k;
+		if (remap[i] == TC_NONE) continue;
+		mm->n[m->src]++;
+		t->msgs[k++] = *m;
 	}
-	for (uint32_t r = 0; r < t->nranks; r++) {
-		if (t->ranks[r].loc == TC_NONE) continue;
-		struct locb *b = &t->b->lb.a[t->ranks[r].loc];
-		for (size_t i = 0; i < b->p2p.n; i++)
-			if (b->p2p.a[i].msg != TC_NONE) b->p2p.a[i].msg = remap[b->p2p.a[i].msg];
+	for (uint32_t r = 0, first = 0; r < t->nranks; r++) {
+		mm->first[r] = first;
+		first += mm->n[r];
+		struct locb *b = rank_lb(t, r);
+		if (!b) continue;
+		for (size_t i = 0; i < b->recv.n; i++)
+			if (b->recv.a[i].msg != TC_NONE) b->recv.a[i].msg = remap[b->recv.a[i].msg];
 	}
 	free(remap);
 	return k;
 }
 
-/* Messages are created in the send pass, one per send record, with the sender's
- * side filled in; a separate link array chains each key's FIFO queue until a
- * receive pops it.  The receive pass then touches one message record per
- * receive, fetched ahead while the previous one of its key is matched.  Both
- * passes run in parallel (senders sharded, receivers independent).  Afterwards
- * every matched p2p record carries its message id (raw_p2p.msg). */
+/* Match every receive, build the ops, drop what nobody received, warn. */
 static void match_messages(struct tc_trace *t, uint32_t **coll_of_rec)
 {
 	struct tc_build *B = t->b;
 	int threads = TC_MAX(B->threads, 1);
-	uint64_t outside = 0, badrank = 0;
-	uint32_t *base = xmalloc(((size_t)t->nranks + 1) * sizeof *base);
-	size_t nslots = 0;
-	for (uint32_t r = 0; r < t->nranks; r++) {
-		base[r] = (uint32_t)nslots;
-		if (t->ranks[r].loc != TC_NONE) nslots += B->lb.a[t->ranks[r].loc].send_slots;
-	}
-	struct tc_msg *msgs = xmalloc((nslots + 1) * sizeof *msgs);
-	uint32_t *next = xmalloc((nslots + 1) * sizeof *next);
-	struct send_pass sp = { .t = t, .nshards = (uint32_t)threads, .base = base, .msgs = msgs, .next = next };
-	sp.q = xcalloc((size_t)threads, sizeof *sp.q);
-	sp.outside = xcalloc((size_t)threads, sizeof *sp.outside);
-	sp.badrank = xcalloc((size_t)threads, sizeof *sp.badrank);
-	tc_parallel_for(sp.nshards, threads, send_shard, &sp);
-	for (int k = 0; k < threads; k++) {
-		outside += sp.outside[k];
-		badrank += sp.badrank[k];
-	}
-	free(sp.outside);
-	free(sp.badrank);
-	free(base);
-	struct qtab *shards = sp.q;
-	/* receive pass, in parallel over receiving ranks: a key's queue is popped
-	 * only by its receiver, and a message is written only by its receiver */
-	struct ops_pass op = { .t = t, .coll_of_rec = coll_of_rec };
+	struct msgmap mm = { 0 };
+	size_t nslots = layout_messages(t, &mm, threads);
+	struct ops_pass op = { .t = t, .mm = &mm, .coll_of_rec = coll_of_rec };
 	int rthreads = ops_threads(&op, threads);
-	struct recv_pass rp = { .t = t, .q = shards, .nshards = sp.nshards, .msgs = msgs, .next = next, .ops = &op };
+	struct recv_pass rp = { .t = t, .mm = &mm, .ops = &op };
 	rp.acc = xcalloc((size_t)rthreads, sizeof *rp.acc);
 	tc_parallel_for(t->nranks, rthreads, recv_and_ops, &rp);
 	ops_free(&op, rthreads);
@@ -450,27 +412,29 @@ static void match_messages(struct tc_trace *t, uint32_t **coll_of_rec)
 		unmatched_recvs += rp.acc[k].unmatched;
 		size_mismatch += rp.acc[k].size_mismatch;
 		matched += rp.acc[k].matched;
-		outside += rp.acc[k].outside;
 		t->clock_violations += rp.acc[k].clock_bad;
 		t->msg_bytes += rp.acc[k].bytes;
 	}
 	free(rp.acc);
-	free(next);
-	for (int k = 0; k < threads; k++) free(shards[k].e);
-	free(shards);
-	uint64_t unmatched_sends = nslots - matched - badrank;
 	size_t nmsgs = nslots;
 	if (nslots > matched) { /* rare: the ops counted sends nobody received */
-		nmsgs = drop_unreceived(t, msgs, nslots);
-		build_ops(t, coll_of_rec);
+		nmsgs = drop_unreceived(t, &mm, nslots);
+		build_ops(t, &mm, coll_of_rec);
 	}
-	t->msgs = msgs;
+	if (nmsgs < nslots) t->msgs = xreallocarray(t->msgs, nmsgs + 1, sizeof *t->msgs);
+	msgmap_free(&mm);
 	t->nmsgs = nmsgs;
-	t->unmatched_sends = unmatched_sends;
+	t->unmatched_sends = nslots - matched;
 	t->unmatched_recvs = unmatched_recvs;
-	if (unmatched_sends || unmatched_recvs)
+	uint64_t outside = 0, badrank = 0, other_thread = 0;
+	for (uint32_t l = 0; l < t->nlocs; l++) {
+		outside += B->lb.a[l].outside;
+		badrank += B->lb.a[l].badrank;
+		other_thread += B->lb.a[l].other_p2p;
+	}
+	if (t->unmatched_sends || unmatched_recvs)
 		tc_warn(t, "%llu sends and %llu receives have no partner (left out of the analysis)",
-			(unsigned long long)unmatched_sends, (unsigned long long)unmatched_recvs);
+			(unsigned long long)t->unmatched_sends, (unsigned long long)unmatched_recvs);
 	if (outside) tc_warn(t, "%llu message records outside any region ignored", (unsigned long long)outside);
 	if (badrank) tc_warn(t, "%llu sends name a rank outside their communicator", (unsigned long long)badrank);
 	if (size_mismatch)
@@ -479,13 +443,6 @@ static void match_messages(struct tc_trace *t, uint32_t **coll_of_rec)
 	if (t->clock_violations)
 		tc_warn(t, "%llu messages received before they were sent (clock condition violated)",
 			(unsigned long long)t->clock_violations);
-	/* point-to-point records on non-master threads are counted but not matched */
-	uint64_t other_thread = 0;
-	for (uint32_t l = 0; l < t->nlocs; l++) {
-		const struct tc_loc *L = &t->locs[l];
-		if (L->rank != TC_NONE && L->rank < t->nranks && t->ranks[L->rank].loc == l) continue;
-		other_thread += B->lb.a[l].p2p.n;
-	}
 	if (other_thread)
 		tc_warn(t, "%llu message records on non-master threads counted but not matched",
 			(unsigned long long)other_thread);
@@ -576,6 +533,7 @@ void tc_trace_finish(struct tc_trace *t)
 {
 	struct tc_build *B = t->b;
 	if (!B) return;
+	tcb_ranks(t);
 	if (B->nodes.n == 0) tc_def_node(t, "unknown");
 	DETACH(t->regions, t->nregions, B->regions);
 	DETACH(t->nodes, t->nnodes, B->nodes);
@@ -600,10 +558,6 @@ void tc_trace_finish(struct tc_trace *t)
 		t->tmax = TC_MAX(t->tmax, R->last_time);
 	}
 	if (t->tmin == UINT64_MAX) t->tmin = t->tmax = t->t0;
-
-	for (size_t i = 0; i < B->lb.n; i++) tc_locb_free(&B->lb.a[i]);
-	VEC_FREE(B->lb);
-	VEC_FREE(B->loc_node);
-	free(B);
+	tc_build_free(B);
 	t->b = NULL;
 }

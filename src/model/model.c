@@ -19,6 +19,7 @@ struct tc_trace *tc_trace_new(uint64_t res, uint64_t t0, uint64_t length)
 	t->world = TC_NONE;
 	t->arena = arena_new(1 << 20);
 	t->b = xcalloc(1, sizeof *t->b);
+	pthread_mutex_init(&t->b->mu, NULL);
 	t->anchor = xstrdup("");
 	return t;
 }
@@ -104,7 +105,7 @@ uint32_t tc_def_loc(struct tc_trace *t, uint64_t id, const char *name, enum tc_l
 	 * done: this avoids re-faulting every page on each doubling. */
 	if (nevents > 64 && nevents < ((uint64_t)1 << 40)) {
 		VEC_RESERVE(lb.calls, (size_t)(nevents / 2));
-		VEC_RESERVE(lb.p2p, (size_t)(nevents / 4));
+		VEC_RESERVE(lb.recv, (size_t)(nevents / 8));
 	}
 	VEC_PUSH(t->b->lb, lb);
 	VEC_PUSH(t->b->loc_node, node);
@@ -141,8 +142,39 @@ void tc_def_simple(struct tc_trace *t, uint32_t nranks, const uint32_t *node_of,
 	free(members);
 }
 
+/* --- ranks -------------------------------------------------------------------- */
+/* nranks = largest rank + 1; a rank's master is its CPU location with the
+ * lowest thread number (the first defined among equals).  Computed once, at
+ * the first event that needs it (definitions are complete by then), under a
+ * lock since locations may be read in several threads. */
+void tcb_ranks(struct tc_trace *t)
+{
+	struct tc_build *B = t->b;
+	if (atomic_load_explicit(&B->ranks_ready, memory_order_acquire)) return;
+	pthread_mutex_lock(&B->mu);
+	if (!atomic_load_explicit(&B->ranks_ready, memory_order_relaxed)) {
+		uint32_t nranks = 0;
+		for (size_t l = 0; l < B->locs.n; l++)
+			if (B->locs.a[l].rank != TC_NONE && B->locs.a[l].rank + 1 > nranks) nranks = B->locs.a[l].rank + 1;
+		B->nranks = nranks;
+		B->master = xmalloc((nranks ? nranks : 1) * sizeof *B->master);
+		for (uint32_t r = 0; r < nranks; r++) B->master[r] = TC_NONE;
+		B->is_master = xcalloc(B->locs.n ? B->locs.n : 1, 1);
+		for (size_t l = 0; l < B->locs.n; l++) {
+			const struct tc_loc *L = &B->locs.a[l];
+			if (L->rank == TC_NONE || L->type != TC_LOC_CPU) continue;
+			uint32_t *m = &B->master[L->rank];
+			if (*m == TC_NONE || L->thread < B->locs.a[*m].thread) *m = (uint32_t)l;
+		}
+		for (uint32_t r = 0; r < nranks; r++)
+			if (B->master[r] != TC_NONE) B->is_master[B->master[r]] = 1;
+		atomic_store_explicit(&B->ranks_ready, true, memory_order_release);
+	}
+	pthread_mutex_unlock(&B->mu);
+}
+
 /* --- events ---------------------------------------------------------------- */
-#define PREFAULT_BATCH 8192  /* records faulted in at a time (256-384 KiB) */
+#define PREFAULT_BATCH 8192  /* records faulted in at a time (256-576 KiB) */
 
 static struct locb *lb_at(struct tc_trace *t, uint32_t loc, uint64_t time)
 {
@@ -183,18 +215,83 @@ void tcb_leave(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t region)
 	b->calls.a[c].leave = time;
 }
 
-static struct raw_p2p *p2p(struct tc_trace *t, uint32_t loc, uint64_t time, enum raw_kind kind,
-			   enum tc_ev_kind ev, uint32_t peer, uint32_t comm, uint32_t tag, uint64_t bytes)
+/* Is this send/receive record kept?  Only on a rank's master thread, inside a call. */
+static bool p2p_kept(struct tc_trace *t, uint32_t loc, struct locb *b, uint32_t call)
+{
+	tcb_ranks(t);
+	if (!t->b->is_master[loc]) { b->other_p2p++; return false; }
+	if (call == TC_NONE) { b->outside++; return false; }
+	return true;
+}
+
+void tcb_loc_begin(struct tc_trace *t, uint32_t loc, int slot)
+{
+	struct tc_build *B = t->b;
+	struct locb *b = &B->lb.a[loc];
+	if (slot < 0 || slot >= TC_MAX_THREADS || b->blk) return;
+	if (!B->slot[slot]) B->slot[slot] = xcalloc(1, sizeof *B->slot[slot]);
+	b->blk = B->slot[slot];
+	b->blk_first = (uint32_t)b->blk->m.n;
+}
+
+/* A send record: a message with the sender's side filled in, linked into its
+ * key's queue.  Returns its block-local id, TC_NONE when not kept. */
+static uint32_t send_rec(struct tc_trace *t, uint32_t loc, uint64_t time, bool isend, uint32_t peer,
+			 uint32_t comm, uint32_t tag, uint64_t bytes)
+{
+	struct tc_build *B = t->b;
+	struct locb *b = lb_at(t, loc, time);
+	b->count[isend ? TC_EV_MPI_ISEND : TC_EV_MPI_SEND]++;
+	uint32_t call = top_call(b);
+	if (!p2p_kept(t, loc, b, call)) return TC_NONE;
+	uint32_t src = B->locs.a[loc].rank;
+	uint32_t dst = tcb_world_of(B->comms.a, (uint32_t)B->comms.n, B->nranks, comm, peer, src);
+	if (dst == TC_NONE || dst >= B->nranks) { b->badrank++; return TC_NONE; }
+	if (!b->blk) {
+		b->own = b->blk = xcalloc(1, sizeof *b->own);
+		b->blk_first = 0;
+	}
+	struct sendblk *k = b->blk;
+	uint32_t region = b->calls.a[call].region;
+	bool nb = isend || (region < B->regions.n && B->regions.a[region].kind == TC_RK_MPI_ISEND);
+	struct tc_msg m = {
+		.send_time = time, .bytes = bytes, .src = src, .dst = dst, .send_call = call,
+		.send_done = UINT64_MAX, .recv_call = TC_NONE, .post_call = TC_NONE, .tag = tag, .comm = comm,
+		.flags = nb ? TC_MSG_NB_SEND : 0,
+	};
+	uint32_t id = (uint32_t)k->m.n;
+	VEC_PREFAULT(k->m, k->m_ready, PREFAULT_BATCH);
+	VEC_PUSH(k->m, m);
+	VEC_PREFAULT(k->next, k->next_ready, PREFAULT_BATCH);
+	VEC_PUSH(k->next, TC_NONE);
+	struct qkey key = { comm, src, dst, tag };
+	struct qent *e = qtab_find(&k->q, &key, true);
+	if (e->tail == TC_NONE) e->head = id;
+	else k->next.a[e->tail] = id;
+	e->tail = id;
+	b->nsends++;
+	return id;
+}
+
+/* A receive-completion record; returns it when kept, else NULL. */
+static struct raw_recv *recv_rec(struct tc_trace *t, uint32_t loc, uint64_t time, bool irecv, uint32_t peer,
+				 uint32_t comm, uint32_t tag, uint64_t bytes)
 {
 	struct locb *b = lb_at(t, loc, time);
-	b->count[ev]++;
-	struct raw_p2p r = { .time = time, .bytes = bytes, .peer = peer, .comm = comm, .tag = tag,
-			     .call = top_call(b), .aux_call = TC_NONE, .kind = (uint8_t)kind };
-	if ((kind == RAW_SEND || kind == RAW_ISEND) && r.call != TC_NONE) b->send_slots++;
-	VEC_PREFAULT(b->p2p, b->p2p_ready, PREFAULT_BATCH);
-	VEC_PUSH(b->p2p, r);
-	return &b->p2p.a[b->p2p.n - 1];
+	b->count[irecv ? TC_EV_MPI_IRECV : TC_EV_MPI_RECV]++;
+	uint32_t call = top_call(b);
+	if (!p2p_kept(t, loc, b, call)) return NULL;
+	struct raw_recv r = {
+		.time = time, .peer = peer, .tag = tag, .call = call, .post_call = TC_NONE,
+		.comm = comm < RECV_COMM_NONE ? comm : RECV_COMM_NONE, .irecv = irecv,
+		.bytes = bytes < UINT32_MAX ? (uint32_t)bytes : UINT32_MAX,
+	};
+	VEC_PREFAULT(b->recv, b->recv_ready, PREFAULT_BATCH);
+	VEC_PUSH(b->recv, r);
+	return &b->recv.a[b->recv.n - 1];
 }
+
+#define ISEND_NOT_KEPT (TC_NONE - 1)  /* request map value of an Isend kept as no message */
 
 static struct u64map *reqmap(struct u64map **m)
 {
@@ -208,15 +305,16 @@ static struct u64map *reqmap(struct u64map **m)
 void tcb_send(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t peer, uint32_t comm,
 	      uint32_t tag, uint64_t bytes)
 {
-	p2p(t, loc, time, RAW_SEND, TC_EV_MPI_SEND, peer, comm, tag, bytes);
+	send_rec(t, loc, time, false, peer, comm, tag, bytes);
 }
 
 void tcb_isend(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t peer, uint32_t comm,
 	       uint32_t tag, uint64_t bytes, uint64_t req)
 {
-	p2p(t, loc, time, RAW_ISEND, TC_EV_MPI_ISEND, peer, comm, tag, bytes);
+	uint32_t id = send_rec(t, loc, time, true, peer, comm, tag, bytes);
 	struct locb *b = &t->b->lb.a[loc];
-	u64map_put(reqmap(&b->isends), req, (uint32_t)b->p2p.n - 1);
+	/* a request whose Isend is not kept still takes its IsendComplete */
+	u64map_put(reqmap(&b->isends), req, id == TC_NONE ? ISEND_NOT_KEPT : id);
 }
 
 void tcb_isend_complete(struct tc_trace *t, uint32_t loc, uint64_t time, uint64_t req)
@@ -228,8 +326,7 @@ void tcb_isend_complete(struct tc_trace *t, uint32_t loc, uint64_t time, uint64_
 		b->unpaired_completes++;
 		return;
 	}
-	b->p2p.a[i].aux_time = time;
-	b->p2p.a[i].paired = true;
+	if (i != ISEND_NOT_KEPT) b->blk->m.a[i].send_done = time;
 	if (b->isends->live == 0) u64map_clear(b->isends);
 }
 
@@ -245,13 +342,14 @@ void tcb_irecv_request(struct tc_trace *t, uint32_t loc, uint64_t time, uint64_t
 void tcb_irecv(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t peer, uint32_t comm,
 	       uint32_t tag, uint64_t bytes, uint64_t req)
 {
-	struct raw_p2p *r = p2p(t, loc, time, RAW_IRECV, TC_EV_MPI_IRECV, peer, comm, tag, bytes);
+	struct raw_recv *r = recv_rec(t, loc, time, true, peer, comm, tag, bytes);
 	struct locb *b = &t->b->lb.a[loc];
 	uint32_t i = b->irecvs ? u64map_take(b->irecvs, req) : TC_NONE;
 	if (i == TC_NONE) return;
-	r->aux_time = b->pend.a[i].time;
-	r->aux_call = b->pend.a[i].call;
-	r->paired = true;
+	if (r) {
+		r->post_time = b->pend.a[i].time;
+		r->post_call = b->pend.a[i].call;
+	}
 	if (b->irecvs->live == 0) { /* no receive pending: reuse the slots */
 		u64map_clear(b->irecvs);
 		b->pend.n = 0;
@@ -261,7 +359,7 @@ void tcb_irecv(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t peer, u
 void tcb_recv(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t peer, uint32_t comm,
 	      uint32_t tag, uint64_t bytes)
 {
-	p2p(t, loc, time, RAW_RECV, TC_EV_MPI_RECV, peer, comm, tag, bytes);
+	recv_rec(t, loc, time, false, peer, comm, tag, bytes);
 }
 
 void tcb_request_cancelled(struct tc_trace *t, uint32_t loc, uint64_t time, uint64_t req)
@@ -316,9 +414,20 @@ static void free_reqmaps(struct locb *b)
 	VEC_FREE(b->pend);
 }
 
+void tc_sendblk_free(struct sendblk *s)
+{
+	if (!s) return;
+	VEC_FREE(s->m);
+	VEC_FREE(s->next);
+	qtab_free(&s->q);
+	free(s);
+}
+
 void tc_locb_free(struct locb *b)
 {
-	VEC_FREE(b->calls); VEC_FREE(b->stack); VEC_FREE(b->p2p); VEC_FREE(b->coll);
+	VEC_FREE(b->calls); VEC_FREE(b->stack); VEC_FREE(b->recv); VEC_FREE(b->coll);
+	tc_sendblk_free(b->own);
+	b->own = b->blk = NULL;
 	free_reqmaps(b);
 }
 
@@ -329,7 +438,7 @@ void tcb_loc_done(struct tc_trace *t, uint32_t loc)
 	struct locb *b = &t->b->lb.a[loc];
 	free_reqmaps(b);
 	VEC_SHRINK(b->calls);
-	VEC_SHRINK(b->p2p);
+	VEC_SHRINK(b->recv);
 	VEC_SHRINK(b->coll);
 }
 
@@ -393,6 +502,19 @@ uint32_t tc_call_at(const struct tc_trace *t, uint32_t rank, uint64_t time)
 	return c;
 }
 
+void tc_build_free(struct tc_build *B)
+{
+	if (!B) return;
+	for (size_t i = 0; i < B->lb.n; i++) tc_locb_free(&B->lb.a[i]);
+	for (int k = 0; k < TC_MAX_THREADS; k++) tc_sendblk_free(B->slot[k]);
+	VEC_FREE(B->lb); VEC_FREE(B->locs); VEC_FREE(B->regions);
+	VEC_FREE(B->nodes); VEC_FREE(B->comms); VEC_FREE(B->loc_node);
+	free(B->master);
+	free(B->is_master);
+	pthread_mutex_destroy(&B->mu);
+	free(B);
+}
+
 void tc_trace_free(struct tc_trace *t)
 {
 	if (!t) return;
@@ -412,12 +534,7 @@ void tc_trace_free(struct tc_trace *t)
 	free(t->coll_members);
 	for (size_t i = 0; i < t->warnings.n; i++) free(t->warnings.a[i]);
 	VEC_FREE(t->warnings);
-	if (t->b) {
-		for (size_t i = 0; i < t->b->lb.n; i++) tc_locb_free(&t->b->lb.a[i]);
-		VEC_FREE(t->b->lb); VEC_FREE(t->b->locs); VEC_FREE(t->b->regions);
-		VEC_FREE(t->b->nodes); VEC_FREE(t->b->comms); VEC_FREE(t->b->loc_node);
-		free(t->b);
-	}
+	tc_build_free(t->b);
 	arena_free(t->arena);
 	free(t->anchor);
 	free(t);

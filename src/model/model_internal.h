@@ -2,26 +2,42 @@
 #ifndef TC_MODEL_INTERNAL_H
 #define TC_MODEL_INTERNAL_H
 
-#include "model.h"
+#include <pthread.h>
+#include <stdatomic.h>
 
+#include "model.h"
+#include "msgq.h"
 #include "u64map.h"
 
-enum raw_kind { RAW_SEND, RAW_ISEND, RAW_IRECV, RAW_RECV };
-
-/* A send or receive-completion record as read, before matching (48 bytes).
- * Requests are paired while reading: IsendComplete sets the Isend's aux_time;
- * an Irecv takes the time and call of its IrecvRequest. */
-struct raw_p2p {
-	uint64_t time, bytes;
-	uint64_t aux_time;    /* send: completion time; receive: posted time */
-	uint32_t peer, comm, tag;
-	uint32_t call;        /* innermost open call when the record was read, TC_NONE if none */
+/* A receive-completion record (MpiRecv, MpiIrecv) as read, before matching
+ * (40 bytes).  An Irecv takes the time and call of its IrecvRequest while
+ * reading.  Only records of a rank's master thread inside a call are kept. */
+#define RECV_COMM_NONE 0x7fffffffu
+struct raw_recv {
+	uint64_t time;
+	uint64_t post_time;   /* IrecvRequest time when post_call is set */
+	uint32_t peer, tag;   /* comm-local sender rank, as read */
+	uint32_t call;        /* innermost open call when the record was read */
 	union {
-		uint32_t aux_call; /* receive, until matched: call of its IrecvRequest */
-		uint32_t msg;      /* once matched: message id, TC_NONE if none (both kinds) */
+		uint32_t post_call; /* until matched: call of its IrecvRequest, TC_NONE if none */
+		uint32_t msg;       /* once matched: message id, TC_NONE if none */
 	};
-	uint8_t kind;
-	bool paired;          /* aux_* are set */
+	uint32_t comm : 31;   /* model communicator, RECV_COMM_NONE if unknown */
+	uint32_t irecv : 1;   /* MpiIrecv (else MpiRecv) */
+	uint32_t bytes;       /* receiver's size, saturated at UINT32_MAX (only compared) */
+};
+
+/* Messages as their send records are read: one tc_msg each, the sender's side
+ * filled in (send_done = UINT64_MAX until an IsendComplete, else set from the
+ * send call's leave when the ops are built), each key's FIFO queue linked.  A
+ * block holds the messages of the master locations that append to it, one
+ * location after the other: a reader thread's locations (tcb_loc_begin), or a
+ * single location. */
+struct sendblk {
+	VEC(struct tc_msg) m;
+	VEC(uint32_t) next;     /* block-local id of the next message of the same key */
+	struct qtab q;          /* key → queue head/tail (block-local ids) */
+	size_t m_ready, next_ready; /* VEC_PREFAULT marks */
 };
 
 struct pending_recv { uint64_t time; uint32_t call; };
@@ -36,18 +52,24 @@ struct raw_coll {
 struct locb {
 	VEC(struct tc_call) calls;
 	VEC(uint32_t) stack;
-	VEC(struct raw_p2p) p2p;
+	VEC(struct raw_recv) recv;
 	VEC(struct raw_coll) coll;
+	size_t calls_ready, recv_ready; /* VEC_PREFAULT marks */
 	uint64_t count[TC_EV_COUNT];
-	uint32_t send_slots;
-	size_t calls_ready, p2p_ready; /* VEC_PREFAULT marks */   /* send records inside a call: message ids reserved for them */
 	uint64_t last_time;
 	uint64_t coll_begin;   /* time of a pending CollectiveBegin, 0 if none */
 	uint64_t bad_leaves;   /* Leave with no open call */
 	uint64_t mismatched_leaves; /* Leave whose region is not the open call's */
 	uint64_t time_reversals;
 	uint64_t unpaired_completes;
-	/* open requests while reading: Isend req → p2p index; IrecvRequest req → pend index */
+	uint64_t outside;      /* send/receive records outside any call */
+	uint64_t badrank;      /* sends naming a rank outside their communicator */
+	uint64_t other_p2p;    /* send/receive records on a thread that is not its rank's master */
+	/* its messages: blk->m.a[blk_first .. blk_first + nsends) */
+	struct sendblk *blk;   /* NULL until tcb_loc_begin or its first send */
+	struct sendblk *own;   /* the block it allocated for itself, if any */
+	uint32_t blk_first, nsends;
+	/* open requests while reading: Isend req → block-local message id; IrecvRequest req → pend index */
 	struct u64map *isends, *irecvs;
 	VEC(struct pending_recv) pend;
 };
@@ -60,9 +82,30 @@ struct tc_build {
 	VEC(struct tc_comm) comms;
 	VEC(uint32_t) loc_node;  /* node of each location's process */
 	int threads;             /* for tc_trace_finish (tcb_set_threads) */
+	/* ranks, fixed by the definitions (tcb_ranks, at the first event that needs them) */
+	atomic_bool ranks_ready;
+	pthread_mutex_t mu;
+	uint32_t nranks;
+	uint32_t *master;        /* per rank: its master CPU location, TC_NONE if none */
+	uint8_t *is_master;      /* per location */
+	struct sendblk *slot[TC_MAX_THREADS]; /* blocks of tcb_loc_begin slots */
 };
 
+/* World rank of comm-local rank `local` on communicator comm, TC_NONE if none. */
+static inline uint32_t tcb_world_of(const struct tc_comm *comms, uint32_t ncomms, uint32_t nranks, uint32_t comm,
+				    uint32_t local, uint32_t self_rank)
+{
+	if (comm >= ncomms || local == TC_NONE) return TC_NONE;
+	const struct tc_comm *c = &comms[comm];
+	if (c->self) return local == 0 ? self_rank : TC_NONE;
+	if (c->global) return local < nranks ? local : TC_NONE;
+	return local < c->size ? c->members[local] : TC_NONE;
+}
 
+/* Fix nranks and each rank's master location from the definitions (once). */
+void tcb_ranks(struct tc_trace *t);
 void tc_locb_free(struct locb *b);
+void tc_sendblk_free(struct sendblk *s);
+void tc_build_free(struct tc_build *B);
 
 #endif

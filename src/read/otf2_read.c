@@ -198,8 +198,27 @@ struct loadctx;
 struct locctx {
 	struct loadctx *L;
 	uint32_t loc;        /* model location index */
+	uint32_t rank;       /* world rank, TC_NONE if none */
+	bool master;         /* the rank's master CPU thread */
 	uint64_t ref;
+	uint64_t nevents;    /* as defined */
 	uint64_t nread;
+};
+
+/* Which thread reads which location.  The ranks' master locations, in rank
+ * order, are cut into one run per thread of about equal event counts; a thread
+ * reads its run front to back, as tcb_loc_begin slot = its number, so its
+ * messages land in one array in rank order (the model keeps thread 0's without
+ * a copy).  Then the other locations from a shared queue, then it steals from
+ * the back of the runs still going (a stolen location keeps its messages apart;
+ * they are copied into place at the end). */
+struct run { _Atomic uint64_t fe; };   /* front << 32 | end, indices into plan.order */
+struct plan {
+	uint32_t *order;     /* lc indices: masters by rank, then the other locations */
+	uint32_t nmaster, n;
+	struct run run[TC_MAX_THREADS];
+	int nruns;
+	atomic_uint rest;    /* next of order[nmaster .. n) */
 };
 
 struct loadctx {
@@ -215,7 +234,7 @@ struct loadctx {
 	struct locctx *lc;
 	uint32_t nlc;
 	bool have_local_defs;
-	atomic_uint next;           /* work queue over lc[] */
+	struct plan plan;
 	atomic_bool cancel;
 	atomic_uint_fast64_t done;
 	uint64_t total;
@@ -425,14 +444,71 @@ static void read_location(struct loadctx *L, struct locctx *c, OTF2_EvtReaderCal
 	tcb_loc_done(L->t, c->loc);
 }
 
+static uint32_t run_take(struct run *r, bool back)
+{
+	uint64_t v = atomic_load(&r->fe);
+	for (;;) {
+		uint32_t f = (uint32_t)(v >> 32), e = (uint32_t)v;
+		if (f >= e) return TC_NONE;
+		uint64_t w = back ? ((uint64_t)f << 32 | (e - 1)) : ((uint64_t)(f + 1) << 32 | e);
+		if (atomic_compare_exchange_weak(&r->fe, &v, w)) return back ? e - 1 : f;
+	}
+}
+
+static int cmp_master(const void *a, const void *b, void *ctx)
+{
+	const struct locctx *lc = ctx;
+	uint32_t ra = lc[*(const uint32_t *)a].rank, rb = lc[*(const uint32_t *)b].rank;
+	return ra < rb ? -1 : ra > rb;
+}
+
+static void make_plan(struct loadctx *L, int nthreads)
+{
+	struct plan *P = &L->plan;
+	P->order = xmalloc((L->nlc ? L->nlc : 1) * sizeof *P->order);
+	P->n = L->nlc;
+	uint64_t master_events = 0;
+	for (uint32_t i = 0; i < L->nlc; i++)
+		if (L->lc[i].master) {
+			P->order[P->nmaster++] = i;
+			master_events += L->lc[i].nevents;
+		}
+	qsort_r(P->order, P->nmaster, sizeof *P->order, cmp_master, L->lc);
+	for (uint32_t i = 0, k = P->nmaster; i < L->nlc; i++)
+		if (!L->lc[i].master) P->order[k++] = i;
+	P->nruns = TC_MAX(nthreads, 1);
+	uint64_t acc = 0;
+	uint32_t start = 0;
+	for (int k = 0; k < P->nruns; k++) {
+		uint32_t end = start;
+		uint64_t goal = master_events / (uint64_t)P->nruns * (uint64_t)(k + 1);
+		if (k == P->nruns - 1) end = P->nmaster;
+		else
+			while (end < P->nmaster && acc < goal) acc += L->lc[P->order[end++]].nevents;
+		atomic_init(&P->run[k].fe, (uint64_t)start << 32 | end);
+		start = end;
+	}
+	atomic_init(&P->rest, P->nmaster);
+}
+
+struct worker_arg { struct loadctx *L; int k; };
+
 static void *worker(void *arg)
 {
-	struct loadctx *L = arg;
+	struct loadctx *L = ((struct worker_arg *)arg)->L;
+	int k = ((struct worker_arg *)arg)->k;
+	struct plan *P = &L->plan;
 	OTF2_EvtReaderCallbacks *cb = make_callbacks();
-	for (;;) {
-		unsigned i = atomic_fetch_add(&L->next, 1);
-		if (i >= L->nlc || atomic_load(&L->cancel)) break;
-		read_location(L, &L->lc[i], cb);
+	uint32_t i;
+	while (!atomic_load(&L->cancel) && (i = run_take(&P->run[k], false)) != TC_NONE) {
+		tcb_loc_begin(L->t, L->lc[P->order[i]].loc, k);
+		read_location(L, &L->lc[P->order[i]], cb);
+	}
+	while (!atomic_load(&L->cancel) && (i = atomic_fetch_add(&P->rest, 1)) < P->n)
+		read_location(L, &L->lc[P->order[i]], cb);
+	for (int j = (k + 1) % P->nruns; j != k && !atomic_load(&L->cancel);) {
+		if ((i = run_take(&P->run[j], true)) != TC_NONE) read_location(L, &L->lc[P->order[i]], cb);
+		else j = (j + 1) % P->nruns;
 	}
 	OTF2_EvtReaderCallbacks_Delete(cb);
 	return NULL;
@@ -520,6 +596,9 @@ static void define_model(struct loadctx *L)
 		}
 		L->lc[l].L = L;
 		L->lc[l].ref = R->ref;
+		L->lc[l].rank = rank;
+		L->lc[l].master = rank != TC_NONE && ty == TC_LOC_CPU && thread == 0;
+		L->lc[l].nevents = R->nevents;
 		L->lc[l].loc = tc_def_loc(t, R->ref, dstr(d, R->name), ty, rank, thread, node, R->nevents);
 		L->total += R->nevents;
 	}
@@ -680,6 +759,7 @@ static void free_load(struct loadctx *L)
 	free(L->region_map);
 	free(L->comm_map);
 	free(L->lc);
+	free(L->plan.order);
 	VEC_FREE(L->d.str); VEC_FREE(L->d.stn); VEC_FREE(L->d.lg); VEC_FREE(L->d.loc);
 	VEC_FREE(L->d.reg); VEC_FREE(L->d.grp); VEC_FREE(L->d.comm);
 	arena_free(L->d.arena);
@@ -755,18 +835,16 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 	double t_read = tc_now();
 	int nthreads = opts && opts->threads > 0 ? opts->threads : TC_MIN(tc_ncpus(), 4);
 	if ((uint32_t)nthreads > L.nlc) nthreads = (int)L.nlc;
-	if (nthreads <= 1) {
-		worker(&L);
-	} else {
-		pthread_t *th = xmalloc((size_t)nthreads * sizeof *th);
-		int started = 0;
-		for (int i = 0; i < nthreads; i++)
-			if (pthread_create(&th[i], NULL, worker, &L) == 0) started++;
-			else break;
-		if (!started) worker(&L);
-		for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
-		free(th);
-	}
+	if (nthreads < 1) nthreads = 1;
+	if (nthreads > TC_MAX_THREADS) nthreads = TC_MAX_THREADS;
+	make_plan(&L, nthreads);
+	struct worker_arg wa[TC_MAX_THREADS];
+	pthread_t th[TC_MAX_THREADS];
+	int started = 1;
+	for (int i = 0; i < nthreads; i++) wa[i] = (struct worker_arg){ &L, i };
+	for (int i = 1; i < nthreads && pthread_create(&th[i], NULL, worker, &wa[i]) == 0; i++) started++;
+	worker(&wa[0]); /* the calling thread reads run 0; runs of threads not started are stolen */
+	for (int i = 1; i < started; i++) pthread_join(th[i], NULL);
 	if (L.have_local_defs) OTF2_Reader_CloseDefFiles(L.rd);
 	OTF2_Reader_CloseEvtFiles(L.rd);
 	OTF2_Reader_Close(L.rd);
