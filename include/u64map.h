@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 struct u64map_entry { uint64_t key; uint32_t val, gen; };
-struct u64map { struct u64map_entry *e; size_t cap, used, live; uint32_t gen; };  /* used counts tombstones too */
+struct u64map { struct u64map_entry *e; size_t cap, used, live; uint32_t gen; unsigned shift; };  /* used counts tombstones too; shift = 64 - log2(cap) */
 
 void u64map_init(struct u64map *m);
 void u64map_free(struct u64map *m);

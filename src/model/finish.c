@@ -174,8 +174,9 @@ static void msgmap_free(struct msgmap *mm)
 	free(mm->delta);
 }
 
-/* Scratch of one thread: per call of the rank, its sends, receives, collective. */
-struct ops_scratch { uint32_t *ns, *nr, *co; };
+/* Scratch of one thread: per call of the rank, its sends, receives, collective;
+ * the list of the calls that have an op. */
+struct ops_scratch { uint32_t *ns, *nr, *co, *oc; };
 struct ops_pass {
 	struct tc_trace *t;
 	const struct msgmap *mm;
@@ -184,8 +185,9 @@ struct ops_pass {
 	struct ops_scratch *sc;   /* per thread, allocated on first use */
 };
 
-/* Rank r's ops (calls that communicate), its messages grouped by op in record
- * order; also the send completion of blocking sends (the send call's leave). */
+/* Rank r's ops (calls that communicate) with its messages grouped by op in
+ * record order; also the send completion of blocking sends (the send call's
+ * leave).  Its receive records are spent: their memory becomes the ops array. */
 static void ops_rank(void *ctx, uint32_t r, int tid)
 {
 	struct ops_pass *op_ = ctx;
@@ -198,9 +200,10 @@ static void ops_rank(void *ctx, uint32_t r, int tid)
 		sc->ns = xcalloc(n, sizeof *sc->ns);
 		sc->nr = xcalloc(n, sizeof *sc->nr);
 		sc->co = xmalloc(n * sizeof *sc->co);
+		sc->oc = xmalloc(n * sizeof *sc->oc);
 		for (uint32_t i = 0; i < n; i++) sc->co[i] = TC_NONE;
 	}
-	uint32_t *ns = sc->ns, *nr = sc->nr, *co = sc->co;
+	uint32_t *ns = sc->ns, *nr = sc->nr, *co = sc->co, *oc = sc->oc;
 	const uint32_t *coll_of_rec = op_->coll_of_rec[r];
 	struct locb *b = &t->b->lb.a[R->loc];
 	struct tc_msg *sm = t->msgs + op_->mm->first[r];
@@ -218,53 +221,51 @@ static void ops_rank(void *ctx, uint32_t r, int tid)
 	}
 	for (size_t i = 0; i < b->coll.n; i++)
 		if (coll_of_rec[i] != TC_NONE) co[b->coll.a[i].call] = coll_of_rec[i];
-	uint32_t nops = 0;
-	for (uint32_t c = 0; c < R->ncalls; c++)
-		if (ns[c] || nr[c] || co[c] != TC_NONE) nops++;
-	R->nops = nops;
-	R->ops = xmalloc((nops ? nops : 1) * sizeof *R->ops);
-	R->send_msgs = xmalloc((nsend ? nsend : 1) * sizeof(uint32_t));
-	R->recv_msgs = xmalloc((nrecv ? nrecv : 1) * sizeof(uint32_t));
-	tc_prefault(R->ops, nops * sizeof *R->ops);
-	R->nsend_msgs = nsend;
-	R->nrecv_msgs = nrecv;
-	uint32_t o = 0, fs = 0, fr = 0;
+	/* calls with an op, in call order; counts become each op's first slot */
+	uint32_t nops = 0, fs = 0, fr = 0;
 	for (uint32_t c = 0; c < R->ncalls; c++) {
 		if (!(ns[c] || nr[c] || co[c] != TC_NONE)) continue;
-		R->ops[o] = (struct tc_op){ .call = c, .first_send = fs, .nsend = 0, .first_recv = fr,
-					    .nrecv = 0, .coll = co[c] };
-		R->calls[c].op = o;
-		fs += ns[c];
-		fr += nr[c];
-		o++;
+		R->calls[c].op = nops;
+		oc[nops++] = c;
+		uint32_t k = ns[c];
+		ns[c] = fs;
+		fs += k;
+		k = nr[c];
+		nr[c] = fr;
+		fr += k;
 	}
-	for (uint32_t j = 0; j < nsend; j++) {
-		struct tc_op *op = &R->ops[R->calls[sm[j].send_call].op];
-		R->send_msgs[op->first_send + op->nsend++] = op_->mm->first[r] + j;
-	}
-	for (size_t i = 0; i < b->recv.n; i++) {
-		const struct raw_recv *p = &b->recv.a[i];
-		if (p->msg == TC_NONE) continue;
-		struct tc_op *op = &R->ops[R->calls[p->call].op];
-		R->recv_msgs[op->first_recv + op->nrecv++] = p->msg;
-	}
-	/* reset the scratch arrays for the next rank: only the calls that have an op */
-	for (uint32_t k = 0; k < nops; k++) {
-		uint32_t c = R->ops[k].call;
-		ns[c] = nr[c] = 0;
+	R->send_msgs = xmalloc((nsend ? nsend : 1) * sizeof(uint32_t));
+	R->recv_msgs = xmalloc((nrecv ? nrecv : 1) * sizeof(uint32_t));
+	R->nsend_msgs = nsend;
+	R->nrecv_msgs = nrecv;
+	for (uint32_t j = 0; j < nsend; j++) R->send_msgs[ns[sm[j].send_call]++] = op_->mm->first[r] + j;
+	for (size_t i = 0; i < b->recv.n; i++)
+		if (b->recv.a[i].msg != TC_NONE) R->recv_msgs[nr[b->recv.a[i].call]++] = b->recv.a[i].msg;
+	/* now ns[c], nr[c] are where op c's messages end: the ops, in the receive records' memory */
+	R->nops = nops;
+	R->ops = xreallocarray(b->recv.a, nops ? nops : 1, sizeof *R->ops);
+	b->recv.a = NULL;
+	b->recv.n = b->recv.cap = 0;
+	for (uint32_t k = 0, ps = 0, pr = 0; k < nops; k++) {
+		uint32_t c = oc[k];
+		R->ops[k] = (struct tc_op){ .call = c, .first_send = ps, .nsend = ns[c] - ps, .first_recv = pr,
+					    .nrecv = nr[c] - pr, .coll = co[c] };
+		ps = ns[c];
+		pr = nr[c];
+		ns[c] = nr[c] = 0; /* reset the scratch for the next rank: only the calls that had an op */
 		co[c] = TC_NONE;
 	}
 	R->first_time = R->ncalls ? R->calls[0].enter : 0;
 	R->last_time = b->last_time;
 }
 
-/* Threads for the ops pass: scratch of 12 bytes per call of the largest rank
+/* Threads for the ops pass: scratch of 16 bytes per call of the largest rank
  * each, at most 256 MiB of it in all. */
 static int ops_threads(struct ops_pass *op, int threads)
 {
 	for (uint32_t r = 0; r < op->t->nranks; r++) op->maxcalls = TC_MAX(op->maxcalls, op->t->ranks[r].ncalls);
 	threads = TC_MAX(threads, 1);
-	while (threads > 1 && (uint64_t)op->maxcalls * 12 * (uint64_t)threads > ((uint64_t)256 << 20)) threads--;
+	while (threads > 1 && (uint64_t)op->maxcalls * 16 * (uint64_t)threads > ((uint64_t)256 << 20)) threads--;
 	op->sc = xcalloc((size_t)threads, sizeof *op->sc);
 	return threads;
 }
@@ -275,29 +276,37 @@ static void ops_free(struct ops_pass *op, int threads)
 		free(op->sc[k].ns);
 		free(op->sc[k].nr);
 		free(op->sc[k].co);
+		free(op->sc[k].oc);
 	}
 	free(op->sc);
 }
 
-/* Per rank: ops (calls that communicate) with their messages grouped; in
- * parallel over ranks.  Replaces ops built before (the receive pass builds them
- * on the fly; they are rebuilt when unreceived sends had to be dropped). */
-static void build_ops(struct tc_trace *t, const struct msgmap *mm, uint32_t **coll_of_rec)
+/* Rank r's ops after unreceived messages were dropped (remap: old id → new
+ * id, TC_NONE when dropped): message ids renumbered, dropped sends taken out,
+ * ops left with nothing removed and the calls' op indices renumbered. */
+static void ops_drop(struct tc_rank *R, const uint32_t *remap)
 {
-	for (uint32_t r = 0; r < t->nranks; r++) {
-		struct tc_rank *R = &t->ranks[r];
-		for (uint32_t k = 0; k < R->nops; k++) R->calls[R->ops[k].call].op = TC_NONE;
-		free(R->ops);
-		free(R->send_msgs);
-		free(R->recv_msgs);
-		R->ops = NULL;
-		R->send_msgs = R->recv_msgs = NULL;
-		R->nops = R->nsend_msgs = R->nrecv_msgs = 0;
+	uint32_t ns = 0, no = 0;
+	for (uint32_t k = 0; k < R->nops; k++) {
+		struct tc_op op = R->ops[k];
+		uint32_t first = ns;
+		for (uint32_t j = 0; j < op.nsend; j++) {
+			uint32_t id = remap[R->send_msgs[op.first_send + j]];
+			if (id != TC_NONE) R->send_msgs[ns++] = id;
+		}
+		for (uint32_t j = 0; j < op.nrecv; j++)
+			R->recv_msgs[op.first_recv + j] = remap[R->recv_msgs[op.first_recv + j]];
+		op.first_send = first;
+		op.nsend = ns - first;
+		if (!op.nsend && !op.nrecv && op.coll == TC_NONE) {
+			R->calls[op.call].op = TC_NONE;
+			continue;
+		}
+		R->calls[op.call].op = no;
+		R->ops[no++] = op;
 	}
-	struct ops_pass op = { .t = t, .mm = mm, .coll_of_rec = coll_of_rec };
-	int threads = ops_threads(&op, t->b->threads);
-	tc_parallel_for(t->nranks, threads, ops_rank, &op);
-	ops_free(&op, threads);
+	R->nops = no;
+	R->nsend_msgs = ns;
 }
 
 /* Per-thread counters of the receive pass (padded apart). */
@@ -369,27 +378,15 @@ static void recv_and_ops(void *ctx, uint32_t r, int tid)
 	ops_rank(rp->ops, r, tid);
 }
 
-/* Drop the messages nobody received; renumber the receive records' message
- * ids and each rank's range. */
-static size_t drop_unreceived(struct tc_trace *t, struct msgmap *mm, size_t n)
+/* Drop the messages nobody received and renumber the ids in the ops. */
+static size_t drop_unreceived(struct tc_trace *t, size_t n)
 {
 	uint32_t *remap = xmalloc((n ? n : 1) * sizeof *remap), k = 0;
-	for (uint32_t r = 0; r < t->nranks; r++) mm->n[r] = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct tc_msg *m = &t->msgs[i];
-		remap[i] = m->recv_call == TC_NONE ? TC_NONE : k;
-		if (remap[i] == TC_NONE) continue;
-		mm->n[m->src]++;
-		t->msgs[k++] = *m;
+		remap[i] = t->msgs[i].recv_call == TC_NONE ? TC_NONE : k;
+		if (remap[i] != TC_NONE) t->msgs[k++] = t->msgs[i];
 	}
-	for (uint32_t r = 0, first = 0; r < t->nranks; r++) {
-		mm->first[r] = first;
-		first += mm->n[r];
-		struct locb *b = rank_lb(t, r);
-		if (!b) continue;
-		for (size_t i = 0; i < b->recv.n; i++)
-			if (b->recv.a[i].msg != TC_NONE) b->recv.a[i].msg = remap[b->recv.a[i].msg];
-	}
+	for (uint32_t r = 0; r < t->nranks; r++) ops_drop(&t->ranks[r], remap);
 	free(remap);
 	return k;
 }
@@ -417,10 +414,7 @@ static void match_messages(struct tc_trace *t, uint32_t **coll_of_rec)
 	}
 	free(rp.acc);
 	size_t nmsgs = nslots;
-	if (nslots > matched) { /* rare: the ops counted sends nobody received */
-		nmsgs = drop_unreceived(t, &mm, nslots);
-		build_ops(t, &mm, coll_of_rec);
-	}
+	if (nslots > matched) nmsgs = drop_unreceived(t, nslots); /* rare: sends nobody received */
 	if (nmsgs < nslots) t->msgs = xreallocarray(t->msgs, nmsgs + 1, sizeof *t->msgs);
 	msgmap_free(&mm);
 	t->nmsgs = nmsgs;

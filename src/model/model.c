@@ -147,10 +147,9 @@ void tc_def_simple(struct tc_trace *t, uint32_t nranks, const uint32_t *node_of,
  * lowest thread number (the first defined among equals).  Computed once, at
  * the first event that needs it (definitions are complete by then), under a
  * lock since locations may be read in several threads. */
-void tcb_ranks(struct tc_trace *t)
+void tcb_ranks_init(struct tc_trace *t)
 {
 	struct tc_build *B = t->b;
-	if (atomic_load_explicit(&B->ranks_ready, memory_order_acquire)) return;
 	pthread_mutex_lock(&B->mu);
 	if (!atomic_load_explicit(&B->ranks_ready, memory_order_relaxed)) {
 		uint32_t nranks = 0;

@@ -103,7 +103,11 @@ static inline uint32_t tcb_world_of(const struct tc_comm *comms, uint32_t ncomms
 }
 
 /* Fix nranks and each rank's master location from the definitions (once). */
-void tcb_ranks(struct tc_trace *t);
+void tcb_ranks_init(struct tc_trace *t);
+static inline void tcb_ranks(struct tc_trace *t)
+{
+	if (!atomic_load_explicit(&t->b->ranks_ready, memory_order_acquire)) tcb_ranks_init(t);
+}
 void tc_locb_free(struct locb *b);
 void tc_sendblk_free(struct sendblk *s);
 void tc_build_free(struct tc_build *B);

@@ -6,19 +6,24 @@
 
 #define DELETED UINT32_MAX
 
-static uint64_t mix(uint64_t k)
+/* Fibonacci hashing: the top bits of key × 2^64/φ (request ids are mostly
+ * sequential; this spreads them evenly and costs one multiply). */
+static size_t slot_of(const struct u64map *m, uint64_t k)
 {
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	k *= 0xc4ceb9fe1a85ec53ULL;
-	k ^= k >> 33;
-	return k;
+	return (size_t)((k * 0x9e3779b97f4a7c15ULL) >> m->shift);
+}
+
+static unsigned shift_for(size_t cap)
+{
+	unsigned s = 64;
+	while (cap > 1) { cap >>= 1; s--; }
+	return s;
 }
 
 void u64map_init(struct u64map *m)
 {
 	m->cap = 64;
+	m->shift = shift_for(m->cap);
 	m->used = m->live = 0;
 	m->gen = 1;
 	m->e = xcalloc(m->cap, sizeof *m->e);
@@ -46,6 +51,7 @@ static void grow(struct u64map *m)
 	uint32_t oldgen = m->gen;
 	/* mostly tombstones: rehash at the same size instead of growing */
 	if (m->live * 4 > oldcap) m->cap *= 2;
+	m->shift = shift_for(m->cap);
 	m->e = xcalloc(m->cap, sizeof *m->e);
 	m->used = m->live = 0;
 	m->gen = 1;
@@ -57,7 +63,7 @@ static void grow(struct u64map *m)
 void u64map_put(struct u64map *m, uint64_t key, uint32_t val)
 {
 	if ((m->used + 1) * 2 > m->cap) grow(m);
-	size_t mask = m->cap - 1, i = mix(key) & mask, tomb = SIZE_MAX;
+	size_t mask = m->cap - 1, i = slot_of(m, key), tomb = SIZE_MAX;
 	for (;; i = (i + 1) & mask) {
 		struct u64map_entry *e = &m->e[i];
 		if (e->gen != m->gen) break;
@@ -72,7 +78,7 @@ void u64map_put(struct u64map *m, uint64_t key, uint32_t val)
 
 uint32_t u64map_get(const struct u64map *m, uint64_t key)
 {
-	size_t mask = m->cap - 1, i = mix(key) & mask;
+	size_t mask = m->cap - 1, i = slot_of(m, key);
 	for (;; i = (i + 1) & mask) {
 		const struct u64map_entry *e = &m->e[i];
 		if (e->gen != m->gen) return TC_NONE;
@@ -82,7 +88,7 @@ uint32_t u64map_get(const struct u64map *m, uint64_t key)
 
 uint32_t u64map_take(struct u64map *m, uint64_t key)
 {
-	size_t mask = m->cap - 1, i = mix(key) & mask;
+	size_t mask = m->cap - 1, i = slot_of(m, key);
 	for (;; i = (i + 1) & mask) {
 		struct u64map_entry *e = &m->e[i];
 		if (e->gen != m->gen) return TC_NONE;

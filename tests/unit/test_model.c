@@ -222,6 +222,45 @@ static void test_unmatched(void **st)
 	tc_trace_free(t);
 }
 
+/* Sends nobody received are dropped after the ops were built: the ids of the
+ * others are renumbered, an op left empty disappears, later ops move up. */
+static void test_unreceived_between(void **st)
+{
+	(void)st;
+	struct fx f = setup(2);
+	struct tc_trace *t = f.t;
+	tcb_enter(t, 0, 1, f.isend); tcb_isend(t, 0, 2, 1, 0, 5, 8, 100); tcb_leave(t, 0, 3, f.isend);   /* call 0 */
+	tcb_enter(t, 0, 4, f.isend); tcb_isend(t, 0, 5, 1, 0, 99, 8, 101); tcb_leave(t, 0, 6, f.isend);  /* call 1: never received */
+	tcb_enter(t, 0, 7, f.send); tcb_send(t, 0, 8, 1, 0, 5, 8); tcb_leave(t, 0, 9, f.send);           /* call 2 */
+	tcb_enter(t, 0, 10, f.waitall); tcb_isend_complete(t, 0, 11, 100); tcb_isend_complete(t, 0, 12, 101);
+	tcb_leave(t, 0, 13, f.waitall);                                                                   /* call 3 */
+	tcb_enter(t, 1, 1, f.recv); tcb_recv(t, 1, 14, 0, 0, 5, 8); tcb_leave(t, 1, 15, f.recv);
+	tcb_enter(t, 1, 16, f.recv); tcb_recv(t, 1, 17, 0, 0, 5, 8); tcb_leave(t, 1, 18, f.recv);
+	tc_trace_finish(t);
+	assert_int_equal(t->nmsgs, 2);
+	assert_int_equal(t->unmatched_sends, 1);
+	assert_int_equal(t->msgs[0].send_call, 0);
+	assert_int_equal(t->msgs[0].send_done, 11);  /* IsendComplete */
+	assert_int_equal(t->msgs[1].send_call, 2);
+	assert_int_equal(t->msgs[1].send_done, 9);   /* blocking: the leave of MPI_Send */
+	const struct tc_rank *R = &t->ranks[0];
+	assert_int_equal(R->nops, 2);
+	assert_int_equal(R->nsend_msgs, 2);
+	assert_int_equal(R->calls[0].op, 0);
+	assert_int_equal(R->calls[1].op, TC_NONE);
+	assert_int_equal(R->calls[2].op, 1);
+	assert_int_equal(R->ops[1].call, 2);
+	assert_int_equal(R->ops[1].first_send, 1);
+	assert_int_equal(R->ops[1].nsend, 1);
+	assert_int_equal(tc_op_sends(t, 0, &R->ops[1])[0], 1);
+	const struct tc_rank *Q = &t->ranks[1];
+	assert_int_equal(Q->nops, 2);
+	assert_int_equal(tc_op_recvs(t, 1, &Q->ops[0])[0], 0);
+	assert_int_equal(tc_op_recvs(t, 1, &Q->ops[1])[0], 1);
+	assert_int_equal(t->msgs[1].recv_call, 1);
+	tc_trace_free(t);
+}
+
 /* A send naming a rank outside its communicator takes no message id from the
  * good ones, is counted apart from the unmatched sends, and has no op. */
 static void test_send_bad_rank(void **st)
@@ -324,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_sendrecv),
 		cmocka_unit_test(test_unmatched),
 		cmocka_unit_test(test_send_bad_rank),
+		cmocka_unit_test(test_unreceived_between),
 		cmocka_unit_test(test_collectives),
 		cmocka_unit_test(test_unclosed_and_clock),
 	};
