@@ -328,7 +328,6 @@ static void recv_rank(void *ctx, uint32_t r, int tid)
 	struct recv_acc *acc = &rp->acc[tid];
 	if (t->ranks[r].loc == TC_NONE) return;
 	struct locb *b = &t->b->lb.a[t->ranks[r].loc];
-	const struct tc_rank *R = &t->ranks[r];
 	for (size_t i = 0; i < b->recv.n; i++) {
 		struct raw_recv *p = &b->recv.a[i];
 		uint32_t post_call = p->post_call;
@@ -348,18 +347,11 @@ static void recv_rank(void *ctx, uint32_t r, int tid)
 			__builtin_prefetch(nm, 1);
 			__builtin_prefetch((const char *)(nm + 1) - 1, 1);
 		}
-		const struct tc_call *rc = &R->calls[p->call];
-		uint8_t rk = rc->region < t->nregions ? t->regions[rc->region].kind : TC_RK_USER;
 		m->recv_time = p->time;
 		m->recv_call = p->call;
-		if (p->irecv || rk == TC_RK_MPI_WAIT || rk == TC_RK_MPI_TEST) m->flags |= TC_MSG_NB_RECV;
-		if (post_call != TC_NONE) {
-			m->post_time = p->post_time;
-			m->post_call = post_call;
-		} else {
-			m->post_time = rc->enter;
-			m->post_call = (m->flags & TC_MSG_NB_RECV) ? TC_NONE : p->call;
-		}
+		m->post_time = p->post_time;
+		if (p->nb) m->flags |= TC_MSG_NB_RECV;
+		m->post_call = post_call != TC_NONE ? post_call : p->nb ? TC_NONE : p->call;
 		if (m->recv_time < m->send_time) {
 			m->flags |= TC_MSG_CLOCK_BAD;
 			acc->clock_bad++;

@@ -212,6 +212,11 @@ void tcb_leave(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t region)
 	uint32_t c = b->stack.a[--b->stack.n];
 	if (b->calls.a[c].region != region) b->mismatched_leaves++;
 	b->calls.a[c].leave = time;
+	if (b->nsends) { /* this call's sends, the location's latest messages: done at its leave at the latest */
+		struct tc_msg *m = b->blk->m.a + b->blk_first + b->nsends;
+		for (uint32_t k = b->nsends; k-- && (--m)->send_call == c;)
+			if (m->send_done == UINT64_MAX) m->send_done = time;
+	}
 }
 
 /* Is this send/receive record kept?  Only on a rank's master thread, inside a call. */
@@ -280,9 +285,13 @@ static struct raw_recv *recv_rec(struct tc_trace *t, uint32_t loc, uint64_t time
 	b->count[irecv ? TC_EV_MPI_IRECV : TC_EV_MPI_RECV]++;
 	uint32_t call = top_call(b);
 	if (!p2p_kept(t, loc, b, call)) return NULL;
+	const struct tc_call *c = &b->calls.a[call];
+	const struct tc_build *B = t->b;
+	uint8_t rk = c->region < B->regions.n ? B->regions.a[c->region].kind : TC_RK_USER;
 	struct raw_recv r = {
-		.time = time, .peer = peer, .tag = tag, .call = call, .post_call = TC_NONE,
-		.comm = comm < RECV_COMM_NONE ? comm : RECV_COMM_NONE, .irecv = irecv,
+		.time = time, .post_time = c->enter, .peer = peer, .tag = tag, .call = call, .post_call = TC_NONE,
+		.comm = comm < RECV_COMM_NONE ? comm : RECV_COMM_NONE,
+		.nb = irecv || rk == TC_RK_MPI_WAIT || rk == TC_RK_MPI_TEST,
 		.bytes = bytes < UINT32_MAX ? (uint32_t)bytes : UINT32_MAX,
 	};
 	VEC_PREFAULT(b->recv, b->recv_ready, PREFAULT_BATCH);
@@ -345,7 +354,7 @@ void tcb_irecv(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t peer, u
 	struct locb *b = &t->b->lb.a[loc];
 	uint32_t i = b->irecvs ? u64map_take(b->irecvs, req) : TC_NONE;
 	if (i == TC_NONE) return;
-	if (r) {
+	if (r && b->pend.a[i].call != TC_NONE) {
 		r->post_time = b->pend.a[i].time;
 		r->post_call = b->pend.a[i].call;
 	}

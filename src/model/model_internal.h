@@ -15,7 +15,7 @@
 #define RECV_COMM_NONE 0x7fffffffu
 struct raw_recv {
 	uint64_t time;
-	uint64_t post_time;   /* IrecvRequest time when post_call is set */
+	uint64_t post_time;   /* IrecvRequest time when post_call is set, else the enter of the call */
 	uint32_t peer, tag;   /* comm-local sender rank, as read */
 	uint32_t call;        /* innermost open call when the record was read */
 	union {
@@ -23,13 +23,13 @@ struct raw_recv {
 		uint32_t msg;       /* once matched: message id, TC_NONE if none */
 	};
 	uint32_t comm : 31;   /* model communicator, RECV_COMM_NONE if unknown */
-	uint32_t irecv : 1;   /* MpiIrecv (else MpiRecv) */
+	uint32_t nb : 1;      /* non-blocking: an MpiIrecv, or completed in a Wait/Test call */
 	uint32_t bytes;       /* receiver's size, saturated at UINT32_MAX (only compared) */
 };
 
 /* Messages as their send records are read: one tc_msg each, the sender's side
- * filled in (send_done = UINT64_MAX until an IsendComplete, else set from the
- * send call's leave when the ops are built), each key's FIFO queue linked.  A
+ * filled in (send_done: the leave of the send call, unless an IsendComplete
+ * comes later; UINT64_MAX until either is seen), each key's FIFO queue linked.  A
  * block holds the messages of the master locations that append to it, one
  * location after the other: a reader thread's locations (tcb_loc_begin), or a
  * single location. */
