@@ -57,17 +57,17 @@ static void close_calls(struct tc_trace *t)
 	uint64_t unclosed_locs = 0, unclosed = 0, bad = 0, mism = 0, rev = 0, unpaired = 0;
 	for (uint32_t l = 0; l < t->nlocs; l++) {
 		struct locb *b = &B->lb.a[l];
-		for (size_t i = 0; i < b->stack.n; i++) {
-			struct tc_call *c = &b->calls.a[b->stack.a[i]];
+		uint64_t open = 0;
+		for (uint32_t i = b->top; i != TC_NONE; i = b->calls.a[i].parent, open++) {
+			struct tc_call *c = &b->calls.a[i];
 			c->leave = b->last_time;
 			c->flags |= TC_CALL_UNCLOSED;
 		}
-		if (b->stack.n) { unclosed_locs++; unclosed += b->stack.n; }
+		if (open) { unclosed_locs++; unclosed += open; }
 		bad += b->bad_leaves;
 		mism += b->mismatched_leaves;
 		rev += b->time_reversals;
 		unpaired += b->unpaired_completes;
-		VEC_FREE(b->stack);
 		struct tc_loc *L = &t->locs[l];
 		DETACH(L->calls, L->ncalls, b->calls);
 		for (int k = 0; k < TC_EV_COUNT; k++) {

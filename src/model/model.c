@@ -98,7 +98,7 @@ uint32_t tc_def_loc(struct tc_trace *t, uint64_t id, const char *name, enum tc_l
 		.thread = thread, .type = (uint8_t)type, .nevents_def = nevents,
 	};
 	VEC_PUSH(t->b->locs, l);
-	struct locb lb = { 0 };
+	struct locb lb = { .top = TC_NONE };
 	/* Reserve from the event count the definitions promise: every call has an
 	 * Enter, so at most nevents/2 calls.  The reservation is virtual (pages are
 	 * touched only when filled), and arrays are trimmed when the location is
@@ -185,7 +185,7 @@ static struct locb *lb_at(struct tc_trace *t, uint32_t loc, uint64_t time)
 
 static uint32_t top_call(const struct locb *b)
 {
-	return b->stack.n ? b->stack.a[b->stack.n - 1] : TC_NONE;
+	return b->top;
 }
 
 void tcb_enter(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t region)
@@ -193,23 +193,24 @@ void tcb_enter(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t region)
 	struct locb *b = lb_at(t, loc, time);
 	b->count[TC_EV_ENTER]++;
 	struct tc_call c = {
-		.enter = time, .leave = time, .region = region, .parent = top_call(b), .op = TC_NONE,
-		.depth = (uint16_t)TC_MIN(b->stack.n, UINT16_MAX),
+		.enter = time, .leave = time, .region = region, .parent = b->top, .op = TC_NONE,
+		.depth = b->top == TC_NONE ? 0 : (uint16_t)TC_MIN(b->calls.a[b->top].depth + 1u, UINT16_MAX),
 	};
 	VEC_PREFAULT(b->calls, b->calls_ready, PREFAULT_BATCH);
 	VEC_PUSH(b->calls, c);
-	VEC_PUSH(b->stack, (uint32_t)b->calls.n - 1);
+	b->top = (uint32_t)b->calls.n - 1;
 }
 
 void tcb_leave(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t region)
 {
 	struct locb *b = lb_at(t, loc, time);
 	b->count[TC_EV_LEAVE]++;
-	if (!b->stack.n) {
+	uint32_t c = b->top;
+	if (c == TC_NONE) {
 		b->bad_leaves++;
 		return;
 	}
-	uint32_t c = b->stack.a[--b->stack.n];
+	b->top = b->calls.a[c].parent;
 	if (b->calls.a[c].region != region) b->mismatched_leaves++;
 	b->calls.a[c].leave = time;
 	if (b->nsends) { /* this call's sends, the location's latest messages: done at its leave at the latest */
@@ -433,7 +434,7 @@ void tc_sendblk_free(struct sendblk *s)
 
 void tc_locb_free(struct locb *b)
 {
-	VEC_FREE(b->calls); VEC_FREE(b->stack); VEC_FREE(b->recv); VEC_FREE(b->coll);
+	VEC_FREE(b->calls); VEC_FREE(b->recv); VEC_FREE(b->coll);
 	tc_sendblk_free(b->own);
 	b->own = b->blk = NULL;
 	free_reqmaps(b);

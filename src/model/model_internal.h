@@ -51,7 +51,7 @@ struct raw_coll {
 
 struct locb {
 	VEC(struct tc_call) calls;
-	VEC(uint32_t) stack;
+	uint32_t top;          /* innermost open call, TC_NONE if none (open calls chain by parent) */
 	VEC(struct raw_recv) recv;
 	VEC(struct raw_coll) coll;
 	size_t calls_ready, recv_ready; /* VEC_PREFAULT marks */
