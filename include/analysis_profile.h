@@ -41,10 +41,10 @@ void tc_profile_free(struct tc_profile *p);
  *    whose log10 duration falls in row y of [log10 dmin, log10 dmax] (row 0 =
  *    longest; row y is centred on l1 − y·(l1 − l0)/(ny − 1), so the first and
  *    last rows are half as tall).  Durations are first put in TC_CALL_BUCKETS
- *    equal log buckets; a row takes the buckets it covers, and a bucket a row
- *    edge cuts is shared by overlap on the cumulative count, rounded (each
- *    call lands in exactly one row; no row stripes when rows and buckets do
- *    not divide evenly).
+ *    equal log buckets; a bucket goes whole to the row of its centre (a call
+ *    moves at most half a bucket; a spike of one duration stays in one row;
+ *    rows hold ⌊⌋ or ⌈⌉ of 128 / (ny − 1) buckets, so above 65 rows the end
+ *    rows may stay empty).
  * Two ways compute them, equal on windows whose column edges fall on the
  * summary's base-bin edges: the exact pass over the calls overlapping the
  * window (tc_activity, tc_call_density), and the per-trace summary below. */
@@ -68,10 +68,11 @@ uint32_t tc_call_density(const struct tc_trace *t, uint64_t t0, uint64_t t1, uin
  *    trace region region[r]) by outermost MPI calls before bin k;
  *  - count[k * TC_CALL_BUCKETS + j]: outermost MPI calls that started before
  *    bin k with their duration in bucket j.
- * A column edge inside a base bin takes the bin's time and calls pro rata
- * (uniform within the bin): shares use the interpolated rank-time, counts the
- * interpolated cumulative count rounded, so each call is counted in exactly
- * one column.  On column edges that fall on bin edges both are exact. */
+ * A column edge inside a base bin shares the bin's rank-time between the two
+ * columns pro rata (uniform within the bin: the interpolated prefix sum) and
+ * gives its calls whole to the column holding the bin's middle (a burst stays
+ * in one column; every call is counted once).  On column edges that fall on
+ * bin edges both are exact. */
 struct tc_call_summary {
 	uint64_t tmin, width;
 	uint32_t nbins;
@@ -96,8 +97,8 @@ uint32_t tc_call_summary_activity(const struct tc_call_summary *s, uint64_t t0, 
 				  uint32_t max_slots, uint32_t *slots, double *share);
 uint32_t tc_call_summary_density(const struct tc_call_summary *s, uint64_t t0, uint64_t t1, uint32_t nx, uint32_t ny,
 				 uint32_t *counts);
-/* Calls starting in [t0, t1), interpolated like a column's. */
-double tc_call_summary_calls(const struct tc_call_summary *s, uint64_t t0, uint64_t t1);
+/* Calls starting in the base bins whose middle is in [t0, t1). */
+uint64_t tc_call_summary_calls(const struct tc_call_summary *s, uint64_t t0, uint64_t t1);
 
 /* Both halves for the calls view: from the summary when the window is wide
  * enough (see exact_calls, min_bins), else by one exact pass over the calls

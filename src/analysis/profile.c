@@ -132,7 +132,11 @@ void tc_profile_free(struct tc_profile *p)
  * Both ways (the exact pass, the summary) produce the same intermediate
  * arrays, rank-ticks per (column, MPI region) and calls per (column, duration
  * bucket), and share the steps after them (fold_slots, bucket_rows): where
- * the intermediates agree (column edges on base-bin edges) so do the results. */
+ * the intermediates agree (column edges on base-bin edges) so do the results.
+ * Where a column edge cuts a base bin, the summary gives the bin's rank-time
+ * to both columns pro rata (time in a bin taken as uniform) but its calls
+ * whole to the column holding the bin's middle: a burst of calls stays in one
+ * column, and counts stay counts. */
 
 /* Compact indices of the MPI regions: cid[region] = index or TC_NONE,
  * ids[index] = region, ascending.  Returns how many. */
@@ -169,37 +173,22 @@ static uint32_t dur_bucket(const struct dur_axis *ax, uint64_t ticks)
 }
 
 /* Rows of every column from its buckets fine[x * TC_CALL_BUCKETS + j] (j = 0
- * the shortest) into counts[y * nx + x] (y = 0 the longest); row y spans
- * [NB·(1 − (y + ½)/(ny − 1)), NB·(1 − (y − ½)/(ny − 1))] in bucket units.  A
- * cut bucket is shared by overlap on the cumulative count, which is rounded,
- * so the rows of a column add up to its calls.  Returns the largest count. */
+ * the shortest) into counts[y * nx + x] (y = 0 the longest): a bucket goes
+ * whole to the row of its centre, as a call would (a spike of one duration
+ * stays in one row).  Returns the largest count. */
 static uint32_t bucket_rows(const uint32_t *fine, uint32_t nx, uint32_t ny, uint32_t *counts)
 {
 	enum { NB = TC_CALL_BUCKETS };
-	uint32_t *ek = xmalloc(ny * sizeof *ek);   /* the edge below row y: in bucket ek, a fraction ef above its start */
-	double *ef = xmalloc(ny * sizeof *ef);
-	for (uint32_t y = 0; y + 1 < ny; y++) {
-		double v = NB * (1 - (y + 0.5) / (ny - 1));
-		ek[y] = (uint32_t)v;
-		ef[y] = v - ek[y];
-	}
+	uint32_t row[NB];
+	for (uint32_t j = 0; j < NB; j++) row[j] = (uint32_t)((1 - (j + 0.5) / NB) * (ny - 1) + 0.5);
+	memset(counts, 0, (size_t)nx * ny * sizeof *counts);
 	uint32_t mx = 0;
-	uint64_t cum[NB + 1];
-	for (uint32_t x = 0; x < nx; x++) {
-		const uint32_t *h = fine + (size_t)x * NB;
-		cum[0] = 0;
-		for (uint32_t j = 0; j < NB; j++) cum[j + 1] = cum[j] + h[j];
-		uint64_t above = cum[NB];
-		for (uint32_t y = 0; y < ny; y++) {
-			uint64_t below = y + 1 < ny ? (uint64_t)((double)cum[ek[y]] + (double)h[ek[y]] * ef[y] + 0.5) : 0;
-			uint32_t v = (uint32_t)(above - below);
-			counts[(size_t)y * nx + x] = v;
-			if (v > mx) mx = v;
-			above = below;
+	for (uint32_t x = 0; x < nx; x++)
+		for (uint32_t j = 0; j < NB; j++) {
+			uint32_t *v = &counts[(size_t)row[j] * nx + x];
+			*v += fine[(size_t)x * NB + j];
+			if (*v > mx) mx = *v;
 		}
-	}
-	free(ek);
-	free(ef);
 	return mx;
 }
 
@@ -240,6 +229,12 @@ static uint32_t fold_slots(const double *tk, uint32_t nreg, const uint32_t *ids,
 	return ns;
 }
 
+/* Column edge x of nx equal columns over [t0, t1), in ticks from t0. */
+static double edge_off(uint64_t t0, uint64_t t1, uint32_t nx, uint32_t x)
+{
+	return x == nx ? (double)(t1 - t0) : x * ((double)(t1 - t0) / nx);
+}
+
 /* The exact pass over the outermost MPI calls overlapping [t0, t1). */
 struct exact {
 	const struct tc_trace *t;
@@ -257,13 +252,12 @@ static void exact_time(struct exact *e, const struct tc_call *c)
 {
 	if (c->leave <= e->t0 || c->enter >= e->t1) return;
 	double a = (double)(TC_MAX(c->enter, e->t0) - e->t0), b = (double)(TC_MIN(c->leave, e->t1) - e->t0);
-	double end = (double)(e->t1 - e->t0);
 	uint32_t x0 = (uint32_t)(a / e->w), x1 = (uint32_t)(b / e->w);
 	if (x0 >= e->nx) x0 = e->nx - 1;
 	if (x1 >= e->nx) x1 = e->nx - 1;
 	double *col = e->tk + e->cid[c->region];
 	for (uint32_t x = x0; x <= x1; x++) {
-		double lo = x * e->w, hi = x + 1 == e->nx ? end : lo + e->w;
+		double lo = edge_off(e->t0, e->t1, e->nx, x), hi = edge_off(e->t0, e->t1, e->nx, x + 1);
 		double s = TC_MAX(lo, a), f = TC_MIN(hi, b);
 		if (f > s) col[(size_t)x * e->nreg] += f - s;
 	}
@@ -434,24 +428,20 @@ struct gpos {
 	double f;
 };
 
+/* Tick t0 + off in base bins from tmin. */
+static double grid_u(const struct tc_call_summary *s, uint64_t t0, double off)
+{
+	return ((t0 >= s->tmin ? (double)(t0 - s->tmin) : -(double)(s->tmin - t0)) + off) / (double)s->width;
+}
+
 /* The place of tick t0 + off (clamped to the grid). */
 static struct gpos grid_pos(const struct tc_call_summary *s, uint64_t t0, double off)
 {
-	double u = ((t0 >= s->tmin ? (double)(t0 - s->tmin) : -(double)(s->tmin - t0)) + off) / (double)s->width;
+	double u = grid_u(s, t0, off);
 	if (!(u > 0)) u = 0;
 	if (u >= s->nbins) return (struct gpos){ s->nbins - 1, 1 };
 	uint32_t k = (uint32_t)u;
 	return (struct gpos){ k, u - k };
-}
-
-/* The edges of nx equal columns over [t0, t1), nx + 1 places (caller frees). */
-static struct gpos *column_edges(const struct tc_call_summary *s, uint64_t t0, uint64_t t1, uint32_t nx)
-{
-	struct gpos *e = xmalloc((nx + 1) * sizeof *e);
-	double w = (double)(t1 - t0) / nx;
-	for (uint32_t x = 0; x < nx; x++) e[x] = grid_pos(s, t0, x * w);
-	e[nx] = grid_pos(s, t0, (double)(t1 - t0));
-	return e;
 }
 
 /* A prefix sum (column j of p, stride columns per bin) interpolated at g. */
@@ -467,17 +457,24 @@ uint32_t tc_call_summary_activity(const struct tc_call_summary *s, uint64_t t0, 
 	if (!nx || max_slots < 2) return 0;
 	uint32_t nreg = s->nregions;
 	double *tk = xcalloc((size_t)nx * (nreg ? nreg : 1), sizeof *tk);
-	if (t1 > t0) {
-		struct gpos *e = column_edges(s, t0, t1, nx);
-		for (uint32_t x = 0; x < nx; x++)
-			for (uint32_t r = 0; r < nreg; r++)
-				tk[(size_t)x * nreg + r] = cum_at(s->time, nreg, r, e[x + 1]) - cum_at(s->time, nreg, r, e[x]);
-		free(e);
+	struct gpos e0 = grid_pos(s, t0, 0);
+	for (uint32_t x = 0; x < nx && t1 > t0; x++) {
+		struct gpos e1 = grid_pos(s, t0, edge_off(t0, t1, nx, x + 1));
+		for (uint32_t r = 0; r < nreg; r++)
+			tk[(size_t)x * nreg + r] = cum_at(s->time, nreg, r, e1) - cum_at(s->time, nreg, r, e0);
+		e0 = e1;
 	}
 	double w = t1 > t0 ? (double)(t1 - t0) / nx : 0;
 	uint32_t ns = fold_slots(tk, nreg, s->region, nx, w, s->nranks, max_slots, slots, share);
 	free(tk);
 	return ns;
+}
+
+/* The first base bin whose middle is at or after tick t0 + off (clamped to [0, nbins]). */
+static uint32_t first_bin(const struct tc_call_summary *s, uint64_t t0, double off)
+{
+	double u = ceil(grid_u(s, t0, off) - 0.5);
+	return u <= 0 ? 0 : u >= s->nbins ? s->nbins : (uint32_t)u;
 }
 
 uint32_t tc_call_summary_density(const struct tc_call_summary *s, uint64_t t0, uint64_t t1, uint32_t nx, uint32_t ny,
@@ -486,29 +483,26 @@ uint32_t tc_call_summary_density(const struct tc_call_summary *s, uint64_t t0, u
 	enum { NB = TC_CALL_BUCKETS };
 	memset(counts, 0, (size_t)nx * ny * sizeof *counts);
 	if (!nx || !ny || t1 <= t0) return 0;
-	struct gpos *e = column_edges(s, t0, t1, nx);
 	uint32_t *fine = xmalloc((size_t)nx * NB * sizeof *fine);
-	uint64_t prev[NB];
-	for (uint32_t j = 0; j < NB; j++) prev[j] = (uint64_t)(cum_at(s->count, NB, j, e[0]) + 0.5);
-	for (uint32_t x = 0; x < nx; x++)
-		for (uint32_t j = 0; j < NB; j++) {
-			uint64_t v = (uint64_t)(cum_at(s->count, NB, j, e[x + 1]) + 0.5);
-			fine[(size_t)x * NB + j] = (uint32_t)(v - prev[j]);
-			prev[j] = v;
-		}
+	uint32_t k0 = first_bin(s, t0, 0);
+	for (uint32_t x = 0; x < nx; x++) {
+		uint32_t k1 = first_bin(s, t0, edge_off(t0, t1, nx, x + 1));
+		const uint64_t *a = s->count + (size_t)k0 * NB, *b = s->count + (size_t)k1 * NB;
+		for (uint32_t j = 0; j < NB; j++) fine[(size_t)x * NB + j] = (uint32_t)(b[j] - a[j]);
+		k0 = k1;
+	}
 	uint32_t mx = bucket_rows(fine, nx, ny, counts);
 	free(fine);
-	free(e);
 	return mx;
 }
 
-double tc_call_summary_calls(const struct tc_call_summary *s, uint64_t t0, uint64_t t1)
+uint64_t tc_call_summary_calls(const struct tc_call_summary *s, uint64_t t0, uint64_t t1)
 {
 	if (t1 <= t0) return 0;
-	struct gpos a = grid_pos(s, t0, 0), b = grid_pos(s, t0, (double)(t1 - t0));
-	double n = 0;
-	for (uint32_t j = 0; j < TC_CALL_BUCKETS; j++)
-		n += cum_at(s->count, TC_CALL_BUCKETS, j, b) - cum_at(s->count, TC_CALL_BUCKETS, j, a);
+	const uint64_t *a = s->count + (size_t)first_bin(s, t0, 0) * TC_CALL_BUCKETS;
+	const uint64_t *b = s->count + (size_t)first_bin(s, t0, (double)(t1 - t0)) * TC_CALL_BUCKETS;
+	uint64_t n = 0;
+	for (uint32_t j = 0; j < TC_CALL_BUCKETS; j++) n += b[j] - a[j];
 	return n;
 }
 
@@ -519,7 +513,7 @@ struct tc_call_bins tc_call_bins(const struct tc_trace *t, const struct tc_call_
 	struct tc_call_bins res = { 0 };
 	if (!nx || !ny || max_slots < 2) return res;
 	if (t1 > t0 && (double)(t1 - t0) >= s->min_bins * nx * (double)s->width &&
-	    tc_call_summary_calls(s, t0, t1) > (double)s->exact_calls) {
+	    tc_call_summary_calls(s, t0, t1) > s->exact_calls) {
 		res.nslots = tc_call_summary_activity(s, t0, t1, nx, max_slots, slots, share);
 		res.cmax = tc_call_summary_density(s, t0, t1, nx, ny, counts);
 		return res;

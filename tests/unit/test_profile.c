@@ -131,8 +131,9 @@ static void test_activity_and_density(void **st)
 /* The summary of make()'s trace in 10-tick bins: bin k = [10k, 10k + 10).
  * Recv (rank 1) [5,45) and (rank 0) [50,60); Send (rank 0) [20,30).
  * Durations 10, 10, 40 ms over [10 ms, 100 ms] (dmax raised to 10 × dmin):
- * buckets (log10 d + 2) · 128 → 0, 0, 77; with 3 rows the row edges fall at
- * buckets 96 and 32, so the 40 ms call is in row 1 and the others in row 2. */
+ * buckets (log10 d + 2) · 128 → 0, 0, 77 (77.06); with 3 rows bucket j goes
+ * to row round((1 − (j + ½)/128) · 2): the 40 ms call to row 1, the others to
+ * row 2. */
 static void test_summary_hand(void **st)
 {
 	(void)st;
@@ -145,8 +146,8 @@ static void test_summary_hand(void **st)
 	assert_int_equal(s->ncalls, 3);
 	assert_float_equal(s->dmin, 0.010, 1e-15);
 	assert_float_equal(s->dmax, 0.100, 1e-15);
-	assert_float_equal(tc_call_summary_calls(s, 0, 100), 3, 0);
-	assert_float_equal(tc_call_summary_calls(s, 20, 60), 2, 0);
+	assert_int_equal(tc_call_summary_calls(s, 0, 100), 3);
+	assert_int_equal(tc_call_summary_calls(s, 20, 60), 2);
 
 	/* two bins per column: [0,20) Recv 15 ticks of 2 × 20; [20,40) Recv 20, Send 10; [40,60) Recv 5 + 10 */
 	uint32_t slots[3], xslots[3];
@@ -185,17 +186,26 @@ static void test_summary_hand(void **st)
 	tc_call_summary_density(s, 0, 100, 5, 3, c5);
 	const uint32_t want5[3 * 5] = { 0, 0, 0, 0, 0,  1, 0, 0, 0, 0,  0, 1, 1, 0, 0 };
 	assert_memory_equal(c5, want5, sizeof c5);
-	/* calls are counted by the bin they start in, an edge bin pro rata on the
-	 * rounded cumulative count: [22,100) holds 80% of bin 2, so the Send at 20
-	 * is counted in it (the exact pass: not) */
+	/* calls are counted by the bin they start in, an edge bin whole where its
+	 * middle is: [22,100) holds the middle of bin 2 (25), so the Send at 20 is
+	 * counted in it (the exact pass: not) */
 	uint32_t c1[3];
 	tc_call_summary_density(s, 22, 100, 1, 3, c1);
 	assert_int_equal(c1[2], 2);
 	tc_call_density(t, 22, 100, 1, 3, s->dmin, s->dmax, c1);
 	assert_int_equal(c1[2], 1);
-	/* ... and [28,100) only 20% of it: not */
+	/* ... and [28,100) does not */
 	tc_call_summary_density(s, 28, 100, 1, 3, c1);
 	assert_int_equal(c1[2], 1);
+	assert_int_equal(tc_call_summary_calls(s, 22, 100), 2);
+	assert_int_equal(tc_call_summary_calls(s, 28, 100), 1);
+	/* rows take whole buckets by their centre: in 25 rows the 40 ms call
+	 * (77.06) would be in row round(0.39797 · 24) = 10, its bucket's centre
+	 * (77.5) is in row round(0.39453 · 24) = 9 */
+	uint32_t c25[25];
+	tc_call_density(t, 0, 100, 1, 25, s->dmin, s->dmax, c25);
+	assert_int_equal(c25[9], 1);
+	assert_int_equal(c25[10], 0);
 	tc_call_summary_free(s);
 	tc_trace_free(t);
 }
@@ -259,7 +269,7 @@ static void agree(const struct tc_trace *t, const struct tc_call_summary *s, uin
 	assert_memory_equal(c, xc, nx * ny * sizeof *c);
 	uint64_t n = 0;
 	for (uint32_t i = 0; i < nx * ny; i++) n += c[i];
-	assert_float_equal((double)n, tc_call_summary_calls(s, t0, t1), 0);
+	assert_int_equal(n, tc_call_summary_calls(s, t0, t1));
 	free(sh);
 	free(xsh);
 	free(c);
@@ -276,7 +286,7 @@ static void test_summary_traces(void **st)
 		struct tc_call_summary *s = tc_call_summary_new(t, 600);
 		assert_true(s->ncalls > 1000);
 		assert_true((uint64_t)s->nbins * s->width > t->tmax - t->tmin);
-		assert_float_equal(tc_call_summary_calls(s, t->tmin, t->tmin + (uint64_t)s->nbins * s->width), (double)s->ncalls, 0);
+		assert_int_equal(tc_call_summary_calls(s, t->tmin, t->tmin + (uint64_t)s->nbins * s->width), s->ncalls);
 		agree(t, s, 0, s->nbins, 1, 7);                 /* the whole grid in one column */
 		agree(t, s, 0, s->nbins / 60, 60, 19);          /* 10 bins per column */
 		agree(t, s, 37, 3, 50, 31);
