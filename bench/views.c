@@ -3,8 +3,12 @@
  * for a sequence of keys, median and worst, at one screen size.
  *
  *   views ARCHIVE [WxH]
- * The calls view recomputes its bins (a pass over the calls) when a key
- * changes the window (h l + - 0); other keys redraw from its cache. */
+ * The calls view builds its call summary on the first draw (about a pass over
+ * the calls); a key that changes the window (h l + - 0) rebuilds its columns
+ * from the summary in O(columns × (regions + buckets)), or, when a column
+ * spans fewer than 2 base bins or the window holds few calls, by the exact
+ * pass over the calls overlapping the window (the "calls deep" sequence zooms
+ * in to 1/1024 of the trace to time that); other keys redraw from its cache. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
