@@ -9,7 +9,7 @@
 /* outermost MPI call: an MPI region whose parent is not MPI */
 static bool outer_mpi(const struct tc_trace *t, const struct tc_rank *R, const struct tc_call *c)
 {
-	if (!TC_RK_IS_MPI(t->regions[c->region].kind)) return false;
+	if (c->region >= t->nregions || !TC_RK_IS_MPI(t->regions[c->region].kind)) return false;
 	return c->parent == TC_NONE || !TC_RK_IS_MPI(t->regions[R->calls[c->parent].region].kind);
 }
 
@@ -42,18 +42,6 @@ static uint32_t outer_mpi_spanning(const struct tc_trace *t, uint32_t r, uint64_
 	for (uint32_t c = tc_call_at(t, r, t0); c != TC_NONE; c = R->calls[c].parent)
 		if (R->calls[c].enter < t0 && outer_mpi(t, R, &R->calls[c])) found = c;
 	return found;
-}
-
-/* Visit the outermost MPI calls of rank r that overlap [t0, t1). */
-static void each_outer_mpi(const struct tc_trace *t, uint32_t r, uint64_t t0, uint64_t t1,
-			   void (*fn)(void *ctx, const struct tc_call *c), void *ctx)
-{
-	const struct tc_rank *R = &t->ranks[r];
-	uint32_t span = outer_mpi_spanning(t, r, t0), lo, hi;
-	if (span != TC_NONE) fn(ctx, &R->calls[span]);
-	calls_starting_in(R, t0, t1, &lo, &hi);
-	for (uint32_t c = lo; c < hi; c++)
-		if (outer_mpi(t, R, &R->calls[c])) fn(ctx, &R->calls[c]);
 }
 
 static int by_excl(const void *a, const void *b)
@@ -140,76 +128,197 @@ void tc_profile_free(struct tc_profile *p)
 	free(p);
 }
 
-/* Add the overlap of [a, b) with the bins of [t0, t1) to row[bin * stride + slot]. */
-static void spread(uint64_t a, uint64_t b, uint64_t t0, uint64_t t1, uint32_t nbins, double *out, uint32_t stride,
-		   uint32_t slot)
+/* --- the MPI call view ---------------------------------------------------
+ * Both ways (the exact pass, the summary) produce the same intermediate
+ * arrays, rank-ticks per (column, MPI region) and calls per (column, duration
+ * bucket), and share the steps after them (fold_slots, bucket_rows): where
+ * the intermediates agree (column edges on base-bin edges) so do the results.
+ * Where a column edge cuts a base bin, the summary gives the bin's rank-time
+ * to both columns pro rata (time in a bin taken as uniform) but its calls
+ * whole to the column holding the bin's middle: a burst of calls stays in one
+ * column, and counts stay counts. */
+
+/* Compact indices of the MPI regions: cid[region] = index or TC_NONE,
+ * ids[index] = region, ascending.  Returns how many. */
+static uint32_t mpi_regions(const struct tc_trace *t, uint32_t *cid, uint32_t *ids)
 {
-	if (b <= t0 || a >= t1 || t1 <= t0) return;
-	if (a < t0) a = t0;
-	if (b > t1) b = t1;
-	double w = (double)(t1 - t0) / nbins;
-	uint32_t b0 = (uint32_t)((double)(a - t0) / w), b1 = (uint32_t)((double)(b - t0) / w);
-	if (b0 >= nbins) b0 = nbins - 1;
-	if (b1 >= nbins) b1 = nbins - 1;
-	for (uint32_t k = b0; k <= b1; k++) {
-		double lo = (double)t0 + k * w, hi = lo + w;
-		double s = TC_MAX(lo, (double)a), e = TC_MIN(hi, (double)b);
-		if (e > s) out[(size_t)k * stride + slot] += (e - s) / w;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nregions; i++) {
+		cid[i] = TC_NONE;
+		if (!TC_RK_IS_MPI(t->regions[i].kind)) continue;
+		ids[n] = i;
+		cid[i] = n++;
 	}
+	return n;
 }
 
-struct act_ctx {
-	uint64_t t0, t1;
-	uint32_t nbins, stride;
-	double *tot;          /* first pass: time per region in the window */
-	const uint32_t *slot_of;
-	double *share;
+/* TC_CALL_BUCKETS equal buckets of log10 duration over [dmin, dmax] seconds;
+ * shorter calls go in the first, longer ones in the last. */
+struct dur_axis {
+	double dmin, l0, scale, res;
 };
 
-static void act_total(void *ctx, const struct tc_call *c)
+static struct dur_axis dur_axis(double dmin, double dmax, uint64_t res)
 {
-	struct act_ctx *a = ctx;
-	a->tot[c->region] += (double)(TC_MIN(c->leave, a->t1) - TC_MAX(c->enter, a->t0));
+	double l0 = log10(dmin);
+	return (struct dur_axis){ dmin, l0, TC_CALL_BUCKETS / (log10(dmax) - l0), (double)res };
 }
 
-static void act_spread(void *ctx, const struct tc_call *c)
+static uint32_t dur_bucket(const struct dur_axis *ax, uint64_t ticks)
 {
-	struct act_ctx *a = ctx;
-	spread(c->enter, c->leave, a->t0, a->t1, a->nbins, a->share, a->stride, a->slot_of[c->region]);
+	double d = (double)ticks / ax->res;
+	if (!(d > ax->dmin)) return 0;
+	double j = (log10(d) - ax->l0) * ax->scale;
+	return j <= 0 ? 0 : j < TC_CALL_BUCKETS - 1 ? (uint32_t)j : TC_CALL_BUCKETS - 1;
 }
 
-uint32_t tc_activity(const struct tc_trace *t, uint64_t t0, uint64_t t1, uint32_t nbins, uint32_t max_slots,
-		     uint32_t *slots, double *share)
+/* Rows of every column from its buckets fine[x * TC_CALL_BUCKETS + j] (j = 0
+ * the shortest) into counts[y * nx + x] (y = 0 the longest): a bucket goes
+ * whole to the row of its centre, as a call would (a spike of one duration
+ * stays in one row).  Returns the largest count. */
+static uint32_t bucket_rows(const uint32_t *fine, uint32_t nx, uint32_t ny, uint32_t *counts)
 {
-	if (!nbins || max_slots < 2) return 0;
-	/* MPI regions by time inside the window: only the calls overlapping it are visited */
-	struct act_ctx a = { .t0 = t0, .t1 = t1, .nbins = nbins, .stride = max_slots, .share = share };
-	a.tot = xcalloc(t->nregions ? t->nregions : 1, sizeof *a.tot);
-	if (t1 > t0)
-		for (uint32_t r = 0; r < t->nranks; r++) each_outer_mpi(t, r, t0, t1, act_total, &a);
+	enum { NB = TC_CALL_BUCKETS };
+	uint32_t row[NB];
+	for (uint32_t j = 0; j < NB; j++) row[j] = (uint32_t)((1 - (j + 0.5) / NB) * (ny - 1) + 0.5);
+	memset(counts, 0, (size_t)nx * ny * sizeof *counts);
+	uint32_t mx = 0;
+	for (uint32_t x = 0; x < nx; x++)
+		for (uint32_t j = 0; j < NB; j++) {
+			uint32_t *v = &counts[(size_t)row[j] * nx + x];
+			*v += fine[(size_t)x * NB + j];
+			if (*v > mx) mx = *v;
+		}
+	return mx;
+}
+
+/* The slots from rank-ticks per (column, region) tk[x * nreg + r]: the
+ * max_slots − 1 regions with most ticks in the window (ties: the lower
+ * index; ids[r] is the trace region), then TC_NONE for every other; each
+ * column's shares are its ticks / column width w / ranks.  Returns nslots. */
+static uint32_t fold_slots(const double *tk, uint32_t nreg, const uint32_t *ids, uint32_t nx, double w,
+			   uint32_t nranks, uint32_t max_slots, uint32_t *slots, double *share)
+{
+	double *tot = xcalloc(nreg ? nreg : 1, sizeof *tot);
+	uint32_t *slot_of = xmalloc((nreg ? nreg : 1) * sizeof *slot_of);
+	for (uint32_t x = 0; x < nx; x++)
+		for (uint32_t r = 0; r < nreg; r++) tot[r] += tk[(size_t)x * nreg + r];
 	uint32_t ns = 0;
-	for (;;) {
+	for (uint32_t r = 0; r < nreg; r++) slot_of[r] = TC_NONE;
+	while (ns < max_slots - 1) {
 		uint32_t best = TC_NONE;
-		for (uint32_t i = 0; i < t->nregions; i++)
-			if (a.tot[i] > 0 && (best == TC_NONE || a.tot[i] > a.tot[best])) best = i;
-		if (best == TC_NONE || ns == max_slots - 1) break;
-		slots[ns++] = best;
-		a.tot[best] = -1;
+		for (uint32_t r = 0; r < nreg; r++)
+			if (tot[r] > 0 && (best == TC_NONE || tot[r] > tot[best])) best = r;
+		if (best == TC_NONE) break;
+		slot_of[best] = ns;
+		slots[ns++] = ids[best];
+		tot[best] = -1;
 	}
 	uint32_t other = ns;
 	slots[ns++] = TC_NONE;
-	uint32_t *slot_of = xmalloc((t->nregions ? t->nregions : 1) * sizeof *slot_of);
-	for (uint32_t i = 0; i < t->nregions; i++) slot_of[i] = other;
-	for (uint32_t k = 0; k < other; k++) slot_of[slots[k]] = k;
-	a.slot_of = slot_of;
-	memset(share, 0, (size_t)nbins * max_slots * sizeof *share);
-	if (t1 > t0)
-		for (uint32_t r = 0; r < t->nranks; r++) each_outer_mpi(t, r, t0, t1, act_spread, &a);
-	double nr = t->nranks ? (double)t->nranks : 1;
-	for (size_t i = 0; i < (size_t)nbins * max_slots; i++) share[i] /= nr;
-	free(a.tot);
+	memset(share, 0, (size_t)nx * max_slots * sizeof *share);
+	for (uint32_t x = 0; x < nx; x++)
+		for (uint32_t r = 0; r < nreg; r++) {
+			double v = tk[(size_t)x * nreg + r];
+			if (v != 0) share[(size_t)x * max_slots + (slot_of[r] == TC_NONE ? other : slot_of[r])] += v;
+		}
+	double nr = nranks ? (double)nranks : 1, cw = w > 0 ? w : 1;
+	for (size_t i = 0; i < (size_t)nx * max_slots; i++) share[i] = share[i] / cw / nr;
+	free(tot);
 	free(slot_of);
 	return ns;
+}
+
+/* Column edge x of nx equal columns over [t0, t1), in ticks from t0. */
+static double edge_off(uint64_t t0, uint64_t t1, uint32_t nx, uint32_t x)
+{
+	return x == nx ? (double)(t1 - t0) : x * ((double)(t1 - t0) / nx);
+}
+
+/* The exact pass over the outermost MPI calls overlapping [t0, t1). */
+struct exact {
+	const struct tc_trace *t;
+	uint64_t t0, t1;
+	uint32_t nx;
+	double w;                 /* column width in ticks */
+	uint32_t nreg, *cid, *ids;
+	double *tk;               /* nx × nreg rank-ticks, NULL: no activity */
+	uint32_t *fine;           /* nx × TC_CALL_BUCKETS calls starting, NULL: no density */
+	struct dur_axis ax;
+};
+
+/* Add the overlap of [enter, leave) with each column, in ticks. */
+static void exact_time(struct exact *e, const struct tc_call *c)
+{
+	if (c->leave <= e->t0 || c->enter >= e->t1) return;
+	double a = (double)(TC_MAX(c->enter, e->t0) - e->t0), b = (double)(TC_MIN(c->leave, e->t1) - e->t0);
+	uint32_t x0 = (uint32_t)(a / e->w), x1 = (uint32_t)(b / e->w);
+	if (x0 >= e->nx) x0 = e->nx - 1;
+	if (x1 >= e->nx) x1 = e->nx - 1;
+	double *col = e->tk + e->cid[c->region];
+	for (uint32_t x = x0; x <= x1; x++) {
+		double lo = edge_off(e->t0, e->t1, e->nx, x), hi = edge_off(e->t0, e->t1, e->nx, x + 1);
+		double s = TC_MAX(lo, a), f = TC_MIN(hi, b);
+		if (f > s) col[(size_t)x * e->nreg] += f - s;
+	}
+}
+
+static void exact_pass(struct exact *e)
+{
+	const struct tc_trace *t = e->t;
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		const struct tc_rank *R = &t->ranks[r];
+		if (e->tk) {
+			uint32_t span = outer_mpi_spanning(t, r, e->t0);
+			if (span != TC_NONE) exact_time(e, &R->calls[span]);
+		}
+		uint32_t lo, hi;
+		calls_starting_in(R, e->t0, e->t1, &lo, &hi);
+		for (uint32_t c = lo; c < hi; c++) {
+			const struct tc_call *call = &R->calls[c];
+			if (!outer_mpi(t, R, call)) continue;
+			if (e->tk) exact_time(e, call);
+			if (e->fine) {
+				uint32_t x = (uint32_t)((double)(call->enter - e->t0) / e->w);
+				if (x >= e->nx) x = e->nx - 1;
+				e->fine[(size_t)x * TC_CALL_BUCKETS + dur_bucket(&e->ax, call->leave - call->enter)]++;
+			}
+		}
+	}
+}
+
+/* The exact pass and the steps after it: activity when share is given (nx ≥ 1, max_slots ≥ 2), density when
+ * counts is (ny ≥ 1, ax the duration axis). */
+static struct tc_call_bins exact_bins(const struct tc_trace *t, uint64_t t0, uint64_t t1, uint32_t nx, uint32_t ny,
+				      const struct dur_axis *ax, uint32_t max_slots, uint32_t *slots, double *share,
+				      uint32_t *counts)
+{
+	struct tc_call_bins res = { .exact = true };
+	uint32_t nr = t->nregions ? t->nregions : 1;
+	struct exact e = { .t = t, .t0 = t0, .t1 = t1, .nx = nx, .w = t1 > t0 ? (double)(t1 - t0) / nx : 0 };
+	e.cid = xmalloc(nr * sizeof *e.cid);
+	e.ids = xmalloc(nr * sizeof *e.ids);
+	e.nreg = mpi_regions(t, e.cid, e.ids);
+	if (share) e.tk = xcalloc((size_t)nx * (e.nreg ? e.nreg : 1), sizeof *e.tk);
+	if (counts) {
+		e.fine = xcalloc((size_t)nx * TC_CALL_BUCKETS, sizeof *e.fine);
+		e.ax = *ax;
+	}
+	if (t1 > t0) exact_pass(&e);
+	if (share) res.nslots = fold_slots(e.tk, e.nreg, e.ids, nx, e.w, t->nranks, max_slots, slots, share);
+	if (counts) res.cmax = bucket_rows(e.fine, nx, ny, counts);
+	free(e.cid);
+	free(e.ids);
+	free(e.tk);
+	free(e.fine);
+	return res;
+}
+
+uint32_t tc_activity(const struct tc_trace *t, uint64_t t0, uint64_t t1, uint32_t nx, uint32_t max_slots,
+		     uint32_t *slots, double *share)
+{
+	if (!nx || max_slots < 2) return 0;
+	return exact_bins(t, t0, t1, nx, 0, NULL, max_slots, slots, share, NULL).nslots;
 }
 
 uint32_t tc_call_density(const struct tc_trace *t, uint64_t t0, uint64_t t1, uint32_t nx, uint32_t ny,
@@ -217,26 +326,200 @@ uint32_t tc_call_density(const struct tc_trace *t, uint64_t t0, uint64_t t1, uin
 {
 	memset(counts, 0, (size_t)nx * ny * sizeof *counts);
 	if (!nx || !ny || t1 <= t0 || dmin <= 0 || dmax <= dmin) return 0;
-	double l0 = log10(dmin), l1 = log10(dmax), w = (double)(t1 - t0) / nx;
-	uint32_t mx = 0;
+	struct dur_axis ax = dur_axis(dmin, dmax, t->res);
+	return exact_bins(t, t0, t1, nx, ny, &ax, 0, NULL, NULL, counts).cmax;
+}
+
+/* Each outermost MPI call of the trace. */
+static void each_outer_mpi_call(const struct tc_trace *t, void (*fn)(void *ctx, const struct tc_call *c), void *ctx)
+{
 	for (uint32_t r = 0; r < t->nranks; r++) {
 		const struct tc_rank *R = &t->ranks[r];
-		uint32_t lo, hi;
-		calls_starting_in(R, t0, t1, &lo, &hi);
-		for (uint32_t c = lo; c < hi; c++) {
-			const struct tc_call *call = &R->calls[c];
-			if (!outer_mpi(t, R, call)) continue;
-			double d = tc_dur(t, call->leave - call->enter);
-			double ld = log10(d > dmin ? d : dmin);
-			if (ld > l1) ld = l1;
-			uint32_t y = (uint32_t)((l1 - ld) / (l1 - l0) * (ny - 1) + 0.5);
-			uint32_t x = (uint32_t)((double)(call->enter - t0) / w);
-			if (x >= nx) x = nx - 1;
-			uint32_t v = ++counts[(size_t)y * nx + x];
-			if (v > mx) mx = v;
-		}
+		for (uint32_t c = 0; c < R->ncalls; c++)
+			if (outer_mpi(t, R, &R->calls[c])) fn(ctx, &R->calls[c]);
 	}
+}
+
+struct sum_ctx {
+	struct tc_call_summary *s;
+	uint64_t lo, hi;          /* first pass: shortest non-zero and longest duration in ticks */
+	const uint32_t *cid;
+	struct dur_axis ax;
+};
+
+static void sum_range(void *ctx, const struct tc_call *c)
+{
+	struct sum_ctx *x = ctx;
+	uint64_t d = c->leave - c->enter;
+	if (d && d < x->lo) x->lo = d;
+	if (d > x->hi) x->hi = d;
+	x->s->ncalls++;
+}
+
+/* Count the call in the bin of its start, and add its time to the bins it overlaps
+ * (at index k + 1: the prefix sums are made afterwards). */
+static void sum_add(void *ctx, const struct tc_call *c)
+{
+	struct sum_ctx *x = ctx;
+	struct tc_call_summary *s = x->s;
+	uint64_t end = (uint64_t)s->nbins * s->width;
+	uint64_t a = c->enter > s->tmin ? c->enter - s->tmin : 0, b = c->leave > s->tmin ? c->leave - s->tmin : 0;
+	if (b > end) b = end;
+	uint64_t k = a / s->width;
+	uint64_t *cnt = s->count + (size_t)(TC_MIN(k, s->nbins - 1) + 1) * TC_CALL_BUCKETS;
+	cnt[dur_bucket(&x->ax, c->leave - c->enter)]++;
+	uint64_t *tm = s->time + x->cid[c->region];
+	for (; k * s->width < b; k++) {
+		uint64_t lo = TC_MAX(a, k * s->width), hi = TC_MIN(b, (k + 1) * s->width);
+		tm[(size_t)(k + 1) * s->nregions] += hi - lo;
+	}
+}
+
+static void prefix_sums(uint64_t *p, uint32_t nrows, uint32_t stride)
+{
+	for (size_t k = 1; k < nrows; k++)
+		for (uint32_t j = 0; j < stride; j++) p[k * stride + j] += p[(k - 1) * stride + j];
+}
+
+struct tc_call_summary *tc_call_summary_new(const struct tc_trace *t, uint32_t nbins)
+{
+	struct tc_call_summary *s = xcalloc(1, sizeof *s);
+	uint32_t nr = t->nregions ? t->nregions : 1;
+	uint32_t *cid = xmalloc(nr * sizeof *cid);
+	s->region = xmalloc(nr * sizeof *s->region);
+	s->nregions = mpi_regions(t, cid, s->region);
+	s->nranks = t->nranks;
+	s->res = t->res;
+	s->tmin = t->tmin;
+	s->exact_calls = TC_CALL_EXACT;
+	s->min_bins = 2;
+	struct sum_ctx x = { .s = s, .lo = UINT64_MAX, .cid = cid };
+	each_outer_mpi_call(t, sum_range, &x);
+	s->dmin = x.lo != UINT64_MAX ? tc_dur(t, x.lo) : 1.0 / (double)t->res;
+	s->dmax = tc_dur(t, x.hi);
+	if (s->dmax < s->dmin * 10) s->dmax = s->dmin * 10;
+	uint64_t span = t->tmax > t->tmin ? t->tmax - t->tmin : 1;
+	if (!nbins) nbins = TC_CALL_BINS;
+	if (nbins > span) nbins = (uint32_t)span;
+	s->width = span / nbins + (span % nbins != 0);
+	s->nbins = (uint32_t)(span / s->width + 1);   /* tmax included */
+	s->time = xcalloc((size_t)(s->nbins + 1) * (s->nregions ? s->nregions : 1), sizeof *s->time);
+	s->count = xcalloc((size_t)(s->nbins + 1) * TC_CALL_BUCKETS, sizeof *s->count);
+	x.ax = dur_axis(s->dmin, s->dmax, t->res);
+	each_outer_mpi_call(t, sum_add, &x);
+	prefix_sums(s->time, s->nbins + 1, s->nregions);
+	prefix_sums(s->count, s->nbins + 1, TC_CALL_BUCKETS);
+	free(cid);
+	return s;
+}
+
+void tc_call_summary_free(struct tc_call_summary *s)
+{
+	if (!s) return;
+	free(s->region);
+	free(s->time);
+	free(s->count);
+	free(s);
+}
+
+/* A place in the base grid: bin k and the fraction f of it before the place. */
+struct gpos {
+	uint32_t k;
+	double f;
+};
+
+/* Tick t0 + off in base bins from tmin. */
+static double grid_u(const struct tc_call_summary *s, uint64_t t0, double off)
+{
+	return ((t0 >= s->tmin ? (double)(t0 - s->tmin) : -(double)(s->tmin - t0)) + off) / (double)s->width;
+}
+
+/* The place of tick t0 + off (clamped to the grid). */
+static struct gpos grid_pos(const struct tc_call_summary *s, uint64_t t0, double off)
+{
+	double u = grid_u(s, t0, off);
+	if (!(u > 0)) u = 0;
+	if (u >= s->nbins) return (struct gpos){ s->nbins - 1, 1 };
+	uint32_t k = (uint32_t)u;
+	return (struct gpos){ k, u - k };
+}
+
+/* A prefix sum (column j of p, stride columns per bin) interpolated at g. */
+static double cum_at(const uint64_t *p, uint32_t stride, uint32_t j, struct gpos g)
+{
+	const uint64_t *a = p + (size_t)g.k * stride + j;
+	return (double)a[0] + (double)(a[stride] - a[0]) * g.f;
+}
+
+uint32_t tc_call_summary_activity(const struct tc_call_summary *s, uint64_t t0, uint64_t t1, uint32_t nx,
+				  uint32_t max_slots, uint32_t *slots, double *share)
+{
+	if (!nx || max_slots < 2) return 0;
+	uint32_t nreg = s->nregions;
+	double *tk = xcalloc((size_t)nx * (nreg ? nreg : 1), sizeof *tk);
+	struct gpos e0 = grid_pos(s, t0, 0);
+	for (uint32_t x = 0; x < nx && t1 > t0; x++) {
+		struct gpos e1 = grid_pos(s, t0, edge_off(t0, t1, nx, x + 1));
+		for (uint32_t r = 0; r < nreg; r++)
+			tk[(size_t)x * nreg + r] = cum_at(s->time, nreg, r, e1) - cum_at(s->time, nreg, r, e0);
+		e0 = e1;
+	}
+	double w = t1 > t0 ? (double)(t1 - t0) / nx : 0;
+	uint32_t ns = fold_slots(tk, nreg, s->region, nx, w, s->nranks, max_slots, slots, share);
+	free(tk);
+	return ns;
+}
+
+/* The first base bin whose middle is at or after tick t0 + off (clamped to [0, nbins]). */
+static uint32_t first_bin(const struct tc_call_summary *s, uint64_t t0, double off)
+{
+	double u = ceil(grid_u(s, t0, off) - 0.5);
+	return u <= 0 ? 0 : u >= s->nbins ? s->nbins : (uint32_t)u;
+}
+
+uint32_t tc_call_summary_density(const struct tc_call_summary *s, uint64_t t0, uint64_t t1, uint32_t nx, uint32_t ny,
+				 uint32_t *counts)
+{
+	enum { NB = TC_CALL_BUCKETS };
+	memset(counts, 0, (size_t)nx * ny * sizeof *counts);
+	if (!nx || !ny || t1 <= t0) return 0;
+	uint32_t *fine = xmalloc((size_t)nx * NB * sizeof *fine);
+	uint32_t k0 = first_bin(s, t0, 0);
+	for (uint32_t x = 0; x < nx; x++) {
+		uint32_t k1 = first_bin(s, t0, edge_off(t0, t1, nx, x + 1));
+		const uint64_t *a = s->count + (size_t)k0 * NB, *b = s->count + (size_t)k1 * NB;
+		for (uint32_t j = 0; j < NB; j++) fine[(size_t)x * NB + j] = (uint32_t)(b[j] - a[j]);
+		k0 = k1;
+	}
+	uint32_t mx = bucket_rows(fine, nx, ny, counts);
+	free(fine);
 	return mx;
+}
+
+uint64_t tc_call_summary_calls(const struct tc_call_summary *s, uint64_t t0, uint64_t t1)
+{
+	if (t1 <= t0) return 0;
+	const uint64_t *a = s->count + (size_t)first_bin(s, t0, 0) * TC_CALL_BUCKETS;
+	const uint64_t *b = s->count + (size_t)first_bin(s, t0, (double)(t1 - t0)) * TC_CALL_BUCKETS;
+	uint64_t n = 0;
+	for (uint32_t j = 0; j < TC_CALL_BUCKETS; j++) n += b[j] - a[j];
+	return n;
+}
+
+struct tc_call_bins tc_call_bins(const struct tc_trace *t, const struct tc_call_summary *s, uint64_t t0, uint64_t t1,
+				 uint32_t nx, uint32_t ny, uint32_t max_slots, uint32_t *slots, double *share,
+				 uint32_t *counts)
+{
+	struct tc_call_bins res = { 0 };
+	if (!nx || !ny || max_slots < 2) return res;
+	if (t1 > t0 && (double)(t1 - t0) >= s->min_bins * nx * (double)s->width &&
+	    tc_call_summary_calls(s, t0, t1) > s->exact_calls) {
+		res.nslots = tc_call_summary_activity(s, t0, t1, nx, max_slots, slots, share);
+		res.cmax = tc_call_summary_density(s, t0, t1, nx, ny, counts);
+		return res;
+	}
+	struct dur_axis ax = dur_axis(s->dmin, s->dmax, s->res);
+	return exact_bins(t, t0, t1, nx, ny, &ax, max_slots, slots, share, counts);
 }
 
 double tc_opacity(uint32_t d, uint32_t dmax, double omin, bool logscale)

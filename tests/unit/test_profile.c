@@ -1,4 +1,6 @@
-/* test_profile.c — flat profile, activity and call density on a hand-made trace. */
+/* test_profile.c — flat profile, activity and call density on a hand-made
+ * trace; the call summary against hand-computed columns and against the
+ * exact pass (hand-made and shared traces). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -6,6 +8,7 @@
 #include <cmocka.h>
 
 #include "analysis_profile.h"
+#include "testkit.h"
 
 #define MS(x) ((double)(x) / 1000.0)
 
@@ -125,11 +128,183 @@ static void test_activity_and_density(void **st)
 	tc_trace_free(t);
 }
 
+/* The summary of make()'s trace in 10-tick bins: bin k = [10k, 10k + 10).
+ * Recv (rank 1) [5,45) and (rank 0) [50,60); Send (rank 0) [20,30).
+ * Durations 10, 10, 40 ms over [10 ms, 100 ms] (dmax raised to 10 × dmin):
+ * buckets (log10 d + 2) · 128 → 0, 0, 77 (77.06); with 3 rows bucket j goes
+ * to row round((1 − (j + ½)/128) · 2): the 40 ms call to row 1, the others to
+ * row 2. */
+static void test_summary_hand(void **st)
+{
+	(void)st;
+	uint32_t rg[4];
+	struct tc_trace *t = make(rg);
+	struct tc_call_summary *s = tc_call_summary_new(t, 10);
+	assert_int_equal(s->width, 10);
+	assert_int_equal(s->nbins, 11);       /* [0, 110): tmax = 100 included */
+	assert_int_equal(s->nregions, 2);
+	assert_int_equal(s->ncalls, 3);
+	assert_float_equal(s->dmin, 0.010, 1e-15);
+	assert_float_equal(s->dmax, 0.100, 1e-15);
+	assert_int_equal(tc_call_summary_calls(s, 0, 100), 3);
+	assert_int_equal(tc_call_summary_calls(s, 20, 60), 2);
+
+	/* two bins per column: [0,20) Recv 15 ticks of 2 × 20; [20,40) Recv 20, Send 10; [40,60) Recv 5 + 10 */
+	uint32_t slots[3], xslots[3];
+	double share[5 * 3], xshare[5 * 3];
+	assert_int_equal(tc_call_summary_activity(s, 0, 100, 5, 3, slots, share), 3);
+	assert_int_equal(slots[0], rg[3]);
+	assert_int_equal(slots[1], rg[2]);
+	assert_int_equal(slots[2], TC_NONE);
+	const double want[5 * 3] = { 0.375, 0, 0, 0.5, 0.25, 0, 0.375, 0, 0, 0, 0, 0, 0, 0, 0 };
+	for (int i = 0; i < 15; i++) assert_float_equal(share[i], want[i], 1e-15);
+	assert_int_equal(tc_activity(t, 0, 100, 5, 3, xslots, xshare), 3);
+	assert_memory_equal(slots, xslots, sizeof slots);
+	assert_memory_equal(share, xshare, sizeof share);
+	/* one bin per column: the exact test's values */
+	double s10[10 * 3], x10[10 * 3];
+	tc_call_summary_activity(s, 0, 100, 10, 3, slots, s10);
+	tc_activity(t, 0, 100, 10, 3, xslots, x10);
+	assert_memory_equal(s10, x10, sizeof s10);
+	assert_float_equal(s10[0 * 3 + 0], 0.25, 1e-15);
+	assert_float_equal(s10[2 * 3 + 1], 0.5, 1e-15);
+	/* an edge inside a bin takes the bin's time pro rata: [0,5) gets half of
+	 * bin 0's 5 ticks of Recv (the exact pass: none, it starts at 5) */
+	double one[3];
+	tc_call_summary_activity(s, 0, 5, 1, 3, slots, one);
+	assert_int_equal(slots[0], rg[3]);
+	assert_float_equal(one[0], 2.5 / 5 / 2, 1e-15);
+
+	uint32_t c[3 * 10], xc[3 * 10];
+	assert_int_equal(tc_call_summary_density(s, 0, 100, 10, 3, c), 1);
+	assert_int_equal(tc_call_density(t, 0, 100, 10, 3, s->dmin, s->dmax, xc), 1);
+	assert_memory_equal(c, xc, sizeof c);
+	const uint32_t wantc[3 * 10] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+					 0, 0, 1, 0, 0, 1, 0, 0, 0, 0 };
+	assert_memory_equal(c, wantc, sizeof c);
+	uint32_t c5[3 * 5];
+	tc_call_summary_density(s, 0, 100, 5, 3, c5);
+	const uint32_t want5[3 * 5] = { 0, 0, 0, 0, 0,  1, 0, 0, 0, 0,  0, 1, 1, 0, 0 };
+	assert_memory_equal(c5, want5, sizeof c5);
+	/* calls are counted by the bin they start in, an edge bin whole where its
+	 * middle is: [22,100) holds the middle of bin 2 (25), so the Send at 20 is
+	 * counted in it (the exact pass: not) */
+	uint32_t c1[3];
+	tc_call_summary_density(s, 22, 100, 1, 3, c1);
+	assert_int_equal(c1[2], 2);
+	tc_call_density(t, 22, 100, 1, 3, s->dmin, s->dmax, c1);
+	assert_int_equal(c1[2], 1);
+	/* ... and [28,100) does not */
+	tc_call_summary_density(s, 28, 100, 1, 3, c1);
+	assert_int_equal(c1[2], 1);
+	assert_int_equal(tc_call_summary_calls(s, 22, 100), 2);
+	assert_int_equal(tc_call_summary_calls(s, 28, 100), 1);
+	/* rows take whole buckets by their centre: in 25 rows the 40 ms call
+	 * (77.06) would be in row round(0.39797 · 24) = 10, its bucket's centre
+	 * (77.5) is in row round(0.39453 · 24) = 9 */
+	uint32_t c25[25];
+	tc_call_density(t, 0, 100, 1, 25, s->dmin, s->dmax, c25);
+	assert_int_equal(c25[9], 1);
+	assert_int_equal(c25[10], 0);
+	tc_call_summary_free(s);
+	tc_trace_free(t);
+}
+
+/* tc_call_bins takes the summary only for windows of ≥ min_bins base bins per
+ * column with more than exact_calls calls, else the exact pass. */
+static void test_call_bins_choice(void **st)
+{
+	(void)st;
+	uint32_t rg[4];
+	struct tc_trace *t = make(rg);
+	struct tc_call_summary *s = tc_call_summary_new(t, 10);
+	uint32_t slots[3], xslots[3], c[3 * 10], xc[3 * 10];
+	double share[10 * 3], xshare[10 * 3];
+	/* 3 calls: exact by default */
+	struct tc_call_bins b = tc_call_bins(t, s, 22, 100, 1, 3, 3, slots, share, c);
+	assert_true(b.exact);
+	assert_int_equal(c[2], 1);
+	s->exact_calls = 0;
+	b = tc_call_bins(t, s, 22, 100, 1, 3, 3, slots, share, c);
+	assert_false(b.exact);
+	assert_int_equal(c[2], 2);
+	b = tc_call_bins(t, s, 0, 100, 5, 3, 3, slots, share, c);
+	assert_false(b.exact);
+	assert_int_equal(b.nslots, 3);
+	assert_int_equal(b.cmax, 1);
+	assert_float_equal(share[1 * 3 + 1], 0.25, 1e-15);
+	/* one bin per column, and 1.5: exact, equal to tc_activity / tc_call_density */
+	const uint32_t nxs[2] = { 10, 4 };
+	const uint64_t ends[2] = { 100, 60 };
+	for (int k = 0; k < 2; k++) {
+		uint32_t nx = nxs[k];
+		b = tc_call_bins(t, s, 0, ends[k], nx, 3, 3, slots, share, c);
+		assert_true(b.exact);
+		assert_int_equal(b.nslots, tc_activity(t, 0, ends[k], nx, 3, xslots, xshare));
+		assert_memory_equal(slots, xslots, b.nslots * sizeof *slots);
+		assert_memory_equal(share, xshare, nx * 3 * sizeof *share);
+		assert_int_equal(b.cmax, tc_call_density(t, 0, ends[k], nx, 3, s->dmin, s->dmax, xc));
+		assert_memory_equal(c, xc, nx * 3 * sizeof *c);
+	}
+	tc_call_summary_free(s);
+	tc_trace_free(t);
+}
+
+/* Summary and exact pass on windows whose column edges are base-bin edges:
+ * the same slots, the same shares to the bit, the same counts. */
+static void agree(const struct tc_trace *t, const struct tc_call_summary *s, uint32_t a, uint32_t m, uint32_t nx,
+		  uint32_t ny)
+{
+	enum { MS = 4 };   /* 3 regions + other: the other slot gets used */
+	uint64_t t0 = s->tmin + (uint64_t)a * s->width, t1 = t0 + (uint64_t)m * nx * s->width;
+	uint32_t sl[MS], xsl[MS];
+	double *sh = xmalloc(nx * MS * sizeof *sh), *xsh = xmalloc(nx * MS * sizeof *xsh);
+	uint32_t *c = xmalloc(nx * ny * sizeof *c), *xc = xmalloc(nx * ny * sizeof *xc);
+	uint32_t ns = tc_call_summary_activity(s, t0, t1, nx, MS, sl, sh);
+	assert_int_equal(ns, tc_activity(t, t0, t1, nx, MS, xsl, xsh));
+	assert_memory_equal(sl, xsl, ns * sizeof *sl);
+	for (uint32_t i = 0; i < nx * MS; i++) assert_true(sh[i] == xsh[i]);
+	uint32_t mx = tc_call_summary_density(s, t0, t1, nx, ny, c);
+	assert_int_equal(mx, tc_call_density(t, t0, t1, nx, ny, s->dmin, s->dmax, xc));
+	assert_memory_equal(c, xc, nx * ny * sizeof *c);
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < nx * ny; i++) n += c[i];
+	assert_int_equal(n, tc_call_summary_calls(s, t0, t1));
+	free(sh);
+	free(xsh);
+	free(c);
+	free(xc);
+}
+
+static void test_summary_traces(void **st)
+{
+	(void)st;
+	const char *names[] = { "sstmacro-mpi-coverage-10p", "tracer-stencil4d-64p", "casita-jacobi-mpi-omp-cuda-cpu050-2p" };
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		struct tc_trace *t = tk_load(names[i], 0);
+		if (!t) skip();
+		struct tc_call_summary *s = tc_call_summary_new(t, 600);
+		assert_true(s->ncalls > 1000);
+		assert_true((uint64_t)s->nbins * s->width > t->tmax - t->tmin);
+		assert_int_equal(tc_call_summary_calls(s, t->tmin, t->tmin + (uint64_t)s->nbins * s->width), s->ncalls);
+		agree(t, s, 0, s->nbins, 1, 7);                 /* the whole grid in one column */
+		agree(t, s, 0, s->nbins / 60, 60, 19);          /* 10 bins per column */
+		agree(t, s, 37, 3, 50, 31);
+		agree(t, s, 101, 1, 300, 40);                   /* one bin per column */
+		agree(t, s, s->nbins - 20, 4, 5, 3);
+		tc_call_summary_free(s);
+		tc_trace_free(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flat),
 		cmocka_unit_test(test_activity_and_density),
+		cmocka_unit_test(test_summary_hand),
+		cmocka_unit_test(test_call_bins_choice),
+		cmocka_unit_test(test_summary_traces),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

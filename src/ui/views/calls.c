@@ -7,10 +7,15 @@
  * tc_opacity(count, max, o_min, log); `o` switches log / linear.  The time
  * window is the physical view's (pv.t0/t1): +/-/0 zoom it for both, h/l pan.
  *
- * Both halves cost a pass over the calls (tc_activity, tc_call_density):
- * their bins are kept per (window, columns, rows) and recomputed only when
- * one of those changes; a frame otherwise costs O(screen).  The cache is
- * file-static (views have no per-app free hook) and keyed by the trace. */
+ * Both halves come from tc_call_bins: the first draw builds the trace's
+ * call summary (tc_call_summary_new: base time bins with per-region rank-time
+ * and per-duration-bucket call counts, as prefix sums; about a pass over the
+ * calls), then a window wide enough to span at least 2 base bins per column
+ * and more than TC_CALL_EXACT calls costs O(columns × (regions + buckets)),
+ * and a narrower one the exact pass over the calls overlapping it (cheap, as
+ * it holds few calls).  The bins are kept per (window, columns, rows), so a
+ * frame that keeps those costs O(screen).  The cache is file-static (views
+ * have no per-app free hook) and keyed by the trace. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +31,8 @@ struct cv_cache {
 	const struct tc_trace *t;    /* key */
 	uint32_t nranks;
 	uint64_t tmin, tmax;
-	double dmin, dmax;           /* durations of outermost MPI calls over the trace (s) */
-	bool have_calls;
-	/* bins, for (t0, t1, cols, arows, drows) */
+	struct tc_call_summary *sum;
+	/* bins, for (t0, t1, cols, drows) */
 	uint64_t t0, t1;
 	int cols, drows;
 	uint32_t nslots, slots[NSLOTS];
@@ -39,31 +43,6 @@ struct cv_cache {
 	double mean[NSLOTS];         /* share of rank-time over the window per slot */
 };
 static struct cv_cache cache;
-
-static bool outer_mpi(const struct tc_trace *t, const struct tc_rank *R, const struct tc_call *c)
-{
-	if (c->region >= t->nregions || !TC_RK_IS_MPI(t->regions[c->region].kind)) return false;
-	return c->parent == TC_NONE || !TC_RK_IS_MPI(t->regions[R->calls[c->parent].region].kind);
-}
-
-static void duration_range(const struct tc_trace *t)
-{
-	double lo = INFINITY, hi = 0;
-	for (uint32_t r = 0; r < t->nranks; r++) {
-		const struct tc_rank *R = &t->ranks[r];
-		for (uint32_t c = 0; c < R->ncalls; c++) {
-			if (!outer_mpi(t, R, &R->calls[c])) continue;
-			double d = tc_dur(t, R->calls[c].leave - R->calls[c].enter);
-			if (d > 0 && d < lo) lo = d;
-			if (d > hi) hi = d;
-			cache.have_calls = true;
-		}
-	}
-	if (!(lo < INFINITY)) lo = 1.0 / (double)t->res;
-	if (hi < lo * 10) hi = lo * 10;
-	cache.dmin = lo;
-	cache.dmax = hi;
-}
 
 /* A letter per function: the first of its name (after "MPI_") not taken yet. */
 static void letters(const struct tc_trace *t)
@@ -94,12 +73,13 @@ static const struct cv_cache *bins(struct tc_app *a, int cols, int drows)
 	if (cache.t != t || cache.nranks != t->nranks || cache.tmin != t->tmin || cache.tmax != t->tmax) {
 		free(cache.share);
 		free(cache.count);
+		tc_call_summary_free(cache.sum);
 		memset(&cache, 0, sizeof cache);
 		cache.t = t;
 		cache.nranks = t->nranks;
 		cache.tmin = t->tmin;
 		cache.tmax = t->tmax;
-		duration_range(t);
+		cache.sum = tc_call_summary_new(t, 0);
 	}
 	if (cache.share && cache.t0 == a->pv.t0 && cache.t1 == a->pv.t1 && cache.cols == cols && cache.drows == drows)
 		return &cache;
@@ -109,9 +89,10 @@ static const struct cv_cache *bins(struct tc_app *a, int cols, int drows)
 	cache.drows = drows;
 	cache.share = xrealloc(cache.share, (size_t)cols * NSLOTS * sizeof *cache.share);
 	cache.count = xrealloc(cache.count, (size_t)cols * (size_t)drows * sizeof *cache.count);
-	cache.nslots = tc_activity(t, cache.t0, cache.t1, (uint32_t)cols, NSLOTS, cache.slots, cache.share);
-	cache.cmax = tc_call_density(t, cache.t0, cache.t1, (uint32_t)cols, (uint32_t)drows, cache.dmin, cache.dmax,
-				     cache.count);
+	struct tc_call_bins b = tc_call_bins(t, cache.sum, cache.t0, cache.t1, (uint32_t)cols, (uint32_t)drows, NSLOTS,
+					     cache.slots, cache.share, cache.count);
+	cache.nslots = b.nslots;
+	cache.cmax = b.cmax;
 	for (uint32_t s = 0; s < NSLOTS; s++) {
 		double m = 0;
 		for (int c = 0; c < cols && s < cache.nslots; c++) m += cache.share[(size_t)c * NSLOTS + s];
@@ -252,7 +233,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	int dy = ly + 1;
 	grid_printf(g, r.x, dy, r.w, TC_R_HEADING, "MPI calls: duration (log) by start time, %s opacity (o), max %u calls/cell",
 		    a->cv.linear ? "linear" : "log", c->cmax);
-	double l0 = log10(c->dmin), l1 = log10(c->dmax);
+	double l0 = log10(c->sum->dmin), l1 = log10(c->sum->dmax);
 	for (int i = 0; i < drows; i++) {
 		int y = dy + 1 + i;
 		if (i == 0 || i == drows - 1 || (i == drows / 2 && drows >= 5)) {
