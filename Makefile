@@ -44,6 +44,8 @@ DEB_PKGS = build-essential pkg-config libotf2-trace-dev otf2-tools libncurses-de
            libpcre2-dev libcmocka-dev libmetis-dev tmux openmpi-bin libopenmpi-dev
 
 .PHONY: all deps check test demo asan bench traces install clean
+# keep the test and bench objects (pattern-rule intermediates): a second make relinks nothing
+.SECONDARY:
 all: $(BIN) $(TEST_BIN) $(BENCH_BIN)
 
 $(BIN): $(BUILD)/$(MAIN_SRC:.c=.o) $(LIB)
