@@ -54,9 +54,15 @@ int main(int argc, char **argv)
 		printf("tracecomb %s\n", TC_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < TC_NELEM(commands); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+	for (size_t i = 0; i < TC_NELEM(commands); i++) {
+		if (strcmp(argv[1], commands[i].name) != 0) continue;
+		for (int a = 2; a < argc; a++)
+			if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
+				printf("usage: tracecomb %s\n", commands[i].usage);
+				return 0;
+			}
+		return commands[i].run(argc - 1, argv + 1);
+	}
 	/* no command: a trace (or a TUI option) opens the terminal UI */
 	if (argv[1][0] == '-' || strchr(argv[1], '/') || strchr(argv[1], '.'))
 		return cmd_tui(argc, argv);
