@@ -77,35 +77,155 @@ static double vdist(const struct vecs *a, uint32_t i, const struct vecs *b, uint
 				   b->col + b->off[j], b->val + b->off[j], b->off[j + 1] - b->off[j]);
 }
 
-/* All pairwise distances of v into D (v->n × v->n).  When every vector has
- * events at the same columns (the common case: every rank takes part in every
- * step of the phase) the distance is the plain mean squared difference, computed
- * on the dense values without the general merge. */
-static void distance_matrix(const struct vecs *v, double *D)
+/* Two doubles per instruction where the compiler has vector extensions
+ * (SSE2 on x86-64, NEON on arm64); lane arithmetic is plain IEEE double, so
+ * results are bit-identical to the scalar loops. */
+#if defined(__GNUC__)
+#define CL_V2 1
+typedef double v2d __attribute__((vector_size(16)));
+static inline v2d v2_load(const double *p) { v2d x; memcpy(&x, p, sizeof x); return x; }
+static inline void v2_store(double *p, v2d x) { memcpy(p, &x, sizeof x); }
+/* for the loops specialised on the number of columns */
+#define CL_INLINE inline __attribute__((always_inline))
+#else
+#define CL_INLINE inline
+#endif
+
+/* The distance of paper Fig. 4 between dense vectors (every vector has
+ * events at the same d columns): the mean squared difference, summed over
+ * the columns in order as tc_cluster_distance's same-steps path does (0 + t²
+ * is t²; the sign of t does not matter), so the result has the same bits.
+ * X holds the values column by column, X[k·stride + b]; xv the d values of
+ * the other vector.  dist2: the vectors b and b + 1 at once. */
+static inline double dense_dist(const double *X, size_t stride, uint32_t d, const double *xv, uint32_t b)
 {
-	uint32_t n = v->n, d = n ? v->off[1] - v->off[0] : 0;
-	bool same = d > 0;
-	for (uint32_t a = 1; a < n && same; a++)
-		same = v->off[a + 1] - v->off[a] == d && !memcmp(v->col + v->off[a], v->col, d * sizeof *v->col);
-	for (uint32_t a = 0; a < n; a++) {
-		D[(size_t)a * n + a] = 0;
-		const double *xa = v->val + v->off[a];
-		for (uint32_t b = a + 1; b < n; b++) {
-			double x;
-			if (same) {
-				const double *xb = v->val + v->off[b];
-				double sum = 0;
-				for (uint32_t k = 0; k < d; k++) {
-					double t = xa[k] - xb[k];
-					sum += t * t;
-				}
-				x = sum / d;
-			} else {
-				x = vdist(v, a, v, b);
-			}
-			D[(size_t)a * n + b] = D[(size_t)b * n + a] = x;
+	double t = X[b] - xv[0], sum = t * t;
+	for (uint32_t k = 1; k < d; k++) {
+		t = X[k * stride + b] - xv[k];
+		sum += t * t;
+	}
+	return sum / d;
+}
+
+#ifdef CL_V2
+static inline v2d dense_dist2(const double *X, size_t stride, uint32_t d, const double *xv, uint32_t b)
+{
+	v2d t = v2_load(X + b) - (v2d){ xv[0], xv[0] }, sum = t * t;
+	for (uint32_t k = 1; k < d; k++) {
+		t = v2_load(X + k * stride + b) - (v2d){ xv[k], xv[k] };
+		sum += t * t;
+	}
+	return sum / (v2d){ d, d };
+}
+#endif
+
+/* The d values of dense vector i. */
+static inline void dense_point(const double *X, size_t stride, uint32_t d, uint32_t i, double *xv)
+{
+	for (uint32_t k = 0; k < d; k++) xv[k] = X[k * stride + i];
+}
+
+/* Column b of the dense distance matrix for the rows a0 ≤ a < ae (all < b),
+ * and the mirror entries. */
+static CL_INLINE void dense_col(const double *restrict X, uint32_t n, uint32_t d, uint32_t a0, uint32_t ae,
+			     uint32_t b, double *restrict D, double *restrict xb)
+{
+	double *row = D + (size_t)b * n, *col = D + (size_t)a0 * n + b;
+	dense_point(X, n, d, b, xb);
+	uint32_t a = a0;
+#ifdef CL_V2
+	for (; a + 2 <= ae; a += 2, col += 2 * (size_t)n) {
+		v2d x = dense_dist2(X, n, d, xb, a);
+		v2_store(row + a, x);
+		col[0] = x[0];
+		col[n] = x[1];
+	}
+#endif
+	for (; a < ae; a++, col += n) row[a] = *col = dense_dist(X, n, d, xb, a);
+}
+
+/* The dense matrix in bands of 16 rows, column by column, so the mirror
+ * entries of a band stay in the cache while the band is written. */
+static void dense_matrix(const double *X, uint32_t n, uint32_t d, double *D)
+{
+	enum { BAND = 16 };
+	double *xb = xmalloc(d * sizeof *xb);
+	for (uint32_t a0 = 0; a0 < n; a0 += BAND) {
+		uint32_t a1 = TC_MIN(a0 + BAND, n);
+		for (uint32_t a = a0; a < a1; a++) D[(size_t)a * n + a] = 0;
+		for (uint32_t b = a0 + 1; b < n; b++) {
+			uint32_t ae = TC_MIN(a1, b);
+			if (d == 1) dense_col(X, n, 1, a0, ae, b, D, xb);
+			else if (d == 2) dense_col(X, n, 2, a0, ae, b, D, xb);
+			else dense_col(X, n, d, a0, ae, b, D, xb);
 		}
 	}
+	free(xb);
+}
+
+/* The number of columns when every vector of v has events at the same ones
+ * (the common case: every rank takes part in every step of the phase), else 0. */
+static uint32_t dense_cols(const struct vecs *v)
+{
+	uint32_t n = v->n, d = n ? v->off[1] - v->off[0] : 0;
+	for (uint32_t a = 1; a < n && d; a++)
+		if (v->off[a + 1] - v->off[a] != d || memcmp(v->col + v->off[a], v->col, d * sizeof *v->col)) d = 0;
+	return d;
+}
+
+/* The values of dense vectors, column by column (X[k·n + i]). */
+static double *dense_values(const struct vecs *v, uint32_t d)
+{
+	double *X = xmalloc(((size_t)v->n * d + 1) * sizeof *X);
+	for (uint32_t i = 0; i < v->n; i++)
+		for (uint32_t k = 0; k < d; k++) X[(size_t)k * v->n + i] = v->val[v->off[i] + k];
+	return X;
+}
+
+/* All pairwise distances of v (v->n × v->n). */
+static double *distance_matrix(const struct vecs *v)
+{
+	uint32_t n = v->n, d = dense_cols(v);
+	double *D = xmalloc(((size_t)n * n + 1) * sizeof *D);
+	if (d) {
+		double *X = dense_values(v, d);
+		dense_matrix(X, n, d, D);
+		free(X);
+		return D;
+	}
+	for (uint32_t a = 0; a < n; a++) {
+		D[(size_t)a * n + a] = 0;
+		for (uint32_t b = a + 1; b < n; b++) D[(size_t)a * n + b] = D[(size_t)b * n + a] = vdist(v, a, v, b);
+	}
+	return D;
+}
+
+/* The distances between the leaves of a phase: a full matrix D, or — when
+ * every vector has events at the same d ≤ DENSE_MAX columns — the dense
+ * values X, each distance computed where it is used.  Prim's algorithm and
+ * the medoid sums use every pair once each, and at a few columns computing a
+ * distance costs about what loading it would, while an n² matrix would not
+ * stay in the cache. */
+#define DENSE_MAX 4
+struct ldist {
+	uint32_t n, d;
+	double *D;      /* n × n, or NULL */
+	double *X;      /* dense values X[k·n + i], or NULL */
+};
+
+static void ldist_init(struct ldist *L, const struct vecs *v)
+{
+	L->n = v->n;
+	L->d = dense_cols(v);
+	L->X = L->D = NULL;
+	if (L->d && L->d <= DENSE_MAX) L->X = dense_values(v, L->d);
+	else L->D = distance_matrix(v);
+}
+
+static void ldist_free(struct ldist *L)
+{
+	free(L->D);
+	free(L->X);
 }
 
 double tc_cluster_distance(const uint32_t *ca, const double *va, uint32_t na,
@@ -413,12 +533,26 @@ static uint32_t clara(const struct tc_cluster_opts *o, uint64_t seed, const stru
 
 struct edge { double d; uint32_t a, b; };
 
-static int cmp_edge(const void *x, const void *y)
+static bool edge_less(const struct edge *p, const struct edge *q)
 {
-	const struct edge *p = x, *q = y;
-	if (p->d != q->d) return p->d < q->d ? -1 : 1;
-	if (p->a != q->a) return p->a < q->a ? -1 : 1;
-	return p->b < q->b ? -1 : p->b > q->b;
+	if (p->d != q->d) return p->d < q->d;
+	if (p->a != q->a) return p->a < q->a;
+	return p->b < q->b;
+}
+
+/* Sort n edges by (distance, a, b): bottom-up merge sort (tmp: n edges);
+ * the keys of a tree's edges are distinct, so the order is unique. */
+static void sort_edges(struct edge *E, size_t n, struct edge *tmp)
+{
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = TC_MIN(lo + w, n), hi = TC_MIN(lo + 2 * w, n), i = lo, j = mid, o = lo;
+			while (i < mid && j < hi) tmp[o++] = edge_less(&E[j], &E[i]) ? E[j++] : E[i++];
+			while (i < mid) tmp[o++] = E[i++];
+			while (j < hi) tmp[o++] = E[j++];
+		}
+		memcpy(E, tmp, n * sizeof *E);
+	}
 }
 
 static uint32_t uf_find(uint32_t *up, uint32_t x)
@@ -427,50 +561,94 @@ static uint32_t uf_find(uint32_t *up, uint32_t x)
 	return x;
 }
 
-/* Single linkage over nl leaves with distance matrix D; fills the nodes'
- * child/parent/height.  minrank[node] orders the children.  The single-linkage
- * hierarchy is Kruskal over the minimum spanning tree: Prim's algorithm finds
- * the tree in O(nl²) from D, then only its nl−1 edges are sorted (instead of
- * all nl²/2 pairs). */
-static void single_linkage(struct tc_phase_clusters *ph, const double *D, uint32_t nl, uint32_t *minrank)
+/* One remaining vertex (position q) seen from the vertex v just added:
+ * its distance to the tree drops to dq if dq is smaller (about a quarter of
+ * the time, at random: computed without a branch), and the nearest remaining
+ * vertex so far (*m, lowest vertex *mid among equals, at *k) is updated. */
+static inline void prim_relax(double dq, uint32_t q, uint32_t v, double *best, uint32_t *from, const uint32_t *rem,
+			      double *m, uint32_t *mid, uint32_t *k)
 {
-	struct edge *E = xmalloc((size_t)(nl ? nl : 1) * sizeof *E);
-	size_t ne = 0;
-	/* Prim over the vertices not yet in the tree, kept compact (swap-remove), so
-	 * round k scans nl − k of them */
-	double *best = xmalloc((size_t)(nl ? nl : 1) * sizeof *best);
-	uint32_t *from = xmalloc((size_t)(nl ? nl : 1) * sizeof *from);
-	uint32_t *rem = xmalloc((size_t)(nl ? nl : 1) * sizeof *rem);
-	uint32_t nrem = 0;
-	for (uint32_t i = 1; i < nl; i++) {
-		rem[nrem] = i;
-		best[nrem] = D[i];          /* distance to vertex 0, the first in the tree */
-		from[nrem] = 0;
-		nrem++;
+	double b = best[q];
+	uint32_t closer = -(uint32_t)(dq < b);   /* all ones or zero: no branch */
+	b = dq < b ? dq : b;
+	best[q] = b;
+	from[q] ^= (from[q] ^ v) & closer;
+	if (b <= *m && (b < *m || rem[q] < *mid)) {
+		*m = b;
+		*mid = rem[q];
+		*k = q;
 	}
-	while (nrem) {
-		uint32_t k = 0;
-		for (uint32_t q = 1; q < nrem; q++)
-			if (best[q] < best[k] || (best[q] == best[k] && rem[q] < rem[k])) k = q;
-		uint32_t v = rem[k];
+}
+
+/* The relaxation round of prim() over dense values (the compacted X, stride
+ * columns), d a constant where inlined. */
+static CL_INLINE void prim_round_dense(const double *X, size_t stride, uint32_t d, const double *xv, uint32_t nrem,
+				    uint32_t v, double *best, uint32_t *from, const uint32_t *rem, double *m,
+				    uint32_t *mid, uint32_t *k)
+{
+	for (uint32_t q = 0; q < nrem; q++) prim_relax(dense_dist(X, stride, d, xv, q), q, v, best, from, rem, m, mid, k);
+}
+
+/* Prim's algorithm: the minimum spanning tree of the leaves into E (n − 1
+ * edges, in the order found).  Vertex 0 starts the tree; each round adds the
+ * remaining vertex nearest to the tree (ties: the lowest vertex) with its
+ * edge to the first tree vertex found at that distance (a distance is only
+ * replaced by a strictly smaller one).  The remaining vertices are kept
+ * compact (a removal moves the last one into the gap; with dense values
+ * their values move along), so round k scans n − k of them once, relaxing
+ * through the vertex just added and finding the next. */
+static uint32_t prim(const struct ldist *L, struct edge *E)
+{
+	uint32_t n = L->n, d = L->d, nrem = n ? n - 1 : 0, ne = 0, k = 0, mid = UINT32_MAX, v = 0;
+	if (!nrem) return 0;
+	size_t stride = nrem;
+	double *best = xmalloc(nrem * sizeof *best), *X = NULL, xv[DENSE_MAX], m = INFINITY;
+	uint32_t *from = xmalloc(nrem * sizeof *from), *rem = xmalloc(nrem * sizeof *rem);
+	for (uint32_t q = 0; q < nrem; q++) {
+		rem[q] = q + 1;
+		best[q] = INFINITY;
+		from[q] = 0;
+	}
+	if (L->X) {
+		X = xmalloc(d * stride * sizeof *X);
+		for (uint32_t j = 0; j < d; j++) memcpy(X + j * stride, L->X + (size_t)j * n + 1, nrem * sizeof *X);
+		dense_point(L->X, n, d, 0, xv);
+	}
+	for (;;) {
+		/* relax through v; find the nearest remaining vertex */
+		if (X && d == 1) prim_round_dense(X, stride, 1, xv, nrem, v, best, from, rem, &m, &mid, &k);
+		else if (X && d == 2) prim_round_dense(X, stride, 2, xv, nrem, v, best, from, rem, &m, &mid, &k);
+		else if (X) prim_round_dense(X, stride, d, xv, nrem, v, best, from, rem, &m, &mid, &k);
+		else {
+			const double *Dv = L->D + (size_t)v * n;
+			for (uint32_t q = 0; q < nrem; q++) prim_relax(Dv[rem[q]], q, v, best, from, rem, &m, &mid, &k);
+		}
+		v = rem[k];
 		E[ne++] = (struct edge){ best[k], TC_MIN(from[k], v), TC_MAX(from[k], v) };
-		nrem--;
+		if (X) dense_point(X, stride, d, k, xv);
+		if (!--nrem) break;
 		rem[k] = rem[nrem];
 		best[k] = best[nrem];
 		from[k] = from[nrem];
-		const double *Dv = D + (size_t)v * nl;
-		for (uint32_t q = 0; q < nrem; q++) {
-			double d = Dv[rem[q]];
-			if (d < best[q]) {
-				best[q] = d;
-				from[q] = v;
-			}
-		}
+		for (uint32_t j = 0; X && j < d; j++) X[j * stride + k] = X[j * stride + nrem];
+		m = INFINITY;
+		mid = UINT32_MAX;
+		k = 0;
 	}
-	free(best);
-	free(from);
-	free(rem);
-	qsort(E, ne, sizeof *E, cmp_edge);
+	free(best); free(from); free(rem); free(X);
+	return ne;
+}
+
+/* Single linkage over the nl leaves: fills the nodes' child/parent/height.
+ * minrank[node] orders the children.  The single-linkage hierarchy is
+ * Kruskal over the minimum spanning tree: Prim's algorithm finds the tree in
+ * O(nl²), then only its nl−1 edges are sorted (instead of all nl²/2 pairs). */
+static void single_linkage(struct tc_phase_clusters *ph, const struct ldist *L, uint32_t *minrank)
+{
+	uint32_t nl = L->n;
+	struct edge *E = xmalloc(2 * (size_t)(nl ? nl : 1) * sizeof *E);
+	uint32_t ne = prim(L, E);
+	sort_edges(E, ne, E + nl);
 	uint32_t *up = xmalloc(nl * sizeof *up), *top = xmalloc(nl * sizeof *top);
 	for (uint32_t i = 0; i < nl; i++) up[i] = top[i] = i;
 	uint32_t next = nl;
@@ -538,6 +716,130 @@ static uint32_t default_cut(const struct tc_phase_clusters *ph, uint32_t max_def
 			else if (hi - lo >= floor && hi - lo >= 0.25 * widest) best = q;
 		}
 	return best;
+}
+
+/* --- medoids ---------------------------------------------------------------- */
+
+/* Medoid costs at the merge of two nodes whose leaves sit at the display
+ * positions A = [pa, pa + na) and B = [pa + na, pa + na + nb): every leaf
+ * gains its size-weighted distances to the other node's leaves.  A leaf of A
+ * gets its sum over B (in order, from 0) added at once; a leaf of B one term
+ * per leaf of A, in order.  That order fixes the bits of the costs, and so
+ * which leaf wins a near tie.  D is the leaves' distance matrix (by leaf),
+ * seq the leaf at each position, lsize the sizes by position (NULL: all 1,
+ * the products being then the distances themselves). */
+static void merge_costs(const double *D, uint32_t nl, const uint32_t *seq, const double *lsize, uint32_t pa,
+			uint32_t na, uint32_t nb, double *cost)
+{
+	uint32_t pb = pa + na;
+	for (uint32_t i = pa; i < pb; i++) {
+		const double *Di = D + (size_t)seq[i] * nl;
+		double si = lsize ? lsize[i] : 1, ci = 0;
+		for (uint32_t j = pb; j < pb + nb; j++) {
+			double d = Di[seq[j]];
+			ci += (lsize ? lsize[j] : 1) * d;
+			cost[j] += si * d;
+		}
+		cost[i] += ci;
+	}
+}
+
+/* merge_costs for single-rank leaves over dense values in display order
+ * (Y[k·n + position]): the same sums, two distances at a time along the
+ * longer side.  When B is the shorter, B's sums run along A and A's sums are
+ * kept in tmp until complete (a sum of one term being the term, tmp is not
+ * needed when B is one leaf). */
+static CL_INLINE void merge_costs_dense(const double *Y, uint32_t n, uint32_t d, uint32_t pa, uint32_t na, uint32_t nb,
+				     double *cost, double *tmp)
+{
+	uint32_t pb = pa + na, pe = pb + nb;
+	double xv[DENSE_MAX];
+	if (na <= nb) {
+		for (uint32_t i = pa; i < pb; i++) {
+			dense_point(Y, n, d, i, xv);
+			double c = 0;
+			uint32_t j = pb;
+#ifdef CL_V2
+			for (; j + 2 <= pe; j += 2) {
+				v2d x = dense_dist2(Y, n, d, xv, j);
+				v2_store(cost + j, v2_load(cost + j) + x);
+				c += x[0];
+				c += x[1];
+			}
+#endif
+			for (; j < pe; j++) {
+				double x = dense_dist(Y, n, d, xv, j);
+				cost[j] += x;
+				c += x;
+			}
+			cost[i] += c;
+		}
+		return;
+	}
+	double *t = nb == 1 ? cost : tmp;
+	if (nb > 1) memset(tmp + pa, 0, na * sizeof *tmp);
+	for (uint32_t j = pb; j < pe; j++) {
+		dense_point(Y, n, d, j, xv);
+		double c = cost[j];
+		uint32_t i = pa;
+#ifdef CL_V2
+		for (; i + 2 <= pb; i += 2) {
+			v2d x = dense_dist2(Y, n, d, xv, i);
+			v2_store(t + i, v2_load(t + i) + x);
+			c += x[0];
+			c += x[1];
+		}
+#endif
+		for (; i < pb; i++) {
+			double x = dense_dist(Y, n, d, xv, i);
+			t[i] += x;
+			c += x;
+		}
+		cost[j] = c;
+	}
+	if (nb > 1)
+		for (uint32_t i = pa; i < pb; i++) cost[i] += tmp[i];
+}
+
+/* Medoids of the internal nodes (the leaves have theirs): the leaf medoid
+ * with the least size-weighted distance to the medoids of all the node's
+ * leaves, ties to the lower rank.  M: distances between the leaf medoids.
+ * cost[p] is the weighted distance of the leaf at display position p to the
+ * leaves of its current node; a pair of leaves is added once, at the merge
+ * where they meet, so all medoids together cost O(leaves²). */
+static void node_medoids(struct tc_phase_clusters *ph, const struct phase_priv *pp, const struct ldist *M)
+{
+	uint32_t nl = ph->nleaves;
+	const uint32_t *seq = pp->leaf_seq;
+	double *cost = xcalloc(nl, sizeof *cost), *tmp = xmalloc(nl * sizeof *tmp), *lsize = NULL, *Y = NULL;
+	uint32_t *lrank = xmalloc(nl * sizeof *lrank);
+	for (uint32_t p = 0; p < nl; p++) lrank[p] = ph->nodes[seq[p]].medoid;
+	if (ph->clara) {
+		lsize = xmalloc(nl * sizeof *lsize);
+		for (uint32_t p = 0; p < nl; p++) lsize[p] = ph->nodes[seq[p]].size;
+	}
+	if (M->X) {
+		Y = xmalloc((size_t)M->d * nl * sizeof *Y);
+		for (uint32_t k = 0; k < M->d; k++)
+			for (uint32_t p = 0; p < nl; p++) Y[(size_t)k * nl + p] = M->X[(size_t)k * nl + seq[p]];
+	}
+	for (uint32_t x = nl; x < ph->nnodes; x++) {
+		uint32_t a = ph->nodes[x].child[0], b = ph->nodes[x].child[1];
+		uint32_t pa = pp->node_lfirst[a], na = pp->node_nleaves[a], nb = pp->node_nleaves[b];
+		if (Y && M->d == 1) merge_costs_dense(Y, nl, 1, pa, na, nb, cost, tmp);
+		else if (Y && M->d == 2) merge_costs_dense(Y, nl, 2, pa, na, nb, cost, tmp);
+		else if (Y) merge_costs_dense(Y, nl, M->d, pa, na, nb, cost, tmp);
+		else merge_costs(M->D, nl, seq, lsize, pa, na, nb, cost);
+		double bestc = INFINITY;
+		uint32_t bestr = TC_NONE;
+		for (uint32_t p = pa; p < pa + na + nb; p++)
+			if (cost[p] <= bestc && (cost[p] < bestc || lrank[p] < bestr)) {
+				bestc = cost[p];
+				bestr = lrank[p];
+			}
+		ph->nodes[x].medoid = bestr;
+	}
+	free(cost); free(tmp); free(lsize); free(Y); free(lrank);
 }
 
 /* --- one phase ----------------------------------------------------------- */
@@ -634,15 +936,20 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 		minrank[pp->leaf_of[r]] = TC_MIN(minrank[pp->leaf_of[r]], ev->ranks[r]);
 	}
 	/* stage two: single linkage over the leaves */
-	double *D = xmalloc((size_t)nl * nl * sizeof *D);
-	distance_matrix(leafv, D);
-	single_linkage(ph, D, nl, minrank);
-	/* distances between leaf medoids (the same matrix when leaves are ranks) */
-	if (ph->clara)
-		for (uint32_t a = 0; a < nl; a++)
+	struct ldist LD, M = { 0 };
+	ldist_init(&LD, leafv);
+	single_linkage(ph, &LD, minrank);
+	/* distances between leaf medoids (those of the leaves when leaves are ranks) */
+	if (ph->clara) {
+		M.n = nl;
+		M.D = xmalloc(((size_t)nl * nl + 1) * sizeof *M.D);
+		for (uint32_t a = 0; a < nl; a++) {
+			M.D[(size_t)a * nl + a] = 0;
 			for (uint32_t b = a + 1; b < nl; b++)
-				D[(size_t)a * nl + b] = D[(size_t)b * nl + a] =
+				M.D[(size_t)a * nl + b] = M.D[(size_t)b * nl + a] =
 					vdist(&v, pp->leaf_medoid[a], &v, pp->leaf_medoid[b]);
+		}
+	}
 
 	/* display order (child[0] first): leaves in leaf_seq, members in members[] */
 	pp->leaf_seq = xmalloc(nl * sizeof *pp->leaf_seq);
@@ -697,41 +1004,11 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 		for (uint32_t r = 0; r < nr; r++) ph->members[fill[pp->leaf_of[r]]++] = ev->ranks[r];
 		free(fill);
 	}
-	/* medoids: a leaf's own; an internal node's is the leaf medoid with the
-	 * least size-weighted distance to the medoids of all its leaves */
+	/* medoids: a leaf's own, then the internal nodes' */
 	for (uint32_t l = 0; l < nl; l++) ph->nodes[l].medoid = ev->ranks[pp->leaf_medoid[l]];
-	/* cost[l] = size-weighted distance of leaf l to the leaves of its current
-	 * node; a pair of leaves is added once, at the merge where they meet, so
-	 * all medoids together cost O(leaves²) */
-	{
-		double *cost = xcalloc(nl, sizeof *cost);
-		double *lsize = xmalloc(nl * sizeof *lsize);   /* leaf sizes, contiguous */
-		for (uint32_t l = 0; l < nl; l++) lsize[l] = ph->nodes[l].size;
-		for (uint32_t x = nl; x < ph->nnodes; x++) {
-			uint32_t a = ph->nodes[x].child[0], b = ph->nodes[x].child[1];
-			const uint32_t *la = pp->leaf_seq + pp->node_lfirst[a], *lb = pp->leaf_seq + pp->node_lfirst[b];
-			for (uint32_t i = 0; i < nleafs[a]; i++) {
-				const double *Di = D + (size_t)la[i] * nl;
-				double si = lsize[la[i]], ci = 0;
-				for (uint32_t j = 0; j < nleafs[b]; j++) {
-					double d = Di[lb[j]];
-					ci += lsize[lb[j]] * d;
-					cost[lb[j]] += si * d;
-				}
-				cost[la[i]] += ci;
-			}
-			const uint32_t *ls = pp->leaf_seq + pp->node_lfirst[x];
-			double bestc = INFINITY;
-			uint32_t bestr = TC_NONE;
-			for (uint32_t i = 0; i < nleafs[x]; i++) {
-				uint32_t r = ph->nodes[ls[i]].medoid;
-				if (cost[ls[i]] < bestc || (cost[ls[i]] == bestc && r < bestr)) { bestc = cost[ls[i]]; bestr = r; }
-			}
-			ph->nodes[x].medoid = bestr;
-		}
-		free(cost);
-		free(lsize);
-	}
+	node_medoids(ph, pp, ph->clara ? &M : &LD);
+	ldist_free(&LD);
+	ldist_free(&M);
 	pp->centroid = xmalloc(ph->nnodes * sizeof *pp->centroid);
 	for (uint32_t x = 0; x < ph->nnodes; x++) pp->centroid[x] = TC_NONE;
 	ph->visible = xmalloc(ph->nnodes * sizeof *ph->visible);
@@ -744,7 +1021,7 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 	ph->radius = c->o.radius;
 	ph->nfocus = cl_focus(s, ev, ph->focus_seed, ph->radius, TC_MAX(c->o.focus_max, 1u), ph->focus);
 
-	free(D); free(msum); free(evcnt); free(minrank);
+	free(msum); free(evcnt); free(minrank);
 	free(rsum); free(rmax); free(rcnt);
 	vecs_free(&v);
 	if (leafv == &lv) vecs_free(&lv);
