@@ -49,6 +49,7 @@ struct tc_clusters {
 	struct tc_cluster_opts o;
 	uint32_t npart;
 	uint32_t *pcev;             /* cev indices by partition, then rank, then time */
+	uint32_t *part;             /* partition of every cev (cl_events.part) */
 	uint32_t *pfirst;           /* npart + 1 offsets into pcev */
 	struct tc_phase_clusters *ph;
 	struct phase_priv *pp;
@@ -866,6 +867,7 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 	ph->metric = c->o.metric;
 	ph->root = ph->max_rank = ph->focus_seed = TC_NONE;
 	cl_events_init(&pp->ev, p, s, c->pcev + c->pfirst[p], c->pfirst[p + 1] - c->pfirst[p]);
+	pp->ev.part = c->part;
 	const struct cl_events *ev = &pp->ev;
 	uint32_t nr = ph->nranks = ev->nranks;
 	pp->done = true;
@@ -1047,14 +1049,18 @@ struct tc_clusters *tc_clusters_new(const struct tc_steps *s, const struct tc_cl
 	c->npart = s->npartitions;
 	c->pfirst = xcalloc((size_t)c->npart + 2, sizeof *c->pfirst);
 	c->pcev = xmalloc((s->ncevs + 1) * sizeof *c->pcev);
-	/* counting sort by partition, stable: rank and time order survive */
-	for (size_t i = 0; i < s->ncevs; i++)
-		if (s->cevs[i].partition < c->npart) c->pfirst[s->cevs[i].partition + 1]++;
+	/* counting sort by partition, stable: rank and time order survive; the
+	 * partitions read once from the (large) events */
+	c->part = xmalloc((s->ncevs + 1) * sizeof *c->part);
+	for (size_t i = 0; i < s->ncevs; i++) {
+		c->part[i] = s->cevs[i].partition;
+		if (c->part[i] < c->npart) c->pfirst[c->part[i] + 1]++;
+	}
 	for (uint32_t p = 0; p < c->npart; p++) c->pfirst[p + 1] += c->pfirst[p];
 	uint32_t *fill = xmalloc(((size_t)c->npart + 1) * sizeof *fill);
 	memcpy(fill, c->pfirst, ((size_t)c->npart + 1) * sizeof *fill);
 	for (size_t i = 0; i < s->ncevs; i++)
-		if (s->cevs[i].partition < c->npart) c->pcev[fill[s->cevs[i].partition]++] = (uint32_t)i;
+		if (c->part[i] < c->npart) c->pcev[fill[c->part[i]]++] = (uint32_t)i;
 	free(fill);
 	c->ph = xcalloc(c->npart + 1, sizeof *c->ph);
 	c->pp = xcalloc(c->npart + 1, sizeof *c->pp);
@@ -1072,6 +1078,7 @@ void tc_clusters_free(struct tc_clusters *c)
 	free(c->ph);
 	free(c->pp);
 	free(c->pcev);
+	free(c->part);
 	free(c->pfirst);
 	free(c);
 }

@@ -12,6 +12,8 @@ struct cl_events {
 	uint32_t nranks;
 	uint32_t *ranks;        /* ascending */
 	uint32_t *off;          /* nranks + 1 offsets into cev */
+	const uint32_t *part;   /* partition of every cev of the trace, a compact copy of
+				 * cevs[].partition for the message ends (NULL: read the cevs) */
 };
 
 /* cev must be grouped by rank (ascending) and in time order within a rank. */

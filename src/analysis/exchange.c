@@ -72,28 +72,29 @@ uint32_t cl_cev_recv_msgs(const struct tc_steps *s, const struct tc_cev *e)
 	return n;
 }
 
-/* Is the other end of message m (the receive when send is true) an event of partition p? */
-static bool other_end_in(const struct tc_steps *s, uint32_t m, bool send, uint32_t p)
+/* Is the other end of message m (the receive when send is true) an event of the partition? */
+static bool other_end_in(const struct tc_steps *s, const struct cl_events *pe, uint32_t m, bool send)
 {
 	const uint32_t *map = send ? s->msg_recv_cev : s->msg_send_cev;
 	if (!map) return false;
 	uint32_t e = map[m];
-	return e < s->ncevs && s->cevs[e].partition == p;
+	return e < s->ncevs && (pe->part ? pe->part[e] : s->cevs[e].partition) == pe->p;
 }
 
 /* Peers of a cev's messages within the partition: sends go to *snd, receives to *rcv. */
 typedef VEC(uint32_t) u32vec;
-static void cev_peers(const struct tc_steps *s, const struct tc_cev *e, uint32_t p, u32vec *snd, u32vec *rcv)
+static void cev_peers(const struct tc_steps *s, const struct cl_events *pe, const struct tc_cev *e, u32vec *snd,
+		      u32vec *rcv)
 {
 	uint32_t nops;
 	const struct tc_op *op = cev_ops(s, e, &nops);
 	for (uint32_t i = 0; i < nops; i++) {
 		const uint32_t *sm = tc_op_sends(s->t, e->rank, &op[i]);
 		for (uint32_t k = 0; k < op[i].nsend; k++)
-			if (other_end_in(s, sm[k], true, p)) VEC_PUSH(*snd, s->t->msgs[sm[k]].dst);
+			if (other_end_in(s, pe, sm[k], true)) VEC_PUSH(*snd, s->t->msgs[sm[k]].dst);
 		const uint32_t *rm = tc_op_recvs(s->t, e->rank, &op[i]);
 		for (uint32_t k = 0; k < op[i].nrecv; k++)
-			if (other_end_in(s, rm[k], false, p)) VEC_PUSH(*rcv, s->t->msgs[rm[k]].src);
+			if (other_end_in(s, pe, rm[k], false)) VEC_PUSH(*rcv, s->t->msgs[rm[k]].src);
 	}
 }
 
@@ -174,7 +175,7 @@ enum tc_exchange cl_exchange(const struct tc_steps *s, const struct cl_events *p
 	for (uint32_t ri = 0; ri < pe->nranks; ri++) {
 		snd.n = rcv.n = 0;
 		for (uint32_t i = pe->off[ri]; i < pe->off[ri + 1]; i++)
-			cev_peers(s, &s->cevs[pe->cev[i]], pe->p, &snd, &rcv);
+			cev_peers(s, pe, &s->cevs[pe->cev[i]], &snd, &rcv);
 		size_t ns = sort_unique(snd.a, snd.n), nr = sort_unique(rcv.a, rcv.n);
 		if (!ns || ns != nr || memcmp(snd.a, rcv.a, ns * sizeof *snd.a)) goto out;
 		votes[rank_flavour(s, pe, ri)]++;
@@ -223,7 +224,7 @@ uint32_t cl_focus(const struct tc_steps *s, const struct cl_events *pe, uint32_t
 			uint32_t ri = queue[head];
 			nb.n = 0;
 			for (uint32_t i = pe->off[ri]; i < pe->off[ri + 1]; i++)
-				cev_peers(s, &s->cevs[pe->cev[i]], pe->p, &nb, &nb);
+				cev_peers(s, pe, &s->cevs[pe->cev[i]], &nb, &nb);
 			size_t k = sort_unique(nb.a, nb.n);
 			for (size_t j = 0; j < k && tail < max; j++) {
 				uint32_t x = cl_rank_index(pe, nb.a[j]);
