@@ -83,9 +83,35 @@ static double vdist(const struct vecs *a, uint32_t i, const struct vecs *b, uint
  * results are bit-identical to the scalar loops. */
 #if defined(__GNUC__)
 #define CL_V2 1
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 typedef double v2d __attribute__((vector_size(16)));
+typedef int64_t v2i __attribute__((vector_size(16)));   /* lane masks of v2d comparisons */
 static inline v2d v2_load(const double *p) { v2d x; memcpy(&x, p, sizeof x); return x; }
 static inline void v2_store(double *p, v2d x) { memcpy(p, &x, sizeof x); }
+static inline v2i v2i_load(const void *p) { v2i x; memcpy(&x, p, sizeof x); return x; }
+static inline void v2i_store(void *p, v2i x) { memcpy(p, &x, sizeof x); }
+/* a < b ? a : b in each lane */
+static inline v2d v2_min(v2d a, v2d b)
+{
+#ifdef __SSE2__
+	return _mm_min_pd(a, b);
+#else
+	v2i lt = (v2i)(a < b);
+	return (v2d)((lt & (v2i)a) | (~lt & (v2i)b));
+#endif
+}
+/* is a ≤ b in either lane? */
+static inline bool v2_any_le(v2d a, v2d b)
+{
+#ifdef __SSE2__
+	return _mm_movemask_pd(_mm_cmple_pd(a, b)) != 0;
+#else
+	v2i le = (v2i)(a <= b);
+	return (le[0] | le[1]) != 0;
+#endif
+}
 /* for the loops specialised on the number of columns */
 #define CL_INLINE inline __attribute__((always_inline))
 #else
@@ -562,18 +588,10 @@ static uint32_t uf_find(uint32_t *up, uint32_t x)
 	return x;
 }
 
-/* One remaining vertex (position q) seen from the vertex v just added:
- * its distance to the tree drops to dq if dq is smaller (about a quarter of
- * the time, at random: computed without a branch), and the nearest remaining
- * vertex so far (*m, lowest vertex *mid among equals, at *k) is updated. */
-static inline void prim_relax(double dq, uint32_t q, uint32_t v, double *best, uint32_t *from, const uint32_t *rem,
-			      double *m, uint32_t *mid, uint32_t *k)
+/* A remaining vertex (position q) at distance b from the tree: is it the
+ * nearest so far (*m; the lowest vertex *mid among equals, at *k)? */
+static inline void prim_pick(double b, uint32_t q, const uint32_t *rem, double *m, uint32_t *mid, uint32_t *k)
 {
-	double b = best[q];
-	uint32_t closer = -(uint32_t)(dq < b);   /* all ones or zero: no branch */
-	b = dq < b ? dq : b;
-	best[q] = b;
-	from[q] ^= (from[q] ^ v) & closer;
 	if (b <= *m && (b < *m || rem[q] < *mid)) {
 		*m = b;
 		*mid = rem[q];
@@ -581,13 +599,43 @@ static inline void prim_relax(double dq, uint32_t q, uint32_t v, double *best, u
 	}
 }
 
-/* The relaxation round of prim() over dense values (the compacted X, stride
- * columns), d a constant where inlined. */
-static CL_INLINE void prim_round_dense(const double *X, size_t stride, uint32_t d, const double *xv, uint32_t nrem,
-				    uint32_t v, double *best, uint32_t *from, const uint32_t *rem, double *m,
-				    uint32_t *mid, uint32_t *k)
+/* One remaining vertex (position q) seen from the vertex v just added:
+ * its distance to the tree drops to dq if dq is smaller (about a quarter of
+ * the time, at random: computed without a branch), then prim_pick. */
+static inline void prim_relax(double dq, uint32_t q, uint32_t v, double *best, uint64_t *from, const uint32_t *rem,
+			      double *m, uint32_t *mid, uint32_t *k)
 {
-	for (uint32_t q = 0; q < nrem; q++) prim_relax(dense_dist(X, stride, d, xv, q), q, v, best, from, rem, m, mid, k);
+	double b = best[q];
+	uint64_t closer = -(uint64_t)(dq < b);   /* all ones or zero: no branch */
+	b = dq < b ? dq : b;
+	best[q] = b;
+	from[q] ^= (from[q] ^ v) & closer;
+	prim_pick(b, q, rem, m, mid, k);
+}
+
+/* The relaxation round of prim() over dense values (the compacted X, stride
+ * columns), d a constant where inlined; two vertices at a time, the nearest
+ * so far checked only when one of them may be it. */
+static CL_INLINE void prim_round_dense(const double *X, size_t stride, uint32_t d, const double *xv, uint32_t nrem,
+				       uint32_t v, double *best, uint64_t *from, const uint32_t *rem, double *m,
+				       uint32_t *mid, uint32_t *k)
+{
+	uint32_t q = 0;
+#ifdef CL_V2
+	v2i vv = { v, v };
+	for (; q + 2 <= nrem; q += 2) {
+		v2d dq = dense_dist2(X, stride, d, xv, q), b = v2_load(best + q);
+		v2i closer = (v2i)(dq < b);
+		b = v2_min(dq, b);
+		v2_store(best + q, b);
+		v2i_store(from + q, (closer & vv) | (~closer & v2i_load(from + q)));
+		if (v2_any_le(b, (v2d){ *m, *m })) {
+			prim_pick(b[0], q, rem, m, mid, k);
+			prim_pick(b[1], q + 1, rem, m, mid, k);
+		}
+	}
+#endif
+	for (; q < nrem; q++) prim_relax(dense_dist(X, stride, d, xv, q), q, v, best, from, rem, m, mid, k);
 }
 
 /* Prim's algorithm: the minimum spanning tree of the leaves into E (n − 1
@@ -604,7 +652,8 @@ static uint32_t prim(const struct ldist *L, struct edge *E)
 	if (!nrem) return 0;
 	size_t stride = nrem;
 	double *best = xmalloc(nrem * sizeof *best), *X = NULL, xv[DENSE_MAX], m = INFINITY;
-	uint32_t *from = xmalloc(nrem * sizeof *from), *rem = xmalloc(nrem * sizeof *rem);
+	uint64_t *from = xmalloc(nrem * sizeof *from);   /* 64 bits: blended with best */
+	uint32_t *rem = xmalloc(nrem * sizeof *rem);
 	for (uint32_t q = 0; q < nrem; q++) {
 		rem[q] = q + 1;
 		best[q] = INFINITY;
@@ -625,7 +674,8 @@ static uint32_t prim(const struct ldist *L, struct edge *E)
 			for (uint32_t q = 0; q < nrem; q++) prim_relax(Dv[rem[q]], q, v, best, from, rem, &m, &mid, &k);
 		}
 		v = rem[k];
-		E[ne++] = (struct edge){ best[k], TC_MIN(from[k], v), TC_MAX(from[k], v) };
+		uint32_t f = (uint32_t)from[k];
+		E[ne++] = (struct edge){ best[k], TC_MIN(f, v), TC_MAX(f, v) };
 		if (X) dense_point(X, stride, d, k, xv);
 		if (!--nrem) break;
 		rem[k] = rem[nrem];
@@ -745,61 +795,94 @@ static void merge_costs(const double *D, uint32_t nl, const uint32_t *seq, const
 	}
 }
 
+/* Blocks of merge_costs_dense: the vectors at outer positions against those
+ * at the inner positions p0 .. p1 − 1.  Each distance is added to its inner
+ * target T[p] (outer positions in order) and to its outer sum c[o] (inner
+ * positions in order).  Four outer positions at a time: four independent
+ * chains of additions, each inner vector loaded once. */
+static CL_INLINE void cost_block4(const double *restrict Y, uint32_t n, uint32_t d, uint32_t o0, uint32_t p0,
+				  uint32_t p1, double *restrict T, double *restrict c)
+{
+	double x0[DENSE_MAX], x1[DENSE_MAX], x2[DENSE_MAX], x3[DENSE_MAX];
+	dense_point(Y, n, d, o0, x0);
+	dense_point(Y, n, d, o0 + 1, x1);
+	dense_point(Y, n, d, o0 + 2, x2);
+	dense_point(Y, n, d, o0 + 3, x3);
+	double s0 = c[0], s1 = c[1], s2 = c[2], s3 = c[3];
+	uint32_t p = p0;
+#ifdef CL_V2
+	for (; p + 2 <= p1; p += 2) {
+		v2d a0 = dense_dist2(Y, n, d, x0, p), a1 = dense_dist2(Y, n, d, x1, p);
+		v2d a2 = dense_dist2(Y, n, d, x2, p), a3 = dense_dist2(Y, n, d, x3, p);
+		v2_store(T + p, v2_load(T + p) + a0 + a1 + a2 + a3);
+		s0 += a0[0]; s0 += a0[1];
+		s1 += a1[0]; s1 += a1[1];
+		s2 += a2[0]; s2 += a2[1];
+		s3 += a3[0]; s3 += a3[1];
+	}
+#endif
+	for (; p < p1; p++) {
+		double a0 = dense_dist(Y, n, d, x0, p), a1 = dense_dist(Y, n, d, x1, p);
+		double a2 = dense_dist(Y, n, d, x2, p), a3 = dense_dist(Y, n, d, x3, p);
+		T[p] = T[p] + a0 + a1 + a2 + a3;
+		s0 += a0; s1 += a1; s2 += a2; s3 += a3;
+	}
+	c[0] = s0; c[1] = s1; c[2] = s2; c[3] = s3;
+}
+
+static CL_INLINE void cost_block1(const double *restrict Y, uint32_t n, uint32_t d, uint32_t o, uint32_t p0,
+				  uint32_t p1, double *restrict T, double *restrict c)
+{
+	double xo[DENSE_MAX], s0 = *c;
+	dense_point(Y, n, d, o, xo);
+	uint32_t p = p0;
+#ifdef CL_V2
+	for (; p + 2 <= p1; p += 2) {
+		v2d a = dense_dist2(Y, n, d, xo, p);
+		v2_store(T + p, v2_load(T + p) + a);
+		s0 += a[0];
+		s0 += a[1];
+	}
+#endif
+	for (; p < p1; p++) {
+		double a = dense_dist(Y, n, d, xo, p);
+		T[p] += a;
+		s0 += a;
+	}
+	*c = s0;
+}
+
+/* The outer positions o0 .. o1 − 1 against the inner p0 .. p1 − 1. */
+static CL_INLINE void cost_blocks(const double *Y, uint32_t n, uint32_t d, uint32_t o0, uint32_t o1, uint32_t p0,
+				  uint32_t p1, double *T, double *c)
+{
+	for (; o0 + 4 <= o1; o0 += 4, c += 4) cost_block4(Y, n, d, o0, p0, p1, T, c);
+	for (; o0 < o1; o0++, c++) cost_block1(Y, n, d, o0, p0, p1, T, c);
+}
+
 /* merge_costs for single-rank leaves over dense values in display order
- * (Y[k·n + position]): the same sums, two distances at a time along the
- * longer side.  When B is the shorter, B's sums run along A and A's sums are
- * kept in tmp until complete (a sum of one term being the term, tmp is not
- * needed when B is one leaf). */
+ * (Y[k·n + position]): the same sums, with the shorter side outer (see
+ * cost_block).  A shorter: B's leaves are the targets, A's sums start at 0
+ * and are then added to their costs.  B shorter: B's sums run along A from
+ * their costs, and A's sums are kept in tmp until complete (a sum of one term
+ * being the term, B of one leaf adds to A's costs directly). */
 static CL_INLINE void merge_costs_dense(const double *Y, uint32_t n, uint32_t d, uint32_t pa, uint32_t na, uint32_t nb,
-				     double *cost, double *tmp)
+					double *cost, double *tmp)
 {
 	uint32_t pb = pa + na, pe = pb + nb;
-	double xv[DENSE_MAX];
 	if (na <= nb) {
-		for (uint32_t i = pa; i < pb; i++) {
-			dense_point(Y, n, d, i, xv);
-			double c = 0;
-			uint32_t j = pb;
-#ifdef CL_V2
-			for (; j + 2 <= pe; j += 2) {
-				v2d x = dense_dist2(Y, n, d, xv, j);
-				v2_store(cost + j, v2_load(cost + j) + x);
-				c += x[0];
-				c += x[1];
-			}
-#endif
-			for (; j < pe; j++) {
-				double x = dense_dist(Y, n, d, xv, j);
-				cost[j] += x;
-				c += x;
-			}
-			cost[i] += c;
-		}
+		memset(tmp + pa, 0, na * sizeof *tmp);
+		cost_blocks(Y, n, d, pa, pb, pb, pe, cost, tmp + pa);
+		for (uint32_t i = pa; i < pb; i++) cost[i] += tmp[i];
 		return;
 	}
-	double *t = nb == 1 ? cost : tmp;
-	if (nb > 1) memset(tmp + pa, 0, na * sizeof *tmp);
-	for (uint32_t j = pb; j < pe; j++) {
-		dense_point(Y, n, d, j, xv);
-		double c = cost[j];
-		uint32_t i = pa;
-#ifdef CL_V2
-		for (; i + 2 <= pb; i += 2) {
-			v2d x = dense_dist2(Y, n, d, xv, i);
-			v2_store(t + i, v2_load(t + i) + x);
-			c += x[0];
-			c += x[1];
-		}
-#endif
-		for (; i < pb; i++) {
-			double x = dense_dist(Y, n, d, xv, i);
-			t[i] += x;
-			c += x;
-		}
-		cost[j] = c;
+	if (nb == 1) {
+		cost_blocks(Y, n, d, pb, pe, pa, pb, cost, cost + pb);
+		return;
 	}
-	if (nb > 1)
-		for (uint32_t i = pa; i < pb; i++) cost[i] += tmp[i];
+	memset(tmp + pa, 0, na * sizeof *tmp);
+	cost_blocks(Y, n, d, pb, pe, pa, pb, tmp, cost + pb);
+	for (uint32_t i = pa; i < pb; i++) cost[i] += tmp[i];
 }
 
 /* Medoids of the internal nodes (the leaves have theirs): the leaf medoid
