@@ -124,7 +124,7 @@ static inline bool v2_any_le(v2d a, v2d b)
  * is t²; the sign of t does not matter), so the result has the same bits.
  * X holds the values column by column, X[k·stride + b]; xv the d values of
  * the other vector.  dist2: the vectors b and b + 1 at once. */
-static inline double dense_dist(const double *X, size_t stride, uint32_t d, const double *xv, uint32_t b)
+static inline double dense_dist(const double *X, size_t stride, uint32_t d, const double *xv, size_t b)
 {
 	double t = X[b] - xv[0], sum = t * t;
 	for (uint32_t k = 1; k < d; k++) {
@@ -135,7 +135,7 @@ static inline double dense_dist(const double *X, size_t stride, uint32_t d, cons
 }
 
 #ifdef CL_V2
-static inline v2d dense_dist2(const double *X, size_t stride, uint32_t d, const double *xv, uint32_t b)
+static inline v2d dense_dist2(const double *X, size_t stride, uint32_t d, const double *xv, size_t b)
 {
 	v2d t = v2_load(X + b) - (v2d){ xv[0], xv[0] }, sum = t * t;
 	for (uint32_t k = 1; k < d; k++) {
@@ -567,11 +567,20 @@ static bool edge_less(const struct edge *p, const struct edge *q)
 	return p->b < q->b;
 }
 
-/* Sort n edges by (distance, a, b): bottom-up merge sort (tmp: n edges);
- * the keys of a tree's edges are distinct, so the order is unique. */
+/* Sort n edges by (distance, a, b): insertion sort of runs of 8, then
+ * bottom-up merges (tmp: n edges); the keys of a tree's edges are distinct,
+ * so the order is unique. */
 static void sort_edges(struct edge *E, size_t n, struct edge *tmp)
 {
-	for (size_t w = 1; w < n; w *= 2) {
+	enum { RUN = 8 };
+	for (size_t lo = 0; lo < n; lo += RUN)
+		for (size_t i = lo + 1; i < TC_MIN(lo + RUN, n); i++) {
+			struct edge x = E[i];
+			size_t j = i;
+			for (; j > lo && edge_less(&x, &E[j - 1]); j--) E[j] = E[j - 1];
+			E[j] = x;
+		}
+	for (size_t w = RUN; w < n; w *= 2) {
 		for (size_t lo = 0; lo < n; lo += 2 * w) {
 			size_t mid = TC_MIN(lo + w, n), hi = TC_MIN(lo + 2 * w, n), i = lo, j = mid, o = lo;
 			while (i < mid && j < hi) tmp[o++] = edge_less(&E[j], &E[i]) ? E[j++] : E[i++];
@@ -590,19 +599,19 @@ static uint32_t uf_find(uint32_t *up, uint32_t x)
 
 /* A remaining vertex (position q) at distance b from the tree: is it the
  * nearest so far (*m; the lowest vertex *mid among equals, at *k)? */
-static inline void prim_pick(double b, uint32_t q, const uint32_t *rem, double *m, uint32_t *mid, uint32_t *k)
+static inline void prim_pick(double b, size_t q, const uint32_t *rem, double *m, uint32_t *mid, uint32_t *k)
 {
 	if (b <= *m && (b < *m || rem[q] < *mid)) {
 		*m = b;
 		*mid = rem[q];
-		*k = q;
+		*k = (uint32_t)q;
 	}
 }
 
 /* One remaining vertex (position q) seen from the vertex v just added:
  * its distance to the tree drops to dq if dq is smaller (about a quarter of
  * the time, at random: computed without a branch), then prim_pick. */
-static inline void prim_relax(double dq, uint32_t q, uint32_t v, double *best, uint64_t *from, const uint32_t *rem,
+static inline void prim_relax(double dq, size_t q, uint32_t v, double *best, uint64_t *from, const uint32_t *rem,
 			      double *m, uint32_t *mid, uint32_t *k)
 {
 	double b = best[q];
@@ -613,25 +622,41 @@ static inline void prim_relax(double dq, uint32_t q, uint32_t v, double *best, u
 	prim_pick(b, q, rem, m, mid, k);
 }
 
+#ifdef CL_V2
+/* prim_relax for the positions q and q + 1 (no nearest-so-far test): their
+ * new distances to the tree. */
+static inline v2d prim_relax2(const double *X, size_t stride, uint32_t d, const double *xv, size_t q, v2i vv,
+			      double *best, uint64_t *from)
+{
+	v2d dq = dense_dist2(X, stride, d, xv, q), b = v2_load(best + q);
+	v2i closer = (v2i)(dq < b);
+	b = v2_min(dq, b);
+	v2_store(best + q, b);
+	v2i_store(from + q, (closer & vv) | (~closer & v2i_load(from + q)));
+	return b;
+}
+#endif
+
 /* The relaxation round of prim() over dense values (the compacted X, stride
- * columns), d a constant where inlined; two vertices at a time, the nearest
+ * columns), d a constant where inlined; four vertices at a time, the nearest
  * so far checked only when one of them may be it. */
 static CL_INLINE void prim_round_dense(const double *X, size_t stride, uint32_t d, const double *xv, uint32_t nrem,
 				       uint32_t v, double *best, uint64_t *from, const uint32_t *rem, double *m,
 				       uint32_t *mid, uint32_t *k)
 {
-	uint32_t q = 0;
+	size_t q = 0;
 #ifdef CL_V2
 	v2i vv = { v, v };
-	for (; q + 2 <= nrem; q += 2) {
-		v2d dq = dense_dist2(X, stride, d, xv, q), b = v2_load(best + q);
-		v2i closer = (v2i)(dq < b);
-		b = v2_min(dq, b);
-		v2_store(best + q, b);
-		v2i_store(from + q, (closer & vv) | (~closer & v2i_load(from + q)));
-		if (v2_any_le(b, (v2d){ *m, *m })) {
-			prim_pick(b[0], q, rem, m, mid, k);
-			prim_pick(b[1], q + 1, rem, m, mid, k);
+	v2d mv = { *m, *m };
+	for (; q + 4 <= nrem; q += 4) {
+		v2d b0 = prim_relax2(X, stride, d, xv, q, vv, best, from);
+		v2d b1 = prim_relax2(X, stride, d, xv, q + 2, vv, best, from);
+		if (v2_any_le(v2_min(b0, b1), mv)) {
+			prim_pick(b0[0], q, rem, m, mid, k);
+			prim_pick(b0[1], q + 1, rem, m, mid, k);
+			prim_pick(b1[0], q + 2, rem, m, mid, k);
+			prim_pick(b1[1], q + 3, rem, m, mid, k);
+			mv = (v2d){ *m, *m };
 		}
 	}
 #endif
@@ -862,7 +887,7 @@ static CL_INLINE void cost_blocks(const double *Y, uint32_t n, uint32_t d, uint3
 
 /* merge_costs for single-rank leaves over dense values in display order
  * (Y[k·n + position]): the same sums, with the shorter side outer (see
- * cost_block).  A shorter: B's leaves are the targets, A's sums start at 0
+ * cost_block4).  A shorter: B's leaves are the targets, A's sums start at 0
  * and are then added to their costs.  B shorter: B's sums run along A from
  * their costs, and A's sums are kept in tmp until complete (a sum of one term
  * being the term, B of one leaf adds to A's costs directly). */
