@@ -49,7 +49,7 @@ struct tc_clusters {
 	struct tc_cluster_opts o;
 	uint32_t npart;
 	uint32_t *pcev;             /* cev indices by partition, then rank, then time */
-	uint32_t *part;             /* partition of every cev (cl_events.part) */
+	struct cl_index ix;         /* partition and rank of every cev, message ends by partition */
 	uint32_t *pfirst;           /* npart + 1 offsets into pcev */
 	struct tc_phase_clusters *ph;
 	struct phase_priv *pp;
@@ -974,8 +974,7 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 	phase_clear(ph, pp);
 	ph->metric = c->o.metric;
 	ph->root = ph->max_rank = ph->focus_seed = TC_NONE;
-	cl_events_init(&pp->ev, p, s, c->pcev + c->pfirst[p], c->pfirst[p + 1] - c->pfirst[p]);
-	pp->ev.part = c->part;
+	cl_events_init(&pp->ev, p, &c->ix, c->pcev + c->pfirst[p], c->pfirst[p + 1] - c->pfirst[p]);
 	const struct cl_events *ev = &pp->ev;
 	uint32_t nr = ph->nranks = ev->nranks;
 	pp->done = true;
@@ -1125,11 +1124,14 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 	ph->default_clusters = default_cut(ph, TC_MAX(c->o.max_default, 1u));
 	cut_count(ph, ph->default_clusters);
 
-	ph->pattern = cl_exchange(s, ev);
+	struct cl_peers g;
+	cl_peers_init(&g, ev);
+	ph->pattern = cl_exchange(s, ev, &g);
 	ph->focus = xmalloc(TC_MAX(c->o.focus_max, 1u) * sizeof *ph->focus);
 	ph->focus_seed = ph->max_rank;
 	ph->radius = c->o.radius;
-	ph->nfocus = cl_focus(s, ev, ph->focus_seed, ph->radius, TC_MAX(c->o.focus_max, 1u), ph->focus);
+	ph->nfocus = cl_focus(ev, &g, ph->focus_seed, ph->radius, TC_MAX(c->o.focus_max, 1u), ph->focus);
+	cl_peers_free(&g);
 
 	free(msum); free(evcnt); free(minrank);
 	free(rsum); free(rmax); free(rcnt);
@@ -1157,18 +1159,16 @@ struct tc_clusters *tc_clusters_new(const struct tc_steps *s, const struct tc_cl
 	c->npart = s->npartitions;
 	c->pfirst = xcalloc((size_t)c->npart + 2, sizeof *c->pfirst);
 	c->pcev = xmalloc((s->ncevs + 1) * sizeof *c->pcev);
-	/* counting sort by partition, stable: rank and time order survive; the
-	 * partitions read once from the (large) events */
-	c->part = xmalloc((s->ncevs + 1) * sizeof *c->part);
-	for (size_t i = 0; i < s->ncevs; i++) {
-		c->part[i] = s->cevs[i].partition;
-		if (c->part[i] < c->npart) c->pfirst[c->part[i] + 1]++;
-	}
+	/* counting sort by partition, stable: rank and time order survive */
+	cl_index_init(&c->ix, s, TC_MIN(tc_ncpus(), 4));
+	const struct cl_cevinfo *info = c->ix.info;
+	for (size_t i = 0; i < s->ncevs; i++)
+		if (info[i].part < c->npart) c->pfirst[info[i].part + 1]++;
 	for (uint32_t p = 0; p < c->npart; p++) c->pfirst[p + 1] += c->pfirst[p];
 	uint32_t *fill = xmalloc(((size_t)c->npart + 1) * sizeof *fill);
 	memcpy(fill, c->pfirst, ((size_t)c->npart + 1) * sizeof *fill);
 	for (size_t i = 0; i < s->ncevs; i++)
-		if (c->part[i] < c->npart) c->pcev[fill[c->part[i]]++] = (uint32_t)i;
+		if (info[i].part < c->npart) c->pcev[fill[info[i].part]++] = (uint32_t)i;
 	free(fill);
 	c->ph = xcalloc(c->npart + 1, sizeof *c->ph);
 	c->pp = xcalloc(c->npart + 1, sizeof *c->pp);
@@ -1186,7 +1186,7 @@ void tc_clusters_free(struct tc_clusters *c)
 	free(c->ph);
 	free(c->pp);
 	free(c->pcev);
-	free(c->part);
+	cl_index_free(&c->ix);
 	free(c->pfirst);
 	free(c);
 }
@@ -1264,7 +1264,10 @@ uint32_t tc_clusters_refocus(struct tc_clusters *c, uint32_t partition, uint32_t
 	if (cl_rank_index(&c->pp[partition].ev, seed) == TC_NONE) return ph->nfocus;
 	ph->focus_seed = seed;
 	ph->radius = radius;
-	ph->nfocus = cl_focus(c->s, &c->pp[partition].ev, seed, radius, TC_MAX(c->o.focus_max, 1u), ph->focus);
+	struct cl_peers g;
+	cl_peers_init(&g, &c->pp[partition].ev);
+	ph->nfocus = cl_focus(&c->pp[partition].ev, &g, seed, radius, TC_MAX(c->o.focus_max, 1u), ph->focus);
+	cl_peers_free(&g);
 	return ph->nfocus;
 }
 
