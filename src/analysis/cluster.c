@@ -560,11 +560,10 @@ static uint32_t clara(const struct tc_cluster_opts *o, uint64_t seed, const stru
 
 struct edge { double d; uint32_t a, b; };
 
+/* (d, a, b) lexicographic, without branches (sorting compares at random) */
 static bool edge_less(const struct edge *p, const struct edge *q)
 {
-	if (p->d != q->d) return p->d < q->d;
-	if (p->a != q->a) return p->a < q->a;
-	return p->b < q->b;
+	return (p->d < q->d) | ((p->d == q->d) & ((p->a < q->a) | ((p->a == q->a) & (p->b < q->b))));
 }
 
 /* Sort n edges by (distance, a, b): insertion sort of runs of 8, then
@@ -583,7 +582,12 @@ static void sort_edges(struct edge *E, size_t n, struct edge *tmp)
 	for (size_t w = RUN; w < n; w *= 2) {
 		for (size_t lo = 0; lo < n; lo += 2 * w) {
 			size_t mid = TC_MIN(lo + w, n), hi = TC_MIN(lo + 2 * w, n), i = lo, j = mid, o = lo;
-			while (i < mid && j < hi) tmp[o++] = edge_less(&E[j], &E[i]) ? E[j++] : E[i++];
+			while (i < mid && j < hi) {
+				bool right = edge_less(&E[j], &E[i]);
+				tmp[o++] = *(right ? &E[j] : &E[i]);
+				j += right;
+				i += !right;
+			}
 			while (i < mid) tmp[o++] = E[i++];
 			while (j < hi) tmp[o++] = E[j++];
 		}
