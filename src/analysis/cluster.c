@@ -48,9 +48,7 @@ struct tc_clusters {
 	const struct tc_steps *s;
 	struct tc_cluster_opts o;
 	uint32_t npart;
-	uint32_t *pcev;             /* cev indices by partition, then rank, then time */
-	struct cl_index ix;         /* partition and rank of every cev, message ends by partition */
-	uint32_t *pfirst;           /* npart + 1 offsets into pcev */
+	struct cl_index ix;         /* the events and message ends of every partition */
 	struct tc_phase_clusters *ph;
 	struct phase_priv *pp;
 };
@@ -978,7 +976,7 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 	phase_clear(ph, pp);
 	ph->metric = c->o.metric;
 	ph->root = ph->max_rank = ph->focus_seed = TC_NONE;
-	cl_events_init(&pp->ev, p, &c->ix, c->pcev + c->pfirst[p], c->pfirst[p + 1] - c->pfirst[p]);
+	cl_events_init(&pp->ev, p, &c->ix, c->ix.pcev + c->ix.pfirst[p], c->ix.pfirst[p + 1] - c->ix.pfirst[p]);
 	const struct cl_events *ev = &pp->ev;
 	uint32_t nr = ph->nranks = ev->nranks;
 	pp->done = true;
@@ -1161,19 +1159,7 @@ struct tc_clusters *tc_clusters_new(const struct tc_steps *s, const struct tc_cl
 	c->o.focus_max = TC_MAX(c->o.focus_max, 1u);
 	if ((unsigned)c->o.metric >= TC_M_COUNT) c->o.metric = TC_M_LATENESS;
 	c->npart = s->npartitions;
-	c->pfirst = xcalloc((size_t)c->npart + 2, sizeof *c->pfirst);
-	c->pcev = xmalloc((s->ncevs + 1) * sizeof *c->pcev);
-	/* counting sort by partition, stable: rank and time order survive */
 	cl_index_init(&c->ix, s, TC_MIN(tc_ncpus(), 4));
-	const struct cl_cevinfo *info = c->ix.info;
-	for (size_t i = 0; i < s->ncevs; i++)
-		if (info[i].part < c->npart) c->pfirst[info[i].part + 1]++;
-	for (uint32_t p = 0; p < c->npart; p++) c->pfirst[p + 1] += c->pfirst[p];
-	uint32_t *fill = xmalloc(((size_t)c->npart + 1) * sizeof *fill);
-	memcpy(fill, c->pfirst, ((size_t)c->npart + 1) * sizeof *fill);
-	for (size_t i = 0; i < s->ncevs; i++)
-		if (info[i].part < c->npart) c->pcev[fill[info[i].part]++] = (uint32_t)i;
-	free(fill);
 	c->ph = xcalloc(c->npart + 1, sizeof *c->ph);
 	c->pp = xcalloc(c->npart + 1, sizeof *c->pp);
 	for (uint32_t p = 0; p < c->npart; p++) {
@@ -1189,9 +1175,7 @@ void tc_clusters_free(struct tc_clusters *c)
 	for (uint32_t p = 0; p < c->npart; p++) phase_clear(&c->ph[p], &c->pp[p]);
 	free(c->ph);
 	free(c->pp);
-	free(c->pcev);
 	cl_index_free(&c->ix);
-	free(c->pfirst);
 	free(c);
 }
 

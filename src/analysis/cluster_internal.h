@@ -5,21 +5,25 @@
 
 #include "analysis_cluster.h"
 
-/* What the message ends are looked up by: per cev its partition and rank
- * (a compact copy: the events themselves are 112 bytes each) and what the
- * messages it completes are; per partition the messages with both ends in it. */
+/* The events and message ends of every partition: per cev its partition and
+ * rank (a compact copy: the events themselves are 112 bytes each) and what
+ * the messages it completes are; per partition its cevs, and the messages
+ * with both ends in it. */
 #define CL_RECV 1       /* the cev completes a message */
 #define CL_BLOCKING 2   /* ... one of them from a blocking receive (not Irecv + Wait*) */
 struct cl_cevinfo { uint32_t part, rank, flags; };
 struct cl_index {
 	struct cl_cevinfo *info;  /* per cev */
+	uint32_t *pcev;           /* cev indices by partition (< npartitions), then rank, then time */
+	uint32_t *pfirst;         /* npartitions + 1 offsets into pcev */
 	uint32_t npart;           /* partitions the events name */
 	uint32_t *eoff;           /* npart + 1 offsets into edge */
 	uint32_t (*edge)[2];      /* (sender, receiver) ranks, by partition, in message order */
 };
-/* One pass over the events, two over the messages (in order, so the large
- * message array streams through the cache rather than being read at random
- * phase by phase), each on up to `threads` threads. */
+/* Two passes over the events (the cevs by partition: a stable counting
+ * sort) and two over the messages (in order, so the large message array
+ * streams through the cache rather than being read at random phase by
+ * phase), each on up to `threads` threads. */
 void cl_index_init(struct cl_index *ix, const struct tc_steps *s, int threads);
 void cl_index_free(struct cl_index *ix);
 

@@ -20,6 +20,7 @@ struct ixbuild {
 	struct cl_index *ix;
 	uint32_t np;
 	uint32_t maxp[IX_CHUNKS];   /* largest partition named in an event chunk */
+	uint32_t *ecnt;             /* [chunk][partition < npartitions]: events counted, then the fill cursor */
 	uint32_t *cnt;              /* [chunk][partition]: edges counted, then the fill cursor */
 };
 
@@ -35,13 +36,43 @@ static void ix_events(void *ctx, uint32_t c, int tid)
 	struct ixbuild *b = ctx;
 	size_t lo, hi;
 	chunk_range(b->s->ncevs, c, &lo, &hi);
-	uint32_t mp = 0;
+	uint32_t mp = 0, np = b->s->npartitions, *cnt = b->ecnt + (size_t)c * np;
 	for (size_t i = lo; i < hi; i++) {
 		const struct tc_cev *e = &b->s->cevs[i];
 		b->ix->info[i] = (struct cl_cevinfo){ e->partition, e->rank, 0 };
 		if (e->partition != TC_NONE) mp = TC_MAX(mp, e->partition + 1);
+		if (e->partition < np) cnt[e->partition]++;
 	}
 	b->maxp[c] = mp;
+}
+
+static void ix_events_fill(void *ctx, uint32_t c, int tid)
+{
+	(void)tid;
+	struct ixbuild *b = ctx;
+	uint32_t np = b->s->npartitions, *cur = b->ecnt + (size_t)c * np;
+	size_t lo, hi;
+	chunk_range(b->s->ncevs, c, &lo, &hi);
+	for (size_t i = lo; i < hi; i++)
+		if (b->ix->info[i].part < np) b->ix->pcev[cur[b->ix->info[i].part]++] = (uint32_t)i;
+}
+
+/* Counts per chunk and group → the start of each chunk's part of each group
+ * (groups in order, chunks in order within a group) in cnt, group starts in
+ * first (ng + 1); returns the total. */
+static uint32_t chunk_offsets(uint32_t *cnt, uint32_t ng, uint32_t *first)
+{
+	uint32_t n = 0;
+	for (uint32_t g = 0; g < ng; g++) {
+		first[g] = n;
+		for (uint32_t c = 0; c < IX_CHUNKS; c++) {
+			uint32_t k = cnt[(size_t)c * ng + g];
+			cnt[(size_t)c * ng + g] = n;
+			n += k;
+		}
+	}
+	first[ng] = n;
+	return n;
 }
 
 /* The partition holding both ends of message m, TC_NONE if none. */
@@ -97,29 +128,22 @@ void cl_index_init(struct cl_index *ix, const struct tc_steps *s, int threads)
 {
 	struct ixbuild b = { .s = s, .ix = ix };
 	ix->info = xmalloc((s->ncevs + 1) * sizeof *ix->info);
+	b.ecnt = xcalloc((size_t)IX_CHUNKS * s->npartitions + 1, sizeof *b.ecnt);
 	tc_parallel_for(IX_CHUNKS, threads, ix_events, &b);
+	ix->pfirst = xmalloc(((size_t)s->npartitions + 1) * sizeof *ix->pfirst);
+	ix->pcev = xmalloc(((size_t)chunk_offsets(b.ecnt, s->npartitions, ix->pfirst) + 1) * sizeof *ix->pcev);
+	tc_parallel_for(IX_CHUNKS, threads, ix_events_fill, &b);
+	free(b.ecnt);
 	uint32_t np = s->npartitions;   /* or more: any partition an event names */
 	for (uint32_t c = 0; c < IX_CHUNKS; c++) np = TC_MAX(np, b.maxp[c]);
 	ix->npart = b.np = np;
-	uint32_t *eoff = ix->eoff = xcalloc((size_t)np + 1, sizeof *ix->eoff);
+	ix->eoff = xcalloc((size_t)np + 1, sizeof *ix->eoff);
 	ix->edge = xmalloc(sizeof *ix->edge);
 	const struct tc_trace *t = s->t;
 	if (!t || !s->msg_send_cev || !s->msg_recv_cev) return;
 	b.cnt = xcalloc((size_t)IX_CHUNKS * np + 1, sizeof *b.cnt);
 	tc_parallel_for(IX_CHUNKS, threads, ix_count, &b);
-	/* partition p's edges from chunk c start after those of the partitions
-	 * before p and of the chunks before c */
-	uint32_t n = 0;
-	for (uint32_t p = 0; p < np; p++) {
-		eoff[p] = n;
-		for (uint32_t c = 0; c < IX_CHUNKS; c++) {
-			uint32_t k = b.cnt[(size_t)c * np + p];
-			b.cnt[(size_t)c * np + p] = n;
-			n += k;
-		}
-	}
-	eoff[np] = n;
-	ix->edge = xreallocarray(ix->edge, (size_t)n + 1, sizeof *ix->edge);
+	ix->edge = xreallocarray(ix->edge, (size_t)chunk_offsets(b.cnt, np, ix->eoff) + 1, sizeof *ix->edge);
 	tc_parallel_for(IX_CHUNKS, threads, ix_fill, &b);
 	free(b.cnt);
 }
@@ -127,6 +151,8 @@ void cl_index_init(struct cl_index *ix, const struct tc_steps *s, int threads)
 void cl_index_free(struct cl_index *ix)
 {
 	free(ix->info);
+	free(ix->pcev);
+	free(ix->pfirst);
 	free(ix->eoff);
 	free(ix->edge);
 }
