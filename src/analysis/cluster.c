@@ -193,8 +193,12 @@ static void dense_matrix(const double *X, uint32_t n, uint32_t d, double *D)
 static uint32_t dense_cols(const struct vecs *v)
 {
 	uint32_t n = v->n, d = n ? v->off[1] - v->off[0] : 0;
-	for (uint32_t a = 1; a < n && d; a++)
-		if (v->off[a + 1] - v->off[a] != d || memcmp(v->col + v->off[a], v->col, d * sizeof *v->col)) d = 0;
+	for (uint32_t a = 1; a < n && d; a++) {
+		const uint32_t *ca = v->col + v->off[a];
+		if (v->off[a + 1] - v->off[a] != d) return 0;
+		for (uint32_t k = 0; k < d; k++)   /* a few columns: no memcmp call */
+			if (ca[k] != v->col[k]) return 0;
+	}
 	return d;
 }
 
@@ -281,8 +285,11 @@ double tc_cluster_distance(const uint32_t *ca, const double *va, uint32_t na,
 	return cnt ? sum / cnt : 0;
 }
 
-/* One vector per rank index of the phase: the metric of its events by column. */
-static void build_vecs(const struct tc_clusters *c, const struct phase_priv *pp, enum tc_metric m, struct vecs *v)
+/* One vector per rank index of the phase: the metric of its events by
+ * column.  rsum, rmax (NULL: not wanted): per rank the sum (in event order)
+ * and the largest of the metric over all its events. */
+static void build_vecs(const struct tc_clusters *c, const struct phase_priv *pp, enum tc_metric m, struct vecs *v,
+		       double *rsum, double *rmax)
 {
 	const struct cl_events *ev = &pp->ev;
 	v->n = ev->nranks;
@@ -292,16 +299,23 @@ static void build_vecs(const struct tc_clusters *c, const struct phase_priv *pp,
 	uint32_t k = 0;
 	for (uint32_t r = 0; r < ev->nranks; r++) {
 		v->off[r] = k;
+		double sum = 0, max = -INFINITY;
 		for (uint32_t i = ev->off[r]; i < ev->off[r + 1]; i++) {
 			const struct tc_cev *e = &c->s->cevs[ev->cev[i]];
 			uint32_t col = (e->step - pp->base) / 2;
 			double x = tc_cev_metric(e, m, false);
+			sum += x;
+			max = TC_MAX(max, x);
 			if (k > v->off[r] && v->col[k - 1] >= col) {
 				v->val[k - 1] = x;   /* one event per rank and step; keep the last */
 				continue;
 			}
 			v->col[k] = col;
 			v->val[k++] = x;
+		}
+		if (rsum) {
+			rsum[r] = sum;
+			rmax[r] = max;
 		}
 	}
 	v->off[ev->nranks] = k;
@@ -992,20 +1006,13 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 	pp->ncols = (hi - lo) / 2 + 1;
 
 	struct vecs v;
-	build_vecs(c, pp, ph->metric, &v);
 	/* per rank: sum, count, max (first rank wins ties) */
 	double *rsum = xmalloc(nr * sizeof *rsum), *rmax = xmalloc(nr * sizeof *rmax);
 	uint32_t *rcnt = xmalloc(nr * sizeof *rcnt);
+	build_vecs(c, pp, ph->metric, &v, rsum, rmax);
 	ph->max = -INFINITY;
 	for (uint32_t r = 0; r < nr; r++) {
-		rsum[r] = 0;
-		rmax[r] = -INFINITY;
 		rcnt[r] = ev->off[r + 1] - ev->off[r];
-		for (uint32_t i = ev->off[r]; i < ev->off[r + 1]; i++) {
-			double x = tc_cev_metric(&s->cevs[ev->cev[i]], ph->metric, false);
-			rsum[r] += x;
-			rmax[r] = TC_MAX(rmax[r], x);
-		}
 		if (rmax[r] > ph->max) { ph->max = rmax[r]; ph->max_rank = ev->ranks[r]; }
 	}
 
@@ -1266,7 +1273,7 @@ uint32_t tc_clusters_centroid(struct tc_clusters *c, uint32_t partition, uint32_
 	struct phase_priv *pp = &c->pp[partition];
 	if (pp->centroid[node] != TC_NONE) return pp->centroid[node];
 	struct vecs v, mv;
-	build_vecs(c, pp, ph->metric, &v);
+	build_vecs(c, pp, ph->metric, &v, NULL, NULL);
 	uint32_t *group = xmalloc(ph->nranks * sizeof *group);
 	for (uint32_t r = 0; r < ph->nranks; r++) group[r] = TC_NONE;
 	const struct tc_cnode *N = &ph->nodes[node];
@@ -1296,7 +1303,7 @@ static void build_cells(struct tc_clusters *c, uint32_t p)
 	const struct cl_events *ev = &pp->ev;
 	uint32_t nl = ph->nleaves, *ls, *lr;
 	struct vecs v;
-	build_vecs(c, pp, ph->metric, &v);
+	build_vecs(c, pp, ph->metric, &v, NULL, NULL);
 	group_ranks(pp->leaf_of, ev->nranks, nl, &ls, &lr);
 	struct cell *tmp = xmalloc((size_t)pp->ncols * sizeof *tmp);
 	VEC(struct cell) cells = { 0 };
