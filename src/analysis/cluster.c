@@ -20,6 +20,7 @@ void tc_cluster_default_opts(struct tc_cluster_opts *o)
 	o->max_default = 8;
 	o->radius = 1;
 	o->focus_max = 32;
+	o->dense_max = 8;
 }
 
 /* Sums of one leaf at one column: the glyph before division. */
@@ -230,24 +231,24 @@ static double *distance_matrix(const struct vecs *v)
 }
 
 /* The distances between the leaves of a phase: a full matrix D, or — when
- * every vector has events at the same d ≤ DENSE_MAX columns — the dense
- * values X, each distance computed where it is used.  Prim's algorithm and
- * the medoid sums use every pair once each, and at a few columns computing a
- * distance costs about what loading it would, while an n² matrix would not
- * stay in the cache. */
-#define DENSE_MAX 4
+ * every vector has events at the same d ≤ dense_max columns (opts) — the
+ * dense values X, each distance computed where it is used.  Prim's algorithm
+ * and the medoid sums use every pair once each, and at a few columns
+ * computing a distance costs about what loading it would, while an n²
+ * matrix would not stay in the cache.  Either way the same bits. */
+#define DENSE_MAX 8     /* largest dense_max */
 struct ldist {
 	uint32_t n, d;
 	double *D;      /* n × n, or NULL */
 	double *X;      /* dense values X[k·n + i], or NULL */
 };
 
-static void ldist_init(struct ldist *L, const struct vecs *v)
+static void ldist_init(struct ldist *L, const struct vecs *v, uint32_t dense_max)
 {
 	L->n = v->n;
 	L->d = dense_cols(v);
 	L->X = L->D = NULL;
-	if (L->d && L->d <= DENSE_MAX) L->X = dense_values(v, L->d);
+	if (L->d && L->d <= dense_max) L->X = dense_values(v, L->d);
 	else L->D = distance_matrix(v);
 }
 
@@ -1055,7 +1056,7 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 	}
 	/* stage two: single linkage over the leaves */
 	struct ldist LD, M = { 0 };
-	ldist_init(&LD, leafv);
+	ldist_init(&LD, leafv, c->o.dense_max);
 	single_linkage(ph, &LD, minrank);
 	/* distances between leaf medoids (those of the leaves when leaves are ranks) */
 	if (ph->clara) {
@@ -1164,6 +1165,7 @@ struct tc_clusters *tc_clusters_new(const struct tc_steps *s, const struct tc_cl
 	c->o.sample_size = TC_MIN(c->o.sample_size, 2048u);
 	c->o.max_default = TC_MAX(c->o.max_default, 1u);
 	c->o.focus_max = TC_MAX(c->o.focus_max, 1u);
+	c->o.dense_max = TC_MIN(c->o.dense_max, (uint32_t)DENSE_MAX);
 	if ((unsigned)c->o.metric >= TC_M_COUNT) c->o.metric = TC_M_LATENESS;
 	c->npart = s->npartitions;
 	cl_index_init(&c->ix, s, TC_MIN(tc_ncpus(), 4));
