@@ -3,6 +3,8 @@
 #ifndef TC_CLUSTER_INTERNAL_H
 #define TC_CLUSTER_INTERNAL_H
 
+#include <stdatomic.h>
+
 #include "analysis_cluster.h"
 
 /* The events and message ends of every partition: per cev its partition and
@@ -11,7 +13,10 @@
  * with both ends in it. */
 #define CL_RECV 1       /* the cev completes a message */
 #define CL_BLOCKING 2   /* ... one of them from a blocking receive (not Irecv + Wait*) */
-struct cl_cevinfo { uint32_t part, rank, flags; };
+struct cl_cevinfo {
+	uint32_t part, rank;
+	atomic_uint flags;        /* set by concurrent passes over the messages */
+};
 struct cl_index {
 	struct cl_cevinfo *info;  /* per cev */
 	uint32_t *pcev;           /* cev indices by partition (< npartitions), then rank, then time */

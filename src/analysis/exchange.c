@@ -39,7 +39,9 @@ static void ix_events(void *ctx, uint32_t c, int tid)
 	uint32_t mp = 0, np = b->s->npartitions, *cnt = b->ecnt + (size_t)c * np;
 	for (size_t i = lo; i < hi; i++) {
 		const struct tc_cev *e = &b->s->cevs[i];
-		b->ix->info[i] = (struct cl_cevinfo){ e->partition, e->rank, 0 };
+		b->ix->info[i].part = e->partition;
+		b->ix->info[i].rank = e->rank;
+		atomic_init(&b->ix->info[i].flags, 0);
 		if (e->partition != TC_NONE) mp = TC_MAX(mp, e->partition + 1);
 		if (e->partition < np) cnt[e->partition]++;
 	}
@@ -99,8 +101,8 @@ static void ix_count(void *ctx, uint32_t c, int tid)
 		uint32_t er = s->msg_recv_cev[m];
 		if (er >= s->ncevs) continue;
 		uint32_t bits = CL_RECV | (s->t->msgs[m].flags & TC_MSG_NB_RECV ? 0 : CL_BLOCKING);
-		if ((__atomic_load_n(&info[er].flags, __ATOMIC_RELAXED) & bits) != bits)
-			__atomic_fetch_or(&info[er].flags, bits, __ATOMIC_RELAXED);
+		if ((atomic_load_explicit(&info[er].flags, memory_order_relaxed) & bits) != bits)
+			atomic_fetch_or_explicit(&info[er].flags, bits, memory_order_relaxed);
 		uint32_t p = msg_part(s, info, b->np, m);
 		if (p != TC_NONE) cnt[p]++;
 	}
@@ -331,7 +333,9 @@ static enum vote rank_flavour(const struct tc_steps *s, const struct cl_events *
 	bool sends_first = last_s < first_r;
 	/* waitall: all the messages the receive completes come from
 	 * non-blocking receives (Irecv + Wait*), and there is one */
-	if (sends_first && nR == 1 && (pe->ix->info[r_at].flags & (CL_RECV | CL_BLOCKING)) == CL_RECV) return V_WAIT;
+	if (sends_first && nR == 1 &&
+	    (atomic_load_explicit(&pe->ix->info[r_at].flags, memory_order_relaxed) & (CL_RECV | CL_BLOCKING)) == CL_RECV)
+		return V_WAIT;
 	if (sends_first && nS == 1 && nR == 1) return V_AMBIG;
 	if (sends_first) return V_SR;
 	if (alternates) return V_ALT;
