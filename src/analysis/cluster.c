@@ -116,6 +116,12 @@ static inline bool v2_any_le(v2d a, v2d b)
 #else
 #define CL_INLINE inline
 #endif
+/* a loop over at most four of something, unrolled so its sums stay in registers */
+#if defined(__GNUC__) && !defined(__clang__)
+#define CL_UNROLL4 _Pragma("GCC unroll 4")
+#else
+#define CL_UNROLL4
+#endif
 
 /* The distance of paper Fig. 4 between dense vectors (every vector has
  * events at the same d columns): the mean squared difference, summed over
@@ -837,74 +843,65 @@ static void merge_costs(const double *D, uint32_t nl, const uint32_t *seq, const
 	}
 }
 
-/* Blocks of merge_costs_dense: the vectors at outer positions against those
- * at the inner positions p0 .. p1 − 1.  Each distance is added to its inner
- * target T[p] (outer positions in order) and to its outer sum c[o] (inner
- * positions in order).  Four outer positions at a time: four independent
- * chains of additions, each inner vector loaded once. */
-static CL_INLINE void cost_block4(const double *restrict Y, uint32_t n, uint32_t d, uint32_t o0, uint32_t p0,
-				  uint32_t p1, double *restrict T, double *restrict c)
+/* A block of merge_costs_dense: the vectors at the outer positions o0 ..
+ * o0 + no − 1 (no ≤ 4, a constant where inlined) against those at the inner
+ * positions p0 .. p1 − 1.  Each distance is added to its inner target T[p]
+ * (outer positions in order) and to its outer sum c[o] (inner positions in
+ * order): up to four independent chains of additions, each inner vector
+ * loaded once. */
+static CL_INLINE void cost_block(const double *restrict Y, uint32_t n, uint32_t d, uint32_t o0, uint32_t no,
+				 uint32_t p0, uint32_t p1, double *restrict T, double *restrict c)
 {
-	double x0[DENSE_MAX], x1[DENSE_MAX], x2[DENSE_MAX], x3[DENSE_MAX];
-	dense_point(Y, n, d, o0, x0);
-	dense_point(Y, n, d, o0 + 1, x1);
-	dense_point(Y, n, d, o0 + 2, x2);
-	dense_point(Y, n, d, o0 + 3, x3);
-	double s0 = c[0], s1 = c[1], s2 = c[2], s3 = c[3];
+	double xo[4][DENSE_MAX], sum[4];
+	CL_UNROLL4
+	for (uint32_t o = 0; o < no; o++) {
+		dense_point(Y, n, d, o0 + o, xo[o]);
+		sum[o] = c[o];
+	}
 	uint32_t p = p0;
 #ifdef CL_V2
 	for (; p + 2 <= p1; p += 2) {
-		v2d a0 = dense_dist2(Y, n, d, x0, p), a1 = dense_dist2(Y, n, d, x1, p);
-		v2d a2 = dense_dist2(Y, n, d, x2, p), a3 = dense_dist2(Y, n, d, x3, p);
-		v2_store(T + p, v2_load(T + p) + a0 + a1 + a2 + a3);
-		s0 += a0[0]; s0 += a0[1];
-		s1 += a1[0]; s1 += a1[1];
-		s2 += a2[0]; s2 += a2[1];
-		s3 += a3[0]; s3 += a3[1];
+		v2d t = v2_load(T + p);
+		CL_UNROLL4
+		for (uint32_t o = 0; o < no; o++) {
+			v2d a = dense_dist2(Y, n, d, xo[o], p);
+			t += a;
+			sum[o] += a[0];
+			sum[o] += a[1];
+		}
+		v2_store(T + p, t);
 	}
 #endif
 	for (; p < p1; p++) {
-		double a0 = dense_dist(Y, n, d, x0, p), a1 = dense_dist(Y, n, d, x1, p);
-		double a2 = dense_dist(Y, n, d, x2, p), a3 = dense_dist(Y, n, d, x3, p);
-		T[p] = T[p] + a0 + a1 + a2 + a3;
-		s0 += a0; s1 += a1; s2 += a2; s3 += a3;
+		double t = T[p];
+		CL_UNROLL4
+		for (uint32_t o = 0; o < no; o++) {
+			double a = dense_dist(Y, n, d, xo[o], p);
+			t += a;
+			sum[o] += a;
+		}
+		T[p] = t;
 	}
-	c[0] = s0; c[1] = s1; c[2] = s2; c[3] = s3;
+	CL_UNROLL4
+	for (uint32_t o = 0; o < no; o++) c[o] = sum[o];
 }
 
-static CL_INLINE void cost_block1(const double *restrict Y, uint32_t n, uint32_t d, uint32_t o, uint32_t p0,
-				  uint32_t p1, double *restrict T, double *restrict c)
-{
-	double xo[DENSE_MAX], s0 = *c;
-	dense_point(Y, n, d, o, xo);
-	uint32_t p = p0;
-#ifdef CL_V2
-	for (; p + 2 <= p1; p += 2) {
-		v2d a = dense_dist2(Y, n, d, xo, p);
-		v2_store(T + p, v2_load(T + p) + a);
-		s0 += a[0];
-		s0 += a[1];
-	}
-#endif
-	for (; p < p1; p++) {
-		double a = dense_dist(Y, n, d, xo, p);
-		T[p] += a;
-		s0 += a;
-	}
-	*c = s0;
-}
-
-/* The outer positions o0 .. o1 − 1 against the inner p0 .. p1 − 1. */
+/* The outer positions o0 .. o1 − 1 against the inner p0 .. p1 − 1, four at
+ * a time, the rest together. */
 static CL_INLINE void cost_blocks(const double *Y, uint32_t n, uint32_t d, uint32_t o0, uint32_t o1, uint32_t p0,
 				  uint32_t p1, double *T, double *c)
 {
-	for (; o0 + 4 <= o1; o0 += 4, c += 4) cost_block4(Y, n, d, o0, p0, p1, T, c);
-	for (; o0 < o1; o0++, c++) cost_block1(Y, n, d, o0, p0, p1, T, c);
+	for (; o0 + 4 <= o1; o0 += 4, c += 4) cost_block(Y, n, d, o0, 4, p0, p1, T, c);
+	switch (o1 - o0) {
+	case 3: cost_block(Y, n, d, o0, 3, p0, p1, T, c); break;
+	case 2: cost_block(Y, n, d, o0, 2, p0, p1, T, c); break;
+	case 1: cost_block(Y, n, d, o0, 1, p0, p1, T, c); break;
+	}
 }
 
 /* merge_costs for single-rank leaves over dense values in display order
  * (Y[k·n + position]): the same sums, with the shorter side outer (see
- * cost_block4).  A shorter: B's leaves are the targets, A's sums start at 0
+ * cost_block).  A shorter: B's leaves are the targets, A's sums start at 0
  * and are then added to their costs.  B shorter: B's sums run along A from
  * their costs, and A's sums are kept in tmp until complete (a sum of one term
  * being the term, B of one leaf adds to A's costs directly). */
