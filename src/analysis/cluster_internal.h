@@ -1,5 +1,6 @@
-/* cluster_internal.h — shared by cluster.c and exchange.c: the message ends
- * of every partition, the events of one partition grouped by rank. */
+/* cluster_internal.h — shared by cluster.c and exchange.c: the events and
+ * message ends of every partition, the events of one partition grouped by
+ * rank, its message graph. */
 #ifndef TC_CLUSTER_INTERNAL_H
 #define TC_CLUSTER_INTERNAL_H
 

@@ -1,7 +1,8 @@
-/* exchange.c — the message ends of every partition (one pass over the
- * messages), the events of one partition by rank, exchange ("gnome")
+/* exchange.c — the events and message ends of every partition (passes over
+ * the trace's events and messages in order, on the clustering threads), the
+ * events of one partition by rank, its message graph, exchange ("gnome")
  * detection with its three flavours, and focus ranks (breadth-first over the
- * message graph of a partition). */
+ * message graph). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@ static void chunk_range(size_t n, uint32_t c, size_t *lo, size_t *hi)
 	*hi = n * (c + 1) / IX_CHUNKS;
 }
 
+/* Per cev its partition and rank; the cevs of each partition counted. */
 static void ix_events(void *ctx, uint32_t c, int tid)
 {
 	(void)tid;
@@ -48,6 +50,7 @@ static void ix_events(void *ctx, uint32_t c, int tid)
 	b->maxp[c] = mp;
 }
 
+/* The cevs by partition, in cev order within a partition. */
 static void ix_events_fill(void *ctx, uint32_t c, int tid)
 {
 	(void)tid;
@@ -108,6 +111,7 @@ static void ix_count(void *ctx, uint32_t c, int tid)
 	}
 }
 
+/* The edges by partition, in message order within a partition. */
 static void ix_fill(void *ctx, uint32_t c, int tid)
 {
 	(void)tid;
