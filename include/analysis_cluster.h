@@ -19,6 +19,10 @@ struct tc_cluster_opts {
 	uint32_t max_default;   /* most clusters the default cut shows (8) */
 	uint32_t radius;        /* focus neighbourhood in message hops (1) */
 	uint32_t focus_max;     /* most focus ranks (32) */
+	uint32_t dense_max;     /* phases whose ranks all have their events at the same
+				 * ≤ dense_max steps compute distances where needed, the
+				 * others keep a distance matrix (8; 0: always a matrix).
+				 * Speed only: the results are the same. */
 };
 #define TC_CLUSTER_SEED 0x5eedULL
 void tc_cluster_default_opts(struct tc_cluster_opts *o);
@@ -87,7 +91,7 @@ struct tc_clusters;
 /* Clusters of every partition of s, computed one phase at a time on demand
  * (one thread at a time: the calls below compute and cache).
  * s must outlive the result.  o = NULL: defaults.  Options are clamped:
- * k ≤ 256, direct_max ≤ 1024, samples ≤ 100, sample_size ≤ 2048. */
+ * k ≤ 256, direct_max ≤ 1024, samples ≤ 100, sample_size ≤ 2048, dense_max ≤ 8. */
 struct tc_clusters *tc_clusters_new(const struct tc_steps *s, const struct tc_cluster_opts *o);
 void tc_clusters_free(struct tc_clusters *c);
 const struct tc_cluster_opts *tc_clusters_opts(const struct tc_clusters *c);

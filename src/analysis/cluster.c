@@ -20,6 +20,7 @@ void tc_cluster_default_opts(struct tc_cluster_opts *o)
 	o->max_default = 8;
 	o->radius = 1;
 	o->focus_max = 32;
+	o->dense_max = 8;
 }
 
 /* Sums of one leaf at one column: the glyph before division. */
@@ -48,8 +49,7 @@ struct tc_clusters {
 	const struct tc_steps *s;
 	struct tc_cluster_opts o;
 	uint32_t npart;
-	uint32_t *pcev;             /* cev indices by partition, then rank, then time */
-	uint32_t *pfirst;           /* npart + 1 offsets into pcev */
+	struct cl_index ix;         /* the events and message ends of every partition */
 	struct tc_phase_clusters *ph;
 	struct phase_priv *pp;
 };
@@ -77,35 +77,191 @@ static double vdist(const struct vecs *a, uint32_t i, const struct vecs *b, uint
 				   b->col + b->off[j], b->val + b->off[j], b->off[j + 1] - b->off[j]);
 }
 
-/* All pairwise distances of v into D (v->n × v->n).  When every vector has
- * events at the same columns (the common case: every rank takes part in every
- * step of the phase) the distance is the plain mean squared difference, computed
- * on the dense values without the general merge. */
-static void distance_matrix(const struct vecs *v, double *D)
+/* Two doubles per instruction where the compiler has vector extensions
+ * (SSE2 on x86-64, NEON on arm64); lane arithmetic is plain IEEE double, so
+ * results are bit-identical to the scalar loops. */
+#if defined(__GNUC__)
+#define CL_V2 1
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+typedef double v2d __attribute__((vector_size(16)));
+typedef int64_t v2i __attribute__((vector_size(16)));   /* lane masks of v2d comparisons */
+static inline v2d v2_load(const double *p) { v2d x; memcpy(&x, p, sizeof x); return x; }
+static inline void v2_store(double *p, v2d x) { memcpy(p, &x, sizeof x); }
+static inline v2i v2i_load(const void *p) { v2i x; memcpy(&x, p, sizeof x); return x; }
+static inline void v2i_store(void *p, v2i x) { memcpy(p, &x, sizeof x); }
+/* a < b ? a : b in each lane */
+static inline v2d v2_min(v2d a, v2d b)
 {
-	uint32_t n = v->n, d = n ? v->off[1] - v->off[0] : 0;
-	bool same = d > 0;
-	for (uint32_t a = 1; a < n && same; a++)
-		same = v->off[a + 1] - v->off[a] == d && !memcmp(v->col + v->off[a], v->col, d * sizeof *v->col);
-	for (uint32_t a = 0; a < n; a++) {
-		D[(size_t)a * n + a] = 0;
-		const double *xa = v->val + v->off[a];
-		for (uint32_t b = a + 1; b < n; b++) {
-			double x;
-			if (same) {
-				const double *xb = v->val + v->off[b];
-				double sum = 0;
-				for (uint32_t k = 0; k < d; k++) {
-					double t = xa[k] - xb[k];
-					sum += t * t;
-				}
-				x = sum / d;
-			} else {
-				x = vdist(v, a, v, b);
-			}
-			D[(size_t)a * n + b] = D[(size_t)b * n + a] = x;
+#ifdef __SSE2__
+	return _mm_min_pd(a, b);
+#else
+	v2i lt = (v2i)(a < b);
+	return (v2d)((lt & (v2i)a) | (~lt & (v2i)b));
+#endif
+}
+/* is a ≤ b in either lane? */
+static inline bool v2_any_le(v2d a, v2d b)
+{
+#ifdef __SSE2__
+	return _mm_movemask_pd(_mm_cmple_pd(a, b)) != 0;
+#else
+	v2i le = (v2i)(a <= b);
+	return (le[0] | le[1]) != 0;
+#endif
+}
+/* for the loops specialised on the number of columns */
+#define CL_INLINE inline __attribute__((always_inline))
+#else
+#define CL_INLINE inline
+#endif
+/* a loop over at most four of something, unrolled so its sums stay in registers */
+#if defined(__GNUC__) && !defined(__clang__)
+#define CL_UNROLL4 _Pragma("GCC unroll 4")
+#else
+#define CL_UNROLL4
+#endif
+
+/* The distance of paper Fig. 4 between dense vectors (every vector has
+ * events at the same d columns): the mean squared difference, summed over
+ * the columns in order as tc_cluster_distance's same-steps path does (0 + t²
+ * is t²; the sign of t does not matter), so the result has the same bits.
+ * X holds the values column by column, X[k·stride + b]; xv the d values of
+ * the other vector.  dist2: the vectors b and b + 1 at once. */
+static inline double dense_dist(const double *X, size_t stride, uint32_t d, const double *xv, size_t b)
+{
+	double t = X[b] - xv[0], sum = t * t;
+	for (uint32_t k = 1; k < d; k++) {
+		t = X[k * stride + b] - xv[k];
+		sum += t * t;
+	}
+	return sum / d;
+}
+
+#ifdef CL_V2
+static inline v2d dense_dist2(const double *X, size_t stride, uint32_t d, const double *xv, size_t b)
+{
+	v2d t = v2_load(X + b) - (v2d){ xv[0], xv[0] }, sum = t * t;
+	for (uint32_t k = 1; k < d; k++) {
+		t = v2_load(X + k * stride + b) - (v2d){ xv[k], xv[k] };
+		sum += t * t;
+	}
+	return sum / (v2d){ d, d };
+}
+#endif
+
+/* The d values of dense vector i. */
+static inline void dense_point(const double *X, size_t stride, uint32_t d, uint32_t i, double *xv)
+{
+	for (uint32_t k = 0; k < d; k++) xv[k] = X[k * stride + i];
+}
+
+/* Column b of the dense distance matrix for the rows a0 ≤ a < ae (all < b),
+ * and the mirror entries. */
+static CL_INLINE void dense_col(const double *restrict X, uint32_t n, uint32_t d, uint32_t a0, uint32_t ae,
+			     uint32_t b, double *restrict D, double *restrict xb)
+{
+	double *row = D + (size_t)b * n, *col = D + (size_t)a0 * n + b;
+	dense_point(X, n, d, b, xb);
+	uint32_t a = a0;
+#ifdef CL_V2
+	for (; a + 2 <= ae; a += 2, col += 2 * (size_t)n) {
+		v2d x = dense_dist2(X, n, d, xb, a);
+		v2_store(row + a, x);
+		col[0] = x[0];
+		col[n] = x[1];
+	}
+#endif
+	for (; a < ae; a++, col += n) row[a] = *col = dense_dist(X, n, d, xb, a);
+}
+
+/* The dense matrix in bands of 16 rows, column by column, so the mirror
+ * entries of a band stay in the cache while the band is written. */
+static void dense_matrix(const double *X, uint32_t n, uint32_t d, double *D)
+{
+	enum { BAND = 16 };
+	double *xb = xmalloc(d * sizeof *xb);
+	for (uint32_t a0 = 0; a0 < n; a0 += BAND) {
+		uint32_t a1 = TC_MIN(a0 + BAND, n);
+		for (uint32_t a = a0; a < a1; a++) D[(size_t)a * n + a] = 0;
+		for (uint32_t b = a0 + 1; b < n; b++) {
+			uint32_t ae = TC_MIN(a1, b);
+			if (d == 1) dense_col(X, n, 1, a0, ae, b, D, xb);
+			else if (d == 2) dense_col(X, n, 2, a0, ae, b, D, xb);
+			else dense_col(X, n, d, a0, ae, b, D, xb);
 		}
 	}
+	free(xb);
+}
+
+/* The number of columns when every vector of v has events at the same ones
+ * (the common case: every rank takes part in every step of the phase), else 0. */
+static uint32_t dense_cols(const struct vecs *v)
+{
+	uint32_t n = v->n, d = n ? v->off[1] - v->off[0] : 0;
+	for (uint32_t a = 1; a < n && d; a++) {
+		const uint32_t *ca = v->col + v->off[a];
+		if (v->off[a + 1] - v->off[a] != d) return 0;
+		for (uint32_t k = 0; k < d; k++)   /* a few columns: no memcmp call */
+			if (ca[k] != v->col[k]) return 0;
+	}
+	return d;
+}
+
+/* The values of dense vectors, column by column (X[k·n + i]). */
+static double *dense_values(const struct vecs *v, uint32_t d)
+{
+	double *X = xmalloc(((size_t)v->n * d + 1) * sizeof *X);
+	for (uint32_t i = 0; i < v->n; i++)
+		for (uint32_t k = 0; k < d; k++) X[(size_t)k * v->n + i] = v->val[v->off[i] + k];
+	return X;
+}
+
+/* All pairwise distances of v (v->n × v->n). */
+static double *distance_matrix(const struct vecs *v)
+{
+	uint32_t n = v->n, d = dense_cols(v);
+	double *D = xmalloc(((size_t)n * n + 1) * sizeof *D);
+	if (d) {
+		double *X = dense_values(v, d);
+		dense_matrix(X, n, d, D);
+		free(X);
+		return D;
+	}
+	for (uint32_t a = 0; a < n; a++) {
+		D[(size_t)a * n + a] = 0;
+		for (uint32_t b = a + 1; b < n; b++) D[(size_t)a * n + b] = D[(size_t)b * n + a] = vdist(v, a, v, b);
+	}
+	return D;
+}
+
+/* The distances between the leaves of a phase: a full matrix D, or — when
+ * every vector has events at the same d ≤ dense_max columns (opts) — the
+ * dense values X, each distance computed where it is used.  Prim's algorithm
+ * and the medoid sums use every pair once each, and at a few columns
+ * computing a distance costs about what loading it would, while an n²
+ * matrix would not stay in the cache.  Either way the same bits. */
+#define DENSE_MAX 8     /* largest dense_max */
+struct ldist {
+	uint32_t n, d;
+	double *D;      /* n × n, or NULL */
+	double *X;      /* dense values X[k·n + i], or NULL */
+};
+
+static void ldist_init(struct ldist *L, const struct vecs *v, uint32_t dense_max)
+{
+	L->n = v->n;
+	L->d = dense_cols(v);
+	L->X = L->D = NULL;
+	if (L->d && L->d <= dense_max) L->X = dense_values(v, L->d);
+	else L->D = distance_matrix(v);
+}
+
+static void ldist_free(struct ldist *L)
+{
+	free(L->D);
+	free(L->X);
 }
 
 double tc_cluster_distance(const uint32_t *ca, const double *va, uint32_t na,
@@ -136,8 +292,11 @@ double tc_cluster_distance(const uint32_t *ca, const double *va, uint32_t na,
 	return cnt ? sum / cnt : 0;
 }
 
-/* One vector per rank index of the phase: the metric of its events by column. */
-static void build_vecs(const struct tc_clusters *c, const struct phase_priv *pp, enum tc_metric m, struct vecs *v)
+/* One vector per rank index of the phase: the metric of its events by
+ * column.  rsum, rmax (NULL: not wanted): per rank the sum (in event order)
+ * and the largest of the metric over all its events. */
+static void build_vecs(const struct tc_clusters *c, const struct phase_priv *pp, enum tc_metric m, struct vecs *v,
+		       double *rsum, double *rmax)
 {
 	const struct cl_events *ev = &pp->ev;
 	v->n = ev->nranks;
@@ -147,16 +306,23 @@ static void build_vecs(const struct tc_clusters *c, const struct phase_priv *pp,
 	uint32_t k = 0;
 	for (uint32_t r = 0; r < ev->nranks; r++) {
 		v->off[r] = k;
+		double sum = 0, max = -INFINITY;
 		for (uint32_t i = ev->off[r]; i < ev->off[r + 1]; i++) {
 			const struct tc_cev *e = &c->s->cevs[ev->cev[i]];
 			uint32_t col = (e->step - pp->base) / 2;
 			double x = tc_cev_metric(e, m, false);
+			sum += x;
+			max = TC_MAX(max, x);
 			if (k > v->off[r] && v->col[k - 1] >= col) {
 				v->val[k - 1] = x;   /* one event per rank and step; keep the last */
 				continue;
 			}
 			v->col[k] = col;
 			v->val[k++] = x;
+		}
+		if (rsum) {
+			rsum[r] = sum;
+			rmax[r] = max;
 		}
 	}
 	v->off[ev->nranks] = k;
@@ -413,12 +579,39 @@ static uint32_t clara(const struct tc_cluster_opts *o, uint64_t seed, const stru
 
 struct edge { double d; uint32_t a, b; };
 
-static int cmp_edge(const void *x, const void *y)
+/* (d, a, b) lexicographic, without branches (sorting compares at random) */
+static bool edge_less(const struct edge *p, const struct edge *q)
 {
-	const struct edge *p = x, *q = y;
-	if (p->d != q->d) return p->d < q->d ? -1 : 1;
-	if (p->a != q->a) return p->a < q->a ? -1 : 1;
-	return p->b < q->b ? -1 : p->b > q->b;
+	return (p->d < q->d) | ((p->d == q->d) & ((p->a < q->a) | ((p->a == q->a) & (p->b < q->b))));
+}
+
+/* Sort n edges by (distance, a, b): insertion sort of runs of 8, then
+ * bottom-up merges (tmp: n edges); the keys of a tree's edges are distinct,
+ * so the order is unique. */
+static void sort_edges(struct edge *E, size_t n, struct edge *tmp)
+{
+	enum { RUN = 8 };
+	for (size_t lo = 0; lo < n; lo += RUN)
+		for (size_t i = lo + 1; i < TC_MIN(lo + RUN, n); i++) {
+			struct edge x = E[i];
+			size_t j = i;
+			for (; j > lo && edge_less(&x, &E[j - 1]); j--) E[j] = E[j - 1];
+			E[j] = x;
+		}
+	for (size_t w = RUN; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = TC_MIN(lo + w, n), hi = TC_MIN(lo + 2 * w, n), i = lo, j = mid, o = lo;
+			while (i < mid && j < hi) {
+				bool right = edge_less(&E[j], &E[i]);
+				tmp[o++] = *(right ? &E[j] : &E[i]);
+				j += right;
+				i += !right;
+			}
+			while (i < mid) tmp[o++] = E[i++];
+			while (j < hi) tmp[o++] = E[j++];
+		}
+		memcpy(E, tmp, n * sizeof *E);
+	}
 }
 
 static uint32_t uf_find(uint32_t *up, uint32_t x)
@@ -427,50 +620,134 @@ static uint32_t uf_find(uint32_t *up, uint32_t x)
 	return x;
 }
 
-/* Single linkage over nl leaves with distance matrix D; fills the nodes'
- * child/parent/height.  minrank[node] orders the children.  The single-linkage
- * hierarchy is Kruskal over the minimum spanning tree: Prim's algorithm finds
- * the tree in O(nl²) from D, then only its nl−1 edges are sorted (instead of
- * all nl²/2 pairs). */
-static void single_linkage(struct tc_phase_clusters *ph, const double *D, uint32_t nl, uint32_t *minrank)
+/* A remaining vertex (position q) at distance b from the tree: is it the
+ * nearest so far (*m; the lowest vertex *mid among equals, at *k)? */
+static inline void prim_pick(double b, size_t q, const uint32_t *rem, double *m, uint32_t *mid, uint32_t *k)
 {
-	struct edge *E = xmalloc((size_t)(nl ? nl : 1) * sizeof *E);
-	size_t ne = 0;
-	/* Prim over the vertices not yet in the tree, kept compact (swap-remove), so
-	 * round k scans nl − k of them */
-	double *best = xmalloc((size_t)(nl ? nl : 1) * sizeof *best);
-	uint32_t *from = xmalloc((size_t)(nl ? nl : 1) * sizeof *from);
-	uint32_t *rem = xmalloc((size_t)(nl ? nl : 1) * sizeof *rem);
-	uint32_t nrem = 0;
-	for (uint32_t i = 1; i < nl; i++) {
-		rem[nrem] = i;
-		best[nrem] = D[i];          /* distance to vertex 0, the first in the tree */
-		from[nrem] = 0;
-		nrem++;
+	if (b <= *m && (b < *m || rem[q] < *mid)) {
+		*m = b;
+		*mid = rem[q];
+		*k = (uint32_t)q;
 	}
-	while (nrem) {
-		uint32_t k = 0;
-		for (uint32_t q = 1; q < nrem; q++)
-			if (best[q] < best[k] || (best[q] == best[k] && rem[q] < rem[k])) k = q;
-		uint32_t v = rem[k];
-		E[ne++] = (struct edge){ best[k], TC_MIN(from[k], v), TC_MAX(from[k], v) };
-		nrem--;
+}
+
+/* One remaining vertex (position q) seen from the vertex v just added:
+ * its distance to the tree drops to dq if dq is smaller (about a quarter of
+ * the time, at random: computed without a branch), then prim_pick. */
+static inline void prim_relax(double dq, size_t q, uint32_t v, double *best, uint64_t *from, const uint32_t *rem,
+			      double *m, uint32_t *mid, uint32_t *k)
+{
+	double b = best[q];
+	uint64_t closer = -(uint64_t)(dq < b);   /* all ones or zero: no branch */
+	b = dq < b ? dq : b;
+	best[q] = b;
+	from[q] ^= (from[q] ^ v) & closer;
+	prim_pick(b, q, rem, m, mid, k);
+}
+
+#ifdef CL_V2
+/* prim_relax for the positions q and q + 1 (no nearest-so-far test): their
+ * new distances to the tree. */
+static inline v2d prim_relax2(const double *X, size_t stride, uint32_t d, const double *xv, size_t q, v2i vv,
+			      double *best, uint64_t *from)
+{
+	v2d dq = dense_dist2(X, stride, d, xv, q), b = v2_load(best + q);
+	v2i closer = (v2i)(dq < b);
+	b = v2_min(dq, b);
+	v2_store(best + q, b);
+	v2i_store(from + q, (closer & vv) | (~closer & v2i_load(from + q)));
+	return b;
+}
+#endif
+
+/* The relaxation round of prim() over dense values (the compacted X, stride
+ * columns), d a constant where inlined; four vertices at a time, the nearest
+ * so far checked only when one of them may be it. */
+static CL_INLINE void prim_round_dense(const double *X, size_t stride, uint32_t d, const double *xv, uint32_t nrem,
+				       uint32_t v, double *best, uint64_t *from, const uint32_t *rem, double *m,
+				       uint32_t *mid, uint32_t *k)
+{
+	size_t q = 0;
+#ifdef CL_V2
+	v2i vv = { v, v };
+	v2d mv = { *m, *m };
+	for (; q + 4 <= nrem; q += 4) {
+		v2d b0 = prim_relax2(X, stride, d, xv, q, vv, best, from);
+		v2d b1 = prim_relax2(X, stride, d, xv, q + 2, vv, best, from);
+		if (v2_any_le(v2_min(b0, b1), mv)) {
+			prim_pick(b0[0], q, rem, m, mid, k);
+			prim_pick(b0[1], q + 1, rem, m, mid, k);
+			prim_pick(b1[0], q + 2, rem, m, mid, k);
+			prim_pick(b1[1], q + 3, rem, m, mid, k);
+			mv = (v2d){ *m, *m };
+		}
+	}
+#endif
+	for (; q < nrem; q++) prim_relax(dense_dist(X, stride, d, xv, q), q, v, best, from, rem, m, mid, k);
+}
+
+/* Prim's algorithm: the minimum spanning tree of the leaves into E (n − 1
+ * edges, in the order found).  Vertex 0 starts the tree; each round adds the
+ * remaining vertex nearest to the tree (ties: the lowest vertex) with its
+ * edge to the first tree vertex found at that distance (a distance is only
+ * replaced by a strictly smaller one).  The remaining vertices are kept
+ * compact (a removal moves the last one into the gap; with dense values
+ * their values move along), so round k scans n − k of them once, relaxing
+ * through the vertex just added and finding the next. */
+static uint32_t prim(const struct ldist *L, struct edge *E)
+{
+	uint32_t n = L->n, d = L->d, nrem = n ? n - 1 : 0, ne = 0, k = 0, mid = UINT32_MAX, v = 0;
+	if (!nrem) return 0;
+	size_t stride = nrem;
+	double *best = xmalloc(nrem * sizeof *best), *X = NULL, xv[DENSE_MAX], m = INFINITY;
+	uint64_t *from = xmalloc(nrem * sizeof *from);   /* 64 bits: blended with best */
+	uint32_t *rem = xmalloc(nrem * sizeof *rem);
+	for (uint32_t q = 0; q < nrem; q++) {
+		rem[q] = q + 1;
+		best[q] = INFINITY;
+		from[q] = 0;
+	}
+	if (L->X) {
+		X = xmalloc(d * stride * sizeof *X);
+		for (uint32_t j = 0; j < d; j++) memcpy(X + j * stride, L->X + (size_t)j * n + 1, nrem * sizeof *X);
+		dense_point(L->X, n, d, 0, xv);
+	}
+	for (;;) {
+		/* relax through v; find the nearest remaining vertex */
+		if (X && d == 1) prim_round_dense(X, stride, 1, xv, nrem, v, best, from, rem, &m, &mid, &k);
+		else if (X && d == 2) prim_round_dense(X, stride, 2, xv, nrem, v, best, from, rem, &m, &mid, &k);
+		else if (X) prim_round_dense(X, stride, d, xv, nrem, v, best, from, rem, &m, &mid, &k);
+		else {
+			const double *Dv = L->D + (size_t)v * n;
+			for (uint32_t q = 0; q < nrem; q++) prim_relax(Dv[rem[q]], q, v, best, from, rem, &m, &mid, &k);
+		}
+		v = rem[k];
+		uint32_t f = (uint32_t)from[k];
+		E[ne++] = (struct edge){ best[k], TC_MIN(f, v), TC_MAX(f, v) };
+		if (X) dense_point(X, stride, d, k, xv);
+		if (!--nrem) break;
 		rem[k] = rem[nrem];
 		best[k] = best[nrem];
 		from[k] = from[nrem];
-		const double *Dv = D + (size_t)v * nl;
-		for (uint32_t q = 0; q < nrem; q++) {
-			double d = Dv[rem[q]];
-			if (d < best[q]) {
-				best[q] = d;
-				from[q] = v;
-			}
-		}
+		for (uint32_t j = 0; X && j < d; j++) X[j * stride + k] = X[j * stride + nrem];
+		m = INFINITY;
+		mid = UINT32_MAX;
+		k = 0;
 	}
-	free(best);
-	free(from);
-	free(rem);
-	qsort(E, ne, sizeof *E, cmp_edge);
+	free(best); free(from); free(rem); free(X);
+	return ne;
+}
+
+/* Single linkage over the nl leaves: fills the nodes' child/parent/height.
+ * minrank[node] orders the children.  The single-linkage hierarchy is
+ * Kruskal over the minimum spanning tree: Prim's algorithm finds the tree in
+ * O(nl²), then only its nl−1 edges are sorted (instead of all nl²/2 pairs). */
+static void single_linkage(struct tc_phase_clusters *ph, const struct ldist *L, uint32_t *minrank)
+{
+	uint32_t nl = L->n;
+	struct edge *E = xmalloc(2 * (size_t)(nl ? nl : 1) * sizeof *E);
+	uint32_t ne = prim(L, E);
+	sort_edges(E, ne, E + nl);
 	uint32_t *up = xmalloc(nl * sizeof *up), *top = xmalloc(nl * sizeof *top);
 	for (uint32_t i = 0; i < nl; i++) up[i] = top[i] = i;
 	uint32_t next = nl;
@@ -540,6 +817,154 @@ static uint32_t default_cut(const struct tc_phase_clusters *ph, uint32_t max_def
 	return best;
 }
 
+/* --- medoids ---------------------------------------------------------------- */
+
+/* Medoid costs at the merge of two nodes whose leaves sit at the display
+ * positions A = [pa, pa + na) and B = [pa + na, pa + na + nb): every leaf
+ * gains its size-weighted distances to the other node's leaves.  A leaf of A
+ * gets its sum over B (in order, from 0) added at once; a leaf of B one term
+ * per leaf of A, in order.  That order fixes the bits of the costs, and so
+ * which leaf wins a near tie.  D is the leaves' distance matrix (by leaf),
+ * seq the leaf at each position, lsize the sizes by position (NULL: all 1,
+ * the products being then the distances themselves). */
+static void merge_costs(const double *D, uint32_t nl, const uint32_t *seq, const double *lsize, uint32_t pa,
+			uint32_t na, uint32_t nb, double *cost)
+{
+	uint32_t pb = pa + na;
+	for (uint32_t i = pa; i < pb; i++) {
+		const double *Di = D + (size_t)seq[i] * nl;
+		double si = lsize ? lsize[i] : 1, ci = 0;
+		for (uint32_t j = pb; j < pb + nb; j++) {
+			double d = Di[seq[j]];
+			ci += (lsize ? lsize[j] : 1) * d;
+			cost[j] += si * d;
+		}
+		cost[i] += ci;
+	}
+}
+
+/* A block of merge_costs_dense: the vectors at the outer positions o0 ..
+ * o0 + no − 1 (no ≤ 4, a constant where inlined) against those at the inner
+ * positions p0 .. p1 − 1.  Each distance is added to its inner target T[p]
+ * (outer positions in order) and to its outer sum c[o] (inner positions in
+ * order): up to four independent chains of additions, each inner vector
+ * loaded once. */
+static CL_INLINE void cost_block(const double *restrict Y, uint32_t n, uint32_t d, uint32_t o0, uint32_t no,
+				 uint32_t p0, uint32_t p1, double *restrict T, double *restrict c)
+{
+	double xo[4][DENSE_MAX], sum[4];
+	CL_UNROLL4
+	for (uint32_t o = 0; o < no; o++) {
+		dense_point(Y, n, d, o0 + o, xo[o]);
+		sum[o] = c[o];
+	}
+	uint32_t p = p0;
+#ifdef CL_V2
+	for (; p + 2 <= p1; p += 2) {
+		v2d t = v2_load(T + p);
+		CL_UNROLL4
+		for (uint32_t o = 0; o < no; o++) {
+			v2d a = dense_dist2(Y, n, d, xo[o], p);
+			t += a;
+			sum[o] += a[0];
+			sum[o] += a[1];
+		}
+		v2_store(T + p, t);
+	}
+#endif
+	for (; p < p1; p++) {
+		double t = T[p];
+		CL_UNROLL4
+		for (uint32_t o = 0; o < no; o++) {
+			double a = dense_dist(Y, n, d, xo[o], p);
+			t += a;
+			sum[o] += a;
+		}
+		T[p] = t;
+	}
+	CL_UNROLL4
+	for (uint32_t o = 0; o < no; o++) c[o] = sum[o];
+}
+
+/* The outer positions o0 .. o1 − 1 against the inner p0 .. p1 − 1, four at
+ * a time, the rest together. */
+static CL_INLINE void cost_blocks(const double *Y, uint32_t n, uint32_t d, uint32_t o0, uint32_t o1, uint32_t p0,
+				  uint32_t p1, double *T, double *c)
+{
+	for (; o0 + 4 <= o1; o0 += 4, c += 4) cost_block(Y, n, d, o0, 4, p0, p1, T, c);
+	switch (o1 - o0) {
+	case 3: cost_block(Y, n, d, o0, 3, p0, p1, T, c); break;
+	case 2: cost_block(Y, n, d, o0, 2, p0, p1, T, c); break;
+	case 1: cost_block(Y, n, d, o0, 1, p0, p1, T, c); break;
+	}
+}
+
+/* merge_costs for single-rank leaves over dense values in display order
+ * (Y[k·n + position]): the same sums, with the shorter side outer (see
+ * cost_block).  A shorter: B's leaves are the targets, A's sums start at 0
+ * and are then added to their costs.  B shorter: B's sums run along A from
+ * their costs, and A's sums are kept in tmp until complete (a sum of one term
+ * being the term, B of one leaf adds to A's costs directly). */
+static CL_INLINE void merge_costs_dense(const double *Y, uint32_t n, uint32_t d, uint32_t pa, uint32_t na, uint32_t nb,
+					double *cost, double *tmp)
+{
+	uint32_t pb = pa + na, pe = pb + nb;
+	if (na <= nb) {
+		memset(tmp + pa, 0, na * sizeof *tmp);
+		cost_blocks(Y, n, d, pa, pb, pb, pe, cost, tmp + pa);
+		for (uint32_t i = pa; i < pb; i++) cost[i] += tmp[i];
+		return;
+	}
+	if (nb == 1) {
+		cost_blocks(Y, n, d, pb, pe, pa, pb, cost, cost + pb);
+		return;
+	}
+	memset(tmp + pa, 0, na * sizeof *tmp);
+	cost_blocks(Y, n, d, pb, pe, pa, pb, tmp, cost + pb);
+	for (uint32_t i = pa; i < pb; i++) cost[i] += tmp[i];
+}
+
+/* Medoids of the internal nodes (the leaves have theirs): the leaf medoid
+ * with the least size-weighted distance to the medoids of all the node's
+ * leaves, ties to the lower rank.  M: distances between the leaf medoids.
+ * cost[p] is the weighted distance of the leaf at display position p to the
+ * leaves of its current node; a pair of leaves is added once, at the merge
+ * where they meet, so all medoids together cost O(leaves²). */
+static void node_medoids(struct tc_phase_clusters *ph, const struct phase_priv *pp, const struct ldist *M)
+{
+	uint32_t nl = ph->nleaves;
+	const uint32_t *seq = pp->leaf_seq;
+	double *cost = xcalloc(nl, sizeof *cost), *tmp = xmalloc(nl * sizeof *tmp), *lsize = NULL, *Y = NULL;
+	uint32_t *lrank = xmalloc(nl * sizeof *lrank);
+	for (uint32_t p = 0; p < nl; p++) lrank[p] = ph->nodes[seq[p]].medoid;
+	if (ph->clara) {
+		lsize = xmalloc(nl * sizeof *lsize);
+		for (uint32_t p = 0; p < nl; p++) lsize[p] = ph->nodes[seq[p]].size;
+	}
+	if (M->X) {
+		Y = xmalloc((size_t)M->d * nl * sizeof *Y);
+		for (uint32_t k = 0; k < M->d; k++)
+			for (uint32_t p = 0; p < nl; p++) Y[(size_t)k * nl + p] = M->X[(size_t)k * nl + seq[p]];
+	}
+	for (uint32_t x = nl; x < ph->nnodes; x++) {
+		uint32_t a = ph->nodes[x].child[0], b = ph->nodes[x].child[1];
+		uint32_t pa = pp->node_lfirst[a], na = pp->node_nleaves[a], nb = pp->node_nleaves[b];
+		if (Y && M->d == 1) merge_costs_dense(Y, nl, 1, pa, na, nb, cost, tmp);
+		else if (Y && M->d == 2) merge_costs_dense(Y, nl, 2, pa, na, nb, cost, tmp);
+		else if (Y) merge_costs_dense(Y, nl, M->d, pa, na, nb, cost, tmp);
+		else merge_costs(M->D, nl, seq, lsize, pa, na, nb, cost);
+		double bestc = INFINITY;
+		uint32_t bestr = TC_NONE;
+		for (uint32_t p = pa; p < pa + na + nb; p++)
+			if (cost[p] <= bestc && (cost[p] < bestc || lrank[p] < bestr)) {
+				bestc = cost[p];
+				bestr = lrank[p];
+			}
+		ph->nodes[x].medoid = bestr;
+	}
+	free(cost); free(tmp); free(lsize); free(Y); free(lrank);
+}
+
 /* --- one phase ----------------------------------------------------------- */
 
 static void phase_clear(struct tc_phase_clusters *ph, struct phase_priv *pp)
@@ -563,7 +988,7 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 	phase_clear(ph, pp);
 	ph->metric = c->o.metric;
 	ph->root = ph->max_rank = ph->focus_seed = TC_NONE;
-	cl_events_init(&pp->ev, p, s, c->pcev + c->pfirst[p], c->pfirst[p + 1] - c->pfirst[p]);
+	cl_events_init(&pp->ev, p, &c->ix, c->ix.pcev + c->ix.pfirst[p], c->ix.pfirst[p + 1] - c->ix.pfirst[p]);
 	const struct cl_events *ev = &pp->ev;
 	uint32_t nr = ph->nranks = ev->nranks;
 	pp->done = true;
@@ -579,20 +1004,13 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 	pp->ncols = (hi - lo) / 2 + 1;
 
 	struct vecs v;
-	build_vecs(c, pp, ph->metric, &v);
 	/* per rank: sum, count, max (first rank wins ties) */
 	double *rsum = xmalloc(nr * sizeof *rsum), *rmax = xmalloc(nr * sizeof *rmax);
 	uint32_t *rcnt = xmalloc(nr * sizeof *rcnt);
+	build_vecs(c, pp, ph->metric, &v, rsum, rmax);
 	ph->max = -INFINITY;
 	for (uint32_t r = 0; r < nr; r++) {
-		rsum[r] = 0;
-		rmax[r] = -INFINITY;
 		rcnt[r] = ev->off[r + 1] - ev->off[r];
-		for (uint32_t i = ev->off[r]; i < ev->off[r + 1]; i++) {
-			double x = tc_cev_metric(&s->cevs[ev->cev[i]], ph->metric, false);
-			rsum[r] += x;
-			rmax[r] = TC_MAX(rmax[r], x);
-		}
 		if (rmax[r] > ph->max) { ph->max = rmax[r]; ph->max_rank = ev->ranks[r]; }
 	}
 
@@ -634,15 +1052,20 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 		minrank[pp->leaf_of[r]] = TC_MIN(minrank[pp->leaf_of[r]], ev->ranks[r]);
 	}
 	/* stage two: single linkage over the leaves */
-	double *D = xmalloc((size_t)nl * nl * sizeof *D);
-	distance_matrix(leafv, D);
-	single_linkage(ph, D, nl, minrank);
-	/* distances between leaf medoids (the same matrix when leaves are ranks) */
-	if (ph->clara)
-		for (uint32_t a = 0; a < nl; a++)
+	struct ldist LD, M = { 0 };
+	ldist_init(&LD, leafv, c->o.dense_max);
+	single_linkage(ph, &LD, minrank);
+	/* distances between leaf medoids (those of the leaves when leaves are ranks) */
+	if (ph->clara) {
+		M.n = nl;
+		M.D = xmalloc(((size_t)nl * nl + 1) * sizeof *M.D);
+		for (uint32_t a = 0; a < nl; a++) {
+			M.D[(size_t)a * nl + a] = 0;
 			for (uint32_t b = a + 1; b < nl; b++)
-				D[(size_t)a * nl + b] = D[(size_t)b * nl + a] =
+				M.D[(size_t)a * nl + b] = M.D[(size_t)b * nl + a] =
 					vdist(&v, pp->leaf_medoid[a], &v, pp->leaf_medoid[b]);
+		}
+	}
 
 	/* display order (child[0] first): leaves in leaf_seq, members in members[] */
 	pp->leaf_seq = xmalloc(nl * sizeof *pp->leaf_seq);
@@ -697,54 +1120,27 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 		for (uint32_t r = 0; r < nr; r++) ph->members[fill[pp->leaf_of[r]]++] = ev->ranks[r];
 		free(fill);
 	}
-	/* medoids: a leaf's own; an internal node's is the leaf medoid with the
-	 * least size-weighted distance to the medoids of all its leaves */
+	/* medoids: a leaf's own, then the internal nodes' */
 	for (uint32_t l = 0; l < nl; l++) ph->nodes[l].medoid = ev->ranks[pp->leaf_medoid[l]];
-	/* cost[l] = size-weighted distance of leaf l to the leaves of its current
-	 * node; a pair of leaves is added once, at the merge where they meet, so
-	 * all medoids together cost O(leaves²) */
-	{
-		double *cost = xcalloc(nl, sizeof *cost);
-		double *lsize = xmalloc(nl * sizeof *lsize);   /* leaf sizes, contiguous */
-		for (uint32_t l = 0; l < nl; l++) lsize[l] = ph->nodes[l].size;
-		for (uint32_t x = nl; x < ph->nnodes; x++) {
-			uint32_t a = ph->nodes[x].child[0], b = ph->nodes[x].child[1];
-			const uint32_t *la = pp->leaf_seq + pp->node_lfirst[a], *lb = pp->leaf_seq + pp->node_lfirst[b];
-			for (uint32_t i = 0; i < nleafs[a]; i++) {
-				const double *Di = D + (size_t)la[i] * nl;
-				double si = lsize[la[i]], ci = 0;
-				for (uint32_t j = 0; j < nleafs[b]; j++) {
-					double d = Di[lb[j]];
-					ci += lsize[lb[j]] * d;
-					cost[lb[j]] += si * d;
-				}
-				cost[la[i]] += ci;
-			}
-			const uint32_t *ls = pp->leaf_seq + pp->node_lfirst[x];
-			double bestc = INFINITY;
-			uint32_t bestr = TC_NONE;
-			for (uint32_t i = 0; i < nleafs[x]; i++) {
-				uint32_t r = ph->nodes[ls[i]].medoid;
-				if (cost[ls[i]] < bestc || (cost[ls[i]] == bestc && r < bestr)) { bestc = cost[ls[i]]; bestr = r; }
-			}
-			ph->nodes[x].medoid = bestr;
-		}
-		free(cost);
-		free(lsize);
-	}
+	node_medoids(ph, pp, ph->clara ? &M : &LD);
+	ldist_free(&LD);
+	ldist_free(&M);
 	pp->centroid = xmalloc(ph->nnodes * sizeof *pp->centroid);
 	for (uint32_t x = 0; x < ph->nnodes; x++) pp->centroid[x] = TC_NONE;
 	ph->visible = xmalloc(ph->nnodes * sizeof *ph->visible);
 	ph->default_clusters = default_cut(ph, TC_MAX(c->o.max_default, 1u));
 	cut_count(ph, ph->default_clusters);
 
-	ph->pattern = cl_exchange(s, ev);
+	struct cl_peers g;
+	cl_peers_init(&g, ev);
+	ph->pattern = cl_exchange(s, ev, &g);
 	ph->focus = xmalloc(TC_MAX(c->o.focus_max, 1u) * sizeof *ph->focus);
 	ph->focus_seed = ph->max_rank;
 	ph->radius = c->o.radius;
-	ph->nfocus = cl_focus(s, ev, ph->focus_seed, ph->radius, TC_MAX(c->o.focus_max, 1u), ph->focus);
+	ph->nfocus = cl_focus(ev, &g, ph->focus_seed, ph->radius, TC_MAX(c->o.focus_max, 1u), ph->focus);
+	cl_peers_free(&g);
 
-	free(D); free(msum); free(evcnt); free(minrank);
+	free(msum); free(evcnt); free(minrank);
 	free(rsum); free(rmax); free(rcnt);
 	vecs_free(&v);
 	if (leafv == &lv) vecs_free(&lv);
@@ -766,19 +1162,10 @@ struct tc_clusters *tc_clusters_new(const struct tc_steps *s, const struct tc_cl
 	c->o.sample_size = TC_MIN(c->o.sample_size, 2048u);
 	c->o.max_default = TC_MAX(c->o.max_default, 1u);
 	c->o.focus_max = TC_MAX(c->o.focus_max, 1u);
+	c->o.dense_max = TC_MIN(c->o.dense_max, (uint32_t)DENSE_MAX);
 	if ((unsigned)c->o.metric >= TC_M_COUNT) c->o.metric = TC_M_LATENESS;
 	c->npart = s->npartitions;
-	c->pfirst = xcalloc((size_t)c->npart + 2, sizeof *c->pfirst);
-	c->pcev = xmalloc((s->ncevs + 1) * sizeof *c->pcev);
-	/* counting sort by partition, stable: rank and time order survive */
-	for (size_t i = 0; i < s->ncevs; i++)
-		if (s->cevs[i].partition < c->npart) c->pfirst[s->cevs[i].partition + 1]++;
-	for (uint32_t p = 0; p < c->npart; p++) c->pfirst[p + 1] += c->pfirst[p];
-	uint32_t *fill = xmalloc(((size_t)c->npart + 1) * sizeof *fill);
-	memcpy(fill, c->pfirst, ((size_t)c->npart + 1) * sizeof *fill);
-	for (size_t i = 0; i < s->ncevs; i++)
-		if (s->cevs[i].partition < c->npart) c->pcev[fill[s->cevs[i].partition]++] = (uint32_t)i;
-	free(fill);
+	cl_index_init(&c->ix, s, TC_MIN(tc_ncpus(), 4));
 	c->ph = xcalloc(c->npart + 1, sizeof *c->ph);
 	c->pp = xcalloc(c->npart + 1, sizeof *c->pp);
 	for (uint32_t p = 0; p < c->npart; p++) {
@@ -794,8 +1181,7 @@ void tc_clusters_free(struct tc_clusters *c)
 	for (uint32_t p = 0; p < c->npart; p++) phase_clear(&c->ph[p], &c->pp[p]);
 	free(c->ph);
 	free(c->pp);
-	free(c->pcev);
-	free(c->pfirst);
+	cl_index_free(&c->ix);
 	free(c);
 }
 
@@ -872,7 +1258,10 @@ uint32_t tc_clusters_refocus(struct tc_clusters *c, uint32_t partition, uint32_t
 	if (cl_rank_index(&c->pp[partition].ev, seed) == TC_NONE) return ph->nfocus;
 	ph->focus_seed = seed;
 	ph->radius = radius;
-	ph->nfocus = cl_focus(c->s, &c->pp[partition].ev, seed, radius, TC_MAX(c->o.focus_max, 1u), ph->focus);
+	struct cl_peers g;
+	cl_peers_init(&g, &c->pp[partition].ev);
+	ph->nfocus = cl_focus(&c->pp[partition].ev, &g, seed, radius, TC_MAX(c->o.focus_max, 1u), ph->focus);
+	cl_peers_free(&g);
 	return ph->nfocus;
 }
 
@@ -883,7 +1272,7 @@ uint32_t tc_clusters_centroid(struct tc_clusters *c, uint32_t partition, uint32_
 	struct phase_priv *pp = &c->pp[partition];
 	if (pp->centroid[node] != TC_NONE) return pp->centroid[node];
 	struct vecs v, mv;
-	build_vecs(c, pp, ph->metric, &v);
+	build_vecs(c, pp, ph->metric, &v, NULL, NULL);
 	uint32_t *group = xmalloc(ph->nranks * sizeof *group);
 	for (uint32_t r = 0; r < ph->nranks; r++) group[r] = TC_NONE;
 	const struct tc_cnode *N = &ph->nodes[node];
@@ -913,7 +1302,7 @@ static void build_cells(struct tc_clusters *c, uint32_t p)
 	const struct cl_events *ev = &pp->ev;
 	uint32_t nl = ph->nleaves, *ls, *lr;
 	struct vecs v;
-	build_vecs(c, pp, ph->metric, &v);
+	build_vecs(c, pp, ph->metric, &v, NULL, NULL);
 	group_ranks(pp->leaf_of, ev->nranks, nl, &ls, &lr);
 	struct cell *tmp = xmalloc((size_t)pp->ncols * sizeof *tmp);
 	VEC(struct cell) cells = { 0 };

@@ -403,6 +403,118 @@ static void test_gradient_one_cluster(void **st)
 	tc_steps_free(s);
 }
 
+/* --- ties, and the two ways of getting distances ------------------------ */
+
+/* One step, four ranks at 1, 3, 2, 0 (a distance is the squared
+ * difference).  From rank 0, ranks 2 and 3 are both at 1: the lower, 2,
+ * joins first.  Then 1 and 3 are both at 1 again (1 through 2, 3 through 0,
+ * its first tree neighbour at that distance): 1 joins, through 2, then 3
+ * through 0.  The edges (0,2) (0,3) (1,2), all at 1, merge in that order.
+ * Medoids: summed distances 6, 14, 6, 14 over all four, so 0 (the lower of
+ * 0 and 2); {0, 2, 3}: 2, -, 5, 5, so 0; {0, 2}: a tie, 0.  Rank 4 repeats
+ * rank 2's value in phase 1: a zero distance, joined first; the sums are now
+ * 7, 15, 6, 18, 6, so the medoid is 2 (of the identical 2 and 4). */
+static struct tc_steps *tie_steps(void)
+{
+	static const double val[] = { 1, 3, 2, 0 };
+	struct hb h = { 0 };
+	for (uint32_t r = 0; r < 5; r++) {
+		if (r < 4) hb_add(&h, r, 0, 0, val[r], TC_CEV_SEND);
+		hb_add(&h, r, 1, 2, r == 4 ? val[2] : val[r], TC_CEV_SEND);
+	}
+	return hb_finish(&h, NULL);
+}
+
+static void check_ties(uint32_t dense_max)
+{
+	struct tc_steps *s = tie_steps();
+	struct tc_cluster_opts o;
+	tc_cluster_default_opts(&o);
+	o.dense_max = dense_max;
+	struct tc_clusters *c = tc_clusters_new(s, &o);
+	const struct tc_phase_clusters *ph = tc_clusters_phase(c, 0);
+	assert_int_equal(ph->nnodes, 7);
+	const uint32_t child[3][2] = { { 0, 2 }, { 4, 3 }, { 5, 1 } }, medoid[7] = { 0, 1, 2, 3, 0, 0, 0 };
+	for (uint32_t x = 0; x < 7; x++) {
+		if (x >= 4) {
+			assert_int_equal(ph->nodes[x].child[0], child[x - 4][0]);
+			assert_int_equal(ph->nodes[x].child[1], child[x - 4][1]);
+			assert_true(ph->nodes[x].height == 1.0);
+		}
+		assert_int_equal(ph->nodes[x].medoid, medoid[x]);
+	}
+	static const uint32_t members[] = { 0, 2, 3, 1 };
+	assert_memory_equal(ph->members, members, sizeof members);
+	/* phase 1: ranks 2 and 4 identical, merged at 0 before anything else */
+	ph = tc_clusters_phase(c, 1);
+	assert_int_equal(ph->nleaves, 5);
+	assert_int_equal(ph->nodes[5].child[0], 2);
+	assert_int_equal(ph->nodes[5].child[1], 4);
+	assert_true(ph->nodes[5].height == 0.0);
+	assert_int_equal(ph->nodes[ph->root].medoid, 2);
+	tc_clusters_free(c);
+	tc_steps_free(s);
+}
+
+static void test_ties(void **st)
+{
+	(void)st;
+	check_ties(8);   /* distances computed where used */
+	check_ties(0);   /* a distance matrix */
+}
+
+/* Phases full of ties (values on a coarse grid, many ranks equal) at 1 to 8
+ * steps, with and without a rank missing a step: the same dendrograms,
+ * medoids and default cuts whether distances are computed where used or
+ * taken from a matrix. */
+static void test_dense_matrix_same(void **st)
+{
+	(void)st;
+	struct hb h = { 0 };
+	uint64_t x = 12345;
+	static const uint32_t nranks[] = { 3, 17, 64, 130 }, nsteps[] = { 1, 2, 3, 8 };
+	uint32_t p = 0;
+	for (uint32_t a = 0; a < 4; a++)
+		for (uint32_t b = 0; b < 4; b++, p++)
+			for (uint32_t r = 0; r < nranks[a]; r++)
+				for (uint32_t i = 0; i < nsteps[b]; i++) {
+					x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+					if (p % 5 == 4 && r == 1 && i == 0 && nsteps[b] > 1) continue;   /* sparse: a matrix either way */
+					hb_add(&h, r, p, 100 * p + 2 * i, 0.25 * (double)(x % 4), TC_CEV_SEND);
+				}
+	/* hb_finish wants events rank by rank */
+	for (size_t i = 1; i < h.ev.n; i++)
+		for (size_t j = i; j > 0 && h.ev.a[j - 1].rank > h.ev.a[j].rank; j--) {
+			struct tc_cev t = h.ev.a[j];
+			h.ev.a[j] = h.ev.a[j - 1];
+			h.ev.a[j - 1] = t;
+		}
+	struct tc_steps *s = hb_finish(&h, NULL);
+	struct tc_cluster_opts o;
+	tc_cluster_default_opts(&o);
+	struct tc_clusters *dense = tc_clusters_new(s, &o);
+	o.dense_max = 0;
+	struct tc_clusters *matrix = tc_clusters_new(s, &o);
+	for (uint32_t q = 0; q < p; q++) {
+		const struct tc_phase_clusters *A = tc_clusters_phase(dense, q), *B = tc_clusters_phase(matrix, q);
+		assert_int_equal(A->nnodes, B->nnodes);
+		assert_int_equal(A->nnodes, 2 * nranks[q / 4] - 1);
+		assert_int_equal(A->default_clusters, B->default_clusters);
+		assert_memory_equal(A->members, B->members, A->nranks * sizeof *A->members);
+		for (uint32_t n = 0; n < A->nnodes; n++) {
+			const struct tc_cnode *X = &A->nodes[n], *Y = &B->nodes[n];
+			assert_int_equal(X->child[0], Y->child[0]);
+			assert_int_equal(X->child[1], Y->child[1]);
+			assert_int_equal(X->parent, Y->parent);
+			assert_memory_equal(&X->height, &Y->height, sizeof X->height);
+			assert_int_equal(X->medoid, Y->medoid);
+		}
+	}
+	tc_clusters_free(dense);
+	tc_clusters_free(matrix);
+	tc_steps_free(s);
+}
+
 /* --- models with messages ------------------------------------------------ */
 
 struct fx { struct tc_trace *t; uint32_t send, recv, irecv, waitall, sendrecv, main_; };
@@ -630,6 +742,8 @@ int main(void)
 		cmocka_unit_test(test_open_close),
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_gradient_one_cluster),
+		cmocka_unit_test(test_ties),
+		cmocka_unit_test(test_dense_matrix_same),
 		cmocka_unit_test(test_exchange_flavours),
 		cmocka_unit_test(test_glyphs_waitall),
 		cmocka_unit_test(test_focus_bfs),
