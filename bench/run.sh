@@ -17,7 +17,7 @@ if [ ! -f "$data/traces.otf2" ]; then
 fi
 echo "== warm-up (page cache): raw decode"
 "$BUILD/bench/rawdecode" "$data" || exit 1
-echo "== load benchmark   goal: our load / raw decode <= 1.5 (1 thread); also reported: bytes/event, 2-thread speed-up"
+echo "== load benchmark   goal: our load / raw decode <= 1.5 at the same thread count; also reported: 2-thread load / 1-thread raw, bytes/event, 2-thread speed-up"
 "$BUILD/bench/load" "$data" || exit 1
 raw=$("$BUILD/bench/rawdecode" "$data" | sed -n 's/.*seconds=\([0-9.]*\).*/\1/p')
 echo "== analyses on the same archive (raw decode now $raw s)"
