@@ -7,6 +7,7 @@
 
 #include "analysis_latency.h"
 #include "latency_internal.h"
+#include "u64map.h"
 
 void tc_latency_default_opts(struct tc_latency_opts *o)
 {
@@ -94,57 +95,122 @@ double tc_lat_criterion(const struct tc_latency *lat, enum tc_lat_class c, uint6
 	return interp(b, lat->nbuckets[c], bucket_x(&probe), lat->opts.min_count ? lat->opts.min_count : 1, fb);
 }
 
-struct mkey { uint64_t key; double tr; uint32_t msg; uint8_t cls; };
-
-static int cmp_mkey(const void *a, const void *b)
-{
-	const struct mkey *x = a, *y = b;
-	if (x->cls != y->cls) return x->cls < y->cls ? -1 : 1;
-	if (x->key != y->key) return x->key < y->key ? -1 : 1;
-	if (x->tr != y->tr) return x->tr < y->tr ? -1 : 1;
-	return x->msg < y->msg ? -1 : x->msg > y->msg;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
 }
 
+/* The k-th smallest of v[0..n) (0-based), partially reordering v so that
+ * everything before k is <= v[k] and everything after is >= v[k]. */
+static double select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+	while (lo < hi) {
+		double p = v[lo + (hi - lo) / 2];
+		size_t i = lo, j = hi;
+		while (i <= j) {
+			while (v[i] < p) i++;
+			while (v[j] > p) j--;
+			if (i <= j) {
+				double x = v[i];
+				v[i] = v[j];
+				v[j] = x;
+				i++;
+				if (j == 0) break;
+				j--;
+			}
+		}
+		if (k <= j) hi = j;
+		else if (k >= i) lo = i;
+		else return v[k];
+	}
+	return v[k];
+}
+
+/* Median of v[0..n), n ≥ 1: the middle value, or the mean of the two middle ones. */
+static double median_of(double *v, size_t n)
+{
+	double hi = select_kth(v, n, n / 2);
+	if (n % 2) return hi;
+	double lo = v[0]; /* the largest of the lower half, which select_kth left below n/2 */
+	for (size_t i = 1; i < n / 2; i++)
+		if (v[i] > lo) lo = v[i];
+	return (lo + hi) / 2;
+}
+
+struct lgroup { uint64_t key; uint8_t cls; uint32_t count, first, id; };
+
+static int cmp_lgroup(const void *a, const void *b)
+{
+	const struct lgroup *x = a, *y = b;
+	if (x->cls != y->cls) return x->cls < y->cls ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* Per class and size bucket the median transfer time: messages grouped by
+ * (class, bucket) with a hash map and a counting sort, medians by selection
+ * (linear; the same values a full sort would give). */
 static void compute_criteria(struct tc_latency *lat)
 {
 	const struct tc_trace *t = lat->t;
 	const struct tc_latency_opts *o = &lat->opts;
 	size_t m = t->nmsgs;
-	struct mkey *k = xmalloc((m ? m : 1) * sizeof *k);
-	for (size_t i = 0; i < m; i++)
-		k[i] = (struct mkey){ bucket_key(o, t->msgs[i].bytes), lat->transfer[i], (uint32_t)i, lat->cls[i] };
-	qsort(k, m, sizeof *k, cmp_mkey);
+	uint32_t *gid = xmalloc((m ? m : 1) * sizeof *gid);
+	struct u64map map;
+	u64map_init(&map);
+	VEC(struct lgroup) g = { 0 };
+	for (size_t i = 0; i < m; i++) {
+		uint64_t key = bucket_key(o, t->msgs[i].bytes);
+		uint64_t mk = key << 1 | lat->cls[i];
+		uint32_t id = u64map_get(&map, mk);
+		if (id == TC_NONE) {
+			id = (uint32_t)g.n;
+			u64map_put(&map, mk, id);
+			struct lgroup ng = { .key = key, .cls = lat->cls[i], .id = id };
+			VEC_PUSH(g, ng);
+		}
+		g.a[id].count++;
+		gid[i] = id;
+	}
+	u64map_free(&map);
+	qsort(g.a, g.n, sizeof *g.a, cmp_lgroup);
+	/* order[id] = position of group id in (class, key) order; slices in that order */
+	uint32_t *pos = xmalloc((g.n ? g.n : 1) * sizeof *pos);
+	uint32_t *fill = xmalloc((g.n ? g.n : 1) * sizeof *fill);
+	uint32_t first = 0;
+	for (size_t q = 0; q < g.n; q++) {
+		pos[g.a[q].id] = (uint32_t)q;
+		g.a[q].first = first;
+		fill[q] = first;
+		first += g.a[q].count;
+	}
+	double *tr = xmalloc((m ? m : 1) * sizeof *tr);
+	for (size_t i = 0; i < m; i++) tr[fill[pos[gid[i]]]++] = lat->transfer[i];
 	VEC(struct tc_lat_bucket) v[TC_LAT_NCLASS] = { { 0 } };
 	double class_median[TC_LAT_NCLASS] = { NAN, NAN };
-	size_t cstart = 0;
-	for (size_t a = 0; a < m;) {
-		size_t b = a;
-		while (b + 1 < m && k[b + 1].cls == k[a].cls && k[b + 1].key == k[a].key) b++;
-		size_t cnt = b - a + 1;
-		struct tc_lat_bucket bk = { .count = (uint32_t)cnt };
-		bucket_range(o, k[a].key, &bk.lo, &bk.hi);
-		bk.median = cnt % 2 ? k[a + cnt / 2].tr : (k[a + cnt / 2 - 1].tr + k[a + cnt / 2].tr) / 2;
-		uint8_t c = k[a].cls;
-		for (size_t i = a; i <= b; i++) lat->bucket[k[i].msg] = (uint32_t)v[c].n;
-		VEC_PUSH(v[c], bk);
-		a = b + 1;
-		if (a == m || k[a].cls != c) {
-			/* class-wide median: the fallback when no bucket has enough messages */
-			size_t n = a - cstart;
-			double *tr = xmalloc(n * sizeof *tr);
-			for (size_t i = 0; i < n; i++) tr[i] = k[cstart + i].tr;
-			qsort(tr, n, sizeof *tr, cmp_double);
-			class_median[c] = n % 2 ? tr[n / 2] : (tr[n / 2 - 1] + tr[n / 2]) / 2;
-			free(tr);
-			cstart = a;
-		}
+	uint32_t *index_in_class = fill; /* reused: per group position, its bucket index in its class */
+	for (size_t q = 0; q < g.n; q++) {
+		const struct lgroup *G = &g.a[q];
+		struct tc_lat_bucket bk = { .count = G->count };
+		bucket_range(o, G->key, &bk.lo, &bk.hi);
+		bk.median = median_of(tr + G->first, G->count);
+		index_in_class[q] = (uint32_t)v[G->cls].n;
+		VEC_PUSH(v[G->cls], bk);
 	}
+	for (size_t q = 0; q < g.n;) { /* class-wide median: the fallback when no bucket has enough messages */
+		size_t e = q;
+		while (e < g.n && g.a[e].cls == g.a[q].cls) e++;
+		uint32_t from = g.a[q].first, to = g.a[e - 1].first + g.a[e - 1].count;
+		class_median[g.a[q].cls] = median_of(tr + from, to - from);
+		q = e;
+	}
+	for (size_t i = 0; i < m; i++) lat->bucket[i] = index_in_class[pos[gid[i]]];
+	free(tr);
+	free(pos);
+	free(fill);
+	free(gid);
+	VEC_FREE(g);
 	uint32_t minc = o->min_count ? o->min_count : 1;
 	for (int c = 0; c < TC_LAT_NCLASS; c++) {
 		lat->nbuckets[c] = (uint32_t)v[c].n;
@@ -157,7 +223,6 @@ static void compute_criteria(struct tc_latency *lat)
 			b[i].criterion = interp(b, lat->nbuckets[c], bucket_x(&b[i]), minc, fb);
 		}
 	}
-	free(k);
 }
 
 /* --- regions ------------------------------------------------------------------ */

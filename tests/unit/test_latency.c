@@ -128,6 +128,44 @@ static void test_criteria_log2(void **state)
 	tc_trace_free(t);
 }
 
+/* Medians of unsorted transfers with repeats, odd and even counts, and the
+ * class-wide median of a class whose buckets are all thin. */
+static void test_medians_unsorted(void **state)
+{
+	(void)state;
+	static const uint32_t node[4] = { 0, 0, 1, 1 };
+	static const uint32_t even[8] = { 50, 10, 40, 10, 30, 20, 40, 10 }; /* 10 10 10 20 | 30 40 40 50 */
+	static const uint32_t odd[7] = { 9, 3, 7, 3, 8, 1, 3 };             /* 1 3 3 [3] 7 8 9 */
+	struct gen_msg m[32];
+	size_t n = 0;
+	uint64_t at = 1000;
+	for (int i = 0; i < 8; i++, at += 10000) m[n++] = (struct gen_msg){ 0, 1, 100, at, even[i] };
+	for (int i = 0; i < 7; i++, at += 10000) m[n++] = (struct gen_msg){ 1, 0, 3000, at, odd[i] };
+	/* inter: three thin buckets of 1, 1 and 2 messages: 6 | 2 | 5, 4 */
+	m[n++] = (struct gen_msg){ 0, 2, 1, at, 6 }, at += 10000;
+	m[n++] = (struct gen_msg){ 0, 2, 100, at, 2 }, at += 10000;
+	m[n++] = (struct gen_msg){ 2, 0, 5000, at, 5 }, at += 10000;
+	m[n++] = (struct gen_msg){ 2, 0, 5000, at, 4 }, at += 10000;
+	struct tc_trace *t = gen_trace(4, node, 2, m, n);
+	struct tc_latency *lat = compute(t, 0);
+	const struct tc_lat_bucket *a = lat->criteria[TC_LAT_INTRA], *e = lat->criteria[TC_LAT_INTER];
+	assert_int_equal(lat->nbuckets[TC_LAT_INTRA], 2);
+	assert_int_equal(a[0].count, 8);
+	assert_float_equal(a[0].median, 25 * NS, 1e-15);
+	assert_int_equal(a[1].count, 7);
+	assert_float_equal(a[1].median, 3 * NS, 1e-15);
+	assert_int_equal(lat->nbuckets[TC_LAT_INTER], 3);
+	assert_float_equal(e[0].median, 6 * NS, 1e-15);
+	assert_float_equal(e[1].median, 2 * NS, 1e-15);
+	assert_float_equal(e[2].median, 4.5 * NS, 1e-15);
+	for (int k = 0; k < 3; k++) assert_true(e[k].interpolated);
+	for (size_t i = 0; i < t->nmsgs; i++) /* each message points at the bucket of its size */
+		assert_true(t->msgs[i].bytes >= lat->criteria[lat->cls[i]][lat->bucket[i]].lo &&
+			    t->msgs[i].bytes <= lat->criteria[lat->cls[i]][lat->bucket[i]].hi);
+	tc_latency_free(lat);
+	tc_trace_free(t);
+}
+
 static void test_criteria_linear(void **state)
 {
 	(void)state;
@@ -316,6 +354,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_transfer_definition),
 		cmocka_unit_test(test_criteria_log2),
+		cmocka_unit_test(test_medians_unsorted),
 		cmocka_unit_test(test_criteria_linear),
 		cmocka_unit_test(test_window_statistics),
 		cmocka_unit_test(test_periods),
