@@ -102,6 +102,11 @@ void json_kbool(struct json *j, const char *k, bool v);
 int tc_cmp_u32(const void *a, const void *b);
 /* First index of sorted a[0..n) whose value is >= key (n if none). */
 size_t tc_lower_bound_u32(const uint32_t *a, size_t n, uint32_t key);
+/* qsort comparator of doubles, ascending. */
+int tc_cmp_double(const void *a, const void *b);
+/* The median of v[0..n) (the mean of the two middle values when n is even) by
+ * selection, in linear time; reorders v.  NAN when n = 0. */
+double tc_median(double *v, size_t n);
 
 /* Rank sets printed as compressed ranges: "0-3,8,10-12". */
 void fmt_ranges(struct strbuf *b, const uint32_t *sorted, size_t n);

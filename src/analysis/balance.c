@@ -20,12 +20,6 @@ double tc_load_balance(const double *c, uint32_t n, double *lb, double *mean)
 	return flat ? 0 : ad;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* quantile p of sorted v[0..n), linear between order statistics */
 static double quantile(const double *v, size_t n, double p)
 {
@@ -43,12 +37,12 @@ uint32_t tc_dispersion(const double *level, const uint32_t *n, uint32_t nwin, ui
 	size_t k = 0;
 	for (uint32_t w = 0; w < nwin; w++)
 		if (n[w] >= min_n && n[w] > 0 && isfinite(level[w])) v[k++] = level[w];
-	qsort(v, k, sizeof *v, cmp_double);
+	qsort(v, k, sizeof *v, tc_cmp_double);
 	double q = quantile(v, k, 0.25), med = quantile(v, k, 0.5);
 	/* spread of the quiet half around the quiet reference */
 	size_t m = 0;
 	for (size_t i = 0; i < k && v[i] <= med; i++) v[m++] = fabs(v[i] - q);
-	qsort(v, m, sizeof *v, cmp_double);
+	qsort(v, m, sizeof *v, tc_cmp_double);
 	double s = 1.4826 * quantile(v, m, 0.5);
 	if (k && !(s >= 0.05 * fabs(q))) s = 0.05 * fabs(q);
 	if (k && !(s > 0)) s = 1e-12;

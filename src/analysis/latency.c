@@ -95,50 +95,6 @@ double tc_lat_criterion(const struct tc_latency *lat, enum tc_lat_class c, uint6
 	return interp(b, lat->nbuckets[c], bucket_x(&probe), lat->opts.min_count ? lat->opts.min_count : 1, fb);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* The k-th smallest of v[0..n) (0-based), partially reordering v so that
- * everything before k is <= v[k] and everything after is >= v[k]. */
-static double select_kth(double *v, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n - 1;
-	while (lo < hi) {
-		double p = v[lo + (hi - lo) / 2];
-		size_t i = lo, j = hi;
-		while (i <= j) {
-			while (v[i] < p) i++;
-			while (v[j] > p) j--;
-			if (i <= j) {
-				double x = v[i];
-				v[i] = v[j];
-				v[j] = x;
-				i++;
-				if (j == 0) break;
-				j--;
-			}
-		}
-		if (k <= j) hi = j;
-		else if (k >= i) lo = i;
-		else return v[k];
-	}
-	return v[k];
-}
-
-/* Median of v[0..n), n ≥ 1: the middle value, or the mean of the two middle ones. */
-static double median_of(double *v, size_t n)
-{
-	double hi = select_kth(v, n, n / 2);
-	if (n % 2) return hi;
-	double lo = v[0]; /* the largest of the lower half, which select_kth left below n/2 */
-	for (size_t i = 1; i < n / 2; i++)
-		if (v[i] > lo) lo = v[i];
-	return (lo + hi) / 2;
-}
-
 struct lgroup { uint64_t key; uint8_t cls; uint32_t count, first, id; };
 
 static int cmp_lgroup(const void *a, const void *b)
@@ -194,7 +150,7 @@ static void compute_criteria(struct tc_latency *lat)
 		const struct lgroup *G = &g.a[q];
 		struct tc_lat_bucket bk = { .count = G->count };
 		bucket_range(o, G->key, &bk.lo, &bk.hi);
-		bk.median = median_of(tr + G->first, G->count);
+		bk.median = tc_median(tr + G->first, G->count);
 		index_in_class[q] = (uint32_t)v[G->cls].n;
 		VEC_PUSH(v[G->cls], bk);
 	}
@@ -202,7 +158,7 @@ static void compute_criteria(struct tc_latency *lat)
 		size_t e = q;
 		while (e < g.n && g.a[e].cls == g.a[q].cls) e++;
 		uint32_t from = g.a[q].first, to = g.a[e - 1].first + g.a[e - 1].count;
-		class_median[g.a[q].cls] = median_of(tr + from, to - from);
+		class_median[g.a[q].cls] = tc_median(tr + from, to - from);
 		q = e;
 	}
 	for (size_t i = 0; i < m; i++) lat->bucket[i] = index_in_class[pos[gid[i]]];
@@ -269,7 +225,7 @@ static void compute_regions(struct tc_latency *lat)
 	uint32_t k = 0;
 	for (uint32_t i = 0; i < t->nranks; i++)
 		if (isfinite(nn[i])) nn[k++] = nn[i];
-	qsort(nn, k, sizeof *nn, cmp_double);
+	qsort(nn, k, sizeof *nn, tc_cmp_double);
 	lat->nearest_median = k ? (k % 2 ? nn[k / 2] : (nn[k / 2 - 1] + nn[k / 2]) / 2) : NAN;
 	free(nn);
 	lat->threshold_used = lat->opts.threshold;

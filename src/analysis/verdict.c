@@ -46,19 +46,6 @@ static void ev_add(struct tc_verdict *v, const char *key, double x)
 
 static double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : isnan(x) ? 0 : x; }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median_of(double *v, size_t n)
-{
-	if (!n) return NAN;
-	qsort(v, n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 struct vb { VEC(struct tc_verdict) v; };
 
 static struct tc_verdict *vnew(struct vb *b, enum tc_cause c, uint32_t scope)
@@ -289,7 +276,7 @@ static void pattern_windows(struct vb *b, const struct tc_trace *t, const struct
 	 * the run stalls (a late rank) the few messages that still complete skew the counts */
 	double *cnt = xmalloc((W ? W : 1) * sizeof *cnt);
 	for (uint32_t w = 0; w < W; w++) cnt[w] = s->w_msgs[w];
-	double med = median_of(cnt, W);
+	double med = tc_median(cnt, W);
 	free(cnt);
 	uint32_t min_msgs = (uint32_t)TC_MAX(2.0 * o->bg_min_msgs, 0.5 * med);
 #define HOT_WIN(x) (s->w_msgs[x] >= min_msgs && s->w_maxmean[x] >= 2 * o->pat_ratio && s->w_lbmax[x] >= o->pat_lb)
@@ -446,14 +433,6 @@ static int cmp_bstep(const void *a, const void *b)
 	return x->cev < y->cev ? -1 : x->cev > y->cev;
 }
 
-static int cmp_cev_step(const void *a, const void *b, void *ctx)
-{
-	const struct tc_cev *c = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	if (c[x].step != c[y].step) return c[x].step < c[y].step ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
 /* Per cev: the differential lateness of its computation block beyond what the
  * ranks at the same step share.  When most ranks at a step carry the same
  * lateness (a collective after a delayed group, a partition boundary) it is no
@@ -463,9 +442,13 @@ static double *own_lateness(const struct tc_steps *st)
 {
 	size_t n = st->ncevs;
 	double *own = xmalloc((n ? n : 1) * sizeof *own);
+	/* cev indices by step, in index order within a step (a counting sort) */
 	uint32_t *ix = xmalloc((n ? n : 1) * sizeof *ix);
-	for (size_t i = 0; i < n; i++) ix[i] = (uint32_t)i;
-	qsort_r(ix, n, sizeof *ix, cmp_cev_step, st->cevs);
+	uint32_t *at = xcalloc((size_t)st->max_step + 2, sizeof *at);
+	for (size_t i = 0; i < n; i++) at[st->cevs[i].step + 1]++;
+	for (uint32_t k = 0; k <= st->max_step; k++) at[k + 1] += at[k];
+	for (size_t i = 0; i < n; i++) ix[at[st->cevs[i].step]++] = (uint32_t)i;
+	free(at);
 	double *v = xmalloc((n ? n : 1) * sizeof *v);
 	for (size_t a = 0; a < n;) {
 		size_t z = a;
@@ -473,7 +456,7 @@ static double *own_lateness(const struct tc_steps *st)
 		double ref = 0;
 		if (z - a >= 4) {
 			for (size_t k = a; k < z; k++) v[k - a] = st->cevs[ix[k]].dlateness_agg;
-			ref = median_of(v, z - a);
+			ref = tc_median(v, z - a);
 		}
 		for (size_t k = a; k < z; k++) {
 			double d = st->cevs[ix[k]].dlateness_agg - ref;
@@ -506,11 +489,11 @@ static void imbalance_verdict(struct vb *b, struct tc_verdicts *V, const struct 
 	}
 	/* the typical rank: the lower quartile, so that a broad imbalance (half the
 	 * ranks slow) does not become the reference itself */
-	qsort(tmp, N, sizeof *tmp, cmp_double);
+	qsort(tmp, N, sizeof *tmp, tc_cmp_double);
 	double pos = 0.25 * (N - 1);
 	uint32_t i0 = (uint32_t)pos;
 	double med = i0 + 1 < N ? tmp[i0] + (pos - i0) * (tmp[i0 + 1] - tmp[i0]) : tmp[i0];
-	V->own_late_median = median_of(tmp, N);
+	V->own_late_median = tc_median(tmp, N);
 	V->own_late_ref = med;
 	VEC(uint32_t) bl = { 0 };
 	double ex_sum = 0, ex_max = 0, caused = 0, waited = 0;
@@ -628,7 +611,7 @@ static void run_numbers(struct tc_verdicts *V, const struct tc_trace *t, const s
 					r[k++] = bk->criterion / bi->criterion;
 			}
 		}
-		V->inter_cost = median_of(r, k);
+		V->inter_cost = tc_median(r, k);
 		free(r);
 	} else {
 		V->inter_cost = NAN;

@@ -66,6 +66,33 @@ static void test_u64map(void **st)
 	u64map_free(&m);
 }
 
+/* tc_median by selection equals the median of the sorted values. */
+static void test_median(void **st)
+{
+	(void)st;
+	assert_true(isnan(tc_median(NULL, 0)));
+	double one[1] = { 7 };
+	assert_true(tc_median(one, 1) == 7);
+	double odd[7] = { 9, 3, 7, 3, 8, 1, 3 };
+	assert_true(tc_median(odd, 7) == 3);
+	double even[8] = { 50, 10, 40, 10, 30, 20, 40, 10 };
+	assert_true(tc_median(even, 8) == 25);
+	double same[6] = { 2, 2, 2, 2, 2, 2 };
+	assert_true(tc_median(same, 6) == 2);
+	/* 1000 pseudo-random values, with repeats: against a sort */
+	double v[1000], w[1000];
+	uint32_t x = 12345;
+	for (int n = 1; n <= 1000; n += 37) {
+		for (int i = 0; i < n; i++) {
+			x = x * 1103515245u + 12345u;
+			v[i] = w[i] = (double)((x >> 16) % 97);
+		}
+		qsort(w, (size_t)n, sizeof *w, tc_cmp_double);
+		double want = n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
+		assert_true(tc_median(v, (size_t)n) == want);
+	}
+}
+
 static void test_arena_and_fmt(void **st)
 {
 	(void)st;
@@ -93,6 +120,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_u64map),
+		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_arena_and_fmt),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
