@@ -13,46 +13,66 @@
 
 #include "analysis_remap.h"
 
-struct edge { uint32_t u, v; uint64_t w; };
-
-static int edge_cmp(const void *a, const void *b)
-{
-	const struct edge *x = a, *y = b;
-	if (x->u != y->u) return x->u < y->u ? -1 : 1;
-	if (x->v != y->v) return x->v < y->v ? -1 : 1;
-	return 0;
-}
-
-/* CSR adjacency with summed weights, both directions. */
+/* CSR adjacency with summed weights, both directions, neighbours in ascending
+ * order.  Linear: message ends bucketed by rank (counting sort), repeats of a
+ * neighbour summed through a per-rank slot table, then each rank's few
+ * distinct neighbours sorted. */
 struct graph { uint32_t n; uint32_t *xadj, *adj; uint64_t *w; };
+
+struct nb { uint32_t v; uint64_t w; };
+
+static int nb_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct nb *)a)->v, y = ((const struct nb *)b)->v;
+	return x < y ? -1 : x > y;
+}
 
 static void build_graph(const struct tc_trace *t, enum tc_remap_weight wk, struct graph *g)
 {
-	size_t ne = 0;
-	struct edge *e = xmalloc((2 * t->nmsgs + 1) * sizeof *e);
+	uint32_t n = t->nranks;
+	uint32_t *at = xcalloc((size_t)n + 2, sizeof *at);
+	for (size_t i = 0; i < t->nmsgs; i++) {
+		const struct tc_msg *m = &t->msgs[i];
+		if (m->src == m->dst) continue;
+		at[m->src + 2]++;
+		at[m->dst + 2]++;
+	}
+	for (uint32_t u = 0; u < n; u++) at[u + 2] += at[u + 1];
+	size_t ne = at[n + 1];
+	struct nb *e = xmalloc((ne + 1) * sizeof *e);
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tc_msg *m = &t->msgs[i];
 		if (m->src == m->dst) continue;
 		uint64_t w = wk == TC_REMAP_BYTES ? m->bytes : 1;
-		e[ne++] = (struct edge){ m->src, m->dst, w };
-		e[ne++] = (struct edge){ m->dst, m->src, w };
+		e[at[m->src + 1]++] = (struct nb){ m->dst, w };
+		e[at[m->dst + 1]++] = (struct nb){ m->src, w };
 	}
-	qsort(e, ne, sizeof *e, edge_cmp);
+	/* now rank u's ends are e[at[u] .. at[u + 1]): sum repeats in place, sort the distinct */
+	uint32_t *slot = xmalloc((n ? n : 1) * sizeof *slot);
+	for (uint32_t v = 0; v < n; v++) slot[v] = TC_NONE;
+	g->n = n;
+	g->xadj = xcalloc((size_t)n + 1, sizeof *g->xadj);
 	size_t k = 0;
-	for (size_t i = 0; i < ne; i++) {
-		if (k && e[k - 1].u == e[i].u && e[k - 1].v == e[i].v) e[k - 1].w += e[i].w;
-		else e[k++] = e[i];
+	for (uint32_t u = 0; u < n; u++) {
+		size_t first = k;
+		for (size_t i = at[u]; i < at[u + 1]; i++) {
+			uint32_t v = e[i].v;
+			if (slot[v] != TC_NONE) { e[slot[v]].w += e[i].w; continue; }
+			slot[v] = (uint32_t)k;
+			e[k++] = e[i];
+		}
+		for (size_t i = first; i < k; i++) slot[e[i].v] = TC_NONE;
+		qsort(e + first, k - first, sizeof *e, nb_cmp);
+		g->xadj[u + 1] = (uint32_t)k;
 	}
-	g->n = t->nranks;
-	g->xadj = xcalloc(g->n + 1, sizeof *g->xadj);
 	g->adj = xmalloc((k + 1) * sizeof *g->adj);
 	g->w = xmalloc((k + 1) * sizeof *g->w);
-	for (size_t i = 0; i < k; i++) g->xadj[e[i].u + 1]++;
-	for (uint32_t v = 0; v < g->n; v++) g->xadj[v + 1] += g->xadj[v];
 	for (size_t i = 0; i < k; i++) {
 		g->adj[i] = e[i].v;
 		g->w[i] = e[i].w;
 	}
+	free(slot);
+	free(at);
 	free(e);
 }
 
