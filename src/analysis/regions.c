@@ -78,20 +78,30 @@ void tc_graph_from_edges(uint32_t n, size_t nedges, const uint32_t *a, const uin
 	g->row = xmalloc(((size_t)n + 1) * sizeof *g->row);
 	g->col = xmalloc((off[n] ? off[n] : 1) * sizeof *g->col);
 	g->val = xmalloc((off[n] ? off[n] : 1) * sizeof *g->val);
+	/* per row: repeats of a column summed in edge order through a slot table,
+	 * then the distinct columns sorted (linear in the edges; the same sums as a
+	 * stable sort by column would give) */
+	uint32_t *slot = xmalloc((n ? n : 1) * sizeof *slot);
+	for (uint32_t i = 0; i < n; i++) slot[i] = TC_NONE;
 	uint32_t k = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		g->row[i] = k;
 		struct cv *r = tmp + off[i];
-		size_t m = off[i + 1] - off[i];
-		qsort(r, m, sizeof *r, cmp_cv);
+		size_t m = off[i + 1] - off[i], d = 0;
 		for (size_t j = 0; j < m; j++) {
-			if (k > g->row[i] && g->col[k - 1] == r[j].c) { g->val[k - 1] += r[j].v; continue; }
+			if (slot[r[j].c] != TC_NONE) { r[slot[r[j].c]].v += r[j].v; continue; }
+			slot[r[j].c] = (uint32_t)d;
+			r[d++] = r[j];
+		}
+		for (size_t j = 0; j < d; j++) slot[r[j].c] = TC_NONE;
+		qsort(r, d, sizeof *r, cmp_cv);
+		g->row[i] = k;
+		for (size_t j = 0; j < d; j++, k++) {
 			g->col[k] = r[j].c;
 			g->val[k] = r[j].v;
-			k++;
 		}
 	}
 	g->row[n] = k;
+	free(slot);
 	free(tmp);
 	free(off);
 	free(deg);
