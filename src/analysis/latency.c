@@ -130,8 +130,8 @@ static void compute_criteria(struct tc_latency *lat)
 		gid[i] = id;
 	}
 	u64map_free(&map);
-	qsort(g.a, g.n, sizeof *g.a, cmp_lgroup);
-	/* order[id] = position of group id in (class, key) order; slices in that order */
+	if (g.n) qsort(g.a, g.n, sizeof *g.a, cmp_lgroup);
+	/* pos[id] = position of group id in (class, key) order; tr is sliced in that order */
 	uint32_t *pos = xmalloc((g.n ? g.n : 1) * sizeof *pos);
 	uint32_t *fill = xmalloc((g.n ? g.n : 1) * sizeof *fill);
 	uint32_t first = 0;
