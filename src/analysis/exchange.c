@@ -360,20 +360,31 @@ enum tc_exchange cl_exchange(const struct tc_steps *s, const struct cl_events *p
 	return as[best];
 }
 
+/* One partition on its own, for the single-phase entry points below (the
+ * clusterer shares one index over all phases instead). */
+struct cl_alone { struct cl_index ix; struct cl_events pe; struct cl_peers g; uint32_t *owned; };
+
+static void alone_open(struct cl_alone *a, const struct tc_steps *s, uint32_t partition)
+{
+	cl_index_init(&a->ix, s, 1);
+	cl_events_scan(&a->pe, partition, s, &a->ix, &a->owned);
+	cl_peers_init(&a->g, &a->pe);
+}
+
+static void alone_close(struct cl_alone *a)
+{
+	cl_peers_free(&a->g);
+	cl_events_free(&a->pe);
+	cl_index_free(&a->ix);
+	free(a->owned);
+}
+
 enum tc_exchange tc_exchange_detect(const struct tc_steps *s, uint32_t partition)
 {
-	struct cl_index ix;
-	struct cl_events pe;
-	uint32_t *owned;
-	cl_index_init(&ix, s, 1);
-	cl_events_scan(&pe, partition, s, &ix, &owned);
-	struct cl_peers g;
-	cl_peers_init(&g, &pe);
-	enum tc_exchange r = cl_exchange(s, &pe, &g);
-	cl_peers_free(&g);
-	cl_events_free(&pe);
-	cl_index_free(&ix);
-	free(owned);
+	struct cl_alone a;
+	alone_open(&a, s, partition);
+	enum tc_exchange r = cl_exchange(s, &a.pe, &a.g);
+	alone_close(&a);
 	return r;
 }
 
@@ -419,17 +430,9 @@ uint32_t cl_focus(const struct cl_events *pe, const struct cl_peers *g, uint32_t
 uint32_t tc_focus_ranks(const struct tc_steps *s, uint32_t partition, uint32_t seed, uint32_t radius,
 			uint32_t max, uint32_t *out)
 {
-	struct cl_index ix;
-	struct cl_events pe;
-	uint32_t *owned;
-	cl_index_init(&ix, s, 1);
-	cl_events_scan(&pe, partition, s, &ix, &owned);
-	struct cl_peers g;
-	cl_peers_init(&g, &pe);
-	uint32_t n = cl_focus(&pe, &g, seed, radius, max, out);
-	cl_peers_free(&g);
-	cl_events_free(&pe);
-	cl_index_free(&ix);
-	free(owned);
+	struct cl_alone a;
+	alone_open(&a, s, partition);
+	uint32_t n = cl_focus(&a.pe, &a.g, seed, radius, max, out);
+	alone_close(&a);
 	return n;
 }
