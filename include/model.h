@@ -251,6 +251,10 @@ void tcb_coll_begin(struct tc_trace *t, uint32_t loc, uint64_t time);
 void tcb_coll_end(struct tc_trace *t, uint32_t loc, uint64_t time, uint8_t op, uint32_t comm,
 		  uint32_t root, uint64_t sent, uint64_t recvd);
 void tcb_other(struct tc_trace *t, uint32_t loc, uint64_t time); /* any other record: counted */
+/* Whether loc is its rank's master location (its CPU thread with the lowest
+ * thread number), the one whose send and receive records are matched; valid
+ * once all locations are defined. */
+bool tcb_loc_is_master(struct tc_trace *t, uint32_t loc);
 /* Optional, before the first record of loc: the caller reads loc's records
  * next, in one thread, and the locations it gives the same slot (0 ..
  * TC_MAX_THREADS-1) one after another, in rank order where it can: their

@@ -172,6 +172,12 @@ void tcb_ranks_init(struct tc_trace *t)
 	pthread_mutex_unlock(&B->mu);
 }
 
+bool tcb_loc_is_master(struct tc_trace *t, uint32_t loc)
+{
+	tcb_ranks(t);
+	return loc < t->b->locs.n && t->b->is_master[loc];
+}
+
 /* --- events ---------------------------------------------------------------- */
 #define PREFAULT_BATCH 8192  /* records faulted in at a time (256-576 KiB) */
 

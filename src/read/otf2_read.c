@@ -199,7 +199,7 @@ struct locctx {
 	struct loadctx *L;
 	uint32_t loc;        /* model location index */
 	uint32_t rank;       /* world rank, TC_NONE if none */
-	bool master;         /* the rank's master CPU thread */
+	bool master;         /* the rank's master location (the builder's choice, tcb_loc_is_master) */
 	uint64_t ref;
 	uint64_t nevents;    /* as defined */
 	uint64_t nread;
@@ -434,7 +434,7 @@ static void read_location(struct loadctx *L, struct locctx *c, OTF2_EvtReaderCal
 	}
 	OTF2_Reader_CloseEvtReader(L->rd, er);
 	if (atomic_load(&L->cancel)) return;
-	uint64_t want = L->d.loc.a[c - L->lc].nevents;
+	uint64_t want = c->nevents;
 	if (want && c->nread < want) {
 		set_file_err(L, c->ref, "evt", "truncated event file: %llu of %llu events", (unsigned long long)c->nread,
 			     (unsigned long long)want);
@@ -468,6 +468,7 @@ static void make_plan(struct loadctx *L, int nthreads)
 	P->order = xmalloc((L->nlc ? L->nlc : 1) * sizeof *P->order);
 	P->n = L->nlc;
 	uint64_t master_events = 0;
+	for (uint32_t i = 0; i < L->nlc; i++) L->lc[i].master = tcb_loc_is_master(L->t, L->lc[i].loc);
 	for (uint32_t i = 0; i < L->nlc; i++)
 		if (L->lc[i].master) {
 			P->order[P->nmaster++] = i;
@@ -597,7 +598,6 @@ static void define_model(struct loadctx *L)
 		L->lc[l].L = L;
 		L->lc[l].ref = R->ref;
 		L->lc[l].rank = rank;
-		L->lc[l].master = rank != TC_NONE && ty == TC_LOC_CPU && thread == 0;
 		L->lc[l].nevents = R->nevents;
 		L->lc[l].loc = tc_def_loc(t, R->ref, dstr(d, R->name), ty, rank, thread, node, R->nevents);
 		L->total += R->nevents;

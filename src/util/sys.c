@@ -33,8 +33,8 @@ uint64_t tc_peak_rss(void)
 
 void tc_prefault(void *p, size_t len)
 {
-	static long page;
-	if (!page) page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
+	long page = sysconf(_SC_PAGESIZE);
+	if (page <= 0) page = 4096;
 	uintptr_t a = (uintptr_t)p & ~((uintptr_t)page - 1);
 	uintptr_t e = ((uintptr_t)p + len + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
 	if (len && e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
