@@ -219,11 +219,6 @@ void tcb_leave(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t region)
 	b->top = b->calls.a[c].parent;
 	if (b->calls.a[c].region != region) b->mismatched_leaves++;
 	b->calls.a[c].leave = time;
-	if (b->nsends) { /* this call's sends, the location's latest messages: done at its leave at the latest */
-		struct tc_msg *m = b->blk->m.a + b->blk_first + b->nsends;
-		for (uint32_t k = b->nsends; k-- && (--m)->send_call == c;)
-			if (m->send_done == UINT64_MAX) m->send_done = time;
-	}
 }
 
 /* Is this send/receive record kept?  Only on a rank's master thread, inside a call. */

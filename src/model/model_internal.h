@@ -28,8 +28,8 @@ struct raw_recv {
 };
 
 /* Messages as their send records are read: one tc_msg each, the sender's side
- * filled in (send_done: the leave of the send call, unless an IsendComplete
- * comes later; UINT64_MAX until either is seen), each key's FIFO queue linked.  A
+ * filled in (send_done = UINT64_MAX until an IsendComplete; otherwise the send
+ * call's leave, set when the ops are built), each key's FIFO queue linked.  A
  * block holds the messages of the master locations that append to it, one
  * location after the other: a reader thread's locations (tcb_loc_begin), or a
  * single location. */
