@@ -132,15 +132,15 @@ uint64_t tc_peak_rss(void);
  * (MADV_POPULATE_WRITE, Linux >= 5.14), cheaper than a page fault per page on
  * first touch; a no-op where unsupported.  Only for memory about to be written. */
 void tc_prefault(void *p, size_t len);
-/* Keep the next `batch` items of a growing VEC faulted in ahead of its pushes;
- * `ready` (size_t, 0 at first) is the index up to which that was done. */
-#define VEC_PREFAULT(v, ready, batch)                                               \
+/* Room for one more item at v.a[v.n] of a growing VEC whose next `batch`
+ * items are kept faulted in: `ready` (size_t, 0 at first) is the index up to
+ * which that was done (<= v.cap), so the common case is one compare.  The
+ * caller then writes v.a[v.n] and increments v.n. */
+void *tc_vec_room(void *a, size_t *cap, size_t n, size_t size, size_t batch, size_t *ready);
+#define VEC_ROOM(v, ready, batch)                                                   \
 	do {                                                                        \
-		if ((v).n >= (ready) && (v).n < (v).cap) {                          \
-			size_t end_ = (v).n + (batch) < (v).cap ? (v).n + (batch) : (v).cap; \
-			tc_prefault((v).a + (v).n, (end_ - (v).n) * sizeof(*(v).a)); \
-			(ready) = end_;                                             \
-		}                                                                   \
+		if ((v).n >= (ready))                                               \
+			(v).a = tc_vec_room((v).a, &(v).cap, (v).n, sizeof(*(v).a), (batch), &(ready)); \
 	} while (0)
 
 #endif

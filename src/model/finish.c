@@ -336,11 +336,11 @@ static void recv_rank(void *ctx, uint32_t r, int tid)
 		uint32_t src = world_of(t, comm, p->peer, r);
 		struct sendblk *k = src < t->nranks ? mm->blk[src] : NULL;
 		struct qkey key = { comm, src, r, p->tag };
-		struct qent *e = k ? qtab_find(&k->q, &key, false) : NULL;
+		struct qent *e = k ? qtab_get(&k->q, &key) : NULL;
 		if (!e || e->head == TC_NONE) { acc->unmatched++; continue; }
 		uint32_t id = e->head + mm->delta[src];
 		struct tc_msg *m = &t->msgs[id];
-		e->head = k->next.a[e->head];
+		e->head = MSG_QNEXT(m);
 		if (e->head == TC_NONE) e->tail = TC_NONE;
 		else { /* the key's next receive comes a few records later: fetch its message now */
 			const struct tc_msg *nm = &t->msgs[e->head + mm->delta[src]];

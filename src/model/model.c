@@ -198,13 +198,16 @@ void tcb_enter(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t region)
 {
 	struct locb *b = lb_at(t, loc, time);
 	b->count[TC_EV_ENTER]++;
-	struct tc_call c = {
-		.enter = time, .leave = time, .region = region, .parent = b->top, .op = TC_NONE,
-		.depth = b->top == TC_NONE ? 0 : (uint16_t)TC_MIN(b->calls.a[b->top].depth + 1u, UINT16_MAX),
-	};
-	VEC_PREFAULT(b->calls, b->calls_ready, PREFAULT_BATCH);
-	VEC_PUSH(b->calls, c);
-	b->top = (uint32_t)b->calls.n - 1;
+	VEC_ROOM(b->calls, b->calls_ready, PREFAULT_BATCH);
+	uint32_t top = b->top, id = (uint32_t)b->calls.n++;
+	struct tc_call *c = &b->calls.a[id];
+	c->enter = c->leave = time;
+	c->region = region;
+	c->parent = top;
+	c->op = TC_NONE;
+	c->depth = top == TC_NONE ? 0 : (uint16_t)TC_MIN(b->calls.a[top].depth + 1u, UINT16_MAX);
+	c->flags = 0;
+	b->top = id;
 }
 
 void tcb_leave(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t region)
@@ -260,20 +263,19 @@ static uint32_t send_rec(struct tc_trace *t, uint32_t loc, uint64_t time, bool i
 	struct sendblk *k = b->blk;
 	uint32_t region = b->calls.a[call].region;
 	bool nb = isend || (region < B->regions.n && B->regions.a[region].kind == TC_RK_MPI_ISEND);
-	struct tc_msg m = {
+	VEC_ROOM(k->m, k->m_ready, PREFAULT_BATCH);
+	uint32_t id = (uint32_t)k->m.n++;
+	struct tc_msg *m = &k->m.a[id];
+	*m = (struct tc_msg){
 		.send_time = time, .bytes = bytes, .src = src, .dst = dst, .send_call = call,
-		.send_done = UINT64_MAX, .recv_call = TC_NONE, .post_call = TC_NONE, .tag = tag, .comm = comm,
+		.send_done = UINT64_MAX, .recv_call = TC_NONE, .tag = tag, .comm = comm,
 		.flags = nb ? TC_MSG_NB_SEND : 0,
 	};
-	uint32_t id = (uint32_t)k->m.n;
-	VEC_PREFAULT(k->m, k->m_ready, PREFAULT_BATCH);
-	VEC_PUSH(k->m, m);
-	VEC_PREFAULT(k->next, k->next_ready, PREFAULT_BATCH);
-	VEC_PUSH(k->next, TC_NONE);
+	MSG_QNEXT(m) = TC_NONE;
 	struct qkey key = { comm, src, dst, tag };
-	struct qent *e = qtab_find(&k->q, &key, true);
+	struct qent *e = qtab_find_or_add(&k->q, &key);
 	if (e->tail == TC_NONE) e->head = id;
-	else k->next.a[e->tail] = id;
+	else MSG_QNEXT(&k->m.a[e->tail]) = id;
 	e->tail = id;
 	b->nsends++;
 	return id;
@@ -296,9 +298,9 @@ static struct raw_recv *recv_rec(struct tc_trace *t, uint32_t loc, uint64_t time
 		.nb = irecv || rk == TC_RK_MPI_WAIT || rk == TC_RK_MPI_TEST,
 		.bytes = bytes < UINT32_MAX ? (uint32_t)bytes : UINT32_MAX,
 	};
-	VEC_PREFAULT(b->recv, b->recv_ready, PREFAULT_BATCH);
-	VEC_PUSH(b->recv, r);
-	return &b->recv.a[b->recv.n - 1];
+	VEC_ROOM(b->recv, b->recv_ready, PREFAULT_BATCH);
+	b->recv.a[b->recv.n] = r;
+	return &b->recv.a[b->recv.n++];
 }
 
 #define ISEND_NOT_KEPT (TC_NONE - 1)  /* request map value of an Isend kept as no message */
@@ -428,7 +430,6 @@ void tc_sendblk_free(struct sendblk *s)
 {
 	if (!s) return;
 	VEC_FREE(s->m);
-	VEC_FREE(s->next);
 	qtab_free(&s->q);
 	free(s);
 }

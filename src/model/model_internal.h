@@ -35,10 +35,13 @@ struct raw_recv {
  * single location. */
 struct sendblk {
 	VEC(struct tc_msg) m;
-	VEC(uint32_t) next;     /* block-local id of the next message of the same key */
 	struct qtab q;          /* key → queue head/tail (block-local ids) */
-	size_t m_ready, next_ready; /* VEC_PREFAULT marks */
+	size_t m_ready;         /* VEC_ROOM mark */
 };
+/* Until its receive is matched, a message's post_call field links its key's
+ * queue: the block-local id of the next message of the same key, TC_NONE at
+ * the tail.  Matching overwrites it; messages never received are dropped. */
+#define MSG_QNEXT(m) ((m)->post_call)
 
 struct pending_recv { uint64_t time; uint32_t call; };
 
@@ -54,7 +57,7 @@ struct locb {
 	uint32_t top;          /* innermost open call, TC_NONE if none (open calls chain by parent) */
 	VEC(struct raw_recv) recv;
 	VEC(struct raw_coll) coll;
-	size_t calls_ready, recv_ready; /* VEC_PREFAULT marks */
+	size_t calls_ready, recv_ready; /* VEC_ROOM marks */
 	uint64_t count[TC_EV_COUNT];
 	uint64_t last_time;
 	uint64_t coll_begin;   /* time of a pending CollectiveBegin, 0 if none */

@@ -4,43 +4,30 @@
 #include "util.h"
 #include "msgq.h"
 
-static uint64_t qhash(const struct qkey *k)
+static struct qent *slot_for_new(struct qtab *q, const struct qkey *k)
 {
-	uint64_t h = ((uint64_t)k->comm << 32 | k->tag) * 0x9e3779b97f4a7c15ULL;
-	h ^= ((uint64_t)k->src << 32 | k->dst) + 0x632be59bd9b4e019ULL + (h << 6) + (h >> 2);
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	return h ^ (h >> 32);
+	size_t mask = q->cap - 1, j = qtab_slot(q, k);
+	while (q->e[j].used) j = (j + 1) & mask;
+	return &q->e[j];
 }
 
-static bool qeq(const struct qkey *a, const struct qkey *b)
+struct qent *qtab_add(struct qtab *q, const struct qkey *k)
 {
-	return a->comm == b->comm && a->src == b->src && a->dst == b->dst && a->tag == b->tag;
-}
-
-struct qent *qtab_find(struct qtab *q, const struct qkey *k, bool create)
-{
-	if (create && (q->n + 1) * 2 > q->cap) {
+	if ((q->n + 1) * 2 > q->cap) {
 		struct qent *old = q->e;
 		size_t oc = q->cap;
 		q->cap = oc ? oc * 2 : 256;
+		q->shift = 64;
+		for (size_t c = q->cap; c > 1; c >>= 1) q->shift--;
 		q->e = xcalloc(q->cap, sizeof *q->e);
-		for (size_t i = 0; i < oc; i++) {
-			if (!old[i].used) continue;
-			size_t j = qhash(&old[i].k) & (q->cap - 1);
-			while (q->e[j].used) j = (j + 1) & (q->cap - 1);
-			q->e[j] = old[i];
-		}
+		for (size_t i = 0; i < oc; i++)
+			if (old[i].used) *slot_for_new(q, &old[i].k) = old[i];
 		free(old);
 	}
-	if (!q->cap) return NULL;
-	size_t j = qhash(k) & (q->cap - 1);
-	for (; q->e[j].used; j = (j + 1) & (q->cap - 1))
-		if (qeq(&q->e[j].k, k)) return &q->e[j];
-	if (!create) return NULL;
-	q->e[j] = (struct qent){ .k = *k, .head = TC_NONE, .tail = TC_NONE, .used = true };
+	struct qent *e = slot_for_new(q, k);
+	*e = (struct qent){ .k = *k, .head = TC_NONE, .tail = TC_NONE, .used = true };
 	q->n++;
-	return &q->e[j];
+	return e;
 }
 
 void qtab_free(struct qtab *q)

@@ -39,3 +39,17 @@ void tc_prefault(void *p, size_t len)
 	uintptr_t e = ((uintptr_t)p + len + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
 	if (len && e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
 }
+
+void *tc_vec_room(void *a, size_t *cap, size_t n, size_t size, size_t batch, size_t *ready)
+{
+	if (n >= *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		while (nc <= n) nc *= 2;
+		a = xreallocarray(a, nc, size);
+		*cap = nc;
+	}
+	size_t end = n + batch < *cap ? n + batch : *cap;
+	tc_prefault((char *)a + n * size, (end - n) * size);
+	*ready = end;
+	return a;
+}
