@@ -225,7 +225,6 @@ static void ops_rank(void *ctx, uint32_t r, int tid)
 	uint32_t nops = 0, fs = 0, fr = 0;
 	for (uint32_t c = 0; c < R->ncalls; c++) {
 		if (!(ns[c] || nr[c] || co[c] != TC_NONE)) continue;
-		R->calls[c].op = nops;
 		oc[nops++] = c;
 		uint32_t k = ns[c];
 		ns[c] = fs;
@@ -233,6 +232,12 @@ static void ops_rank(void *ctx, uint32_t r, int tid)
 		k = nr[c];
 		nr[c] = fr;
 		fr += k;
+	}
+	/* the calls already hold these indices when the reading numbered the same
+	 * ops in the same order (the final ops are among those it numbered) */
+	if (nops != b->nops_read || b->ops_unordered) {
+		for (uint32_t c = 0; c < R->ncalls; c++) R->calls[c].op = TC_NONE;
+		for (uint32_t k = 0; k < nops; k++) R->calls[oc[k]].op = k;
 	}
 	R->send_msgs = xmalloc((nsend ? nsend : 1) * sizeof(uint32_t));
 	R->recv_msgs = xmalloc((nrecv ? nrecv : 1) * sizeof(uint32_t));

@@ -233,6 +233,16 @@ static bool p2p_kept(struct tc_trace *t, uint32_t loc, struct locb *b, uint32_t 
 	return true;
 }
 
+/* Call `call` of master location b communicates: number its op (see locb). */
+static void mark_op(struct locb *b, uint32_t call)
+{
+	struct tc_call *c = &b->calls.a[call];
+	if (c->op != TC_NONE) return;
+	if (b->nops_read && call < b->last_op_call) b->ops_unordered = true;
+	c->op = b->nops_read++;
+	b->last_op_call = call;
+}
+
 void tcb_loc_begin(struct tc_trace *t, uint32_t loc, int slot)
 {
 	struct tc_build *B = t->b;
@@ -278,6 +288,7 @@ static uint32_t send_rec(struct tc_trace *t, uint32_t loc, uint64_t time, bool i
 	else MSG_QNEXT(&k->m.a[e->tail]) = id;
 	e->tail = id;
 	b->nsends++;
+	mark_op(b, call);
 	return id;
 }
 
@@ -298,6 +309,7 @@ static struct raw_recv *recv_rec(struct tc_trace *t, uint32_t loc, uint64_t time
 		.nb = irecv || rk == TC_RK_MPI_WAIT || rk == TC_RK_MPI_TEST,
 		.bytes = bytes < UINT32_MAX ? (uint32_t)bytes : UINT32_MAX,
 	};
+	mark_op(b, call);
 	VEC_ROOM(b->recv, b->recv_ready, PREFAULT_BATCH);
 	b->recv.a[b->recv.n] = r;
 	return &b->recv.a[b->recv.n++];
@@ -398,6 +410,7 @@ void tcb_coll_end(struct tc_trace *t, uint32_t loc, uint64_t time, uint8_t op, u
 			      .recvd = recvd, .call = top_call(b), .comm = comm, .root = root, .op = op };
 	b->coll_begin = 0;
 	VEC_PUSH(b->coll, c);
+	if (c.call != TC_NONE && tcb_loc_is_master(t, loc)) mark_op(b, c.call);
 }
 
 void tcb_other(struct tc_trace *t, uint32_t loc, uint64_t time)

@@ -72,6 +72,14 @@ struct locb {
 	struct sendblk *blk;   /* NULL until tcb_loc_begin or its first send */
 	struct sendblk *own;   /* the block it allocated for itself, if any */
 	uint32_t blk_first, nsends;
+	/* ops numbered while reading: a master location's call gets the next op
+	 * index at its first kept send, receive or collective record (while it is
+	 * in cache).  That is the model's numbering unless a call got its index
+	 * after a later call did (nested calls both communicating) or some op ends
+	 * up empty (its receives unmatched, its sends never received, its
+	 * collective invalid): then the ops pass renumbers. */
+	uint32_t nops_read, last_op_call;
+	bool ops_unordered;
 	/* open requests while reading: Isend req → block-local message id; IrecvRequest req → pend index */
 	struct u64map *isends, *irecvs;
 	VEC(struct pending_recv) pend;

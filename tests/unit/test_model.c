@@ -295,6 +295,66 @@ static void test_unreceived_between(void **st)
 	tc_trace_free(t);
 }
 
+/* Ops are numbered while reading, at each call's first kept record; when a
+ * nested call's record comes first, the finish renumbers in call order. */
+static void test_ops_nested(void **st)
+{
+	(void)st;
+	struct fx f = setup(2);
+	struct tc_trace *t = f.t;
+	tcb_enter(t, 0, 1, f.work);                                                                 /* call 0 */
+	tcb_enter(t, 0, 2, f.send); tcb_send(t, 0, 3, 1, 0, 1, 8); tcb_leave(t, 0, 4, f.send);      /* call 1 */
+	tcb_send(t, 0, 5, 1, 0, 2, 8);                                                              /* in call 0 */
+	tcb_leave(t, 0, 6, f.work);
+	tcb_enter(t, 0, 7, f.barrier); tcb_coll_begin(t, 0, 7);
+	tcb_coll_end(t, 0, 8, 0, 0, TC_NONE, 0, 0); tcb_leave(t, 0, 9, f.barrier);                  /* call 2 */
+	tcb_enter(t, 1, 1, f.recv); tcb_recv(t, 1, 10, 0, 0, 1, 8); tcb_leave(t, 1, 11, f.recv);
+	tcb_enter(t, 1, 12, f.recv); tcb_recv(t, 1, 13, 0, 0, 2, 8); tcb_leave(t, 1, 14, f.recv);
+	tcb_enter(t, 1, 15, f.barrier); tcb_coll_begin(t, 1, 15);
+	tcb_coll_end(t, 1, 16, 0, 0, TC_NONE, 0, 0); tcb_leave(t, 1, 17, f.barrier);
+	tc_trace_finish(t);
+	const struct tc_rank *R = &t->ranks[0];
+	assert_int_equal(t->nmsgs, 2);
+	assert_int_equal(t->msgs[0].send_call, 1);   /* ids in record order */
+	assert_int_equal(t->msgs[1].send_call, 0);
+	assert_int_equal(R->nops, 3);
+	assert_int_equal(R->calls[0].op, 0);
+	assert_int_equal(R->calls[1].op, 1);
+	assert_int_equal(R->calls[2].op, 2);
+	assert_int_equal(R->ops[0].call, 0);
+	assert_int_equal(tc_op_sends(t, 0, &R->ops[0])[0], 1);
+	assert_int_equal(R->ops[1].call, 1);
+	assert_int_equal(tc_op_sends(t, 0, &R->ops[1])[0], 0);
+	assert_int_equal(R->ops[2].call, 2);
+	assert_int_not_equal(R->ops[2].coll, TC_NONE);
+	assert_int_equal(t->ranks[1].nops, 3);
+	tc_trace_free(t);
+}
+
+/* A call whose only record is a receive nobody sent has no op: the ops after
+ * it move down by one, and it keeps TC_NONE. */
+static void test_ops_unmatched_first(void **st)
+{
+	(void)st;
+	struct fx f = setup(2);
+	struct tc_trace *t = f.t;
+	tcb_enter(t, 0, 1, f.recv); tcb_recv(t, 0, 2, 1, 0, 7, 8); tcb_leave(t, 0, 3, f.recv);      /* unmatched */
+	tcb_enter(t, 0, 4, f.work); tcb_leave(t, 0, 5, f.work);
+	tcb_enter(t, 0, 6, f.send); tcb_send(t, 0, 7, 1, 0, 1, 8); tcb_leave(t, 0, 8, f.send);      /* call 2 */
+	tcb_enter(t, 1, 1, f.recv); tcb_recv(t, 1, 10, 0, 0, 1, 8); tcb_leave(t, 1, 11, f.recv);
+	tc_trace_finish(t);
+	const struct tc_rank *R = &t->ranks[0];
+	assert_int_equal(t->unmatched_recvs, 1);
+	assert_int_equal(R->nops, 1);
+	assert_int_equal(R->calls[0].op, TC_NONE);
+	assert_int_equal(R->calls[1].op, TC_NONE);
+	assert_int_equal(R->calls[2].op, 0);
+	assert_int_equal(R->ops[0].call, 2);
+	assert_int_equal(R->ops[0].nrecv, 0);
+	assert_int_equal(R->ops[0].nsend, 1);
+	tc_trace_free(t);
+}
+
 /* A send naming a rank outside its communicator takes no message id from the
  * good ones, is counted apart from the unmatched sends, and has no op. */
 static void test_send_bad_rank(void **st)
@@ -398,6 +458,8 @@ int main(void)
 		cmocka_unit_test(test_unmatched),
 		cmocka_unit_test(test_send_bad_rank),
 		cmocka_unit_test(test_unreceived_between),
+		cmocka_unit_test(test_ops_nested),
+		cmocka_unit_test(test_ops_unmatched_first),
 		cmocka_unit_test(test_fifo_per_tag),
 		cmocka_unit_test(test_collectives),
 		cmocka_unit_test(test_unclosed_and_clock),
