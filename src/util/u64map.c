@@ -1,17 +1,9 @@
-/* u64map.c — open-addressing map uint64 → uint32 with deletion, O(1) clear. */
+/* u64map.c — open-addressing map uint64 → uint32: allocation, clear, rehash
+ * (the lookups are inline, in u64map.h). */
 #include <stdlib.h>
 
 #include "util.h"
 #include "u64map.h"
-
-#define DELETED UINT32_MAX
-
-/* Fibonacci hashing: the top bits of key × 2^64/φ (request ids are mostly
- * sequential; this spreads them evenly and costs one multiply). */
-static size_t slot_of(const struct u64map *m, uint64_t k)
-{
-	return (size_t)((k * 0x9e3779b97f4a7c15ULL) >> m->shift);
-}
 
 static unsigned shift_for(size_t cap)
 {
@@ -44,7 +36,7 @@ void u64map_clear(struct u64map *m)
 	}
 }
 
-static void grow(struct u64map *m)
+void u64map_rehash(struct u64map *m)
 {
 	struct u64map_entry *old = m->e;
 	size_t oldcap = m->cap;
@@ -56,47 +48,6 @@ static void grow(struct u64map *m)
 	m->used = m->live = 0;
 	m->gen = 1;
 	for (size_t i = 0; i < oldcap; i++)
-		if (old[i].gen == oldgen && old[i].val != DELETED) u64map_put(m, old[i].key, old[i].val);
+		if (old[i].gen == oldgen && old[i].val != U64MAP_DELETED) u64map_put(m, old[i].key, old[i].val);
 	free(old);
-}
-
-void u64map_put(struct u64map *m, uint64_t key, uint32_t val)
-{
-	if ((m->used + 1) * 2 > m->cap) grow(m);
-	size_t mask = m->cap - 1, i = slot_of(m, key), tomb = SIZE_MAX;
-	for (;; i = (i + 1) & mask) {
-		struct u64map_entry *e = &m->e[i];
-		if (e->gen != m->gen) break;
-		if (e->val == DELETED) { if (tomb == SIZE_MAX) tomb = i; continue; }
-		if (e->key == key) { e->val = val; return; }
-	}
-	if (tomb != SIZE_MAX) i = tomb;
-	else m->used++;
-	m->live++;
-	m->e[i] = (struct u64map_entry){ key, val, m->gen };
-}
-
-uint32_t u64map_get(const struct u64map *m, uint64_t key)
-{
-	size_t mask = m->cap - 1, i = slot_of(m, key);
-	for (;; i = (i + 1) & mask) {
-		const struct u64map_entry *e = &m->e[i];
-		if (e->gen != m->gen) return TC_NONE;
-		if (e->val != DELETED && e->key == key) return e->val;
-	}
-}
-
-uint32_t u64map_take(struct u64map *m, uint64_t key)
-{
-	size_t mask = m->cap - 1, i = slot_of(m, key);
-	for (;; i = (i + 1) & mask) {
-		struct u64map_entry *e = &m->e[i];
-		if (e->gen != m->gen) return TC_NONE;
-		if (e->val != DELETED && e->key == key) {
-			uint32_t v = e->val;
-			e->val = DELETED;
-			m->live--;
-			return v;
-		}
-	}
 }
