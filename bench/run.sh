@@ -7,6 +7,7 @@
 # Usage: bench/run.sh BUILD BIN
 BUILD=${1:-build}
 BIN=${2:-./tracecomb}
+case $BIN in */*) ;; *) BIN=./$BIN ;; esac   # the Makefile passes "tracecomb" for the default build
 data=$BUILD/bench-data/halo-256
 for b in gen rawdecode load analysis regions clusters redraw views; do
 	if [ ! -x "$BUILD/bench/$b" ]; then echo "bench: $BUILD/bench/$b is missing (make all)" >&2; exit 1; fi
