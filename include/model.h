@@ -159,6 +159,7 @@ struct tc_trace {
 
 	size_t nmsgs;
 	struct tc_msg *msgs;    /* matched messages, in send order (by sender rank, then time) */
+	struct tc_pages msgs_map; /* the mapping msgs lives in (msgs == (void *)msgs_map.p) */
 	size_t ncolls;
 	struct tc_coll *colls;
 	struct tc_coll_member *coll_members;

@@ -132,6 +132,23 @@ uint64_t tc_peak_rss(void);
  * (MADV_POPULATE_WRITE, Linux >= 5.14), cheaper than a page fault per page on
  * first touch; a no-op where unsupported.  Only for memory about to be written. */
 void tc_prefault(void *p, size_t len);
+/* An array in its own anonymous mapping: page-aligned, grown by mremap (no
+ * copy), so that its pages can be handed to another such array whole.  Zero
+ * = empty.  cap is in bytes (a multiple of the page size). */
+struct tc_pages { char *p; size_t cap; };
+void tc_pages_reserve(struct tc_pages *a, size_t bytes);      /* contents kept */
+void tc_pages_shrink(struct tc_pages *a, size_t bytes);       /* unmaps whole pages past bytes */
+void tc_pages_free(struct tc_pages *a);
+/* Room for item `used` of `size` bytes, the next `batch` items faulted in
+ * (*ready = index up to which they are); returns a->p. */
+void *tc_pages_room(struct tc_pages *a, size_t used, size_t size, size_t batch, size_t *ready);
+/* Move the first len bytes of src to byte off of dst (off + len <= dst->cap):
+ * src's pages are remapped into dst after shifting them to off's place in its
+ * page (in parallel on `threads`), so nothing is faulted in anew; short
+ * arrays are copied.  src is left empty.  Afterwards dst may span several
+ * mappings: it is only shrunk or freed (tc_pages_shrink, tc_pages_free). */
+bool tc_pages_move(struct tc_pages *dst, size_t off, struct tc_pages *src, size_t len, int threads);
+
 /* Room for one more item at v.a[v.n] of a growing VEC whose next `batch`
  * items are kept faulted in: `ready` (size_t, 0 at first) is the index up to
  * which that was done (<= v.cap), so the common case is one compare.  The

@@ -110,22 +110,40 @@ static struct locb *rank_lb(const struct tc_trace *t, uint32_t r)
 	return t->ranks[r].loc == TC_NONE ? NULL : &t->b->lb.a[t->ranks[r].loc];
 }
 
-struct copy_pass { struct tc_trace *t; const struct msgmap *mm; uint32_t keep; };
+struct copy_pass { struct tc_trace *t; const struct msgmap *mm; const bool *placed; };
 
 static void copy_rank(void *ctx, uint32_t r, int tid)
 {
 	(void)tid;
 	struct copy_pass *cp = ctx;
 	const struct msgmap *mm = cp->mm;
-	if (!mm->n[r] || mm->first[r] < cp->keep) return;
+	if (!mm->n[r] || cp->placed[r]) return;
 	struct tc_msg *dst = &cp->t->msgs[mm->first[r]];
 	tc_prefault(dst, (size_t)mm->n[r] * sizeof *dst);
-	memcpy(dst, &mm->blk[r]->m.a[rank_lb(cp->t, r)->blk_first], (size_t)mm->n[r] * sizeof *dst);
+	memcpy(dst, &blk_msgs(mm->blk[r])[rank_lb(cp->t, r)->blk_first], (size_t)mm->n[r] * sizeof *dst);
 }
 
-/* The message array, in rank order.  The block that holds ranks 0, 1, ... in
- * order from its start (a reader thread's, when it read them in rank order)
- * becomes the array with no copy; other ranks' messages are copied in. */
+/* Ranks r.. whose messages fill block k from its start, in rank order (what
+ * a reader thread's block holds when nobody stole from its run, or its run
+ * minus what was stolen from the back): their number, 0 if k holds others. */
+static uint32_t block_ranks(const struct tc_trace *t, const struct msgmap *mm, uint32_t r)
+{
+	const struct sendblk *k = mm->blk[r];
+	size_t at = 0;
+	uint32_t q = r;
+	for (; q < t->nranks && (mm->n[q] == 0 || mm->blk[q] == k); q++) {
+		if (!mm->n[q]) continue;
+		if (rank_lb(t, q)->blk_first != at) return 0;
+		at += mm->n[q];
+	}
+	return at == k->nm ? q - r : 0;
+}
+
+/* The message array, in rank order, in one mapping.  A block that holds
+ * ranks r, r+1, ... in order from its start (a reader thread's) is moved into
+ * place by whole pages: the first such block becomes the array (grown), the
+ * others are remapped into it, so nothing is faulted in or copied twice;
+ * other ranks' messages (locations read apart) are copied. */
 static size_t layout_messages(struct tc_trace *t, struct msgmap *mm, int threads)
 {
 	uint32_t n = t->nranks ? t->nranks : 1;
@@ -143,26 +161,31 @@ static size_t layout_messages(struct tc_trace *t, struct msgmap *mm, int threads
 		mm->delta[r] = mm->first[r] - b->blk_first;
 		total += b->nsends;
 	}
-	struct sendblk *keep_blk = NULL;
-	uint32_t keep = 0;
-	for (uint32_t r = 0; r < t->nranks; r++) {
-		if (!mm->n[r]) continue;
-		if (!keep_blk) keep_blk = mm->blk[r];
-		if (mm->blk[r] != keep_blk || rank_lb(t, r)->blk_first != keep) break;
-		keep += mm->n[r];
+	bool *placed = xcalloc(n, sizeof *placed);
+	size_t bytes = (total + 1) * sizeof *t->msgs;
+	struct tc_pages *dst = &t->msgs_map;
+	for (uint32_t r = 0; r < t->nranks;) {
+		uint32_t q = mm->n[r] ? block_ranks(t, mm, r) : 0;
+		if (!q) { r++; continue; }
+		struct sendblk *k = mm->blk[r];
+		if (!dst->p && mm->first[r] == 0) {  /* the first block becomes the array */
+			*dst = k->m;
+			k->m = (struct tc_pages){ 0 };
+			tc_pages_reserve(dst, bytes);
+		} else {
+			if (!dst->p) tc_pages_reserve(dst, bytes);
+			tc_pages_move(dst, (size_t)mm->first[r] * sizeof *t->msgs, &k->m, k->nm * sizeof *t->msgs, threads);
+		}
+		for (uint32_t i = r; i < r + q; i++) placed[i] = true;
+		r += q;
 	}
-	if (keep_blk && keep_blk->m.n != keep) keep_blk = NULL, keep = 0; /* it holds more: copy all */
-	if (keep_blk) {
-		t->msgs = xreallocarray(keep_blk->m.a, total + 1, sizeof *t->msgs);
-		keep_blk->m.a = NULL;
-		keep_blk->m.n = keep_blk->m.cap = 0;
-	} else {
-		t->msgs = xmalloc((total + 1) * sizeof *t->msgs);
-	}
-	struct copy_pass cp = { t, mm, keep };
+	if (!dst->p) tc_pages_reserve(dst, bytes);
+	t->msgs = (struct tc_msg *)(void *)dst->p;
+	struct copy_pass cp = { t, mm, placed };
 	tc_parallel_for(t->nranks, threads, copy_rank, &cp);
 	for (uint32_t r = 0; r < t->nranks; r++) /* the copies are made: free the blocks' arrays */
-		if (mm->blk[r]) VEC_FREE(mm->blk[r]->m);
+		if (mm->blk[r]) tc_pages_free(&mm->blk[r]->m);
+	free(placed);
 	return total;
 }
 
@@ -412,7 +435,7 @@ static void match_messages(struct tc_trace *t, uint32_t **coll_of_rec)
 	free(rp.acc);
 	size_t nmsgs = nslots;
 	if (nslots > matched) nmsgs = drop_unreceived(t, nslots); /* rare: sends nobody received */
-	if (nmsgs < nslots) t->msgs = xreallocarray(t->msgs, nmsgs + 1, sizeof *t->msgs);
+	tc_pages_shrink(&t->msgs_map, (nmsgs + 1) * sizeof *t->msgs);
 	msgmap_free(&mm);
 	t->nmsgs = nmsgs;
 	t->unmatched_sends = nslots - matched;

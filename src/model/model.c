@@ -250,7 +250,7 @@ void tcb_loc_begin(struct tc_trace *t, uint32_t loc, int slot)
 	if (slot < 0 || slot >= TC_MAX_THREADS || b->blk) return;
 	if (!B->slot[slot]) B->slot[slot] = xcalloc(1, sizeof *B->slot[slot]);
 	b->blk = B->slot[slot];
-	b->blk_first = (uint32_t)b->blk->m.n;
+	b->blk_first = (uint32_t)b->blk->nm;
 }
 
 /* A send record: a message with the sender's side filled in, linked into its
@@ -273,9 +273,9 @@ static uint32_t send_rec(struct tc_trace *t, uint32_t loc, uint64_t time, bool i
 	struct sendblk *k = b->blk;
 	uint32_t region = b->calls.a[call].region;
 	bool nb = isend || (region < B->regions.n && B->regions.a[region].kind == TC_RK_MPI_ISEND);
-	VEC_ROOM(k->m, k->m_ready, PREFAULT_BATCH);
-	uint32_t id = (uint32_t)k->m.n++;
-	struct tc_msg *m = &k->m.a[id];
+	if (k->nm >= k->m_ready) tc_pages_room(&k->m, k->nm, sizeof(struct tc_msg), PREFAULT_BATCH, &k->m_ready);
+	uint32_t id = (uint32_t)k->nm++;
+	struct tc_msg *m = &blk_msgs(k)[id];
 	*m = (struct tc_msg){
 		.send_time = time, .bytes = bytes, .src = src, .dst = dst, .send_call = call,
 		.send_done = UINT64_MAX, .recv_call = TC_NONE, .tag = tag, .comm = comm,
@@ -285,7 +285,7 @@ static uint32_t send_rec(struct tc_trace *t, uint32_t loc, uint64_t time, bool i
 	struct qkey key = { comm, src, dst, tag };
 	struct qent *e = qtab_find_or_add(&k->q, &key);
 	if (e->tail == TC_NONE) e->head = id;
-	else MSG_QNEXT(&k->m.a[e->tail]) = id;
+	else MSG_QNEXT(&blk_msgs(k)[e->tail]) = id;
 	e->tail = id;
 	b->nsends++;
 	mark_op(b, call);
@@ -350,7 +350,7 @@ void tcb_isend_complete(struct tc_trace *t, uint32_t loc, uint64_t time, uint64_
 		b->unpaired_completes++;
 		return;
 	}
-	if (i != ISEND_NOT_KEPT) b->blk->m.a[i].send_done = time;
+	if (i != ISEND_NOT_KEPT) blk_msgs(b->blk)[i].send_done = time;
 	if (b->isends->live == 0) u64map_clear(b->isends);
 }
 
@@ -442,7 +442,7 @@ static void free_reqmaps(struct locb *b)
 void tc_sendblk_free(struct sendblk *s)
 {
 	if (!s) return;
-	VEC_FREE(s->m);
+	tc_pages_free(&s->m);
 	qtab_free(&s->q);
 	free(s);
 }
@@ -553,7 +553,7 @@ void tc_trace_free(struct tc_trace *t)
 	free(t->nodes);
 	free(t->regions);
 	free(t->comms);
-	free(t->msgs);
+	tc_pages_free(&t->msgs_map);
 	free(t->colls);
 	free(t->coll_members);
 	for (size_t i = 0; i < t->warnings.n; i++) free(t->warnings.a[i]);

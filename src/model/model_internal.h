@@ -34,10 +34,16 @@ struct raw_recv {
  * location after the other: a reader thread's locations (tcb_loc_begin), or a
  * single location. */
 struct sendblk {
-	VEC(struct tc_msg) m;
+	struct tc_pages m;      /* its messages (struct tc_msg) in their own mapping, so
+	                         * that whole pages can become the model's array */
+	size_t nm;              /* messages in it */
 	struct qtab q;          /* key → queue head/tail (block-local ids) */
-	size_t m_ready;         /* VEC_ROOM mark */
+	size_t m_ready;         /* tc_pages_room mark */
 };
+static inline struct tc_msg *blk_msgs(const struct sendblk *k)
+{
+	return (struct tc_msg *)(void *)k->m.p;
+}
 /* Until its receive is matched, a message's post_call field links its key's
  * queue: the block-local id of the next message of the same key, TC_NONE at
  * the tail.  Matching overwrites it; messages never received are dropped. */

@@ -1,4 +1,4 @@
-/* test_util.c — JSON writer, rank ranges, hash map, arena, formatting. */
+/* test_util.c — JSON writer, rank ranges, hash map, page arrays, arena, formatting. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -93,6 +93,57 @@ static void test_median(void **st)
 	}
 }
 
+/* Word i of a test pattern (not periodic in a page). */
+static uint32_t pat(size_t i, uint32_t seed)
+{
+	return (uint32_t)(i * 2654435761u) ^ seed;
+}
+
+/* tc_pages_move: the bytes land at off whatever off's place in its page,
+ * by remapped pages (long arrays, shifted in parallel chunks or in one
+ * memmove) or by copy (short ones); what dst held before off stays. */
+static void test_pages_move(void **st)
+{
+	(void)st;
+	const size_t lens[] = { 100, 5 * 4096 + 12, (3u << 20) + 36 };
+	const size_t offs[] = { 0, 4096, 72 * 1001, 4096 * 7 + 4092 };
+	const int threads[] = { 1, 3 };
+	for (size_t li = 0; li < TC_NELEM(lens); li++)
+		for (size_t oi = 0; oi < TC_NELEM(offs); oi++)
+			for (size_t ti = 0; ti < TC_NELEM(threads); ti++) {
+				size_t len = lens[li] / 4 * 4, off = offs[oi];
+				struct tc_pages src = { 0 }, dst = { 0 };
+				tc_pages_reserve(&src, len);
+				tc_pages_reserve(&dst, off + len);
+				uint32_t *a = (uint32_t *)(void *)src.p, *b = (uint32_t *)(void *)dst.p;
+				for (size_t i = 0; i < len / 4; i++) a[i] = pat(i, 7);
+				for (size_t i = 0; i < off / 4; i++) b[i] = pat(i, 99);
+				assert_true(tc_pages_move(&dst, off, &src, len, threads[ti]));
+				assert_null(src.p);
+				assert_int_equal(src.cap, 0);
+				b = (uint32_t *)(void *)dst.p;
+				size_t bad = 0;
+				for (size_t i = 0; i < off / 4; i++) bad += b[i] != pat(i, 99);
+				for (size_t i = 0; i < len / 4; i++) bad += b[off / 4 + i] != pat(i, 7);
+				assert_int_equal(bad, 0);
+				tc_pages_shrink(&dst, off + len);
+				assert_true(dst.cap >= off + len && dst.cap < off + len + 4096);
+				tc_pages_free(&dst);
+			}
+	/* growth keeps the contents; room faults in a batch ahead */
+	struct tc_pages g = { 0 };
+	size_t ready = 0;
+	for (size_t i = 0; i < 300000; i++) {
+		if (i >= ready) tc_pages_room(&g, i, sizeof(uint64_t), 1000, &ready);
+		((uint64_t *)(void *)g.p)[i] = i * 3;
+	}
+	size_t bad = 0;
+	for (size_t i = 0; i < 300000; i++) bad += ((uint64_t *)(void *)g.p)[i] != i * 3;
+	assert_int_equal(bad, 0);
+	tc_pages_free(&g);
+	assert_null(g.p);
+}
+
 static void test_arena_and_fmt(void **st)
 {
 	(void)st;
@@ -121,6 +172,7 @@ int main(void)
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_u64map),
 		cmocka_unit_test(test_median),
+		cmocka_unit_test(test_pages_move),
 		cmocka_unit_test(test_arena_and_fmt),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,136 @@
+/* pages.c — arrays in their own anonymous mappings (see util.h, tc_pages):
+ * grown by mremap (no copy), faulted in by batches, and handed from one
+ * mapping to another by whole pages. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static size_t page_size(void)
+{
+	long p = sysconf(_SC_PAGESIZE);
+	return p > 0 ? (size_t)p : 4096;
+}
+
+static size_t round_up(size_t n, size_t page)
+{
+	return (n + page - 1) / page * page;
+}
+
+static TC_NORETURN void map_failed(const char *what, size_t n)
+{
+	fprintf(stderr, "tracecomb: out of memory (%s of %zu bytes: %s)\n", what, n, strerror(errno));
+	exit(3);
+}
+
+void tc_pages_reserve(struct tc_pages *a, size_t bytes)
+{
+	if (bytes <= a->cap) return;
+	size_t cap = a->cap ? a->cap : 16 * page_size();
+	while (cap < bytes) cap *= 2;
+	void *p = a->p ? mremap(a->p, a->cap, cap, MREMAP_MAYMOVE)
+		       : mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) map_failed(a->p ? "mremap" : "mmap", cap);
+	a->p = p;
+	a->cap = cap;
+}
+
+void *tc_pages_room(struct tc_pages *a, size_t used, size_t size, size_t batch, size_t *ready)
+{
+	if ((used + 1) * size > a->cap) tc_pages_reserve(a, (used + 1) * size);
+	size_t end = used + batch < a->cap / size ? used + batch : a->cap / size;
+	tc_prefault(a->p + used * size, (end - used) * size);
+	*ready = end;
+	return a->p;
+}
+
+void tc_pages_shrink(struct tc_pages *a, size_t bytes)
+{
+	size_t keep = round_up(bytes, page_size());
+	if (keep >= a->cap) return;
+	if (keep == 0) { tc_pages_free(a); return; }
+	/* munmap, not mremap: the range may span mappings spliced in by tc_pages_move */
+	(void)munmap(a->p + keep, a->cap - keep);
+	a->cap = keep;
+}
+
+void tc_pages_free(struct tc_pages *a)
+{
+	if (a->p) (void)munmap(a->p, a->cap);
+	a->p = NULL;
+	a->cap = 0;
+}
+
+/* Shift [p, p + len) up by d bytes (d < chunk), in parallel chunks: each chunk
+ * first keeps its first d bytes (the previous chunk's tail lands there), then
+ * moves the rest of itself, then writes the kept bytes. */
+struct shift { char *p; size_t len, d, chunk; char *saved; };
+
+static void shift_save(void *ctx, uint32_t j, int tid)
+{
+	(void)tid;
+	struct shift *s = ctx;
+	memcpy(s->saved + (size_t)j * s->d, s->p + (size_t)j * s->chunk, s->d);
+}
+
+static void shift_move(void *ctx, uint32_t j, int tid)
+{
+	(void)tid;
+	struct shift *s = ctx;
+	size_t b = (size_t)j * s->chunk, e = TC_MIN(b + s->chunk, s->len);
+	memmove(s->p + b + 2 * s->d, s->p + b + s->d, e - b - s->d);
+}
+
+static void shift_put(void *ctx, uint32_t j, int tid)
+{
+	(void)tid;
+	struct shift *s = ctx;
+	memcpy(s->p + (size_t)j * s->chunk + s->d, s->saved + (size_t)j * s->d, s->d);
+}
+
+static void shift_up(char *p, size_t len, size_t d, int threads)
+{
+	if (!d || !len) return;
+	size_t chunk = TC_MAX((size_t)1 << 20, len / (size_t)TC_MAX(threads, 1) + 1);
+	if (len <= chunk || d >= chunk) { memmove(p + d, p, len); return; }
+	struct shift s = { p, len, d, chunk, NULL };
+	uint32_t n = (uint32_t)((len + chunk - 1) / chunk);
+	if ((n - 1) * chunk + d > len) { memmove(p + d, p, len); return; } /* last chunk shorter than d */
+	s.saved = xmalloc((size_t)n * d);
+	tc_parallel_for(n, threads, shift_save, &s);
+	tc_parallel_for(n, threads, shift_move, &s);
+	tc_parallel_for(n, threads, shift_put, &s);
+	free(s.saved);
+}
+
+bool tc_pages_move(struct tc_pages *dst, size_t off, struct tc_pages *src, size_t len, int threads)
+{
+	size_t pg = page_size(), phase = off % pg;
+	if (off + len > dst->cap) return false;
+	if (len < 4 * pg) goto copy;
+	/* the source's bytes at the phase they take in dst: then page i of the
+	 * source is page i of dst from the one holding byte off */
+	tc_pages_reserve(src, phase + len);
+	shift_up(src->p, len, phase, threads);
+	char *to = dst->p + (off - phase);
+	size_t whole = round_up(phase + len, pg) - pg;  /* pages after the first */
+	if (mremap(src->p + pg, whole, whole, MREMAP_MAYMOVE | MREMAP_FIXED, to + pg) == MAP_FAILED) {
+		tc_prefault(dst->p + off, len);  /* e.g. too many mappings: copy instead */
+		memcpy(dst->p + off, src->p + phase, len);
+		tc_pages_free(src);
+		return true;
+	}
+	memcpy(dst->p + off, src->p + phase, pg - phase);  /* the first page: its head belongs to dst */
+	tc_pages_free(src);
+	return true;
+copy:
+	tc_prefault(dst->p + off, len);
+	memcpy(dst->p + off, src->p, len);
+	tc_pages_free(src);
+	return true;
+}
