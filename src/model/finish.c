@@ -346,6 +346,32 @@ struct recv_pass {
 	struct ops_pass *ops;    /* each rank's ops, built while its records are in cache */
 };
 
+/* Take the head off queue e and ask the memory for the message PREFETCH_POPS
+ * pops ahead (model id = block-local id + delta, mod 2^32): the key's next
+ * receives come a few records later each, and one pop ahead was measured too
+ * late (the matching of the bench trace spends a third less with 4). */
+#define PREFETCH_POPS 4
+static inline void pop_and_fetch(struct qent *e, const uint32_t *next, const struct tc_msg *msgs, uint32_t delta)
+{
+	uint32_t popped = e->head;
+	e->head = next[popped];
+	if (e->head == TC_NONE) {
+		e->tail = e->pf = TC_NONE;
+		return;
+	}
+	uint32_t pf = e->pf;
+	if (pf == TC_NONE || pf == popped) { /* (re)start the cursor ahead of the new head */
+		pf = e->head;
+		for (int s = 1; s < PREFETCH_POPS && next[pf] != TC_NONE; s++) pf = next[pf];
+	} else if (next[pf] != TC_NONE) {
+		pf = next[pf];
+	}
+	e->pf = pf;
+	const struct tc_msg *m = &msgs[(uint32_t)(pf + delta)];
+	__builtin_prefetch(m, 1);
+	__builtin_prefetch((const char *)(m + 1) - 1, 1);
+}
+
 /* Match rank r's receives: pop the head of each one's key (a key has one
  * receiver, so no two threads touch a queue or a message's receiver side). */
 static void recv_rank(void *ctx, uint32_t r, int tid)
@@ -368,13 +394,7 @@ static void recv_rank(void *ctx, uint32_t r, int tid)
 		if (!e || e->head == TC_NONE) { acc->unmatched++; continue; }
 		uint32_t id = e->head + mm->delta[src];
 		struct tc_msg *m = &t->msgs[id];
-		e->head = MSG_QNEXT(m);
-		if (e->head == TC_NONE) e->tail = TC_NONE;
-		else { /* the key's next receive comes a few records later: fetch its message now */
-			const struct tc_msg *nm = &t->msgs[e->head + mm->delta[src]];
-			__builtin_prefetch(nm, 1);
-			__builtin_prefetch((const char *)(nm + 1) - 1, 1);
-		}
+		pop_and_fetch(e, k->next.a, t->msgs, mm->delta[src]);
 		m->recv_time = p->time;
 		m->recv_call = p->call;
 		m->post_time = p->post_time;

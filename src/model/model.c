@@ -278,14 +278,15 @@ static uint32_t send_rec(struct tc_trace *t, uint32_t loc, uint64_t time, bool i
 	struct tc_msg *m = &blk_msgs(k)[id];
 	*m = (struct tc_msg){
 		.send_time = time, .bytes = bytes, .src = src, .dst = dst, .send_call = call,
-		.send_done = UINT64_MAX, .recv_call = TC_NONE, .tag = tag, .comm = comm,
+		.send_done = UINT64_MAX, .recv_call = TC_NONE, .post_call = TC_NONE, .tag = tag, .comm = comm,
 		.flags = nb ? TC_MSG_NB_SEND : 0,
 	};
-	MSG_QNEXT(m) = TC_NONE;
+	VEC_ROOM(k->next, k->next_ready, PREFAULT_BATCH);
+	k->next.a[k->next.n++] = TC_NONE;
 	struct qkey key = { comm, src, dst, tag };
 	struct qent *e = qtab_find_or_add(&k->q, &key);
 	if (e->tail == TC_NONE) e->head = id;
-	else MSG_QNEXT(&blk_msgs(k)[e->tail]) = id;
+	else k->next.a[e->tail] = id;
 	e->tail = id;
 	b->nsends++;
 	mark_op(b, call);
@@ -443,6 +444,7 @@ void tc_sendblk_free(struct sendblk *s)
 {
 	if (!s) return;
 	tc_pages_free(&s->m);
+	VEC_FREE(s->next);
 	qtab_free(&s->q);
 	free(s);
 }

@@ -38,16 +38,14 @@ struct sendblk {
 	                         * that whole pages can become the model's array */
 	size_t nm;              /* messages in it */
 	struct qtab q;          /* key → queue head/tail (block-local ids) */
-	size_t m_ready;         /* tc_pages_room mark */
+	VEC(uint32_t) next;     /* per message: the next one of its key, TC_NONE at the tail */
+	size_t m_ready, next_ready; /* tc_pages_room, VEC_ROOM marks */
 };
 static inline struct tc_msg *blk_msgs(const struct sendblk *k)
 {
 	return (struct tc_msg *)(void *)k->m.p;
 }
-/* Until its receive is matched, a message's post_call field links its key's
- * queue: the block-local id of the next message of the same key, TC_NONE at
- * the tail.  Matching overwrites it; messages never received are dropped. */
-#define MSG_QNEXT(m) ((m)->post_call)
+
 
 struct pending_recv { uint64_t time; uint32_t call; };
 

@@ -25,7 +25,7 @@ struct qent *qtab_add(struct qtab *q, const struct qkey *k)
 		free(old);
 	}
 	struct qent *e = slot_for_new(q, k);
-	*e = (struct qent){ .k = *k, .head = TC_NONE, .tail = TC_NONE, .used = true };
+	*e = (struct qent){ .k = *k, .head = TC_NONE, .tail = TC_NONE, .pf = TC_NONE, .used = true };
 	q->n++;
 	return e;
 }

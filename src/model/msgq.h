@@ -10,7 +10,9 @@
 #include <stdint.h>
 
 struct qkey { uint32_t comm, src, dst, tag; };
-struct qent { struct qkey k; uint32_t head, tail; bool used; };  /* ids local to the table's owner */
+/* A key's queue: ids local to the table's owner; pf is the message the
+ * receive pass last asked the memory for, a few ahead of head (a hint). */
+struct qent { struct qkey k; uint32_t head, tail, pf; bool used; };
 struct qtab { struct qent *e; size_t cap, n; unsigned shift; };   /* shift = 64 - log2(cap) */
 
 /* Slot of k: two multiplies, the top bits (keys differ mostly in the low bits

@@ -222,35 +222,36 @@ static void test_unmatched(void **st)
 	tc_trace_free(t);
 }
 
-/* FIFO per key, keys told apart: 20 sends cycling over 5 tags, received tag by
- * tag in reverse tag order; the k-th receive of a tag gets its k-th send. */
+/* FIFO per key, keys told apart: 60 sends cycling over 5 tags, received tag by
+ * tag in reverse tag order; the k-th receive of a tag gets its k-th send
+ * (queues of 12: the receive pass's prefetch cursor restarts and runs out). */
 static void test_fifo_per_tag(void **st)
 {
 	(void)st;
 	struct fx f = setup(2);
 	struct tc_trace *t = f.t;
-	for (uint32_t i = 0; i < 20; i++) {
+	for (uint32_t i = 0; i < 60; i++) {
 		tcb_enter(t, 0, 10 + i * 10, f.send);
 		tcb_send(t, 0, 11 + i * 10, 1, 0, i % 5, 100 + i);
 		tcb_leave(t, 0, 12 + i * 10, f.send);
 	}
 	for (uint32_t g = 0; g < 5; g++)
-		for (uint32_t k = 0; k < 4; k++) {
-			uint64_t at = 1000 + (g * 4 + k) * 10;
+		for (uint32_t k = 0; k < 12; k++) {
+			uint64_t at = 1000 + (g * 12 + k) * 10;
 			tcb_enter(t, 1, at, f.recv);
 			tcb_recv(t, 1, at + 1, 0, 0, 4 - g, 100 + (4 - g) + 5 * k);
 			tcb_leave(t, 1, at + 2, f.recv);
 		}
 	tc_trace_finish(t);
-	assert_int_equal(t->nmsgs, 20);
+	assert_int_equal(t->nmsgs, 60);
 	assert_int_equal(t->unmatched_sends + t->unmatched_recvs, 0);
-	for (uint32_t i = 0; i < 20; i++) {
+	for (uint32_t i = 0; i < 60; i++) {
 		const struct tc_msg *m = &t->msgs[i];
 		uint32_t g = 4 - i % 5, k = i / 5;
 		assert_int_equal(m->send_call, i);
 		assert_int_equal(m->tag, i % 5);
-		assert_int_equal(m->recv_call, g * 4 + k);
-		assert_int_equal(m->recv_time, 1000 + (g * 4 + k) * 10 + 1);
+		assert_int_equal(m->recv_call, g * 12 + k);
+		assert_int_equal(m->recv_time, 1000 + (g * 12 + k) * 10 + 1);
 	}
 	for (size_t w = 0; w < t->warnings.n; w++) assert_null(strstr(t->warnings.a[w], "different sizes"));
 	tc_trace_free(t);
