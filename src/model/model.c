@@ -189,6 +189,18 @@ static struct locb *lb_at(struct tc_trace *t, uint32_t loc, uint64_t time)
 	return b;
 }
 
+/* Items to fault in ahead: PREFAULT_BATCH, but no more than the location's
+ * remaining events can fill (`per` events at least per item: an Enter and a
+ * Leave per call, one record per receive), so that little memory is faulted
+ * in past the end. */
+static size_t batch_left(const struct tc_trace *t, uint32_t loc, const struct locb *b, unsigned per)
+{
+	uint64_t def = t->b->locs.a[loc].nevents_def, seen = 0;
+	for (int k = 0; k < TC_EV_COUNT; k++) seen += b->count[k];
+	if (def <= seen) return PREFAULT_BATCH;  /* count unknown or exceeded */
+	return (size_t)TC_MIN((uint64_t)PREFAULT_BATCH, (def - seen) / per + 1);
+}
+
 static uint32_t top_call(const struct locb *b)
 {
 	return b->top;
@@ -198,7 +210,7 @@ void tcb_enter(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t region)
 {
 	struct locb *b = lb_at(t, loc, time);
 	b->count[TC_EV_ENTER]++;
-	VEC_ROOM(b->calls, b->calls_ready, PREFAULT_BATCH);
+	VEC_ROOM(b->calls, b->calls_ready, batch_left(t, loc, b, 2));
 	uint32_t top = b->top, id = (uint32_t)b->calls.n++;
 	struct tc_call *c = &b->calls.a[id];
 	c->enter = c->leave = time;
@@ -311,7 +323,7 @@ static struct raw_recv *recv_rec(struct tc_trace *t, uint32_t loc, uint64_t time
 		.bytes = bytes < UINT32_MAX ? (uint32_t)bytes : UINT32_MAX,
 	};
 	mark_op(b, call);
-	VEC_ROOM(b->recv, b->recv_ready, PREFAULT_BATCH);
+	VEC_ROOM(b->recv, b->recv_ready, batch_left(t, loc, b, 1));
 	b->recv.a[b->recv.n] = r;
 	return &b->recv.a[b->recv.n++];
 }
