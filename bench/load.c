@@ -6,7 +6,7 @@
  *       load/raw at the same thread count (goal <= 1.5) and of our 2-thread
  *       load to the 1-thread raw decode, peak memory in bytes per event and
  *       the 2-thread speed-up.  Every measurement runs in a fresh child
- *       process (best of N runs, default 3, the four kinds interleaved), so
+ *       process (best of N runs, default 5, the four kinds interleaved), so
  *       peak RSS belongs to one load only.
  *   load --mode ours --threads T ARCHIVE
  *       One load in this process; prints "events=N seconds=S peak_rss=B". */
@@ -174,7 +174,7 @@ static TC_NORETURN void usage(void)
 int main(int argc, char **argv)
 {
 	const char *mode = "all", *raw = NULL;
-	int threads = 1, reps = 3;
+	int threads = 1, reps = 5;
 	VEC(const char *) paths = { 0 };
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--mode") == 0 && i + 1 < argc) mode = argv[++i];

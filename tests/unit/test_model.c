@@ -356,6 +356,56 @@ static void test_ops_unmatched_first(void **st)
 	tc_trace_free(t);
 }
 
+/* Many requests open at once (more than the short array holds), completed
+ * in another order, then the same ids reused: each Irecv gets the time and
+ * call of its own IrecvRequest, each Isend the time of its IsendComplete. */
+static void test_many_requests(void **st)
+{
+	(void)st;
+	enum { N = 40 };
+	struct fx f = setup(2);
+	struct tc_trace *t = f.t;
+	uint64_t now = 1;
+	for (int round = 0; round < 2; round++) {
+		for (uint32_t i = 0; i < N; i++) {   /* rank 0 posts N receives, tag i */
+			tcb_enter(t, 0, now++, f.irecv);
+			tcb_irecv_request(t, 0, now++, 500 + i);
+			tcb_leave(t, 0, now++, f.irecv);
+		}
+		for (uint32_t i = 0; i < N; i++) {   /* rank 1 sends them, tag i */
+			tcb_enter(t, 1, now++, f.isend);
+			tcb_isend(t, 1, now++, 0, 0, i, 8, 900 + i);
+			tcb_leave(t, 1, now++, f.isend);
+		}
+		tcb_enter(t, 1, now++, f.waitall);
+		for (uint32_t i = 0; i < N; i++) tcb_isend_complete(t, 1, now++, 900 + (i * 7) % N);
+		tcb_leave(t, 1, now++, f.waitall);
+		tcb_enter(t, 0, now++, f.waitall);
+		for (uint32_t i = 0; i < N; i++) {   /* completed in reverse */
+			uint32_t k = N - 1 - i;
+			tcb_irecv(t, 0, now++, 1, 0, k, 8, 500 + k);
+		}
+		tcb_leave(t, 0, now++, f.waitall);
+	}
+	tc_trace_finish(t);
+	assert_int_equal(t->nmsgs, 2 * N);
+	assert_int_equal(t->unmatched_sends + t->unmatched_recvs, 0);
+	uint64_t per_round = 3 * N + 3 * N + 2 + N + 2 + N;  /* timestamps used per round */
+	for (uint32_t j = 0; j < 2 * N; j++) {
+		const struct tc_msg *m = &t->msgs[j];
+		uint32_t round = j / N, i = m->tag;
+		uint64_t base = 1 + round * per_round;
+		assert_int_equal(m->post_time, base + 3 * i + 1);      /* its IrecvRequest */
+		assert_int_equal(m->post_call, round * (N + 1) + i);   /* its MPI_Irecv call on rank 0 */
+		uint64_t c0 = base + 6 * N + 1;                        /* first IsendComplete */
+		uint32_t pos = 0;
+		while ((pos * 7) % N != i) pos++;
+		assert_int_equal(m->send_done, c0 + pos);
+		assert_true(m->flags & TC_MSG_NB_RECV);
+	}
+	tc_trace_free(t);
+}
+
 /* A send naming a rank outside its communicator takes no message id from the
  * good ones, is counted apart from the unmatched sends, and has no op. */
 static void test_send_bad_rank(void **st)
@@ -460,6 +510,7 @@ int main(void)
 		cmocka_unit_test(test_send_bad_rank),
 		cmocka_unit_test(test_unreceived_between),
 		cmocka_unit_test(test_ops_nested),
+		cmocka_unit_test(test_many_requests),
 		cmocka_unit_test(test_ops_unmatched_first),
 		cmocka_unit_test(test_fifo_per_tag),
 		cmocka_unit_test(test_collectives),
