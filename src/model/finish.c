@@ -174,7 +174,11 @@ static size_t layout_messages(struct tc_trace *t, struct msgmap *mm, int threads
 			tc_pages_reserve(dst, bytes);
 		} else {
 			if (!dst->p) tc_pages_reserve(dst, bytes);
-			tc_pages_move(dst, (size_t)mm->first[r] * sizeof *t->msgs, &k->m, k->nm * sizeof *t->msgs, threads);
+			if (!tc_pages_move(dst, (size_t)mm->first[r] * sizeof *t->msgs, &k->m, k->nm * sizeof *t->msgs,
+					   threads)) {
+				r += q;  /* not moved: copied below like the others */
+				continue;
+			}
 		}
 		for (uint32_t i = r; i < r + q; i++) placed[i] = true;
 		r += q;
