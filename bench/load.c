@@ -136,12 +136,18 @@ static int bench_archive(const char *self, const char *raw, const char *path, in
 	/* interleaved, so that a drift of the machine's speed hits both sides alike */
 	char *const *argvs[4] = { a_raw1, a_ours1, a_raw2, a_ours2 };
 	struct result *best[4] = { &raw1, &ours1, &raw2, &ours2 };
-	for (int i = 0; i < reps; i++)
+	double *pair[2] = { xcalloc((size_t)reps, sizeof(double)), xcalloc((size_t)reps, sizeof(double)) };
+	for (int i = 0; i < reps; i++) {
+		double sec[4];
 		for (int k = 0; k < 4; k++) {
 			struct result r;
 			if (run_child(argvs[k], &r) != 0) return 1;
 			keep_best(best[k], &r, i == 0);
+			sec[k] = r.seconds;
 		}
+		pair[0][i] = sec[0] > 0 ? sec[1] / sec[0] : 0;
+		pair[1][i] = sec[2] > 0 ? sec[3] / sec[2] : 0;
+	}
 	double ratio1 = raw1.seconds > 0 ? ours1.seconds / raw1.seconds : 0;
 	double ratio2 = raw2.seconds > 0 ? ours2.seconds / raw2.seconds : 0;
 	double speedup = ours2.seconds > 0 ? ours1.seconds / ours2.seconds : 0;
@@ -155,6 +161,11 @@ static int bench_archive(const char *self, const char *raw, const char *path, in
 	printf("  ratio load/raw         1 thread %.2f   (goal <= %.1f: %s)   2 threads %.2f (goal: %s)\n",
 	       ratio1, GOAL_RATIO, ratio1 <= GOAL_RATIO ? "met" : "MISSED", ratio2,
 	       ratio2 <= GOAL_RATIO ? "met" : "MISSED");
+	for (int k = 0; k < 2; k++) qsort(pair[k], (size_t)reps, sizeof(double), tc_cmp_double);
+	printf("  paired ratios          1 thread %.2f (%.2f-%.2f)   2 threads %.2f (%.2f-%.2f)   (median (range) of the %d rounds, each measured back to back)\n",
+	       pair[0][reps / 2], pair[0][0], pair[0][reps - 1], pair[1][reps / 2], pair[1][0], pair[1][reps - 1], reps);
+	free(pair[0]);
+	free(pair[1]);
 	printf("  ours 2 threads / raw 1 thread %.2f   (libotf2 alone decodes in one thread; our default is min(cores, 4))\n",
 	       raw1.seconds > 0 ? ours2.seconds / raw1.seconds : 0);
 	printf("  peak memory            1 thread %.1f   2 threads %.1f bytes/event (%.1f MiB peak RSS)\n", bpe1,
