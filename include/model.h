@@ -259,7 +259,8 @@ bool tcb_loc_is_master(struct tc_trace *t, uint32_t loc);
 /* Optional, before the first record of loc: the caller reads loc's records
  * next, in one thread, and the locations it gives the same slot (0 ..
  * TC_MAX_THREADS-1) one after another, in rank order where it can: their
- * messages are then kept in one array that becomes the model's with no copy. */
+ * messages are then kept in one array that becomes (part of) the model's
+ * without being copied. */
 void tcb_loc_begin(struct tc_trace *t, uint32_t loc, int slot);
 /* The reader read n records on loc in all: those without a tcb_* call count as "other". */
 void tcb_read_total(struct tc_trace *t, uint32_t loc, uint64_t n);

@@ -406,6 +406,58 @@ static void test_many_requests(void **st)
 	tc_trace_free(t);
 }
 
+/* Six ranks exchanging many messages (a ring both ways, 400 per rank), built
+ * with the reader's slots as threads would give them (ranks 0-1 in slot 0,
+ * 2-3 in slot 1, rank 4 read apart as if stolen, rank 5 in slot 2) and built
+ * with no slots: the same messages under the same ids, field by field (the
+ * slots' arrays are long enough to be moved into place by pages). */
+static struct tc_trace *ring_trace(bool slots)
+{
+	enum { R = 6, K = 200 };
+	struct fx f = setup(R);
+	struct tc_trace *t = f.t;
+	static const int slot_of[R] = { 0, 0, 1, 1, -1, 2 };
+	for (uint32_t r = 0; r < R; r++) {
+		if (slots && slot_of[r] >= 0) tcb_loc_begin(t, r, slot_of[r]);
+		uint64_t now = 1;
+		for (uint32_t k = 0; k < K; k++) {
+			tcb_enter(t, r, now++, f.sendrecv);
+			tcb_send(t, r, now++, (r + 1) % R, 0, k % 3, 8 + r);
+			tcb_send(t, r, now++, (r + R - 1) % R, 0, 100 + k % 3, 16 + r);
+			tcb_recv(t, r, now++, (r + R - 1) % R, 0, k % 3, 8 + (r + R - 1) % R);
+			tcb_recv(t, r, now++, (r + 1) % R, 0, 100 + k % 3, 16 + (r + 1) % R);
+			tcb_leave(t, r, now++, f.sendrecv);
+		}
+	}
+	tc_trace_finish(t);
+	return t;
+}
+
+static void test_blocks_moved(void **st)
+{
+	(void)st;
+	struct tc_trace *a = ring_trace(true), *b = ring_trace(false);
+	assert_int_equal(a->nmsgs, 6 * 400);
+	assert_int_equal(b->nmsgs, a->nmsgs);
+	assert_int_equal(a->unmatched_sends + a->unmatched_recvs, 0);
+	size_t bad = 0;
+	for (size_t i = 0; i < a->nmsgs; i++) {
+		const struct tc_msg *x = &a->msgs[i], *y = &b->msgs[i];
+		bad += x->send_time != y->send_time || x->recv_time != y->recv_time || x->post_time != y->post_time ||
+		       x->send_done != y->send_done || x->bytes != y->bytes || x->src != y->src || x->dst != y->dst ||
+		       x->send_call != y->send_call || x->recv_call != y->recv_call || x->post_call != y->post_call ||
+		       x->tag != y->tag || x->comm != y->comm || x->flags != y->flags;
+		bad += x->src != i / 400 || x->bytes != (i % 2 ? 16 : 8) + x->src;  /* by sender, then record order */
+	}
+	assert_int_equal(bad, 0);
+	for (uint32_t r = 0; r < 6; r++) {
+		assert_int_equal(a->ranks[r].nops, 200);
+		assert_memory_equal(a->ranks[r].recv_msgs, b->ranks[r].recv_msgs, 400 * sizeof(uint32_t));
+	}
+	tc_trace_free(a);
+	tc_trace_free(b);
+}
+
 /* A send naming a rank outside its communicator takes no message id from the
  * good ones, is counted apart from the unmatched sends, and has no op. */
 static void test_send_bad_rank(void **st)
@@ -511,6 +563,7 @@ int main(void)
 		cmocka_unit_test(test_unreceived_between),
 		cmocka_unit_test(test_ops_nested),
 		cmocka_unit_test(test_many_requests),
+		cmocka_unit_test(test_blocks_moved),
 		cmocka_unit_test(test_ops_unmatched_first),
 		cmocka_unit_test(test_fifo_per_tag),
 		cmocka_unit_test(test_collectives),
