@@ -126,7 +126,12 @@ bool tc_pages_move(struct tc_pages *dst, size_t off, struct tc_pages *src, size_
 		return true;
 	}
 	memcpy(dst->p + off, src->p + phase, pg - phase);  /* the first page: its head belongs to dst */
-	tc_pages_free(src);
+	/* unmap only what is still src's: another thread may already have a
+	 * mapping where the moved pages were */
+	(void)munmap(src->p, pg);
+	if (src->cap > pg + whole) (void)munmap(src->p + pg + whole, src->cap - pg - whole);
+	src->p = NULL;
+	src->cap = 0;
 	return true;
 copy:
 	tc_prefault(dst->p + off, len);
