@@ -33,6 +33,16 @@ char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) TC_PRINTF(1, 2);
 char *xvasprintf(const char *fmt, va_list ap);
 TC_NORETURN void tc_fatal(const char *fmt, ...) TC_PRINTF(1, 2);
+TC_NORETURN void tc_oom(size_t n);  /* "out of memory (allocating n bytes)", exit 3 */
+
+/* 64 - log2(cap) for a power-of-two cap: the shift that takes a 64-bit hash's
+ * top bits as a slot (Fibonacci hashing). */
+static inline unsigned tc_hash_shift(size_t cap)
+{
+	unsigned s = 64;
+	while (cap > 1) { cap >>= 1; s--; }
+	return s;
+}
 
 /* Growable array of fixed-size items: VEC(T) v = {0}; VEC_PUSH(v, x); v.n, v.a[i]. */
 #define VEC(T) struct { T *a; size_t n, cap; }
@@ -132,6 +142,10 @@ uint64_t tc_peak_rss(void);
  * (MADV_POPULATE_WRITE, Linux >= 5.14), cheaper than a page fault per page on
  * first touch; a no-op where unsupported.  Only for memory about to be written. */
 void tc_prefault(void *p, size_t len);
+size_t tc_page_size(void);
+/* Fault in items [n, min(n + batch, cap)) of `size` bytes at base; returns
+ * that end (the mark up to which items are ready). */
+size_t tc_prefault_ahead(void *base, size_t n, size_t cap, size_t size, size_t batch);
 /* An array in its own anonymous mapping: page-aligned, grown by mremap (no
  * copy), so that its pages can be handed to another such array whole.  Zero
  * = empty.  cap is in bytes (a multiple of the page size). */

@@ -17,8 +17,7 @@ struct qent *qtab_add(struct qtab *q, const struct qkey *k)
 		struct qent *old = q->e;
 		size_t oc = q->cap;
 		q->cap = oc ? oc * 2 : 256;
-		q->shift = 64;
-		for (size_t c = q->cap; c > 1; c >>= 1) q->shift--;
+		q->shift = tc_hash_shift(q->cap);
 		q->e = xcalloc(q->cap, sizeof *q->e);
 		for (size_t i = 0; i < oc; i++)
 			if (old[i].used) *slot_for_new(q, &old[i].k) = old[i];

@@ -1,41 +1,26 @@
 /* pages.c — arrays in their own anonymous mappings (see util.h, tc_pages):
  * grown by mremap (no copy), faulted in by batches, and handed from one
  * mapping to another by whole pages. */
-#include <errno.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "util.h"
-
-static size_t page_size(void)
-{
-	long p = sysconf(_SC_PAGESIZE);
-	return p > 0 ? (size_t)p : 4096;
-}
 
 static size_t round_up(size_t n, size_t page)
 {
 	return (n + page - 1) / page * page;
 }
 
-static TC_NORETURN void map_failed(const char *what, size_t n)
-{
-	fprintf(stderr, "tracecomb: out of memory (%s of %zu bytes: %s)\n", what, n, strerror(errno));
-	exit(3);
-}
-
 void tc_pages_reserve(struct tc_pages *a, size_t bytes)
 {
 	if (bytes <= a->cap) return;
-	size_t cap = a->cap ? a->cap : 16 * page_size();
+	size_t cap = a->cap ? a->cap : 16 * tc_page_size();
 	while (cap < bytes) cap *= 2;
 	void *p = a->p ? mremap(a->p, a->cap, cap, MREMAP_MAYMOVE)
 		       : mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) map_failed(a->p ? "mremap" : "mmap", cap);
+	if (p == MAP_FAILED) tc_oom(cap);
 	a->p = p;
 	a->cap = cap;
 }
@@ -43,15 +28,13 @@ void tc_pages_reserve(struct tc_pages *a, size_t bytes)
 void *tc_pages_room(struct tc_pages *a, size_t used, size_t size, size_t batch, size_t *ready)
 {
 	if ((used + 1) * size > a->cap) tc_pages_reserve(a, (used + 1) * size);
-	size_t end = used + batch < a->cap / size ? used + batch : a->cap / size;
-	tc_prefault(a->p + used * size, (end - used) * size);
-	*ready = end;
+	*ready = tc_prefault_ahead(a->p, used, a->cap / size, size, batch);
 	return a->p;
 }
 
 void tc_pages_shrink(struct tc_pages *a, size_t bytes)
 {
-	size_t keep = round_up(bytes, page_size());
+	size_t keep = round_up(bytes, tc_page_size());
 	if (keep >= a->cap) return;
 	if (keep == 0) { tc_pages_free(a); return; }
 	/* munmap, not mremap: the range may span mappings spliced in by tc_pages_move */
@@ -110,7 +93,7 @@ static void shift_up(char *p, size_t len, size_t d, int threads)
 
 bool tc_pages_move(struct tc_pages *dst, size_t off, struct tc_pages *src, size_t len, int threads)
 {
-	size_t pg = page_size(), phase = off % pg;
+	size_t pg = tc_page_size(), phase = off % pg;
 	if (off + len > dst->cap) return false;
 	if (len < 4 * pg) goto copy;
 	/* the source's bytes at the phase they take in dst: then page i of the

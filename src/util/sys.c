@@ -31,10 +31,15 @@ uint64_t tc_peak_rss(void)
 #define MADV_POPULATE_WRITE 23
 #endif
 
+size_t tc_page_size(void)
+{
+	long p = sysconf(_SC_PAGESIZE);
+	return p > 0 ? (size_t)p : 4096;
+}
+
 void tc_prefault(void *p, size_t len)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	if (page <= 0) page = 4096;
+	size_t page = tc_page_size();
 	uintptr_t a = (uintptr_t)p & ~((uintptr_t)page - 1);
 	uintptr_t e = ((uintptr_t)p + len + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
 	if (len && e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
@@ -48,8 +53,13 @@ void *tc_vec_room(void *a, size_t *cap, size_t n, size_t size, size_t batch, siz
 		a = xreallocarray(a, nc, size);
 		*cap = nc;
 	}
-	size_t end = n + batch < *cap ? n + batch : *cap;
-	tc_prefault((char *)a + n * size, (end - n) * size);
-	*ready = end;
+	*ready = tc_prefault_ahead(a, n, *cap, size, batch);
 	return a;
+}
+
+size_t tc_prefault_ahead(void *base, size_t n, size_t cap, size_t size, size_t batch)
+{
+	size_t end = n + batch < cap ? n + batch : cap;
+	tc_prefault((char *)base + n * size, (end - n) * size);
+	return end;
 }

@@ -5,17 +5,10 @@
 #include "util.h"
 #include "u64map.h"
 
-static unsigned shift_for(size_t cap)
-{
-	unsigned s = 64;
-	while (cap > 1) { cap >>= 1; s--; }
-	return s;
-}
-
 void u64map_init(struct u64map *m)
 {
 	m->cap = 64;
-	m->shift = shift_for(m->cap);
+	m->shift = tc_hash_shift(m->cap);
 	m->used = m->live = 0;
 	m->gen = 1;
 	m->e = xcalloc(m->cap, sizeof *m->e);
@@ -43,7 +36,7 @@ void u64map_rehash(struct u64map *m)
 	uint32_t oldgen = m->gen;
 	/* mostly tombstones: rehash at the same size instead of growing */
 	if (m->live * 4 > oldcap) m->cap *= 2;
-	m->shift = shift_for(m->cap);
+	m->shift = tc_hash_shift(m->cap);
 	m->e = xcalloc(m->cap, sizeof *m->e);
 	m->used = m->live = 0;
 	m->gen = 1;

@@ -5,7 +5,7 @@
 
 #include "util.h"
 
-static TC_NORETURN void oom(size_t n)
+void tc_oom(size_t n)
 {
 	fprintf(stderr, "tracecomb: out of memory (allocating %zu bytes)\n", n);
 	exit(3);
@@ -14,27 +14,27 @@ static TC_NORETURN void oom(size_t n)
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
-	if (!p) oom(n);
+	if (!p) tc_oom(n);
 	return p;
 }
 
 void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
-	if (!p) oom(n * size);
+	if (!p) tc_oom(n * size);
 	return p;
 }
 
 void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
-	if (!q) oom(n);
+	if (!q) tc_oom(n);
 	return q;
 }
 
 void *xreallocarray(void *p, size_t n, size_t size)
 {
-	if (size && n > SIZE_MAX / size) oom(SIZE_MAX);
+	if (size && n > SIZE_MAX / size) tc_oom(SIZE_MAX);
 	return xrealloc(p, n * size);
 }
 
@@ -47,7 +47,7 @@ char *xstrdup(const char *s)
 char *xvasprintf(const char *fmt, va_list ap)
 {
 	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0) oom(strlen(fmt));
+	if (vasprintf(&s, fmt, ap) < 0) tc_oom(strlen(fmt));
 	return s;
 }
 
