@@ -401,6 +401,8 @@ void app_fit_logical(struct tc_app *a, int cols, int rows);
  * the trace and at least 8 ticks wide; zoomed by 2 around the cursor time. */
 void app_clamp_time_window(struct tc_app *a);
 void app_zoom_time(struct tc_app *a, bool in);
+void app_fit_time(struct tc_app *a);     /* the whole trace */
+void app_follow_time(struct tc_app *a);  /* clamped, re-centred on the cursor time when it left */
 /* The events at the other end of the cursor event's messages and collective,
  * at most max of them (src/ui/views/marks.c). */
 uint32_t view_partners(const struct tc_app *a, uint32_t *out, uint32_t max);

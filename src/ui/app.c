@@ -27,8 +27,7 @@ void app_init(struct tc_app *a, struct tc_session *s, const char *trace_name, bo
 	a->rank_sel = xcalloc((size_t)a->t->nranks + 1, 1);
 	a->lv.xpc = a->lv.rpr = 1;
 	a->ov.xpc = 1;
-	a->pv.t0 = a->t->tmin;
-	a->pv.t1 = a->t->tmax > a->t->tmin ? a->t->tmax : a->t->tmin + 1;
+	app_fit_time(a);
 	a->view = &view_logical;
 	a->lat_region = TC_NONE;
 	theme_builtin(&a->theme);
@@ -773,6 +772,24 @@ void app_clamp_time_window(struct tc_app *a)
 	if (a->pv.t0 < t->tmin) a->pv.t0 = t->tmin;
 	if (a->pv.t0 + w > t->tmin + full) a->pv.t0 = t->tmin + full - w;
 	a->pv.t1 = a->pv.t0 + w;
+}
+
+void app_fit_time(struct tc_app *a)
+{
+	a->pv.t0 = a->t->tmin;
+	a->pv.t1 = a->t->tmax;
+	app_clamp_time_window(a);
+}
+
+void app_follow_time(struct tc_app *a)
+{
+	app_clamp_time_window(a);
+	uint64_t w = a->pv.t1 - a->pv.t0;
+	if (a->time < a->pv.t0 || a->time >= a->pv.t1) {
+		a->pv.t0 = a->time > w / 2 ? a->time - w / 2 : 0;
+		a->pv.t1 = a->pv.t0 + w;
+		app_clamp_time_window(a);
+	}
 }
 
 void app_zoom_time(struct tc_app *a, bool in)

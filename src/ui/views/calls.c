@@ -189,13 +189,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	int cols = r.w - LW;
 	bool status = r.h >= 12;
 	int arows = (r.h - 4 - status) / 2, drows = r.h - 4 - status - arows;
-	app_clamp_time_window(a);
-	uint64_t w = a->pv.t1 - a->pv.t0;
-	if (a->time < a->pv.t0 || a->time >= a->pv.t1) {   /* follow the cursor, as the physical view does */
-		a->pv.t0 = a->time > w / 2 ? a->time - w / 2 : 0;
-		a->pv.t1 = a->pv.t0 + w;
-		app_clamp_time_window(a);
-	}
+	app_follow_time(a);
 	const struct cv_cache *c = bins(a, cols, drows);
 	double dt = (double)(a->pv.t1 - a->pv.t0) / cols;
 	int x0 = r.x + LW;
@@ -301,8 +295,7 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 		app_zoom_time(a, act == ACT_ZOOM_IN);
 		return true;
 	case ACT_ZOOM_FIT:
-		a->pv.t0 = t->tmin;
-		a->pv.t1 = t->tmax > t->tmin ? t->tmax : t->tmin + 1;
+		app_fit_time(a);
 		return true;
 	case ACT_OPACITY:
 		a->cv.linear = !a->cv.linear;

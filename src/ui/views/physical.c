@@ -143,14 +143,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	int rows = r.h - 1 - evline, cols = r.w - lw;
 	a->pv.cols = cols;
 	a->pv.rows = rows;
-	app_clamp_time_window(a);
-	/* keep the cursor time and rank on screen */
-	uint64_t w = a->pv.t1 - a->pv.t0;
-	if (a->time < a->pv.t0 || a->time >= a->pv.t1) {
-		a->pv.t0 = a->time > w / 2 ? a->time - w / 2 : 0;
-		a->pv.t1 = a->pv.t0 + w;
-		app_clamp_time_window(a);
-	}
+	app_follow_time(a);   /* keep the cursor time and rank on screen */
 	uint32_t vi = app_vis_index(a, a->rank);
 	if (vi < a->pv.top) a->pv.top = vi;
 	if (vi >= a->pv.top + (uint32_t)rows) a->pv.top = vi - (uint32_t)rows + 1;
@@ -226,8 +219,7 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 		app_zoom_time(a, act == ACT_ZOOM_IN);
 		return true;
 	case ACT_ZOOM_FIT:
-		a->pv.t0 = t->tmin;
-		a->pv.t1 = t->tmax;
+		app_fit_time(a);
 		return true;
 	default: return false;
 	}
