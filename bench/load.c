@@ -141,7 +141,11 @@ static int bench_archive(const char *self, const char *raw, const char *path, in
 		double sec[4];
 		for (int k = 0; k < 4; k++) {
 			struct result r;
-			if (run_child(argvs[k], &r) != 0) return 1;
+			if (run_child(argvs[k], &r) != 0) {
+				free(pair[0]);
+				free(pair[1]);
+				return 1;
+			}
 			keep_best(best[k], &r, i == 0);
 			sec[k] = r.seconds;
 		}
