@@ -2,13 +2,8 @@
 # `tracecomb render` against golden files (tests/golden/render/*.txt; cases in
 # tests/golden/render-cases.txt; regenerate with tests/golden/update.sh), then
 # every view of every shared trace must render without error.
-BIN=${BIN:-./tracecomb}
-TRACES=${TRACES:-/work/shared/traces}
-# in a git worktree the shared traces sit next to the main checkout
-if [ ! -d "$TRACES" ] && c=$(git rev-parse --git-common-dir 2>/dev/null); then TRACES=$(cd "$c/../.." && pwd)/shared/traces; fi
-G=tests/golden
-case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-if [ ! -d "$TRACES" ]; then echo "skip render: no traces in $TRACES"; exit 0; fi
+NAME=render
+. tests/support/render.sh
 tmp=$(mktemp)
 grep -v '^#' $G/render-cases.txt | while IFS='|' read -r name trace opts; do
 	[ -n "$name" ] || continue

@@ -3,11 +3,8 @@
 # at steps spread over each trace (every phase it lands in draws), without
 # errors; the same call twice gives the same bytes.  (The goldens are in
 # tests/golden/render-cases.txt, checked by render.sh.)
-BIN=${BIN:-./tracecomb}
-TRACES=${TRACES:-/work/shared/traces}
-if [ ! -d "$TRACES" ] && c=$(git rev-parse --git-common-dir 2>/dev/null); then TRACES=$(cd "$c/../.." && pwd)/shared/traces; fi
-case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-if [ ! -d "$TRACES" ]; then echo "skip render-clusters: no traces in $TRACES"; exit 0; fi
+NAME=render-clusters
+. tests/support/render.sh
 tmp=$(mktemp)
 for d in "$TRACES"/*/; do
 	tr=$(basename "$d")

@@ -3,13 +3,8 @@
 # (tests/golden/render/*.txt, cases in tests/golden/render-extra-cases.txt;
 # regenerate with tests/golden/update.sh), the same bytes twice, every shared
 # trace at three sizes without error, and "too small" below the minimum.
-BIN=${BIN:-./tracecomb}
-TRACES=${TRACES:-/work/shared/traces}
-# in a git worktree the shared traces sit next to the main checkout
-if [ ! -d "$TRACES" ] && c=$(git rev-parse --git-common-dir 2>/dev/null); then TRACES=$(cd "$c/../.." && pwd)/shared/traces; fi
-G=tests/golden
-case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-if [ ! -d "$TRACES" ]; then echo "skip render-extra: no traces in $TRACES"; exit 0; fi
+NAME=render-extra
+. tests/support/render.sh
 tmp=$(mktemp)
 trap 'rm -f "$tmp" "$tmp.2"' EXIT
 grep -v '^#' $G/render-extra-cases.txt | while IFS='|' read -r name trace opts; do

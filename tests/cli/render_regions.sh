@@ -3,13 +3,8 @@
 # (tests/golden/render/*.txt, cases in tests/golden/render-regions-cases.txt;
 # UPDATE=1 rewrites them, tests/golden/update.sh does that), the same bytes
 # twice, and both views of every shared trace at three sizes without error.
-BIN=${BIN:-./tracecomb}
-TRACES=${TRACES:-/work/shared/traces}
-# in a git worktree the shared traces sit next to the main checkout
-if [ ! -d "$TRACES" ] && c=$(git rev-parse --git-common-dir 2>/dev/null); then TRACES=$(cd "$c/../.." && pwd)/shared/traces; fi
-G=tests/golden
-case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-if [ ! -d "$TRACES" ]; then echo "skip render-regions: no traces in $TRACES"; exit 0; fi
+NAME=render-regions
+. tests/support/render.sh
 tmp=$(mktemp)
 grep -v '^#' $G/render-regions-cases.txt | while IFS='|' read -r name trace opts; do
 	[ -n "$name" ] || continue

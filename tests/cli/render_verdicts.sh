@@ -6,13 +6,9 @@
 # iterations, rank 5 delayed once); then: both views of every shared trace
 # render at three sizes, a small terminal says the view does not fit, and the
 # same call gives the same bytes.
-BIN=${BIN:-./tracecomb}
 BUILD=${BUILD:-build}
-TRACES=${TRACES:-/work/shared/traces}
-if [ ! -d "$TRACES" ] && c=$(git rev-parse --git-common-dir 2>/dev/null); then TRACES=$(cd "$c/../.." && pwd)/shared/traces; fi
-G=tests/golden
-case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-if [ ! -d "$TRACES" ]; then echo "skip render-verdicts: no traces in $TRACES"; exit 0; fi
+NAME=render-verdicts
+. tests/support/render.sh
 if [ ! -x "$BUILD/bench/gen" ]; then echo "skip render-verdicts: no $BUILD/bench/gen"; exit 0; fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
