@@ -13,6 +13,7 @@ struct tc_latency;
 struct tc_verdicts;
 struct tc_waitstates;
 struct tc_profile;
+struct tc_span;
 
 struct tc_session {
 	struct tc_trace *t;
@@ -23,6 +24,7 @@ struct tc_session {
 	struct tc_verdicts *verdicts;
 	struct tc_waitstates *waitstates;
 	struct tc_profile *profile;
+	struct tc_span *span;
 	/* options given on the command line as "name=value" strings, read by the
 	 * modules' session getters (e.g. "caller_merge=off") */
 	VEC(char *) opts;
@@ -37,6 +39,10 @@ bool session_opt_bool(const struct tc_session *s, const char *key, bool def);
 /* A number; def when absent or not a number. */
 double session_opt_num(const struct tc_session *s, const char *key, double def);
 
+/* The application span (analysis_span.h): Init leave .. Finalize enter, or the
+ * whole trace with --opt span=all.  Every view and report computes its windows,
+ * shares and confidences over it. */
+const struct tc_span *session_span(struct tc_session *s);
 /* Lazily computed results (each implemented next to its report section). */
 const struct tc_steps *session_steps(struct tc_session *s);
 const struct tc_waitstates *session_waitstates(struct tc_session *s);

@@ -1,6 +1,7 @@
 /* info.c — the "info" section: what is in the archive. */
 #include <stdlib.h>
 
+#include "analysis_span.h"
 #include "report.h"
 
 void report_info_json(struct tc_session *s, struct json *j)
@@ -30,6 +31,17 @@ void report_info_json(struct tc_session *s, struct json *j)
 	json_kuint(j, "incomplete_collectives", t->incomplete_colls);
 	json_kuint(j, "clock_violations", t->clock_violations);
 	json_knum(j, "duration_s", tc_dur(t, t->tmax - t->tmin));
+	const struct tc_span *sp = session_span(s);
+	static const char *const src_names[] = { "init_finalize", "communication", "all" };
+	json_key(j, "application_span");
+	json_obj_begin(j);
+	json_knum(j, "start_s", tc_sec(t, sp->t0));
+	json_knum(j, "end_s", tc_sec(t, sp->t1));
+	json_knum(j, "length_s", tc_span_len(t, sp));
+	json_knum(j, "init_s", sp->init_s);
+	json_knum(j, "finalize_s", sp->finalize_s);
+	json_kstr(j, "source", src_names[sp->source]);
+	json_obj_end(j);
 	json_key(j, "clock");
 	json_obj_begin(j);
 	json_kuint(j, "resolution", t->res);
@@ -74,6 +86,13 @@ void report_info_text(struct tc_session *s, FILE *f)
 		t->nnodes == 1 ? "" : "s", t->nthreads, t->nlocs);
 	fmt_seconds(b1, sizeof b1, tc_dur(t, t->tmax - t->tmin));
 	fprintf(f, "duration    %s (clock %llu ticks/s)\n", b1, (unsigned long long)t->res);
+	const struct tc_span *sp = session_span(s);
+	fmt_seconds(b1, sizeof b1, tc_span_len(t, sp));
+	fmt_seconds(b2, sizeof b2, sp->init_s);
+	if (sp->source == TC_SPAN_INIT_FINALIZE)
+		fprintf(f, "application %s from the end of MPI_Init to MPI_Finalize (MPI_Init took %s)\n", b1, b2);
+	else if (sp->source == TC_SPAN_COMM)
+		fprintf(f, "application %s from the first to the last MPI communication (no MPI_Init/Finalize)\n", b1);
 	fprintf(f, "events      %llu\n", (unsigned long long)tc_trace_events(t));
 	for (int k = 0; k < TC_EV_COUNT; k++)
 		if (t->ev_count[k]) fprintf(f, "  %-20s %llu\n", tc_ev_kind_names[k], (unsigned long long)t->ev_count[k]);

@@ -6,6 +6,7 @@
 #include "analysis_cluster.h"
 #include "analysis_latency.h"
 #include "analysis_profile.h"
+#include "analysis_span.h"
 #include "analysis_steps.h"
 #include "analysis_verdict.h"
 #include "analysis_waitstate.h"
@@ -47,6 +48,15 @@ double session_opt_num(const struct tc_session *s, const char *key, double def)
 	return *end ? def : x;
 }
 
+const struct tc_span *session_span(struct tc_session *s)
+{
+	if (!s->span) {
+		const char *v = session_opt(s, "span", "app");
+		s->span = tc_span_compute(s->t, !strcmp(v, "all"));
+	}
+	return s->span;
+}
+
 void session_free(struct tc_session *s)
 {
 	if (!s) return;
@@ -57,6 +67,7 @@ void session_free(struct tc_session *s)
 	tc_profile_free(s->profile);
 	tc_latency_free(s->latency);
 	tc_verdicts_free(s->verdicts);
+	tc_span_free(s->span);
 	for (size_t i = 0; i < s->opts.n; i++) free(s->opts.a[i]);
 	VEC_FREE(s->opts);
 	tc_trace_free(s->t);
