@@ -15,6 +15,7 @@ struct tc_latency;
 struct tc_waitstates;
 struct tc_steps;
 struct tc_remap;
+struct tc_rootcause;
 
 /* --- load balance (Eq. 9–10) ------------------------------------------------
  * c[0..n): load of each process (messages sent + received, or bytes).
@@ -101,8 +102,8 @@ void tc_dag_free(struct tc_dag *d);
 
 /* --- verdicts -------------------------------------------------------------- */
 enum tc_cause { TC_CAUSE_NONE = 0, TC_CAUSE_MAPPING, TC_CAUSE_PATTERN, TC_CAUSE_IMBALANCE, TC_CAUSE_BACKGROUND,
-		TC_CAUSE_COUNT };
-extern const char *const tc_cause_names[TC_CAUSE_COUNT]; /* "none", "mapping", "pattern", "imbalance", "background" */
+		TC_CAUSE_NOISE, TC_CAUSE_COUNT };
+extern const char *const tc_cause_names[TC_CAUSE_COUNT]; /* "none", "mapping", "pattern", "imbalance", "background", "noise" */
 
 struct tc_verdict_opts {
 	double min_confidence;     /* verdicts below are dropped (default 0.3) */
@@ -123,10 +124,16 @@ struct tc_verdict_opts {
 	double bg_z;               /* and this many quiet spreads above it (3) */
 	uint32_t bg_min_msgs;      /* windows with fewer inter-node messages do not count (8) */
 	uint32_t max_steps;        /* steps listed per blamed rank (5) */
+	/* claims from the critical path (docs/verdicts.md) */
+	double path_full;          /* share of the critical path that gives a claim full weight (0.2) */
+	double imb_concentration;  /* blamed ranks hold at least this share of the path's compute excess (0.7) */
+	double imb_max_ranks;      /* ... and are at most this share of the ranks (1/3; else it is spread: noise) */
+	double bg_stall_ratio;     /* MPI stall rate ≥ this × compute stall rate, else noise (3) */
+	double noise_rank_share;   /* noise: stalls on at least this share of the ranks (0.5) */
 };
 void tc_verdict_default_opts(struct tc_verdict_opts *o);
 
-#define TC_VERDICT_MAX_EVIDENCE 16
+#define TC_VERDICT_MAX_EVIDENCE 24
 struct tc_evidence { const char *key; double value; };
 
 /* A step where a blamed rank's own computation made it late. */
@@ -178,6 +185,9 @@ struct tc_verdict_rank {
 	                             beyond the median of the events at the same step (≥ 0) */
 	double caused;            /* s: waiting it caused (short-term delay cost) */
 	double waited;            /* s: waiting it suffered (all wait states) */
+	double delay_cost;        /* s: long-term delay cost of its excess (root-cause analysis) */
+	double path_compute_excess; /* s: its compute excess on the critical path */
+	double path_mpi_excess;   /* s: its own-MPI excess on the critical path */
 	uint32_t partners;        /* distinct ranks it exchanges messages with */
 };
 
@@ -201,6 +211,11 @@ struct tc_verdicts {
 	double own_late_median;   /* s: median over ranks of own_late */
 	double own_late_ref;      /* s: the lower quartile, the typical rank imbalance is measured against */
 	double waiting;           /* s: all wait states */
+	/* the critical path (NaN / 0 without the root-cause analysis) */
+	double path_len;          /* s */
+	double path_share[4];     /* compute, wait, mpi_own_intra, mpi_own_inter */
+	double path_imbalance, path_mapping, path_background, path_noise; /* s of the path each explains */
+	double mpi_stall_rate, compute_stall_rate;
 	/* remap (O1) */
 	uint64_t remap_msgs_before, remap_msgs_after, remap_bytes_before, remap_bytes_after;
 	uint32_t remap_moved;
@@ -215,12 +230,15 @@ struct tc_verdicts {
 void tc_verdict_windows(const struct tc_trace *t, const struct tc_latency *lat, uint32_t region,
 			const struct tc_verdict_opts *o, struct tc_verdict_win *out);
 
-/* steps and ws may be NULL (no imbalance verdict then); remap may be NULL
- * (no mapping verdict then: the remap's cut is its main evidence).  o NULL:
- * defaults. */
+/* rc: the root-cause analysis (critical path, excess, delay costs); NULL: no
+ * imbalance, background, noise or mapping claim (they rest on the path).
+ * steps may be NULL (no logical steps named then; the verdicts themselves never
+ * depend on them); ws may be NULL; remap may be NULL (no mapping verdict: the
+ * remap's cut is its main evidence).  o NULL: defaults. */
 struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct tc_latency *lat,
 					const struct tc_steps *steps, const struct tc_waitstates *ws,
-					const struct tc_remap *remap, const struct tc_verdict_opts *o);
+					const struct tc_remap *remap, const struct tc_rootcause *rc,
+					const struct tc_verdict_opts *o);
 void tc_verdicts_free(struct tc_verdicts *v);
 /* The evidence value named key, NaN if absent. */
 double tc_verdict_ev(const struct tc_verdict *v, const char *key);

@@ -39,5 +39,7 @@ void report_verdicts_text(struct tc_session *s, FILE *f);
 void report_verdicts_json(struct tc_session *s, struct json *j);
 void report_dag_text(struct tc_session *s, FILE *f);
 void report_dag_json(struct tc_session *s, struct json *j);
+void report_critpath_text(struct tc_session *s, FILE *f);
+void report_critpath_json(struct tc_session *s, struct json *j);
 
 #endif

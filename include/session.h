@@ -14,6 +14,7 @@ struct tc_verdicts;
 struct tc_waitstates;
 struct tc_profile;
 struct tc_span;
+struct tc_rootcause;
 
 struct tc_session {
 	struct tc_trace *t;
@@ -25,6 +26,7 @@ struct tc_session {
 	struct tc_waitstates *waitstates;
 	struct tc_profile *profile;
 	struct tc_span *span;
+	struct tc_rootcause *rootcause;
 	/* options given on the command line as "name=value" strings, read by the
 	 * modules' session getters (e.g. "caller_merge=off") */
 	VEC(char *) opts;
@@ -49,6 +51,8 @@ const struct tc_waitstates *session_waitstates(struct tc_session *s);
 const struct tc_profile *session_profile(struct tc_session *s);
 const struct tc_latency *session_latency(struct tc_session *s);
 const struct tc_verdicts *session_verdicts(struct tc_session *s);
+/* Wait/own split, excess, critical path and delay costs (analysis_rootcause.h). */
+const struct tc_rootcause *session_rootcause(struct tc_session *s);
 /* Clusters per phase, each phase computed when first asked for (analysis_cluster.h). */
 struct tc_clusters *session_clusters(struct tc_session *s);
 

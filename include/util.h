@@ -117,6 +117,9 @@ int tc_cmp_double(const void *a, const void *b);
 /* The median of v[0..n) (the mean of the two middle values when n is even) by
  * selection, in linear time; reorders v.  NAN when n = 0. */
 double tc_median(double *v, size_t n);
+/* The k-th smallest of v[0..n) (k clipped to n - 1) by selection; reorders v.
+ * NAN when n = 0.  The lower quartile is tc_kth(v, n, n / 4). */
+double tc_kth(double *v, size_t n, size_t k);
 
 /* Rank sets printed as compressed ranges: "0-3,8,10-12". */
 void fmt_ranges(struct strbuf *b, const uint32_t *sorted, size_t n);

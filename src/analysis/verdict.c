@@ -8,12 +8,14 @@
 
 #include "analysis_latency.h"
 #include "analysis_remap.h"
+#include "analysis_rootcause.h"
 #include "analysis_steps.h"
 #include "analysis_verdict.h"
 #include "analysis_waitstate.h"
 #include "u64map.h"
+#include "verdict_internal.h"
 
-const char *const tc_cause_names[TC_CAUSE_COUNT] = { "none", "mapping", "pattern", "imbalance", "background" };
+const char *const tc_cause_names[TC_CAUSE_COUNT] = { "none", "mapping", "pattern", "imbalance", "background", "noise" };
 
 /* L above this counts as this in the window levels of A3: one receive completed
  * long after its data arrived (a rank busy before its Wait) must not make a window
@@ -29,6 +31,8 @@ void tc_verdict_default_opts(struct tc_verdict_opts *o)
 		.imb_share = 0.01, .imb_factor = 3.0,
 		.bg_factor = 2.0, .bg_z = 3.0, .bg_min_msgs = 8,
 		.max_steps = 5,
+		.path_full = 0.2, .imb_concentration = 0.7, .imb_max_ranks = 1.0 / 3, .bg_stall_ratio = 3,
+		.noise_rank_share = 0.5,
 	};
 }
 
@@ -37,49 +41,6 @@ double tc_verdict_ev(const struct tc_verdict *v, const char *key)
 	for (uint32_t i = 0; i < v->nev; i++)
 		if (!strcmp(v->ev[i].key, key)) return v->ev[i].value;
 	return NAN;
-}
-
-static void ev_add(struct tc_verdict *v, const char *key, double x)
-{
-	if (v->nev < TC_VERDICT_MAX_EVIDENCE) v->ev[v->nev++] = (struct tc_evidence){ key, x };
-}
-
-static double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : isnan(x) ? 0 : x; }
-
-struct vb { VEC(struct tc_verdict) v; };
-
-static struct tc_verdict *vnew(struct vb *b, enum tc_cause c, uint32_t scope)
-{
-	struct tc_verdict x = { .cause = (uint8_t)c, .scope = scope };
-	VEC_PUSH(b->v, x);
-	return &b->v.a[b->v.n - 1];
-}
-
-static void set_window(struct tc_verdict *v, const struct tc_trace *t, const struct tc_latency *lat, uint32_t w0,
-		       uint32_t w1)
-{
-	v->windowed = true;
-	v->win_first = w0;
-	v->win_last = w1;
-	v->start = tc_sec(t, tc_lat_win_start(lat, w0));
-	v->end = tc_sec(t, TC_MIN(tc_lat_win_end(lat, w1), t->tmax));
-}
-
-static void set_ranks(struct tc_verdict *v, const uint32_t *r, uint32_t n)
-{
-	v->nranks = n;
-	v->ranks = xmalloc((n ? n : 1) * sizeof *v->ranks);
-	if (n) memcpy(v->ranks, r, n * sizeof *r);
-	qsort(v->ranks, n, sizeof *v->ranks, tc_cmp_u32);
-}
-
-static char *ranks_str(const uint32_t *r, uint32_t n)
-{
-	struct strbuf b;
-	sb_init(&b);
-	fmt_ranges(&b, r, n);
-	if (!b.s) sb_add(&b, "-");
-	return sb_detach(&b);
 }
 
 /* --- per-scope message statistics -------------------------------------------
@@ -318,71 +279,11 @@ static void pattern_windows(struct vb *b, const struct tc_trace *t, const struct
 }
 
 /* --- A3: background traffic --------------------------------------------------------- */
-static void background_verdicts(struct vb *b, const struct tc_trace *t, const struct tc_latency *lat,
-				struct scope_stats *s, uint32_t scope, const struct tc_verdict_opts *o,
-				double *score, bool *dist, double *quiet_out, double *spread_out)
-{
-	uint32_t W = lat->nwindows;
-	double q, sp;
-	tc_dispersion(s->w_level, s->w_nbg, W, o->bg_min_msgs, o->bg_factor, o->bg_z, score, dist, &q, &sp);
-	if (quiet_out) *quiet_out = q;
-	if (spread_out) *spread_out = sp;
-	for (uint32_t w = 0; w < W;) {
-		if (!dist[w]) { w++; continue; }
-		/* a period: disturbed windows, with uncounted windows between them */
-		uint32_t w1 = w;
-		for (uint32_t x = w + 1; x < W; x++) {
-			if (dist[x]) { w1 = x; continue; }
-			if (isnan(score[x])) continue;
-			break;
-		}
-		double sl = 0, si = 0, smax = 0, cv = 0;
-		uint32_t nb = 0, ni = 0, ncv = 0;
-		for (uint32_t x = w; x <= w1; x++) {
-			if (!dist[x]) continue;
-			sl += s->w_level[x] * s->w_nbg[x];
-			nb += s->w_nbg[x];
-			if (score[x] > smax) smax = score[x];
-			if (!isnan(s->w_cv[x])) { cv += s->w_cv[x]; ncv++; }
-			if (!isnan(s->w_intra[x])) { si += s->w_intra[x]; ni++; }
-		}
-		double level = nb ? sl / nb : NAN, ratio = q > 0 ? level / q : NAN;
-		double intra = ni ? si / ni : NAN;
-		struct tc_verdict *v = vnew(b, TC_CAUSE_BACKGROUND, scope);
-		set_window(v, t, lat, w, w1);
-		set_ranks(v, NULL, 0);
-		/* ratio = factor → 0.5, 2·factor − 1 and more → 1; fewer than 4 windows' worth of messages weigh less */
-		double c = clamp01((ratio - 1) / (2 * (o->bg_factor - 1) > 0 ? 2 * (o->bg_factor - 1) : 1));
-		c *= clamp01((double)nb / (4.0 * o->bg_min_msgs));
-		/* one window alone: a burst, or a few unlucky messages */
-		if (w1 == w) c *= 0.5;
-		/* intra-node messages slowed as much: not the network between nodes */
-		bool intra_too = !isnan(intra) && intra >= o->bg_factor;
-		if (intra_too) c *= 0.5;
-		v->confidence = c;
-		ev_add(v, "inter_level", level);
-		ev_add(v, "quiet_level", q);
-		ev_add(v, "quiet_spread", sp);
-		ev_add(v, "ratio", ratio);
-		ev_add(v, "max_score", smax);
-		ev_add(v, "cv", ncv ? cv / ncv : NAN);
-		ev_add(v, "intra_level", intra);
-		ev_add(v, "inter_messages", nb);
-		ev_add(v, "windows", w1 - w + 1);
-		v->summary = xasprintf("background traffic in %.3f-%.3f s: same-size inter-node messages took %.1fx "
-				       "their quiet-window time (spread %.2f)%s", v->start, v->end, ratio,
-				       ncv ? cv / ncv : 0.0, intra_too ? "; intra-node messages slowed too" : "");
-		v->advice = xasprintf("O3 rerun at another time or on other nodes: the application is not at fault in "
-				      "this window (the network was busy)");
-		w = w1 + 1;
-	}
-}
-
 /* --- A1: mapping ------------------------------------------------------------------ */
-static void mapping_verdict(struct vb *b, struct tc_verdicts *V, const struct tc_remap *rm,
-			    const struct tc_verdict_opts *o)
+static void mapping_verdict(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_remap *rm,
+			    const struct tc_rootcause *rc, const struct tc_verdict_opts *o)
 {
-	if (!rm || !rm->inter_msgs_before || !V->msgs) return;
+	if (!rm || !rm->inter_msgs_before || !V->msgs || !rc) return;
 	double cut = 1.0 - (double)rm->inter_msgs_after / (double)rm->inter_msgs_before;
 	double excess = (double)(rm->inter_msgs_before - TC_MIN(rm->inter_msgs_after, rm->inter_msgs_before)) /
 			(double)V->msgs;
@@ -396,8 +297,12 @@ static void mapping_verdict(struct vb *b, struct tc_verdicts *V, const struct tc
 		if (rm->node_before[r] != rm->node_after[r]) VEC_PUSH(moved, r);
 	set_ranks(v, moved.a, (uint32_t)moved.n);
 	VEC_FREE(moved);
-	double cc = isnan(cost) ? 0.5 : clamp01(cost - 1.0);
-	v->confidence = 0.5 * clamp01(cut / 0.5) + 0.3 * clamp01(excess / 0.25) + 0.2 * cc;
+	/* what the placement costs the run: inter-node pieces of the critical path
+	 * beyond the typical intra-node own time of the same region and size */
+	double ratio, path_cost = verdict_mapping_path_cost(t, rc, &ratio);
+	double pshare = rc->path_len > 0 ? path_cost / rc->path_len : 0;
+	V->path_mapping = path_cost;
+	v->confidence = clamp01(pshare / o->path_full) * (0.5 + 0.5 * clamp01(cut / 0.5));
 	ev_add(v, "inter_share", share);
 	ev_add(v, "inter_bytes_share", V->bytes ? (double)V->bytes_inter / (double)V->bytes : NAN);
 	ev_add(v, "inter_cost", cost);
@@ -410,6 +315,9 @@ static void mapping_verdict(struct vb *b, struct tc_verdicts *V, const struct tc
 	ev_add(v, "inter_bytes_before", (double)rm->inter_bytes_before);
 	ev_add(v, "inter_bytes_after", (double)rm->inter_bytes_after);
 	ev_add(v, "ranks_moved", rm->moved);
+	ev_add(v, "path_cost_s", path_cost);
+	ev_add(v, "path_share", pshare);
+	ev_add(v, "own_inter_over_intra", ratio);
 	char costs[64];
 	if (isnan(cost)) snprintf(costs, sizeof costs, "(no intra-node messages of equal size to compare)");
 	else snprintf(costs, sizeof costs, "and cost %.1fx an intra-node transfer", cost);
@@ -425,13 +333,6 @@ static void mapping_verdict(struct vb *b, struct tc_verdicts *V, const struct tc
 }
 
 /* --- compute imbalance (logical time) ---------------------------------------------- */
-struct bstep { double sec; uint32_t cev; };
-static int cmp_bstep(const void *a, const void *b)
-{
-	const struct bstep *x = a, *y = b;
-	if (x->sec != y->sec) return x->sec > y->sec ? -1 : 1;
-	return x->cev < y->cev ? -1 : x->cev > y->cev;
-}
 
 /* Per cev: the differential lateness of its computation block beyond what the
  * ranks at the same step share.  When most ranks at a step carry the same
@@ -469,14 +370,20 @@ static double *own_lateness(const struct tc_steps *st)
 	return own;
 }
 
-/* skip[r]: ranks already blamed as communication hot spots (their lateness is
- * the traffic they handle, not computation) */
-static void imbalance_verdict(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t,
-			      const struct tc_steps *st, const struct tc_waitstates *ws, const bool *skip,
-			      const struct tc_verdict_opts *o)
+/* The per-rank numbers of Ravel's logical time kept in the JSON (own lateness,
+ * short-term caused / waited): evidence for the reader, no longer the basis of
+ * the imbalance claim (that rests on the critical path, verdict_path.c). */
+static void own_late_numbers(struct tc_verdicts *V, const struct tc_trace *t, const struct tc_steps *st,
+			     const struct tc_waitstates *ws)
 {
 	uint32_t N = t->nranks;
-	if (!st || !ws || !N) return;
+	if (!N) return;
+	if (ws)
+		for (uint32_t r = 0; r < N; r++) {
+			V->rank[r].caused = ws->caused[r];
+			V->rank[r].waited = ws->waited[r];
+		}
+	if (!st) return;
 	double *tmp = xmalloc(N * sizeof *tmp);
 	double *own = own_lateness(st);
 	for (uint32_t r = 0; r < N; r++) {
@@ -484,91 +391,14 @@ static void imbalance_verdict(struct vb *b, struct tc_verdicts *V, const struct 
 		/* the block before a rank's first event has no measured start: skipped */
 		for (uint32_t k = st->rank_first[r] + 1; k < st->rank_first[r + 1]; k++) sum += own[k];
 		V->rank[r].own_late = tmp[r] = sum;
-		V->rank[r].caused = ws->caused[r];
-		V->rank[r].waited = ws->waited[r];
 	}
-	/* the typical rank: the lower quartile, so that a broad imbalance (half the
-	 * ranks slow) does not become the reference itself */
+	/* the typical rank: the lower quartile */
 	qsort(tmp, N, sizeof *tmp, tc_cmp_double);
 	double pos = 0.25 * (N - 1);
 	uint32_t i0 = (uint32_t)pos;
 	double med = i0 + 1 < N ? tmp[i0] + (pos - i0) * (tmp[i0 + 1] - tmp[i0]) : tmp[i0];
 	V->own_late_median = tc_median(tmp, N);
 	V->own_late_ref = med;
-	VEC(uint32_t) bl = { 0 };
-	double ex_sum = 0, ex_max = 0, caused = 0, waited = 0;
-	for (uint32_t r = 0; r < N; r++) {
-		double ex = V->rank[r].own_late - med;
-		/* an origin, not a victim: it made others wait longer than it waited itself
-		 * (a rank served last by a busy master is late without being at fault) */
-		if (!skip[r] && ex >= o->imb_share * V->span && V->rank[r].own_late >= o->imb_factor * med &&
-		    ws->caused[r] > ws->waited[r]) {
-			VEC_PUSH(bl, r);
-			ex_sum += ex;
-			caused += ws->caused[r];
-			waited += ws->waited[r];
-			if (ex > ex_max) ex_max = ex;
-		}
-	}
-	/* too many "late" ranks is not one culprit but a broad imbalance: still named, the largest first */
-	if (bl.n) {
-		struct tc_verdict *v = vnew(b, TC_CAUSE_IMBALANCE, TC_NONE);
-		set_ranks(v, bl.a, (uint32_t)bl.n);
-		double c1 = clamp01(ex_max / (0.05 * V->span));
-		double c2 = clamp01(caused / ex_sum);
-		double share = V->span > 0 && N ? V->waiting / (V->span * N) : 0;
-		v->confidence = c1 * (0.5 + 0.5 * c2);
-		ev_add(v, "own_late_s", ex_sum + med * bl.n);
-		ev_add(v, "excess_s", ex_sum);
-		ev_add(v, "reference_own_late_s", med);
-		ev_add(v, "max_excess_share", V->span > 0 ? ex_max / V->span : NAN);
-		ev_add(v, "caused_s", caused);
-		ev_add(v, "waited_s", waited);
-		ev_add(v, "caused_share", V->waiting > 0 ? caused / V->waiting : NAN);
-		ev_add(v, "waiting_share", share);
-		/* the worst steps of the blamed ranks */
-		VEC(struct bstep) all = { 0 };
-		for (size_t i = 0; i < bl.n; i++) {
-			uint32_t r = bl.a[i];
-			for (uint32_t k = st->rank_first[r] + 1; k < st->rank_first[r + 1]; k++)
-				if (own[k] > 0) {
-					struct bstep x = { own[k], k };
-					VEC_PUSH(all, x);
-				}
-		}
-		if (all.n > 1) qsort(all.a, all.n, sizeof *all.a, cmp_bstep);
-		/* steps that matter: at least a tenth of the worst one */
-		size_t keep = 0;
-		while (keep < all.n && all.a[keep].sec >= 0.1 * all.a[0].sec) keep++;
-		uint32_t ns = (uint32_t)TC_MIN(keep, (size_t)o->max_steps * (bl.n < 4 ? bl.n : 4));
-		v->nsteps = ns;
-		v->steps = xmalloc((ns ? ns : 1) * sizeof *v->steps);
-		for (uint32_t i = 0; i < ns; i++) {
-			const struct tc_cev *e = &st->cevs[all.a[i].cev];
-			v->steps[i] = (struct tc_blame_step){ e->rank, e->step ? e->step - 1 : 0, all.a[i].sec,
-							      tc_sec(t, e->enter) };
-		}
-		VEC_FREE(all);
-		char *rs = ranks_str(v->ranks, v->nranks);
-		char b1[32], b2[32];
-		fmt_seconds(b1, sizeof b1, ex_sum);
-		fmt_seconds(b2, sizeof b2, caused);
-		struct strbuf sb;
-		sb_init(&sb);
-		for (uint32_t i = 0; i < ns && i < 3; i++) {
-			char b3[32];
-			fmt_seconds(b3, sizeof b3, v->steps[i].seconds);
-			sb_printf(&sb, "%srank %u step %u (+%s)", i ? ", " : "", v->steps[i].rank, v->steps[i].step, b3);
-		}
-		v->summary = xasprintf("compute imbalance: the computation of rank%s %s ran %s late beyond the typical "
-				       "rank and made others wait %s; worst at %s", bl.n > 1 ? "s" : "", rs, b1, b2,
-				       sb.s ? sb.s : "-");
-		v->advice = xasprintf("rebalance the work of rank%s %s (their computation before the named steps), or "
-				      "check those ranks' nodes for interference", bl.n > 1 ? "s" : "", rs);
-		sb_free(&sb);
-		free(rs);
-	}
-	VEC_FREE(bl);
 	free(tmp);
 	free(own);
 }
@@ -627,7 +457,7 @@ static int cmp_verdict(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static void vfree(struct tc_verdict *v)
+void verdict_free_one(struct tc_verdict *v)
 {
 	free(v->ranks);
 	free(v->steps);
@@ -684,7 +514,8 @@ void tc_verdict_windows(const struct tc_trace *t, const struct tc_latency *lat, 
 
 struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct tc_latency *lat,
 					const struct tc_steps *steps, const struct tc_waitstates *ws,
-					const struct tc_remap *remap, const struct tc_verdict_opts *o)
+					const struct tc_remap *remap, const struct tc_rootcause *rc,
+					const struct tc_verdict_opts *o)
 {
 	struct tc_verdicts *V = xcalloc(1, sizeof *V);
 	if (o) V->opts = *o;
@@ -754,7 +585,7 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 	double *score = xmalloc((W ? W : 1) * sizeof *score);
 	bool *dist = xmalloc((W ? W : 1) * sizeof *dist);
 
-	mapping_verdict(&b, V, remap, o);
+	mapping_verdict(&b, V, t, remap, rc, o);
 	size_t before = b.v.n;
 	pattern_verdict(&b, t, ws, &run, TC_NONE, partners, o);
 	if (b.v.n == before) pattern_windows(&b, t, lat, &run, TC_NONE, o);
@@ -762,38 +593,43 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 	for (size_t i = before; i < b.v.n; i++)
 		if (b.v.a[i].cause == TC_CAUSE_PATTERN && !b.v.a[i].windowed)
 			for (uint32_t k = 0; k < b.v.a[i].nranks; k++) hot[b.v.a[i].ranks[k]] = true;
-	imbalance_verdict(&b, V, t, steps, ws, hot, o);
+	/* a hot spot matters by the share of the critical path it holds */
+	if (rc)
+		for (size_t i = before; i < b.v.n; i++) {
+			double h = verdict_path_share_of(rc, hot);
+			ev_add(&b.v.a[i], "path_share", h);
+			b.v.a[i].confidence *= clamp01(h / o->path_full);
+		}
+	own_late_numbers(V, t, steps, ws);
+	if (rc) {
+		verdict_imbalance(&b, V, t, rc, steps, hot);
+		verdict_background(&b, V, t, lat, rc);
+		verdict_noise(&b, V, t, rc);
+	}
 	free(hot);
-	background_verdicts(&b, t, lat, &run, TC_NONE, o, score, dist, &V->bg_quiet, &V->bg_spread);
+	/* the A3 window panels (the UI's background strip): dispersion of L per window */
+	tc_dispersion(run.w_level, run.w_nbg, W, o->bg_min_msgs, o->bg_factor, o->bg_z, score, dist, &V->bg_quiet,
+		      &V->bg_spread);
 	fill_windows(&run, score, dist, W, V->win);
 
-	/* regions: pattern and background inside each sizeable region, when there are several */
+	/* regions: pattern inside each sizeable region, when there are several */
 	if (lat->nregions > 1)
 		for (uint32_t g = 0; g < lat->nregions; g++) {
 			const struct tc_lat_region *R = &lat->regions[g];
 			if (R->nranks < 4 || R->messages_inside < TC_MAX((uint64_t)100, (uint64_t)M / 20)) continue;
 			struct scope_stats s;
 			scope_compute(t, lat, g, by_win, win_first, &s);
-			pattern_verdict(&b, t, ws, &s, g, partners, o);
-			bool *d2 = xmalloc((W ? W : 1) * sizeof *d2);
-			double *s2 = xmalloc((W ? W : 1) * sizeof *s2);
 			size_t nb0 = b.v.n;
-			background_verdicts(&b, t, lat, &s, g, o, s2, d2, NULL, NULL);
-			/* a region's period the run-wide analysis already reported adds nothing */
-			for (size_t i = nb0; i < b.v.n;) {
-				bool dup = false;
-				for (size_t j = 0; j < nb0; j++)
-					dup |= b.v.a[j].cause == TC_CAUSE_BACKGROUND && b.v.a[j].scope == TC_NONE &&
-					       b.v.a[j].win_first <= b.v.a[i].win_first && b.v.a[j].win_last >= b.v.a[i].win_last;
-				if (dup) {
-					vfree(&b.v.a[i]);
-					b.v.a[i] = b.v.a[--b.v.n];
-				} else {
-					i++;
+			pattern_verdict(&b, t, ws, &s, g, partners, o);
+			if (rc)
+				for (size_t i = nb0; i < b.v.n; i++) {
+					bool *in = xcalloc(N ? N : 1, sizeof *in);
+					for (uint32_t k = 0; k < b.v.a[i].nranks; k++) in[b.v.a[i].ranks[k]] = true;
+					double h = verdict_path_share_of(rc, in);
+					free(in);
+					ev_add(&b.v.a[i], "path_share", h);
+					b.v.a[i].confidence *= clamp01(h / o->path_full);
 				}
-			}
-			free(d2);
-			free(s2);
 			scope_free(&s);
 		}
 
@@ -816,7 +652,7 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 	for (size_t i = 0; i < b.v.n; i++) {
 		if (b.v.a[i].confidence > top) top = b.v.a[i].confidence;
 		if (b.v.a[i].confidence >= o->min_confidence) b.v.a[k++] = b.v.a[i];
-		else vfree(&b.v.a[i]);
+		else verdict_free_one(&b.v.a[i]);
 	}
 	b.v.n = k;
 	if (!k) {
@@ -843,7 +679,7 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 void tc_verdicts_free(struct tc_verdicts *V)
 {
 	if (!V) return;
-	for (uint32_t i = 0; i < V->n; i++) vfree(&V->v[i]);
+	for (uint32_t i = 0; i < V->n; i++) verdict_free_one(&V->v[i]);
 	free(V->v);
 	free(V->win);
 	free(V->rank);

@@ -10,6 +10,8 @@ const struct report_section report_sections[] = {
 	  report_info_text, report_info_json },
 	{ "verdicts", "why: mapping, pattern, compute imbalance or background traffic, with evidence and advice",
 	  report_verdicts_text, report_verdicts_json },
+	{ "critical_path", "the critical path: compute, wait and own MPI time on it, the pieces with excess",
+	  report_critpath_text, report_critpath_json },
 	{ "steps", "logical structure: partitions, steps, lateness hot spots and origins", report_steps_text, report_steps_json },
 	{ "clusters", "per phase: process clusters at the default cut, exchange pattern, focus ranks", report_clusters_text, report_clusters_json },
 	{ "waitstates", "Scalasca wait states: late sender/receiver, collectives, and who caused them",

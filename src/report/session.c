@@ -6,6 +6,7 @@
 #include "analysis_cluster.h"
 #include "analysis_latency.h"
 #include "analysis_profile.h"
+#include "analysis_rootcause.h"
 #include "analysis_span.h"
 #include "analysis_steps.h"
 #include "analysis_verdict.h"
@@ -67,6 +68,7 @@ void session_free(struct tc_session *s)
 	tc_profile_free(s->profile);
 	tc_latency_free(s->latency);
 	tc_verdicts_free(s->verdicts);
+	tc_rootcause_free(s->rootcause);
 	tc_span_free(s->span);
 	for (size_t i = 0; i < s->opts.n; i++) free(s->opts.a[i]);
 	VEC_FREE(s->opts);

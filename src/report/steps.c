@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis_steps.h"
+#include "analysis_origins.h"
 #include "report.h"
 
 static const char *const opt_names[] = { "coalesce_isends", "waitall_merge", "caller_merge", "leap_merge", "lamport" };
@@ -44,11 +45,10 @@ static const char *cev_region(const struct tc_steps *st, const struct tc_cev *e)
 
 /* One block: a communication event, or (aggregate) the computation before it,
  * which sits on the step before; region names the event either way. */
-static void json_block(struct json *j, const struct tc_steps *st, struct tc_block b)
+static void json_block_fields(struct json *j, const struct tc_steps *st, struct tc_block b)
 {
 	const struct tc_trace *t = st->t;
 	const struct tc_cev *e = &st->cevs[b.cev];
-	json_obj_begin(j);
 	json_kuint(j, "rank", e->rank);
 	json_kint(j, "step", (int64_t)e->step - (b.agg ? 1 : 0));
 	json_kuint(j, "partition", e->partition);
@@ -63,6 +63,38 @@ static void json_block(struct json *j, const struct tc_steps *st, struct tc_bloc
 		snprintf(key, sizeof key, "%s_s", tc_metric_names[m]);
 		json_knum(j, key, tc_cev_metric(e, (enum tc_metric)m, b.agg));
 	}
+}
+
+static void json_block(struct json *j, const struct tc_steps *st, struct tc_block b)
+{
+	json_obj_begin(j);
+	json_block_fields(j, st, b);
+	json_obj_end(j);
+}
+
+/* An origin: its logical block's fields, then the root cause's own times
+ * (enter_s / exit_s of the activity replace the block's), excess and delay cost. */
+static void json_origin(struct json *j, const struct tc_steps *st, const struct tc_rootcause *rc,
+			const struct tc_origin *o)
+{
+	const struct tc_trace *t = st->t;
+	const struct tc_act *a = &rc->acts[o->rc.act];
+	json_obj_begin(j);
+	if (o->have_block) {
+		json_block_fields(j, st, o->block);
+	} else {
+		json_kuint(j, "rank", o->rc.rank);
+		json_key(j, "step");
+		json_null(j);
+		json_key(j, "partition");
+		json_null(j);
+	}
+	json_knum(j, "enter_s", tc_sec(t, a->start));
+	json_knum(j, "exit_s", tc_sec(t, a->end));
+	json_kstr(j, "activity", a->kind == TC_ACT_COMPUTE ? "compute" : "mpi_own");
+	json_knum(j, "excess_s", o->rc.excess);
+	json_knum(j, "delay_cost_s", o->rc.delay_cost);
+	json_knum(j, "path_excess_s", o->rc.on_path);
 	json_obj_end(j);
 }
 
@@ -175,19 +207,23 @@ void report_steps_json(struct tc_session *s, struct json *j)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	/* hot spots: the latest blocks; origins: where lateness first appears.
-	 * Both rank events and the computation blocks before them ("aggregate"):
-	 * a delay in computation shows on the block, not on an MPI call */
+	/* hot spots: the latest blocks (Ravel's lateness, a view metric).  Both rank
+	 * events and the computation blocks before them ("aggregate"): a delay in
+	 * computation shows on the block, not on an MPI call */
 	struct tc_block top[TOP_N];
-	const char *keys[2] = { "hotspots", "origins" };
-	enum tc_metric ms[2] = { TC_M_LATENESS, TC_M_DLATENESS };
-	for (int k = 0; k < 2; k++) {
-		size_t nt = tc_steps_top(st, ms[k], true, TOP_N, top);
-		json_key(j, keys[k]);
-		json_arr_begin(j);
-		for (size_t i = 0; i < nt; i++) json_block(j, st, top[i]);
-		json_arr_end(j);
-	}
+	size_t nt = tc_steps_top(st, TC_M_LATENESS, true, TOP_N, top);
+	json_key(j, "hotspots");
+	json_arr_begin(j);
+	for (size_t i = 0; i < nt; i++) json_block(j, st, top[i]);
+	json_arr_end(j);
+	/* origins: the root causes (critical path, delay costs), at their steps */
+	const struct tc_rootcause *rc = session_rootcause(s);
+	struct tc_origin og[TOP_N];
+	size_t no = tc_origins(rc, st, TOP_N, og);
+	json_key(j, "origins");
+	json_arr_begin(j);
+	for (size_t i = 0; i < no; i++) json_origin(j, st, rc, &og[i]);
+	json_arr_end(j);
 	json_obj_end(j);
 }
 
@@ -211,6 +247,35 @@ static void text_blocks(FILE *f, const struct tc_steps *st, const char *title, e
 		snprintf(name, sizeof name, "%s%.16s", agg ? "before " : "", cev_region(st, e));
 		fprintf(f, "  %6u %7lld %5u  %-20s %10s %10s %10s\n", e->rank, (long long)e->step - (agg ? 1 : 0),
 			e->partition, name, x, l, d);
+	}
+}
+
+static void text_origins(FILE *f, struct tc_session *s)
+{
+	const struct tc_steps *st = session_steps(s);
+	const struct tc_rootcause *rc = session_rootcause(s);
+	struct tc_origin og[10];
+	size_t n = tc_origins(rc, st, 10, og);
+	if (!n) {
+		fprintf(f, "origins (root causes): none\n");
+		return;
+	}
+	fprintf(f, "origins (root causes: excess ranked by delay cost and critical path):\n  %6s %7s %5s  %-20s %10s %10s %10s\n",
+		"rank", "step", "part", "activity", "start", "excess", "cost");
+	for (size_t i = 0; i < n; i++) {
+		const struct tc_act *a = &rc->acts[og[i].rc.act];
+		char x[32], e[32], c[32], name[64], stp[16] = "-", prt[16] = "-";
+		fmt_seconds(x, sizeof x, tc_sec(s->t, a->start));
+		fmt_seconds(e, sizeof e, og[i].rc.excess);
+		fmt_seconds(c, sizeof c, og[i].rc.delay_cost);
+		if (og[i].have_block) {
+			const struct tc_cev *ev = &st->cevs[og[i].block.cev];
+			snprintf(stp, sizeof stp, "%lld", (long long)ev->step - (og[i].block.agg ? 1 : 0));
+			snprintf(prt, sizeof prt, "%u", ev->partition);
+		}
+		if (a->kind == TC_ACT_COMPUTE) snprintf(name, sizeof name, "compute");
+		else snprintf(name, sizeof name, "in %.17s", tc_region_name(s->t, s->t->ranks[og[i].rc.rank].calls[a->call].region));
+		fprintf(f, "  %6u %7s %5s  %-20s %10s %10s %10s\n", og[i].rc.rank, stp, prt, name, x, e, c);
 	}
 }
 
@@ -243,5 +308,5 @@ void report_steps_text(struct tc_session *s, FILE *f)
 		fprintf(f, "  %8u %8u %6u %6u  %u\n", sh[k].count, sh[k].ncevs, sh[k].nranks, sh[k].nsteps, sh[k].first);
 	if (distinct > nsh) fprintf(f, "  ... %zu more shapes\n", distinct - nsh);
 	text_blocks(f, st, "hot spots (lateness of MPI calls and of the computation before them)", TC_M_LATENESS, true);
-	text_blocks(f, st, "origins (differential lateness)", TC_M_DLATENESS, true);
+	text_origins(f, s);
 }

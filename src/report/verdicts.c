@@ -21,7 +21,7 @@ const struct tc_verdicts *session_verdicts(struct tc_session *s)
 	struct tc_verdict_opts o;
 	tc_verdict_default_opts(&o);
 	o.min_confidence = session_opt_num(s, "verdict_min_confidence", o.min_confidence);
-	s->verdicts = tc_verdicts_compute(s->t, lat, st, ws, rm, &o);
+	s->verdicts = tc_verdicts_compute(s->t, lat, st, ws, rm, session_rootcause(s), &o);
 	tc_remap_free(rm);
 	return s->verdicts;
 }

@@ -53,6 +53,12 @@ static double select_kth(double *v, size_t n, size_t k)
 	return v[k];
 }
 
+double tc_kth(double *v, size_t n, size_t k)
+{
+	if (!n) return NAN;
+	return select_kth(v, n, k < n ? k : n - 1);
+}
+
 double tc_median(double *v, size_t n)
 {
 	if (!n) return NAN;

@@ -260,7 +260,7 @@ static void test_verdict_pattern(void **st)
 	tc_trace_finish(t);
 	struct tc_latency *lat = tc_latency_compute(t, NULL);
 	struct tc_remap *rm = tc_remap_compute(t, TC_REMAP_BYTES);
-	struct tc_verdicts *V = tc_verdicts_compute(t, lat, NULL, NULL, rm, NULL);
+	struct tc_verdicts *V = tc_verdicts_compute(t, lat, NULL, NULL, rm, NULL, NULL);
 	assert_true(V->n >= 1);
 	const struct tc_verdict *v = &V->v[0];
 	assert_int_equal(v->cause, TC_CAUSE_PATTERN);
@@ -306,7 +306,7 @@ static struct tc_verdicts *ring_verdicts(const uint32_t *node_of, struct tc_rema
 	*latp = tc_latency_compute(t, NULL);
 	*rmp = tc_remap_compute(t, TC_REMAP_BYTES);
 	*tp = t;
-	return tc_verdicts_compute(t, *latp, NULL, NULL, *rmp, NULL);
+	return tc_verdicts_compute(t, *latp, NULL, NULL, *rmp, NULL, NULL);
 }
 
 static void test_verdict_mapping(void **st)
@@ -357,7 +357,7 @@ static void test_verdict_imbalance(void **st)
 	struct tc_latency *lat = tc_latency_compute(t, NULL);
 	struct tc_steps *sp = tc_steps_compute(t, NULL);
 	struct tc_waitstates *ws = tc_waitstates_compute(t);
-	struct tc_verdicts *V = tc_verdicts_compute(t, lat, sp, ws, NULL, NULL);
+	struct tc_verdicts *V = tc_verdicts_compute(t, lat, sp, ws, NULL, NULL, NULL);
 	const struct tc_verdict *v = &V->v[0];
 	assert_int_equal(v->cause, TC_CAUSE_IMBALANCE);
 	assert_int_equal(v->nranks, 1);
@@ -380,7 +380,7 @@ static void test_verdict_imbalance(void **st)
 	assert_float_equal(v->confidence, c1 < 1 ? c1 : 1, 1e-9);
 	tc_verdicts_free(V);
 	/* without the logical structure or the wait states there is no imbalance claim */
-	V = tc_verdicts_compute(t, lat, NULL, NULL, NULL, NULL);
+	V = tc_verdicts_compute(t, lat, NULL, NULL, NULL, NULL, NULL);
 	for (uint32_t i = 0; i < V->n; i++) assert_int_not_equal(V->v[i].cause, TC_CAUSE_IMBALANCE);
 	tc_verdicts_free(V);
 	tc_waitstates_free(ws);
@@ -416,7 +416,7 @@ static void test_verdict_region_scope(void **st)
 	tc_trace_finish(t);
 	struct tc_latency *lat = tc_latency_compute(t, NULL);
 	assert_int_equal(lat->nregions, 2);
-	struct tc_verdicts *V = tc_verdicts_compute(t, lat, NULL, NULL, NULL, NULL);
+	struct tc_verdicts *V = tc_verdicts_compute(t, lat, NULL, NULL, NULL, NULL, NULL);
 	const struct tc_verdict *run = NULL, *reg = NULL;
 	for (uint32_t i = 0; i < V->n; i++) {
 		if (V->v[i].cause != TC_CAUSE_PATTERN) continue;

@@ -1,0 +1,140 @@
+/* analysis_rootcause.h — why the run is slow, on the happened-before graph:
+ * every rank's timeline inside the application span cut into activities
+ * (compute segments and outermost MPI calls), each MPI call split into wait
+ * (time before the partner was ready) and own time, typical values per
+ * call-path context with robust outlier excess, the critical path, and
+ * long-term delay costs (Böhme et al., ICPP 2010).  None of it rests on
+ * logical steps or partitions, so it means the same on rings, trees,
+ * pipelines, halos, master/worker and random traffic.  Pure functions of the
+ * model (no curses).  Definitions and a worked example: docs/rootcause.md. */
+#ifndef TC_ANALYSIS_ROOTCAUSE_H
+#define TC_ANALYSIS_ROOTCAUSE_H
+
+#include "model.h"
+
+struct tc_span;
+
+enum tc_act_kind { TC_ACT_COMPUTE = 0, TC_ACT_MPI = 1 };
+/* What ended an MPI call's wait: the edge of the happened-before graph. */
+enum tc_wait_edge {
+	TC_WE_NONE = 0,
+	TC_WE_LATE_SENDER,    /* the latest send (enter of its call) among the messages it completes */
+	TC_WE_LATE_RECEIVER,  /* the receive post of a message it sends (blocking send, Sendrecv's send
+	                         half, a Wait completing a rendezvous Isend) */
+	TC_WE_COLLECTIVE,     /* the last member's enter (N×N, barrier), the root (1-N), the latest
+	                         non-root (N-1) */
+	TC_WE_COUNT
+};
+extern const char *const tc_wait_edge_names[TC_WE_COUNT]; /* "none", "late_sender", ... */
+
+/* One activity of a rank.  Activities of a rank are contiguous from its own
+ * span start to its span end and in time order. */
+struct tc_act {
+	uint64_t start, end;  /* ticks */
+	uint64_t ready;       /* MPI: when the partner was ready (start + wait); start when no wait */
+	float excess;         /* s above the typical value of its context (compute: duration,
+	                         MPI: own time), 0 when typical */
+	float delay_cost;     /* s of waiting elsewhere this activity's excess caused (long-term) */
+	uint32_t call;        /* MPI: the outermost MPI call; compute: the MPI call that ends it, or
+	                         TC_NONE at the rank's span end */
+	uint32_t partner;     /* MPI with wait: the rank whose readiness ended it, else TC_NONE */
+	uint32_t ctx;         /* context index (tc_rootcause.ctx) */
+	uint8_t kind;         /* enum tc_act_kind */
+	uint8_t edge;         /* enum tc_wait_edge */
+	uint8_t inter;        /* MPI: a message or collective member crosses compute nodes */
+	uint8_t outlier;      /* the excess is an outlier of its context (1), persistent for the rank (2) */
+};
+
+static inline double tc_act_wait(const struct tc_trace *t, const struct tc_act *a)
+{
+	return a->kind == TC_ACT_MPI ? tc_dur(t, a->ready - a->start) : 0;
+}
+static inline double tc_act_own(const struct tc_trace *t, const struct tc_act *a)
+{
+	return tc_dur(t, a->end - a->ready);
+}
+
+/* A call-path context: what is compared with what.  Compute: (previous MPI
+ * call and tag, user regions inside the gap, next MPI call and tag); MPI:
+ * (region, message size bucket, intra/inter node). */
+struct tc_rc_ctx {
+	uint64_t key;
+	uint32_t n;           /* activities */
+	uint32_t nranks;      /* distinct ranks with such an activity */
+	uint32_t region;      /* compute: the next MPI call's region; MPI: the call's region */
+	uint8_t kind;         /* enum tc_act_kind */
+	uint8_t inter;        /* MPI */
+	uint8_t size_bucket;  /* MPI: floor(log2(bytes + 1)) */
+	double median, mad;   /* s, of the durations (compute) or own times (MPI) */
+	double threshold;     /* s: median + max(k·MAD, frac·median, floor) */
+};
+
+/* Critical path pieces. */
+enum tc_cp_kind { TC_CP_COMPUTE = 0, TC_CP_WAIT, TC_CP_MPI_INTRA, TC_CP_MPI_INTER, TC_CP_NKINDS };
+extern const char *const tc_cp_kind_names[TC_CP_NKINDS]; /* "compute", "wait", "mpi_own_intra", "mpi_own_inter" */
+struct tc_cp_piece {
+	uint64_t start, end;  /* ticks */
+	uint32_t rank;
+	uint32_t act;         /* index into tc_rootcause.acts */
+	uint8_t kind;         /* enum tc_cp_kind */
+	double excess;        /* s: the part of the activity's excess on this piece (≤ its length) */
+};
+
+struct tc_rc_opts {
+	double mad_k;         /* outlier: above median + max(mad_k·MAD, ...) (5) */
+	double median_frac;   /* ... frac·median (0.5) */
+	double floor_min;     /* s: the noise floor at least (20e-6) */
+	double floor_k;       /* the floor = floor_k × the pooled robust spread of compute (5) */
+	double persist_frac;  /* persistent: a rank's median above the cross-rank lower quartile by
+	                         this share of it (0.25) */
+};
+void tc_rc_default_opts(struct tc_rc_opts *o);
+
+struct tc_rootcause {
+	struct tc_rc_opts opts;
+	uint64_t t0, t1;          /* the span (ticks) */
+	uint32_t nranks;
+	uint32_t *act_first;      /* nranks + 1 offsets into acts */
+	size_t nacts;
+	struct tc_act *acts;
+	uint32_t nctx;
+	struct tc_rc_ctx *ctx;
+	double noise_floor;       /* s */
+	double compute_spread;    /* s: pooled robust spread (1.4826 × median |x − context median|) */
+	/* stalls: activities with an outlier excess, per kind */
+	uint64_t n_compute, n_compute_stalls, n_mpi, n_mpi_stalls;
+	uint32_t stall_ranks_compute, stall_ranks_mpi; /* distinct ranks with stalls */
+	uint32_t stall_pairs_mpi;  /* distinct (rank, partner-or-peer) pairs among MPI stalls */
+	/* critical path, in time order */
+	size_t npath;
+	struct tc_cp_piece *path;
+	double path_len;           /* s */
+	double share[TC_CP_NKINDS];/* of path_len */
+	uint32_t path_end_rank;    /* the rank that reached Finalize last */
+	/* per rank (nranks): excess on the path, long-term delay cost of its activities */
+	double *path_compute_excess, *path_mpi_excess, *delay_cost, *wait_s;
+	double total_wait;         /* s over all ranks */
+	double unattributed;       /* s of waiting whose cause had no excess to blame */
+};
+
+/* sp: the span to work in (NULL: the whole trace).  o NULL: defaults. */
+struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct tc_span *sp,
+					  const struct tc_rc_opts *o);
+void tc_rootcause_free(struct tc_rootcause *rc);
+/* Index of the activity of rank containing time t (start < t ≤ end, or the
+ * first one when t ≤ its start), TC_NONE when the rank has none.  O(log n). */
+uint32_t tc_rc_act_at(const struct tc_rootcause *rc, uint32_t rank, uint64_t t);
+/* The rank an activity belongs to (O(log ranks)). */
+uint32_t tc_rc_rank_of(const struct tc_rootcause *rc, uint32_t act);
+
+/* Root causes: activities with excess, ranked by delay cost + excess on the
+ * path (largest first).  Writes at most k activity indices to out, returns
+ * how many. */
+struct tc_rc_origin { uint32_t act, rank; double score, excess, delay_cost, on_path; };
+size_t tc_rc_origins(const struct tc_rootcause *rc, size_t k, struct tc_rc_origin *out);
+
+/* internal passes (separate files), exposed for the unit tests */
+void tc_rc_critical_path(const struct tc_trace *t, struct tc_rootcause *rc);
+void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc);
+
+#endif

@@ -1,0 +1,132 @@
+/* delaycost.c — long-term delay costs (Böhme et al., "Identifying the root
+ * causes of wait states in large-scale parallel applications", ICPP 2010;
+ * docs/rootcause.md).
+ *
+ * Every wait (an MPI activity whose partner p became ready at T) carries a
+ * cost: its waiting time plus what later waits propagated into it.  The cost
+ * goes to p's synchronisation interval: the activities of p back from T to
+ * and including the last one in which p itself waited (where p was last held
+ * by someone else; calls that did not wait do not reset the interval: a rank
+ * whose receives found their data there was not synchronised by them).  The
+ * excess in that interval (compute excess, own-time excess) E explains
+ * f = min(1, E / wait) of the cost: that part is split over the interval's
+ * activities in proportion to their excess.  The rest was not p's doing: p was
+ * late because it had waited itself, so it is propagated into that last wait
+ * (or, when p never waited before T, left unattributed).  Waits are handled
+ * latest first, so a propagated cost arrives before its wait is handled.  A
+ * relay that only passed a delay on has no excess and is never blamed.
+ * Cost: a sort of the waits, then O(1) per wait with per-rank prefix sums of
+ * the excess, the index of the last wait before each activity and a range
+ * addition (difference array) of "cost per second of excess". */
+#include <stdlib.h>
+
+#include "analysis_rootcause.h"
+
+struct wref { uint64_t ready; uint32_t act; };
+
+static int wref_cmp(const void *x, const void *y)
+{
+	const struct wref *a = x, *b = y;
+	if (a->ready != b->ready) return a->ready > b->ready ? -1 : 1;
+	return a->act > b->act ? -1 : a->act < b->act;
+}
+
+/* The activity of rank p holding the moment just before T. */
+static uint32_t act_before(const struct tc_rootcause *rc, uint32_t p, uint64_t T)
+{
+	uint32_t j = tc_rc_act_at(rc, p, T);
+	if (j == TC_NONE) return TC_NONE;
+	if (rc->acts[j].start >= T) return j > rc->act_first[p] ? j - 1 : TC_NONE;
+	return j;
+}
+
+struct dc {
+	struct tc_rootcause *rc;
+	double *pre;        /* per activity: excess summed from its rank's first activity, inclusive */
+	uint32_t *last_wait;/* per activity: the last activity at or before it (same rank) that waited */
+	double *coef;       /* difference array: cost per second of excess, from this activity on */
+	double *prop;       /* cost propagated into a wait */
+};
+
+static bool waited(const struct tc_act *a)
+{
+	return a->kind == TC_ACT_MPI && a->partner != TC_NONE && a->ready > a->start;
+}
+
+static void prepare(struct dc *d)
+{
+	struct tc_rootcause *rc = d->rc;
+	size_t n = rc->nacts ? rc->nacts : 1;
+	d->pre = xmalloc(n * sizeof *d->pre);
+	d->last_wait = xmalloc(n * sizeof *d->last_wait);
+	d->coef = xcalloc(n + 1, sizeof *d->coef);
+	d->prop = xcalloc(n, sizeof *d->prop);
+	for (uint32_t r = 0; r < rc->nranks; r++) {
+		double s = 0;
+		uint32_t lw = TC_NONE;
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
+			s += rc->acts[i].excess;
+			d->pre[i] = s;
+			if (waited(&rc->acts[i])) lw = i;
+			d->last_wait[i] = lw;
+		}
+	}
+}
+
+/* Hands cost C of a wait of `wait` seconds to p's interval before T; returns
+ * the wait its remainder propagates into (TC_NONE: unattributed) and the
+ * remainder in *rest. */
+static uint32_t assign(struct dc *d, uint32_t p, uint64_t T, double C, double wait, double *rest)
+{
+	struct tc_rootcause *rc = d->rc;
+	*rest = C;
+	uint32_t j = act_before(rc, p, T);
+	if (j == TC_NONE) return TC_NONE;
+	uint32_t first = rc->act_first[p], target = d->last_wait[j];
+	uint32_t lo = target == TC_NONE ? first : target;
+	double E = d->pre[j] - (lo > first ? d->pre[lo - 1] : 0);
+	double f = wait > 0 && E > 0 ? TC_MIN(1.0, E / wait) : 0;
+	if (f > 0) {
+		d->coef[lo] += C * f / E;
+		d->coef[j + 1] -= C * f / E;
+	}
+	*rest = C * (1 - f);
+	return target;
+}
+
+void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
+{
+	uint32_t N = rc->nranks;
+	rc->delay_cost = xcalloc(N ? N : 1, sizeof(double));
+	VEC(struct wref) w = { 0 };
+	for (size_t i = 0; i < rc->nacts; i++) {
+		const struct tc_act *a = &rc->acts[i];
+		if (a->kind == TC_ACT_MPI && a->partner != TC_NONE && a->ready > a->start) {
+			struct wref x = { a->ready, (uint32_t)i };
+			VEC_PUSH(w, x);
+		}
+	}
+	if (w.n) qsort(w.a, w.n, sizeof *w.a, wref_cmp);
+	struct dc d = { .rc = rc };
+	prepare(&d);
+	for (size_t k = 0; k < w.n; k++) {
+		uint32_t i = w.a[k].act;
+		const struct tc_act *a = &rc->acts[i];
+		double wait = tc_act_wait(t, a), rest;
+		uint32_t to = assign(&d, a->partner, a->ready, wait + d.prop[i], wait, &rest);
+		/* a propagated cost must reach a wait handled later (an earlier one) */
+		if (to != TC_NONE && rc->acts[to].ready < a->ready) d.prop[to] += rest;
+		else rc->unattributed += rest;
+	}
+	for (uint32_t r = 0; r < N; r++) {
+		double c = 0;
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
+			c += d.coef[i];
+			rc->acts[i].delay_cost = (float)(c * rc->acts[i].excess);
+		}
+	}
+	free(d.pre); free(d.last_wait); free(d.coef); free(d.prop);
+	VEC_FREE(w);
+	for (uint32_t r = 0; r < N; r++)
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) rc->delay_cost[r] += rc->acts[i].delay_cost;
+}

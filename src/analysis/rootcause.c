@@ -1,0 +1,538 @@
+/* rootcause.c — activities, wait/own split, typical values per context and
+ * excess (analysis_rootcause.h, docs/rootcause.md).  The critical path and the
+ * delay costs are in critpath.c and delaycost.c.
+ *
+ * Passes, each O(events + messages):
+ *  1. activities: per rank, the outermost MPI calls inside the rank's span
+ *     (MPI_Init / MPI_Finalize excluded: they bound the span) and the compute
+ *     segments between them, with a context key each;
+ *  2. wait/own: per MPI call the time its partner became ready (late sender,
+ *     late receiver, collective rules), clipped to the call;
+ *  3. contexts: median and MAD of every context (selection, linear), the
+ *     pooled robust spread of compute and from it the noise floor;
+ *  4. excess: outlier excess over the context's threshold, and persistent
+ *     excess of a rank whose median stands above the cross-rank lower quartile. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_rootcause.h"
+#include "analysis_span.h"
+#include "u64map.h"
+
+const char *const tc_wait_edge_names[TC_WE_COUNT] = { "none", "late_sender", "late_receiver", "collective" };
+const char *const tc_cp_kind_names[TC_CP_NKINDS] = { "compute", "wait", "mpi_own_intra", "mpi_own_inter" };
+
+void tc_rc_default_opts(struct tc_rc_opts *o)
+{
+	*o = (struct tc_rc_opts){
+		.mad_k = 5, .median_frac = 0.5, .floor_min = 20e-6, .floor_k = 5, .persist_frac = 0.25,
+	};
+}
+
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+/* --- 1. activities ------------------------------------------------------------ */
+
+struct build {
+	const struct tc_trace *t;
+	struct tc_rootcause *rc;
+	VEC(struct tc_act) acts;
+	struct u64map keys;               /* context key → index */
+	VEC(struct tc_rc_ctx) ctx;
+	bool *is_bound;                   /* per region: MPI_Init / MPI_Finalize */
+};
+
+static bool outermost_mpi(const struct tc_trace *t, const struct tc_rank *R, const struct tc_call *c)
+{
+	if (c->region >= t->nregions || !TC_RK_IS_MPI(t->regions[c->region].kind)) return false;
+	if (c->parent == TC_NONE) return true;
+	const struct tc_call *p = &R->calls[c->parent];
+	return p->region >= t->nregions || !TC_RK_IS_MPI(t->regions[p->region].kind);
+}
+
+/* A call's tag signature: the first message's tag, a collective's op, else none. */
+static uint64_t call_tag(const struct tc_trace *t, uint32_t r, const struct tc_call *c)
+{
+	if (!c || c->op == TC_NONE) return 0xffff;
+	const struct tc_op *op = &t->ranks[r].ops[c->op];
+	if (op->nsend) return t->msgs[tc_op_sends(t, r, op)[0]].tag;
+	if (op->nrecv) return t->msgs[tc_op_recvs(t, r, op)[0]].tag;
+	if (op->coll != TC_NONE) return 0x10000u + t->colls[op->coll].op;
+	return 0xffff;
+}
+
+static uint32_t ctx_of(struct build *b, uint64_t key, uint8_t kind, uint32_t region, uint8_t inter, uint8_t bucket)
+{
+	uint32_t i = u64map_get(&b->keys, key);
+	if (i != U64MAP_NONE) return i;
+	i = (uint32_t)b->ctx.n;
+	struct tc_rc_ctx c = { .key = key, .region = region, .kind = kind, .inter = inter, .size_bucket = bucket };
+	VEC_PUSH(b->ctx, c);
+	u64map_put(&b->keys, key, i);
+	return i;
+}
+
+static uint8_t size_bucket(uint64_t bytes)
+{
+	uint8_t k = 0;
+	while (bytes) { k++; bytes >>= 1; }
+	return k;
+}
+
+/* Bytes an MPI call moves and whether any of it crosses nodes. */
+static uint64_t call_bytes(const struct tc_trace *t, uint32_t r, const struct tc_call *c, uint8_t *inter)
+{
+	*inter = 0;
+	if (c->op == TC_NONE) return 0;
+	const struct tc_op *op = &t->ranks[r].ops[c->op];
+	uint64_t bytes = 0;
+	const uint32_t *s = tc_op_sends(t, r, op), *v = tc_op_recvs(t, r, op);
+	for (uint32_t i = 0; i < op->nsend; i++) {
+		bytes += t->msgs[s[i]].bytes;
+		*inter |= !tc_same_node(t, r, t->msgs[s[i]].dst);
+	}
+	for (uint32_t i = 0; i < op->nrecv; i++) {
+		bytes += t->msgs[v[i]].bytes;
+		*inter |= !tc_same_node(t, r, t->msgs[v[i]].src);
+	}
+	if (op->coll != TC_NONE) {
+		const struct tc_coll *co = &t->colls[op->coll];
+		const struct tc_coll_member *m = &t->coll_members[co->first];
+		for (uint32_t k = 0; k < co->n; k++) {
+			if (m[k].rank == r) bytes += m[k].sent + m[k].recvd;
+			else *inter |= !tc_same_node(t, r, m[k].rank);
+		}
+	}
+	return bytes;
+}
+
+static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, const struct tc_call *prev,
+			 const struct tc_call *next, uint32_t next_idx, uint64_t gap_sig)
+{
+	const struct tc_trace *t = b->t;
+	uint32_t pr = prev ? prev->region : TC_NONE - 1, nr = next ? next->region : TC_NONE - 1;
+	uint64_t key = mix(mix(mix(mix(mix(1, pr), call_tag(t, r, prev)), nr), call_tag(t, r, next)), gap_sig);
+	struct tc_act a = { .start = s, .end = e, .ready = s, .call = next_idx, .partner = TC_NONE,
+			    .kind = TC_ACT_COMPUTE };
+	a.ctx = ctx_of(b, key, TC_ACT_COMPUTE, nr, 0, 0);
+	VEC_PUSH(b->acts, a);
+}
+
+static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32_t ci)
+{
+	const struct tc_trace *t = b->t;
+	const struct tc_call *c = &t->ranks[r].calls[ci];
+	uint8_t inter;
+	uint8_t bucket = size_bucket(call_bytes(t, r, c, &inter));
+	uint64_t key = mix(mix(mix(2, c->region), bucket), inter);
+	struct tc_act a = { .start = s, .end = e, .ready = s, .call = ci, .partner = TC_NONE, .kind = TC_ACT_MPI,
+			    .inter = inter };
+	a.ctx = ctx_of(b, key, TC_ACT_MPI, c->region, inter, bucket);
+	VEC_PUSH(b->acts, a);
+}
+
+/* The activities of rank r in [t0, t1]. */
+static void rank_activities(struct build *b, uint32_t r, uint64_t t0, uint64_t t1)
+{
+	const struct tc_trace *t = b->t;
+	const struct tc_rank *R = &t->ranks[r];
+	uint64_t cur = t0, gap_sig = 0;
+	const struct tc_call *prev = NULL;
+	uint32_t mpi_depth_end = 0; /* calls below this index are inside the last MPI call */
+	for (uint32_t i = 0; i < R->ncalls; i++) {
+		const struct tc_call *c = &R->calls[i];
+		if (i < mpi_depth_end) continue;
+		if (c->leave <= t0 && !(c->leave == t0 && c->enter == t0)) continue;
+		if (c->enter >= t1) break;
+		if (!outermost_mpi(t, R, c)) {
+			if (c->region < t->nregions && c->enter >= cur) gap_sig = mix(gap_sig, c->region + 1);
+			continue;
+		}
+		/* skip the MPI call's subtree */
+		uint32_t j = i + 1;
+		while (j < R->ncalls && R->calls[j].depth > c->depth) j++;
+		mpi_depth_end = j;
+		if (b->is_bound[c->region]) continue;
+		uint64_t s = TC_MAX(c->enter, cur), e = TC_MIN(c->leave, t1);
+		if (e < s) e = s;
+		if (s > cur) push_compute(b, r, cur, s, prev, c, i, gap_sig);
+		push_mpi(b, r, s, e, i);
+		cur = e;
+		prev = c;
+		gap_sig = 0;
+	}
+	if (cur < t1) push_compute(b, r, cur, t1, prev, NULL, TC_NONE, gap_sig);
+}
+
+/* --- 2. wait / own ---------------------------------------------------------------- */
+
+/* Isends completed inside a Wait: (src rank, Wait call, message), sorted. */
+struct nbdone { uint32_t rank, call; uint32_t msg; };
+
+static int nbdone_cmp(const void *x, const void *y)
+{
+	const struct nbdone *a = x, *b = y;
+	if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
+	if (a->call != b->call) return a->call < b->call ? -1 : 1;
+	return a->msg < b->msg ? -1 : a->msg > b->msg;
+}
+
+static struct nbdone *isend_completions(const struct tc_trace *t, size_t *n)
+{
+	VEC(struct nbdone) v = { 0 };
+	for (size_t i = 0; i < t->nmsgs; i++) {
+		const struct tc_msg *m = &t->msgs[i];
+		if (!(m->flags & TC_MSG_NB_SEND) || m->src >= t->nranks) continue;
+		uint32_t c = tc_call_at(t, m->src, m->send_done);
+		const struct tc_rank *R = &t->ranks[m->src];
+		while (c != TC_NONE && !outermost_mpi(t, R, &R->calls[c])) c = R->calls[c].parent;
+		if (c == TC_NONE || c == m->send_call) continue;
+		if (t->regions[R->calls[c].region].kind != TC_RK_MPI_WAIT) continue;
+		struct nbdone d = { m->src, c, (uint32_t)i };
+		VEC_PUSH(v, d);
+	}
+	if (v.n) qsort(v.a, v.n, sizeof *v.a, nbdone_cmp);
+	*n = v.n;
+	return v.a;
+}
+
+struct readiness { uint64_t ready; uint32_t partner; uint8_t edge; };
+
+static void candidate(struct readiness *r, uint64_t when, uint32_t who, uint8_t edge)
+{
+	if (r->partner == TC_NONE || when > r->ready) {
+		r->ready = when;
+		r->partner = who;
+		r->edge = edge;
+	}
+}
+
+/* Late receiver: a message of ours held until its receive was posted. */
+static void late_receiver(const struct tc_msg *m, const struct tc_act *a, struct readiness *rd)
+{
+	if (m->post_time > a->start && a->end > m->post_time) candidate(rd, m->post_time, m->dst, TC_WE_LATE_RECEIVER);
+}
+
+static void coll_readiness(const struct tc_trace *t, uint32_t r, const struct tc_coll *co, struct readiness *rd)
+{
+	const struct tc_coll_member *m = &t->coll_members[co->first];
+	enum tc_coll_class cc = tc_coll_class(co->op);
+	uint64_t latest = 0, latest_nonroot = 0;
+	uint32_t who = TC_NONE, who_nr = TC_NONE;
+	uint64_t root_enter = 0;
+	bool have_root = false;
+	for (uint32_t k = 0; k < co->n; k++) {
+		uint64_t e = t->ranks[m[k].rank].calls[m[k].call].enter;
+		if (who == TC_NONE || e > latest) { latest = e; who = m[k].rank; }
+		if (m[k].rank == co->root) { root_enter = e; have_root = true; }
+		else if (who_nr == TC_NONE || e > latest_nonroot) { latest_nonroot = e; who_nr = m[k].rank; }
+	}
+	if (cc == TC_CC_BARRIER || cc == TC_CC_ALL2ALL || cc == TC_CC_SCAN || cc == TC_CC_OTHER) {
+		if (who != r) candidate(rd, latest, who, TC_WE_COLLECTIVE);
+	} else if (cc == TC_CC_ONE2ALL) {
+		if (have_root && co->root != r) candidate(rd, root_enter, co->root, TC_WE_COLLECTIVE);
+	} else if (cc == TC_CC_ALL2ONE) {
+		if (co->root == r && who_nr != TC_NONE) candidate(rd, latest_nonroot, who_nr, TC_WE_COLLECTIVE);
+	}
+}
+
+static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, const struct nbdone *nb, size_t nnb)
+{
+	const struct tc_call *c = &t->ranks[r].calls[a->call];
+	if (c->op == TC_NONE) return;
+	const struct tc_op *op = &t->ranks[r].ops[c->op];
+	uint8_t kind = t->regions[c->region].kind;
+	struct readiness rd = { 0, TC_NONE, TC_WE_NONE };
+	if (op->nrecv && (kind == TC_RK_MPI_RECV || kind == TC_RK_MPI_WAIT || kind == TC_RK_MPI_SENDRECV)) {
+		const uint32_t *v = tc_op_recvs(t, r, op);
+		for (uint32_t i = 0; i < op->nrecv; i++) {
+			const struct tc_msg *m = &t->msgs[v[i]];
+			candidate(&rd, t->ranks[m->src].calls[m->send_call].enter, m->src, TC_WE_LATE_SENDER);
+		}
+	}
+	if (op->nsend && (kind == TC_RK_MPI_SEND || kind == TC_RK_MPI_SENDRECV)) {
+		const uint32_t *s = tc_op_sends(t, r, op);
+		for (uint32_t i = 0; i < op->nsend; i++) late_receiver(&t->msgs[s[i]], a, &rd);
+	}
+	if (kind == TC_RK_MPI_WAIT && nnb) {
+		struct nbdone key = { r, a->call, 0 };
+		size_t lo = 0, hi = nnb;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (nbdone_cmp(&nb[mid], &key) < 0) lo = mid + 1;
+			else hi = mid;
+		}
+		for (; lo < nnb && nb[lo].rank == r && nb[lo].call == a->call; lo++) late_receiver(&t->msgs[nb[lo].msg], a, &rd);
+	}
+	if (op->coll != TC_NONE && kind == TC_RK_MPI_COLL && t->colls[op->coll].n >= 2)
+		coll_readiness(t, r, &t->colls[op->coll], &rd);
+	if (rd.partner == TC_NONE || rd.ready <= a->start) return;
+	a->ready = TC_MIN(rd.ready, a->end);
+	a->partner = rd.partner;
+	a->edge = rd.edge;
+}
+
+/* --- 3. contexts, 4. excess ---------------------------------------------------------- */
+
+static double act_value(const struct tc_trace *t, const struct tc_act *a)
+{
+	return a->kind == TC_ACT_COMPUTE ? tc_dur(t, a->end - a->start) : tc_act_own(t, a);
+}
+
+/* Activity indices grouped by context, rank order kept within a context
+ * (stable counting sort): *first gets nctx + 1 offsets. */
+static uint32_t *group_by_ctx(const struct tc_rootcause *rc, uint32_t **first)
+{
+	uint32_t *f = xcalloc((size_t)rc->nctx + 1, sizeof *f);
+	uint32_t *idx = xmalloc((rc->nacts ? rc->nacts : 1) * sizeof *idx);
+	for (size_t i = 0; i < rc->nacts; i++) f[rc->acts[i].ctx + 1]++;
+	for (uint32_t c = 0; c < rc->nctx; c++) f[c + 1] += f[c];
+	uint32_t *fill = xmalloc(((size_t)rc->nctx + 1) * sizeof *fill);
+	memcpy(fill, f, ((size_t)rc->nctx + 1) * sizeof *fill);
+	for (size_t i = 0; i < rc->nacts; i++) idx[fill[rc->acts[i].ctx]++] = (uint32_t)i;
+	free(fill);
+	*first = f;
+	return idx;
+}
+
+static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, const uint32_t *idx,
+			  const uint32_t *first, double *buf)
+{
+	VEC(double) dev = { 0 };
+	for (uint32_t c = 0; c < rc->nctx; c++) {
+		struct tc_rc_ctx *C = &rc->ctx[c];
+		uint32_t n = first[c + 1] - first[c];
+		C->n = n;
+		uint32_t last_rank = TC_NONE;
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t a = idx[first[c] + k];
+			buf[k] = act_value(t, &rc->acts[a]);
+			uint32_t r = tc_rc_rank_of(rc, a);
+			if (r != last_rank) C->nranks++;
+			last_rank = r;
+		}
+		C->median = tc_median(buf, n);
+		for (uint32_t k = 0; k < n; k++) buf[k] = fabs(buf[k] - C->median);
+		C->mad = 1.4826 * tc_median(buf, n);
+		if (C->kind == TC_ACT_COMPUTE && n >= 3)
+			for (uint32_t k = 0; k < n; k++) VEC_PUSH(dev, buf[k]);
+	}
+	rc->compute_spread = dev.n ? 1.4826 * tc_median(dev.a, dev.n) : 0;
+	VEC_FREE(dev);
+	rc->noise_floor = TC_MAX(rc->opts.floor_min, rc->opts.floor_k * rc->compute_spread);
+	for (uint32_t c = 0; c < rc->nctx; c++) {
+		struct tc_rc_ctx *C = &rc->ctx[c];
+		double m = rc->opts.mad_k * C->mad;
+		m = TC_MAX(m, rc->opts.median_frac * C->median);
+		C->threshold = C->median + TC_MAX(m, rc->noise_floor);
+	}
+}
+
+/* Persistent excess: ranks whose median in a context stands above the lower
+ * quartile of the ranks' medians (contexts seen on ≥ 3 ranks). */
+static void persistent_excess(const struct tc_trace *t, struct tc_rootcause *rc, uint32_t c, const uint32_t *idx,
+			      uint32_t n, double *buf, double *med, uint32_t *run_at)
+{
+	uint32_t nr = 0;
+	for (uint32_t k = 0; k < n;) {
+		uint32_t r = tc_rc_rank_of(rc, idx[k]), e = k;
+		while (e < n && tc_rc_rank_of(rc, idx[e]) == r) { buf[e - k] = act_value(t, &rc->acts[idx[e]]); e++; }
+		run_at[nr] = k;
+		med[nr++] = tc_median(buf, e - k);
+		k = e;
+	}
+	run_at[nr] = n;
+	if (nr < 3) return;
+	memcpy(buf, med, nr * sizeof *buf);
+	double q = tc_kth(buf, nr, nr / 4);
+	double bar = q + TC_MAX(rc->opts.persist_frac * q, rc->noise_floor);
+	for (uint32_t g = 0; g < nr; g++) {
+		if (med[g] <= bar) continue;
+		for (uint32_t k = run_at[g]; k < run_at[g + 1]; k++) {
+			struct tc_act *a = &rc->acts[idx[k]];
+			double x = act_value(t, a) - q;
+			if (x > a->excess) {
+				a->excess = (float)x;
+				if (!a->outlier) a->outlier = 2;
+			}
+		}
+	}
+	(void)c;
+}
+
+static void excess(const struct tc_trace *t, struct tc_rootcause *rc)
+{
+	uint32_t *first;
+	uint32_t *idx = group_by_ctx(rc, &first);
+	uint32_t maxn = 0;
+	for (uint32_t c = 0; c < rc->nctx; c++) maxn = TC_MAX(maxn, first[c + 1] - first[c]);
+	double *buf = xmalloc(((size_t)maxn + 1) * sizeof *buf);
+	double *med = xmalloc(((size_t)maxn + 1) * sizeof *med);
+	uint32_t *run_at = xmalloc(((size_t)maxn + 2) * sizeof *run_at);
+	context_stats(t, rc, idx, first, buf);
+	for (size_t i = 0; i < rc->nacts; i++) {
+		struct tc_act *a = &rc->acts[i];
+		double x = act_value(t, a) - rc->ctx[a->ctx].threshold;
+		if (x > 0) { a->excess = (float)x; a->outlier = 1; }
+	}
+	for (uint32_t c = 0; c < rc->nctx; c++)
+		persistent_excess(t, rc, c, idx + first[c], first[c + 1] - first[c], buf, med, run_at);
+	free(run_at); free(med); free(buf); free(idx); free(first);
+}
+
+/* Stall counts: activities with an outlier excess, by kind; distinct ranks and pairs. */
+static void stall_stats(struct tc_rootcause *rc)
+{
+	bool *cr = xcalloc(rc->nranks + 1, 1), *mr = xcalloc(rc->nranks + 1, 1);
+	struct u64map pairs;
+	u64map_init(&pairs);
+	for (uint32_t r = 0; r < rc->nranks; r++)
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
+			const struct tc_act *a = &rc->acts[i];
+			bool stall = a->outlier == 1;
+			if (a->kind == TC_ACT_COMPUTE) {
+				rc->n_compute++;
+				rc->n_compute_stalls += stall;
+				if (stall) cr[r] = true;
+			} else {
+				if (a->call == TC_NONE) continue;
+				rc->n_mpi++;
+				rc->n_mpi_stalls += stall;
+				if (!stall) continue;
+				mr[r] = true;
+				uint64_t key = (uint64_t)r << 32 | (a->partner == TC_NONE ? 0xffffffffu : a->partner);
+				if (u64map_get(&pairs, key) == U64MAP_NONE) u64map_put(&pairs, key, 1);
+			}
+		}
+	for (uint32_t r = 0; r < rc->nranks; r++) {
+		rc->stall_ranks_compute += cr[r];
+		rc->stall_ranks_mpi += mr[r];
+	}
+	rc->stall_pairs_mpi = (uint32_t)pairs.live;
+	u64map_free(&pairs);
+	free(cr);
+	free(mr);
+}
+
+/* --- lookups ------------------------------------------------------------------------ */
+
+uint32_t tc_rc_rank_of(const struct tc_rootcause *rc, uint32_t act)
+{
+	uint32_t lo = 0, hi = rc->nranks;
+	while (lo + 1 < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (rc->act_first[mid] <= act) lo = mid;
+		else hi = mid;
+	}
+	return lo;
+}
+
+uint32_t tc_rc_act_at(const struct tc_rootcause *rc, uint32_t rank, uint64_t t)
+{
+	uint32_t lo = rc->act_first[rank], hi = rc->act_first[rank + 1];
+	if (lo == hi) return TC_NONE;
+	uint32_t a = lo, b = hi;  /* first activity with end >= t */
+	while (a < b) {
+		uint32_t mid = a + (b - a) / 2;
+		if (rc->acts[mid].end < t) a = mid + 1;
+		else b = mid;
+	}
+	return a < hi ? a : hi - 1;
+}
+
+/* --- the whole analysis ---------------------------------------------------------------- */
+
+struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct tc_span *sp,
+					  const struct tc_rc_opts *o)
+{
+	struct tc_rootcause *rc = xcalloc(1, sizeof *rc);
+	if (o) rc->opts = *o;
+	else tc_rc_default_opts(&rc->opts);
+	uint32_t N = t->nranks;
+	rc->nranks = N;
+	rc->t0 = sp ? sp->t0 : t->tmin;
+	rc->t1 = sp ? sp->t1 : t->tmax;
+	struct build b = { .t = t, .rc = rc };
+	u64map_init(&b.keys);
+	b.is_bound = xcalloc(t->nregions + 1, sizeof *b.is_bound);
+	for (uint32_t g = 0; g < t->nregions; g++) b.is_bound[g] = tc_region_is_init(t, g) || tc_region_is_finalize(t, g);
+	rc->act_first = xcalloc((size_t)N + 1, sizeof *rc->act_first);
+	for (uint32_t r = 0; r < N; r++) {
+		rc->act_first[r] = (uint32_t)b.acts.n;
+		if (!t->ranks[r].ncalls) continue;
+		uint64_t a = sp ? sp->rank_t0[r] : rc->t0, z = sp ? sp->rank_t1[r] : rc->t1;
+		rank_activities(&b, r, a, z);
+	}
+	rc->act_first[N] = (uint32_t)b.acts.n;
+	rc->acts = b.acts.a;
+	rc->nacts = b.acts.n;
+	rc->ctx = b.ctx.a;
+	rc->nctx = (uint32_t)b.ctx.n;
+	u64map_free(&b.keys);
+	free(b.is_bound);
+
+	size_t nnb;
+	struct nbdone *nb = isend_completions(t, &nnb);
+	for (uint32_t r = 0; r < N; r++)
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++)
+			if (rc->acts[i].kind == TC_ACT_MPI) call_wait(t, r, &rc->acts[i], nb, nnb);
+	free(nb);
+	excess(t, rc);
+	stall_stats(rc);
+	rc->wait_s = xcalloc(N ? N : 1, sizeof *rc->wait_s);
+	for (uint32_t r = 0; r < N; r++)
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) rc->wait_s[r] += tc_act_wait(t, &rc->acts[i]);
+	for (uint32_t r = 0; r < N; r++) rc->total_wait += rc->wait_s[r];
+	tc_rc_critical_path(t, rc);
+	tc_rc_delay_costs(t, rc);
+	return rc;
+}
+
+void tc_rootcause_free(struct tc_rootcause *rc)
+{
+	if (!rc) return;
+	free(rc->act_first);
+	free(rc->acts);
+	free(rc->ctx);
+	free(rc->path);
+	free(rc->path_compute_excess);
+	free(rc->path_mpi_excess);
+	free(rc->delay_cost);
+	free(rc->wait_s);
+	free(rc);
+}
+
+static int origin_cmp(const void *x, const void *y)
+{
+	const struct tc_rc_origin *a = x, *b = y;
+	if (a->score != b->score) return a->score > b->score ? -1 : 1;
+	return a->act < b->act ? -1 : a->act > b->act;
+}
+
+size_t tc_rc_origins(const struct tc_rootcause *rc, size_t k, struct tc_rc_origin *out)
+{
+	if (!k) return 0;
+	double *onp = xcalloc(rc->nacts ? rc->nacts : 1, sizeof *onp);
+	for (size_t i = 0; i < rc->npath; i++) onp[rc->path[i].act] += rc->path[i].excess;
+	VEC(struct tc_rc_origin) v = { 0 };
+	for (uint32_t r = 0; r < rc->nranks; r++)
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
+			const struct tc_act *a = &rc->acts[i];
+			if (a->excess <= 0) continue;
+			double score = a->delay_cost + onp[i];
+			if (score <= 0) continue;
+			struct tc_rc_origin o = { i, r, score, a->excess, a->delay_cost, onp[i] };
+			VEC_PUSH(v, o);
+		}
+	free(onp);
+	if (v.n) qsort(v.a, v.n, sizeof *v.a, origin_cmp);
+	size_t n = TC_MIN(k, v.n);
+	if (n) memcpy(out, v.a, n * sizeof *out);
+	VEC_FREE(v);
+	return n;
+}

@@ -1,0 +1,75 @@
+/* verdict_internal.h — what verdict.c (PCLVis panels, pattern, mapping's
+ * remap test, the orchestration) and verdict_path.c (the claims from the
+ * critical path: imbalance, mapping cost, background, noise) share. */
+#ifndef TC_VERDICT_INTERNAL_H
+#define TC_VERDICT_INTERNAL_H
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_latency.h"
+#include "analysis_verdict.h"
+#include "u64map.h"
+
+static inline void ev_add(struct tc_verdict *v, const char *key, double x)
+{
+	if (v->nev < TC_VERDICT_MAX_EVIDENCE) v->ev[v->nev++] = (struct tc_evidence){ key, x };
+}
+
+static inline double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : isnan(x) ? 0 : x; }
+
+struct vb { VEC(struct tc_verdict) v; };
+
+static inline struct tc_verdict *vnew(struct vb *b, enum tc_cause c, uint32_t scope)
+{
+	struct tc_verdict x = { .cause = (uint8_t)c, .scope = scope };
+	VEC_PUSH(b->v, x);
+	return &b->v.a[b->v.n - 1];
+}
+
+static inline void set_window(struct tc_verdict *v, const struct tc_trace *t, const struct tc_latency *lat, uint32_t w0,
+		       uint32_t w1)
+{
+	v->windowed = true;
+	v->win_first = w0;
+	v->win_last = w1;
+	v->start = tc_sec(t, tc_lat_win_start(lat, w0));
+	v->end = tc_sec(t, TC_MIN(tc_lat_win_end(lat, w1), t->tmax));
+}
+
+static inline void set_ranks(struct tc_verdict *v, const uint32_t *r, uint32_t n)
+{
+	v->nranks = n;
+	v->ranks = xmalloc((n ? n : 1) * sizeof *v->ranks);
+	if (n) memcpy(v->ranks, r, n * sizeof *r);
+	qsort(v->ranks, n, sizeof *v->ranks, tc_cmp_u32);
+}
+
+static inline char *ranks_str(const uint32_t *r, uint32_t n)
+{
+	struct strbuf b;
+	sb_init(&b);
+	fmt_ranges(&b, r, n);
+	if (!b.s) sb_add(&b, "-");
+	return sb_detach(&b);
+}
+
+void verdict_free_one(struct tc_verdict *v);
+
+struct tc_rootcause;
+struct tc_steps;
+/* The claims from the critical path (verdict_path.c); hot[r]: ranks already
+ * blamed as communication hot spots.  Fills V->rank[].delay_cost_s etc. */
+void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc,
+		       const struct tc_steps *st, const bool *hot);
+void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_latency *lat,
+			const struct tc_rootcause *rc);
+void verdict_noise(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc);
+/* Seconds of the critical path the mapping costs: inter-node pieces beyond the
+ * typical intra-node own time of the same region and size. */
+double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootcause *rc, double *ratio);
+/* Share of the critical path spent on the given ranks. */
+double verdict_path_share_of(const struct tc_rootcause *rc, const bool *ranks);
+
+#endif

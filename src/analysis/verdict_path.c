@@ -1,0 +1,305 @@
+/* verdict_path.c — the claims that rest on the critical path and the
+ * root-cause analysis (analysis_rootcause.h): compute imbalance, what the
+ * mapping costs the path, background (own MPI time stalled), system noise.
+ * Confidence = the share of the critical path the claim explains (full at
+ * opts.path_full) × how far it stands out (concentration on few ranks, stall
+ * rate of MPI against compute, spread over ranks); never a fraction of trace
+ * time, so a long MPI_Init changes nothing.  docs/verdicts.md. */
+#include "analysis_origins.h"
+#include "verdict_internal.h"
+
+double verdict_path_share_of(const struct tc_rootcause *rc, const bool *ranks)
+{
+	if (!(rc->path_len > 0)) return 0;
+	uint64_t on = 0;
+	for (size_t i = 0; i < rc->npath; i++)
+		if (ranks[rc->path[i].rank]) on += rc->path[i].end - rc->path[i].start;
+	double all = 0;
+	for (size_t i = 0; i < rc->npath; i++) all += (double)(rc->path[i].end - rc->path[i].start);
+	return all > 0 ? (double)on / all : 0;
+}
+
+/* An intra-node transfer of 2^(bucket-1) bytes when the trace has none to
+ * compare with: 2 µs plus 4 GB/s (shared memory; a deliberately generous
+ * reference, so that only clearly slower inter-node pieces count). */
+static double intra_model(uint8_t bucket)
+{
+	double bytes = bucket ? (double)(1ULL << (bucket - 1)) : 0;
+	return 2e-6 + bytes / 4e9;
+}
+
+double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootcause *rc, double *ratio)
+{
+	struct u64map intra;
+	u64map_init(&intra);
+	for (uint32_t c = 0; c < rc->nctx; c++) {
+		const struct tc_rc_ctx *C = &rc->ctx[c];
+		if (C->kind == TC_ACT_MPI && !C->inter && C->n >= 3)
+			u64map_put(&intra, (uint64_t)C->region << 8 | C->size_bucket, c);
+	}
+	double cost = 0, sum_inter = 0, sum_intra = 0;
+	for (size_t i = 0; i < rc->npath; i++) {
+		const struct tc_cp_piece *p = &rc->path[i];
+		if (p->kind != TC_CP_MPI_INTER) continue;
+		const struct tc_rc_ctx *C = &rc->ctx[rc->acts[p->act].ctx];
+		uint32_t k = u64map_get(&intra, (uint64_t)C->region << 8 | C->size_bucket);
+		double ref = k != U64MAP_NONE ? rc->ctx[k].median : intra_model(C->size_bucket);
+		double len = tc_dur(t, p->end - p->start);
+		double typ = TC_MIN(len, C->median);
+		if (typ > ref) cost += typ - ref;
+		sum_inter += C->median;
+		sum_intra += ref;
+	}
+	u64map_free(&intra);
+	*ratio = sum_intra > 0 ? sum_inter / sum_intra : NAN;
+	return cost;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+	return *x > *y ? -1 : *x < *y;
+}
+
+/* The ranks holding `need` of the path's compute excess, at most maxk of them
+ * and each at least a tenth of the largest; returns how many (in out, by rank). */
+static uint32_t blamed_ranks(const struct tc_rootcause *rc, double need, uint32_t maxk, uint32_t *out, double *held)
+{
+	uint32_t N = rc->nranks;
+	double *v = xmalloc((size_t)(N ? N : 1) * 2 * sizeof *v);
+	for (uint32_t r = 0; r < N; r++) { v[2 * r] = rc->path_compute_excess[r]; v[2 * r + 1] = r; }
+	qsort(v, N, 2 * sizeof *v, cmp_desc);
+	uint32_t k = 0;
+	double sum = 0;
+	while (k < N && k < maxk && sum < need && v[2 * k] > 0 && v[2 * k] >= 0.1 * v[0]) {
+		sum += v[2 * k];
+		out[k] = (uint32_t)v[2 * k + 1];
+		k++;
+	}
+	free(v);
+	*held = sum;
+	qsort(out, k, sizeof *out, tc_cmp_u32);
+	return k;
+}
+
+/* The worst activities of the blamed ranks, placed at their logical steps. */
+static void blame_steps(struct tc_verdict *v, const struct tc_trace *t, const struct tc_rootcause *rc,
+			const struct tc_steps *st, uint32_t max_steps)
+{
+	VEC(struct tc_blame_step) s = { 0 };
+	for (uint32_t k = 0; k < v->nranks; k++) {
+		uint32_t r = v->ranks[k];
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
+			const struct tc_act *a = &rc->acts[i];
+			if (a->excess <= 0 || a->kind != TC_ACT_COMPUTE) continue;
+			uint32_t step = 0;
+			if (st) {
+				struct tc_block blk;
+				if (tc_block_of_act(rc, st, r, i, &blk))
+					step = (uint32_t)((int64_t)st->cevs[blk.cev].step - (blk.agg ? 1 : 0) < 0 ? 0
+							  : st->cevs[blk.cev].step - (blk.agg ? 1 : 0));
+			}
+			struct tc_blame_step b = { r, step, a->excess, tc_sec(t, a->start) };
+			VEC_PUSH(s, b);
+		}
+	}
+	/* largest first, at most max_steps, those at least a tenth of the worst */
+	for (size_t i = 1; i < s.n; i++)
+		for (size_t j = i; j > 0 && s.a[j].seconds > s.a[j - 1].seconds; j--) {
+			struct tc_blame_step x = s.a[j];
+			s.a[j] = s.a[j - 1];
+			s.a[j - 1] = x;
+		}
+	size_t n = 0;
+	while (n < s.n && n < max_steps && s.a[n].seconds >= 0.1 * s.a[0].seconds) n++;
+	v->nsteps = (uint32_t)n;
+	v->steps = xmalloc((n ? n : 1) * sizeof *v->steps);
+	if (n) memcpy(v->steps, s.a, n * sizeof *v->steps);
+	VEC_FREE(s);
+}
+
+void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc,
+		       const struct tc_steps *st, const bool *hot)
+{
+	const struct tc_verdict_opts *o = &V->opts;
+	uint32_t N = rc->nranks;
+	double X = 0;
+	for (uint32_t r = 0; r < N; r++) X += rc->path_compute_excess[r];
+	if (!(X > 0) || !(rc->path_len > 0)) return;
+	uint32_t maxk = TC_MAX(1u, (uint32_t)(o->imb_max_ranks * N));
+	uint32_t *bl = xmalloc((N ? N : 1) * sizeof *bl);
+	double held;
+	uint32_t k = blamed_ranks(rc, o->imb_concentration * X, maxk, bl, &held);
+	/* a master's lateness is the traffic it handles: not compute imbalance */
+	uint32_t kk = 0;
+	for (uint32_t i = 0; i < k; i++)
+		if (!hot[bl[i]]) bl[kk++] = bl[i];
+		else held -= rc->path_compute_excess[bl[i]];
+	k = kk;
+	if (!k) { free(bl); return; }
+	double S = held / rc->path_len, conc = held / X;
+	V->path_imbalance = held;
+	struct tc_verdict *v = vnew(b, TC_CAUSE_IMBALANCE, TC_NONE);
+	set_ranks(v, bl, k);
+	free(bl);
+	v->confidence = clamp01(S / o->path_full) * clamp01(conc / o->imb_concentration);
+	double dc = 0, own = 0, caused = 0, waited = 0;
+	for (uint32_t i = 0; i < k; i++) {
+		dc += rc->delay_cost[v->ranks[i]];
+		own += V->rank[v->ranks[i]].own_late;
+		caused += V->rank[v->ranks[i]].caused;
+		waited += V->rank[v->ranks[i]].waited;
+	}
+	ev_add(v, "excess_s", held);
+	ev_add(v, "path_share", S);
+	ev_add(v, "concentration", conc);
+	ev_add(v, "delay_cost_s", dc);
+	ev_add(v, "path_s", rc->path_len);
+	ev_add(v, "path_compute_share", rc->share[TC_CP_COMPUTE]);
+	ev_add(v, "own_late_s", own);
+	ev_add(v, "caused_s", caused);
+	ev_add(v, "waited_s", waited);
+	blame_steps(v, t, rc, st, o->max_steps);
+	char *rs = ranks_str(v->ranks, v->nranks);
+	char b1[32], b2[32], b3[32];
+	fmt_seconds(b1, sizeof b1, held);
+	fmt_seconds(b2, sizeof b2, dc);
+	struct strbuf sb;
+	sb_init(&sb);
+	for (uint32_t i = 0; i < v->nsteps && i < 3; i++) {
+		fmt_seconds(b3, sizeof b3, v->steps[i].seconds);
+		sb_printf(&sb, "%srank %u step %u at %.4f s (+%s)", i ? ", " : "", v->steps[i].rank, v->steps[i].step,
+			  v->steps[i].at, b3);
+	}
+	v->summary = xasprintf("compute imbalance: rank%s %s computed %s beyond the typical on the critical path "
+			       "(%.0f%% of it) and made others wait %s; worst at %s", k > 1 ? "s" : "", rs, b1, 100 * S, b2,
+			       sb.s ? sb.s : "-");
+	v->advice = xasprintf("rebalance the work of rank%s %s (their computation before the named steps), or "
+			      "check those ranks' nodes for interference", k > 1 ? "s" : "", rs);
+	sb_free(&sb);
+	free(rs);
+}
+
+/* The smallest run of time bins holding `need` of the total (two pointers). */
+static void densest(const double *bin, uint32_t n, double need, uint32_t *lo, uint32_t *hi)
+{
+	double sum = 0;
+	uint32_t best_lo = 0, best_hi = n - 1, a = 0;
+	for (uint32_t z = 0; z < n; z++) {
+		sum += bin[z];
+		while (a < z && sum - bin[a] >= need) sum -= bin[a++];
+		if (sum >= need && z - a < best_hi - best_lo) { best_lo = a; best_hi = z; }
+	}
+	*lo = best_lo;
+	*hi = best_hi;
+}
+
+#define BG_BINS 20
+
+/* A time-localised episode: most of the stalled own MPI time in a fifth to two
+ * fifths of the span.  Sets the verdict's window. */
+static void episode(struct tc_verdict *v, const struct tc_trace *t, const struct tc_latency *lat,
+		    const struct tc_rootcause *rc)
+{
+	double bin[BG_BINS] = { 0 }, tot = 0;
+	uint64_t span = rc->t1 > rc->t0 ? rc->t1 - rc->t0 : 1;
+	for (size_t i = 0; i < rc->nacts; i++) {
+		const struct tc_act *a = &rc->acts[i];
+		if (a->kind != TC_ACT_MPI || a->outlier != 1) continue;
+		uint64_t at = a->start > rc->t0 ? a->start - rc->t0 : 0;
+		uint32_t k = (uint32_t)TC_MIN((uint64_t)BG_BINS - 1, at * BG_BINS / span);
+		bin[k] += a->excess;
+		tot += a->excess;
+	}
+	if (!(tot > 0)) return;
+	uint32_t lo, hi;
+	densest(bin, BG_BINS, 0.8 * tot, &lo, &hi);
+	if (hi - lo + 1 > 2 * BG_BINS / 5) return;
+	uint64_t s = rc->t0 + span * lo / BG_BINS, e = rc->t0 + span * (hi + 1) / BG_BINS;
+	v->windowed = true;
+	v->start = tc_sec(t, s);
+	v->end = tc_sec(t, e);
+	uint32_t W = lat->nwindows ? lat->nwindows : 1;
+	uint64_t dt = lat->win_dt ? lat->win_dt : 1;
+	v->win_first = (uint32_t)TC_MIN((uint64_t)W - 1, s > lat->win_t0 ? (s - lat->win_t0) / dt : 0);
+	v->win_last = (uint32_t)TC_MIN((uint64_t)W - 1, e > lat->win_t0 ? (e - 1 - lat->win_t0) / dt : 0);
+	ev_add(v, "episode_share", 0.8);
+}
+
+static double stall_rate(uint64_t stalls, uint64_t n) { return n ? (double)stalls / (double)n : 0; }
+
+/* How much of the MPI stalling is beyond the machine's compute noise: 1 when
+ * MPI stalls at least bg_stall_ratio times as often as compute, less below. */
+static double beyond_noise(const struct tc_rootcause *rc, const struct tc_verdict_opts *o)
+{
+	double rm = stall_rate(rc->n_mpi_stalls, rc->n_mpi), rcmp = stall_rate(rc->n_compute_stalls, rc->n_compute);
+	if (rm <= 0) return 0;
+	return clamp01(rm / (o->bg_stall_ratio * rcmp + 1e-12));
+}
+
+void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_latency *lat,
+			const struct tc_rootcause *rc)
+{
+	const struct tc_verdict_opts *o = &V->opts;
+	V->mpi_stall_rate = stall_rate(rc->n_mpi_stalls, rc->n_mpi);
+	V->compute_stall_rate = stall_rate(rc->n_compute_stalls, rc->n_compute);
+	double B = 0;
+	for (uint32_t r = 0; r < rc->nranks; r++) B += rc->path_mpi_excess[r];
+	if (!(B > 0) || !(rc->path_len > 0)) return;
+	double beyond = beyond_noise(rc, o);
+	double spread = rc->stall_ranks_mpi >= 2 ? 1.0 : 0.5;
+	double part = B * beyond;
+	V->path_background = part;
+	double S = part / rc->path_len;
+	struct tc_verdict *v = vnew(b, TC_CAUSE_BACKGROUND, TC_NONE);
+	set_ranks(v, NULL, 0);
+	v->confidence = clamp01(S / o->path_full) * spread;
+	episode(v, t, lat, rc);
+	ev_add(v, "stalled_s", B);
+	ev_add(v, "path_share", S);
+	ev_add(v, "mpi_stall_rate", V->mpi_stall_rate);
+	ev_add(v, "compute_stall_rate", V->compute_stall_rate);
+	ev_add(v, "stall_ranks", rc->stall_ranks_mpi);
+	ev_add(v, "stall_pairs", rc->stall_pairs_mpi);
+	ev_add(v, "beyond_noise", beyond);
+	char b1[32];
+	fmt_seconds(b1, sizeof b1, B);
+	char when[64] = "";
+	if (v->windowed) snprintf(when, sizeof when, " in %.3f-%.3f s", v->start, v->end);
+	v->summary = xasprintf("background traffic%s: MPI calls stalled beyond their typical own time for %s of the "
+			       "critical path (%.0f%%), %.1f%% of transfers against %.1f%% of compute segments, on %u ranks",
+			       when, b1, 100 * S, 100 * V->mpi_stall_rate, 100 * V->compute_stall_rate, rc->stall_ranks_mpi);
+	v->advice = xasprintf("O3 rerun at another time or on other nodes: the application is not at fault%s (the "
+			      "network or the nodes were busy)", v->windowed ? " in this window" : "");
+}
+
+void verdict_noise(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc)
+{
+	const struct tc_verdict_opts *o = &V->opts;
+	uint32_t N = rc->nranks;
+	if (!N || !(rc->path_len > 0)) return;
+	double all = 0;
+	for (uint32_t r = 0; r < N; r++) all += rc->path_compute_excess[r] + rc->path_mpi_excess[r];
+	double rest = all - V->path_imbalance - V->path_background;
+	if (!(rest > 0)) return;
+	uint32_t ranks = TC_MAX(rc->stall_ranks_compute, rc->stall_ranks_mpi);
+	double spread = clamp01((double)ranks / N / o->noise_rank_share);
+	double S = rest / rc->path_len;
+	V->path_noise = rest;
+	struct tc_verdict *v = vnew(b, TC_CAUSE_NOISE, TC_NONE);
+	set_ranks(v, NULL, 0);
+	v->confidence = clamp01(S / o->path_full) * spread;
+	ev_add(v, "excess_s", rest);
+	ev_add(v, "path_share", S);
+	ev_add(v, "stall_ranks", ranks);
+	ev_add(v, "compute_stall_rate", V->compute_stall_rate);
+	ev_add(v, "mpi_stall_rate", V->mpi_stall_rate);
+	ev_add(v, "compute_spread_s", rc->compute_spread);
+	char b1[32];
+	fmt_seconds(b1, sizeof b1, rest);
+	v->summary = xasprintf("system noise: short stalls in computation and MPI spread over %u of %u ranks cost %s "
+			       "of the critical path (%.0f%%); no single rank or transfer stands out", ranks, N, b1, 100 * S);
+	v->advice = xasprintf("run on dedicated nodes with fewer ranks per core, pin ranks to cores, or check for other "
+			      "jobs and daemons on the nodes");
+	(void)t;
+}
