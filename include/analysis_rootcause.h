@@ -33,7 +33,9 @@ struct tc_act {
 	uint64_t start, end;  /* ticks */
 	uint64_t ready;       /* MPI: when the partner was ready (start + wait); start when no wait */
 	float excess;         /* s above the typical value of its context (compute: duration,
-	                         MPI: own time), 0 when typical */
+	                         MPI: own time): value − median when above the context's
+	                         threshold, value − the cross-rank lower quartile for a rank
+	                         persistently above it; 0 when typical */
 	float delay_cost;     /* s of waiting elsewhere this activity's excess caused (long-term) */
 	uint32_t call;        /* MPI: the outermost MPI call; compute: the MPI call that ends it, or
 	                         TC_NONE at the rank's span end */

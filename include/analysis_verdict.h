@@ -125,7 +125,7 @@ struct tc_verdict_opts {
 	uint32_t bg_min_msgs;      /* windows with fewer inter-node messages do not count (8) */
 	uint32_t max_steps;        /* steps listed per blamed rank (5) */
 	/* claims from the critical path (docs/verdicts.md) */
-	double path_full;          /* share of the critical path that gives a claim full weight (0.2) */
+	double path_full;          /* share of the critical path that gives a claim full weight (0.15) */
 	double imb_concentration;  /* blamed ranks hold at least this share of the path's compute excess (0.7) */
 	double imb_max_ranks;      /* ... and are at most this share of the ranks (1/3; else it is spread: noise) */
 	double bg_stall_ratio;     /* MPI stall rate ≥ this × compute stall rate, else noise (3) */

@@ -377,8 +377,9 @@ static void excess(const struct tc_trace *t, struct tc_rootcause *rc)
 	context_stats(t, rc, idx, first, buf);
 	for (size_t i = 0; i < rc->nacts; i++) {
 		struct tc_act *a = &rc->acts[i];
-		double x = act_value(t, a) - rc->ctx[a->ctx].threshold;
-		if (x > 0) { a->excess = (float)x; a->outlier = 1; }
+		/* detected above the threshold; the excess is what lies above typical */
+		double x = act_value(t, a);
+		if (x > rc->ctx[a->ctx].threshold) { a->excess = (float)(x - rc->ctx[a->ctx].median); a->outlier = 1; }
 	}
 	for (uint32_t c = 0; c < rc->nctx; c++)
 		persistent_excess(t, rc, c, idx + first[c], first[c + 1] - first[c], buf, med, run_at);

@@ -14,9 +14,16 @@ struct tc_trace *halo_trace(const struct halo_spec *h)
 	uint32_t r_isend = tc_def_region(t, "MPI_Isend", 0, 0, true);
 	uint32_t r_wait = tc_def_region(t, "MPI_Waitall", 0, 0, true);
 	uint64_t *T = xmalloc((n ? n : 1) * sizeof *T), *c = xmalloc((n ? n : 1) * sizeof *c);
+	uint32_t r_init = h->init ? tc_def_region(t, "MPI_Init", 0, 0, true) : 0;
+	uint32_t r_fin = h->init ? tc_def_region(t, "MPI_Finalize", 0, 0, true) : 0;
 	for (uint32_t r = 0; r < n; r++) {
 		tcb_enter(t, r, 0, r_main);
 		T[r] = 1;
+		if (h->init) {
+			tcb_enter(t, r, 1, r_init);
+			tcb_leave(t, r, 1 + h->init, r_init);
+			T[r] = 1 + h->init;
+		}
 	}
 	for (uint32_t i = 0; i < h->iters; i++) {
 		for (uint32_t r = 0; r < n; r++)
@@ -48,7 +55,14 @@ struct tc_trace *halo_trace(const struct halo_spec *h)
 			T[r] = w;
 		}
 	}
-	for (uint32_t r = 0; r < n; r++) tcb_leave(t, r, T[r] + 1, r_main);
+	for (uint32_t r = 0; r < n; r++) {
+		if (h->init) {
+			tcb_enter(t, r, T[r], r_fin);
+			tcb_leave(t, r, T[r] + 1, r_fin);
+			T[r]++;
+		}
+		tcb_leave(t, r, T[r] + 1, r_main);
+	}
 	free(T);
 	free(c);
 	tc_trace_finish(t);

@@ -5,7 +5,8 @@
  * each); MPI_Isend to r-1 (tag 0) and to r+1 (tag 1), 1 tick each; MPI_Waitall
  * from c+4 until 1 tick after the later of its own entry and its neighbours'
  * sends to it.  The next iteration starts at the Waitall's end.  All of it sits
- * in "main".  The clock has res ticks per second. */
+ * in "main".  The clock has res ticks per second.  With init > 0 the ranks
+ * start with an MPI_Init of that many ticks and end with a 1-tick MPI_Finalize. */
 #ifndef TC_STEPS_HALO_H
 #define TC_STEPS_HALO_H
 
@@ -16,6 +17,7 @@ struct halo_spec {
 	uint64_t res, work;
 	uint32_t delay_rank, delay_iter;  /* delay added to that compute block */
 	uint64_t delay;
+	uint64_t init;     /* > 0: MPI_Init [1, 1 + init] first and MPI_Finalize (1 tick) last on every rank */
 };
 
 struct tc_trace *halo_trace(const struct halo_spec *h);

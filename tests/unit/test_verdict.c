@@ -10,6 +10,7 @@
 #include "analysis_latency.h"
 #include "analysis_remap.h"
 #include "analysis_steps.h"
+#include "analysis_rootcause.h"
 #include "analysis_verdict.h"
 #include "analysis_waitstate.h"
 #include "steps_halo.h"
@@ -306,7 +307,10 @@ static struct tc_verdicts *ring_verdicts(const uint32_t *node_of, struct tc_rema
 	*latp = tc_latency_compute(t, NULL);
 	*rmp = tc_remap_compute(t, TC_REMAP_BYTES);
 	*tp = t;
-	return tc_verdicts_compute(t, *latp, NULL, NULL, *rmp, NULL, NULL);
+	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
+	struct tc_verdicts *V = tc_verdicts_compute(t, *latp, NULL, NULL, *rmp, rc, NULL);
+	tc_rootcause_free(rc);
+	return V;
 }
 
 static void test_verdict_mapping(void **st)
@@ -322,10 +326,13 @@ static void test_verdict_mapping(void **st)
 	assert_int_equal(V->remap_msgs_after, 120);
 	assert_float_equal(tc_verdict_ev(&V->v[0], "remap_cut"), 0.75, 1e-12);
 	assert_float_equal(tc_verdict_ev(&V->v[0], "inter_share"), 1.0, 1e-12);
-	/* all messages cross: no intra-node reference, cost counts half:
-	 * 0.5·min(1, 0.75/0.5) + 0.3·min(1, 0.75/0.25) + 0.2·0.5 = 0.9 */
+	/* all messages cross: no intra-node reference in the trace, the intra-node
+	 * model (2 µs + 4 GB/s) is the reference.  The inter-node receives (10 ticks)
+	 * and sends (1 tick) on the critical path are 22.5 % of it (≥ path_full 0.15:
+	 * full weight), the remap cuts 75 % (≥ 50 %: full weight) → confidence 1 */
 	assert_true(isnan(V->inter_cost));
-	assert_float_equal(V->v[0].confidence, 0.9, 1e-12);
+	assert_float_equal(V->v[0].confidence, 1.0, 1e-12);
+	assert_true(tc_verdict_ev(&V->v[0], "path_share") > 0.2 && tc_verdict_ev(&V->v[0], "path_share") < 0.2253);
 	assert_int_equal(V->v[0].nranks, V->remap_moved);
 	tc_verdicts_free(V);
 	tc_remap_free(rm);
@@ -345,44 +352,52 @@ static void test_verdict_mapping(void **st)
 }
 
 /* Ring halo (tests/support/steps_halo.c), 8 ranks, 10 iterations of 100 s,
- * rank 3 computes 50 s longer in iteration 2: its block before step 8 is the
- * only origin (D_agg = 50, docs/logical-time.md), so the imbalance verdict
- * names rank 3 alone with 50 s of own lateness at step 7 (the block's step). */
+ * rank 3 computes 100 s longer in iteration 2: the imbalance verdict (from
+ * the critical path, test_rootcause.c) names rank 3 alone at step 7 (the
+ * block's step); the Ravel numbers kept in the JSON say the same: its block
+ * before step 8 is the only origin of differential lateness (D_agg = 100). */
 static void test_verdict_imbalance(void **st)
 {
 	(void)st;
 	struct halo_spec h = { .nranks = 8, .iters = 10, .res = 1, .work = 100, .delay_rank = 3, .delay_iter = 2,
-			       .delay = 50 };
+			       .delay = 100 };
 	struct tc_trace *t = halo_trace(&h);
 	struct tc_latency *lat = tc_latency_compute(t, NULL);
 	struct tc_steps *sp = tc_steps_compute(t, NULL);
 	struct tc_waitstates *ws = tc_waitstates_compute(t);
-	struct tc_verdicts *V = tc_verdicts_compute(t, lat, sp, ws, NULL, NULL, NULL);
+	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
+	struct tc_verdicts *V = tc_verdicts_compute(t, lat, sp, ws, NULL, rc, NULL);
 	const struct tc_verdict *v = &V->v[0];
 	assert_int_equal(v->cause, TC_CAUSE_IMBALANCE);
 	assert_int_equal(v->nranks, 1);
 	assert_int_equal(v->ranks[0], 3);
-	assert_float_equal(V->rank[3].own_late, 50, 1e-9);
+	assert_float_equal(V->rank[3].own_late, 100, 1e-9);
 	for (uint32_t r = 0; r < 8; r++)
 		if (r != 3) assert_float_equal(V->rank[r].own_late, 0, 1e-9);
-	assert_float_equal(tc_verdict_ev(v, "excess_s"), 50, 1e-9);
+	assert_float_equal(tc_verdict_ev(v, "excess_s"), 100, 1e-4);
 	assert_float_equal(tc_verdict_ev(v, "caused_s"), ws->caused[3], 1e-12);
-	/* its neighbours waited 48 and 49 s (they entered their Waitall a few ticks into
+	/* its neighbours waited 98 and 99 s (they entered their Waitall a few ticks into
 	 * the delay); rank 3 itself never waited */
-	assert_float_equal(ws->caused[3], 97, 1e-9);
+	assert_float_equal(ws->caused[3], 197, 1e-9);
 	assert_float_equal(V->rank[3].waited, 0, 0);
 	assert_int_equal(v->nsteps, 1);
 	assert_int_equal(v->steps[0].rank, 3);
 	assert_int_equal(v->steps[0].step, 7);
-	assert_float_equal(v->steps[0].seconds, 50, 1e-9);
-	/* confidence: min(1, 50 / (5 % of the span)) · (0.5 + 0.5 · min(1, caused / 50)) */
-	double c1 = 50 / (0.05 * V->span);
-	assert_float_equal(v->confidence, c1 < 1 ? c1 : 1, 1e-9);
+	assert_float_equal(v->steps[0].seconds, 100, 1e-4);
+	/* confidence: the path share (100 s of the whole trace here) over path_full (0.15) */
+	assert_float_equal(v->confidence, 100.0 / rc->path_len / 0.15, 1e-4);
 	tc_verdicts_free(V);
-	/* without the logical structure or the wait states there is no imbalance claim */
+	/* without the root-cause analysis there is no imbalance claim; without the
+	 * logical structure the same claim, with no steps named */
 	V = tc_verdicts_compute(t, lat, NULL, NULL, NULL, NULL, NULL);
 	for (uint32_t i = 0; i < V->n; i++) assert_int_not_equal(V->v[i].cause, TC_CAUSE_IMBALANCE);
 	tc_verdicts_free(V);
+	V = tc_verdicts_compute(t, lat, NULL, NULL, NULL, rc, NULL);
+	assert_int_equal(V->v[0].cause, TC_CAUSE_IMBALANCE);
+	assert_int_equal(V->v[0].ranks[0], 3);
+	assert_float_equal(V->v[0].confidence, 100.0 / rc->path_len / 0.15, 1e-4);
+	tc_verdicts_free(V);
+	tc_rootcause_free(rc);
 	tc_waitstates_free(ws);
 	tc_steps_free(sp);
 	tc_latency_free(lat);

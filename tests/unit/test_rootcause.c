@@ -1,0 +1,255 @@
+/* test_rootcause.c — activities, wait/own split, excess, critical path,
+ * delay costs and the verdicts built on them (analysis_rootcause.h,
+ * docs/rootcause.md), on exact in-memory traces, and the invariants of
+ * issue 13: verdicts do not depend on the logical structure (caller_merge),
+ * a longer MPI_Init changes no confidence, removing the planted delay removes
+ * the verdict, a blamed block's excess never exceeds its duration. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis_latency.h"
+#include "analysis_origins.h"
+#include "analysis_rootcause.h"
+#include "analysis_span.h"
+#include "analysis_verdict.h"
+#include "session.h"
+#include "steps_halo.h"
+#include "testkit.h"
+
+static struct tc_verdicts *verdicts_of(struct tc_trace *t, struct tc_rootcause **rcp)
+{
+	struct tc_span *sp = tc_span_compute(t, false);
+	struct tc_rootcause *rc = tc_rootcause_compute(t, sp, NULL);
+	struct tc_latency *lat = tc_latency_compute(t, NULL);
+	struct tc_steps *st = tc_steps_compute(t, NULL);
+	struct tc_verdicts *V = tc_verdicts_compute(t, lat, st, NULL, NULL, rc, NULL);
+	tc_steps_free(st);
+	tc_latency_free(lat);
+	tc_span_free(sp);
+	if (rcp) *rcp = rc;
+	else tc_rootcause_free(rc);
+	return V;
+}
+
+/* Ring halo of 8 ranks, 10 iterations of 100 ticks (1 tick = 1 s); rank 3
+ * computes 100 s longer in iteration 2 (steps_halo.h).  Its segment is 200
+ * against a median of 100: excess 100.  Every other rank waits for it, directly
+ * or through its neighbours (95..99 s each, 679 s in all): the whole waiting is
+ * rank 3's delay cost, nothing is left unattributed, and the relays (which only
+ * waited) carry no cost.  The critical path covers the span (1 .. 1049) and
+ * runs through the delayed segment. */
+static void test_rc_halo_delay(void **state)
+{
+	(void)state;
+	struct halo_spec h = { .nranks = 8, .iters = 10, .res = 1, .work = 100, .delay_rank = 3, .delay_iter = 2,
+			       .delay = 100 };
+	struct tc_trace *t = halo_trace(&h);
+	struct tc_rootcause *rc;
+	struct tc_verdicts *V = verdicts_of(t, &rc);
+	assert_float_equal(rc->path_len, 1048, 1e-9);
+	assert_float_equal(rc->path_compute_excess[3], 100, 1e-4);
+	assert_float_equal(rc->total_wait, 679, 1e-9);
+	assert_float_equal(rc->delay_cost[3], 679, 1e-3);
+	assert_float_equal(rc->unattributed, 0, 1e-9);
+	static const double waited[8] = { 95, 96, 98, 0, 99, 98, 97, 96 };
+	for (uint32_t r = 0; r < 8; r++) {
+		if (r != 3) assert_float_equal(rc->delay_cost[r], 0, 1e-9);
+		assert_float_equal(rc->wait_s[r], waited[r], 1e-9);
+	}
+	/* the top origin is that segment */
+	struct tc_rc_origin o[4];
+	assert_true(tc_rc_origins(rc, 4, o) >= 1);
+	assert_int_equal(o[0].rank, 3);
+	assert_int_equal(rc->acts[o[0].act].start, 211);
+	assert_int_equal(rc->acts[o[0].act].end, 411);
+	assert_float_equal(o[0].excess, 100, 1e-4);
+	/* the verdict: imbalance of rank 3 at step 7, confidence = (100 / 1048) / 0.15 */
+	assert_int_equal(V->v[0].cause, TC_CAUSE_IMBALANCE);
+	assert_int_equal(V->v[0].nranks, 1);
+	assert_int_equal(V->v[0].ranks[0], 3);
+	assert_true(V->v[0].nsteps >= 1);
+	assert_int_equal(V->v[0].steps[0].rank, 3);
+	assert_int_equal(V->v[0].steps[0].step, 7);
+	assert_float_equal(V->v[0].confidence, 100.0 / 1048 / 0.15, 1e-4);
+	assert_float_equal(tc_verdict_ev(&V->v[0], "delay_cost_s"), 679, 1e-3);
+	tc_verdicts_free(V);
+	tc_rootcause_free(rc);
+	tc_trace_free(t);
+}
+
+/* The same ring without the delay: no claim at all. */
+static void test_rc_no_delay_no_verdict(void **state)
+{
+	(void)state;
+	struct halo_spec h = { .nranks = 8, .iters = 10, .res = 1, .work = 100, .delay_rank = 3, .delay_iter = 2 };
+	struct tc_trace *t = halo_trace(&h);
+	struct tc_rootcause *rc;
+	struct tc_verdicts *V = verdicts_of(t, &rc);
+	assert_int_equal(V->n, 1);
+	assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
+	struct tc_rc_origin o[4];
+	assert_int_equal(tc_rc_origins(rc, 4, o), 0);
+	tc_verdicts_free(V);
+	tc_rootcause_free(rc);
+	tc_trace_free(t);
+}
+
+/* MPI_Init 50 vs 500 ticks: the span starts after it, so the critical path,
+ * the verdict and its confidence are the same. */
+static void test_rc_init_invariant(void **state)
+{
+	(void)state;
+	double conf[2];
+	uint64_t init[2] = { 50, 500 };
+	for (int k = 0; k < 2; k++) {
+		struct halo_spec h = { .nranks = 8, .iters = 10, .res = 1, .work = 100, .delay_rank = 5,
+				       .delay_iter = 6, .delay = 80, .init = init[k] };
+		struct tc_trace *t = halo_trace(&h);
+		struct tc_rootcause *rc;
+		struct tc_verdicts *V = verdicts_of(t, &rc);
+		assert_int_equal(V->v[0].cause, TC_CAUSE_IMBALANCE);
+		assert_int_equal(V->v[0].ranks[0], 5);
+		assert_float_equal(rc->path_len, 1028, 1e-9);
+		conf[k] = V->v[0].confidence;
+		tc_verdicts_free(V);
+		tc_rootcause_free(rc);
+		tc_trace_free(t);
+	}
+	assert_float_equal(conf[0], conf[1], 0);
+}
+
+/* Hand-made: a blocking send held by a late receiver, a receive that found its
+ * message there, a barrier with three arrivals.
+ *   rank 0: compute 0-10, MPI_Send 10-31 (to 1), MPI_Barrier 35-41
+ *   rank 1: compute 0-30, MPI_Recv 30-32 (from 0), MPI_Barrier 40-41
+ *   rank 2: compute 0-20, MPI_Barrier 20-41
+ * rank 0's send waits for rank 1's post (30): late receiver, wait 20, own 1;
+ * rank 1's receive: the send started at 10, before it: no wait, own 2;
+ * barrier: the last to enter is rank 1 (40): rank 0 waits 5, rank 2 waits 20. */
+static void test_rc_wait_edges(void **state)
+{
+	(void)state;
+	struct tc_trace *t = tc_trace_new(1, 0, 0);
+	tc_def_simple(t, 3, NULL, 1);
+	uint32_t rs = tc_def_region(t, "MPI_Send", 0, 0, true), rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
+	uint32_t rb = tc_def_region(t, "MPI_Barrier", 0, 0, true);
+	tcb_enter(t, 0, 10, rs);
+	tcb_send(t, 0, 10, 1, 0, 7, 1 << 20);
+	tcb_leave(t, 0, 31, rs);
+	tcb_enter(t, 1, 30, rr);
+	tcb_recv(t, 1, 32, 0, 0, 7, 1 << 20);
+	tcb_leave(t, 1, 32, rr);
+	uint64_t be[3] = { 35, 40, 20 };
+	for (uint32_t r = 0; r < 3; r++) {
+		tcb_enter(t, r, be[r], rb);
+		tcb_coll_begin(t, r, be[r]);
+		tcb_coll_end(t, r, 41, 0, 0, TC_NONE, 0, 0);
+		tcb_leave(t, r, 41, rb);
+	}
+	tc_trace_finish(t);
+	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
+	/* rank 0: compute [0,10]? no: the span starts at the first event (10) */
+	const struct tc_act *a0 = &rc->acts[rc->act_first[0]];
+	assert_int_equal(a0->kind, TC_ACT_MPI);
+	assert_int_equal(a0->edge, TC_WE_LATE_RECEIVER);
+	assert_int_equal(a0->partner, 1);
+	assert_float_equal(tc_act_wait(t, a0), 20, 0);
+	assert_float_equal(tc_act_own(t, a0), 1, 0);
+	uint32_t i1 = rc->act_first[1];
+	while (rc->acts[i1].kind != TC_ACT_MPI) i1++;
+	assert_int_equal(rc->acts[i1].edge, TC_WE_NONE);
+	assert_float_equal(tc_act_own(t, &rc->acts[i1]), 2, 0);
+	double bw[3] = { 5, 0, 20 };
+	for (uint32_t r = 0; r < 3; r++) {
+		const struct tc_act *b = &rc->acts[rc->act_first[r + 1] - 1];
+		assert_int_equal(b->kind, TC_ACT_MPI);
+		assert_float_equal(tc_act_wait(t, b), bw[r], 0);
+		if (bw[r] > 0) {
+			assert_int_equal(b->edge, TC_WE_COLLECTIVE);
+			assert_int_equal(b->partner, 1);
+		}
+	}
+	tc_rootcause_free(rc);
+	tc_trace_free(t);
+}
+
+/* Verdicts never depend on Ravel's logical structure: the same list with
+ * caller_merge on and off, on the shared traces with communication. */
+static void test_rc_caller_merge_invariant(void **state)
+{
+	(void)state;
+	const char *names[] = { "casita-late-sender-barrier-4p", "tracer-stencil4d-32p", "casita-mpi-tags-10p",
+				"sstmacro-mpi-coverage-10p" };
+	for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+		struct tc_session *s[2];
+		for (int m = 0; m < 2; m++) {
+			struct tc_trace *t = tk_load(names[k], 1);
+			if (!t) skip();
+			s[m] = session_new(t);
+			session_set_opt(s[m], m ? "caller_merge=on" : "caller_merge=off");
+		}
+		const struct tc_verdicts *a = session_verdicts(s[0]), *b = session_verdicts(s[1]);
+		assert_int_equal(a->n, b->n);
+		for (uint32_t i = 0; i < a->n; i++) {
+			assert_int_equal(a->v[i].cause, b->v[i].cause);
+			assert_float_equal(a->v[i].confidence, b->v[i].confidence, 0);
+			assert_int_equal(a->v[i].nranks, b->v[i].nranks);
+			for (uint32_t r = 0; r < a->v[i].nranks; r++) assert_int_equal(a->v[i].ranks[r], b->v[i].ranks[r]);
+		}
+		session_free(s[0]);
+		session_free(s[1]);
+	}
+}
+
+/* Every activity's excess is at most its duration (compute) or own time (MPI),
+ * and every critical-path piece's excess at most its length, on every shared
+ * trace; the pieces cover the path without overlap, in time order. */
+static void test_rc_excess_bounds(void **state)
+{
+	(void)state;
+	const char *names[] = { "casita-late-sender-barrier-4p", "tracer-stencil4d-64p", "casita-mpi-tags-10p",
+				"pipit-ping-pong-2p", "sstelements-ember-bcast-4p", "casita-jacobi-mpi-omp-cuda-simple-2p" };
+	for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+		struct tc_trace *t = tk_load(names[k], 1);
+		if (!t) skip();
+		struct tc_span *sp = tc_span_compute(t, false);
+		struct tc_rootcause *rc = tc_rootcause_compute(t, sp, NULL);
+		for (size_t i = 0; i < rc->nacts; i++) {
+			const struct tc_act *a = &rc->acts[i];
+			double v = a->kind == TC_ACT_COMPUTE ? tc_dur(t, a->end - a->start) : tc_act_own(t, a);
+			assert_true(a->excess <= v * (1 + 1e-6) + 1e-12);
+			assert_true(a->start <= a->ready && a->ready <= a->end);
+		}
+		double len = 0;
+		for (size_t i = 0; i < rc->npath; i++) {
+			const struct tc_cp_piece *p = &rc->path[i];
+			assert_true(p->excess <= tc_dur(t, p->end - p->start) + 1e-12);
+			if (i) assert_true(rc->path[i - 1].end <= p->start);
+			len += tc_dur(t, p->end - p->start);
+		}
+		assert_float_equal(len, rc->path_len, 1e-9);
+		assert_true(rc->path_len <= tc_dur(t, sp->t1 - sp->t0) * (1 + 1e-9));
+		tc_rootcause_free(rc);
+		tc_span_free(sp);
+		tc_trace_free(t);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rc_halo_delay),
+		cmocka_unit_test(test_rc_no_delay_no_verdict),
+		cmocka_unit_test(test_rc_init_invariant),
+		cmocka_unit_test(test_rc_wait_edges),
+		cmocka_unit_test(test_rc_caller_merge_invariant),
+		cmocka_unit_test(test_rc_excess_bounds),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
