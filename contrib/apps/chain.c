@@ -7,16 +7,10 @@
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
-	static const char *const known[] = { "--iters", "--bytes", "--expect", CORPUS_OPTS, NULL };
-	opt_check(argc, argv, known);
 	struct corpus cs;
-	corpus_init(&cs, argc, argv, 3);
-	long iters = opt_long(argc, argv, "--iters", 30);
-	long bytes = opt_long(argc, argv, "--bytes", 1024);
-	if (iters < 1 || bytes < 1) app_die("%s", "chain: --iters and --bytes must be >= 1");
-	int rank, size;
-	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	struct corpus_run run = corpus_start(&cs, argc, argv, "chain", NULL, 30);
+	long iters = run.iters, bytes = run.bytes;
+	int rank = run.rank, size = run.size;
 	char *buf = calloc(1, (size_t)bytes);
 	if (!buf) app_die("%s", "chain: out of memory");
 	struct app_counts c = { 0 };

@@ -56,6 +56,19 @@ static inline const char *opt_str(int argc, char **argv, const char *name, const
 	return def;
 }
 
+/* --mode NAME as the index of NAME in modes (NULL-terminated; the first is the
+ * default); exits on an unknown name. */
+static inline int opt_mode(int argc, char **argv, const char *app, const char *const *modes)
+{
+	const char *m = opt_str(argc, argv, "--mode", modes[0]);
+	for (int i = 0; modes[i]; i++)
+		if (!strcmp(m, modes[i])) return i;
+	char msg[256];
+	snprintf(msg, sizeof msg, "%s: unknown --mode %s", app, m);
+	app_die("%s", msg);
+	return -1;
+}
+
 /* Rejects flags the app does not know (each takes one value). */
 static inline void opt_check(int argc, char **argv, const char *const *known)
 {
@@ -155,6 +168,31 @@ static inline void corpus_init(struct corpus *cs, int argc, char **argv, double 
 	cs->slow_ms = (double)opt_long(argc, argv, "--slow-ms", 0);
 	if (cs->jitter_us < 0 || cs->compute_ms < 0) app_die("%s", "--jitter-us and --compute-ms must be >= 0");
 	cs->rng = (uint64_t)cs->seed * 7919u + (uint64_t)cs->rank + 1;
+}
+
+/* The start of the corpus-only apps (ring, chain, degen): their options are
+ * --mode (from modes, NULL-terminated, the first is the default; NULL: no
+ * --mode), --iters (default def_iters), --bytes (default 1024), --expect and
+ * the corpus options, with 3 ms of compute by default. */
+struct corpus_run {
+	int rank, size, mode;
+	long iters, bytes;
+};
+static inline struct corpus_run corpus_start(struct corpus *cs, int argc, char **argv, const char *app,
+					     const char *const *modes, long def_iters)
+{
+	static const char *const known[] = { "--mode", "--iters", "--bytes", "--expect", CORPUS_OPTS, NULL };
+	opt_check(argc, argv, known);
+	corpus_init(cs, argc, argv, 3);
+	static const char *const none[] = { "", NULL };
+	struct corpus_run r;
+	r.mode = opt_mode(argc, argv, app, modes ? modes : none);
+	r.iters = opt_long(argc, argv, "--iters", def_iters);
+	r.bytes = opt_long(argc, argv, "--bytes", 1024);
+	if (r.iters < 1 || r.bytes < 1) app_die("%s: --iters and --bytes must be >= 1", app);
+	MPI_Comm_rank(MPI_COMM_WORLD, &r.rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &r.size);
+	return r;
 }
 
 static inline double corpus_rand(struct corpus *cs)  /* uniform [0, 1), splitmix64 */

@@ -11,19 +11,11 @@
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
-	static const char *const known[] = { "--mode", "--iters", "--bytes", "--expect", CORPUS_OPTS, NULL };
-	opt_check(argc, argv, known);
+	static const char *const modes[] = { "pair", "anysrc", "coll", NULL };
 	struct corpus cs;
-	corpus_init(&cs, argc, argv, 3);
-	const char *mode = opt_str(argc, argv, "--mode", "pair");
-	long iters = opt_long(argc, argv, "--iters", 20);
-	long bytes = opt_long(argc, argv, "--bytes", 1024);
-	int m = !strcmp(mode, "pair") ? 0 : !strcmp(mode, "anysrc") ? 1 : !strcmp(mode, "coll") ? 2 : -1;
-	if (m < 0) app_die("degen: unknown --mode %s (pair, anysrc, coll)", mode);
-	if (iters < 1 || bytes < 1) app_die("%s", "degen: --iters and --bytes must be >= 1");
-	int rank, size;
-	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	struct corpus_run run = corpus_start(&cs, argc, argv, "degen", modes, 20);
+	long iters = run.iters, bytes = run.bytes;
+	int rank = run.rank, size = run.size, m = run.mode;
 	char *buf = calloc(1, (size_t)bytes);
 	if (!buf) app_die("%s", "degen: out of memory");
 	struct app_counts c = { 0 };
@@ -60,7 +52,7 @@ int main(int argc, char **argv)
 	corpus_truth(&cs, argc, argv);
 	FILE *f = expect_open(argc, argv, "degen", &c);
 	if (f) {
-		fprintf(f, "mode=%s\niters=%ld\nmsg_bytes=%ld\n", mode, iters, bytes);
+		fprintf(f, "mode=%s\niters=%ld\nmsg_bytes=%ld\n", modes[m], iters, bytes);
 		fclose(f);
 	}
 	free(buf);

@@ -11,19 +11,11 @@
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
-	static const char *const known[] = { "--mode", "--iters", "--bytes", "--expect", CORPUS_OPTS, NULL };
-	opt_check(argc, argv, known);
+	static const char *const modes[] = { "sendrecv", "parity", "nb", NULL };
 	struct corpus cs;
-	corpus_init(&cs, argc, argv, 3);
-	const char *mode = opt_str(argc, argv, "--mode", "sendrecv");
-	long iters = opt_long(argc, argv, "--iters", 30);
-	long bytes = opt_long(argc, argv, "--bytes", 1024);
-	int m = !strcmp(mode, "sendrecv") ? 0 : !strcmp(mode, "parity") ? 1 : !strcmp(mode, "nb") ? 2 : -1;
-	if (m < 0) app_die("ring: unknown --mode %s (sendrecv, parity, nb)", mode);
-	if (iters < 1 || bytes < 1) app_die("%s", "ring: --iters and --bytes must be >= 1");
-	int rank, size;
-	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	struct corpus_run run = corpus_start(&cs, argc, argv, "ring", modes, 30);
+	long iters = run.iters, bytes = run.bytes;
+	int rank = run.rank, size = run.size, m = run.mode;
 	if (size < 2) app_die("%s", "ring: needs >= 2 ranks");
 	int right = (rank + 1) % size, left = (rank + size - 1) % size;
 	char *sbuf = calloc(1, (size_t)bytes), *rbuf = calloc(1, (size_t)bytes);
@@ -58,7 +50,7 @@ int main(int argc, char **argv)
 	corpus_truth(&cs, argc, argv);
 	FILE *f = expect_open(argc, argv, "ring", &c);
 	if (f) {
-		fprintf(f, "mode=%s\niters=%ld\nmsg_bytes=%ld\n", mode, iters, bytes);
+		fprintf(f, "mode=%s\niters=%ld\nmsg_bytes=%ld\n", modes[m], iters, bytes);
 		fclose(f);
 	}
 	free(sbuf);
