@@ -6,6 +6,7 @@
 #   make asan       the same tests on an ASan+UBSan build
 #   make bench      load / analysis benchmarks (ratios against raw libotf2 decode)
 #   make traces     contrib tracer + MPI mini-apps → real traces under build/traces
+#   make corpus     the planted-cause corpus → build/corpus/<case>/{traces.otf2,truth.txt}
 #   make install PREFIX=/usr/local
 
 PREFIX  ?= /usr/local
@@ -41,9 +42,9 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 BIN      := $(if $(filter build,$(BUILD)),tracecomb,$(BUILD)/tracecomb)
 
 DEB_PKGS = build-essential pkg-config libotf2-trace-dev otf2-tools libncurses-dev libyaml-dev \
-           libpcre2-dev libcmocka-dev libmetis-dev tmux openmpi-bin libopenmpi-dev
+           libpcre2-dev libcmocka-dev libmetis-dev tmux openmpi-bin libopenmpi-dev jq
 
-.PHONY: all deps check test demo asan bench traces install clean
+.PHONY: all deps check test demo asan bench traces corpus install clean
 # keep the test and bench objects (pattern-rule intermediates): a second make relinks nothing
 .SECONDARY:
 all: $(BIN) $(TEST_BIN) $(BENCH_BIN)
@@ -92,6 +93,10 @@ bench: deps
 
 traces: deps
 	@$(MAKE) --no-print-directory -C contrib BUILD=$(abspath $(BUILD))/contrib traces
+
+# the planted-cause corpus (contrib/README.md, "Corpus") → $(BUILD)/corpus/<case>/{traces.otf2,truth.txt}
+corpus: deps
+	@$(MAKE) --no-print-directory -C contrib BUILD=$(abspath $(BUILD))/contrib CORPUS=$(abspath $(BUILD))/corpus corpus
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tracecomb/themes

@@ -9,15 +9,8 @@ set -u
 BUILD=$1; shift
 LIB=$BUILD/libtctrace.so
 OUT=$BUILD/traces
-ROOT=""
-[ "$(id -u)" -eq 0 ] && ROOT="--allow-run-as-root"
-MPIRUN="mpirun $ROOT --oversubscribe --bind-to none --mca btl self,vader ${MPIRUN_FLAGS:-}"
-if ! command -v timeout >/dev/null 2>&1; then echo "contrib: timeout(1) not found (coreutils)"; exit 1; fi
-if ! out=$(timeout 60 $MPIRUN -np 2 true 2>&1); then
-	echo "contrib: skipping traces: mpirun cannot start processes here:"
-	echo "$out" | head -n 5 | sed 's/^/  /'
-	exit 0
-fi
+. "$(dirname "$0")/mpirun.sh"
+mpirun_probe contrib "traces"
 mkdir -p "$OUT"
 fail=0
 for n in "$@"; do

@@ -56,6 +56,19 @@ static inline const char *opt_str(int argc, char **argv, const char *name, const
 	return def;
 }
 
+/* --mode NAME as the index of NAME in modes (NULL-terminated; the first is the
+ * default); exits on an unknown name. */
+static inline int opt_mode(int argc, char **argv, const char *app, const char *const *modes)
+{
+	const char *m = opt_str(argc, argv, "--mode", modes[0]);
+	for (int i = 0; modes[i]; i++)
+		if (!strcmp(m, modes[i])) return i;
+	char msg[256];
+	snprintf(msg, sizeof msg, "%s: unknown --mode %s", app, m);
+	app_die("%s", msg);
+	return -1;
+}
+
 /* Rejects flags the app does not know (each takes one value). */
 static inline void opt_check(int argc, char **argv, const char *const *known)
 {
@@ -98,6 +111,175 @@ static inline FILE *expect_open(int argc, char **argv, const char *app, const st
 		(unsigned long long)tot[3]);
 	fprintf(f, "messages=%llu\nbytes=%llu\n", (unsigned long long)(tot[0] + tot[1]), (unsigned long long)tot[4]);
 	return f;
+}
+
+/* ---------------------------------------------------- planted-cause corpus
+ * The options every corpus app shares (add CORPUS_OPTS to its known list):
+ *   --compute-ms M   compute per iteration (user region, see --regions)
+ *   --jitter-us J    plus a uniform random 0..J us on every compute, seeded
+ *   --seed S         seeds the jitter (and the case's tracer background)
+ *   --delay-rank R --delay-iter I --delay-ms D     one planted delay: rank R
+ *                    computes D ms longer in iteration I
+ *   --delay2-rank, --delay2-iter, --delay2-ms      a second one
+ *   --slow-rank R --slow-ms D   rank R computes D ms longer in every iteration
+ *   --regions 0|1    0: no user regions at all (default 1)
+ *   --truth FILE     rank 0 appends what was planted, with CLOCK_MONOTONIC
+ *                    times, as key=value lines (contrib/README.md, "Corpus") */
+#define CORPUS_OPTS "--seed", "--jitter-us", "--compute-ms", "--delay-rank", "--delay-iter", "--delay-ms", \
+	"--delay2-rank", "--delay2-iter", "--delay2-ms", "--slow-rank", "--slow-ms", "--regions", "--truth"
+
+struct corpus {
+	int rank;
+	long seed, jitter_us, regions, slow_rank;
+	double compute_ms, slow_ms;
+	long drank[2], diter[2];
+	double dms[2];
+	uint64_t rng;
+	uint64_t t0[3], t1[3];  /* this rank's planted sleeps: delay, delay2, slow (first start, last end) */
+	uint64_t init_ns;       /* CLOCK_MONOTONIC right after MPI_Init */
+	uint64_t blocks, late_blocks, max_over_ns;  /* machine noise: compute sleeps that overran by > 1 ms */
+};
+
+static inline uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Call right after MPI_Init; def_compute_ms is the app's default --compute-ms. */
+static inline void corpus_init(struct corpus *cs, int argc, char **argv, double def_compute_ms)
+{
+	memset(cs, 0, sizeof *cs);
+	cs->init_ns = mono_ns();
+	MPI_Comm_rank(MPI_COMM_WORLD, &cs->rank);
+	cs->seed = opt_long(argc, argv, "--seed", 1);
+	cs->jitter_us = opt_long(argc, argv, "--jitter-us", 0);
+	cs->regions = opt_long(argc, argv, "--regions", 1);
+	cs->compute_ms = (double)opt_long(argc, argv, "--compute-ms", (long)def_compute_ms);
+	static const char *const names[2][3] = { { "--delay-rank", "--delay-iter", "--delay-ms" },
+						  { "--delay2-rank", "--delay2-iter", "--delay2-ms" } };
+	for (int k = 0; k < 2; k++) {
+		cs->drank[k] = opt_long(argc, argv, names[k][0], -1);
+		cs->diter[k] = opt_long(argc, argv, names[k][1], 0);
+		cs->dms[k] = (double)opt_long(argc, argv, names[k][2], 0);
+	}
+	cs->slow_rank = opt_long(argc, argv, "--slow-rank", -1);
+	cs->slow_ms = (double)opt_long(argc, argv, "--slow-ms", 0);
+	if (cs->jitter_us < 0 || cs->compute_ms < 0) app_die("%s", "--jitter-us and --compute-ms must be >= 0");
+	cs->rng = (uint64_t)cs->seed * 7919u + (uint64_t)cs->rank + 1;
+}
+
+/* The start of the corpus-only apps (ring, chain, degen): their options are
+ * --mode (from modes, NULL-terminated, the first is the default; NULL: no
+ * --mode), --iters (default def_iters), --bytes (default 1024), --expect and
+ * the corpus options, with 3 ms of compute by default. */
+struct corpus_run {
+	int rank, size, mode;
+	long iters, bytes;
+};
+static inline struct corpus_run corpus_start(struct corpus *cs, int argc, char **argv, const char *app,
+					     const char *const *modes, long def_iters)
+{
+	static const char *const known[] = { "--mode", "--iters", "--bytes", "--expect", CORPUS_OPTS, NULL };
+	opt_check(argc, argv, known);
+	corpus_init(cs, argc, argv, 3);
+	static const char *const none[] = { "", NULL };
+	struct corpus_run r;
+	r.mode = opt_mode(argc, argv, app, modes ? modes : none);
+	r.iters = opt_long(argc, argv, "--iters", def_iters);
+	r.bytes = opt_long(argc, argv, "--bytes", 1024);
+	if (r.iters < 1 || r.bytes < 1) app_die("%s: --iters and --bytes must be >= 1", app);
+	MPI_Comm_rank(MPI_COMM_WORLD, &r.rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &r.size);
+	return r;
+}
+
+static inline double corpus_rand(struct corpus *cs)  /* uniform [0, 1), splitmix64 */
+{
+	uint64_t z = (cs->rng += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (double)((z ^ (z >> 31)) >> 11) * 0x1.0p-53;
+}
+
+/* One compute block of iteration it: base_ms plus jitter, plus the planted
+ * delays of this rank and iteration, inside user region `region` (none when
+ * --regions 0).  Records when the planted sleeps ran. */
+static inline void corpus_work(struct corpus *cs, long it, double base_ms, const char *region)
+{
+	if (cs->regions) tc_region_begin(region);
+	double want = base_ms + (double)cs->jitter_us / 1000.0 * corpus_rand(cs);
+	uint64_t s0 = mono_ns();
+	sleep_ms(want);
+	double over = (double)(mono_ns() - s0) - want * 1e6;
+	cs->blocks++;
+	if (over > 1e6) cs->late_blocks++;
+	if (over > (double)cs->max_over_ns) cs->max_over_ns = (uint64_t)over;
+	for (int k = 0; k < 2; k++)
+		if (cs->rank == cs->drank[k] && it == cs->diter[k] && cs->dms[k] > 0) {
+			cs->t0[k] = mono_ns();
+			sleep_ms(cs->dms[k]);
+			cs->t1[k] = mono_ns();
+		}
+	if (cs->rank == cs->slow_rank && cs->slow_ms > 0) {
+		uint64_t t = mono_ns();
+		sleep_ms(cs->slow_ms);
+		if (!cs->t0[2]) cs->t0[2] = t;
+		cs->t1[2] = mono_ns();
+	}
+	if (cs->regions) tc_region_end(region);
+}
+
+static inline void corpus_compute(struct corpus *cs, long it) { corpus_work(cs, it, cs->compute_ms, "compute"); }
+
+static inline void truth_delay(FILE *f, const char *pfx, long rank, const char *iter, uint64_t t0, uint64_t t1)
+{
+	fprintf(f, "%s_rank=%ld\n%s_iter=%s\n%s_t0_ns=%llu\n%s_t1_ns=%llu\n", pfx, rank, pfx, iter, pfx,
+		(unsigned long long)t0, pfx, (unsigned long long)t1);
+}
+
+/* Collective (call before MPI_Finalize): rank 0 appends the planted delays
+ * (delay_*, delay2_*; a --slow-rank as delay_* with delay_iter=all spanning
+ * its first to last slow block when no --delay-rank is set, and as slow_*),
+ * the seed, and the tracer's background window (TRACECOMB_EMU_BG_WINDOW_MS,
+ * counted from the end of MPI_Init) as window_t0_ns / window_t1_ns. */
+static inline void corpus_truth(struct corpus *cs, int argc, char **argv)
+{
+	uint64_t mine[6] = { cs->t0[0], cs->t1[0], cs->t0[1], cs->t1[1], cs->t0[2], cs->t1[2] }, t[6];
+	MPI_Reduce(mine, t, 6, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+	uint64_t nz[3] = { cs->blocks, cs->late_blocks, 0 }, nzs[3], mo;
+	MPI_Reduce(nz, nzs, 3, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+	MPI_Reduce(&cs->max_over_ns, &mo, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+	const char *path = opt_str(argc, argv, "--truth", NULL);
+	if (cs->rank != 0 || !path) return;
+	FILE *f = fopen(path, "a");
+	if (!f) {
+		fprintf(stderr, "cannot append to %s: %s\n", path, strerror(errno));
+		return;
+	}
+	fprintf(f, "seed=%ld\njitter_us=%ld\ncompute_ms=%g\n", cs->seed, cs->jitter_us, cs->compute_ms);
+	/* how noisy the machine was: compute blocks whose sleep overran by more than 1 ms */
+	fprintf(f, "noise_late_blocks=%llu\nnoise_blocks=%llu\nnoise_max_overrun_ms=%.1f\n", (unsigned long long)nzs[1],
+		(unsigned long long)nzs[0], (double)mo / 1e6);
+	char it[32];
+	for (int k = 0; k < 2; k++)
+		if (t[2 * k]) {
+			snprintf(it, sizeof it, "%ld", cs->diter[k]);
+			truth_delay(f, k ? "delay2" : "delay", cs->drank[k], it, t[2 * k], t[2 * k + 1]);
+			fprintf(f, "%s_ms=%g\n", k ? "delay2" : "delay", cs->dms[k]);
+		}
+	if (t[4]) {
+		if (!t[0]) truth_delay(f, "delay", cs->slow_rank, "all", t[4], t[5]);
+		truth_delay(f, "slow", cs->slow_rank, "all", t[4], t[5]);
+		fprintf(f, "slow_ms=%g\n", cs->slow_ms);
+	}
+	const char *win = getenv("TRACECOMB_EMU_BG_WINDOW_MS");
+	long a, b;
+	if (win && sscanf(win, "%ld:%ld", &a, &b) == 2)
+		fprintf(f, "window_t0_ns=%llu\nwindow_t1_ns=%llu\n", (unsigned long long)(cs->init_ns + (uint64_t)a * 1000000u),
+			(unsigned long long)(cs->init_ns + (uint64_t)b * 1000000u));
+	fclose(f);
 }
 
 #endif

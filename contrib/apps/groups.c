@@ -2,22 +2,27 @@
  * with heavy traffic inside a group (ring exchange on the sub-communicator,
  * msg-bytes per message, plus an MPI_Allreduce on it) and light traffic
  * across groups (group leader → next group's leader, 8 bytes, on
- * MPI_COMM_WORLD). */
+ * MPI_COMM_WORLD).  --sync-every N > 0: instead of the leaders' exchange, the
+ * groups meet only in a world MPI_Allreduce every N iterations.  The compute
+ * block takes the common.h corpus options (jitter, planted delays). */
 #include "common.h"
 
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
-	static const char *const known[] = { "--groups", "--iters", "--bytes", "--expect", NULL };
+	static const char *const known[] = { "--groups", "--iters", "--bytes", "--sync-every", "--expect", CORPUS_OPTS, NULL };
 	opt_check(argc, argv, known);
 	long G = opt_long(argc, argv, "--groups", 2);
 	long iters = opt_long(argc, argv, "--iters", 10);
 	long bytes = opt_long(argc, argv, "--bytes", 32768);
+	long sync_every = opt_long(argc, argv, "--sync-every", 0);
+	struct corpus cs;
+	corpus_init(&cs, argc, argv, 1);
 	int rank, size;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	if (G < 1 || G > size || iters < 1 || bytes < 1)
-		app_die("%s", "groups: need 1 <= --groups <= ranks, --iters >= 1, --bytes >= 1");
+	if (G < 1 || G > size || iters < 1 || bytes < 1 || sync_every < 0)
+		app_die("%s", "groups: need 1 <= --groups <= ranks, --iters >= 1, --bytes >= 1, --sync-every >= 0");
 	int color = (int)((long)rank * G / size);
 	MPI_Comm sub;
 	MPI_Comm_split(MPI_COMM_WORLD, color, rank, &sub);
@@ -35,9 +40,7 @@ int main(int argc, char **argv)
 	}
 	struct app_counts c = { 0 };
 	for (long it = 0; it < iters; it++) {
-		tc_region_begin("compute");
-		sleep_ms(1);
-		tc_region_end("compute");
+		corpus_compute(&cs, it);
 		if (ls > 1) {
 			MPI_Request rq[4];
 			int right = (lr + 1) % ls, left = (lr + ls - 1) % ls;
@@ -50,7 +53,9 @@ int main(int argc, char **argv)
 		}
 		double v = rank, s;
 		MPI_Allreduce(&v, &s, 1, MPI_DOUBLE, MPI_SUM, sub);
-		if (G > 1 && lr == 0) {
+		if (sync_every > 0) {
+			if ((it + 1) % sync_every == 0) MPI_Allreduce(&v, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		} else if (G > 1 && lr == 0) {
 			int to = leader[(color + 1) % G], from = leader[(color + G - 1) % G];
 			long tok = it, got;
 			MPI_Sendrecv(&tok, 1, MPI_LONG, to, 3, &got, 1, MPI_LONG, from, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -58,6 +63,7 @@ int main(int argc, char **argv)
 		}
 	}
 	MPI_Comm_free(&sub);
+	corpus_truth(&cs, argc, argv);
 	FILE *f = expect_open(argc, argv, "groups", &c);
 	if (f) {
 		fprintf(f, "groups=%ld\niters=%ld\nmsg_bytes=%ld\n", G, iters, bytes);

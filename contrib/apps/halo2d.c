@@ -1,21 +1,19 @@
 /* halo2d — 2-D halo exchange on a periodic px×py process grid.
- * Every iteration: user region "compute" (compute-ms, plus delay-ms on
- * delay-rank at delay-iter), then Irecv/Isend with the 4 neighbours and
- * MPI_Waitall; every allreduce-every iterations an MPI_Allreduce. */
+ * Every iteration: user region "compute" (compute-ms plus the planted delays
+ * of common.h: --delay-*, --delay2-*, --slow-*), then Irecv/Isend with the 4
+ * neighbours and MPI_Waitall; every allreduce-every iterations an
+ * MPI_Allreduce. */
 #include "common.h"
 
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
-	static const char *const known[] = { "--iters", "--bytes", "--delay-rank", "--delay-iter", "--delay-ms",
-					     "--compute-ms", "--allreduce-every", "--expect", NULL };
+	static const char *const known[] = { "--iters", "--bytes", "--allreduce-every", "--expect", CORPUS_OPTS, NULL };
 	opt_check(argc, argv, known);
+	struct corpus cs;
+	corpus_init(&cs, argc, argv, 1);
 	long iters = opt_long(argc, argv, "--iters", 20);
 	long bytes = opt_long(argc, argv, "--bytes", 4096);
-	long delay_rank = opt_long(argc, argv, "--delay-rank", -1);
-	long delay_iter = opt_long(argc, argv, "--delay-iter", 0);
-	long delay_ms = opt_long(argc, argv, "--delay-ms", 0);
-	long compute_ms = opt_long(argc, argv, "--compute-ms", 1);
 	long every = opt_long(argc, argv, "--allreduce-every", 5);
 	if (iters < 1 || bytes < 0 || every < 1) app_die("%s", "halo2d: --iters and --allreduce-every must be >= 1, --bytes >= 0");
 
@@ -33,9 +31,7 @@ int main(int argc, char **argv)
 	struct app_counts c = { 0 };
 	double sum = 0;
 	for (long it = 0; it < iters; it++) {
-		tc_region_begin("compute");
-		sleep_ms((double)compute_ms + (rank == delay_rank && it == delay_iter ? (double)delay_ms : 0));
-		tc_region_end("compute");
+		corpus_compute(&cs, it);
 		MPI_Request rq[8];
 		for (int d = 0; d < 4; d++) {
 			/* a message travelling in direction d arrives from the opposite side */
@@ -54,10 +50,11 @@ int main(int argc, char **argv)
 			sum += r;
 		}
 	}
+	corpus_truth(&cs, argc, argv);
 	FILE *f = expect_open(argc, argv, "halo2d", &c);
 	if (f) {
-		fprintf(f, "px=%d\npy=%d\niters=%ld\nmsg_bytes=%ld\ndelay_rank=%ld\ndelay_iter=%ld\ndelay_ms=%ld\n"
-			   "allreduces=%ld\n", px, py, iters, bytes, delay_rank, delay_iter, delay_ms, iters / every);
+		fprintf(f, "px=%d\npy=%d\niters=%ld\nmsg_bytes=%ld\ndelay_rank=%ld\ndelay_iter=%ld\ndelay_ms=%g\n"
+			   "allreduces=%ld\n", px, py, iters, bytes, cs.drank[0], cs.diter[0], cs.dms[0], iters / every);
 		fclose(f);
 	}
 	free(sbuf);

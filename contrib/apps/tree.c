@@ -1,17 +1,19 @@
 /* tree — the "merge tree": a k-ary gather towards rank 0 followed by a scatter
  * back down, both built from MPI_Send / MPI_Recv.  Children of rank r are
- * r*k+1 .. r*k+k. */
+ * r*k+1 .. r*k+k.  The compute block of each iteration takes the common.h
+ * corpus options (jitter, planted delays on a leaf, inner node or the root). */
 #include "common.h"
 
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
-	static const char *const known[] = { "--arity", "--iters", "--bytes", "--compute-ms", "--expect", NULL };
+	static const char *const known[] = { "--arity", "--iters", "--bytes", "--expect", CORPUS_OPTS, NULL };
 	opt_check(argc, argv, known);
 	long k = opt_long(argc, argv, "--arity", 2);
 	long iters = opt_long(argc, argv, "--iters", 5);
 	long bytes = opt_long(argc, argv, "--bytes", 1024);
-	long compute_ms = opt_long(argc, argv, "--compute-ms", 1);
+	struct corpus cs;
+	corpus_init(&cs, argc, argv, 1);
 	if (k < 1 || iters < 1 || bytes < 1) app_die("%s", "tree: --arity, --iters and --bytes must be >= 1");
 	int rank, size;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -22,10 +24,8 @@ int main(int argc, char **argv)
 	long first = (long)rank * k + 1;
 	int parent = rank ? (int)((rank - 1) / k) : -1;
 	for (long it = 0; it < iters; it++) {
-		tc_region_begin("compute");
-		sleep_ms((double)compute_ms);
+		corpus_compute(&cs, it);
 		buf[0] = (char)(rank + it);
-		tc_region_end("compute");
 		/* gather up: merge every child's block into ours */
 		for (long ch = first; ch < first + k && ch < size; ch++) {
 			MPI_Recv(in, (int)bytes, MPI_CHAR, (int)ch, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -46,6 +46,7 @@ int main(int argc, char **argv)
 			c.bytes += (uint64_t)bytes;
 		}
 	}
+	corpus_truth(&cs, argc, argv);
 	FILE *f = expect_open(argc, argv, "tree", &c);
 	if (f) {
 		fprintf(f, "arity=%ld\niters=%ld\nmsg_bytes=%ld\n", k, iters, bytes);

@@ -15,6 +15,8 @@
  *   TRACECOMB_TRACE_DIR        archive directory (anchor <dir>/traces.otf2);
  *                              default ./tctrace-<prog>-<YYYYmmdd-HHMMSS>
  *   TRACECOMB_RANKS_PER_NODE   k > 0: emulate nodes, node = rank / k
+ *   TRACECOMB_NODE_MAP         block (default) or cyclic: node = rank % nnodes
+ *   TRACECOMB_INIT_PAD_MS, TRACECOMB_EMU_*  planted behaviour (see "emulation")
  *   TRACECOMB_QUIET            set: no "wrote ..." line on stderr */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -278,6 +280,147 @@ static void comm_created(MPI_Comm parent, MPI_Comm nc)
 	comm_add(nc, key, p == TC_NOCOMM ? 0 : T.comms[p].key);
 }
 
+/* ------------------------------------------------------------ emulation */
+/* Planted behaviour for test corpora (all off unless the variables are set;
+ * see contrib/README.md "Emulation"): nodes on one machine
+ * (TRACECOMB_RANKS_PER_NODE, TRACECOMB_NODE_MAP), a sleep inside MPI_Init
+ * (TRACECOMB_INIT_PAD_MS), inter-node latency inside sends, Isends or Waits
+ * (TRACECOMB_EMU_INTER_US, TRACECOMB_EMU_INTER_IN) and background stalls
+ * inside sends (TRACECOMB_EMU_BG_*).  Every sleep happens between the call's
+ * Enter and Leave; for sends before the PMPI call, so the data leaves late. */
+enum { EMU_SEND = 1, EMU_ISEND = 2, EMU_WAIT = 4 };
+static struct {
+	long rpn;            /* ranks per emulated node; 0 = nodes are real hosts */
+	int cyclic;          /* node = rank % nnodes instead of rank / rpn */
+	long nnodes;
+	uint64_t inter_ns;   /* latency added to calls with a peer on another node */
+	unsigned inter_in;   /* EMU_* mask: where that latency is spent */
+	double bg_p;         /* probability of a stall per eligible send */
+	uint64_t bg_ns;
+	int bg_scope;        /* 1 intra-node, 2 inter-node, 3 both */
+	uint64_t win0, win1; /* raw ns; stalls only inside [win0, win1) when win1 */
+	long pair_a, pair_b; /* stalls only between these two world ranks (-1 = any) */
+	long bg_node;        /* stalls only on transfers touching this node (-1 = any) */
+	uint64_t rng;
+	int wait_inter;      /* a Wait completed a request with an inter-node peer */
+} E = { .pair_a = -1, .pair_b = -1, .bg_node = -1 };
+
+static long env_long(const char *name, long def)
+{
+	const char *s = getenv(name);
+	if (!s || !*s) return def;
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (*end || v < 0) {
+		warnx("ignoring %s=%s (want a non-negative integer)", name, s);
+		return def;
+	}
+	return v;
+}
+
+/* Emulated node of a world rank (real hosts: index of the first rank on the
+ * same host). */
+static long emu_node(long r)
+{
+	if (E.rpn > 0) return E.cyclic ? r % E.nnodes : r / E.rpn;
+	for (long q = 0; q < r; q++)
+		if (!strcmp(T.hosts + (size_t)q * 64, T.hosts + (size_t)r * 64)) return q;
+	return r;
+}
+
+static uint64_t emu_rand(void)  /* splitmix64 */
+{
+	uint64_t z = (E.rng += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void emu_sleep(uint64_t ns)
+{
+	if (!ns) return;
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+	while (nanosleep(&ts, &ts) && errno == EINTR) {}
+}
+
+/* Called at the end of MPI_Init (before its Leave): reads the variables and
+ * spends the Init pad.  The background window counts from after the pad. */
+static void emu_setup(void)
+{
+	E.rpn = env_long("TRACECOMB_RANKS_PER_NODE", 0);
+	const char *map = getenv("TRACECOMB_NODE_MAP");
+	E.cyclic = map && !strcmp(map, "cyclic");
+	if (map && !E.cyclic && strcmp(map, "block")) warnx("ignoring TRACECOMB_NODE_MAP=%s (want block or cyclic)", map);
+	E.nnodes = E.rpn > 0 ? (T.size + E.rpn - 1) / E.rpn : 0;
+	E.inter_ns = (uint64_t)env_long("TRACECOMB_EMU_INTER_US", 0) * 1000u;
+	const char *in = getenv("TRACECOMB_EMU_INTER_IN");
+	if (!in) in = "send,isend";
+	E.inter_in = (strstr(in, "isend") ? EMU_ISEND : 0) | (strstr(in, "wait") ? EMU_WAIT : 0);
+	for (const char *p = in; (p = strstr(p, "send")); p += 4)
+		if (p == in || p[-1] == ',') E.inter_in |= EMU_SEND;
+	E.bg_p = (double)env_long("TRACECOMB_EMU_BG_PCT", 0) / 100.0;
+	E.bg_ns = (uint64_t)env_long("TRACECOMB_EMU_BG_US", 0) * 1000u;
+	const char *scope = getenv("TRACECOMB_EMU_BG_SCOPE");
+	E.bg_scope = !scope || !strcmp(scope, "both") ? 3 : !strcmp(scope, "intra") ? 1 : !strcmp(scope, "inter") ? 2 : 3;
+	E.rng = (uint64_t)env_long("TRACECOMB_EMU_BG_SEED", 1) * 1000003u + (uint64_t)T.rank;
+	E.bg_node = env_long("TRACECOMB_EMU_BG_NODE", -1);
+	const char *pair = getenv("TRACECOMB_EMU_BG_PAIR");
+	if (pair && sscanf(pair, "%ld:%ld", &E.pair_a, &E.pair_b) != 2) {
+		warnx("ignoring TRACECOMB_EMU_BG_PAIR=%s (want A:B)", pair);
+		E.pair_a = E.pair_b = -1;
+	}
+	emu_sleep((uint64_t)env_long("TRACECOMB_INIT_PAD_MS", 0) * 1000000u);
+	const char *win = getenv("TRACECOMB_EMU_BG_WINDOW_MS");
+	long a, b;
+	if (win && sscanf(win, "%ld:%ld", &a, &b) == 2 && b > a && a >= 0) {
+		uint64_t t = raw_now();
+		E.win0 = t + (uint64_t)a * 1000000u;
+		E.win1 = t + (uint64_t)b * 1000000u;
+	} else if (win) warnx("ignoring TRACECOMB_EMU_BG_WINDOW_MS=%s (want A:B milliseconds, A < B)", win);
+}
+
+/* World rank of comm-local rank r of communicator index c (-1 if unknown). */
+static long emu_world(uint32_t c, int r)
+{
+	if (c == TC_NOCOMM || r < 0 || (uint32_t)r >= T.comms[c].n) return -1;
+	return T.comms[c].members[r];
+}
+
+/* A send (where = EMU_SEND or EMU_ISEND) to comm-local rank dest: sleeps the
+ * emulated inter-node latency and, when drawn, a background stall. */
+static void emu_send(unsigned where, MPI_Comm comm, int dest)
+{
+	if (!E.inter_ns && !E.bg_ns) return;
+	long peer = emu_world(comm_id(comm), dest);
+	if (peer < 0) return;
+	long me = T.rank, nm = emu_node(me), np = emu_node(peer);
+	int inter = nm != np;
+	uint64_t ns = inter && (E.inter_in & where) ? E.inter_ns : 0;
+	if (E.bg_ns && (E.bg_scope & (inter ? 2 : 1))) {
+		uint64_t t = raw_now();
+		int ok = !E.win1 || (t >= E.win0 && t < E.win1);
+		if (E.pair_a >= 0) ok = ok && ((me == E.pair_a && peer == E.pair_b) || (me == E.pair_b && peer == E.pair_a));
+		if (E.bg_node >= 0) ok = ok && (nm == E.bg_node || np == E.bg_node);
+		/* draw for every eligible send, so the sequence depends on the seed only */
+		if (ok && (double)(emu_rand() >> 11) * 0x1.0p-53 < E.bg_p) ns += E.bg_ns;
+	}
+	emu_sleep(ns);
+}
+
+/* A completed receive or send request with comm-local peer r of comm c. */
+static void emu_completed(uint32_t c, int r)
+{
+	long peer = emu_world(c, r);
+	if (E.inter_ns && (E.inter_in & EMU_WAIT) && peer >= 0 && emu_node(peer) != emu_node(T.rank)) E.wait_inter = 1;
+}
+
+/* End of a Wait/Test call: the latency, once, when it completed an inter-node request. */
+static void emu_wait_done(void)
+{
+	if (E.wait_inter) emu_sleep(E.inter_ns);
+	E.wait_inter = 0;
+}
+
 /* --------------------------------------------------------------- requests */
 static uint64_t req_key(MPI_Request r)
 {
@@ -338,6 +481,7 @@ static void req_completed(uint64_t key, const MPI_Status *st)
 	if (!q) return;
 	int cancelled = 0;
 	if (st) PMPI_Test_cancelled(st, &cancelled);
+	if (!cancelled) emu_completed(q->comm, q->kind == 1 ? (int)q->peer : st ? st->MPI_SOURCE : -1);
 	if (cancelled) ev_req(E_CANCELLED, q->id);
 	else if (q->kind == 1) ev_req(E_ISEND_DONE, q->id);
 	else if (st && st->MPI_SOURCE != MPI_PROC_NULL)
@@ -435,6 +579,7 @@ TCT_EXPORT int MPI_Init(int *argc, char ***argv)
 	after_init();
 	ev_enter(R_INIT);
 	T.ev[T.nev - 1].t = t;
+	emu_setup();
 	ev_leave(R_INIT);
 	return rc;
 }
@@ -447,6 +592,7 @@ TCT_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provi
 	after_init();
 	ev_enter(R_INIT_THREAD);
 	T.ev[T.nev - 1].t = t;
+	emu_setup();
 	ev_leave(R_INIT_THREAD);
 	return rc;
 }
@@ -460,6 +606,7 @@ static int blocking_send(uint32_t region, const void *buf, int count, MPI_Dataty
 	uint32_t c = comm_id(comm);
 	if (dest != MPI_PROC_NULL && c != TC_NOCOMM)
 		ev_msg(E_SEND, (uint32_t)dest, c, (uint32_t)tag, (uint64_t)count * tsize(dt), 0);
+	emu_send(EMU_SEND, comm, dest);
 	int rc = fn(buf, count, dt, dest, tag, comm);
 	ev_leave(region);
 	return rc;
@@ -493,6 +640,7 @@ static int nb_send(uint32_t region, const void *buf, int count, MPI_Datatype dt,
 	if (!active()) return fn(buf, count, dt, dest, tag, comm, req);
 	ev_enter(region);
 	uint64_t t = raw_now();
+	emu_send(EMU_ISEND, comm, dest);
 	int rc = fn(buf, count, dt, dest, tag, comm, req);
 	uint32_t c = comm_id(comm);
 	if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL && c != TC_NOCOMM) {
@@ -535,6 +683,7 @@ TCT_EXPORT int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int 
 		ev_msg(E_SEND, (uint32_t)dest, c, (uint32_t)stag, (uint64_t)scount * tsize(sdt), 0);
 	MPI_Status local;
 	if (st == MPI_STATUS_IGNORE) st = &local;
+	emu_send(EMU_SEND, comm, dest);
 	int rc = PMPI_Sendrecv(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, src, rtag, comm, st);
 	if (rc == MPI_SUCCESS && st->MPI_SOURCE != MPI_PROC_NULL && c != TC_NOCOMM)
 		ev_msg(E_RECV, (uint32_t)st->MPI_SOURCE, c, (uint32_t)st->MPI_TAG, status_bytes(st), 0);
@@ -552,6 +701,7 @@ TCT_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int d
 		ev_msg(E_SEND, (uint32_t)dest, c, (uint32_t)stag, (uint64_t)count * tsize(dt), 0);
 	MPI_Status local;
 	if (st == MPI_STATUS_IGNORE) st = &local;
+	emu_send(EMU_SEND, comm, dest);
 	int rc = PMPI_Sendrecv_replace(buf, count, dt, dest, stag, src, rtag, comm, st);
 	if (rc == MPI_SUCCESS && st->MPI_SOURCE != MPI_PROC_NULL && c != TC_NOCOMM)
 		ev_msg(E_RECV, (uint32_t)st->MPI_SOURCE, c, (uint32_t)st->MPI_TAG, status_bytes(st), 0);
@@ -591,6 +741,7 @@ TCT_EXPORT int MPI_Wait(MPI_Request *req, MPI_Status *st)
 	if (st == MPI_STATUS_IGNORE) st = &local;
 	int rc = PMPI_Wait(req, st);
 	if (rc == MPI_SUCCESS) req_completed(key, st);
+	emu_wait_done();
 	ev_leave(R_WAIT);
 	return rc;
 }
@@ -604,6 +755,7 @@ TCT_EXPORT int MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
 	if (st == MPI_STATUS_IGNORE) st = &local;
 	int rc = PMPI_Test(req, flag, st);
 	if (rc == MPI_SUCCESS && *flag) req_completed(key, st);
+	emu_wait_done();
 	ev_leave(R_TEST);
 	return rc;
 }
@@ -618,6 +770,7 @@ TCT_EXPORT int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status sts[])
 	if (rc == MPI_SUCCESS)
 		for (int i = 0; i < n; i++) req_completed(w.keys[i], &w.st[i]);
 	wait_end(&w, sts);
+	emu_wait_done();
 	ev_leave(R_WAITALL);
 	return rc;
 }
@@ -632,6 +785,7 @@ TCT_EXPORT int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status sts[
 	if (rc == MPI_SUCCESS && *flag)
 		for (int i = 0; i < n; i++) req_completed(w.keys[i], &w.st[i]);
 	wait_end(&w, sts);
+	emu_wait_done();
 	ev_leave(R_TESTALL);
 	return rc;
 }
@@ -647,6 +801,7 @@ static int any_common(uint32_t region, int n, MPI_Request reqs[], int *idx, int 
 	if (rc == MPI_SUCCESS && (!flag || *flag) && *idx != MPI_UNDEFINED && *idx >= 0 && *idx < n)
 		req_completed(w.keys[*idx], st);
 	wait_end(&w, MPI_STATUSES_IGNORE);
+	emu_wait_done();
 	ev_leave(region);
 	return rc;
 }
@@ -671,6 +826,7 @@ static int some_common(uint32_t region, int n, MPI_Request reqs[], int *outcount
 		for (int i = 0; i < *outcount; i++)
 			if (idx[i] >= 0 && idx[i] < n) req_completed(w.keys[idx[i]], &w.st[i]);
 	wait_end(&w, sts);
+	emu_wait_done();
 	ev_leave(region);
 	return rc;
 }
@@ -1174,25 +1330,22 @@ static void write_archive(void)
 							 STR("machine"), OTF2_UNDEFINED_SYSTEM_TREE_NODE);
 		OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(g, 0, OTF2_SYSTEM_TREE_DOMAIN_MACHINE);
 		uint32_t s_node = STR("node");
-		const char *rpn_env = getenv("TRACECOMB_RANKS_PER_NODE");
-		long rpn = rpn_env ? strtol(rpn_env, NULL, 10) : 0;
-		if (rpn_env && rpn <= 0) warnx("ignoring TRACECOMB_RANKS_PER_NODE=%s (want a positive integer)", rpn_env);
+		/* ids 1..: emulated nodes in index order, or real hosts in order of their first rank */
 		uint32_t *node_of = xalloc(NULL, (size_t)T.size * sizeof *node_of);
 		uint32_t nnodes = 0;
+		char nname[160];
+		for (long i = 0; E.rpn > 0 && i < E.nnodes; i++) {
+			snprintf(nname, sizeof nname, "%s-n%ld", T.host, i);
+			OTF2_GlobalDefWriter_WriteSystemTreeNode(g, ++nnodes, STR(nname), s_node, 0);
+			OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(g, nnodes, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY);
+		}
 		for (int r = 0; r < T.size; r++) {
-			char name[160];
-			if (rpn > 0) {
-				if (r % rpn) { node_of[r] = node_of[r - 1]; continue; }
-				snprintf(name, sizeof name, "%s-n%ld", T.host, r / rpn);
-			} else {
-				int q;
-				for (q = 0; q < r; q++)
-					if (!strcmp(T.hosts + (size_t)q * 64, T.hosts + (size_t)r * 64)) break;
-				if (q < r) { node_of[r] = node_of[q]; continue; }
-				snprintf(name, sizeof name, "%s", T.hosts + (size_t)r * 64);
-			}
+			long q = emu_node(r);
+			if (E.rpn > 0) { node_of[r] = (uint32_t)q + 1; continue; }
+			if (q < r) { node_of[r] = node_of[q]; continue; }
+			snprintf(nname, sizeof nname, "%s", T.hosts + (size_t)r * 64);
 			node_of[r] = ++nnodes;
-			OTF2_GlobalDefWriter_WriteSystemTreeNode(g, nnodes, STR(name), s_node, 0);
+			OTF2_GlobalDefWriter_WriteSystemTreeNode(g, nnodes, STR(nname), s_node, 0);
 			OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(g, nnodes, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY);
 		}
 		uint32_t s_thread = STR("Master thread");

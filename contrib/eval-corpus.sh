@@ -1,0 +1,96 @@
+#!/bin/sh
+# eval-corpus.sh [BIN] [CORPUS_DIR] — scores tracecomb's verdicts and origins
+# against the truth of the planted-cause corpus (`make corpus`; the truth keys
+# are in contrib/README.md, "Corpus").  For every CORPUS_DIR/<case>/ with
+# traces.otf2 and truth.txt it runs `BIN report --json --section
+# verdicts,steps` and `BIN info --json` and checks:
+#   - the top verdict (verdicts.verdicts[0]) has a cause in truth's accept list;
+#   - planted cases (cause != none): its confidence is >= 0.5;
+#   - imbalance truth: the verdict's ranks contain delay_rank (or, with no
+#     delay_rank, one of truth's ranks);
+#   - delay cases (delay_t0_ns in the truth): the top origin (steps.origins[0])
+#     is on delay_rank and [enter_s, exit_s] overlaps [delay_t0_ns, delay_t1_ns]
+#     converted to trace seconds, (t - clock.offset) / clock.resolution (or the
+#     same for delay2_*).
+# Prints "ok CASE" or "not ok CASE: expected ..., got ..." per case, then
+# "planted: X of Y named; clean: X of Y quiet".  Exit 0 when every case is ok,
+# 1 otherwise, 2 when it cannot run (no jq, no corpus).
+BIN=${1:-./tracecomb}
+DIR=${2:-build/corpus}
+if ! command -v jq >/dev/null 2>&1; then echo "eval-corpus: jq not installed (apt-get install jq; make deps)"; exit 2; fi
+if [ ! -d "$DIR" ]; then echo "eval-corpus: no corpus at $DIR (make corpus)"; exit 2; fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+key() { sed -n "s/^$1=//p" "$2" | head -n 1; }
+
+# in_list ITEM COMMA-LIST
+in_list() { case ",$2," in *",$1,"*) return 0 ;; esac; return 1; }
+
+# origin_hits TRUTH PREFIX ORANK OENTER OEXIT OFFSET RES: the origin is on PREFIX_rank and overlaps its interval
+origin_hits() {
+	r=$(key "$2_rank" "$1"); a=$(key "$2_t0_ns" "$1"); b=$(key "$2_t1_ns" "$1")
+	[ -n "$r" ] && [ -n "$a" ] && [ "$3" = "$r" ] || return 1
+	awk -v e="$4" -v x="$5" -v a="$a" -v b="$b" -v off="$6" -v res="$7" \
+		'BEGIN { a = (a - off) / res; b = (b - off) / res; exit !(e <= b && x >= a) }'
+}
+
+np=0 npok=0 nc=0 ncok=0 bad=0
+for d in "$DIR"/*/; do
+	d=${d%/}
+	name=$(basename "$d")
+	truth=$d/truth.txt
+	[ -f "$truth" ] && [ -f "$d/traces.otf2" ] || continue
+	cause=$(key cause "$truth"); accept=$(key accept "$truth")
+	if [ "$cause" = none ]; then nc=$((nc + 1)); else np=$((np + 1)); fi
+	why=""
+	if ! "$BIN" report --json --section verdicts,steps "$d/traces.otf2" >"$tmp/rep.json" 2>"$tmp/err"; then
+		why="report failed: $(head -c 200 "$tmp/err")"
+	elif ! "$BIN" info --json "$d/traces.otf2" >"$tmp/info.json" 2>"$tmp/err"; then
+		why="info failed: $(head -c 200 "$tmp/err")"
+	else
+		top=$(jq -r '.verdicts.verdicts[0] // {} | "\(.cause // "-") \(.confidence // 0) \((.ranks // []) | map(tostring) | join(","))"' "$tmp/rep.json")
+		set -- $top
+		vc=$1 conf=$2 vr=${3:-}
+		got="$vc (confidence $conf, ranks [$vr])"
+		if ! in_list "$vc" "$accept"; then
+			why="expected cause in {$accept}, got $got"
+		elif [ "$cause" != none ] && ! awk -v c="$conf" 'BEGIN { exit !(c >= 0.5) }'; then
+			why="expected confidence >= 0.5, got $got"
+		elif [ "$cause" = imbalance ]; then
+			dr=$(key delay_rank "$truth")
+			if [ -n "$dr" ]; then
+				in_list "$dr" "$vr" || why="expected rank $dr among the verdict's ranks, got $got"
+			else
+				hit=0
+				for r in $(key ranks "$truth" | tr ',' ' '); do in_list "$r" "$vr" && hit=1; done
+				[ $hit = 1 ] || why="expected one of ranks [$(key ranks "$truth")] among the verdict's ranks, got $got"
+			fi
+		fi
+		if [ -z "$why" ] && [ -n "$(key delay_t0_ns "$truth")" ]; then
+			off=$(jq -r '.clock.offset' "$tmp/info.json"); res=$(jq -r '.clock.resolution' "$tmp/info.json")
+			org=$(jq -r '.steps.origins[0] // {} | "\(.rank // "-") \(.enter_s // "-") \(.exit_s // "-") \(.region // "-")"' "$tmp/rep.json")
+			set -- $org
+			if ! origin_hits "$truth" delay "$1" "$2" "$3" "$off" "$res" &&
+			   ! origin_hits "$truth" delay2 "$1" "$2" "$3" "$off" "$res"; then
+				want=$(awk -v a="$(key delay_t0_ns "$truth")" -v b="$(key delay_t1_ns "$truth")" -v off="$off" -v res="$res" \
+					'BEGIN { printf "[%.6f, %.6f] s", (a - off) / res, (b - off) / res }')
+				if [ "$1" = - ]; then why="expected the top origin on rank $(key delay_rank "$truth") in $want, got no origin"
+				else why="expected the top origin on rank $(key delay_rank "$truth") in $want, got rank $1 $4 [$2, $3] s"; fi
+			fi
+		fi
+	fi
+	if [ -n "$why" ] && [ "$cause" = none ] && [ -n "$(key noise_blocks "$truth")" ]; then
+		why="$why (machine noise during the run: $(key noise_late_blocks "$truth") of $(key noise_blocks "$truth") compute blocks overran by > 1 ms, at most $(key noise_max_overrun_ms "$truth") ms)"
+	fi
+	if [ -z "$why" ]; then
+		echo "ok $name"
+		if [ "$cause" = none ]; then ncok=$((ncok + 1)); else npok=$((npok + 1)); fi
+	else
+		echo "not ok $name: $why"
+		bad=$((bad + 1))
+	fi
+done
+echo "planted: $npok of $np named; clean: $ncok of $nc quiet"
+[ $((np + nc)) -gt 0 ] || { echo "eval-corpus: no case with traces.otf2 and truth.txt under $DIR"; exit 2; }
+[ $bad = 0 ]
