@@ -128,6 +128,8 @@ struct tc_verdict_opts {
 	double path_full;          /* share of the critical path that gives a claim full weight (0.15) */
 	double imb_concentration;  /* blamed ranks hold at least this share of the path's compute excess (0.7) */
 	double imb_max_ranks;      /* ... and are at most this share of the ranks (1/3; else it is spread: noise) */
+	double imb_standout;       /* ... and their run-wide compute excess ≥ this × any other rank's for
+	                              full weight (1.5; ≤ 1: no claim) */
 	double bg_stall_ratio;     /* MPI stall rate ≥ this × compute stall rate, else noise (3) */
 	double noise_rank_share;   /* noise: stalls on at least this share of the ranks (0.5) */
 };
@@ -194,7 +196,8 @@ struct tc_verdict_rank {
 struct tc_verdicts {
 	struct tc_verdict_opts opts;
 	uint32_t n;
-	struct tc_verdict *v;     /* sorted by confidence, descending; a single "none" when no cause */
+	struct tc_verdict *v;     /* ranked by the share of the critical path explained (noise counts
+	                             half), then confidence; a single "none" when no cause */
 	uint32_t nwindows;
 	struct tc_verdict_win *win;
 	uint32_t nranks;

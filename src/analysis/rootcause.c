@@ -386,16 +386,21 @@ static void excess(const struct tc_trace *t, struct tc_rootcause *rc)
 	free(run_at); free(med); free(buf); free(idx); free(first);
 }
 
-/* Stall counts: activities with an outlier excess, by kind; distinct ranks and pairs. */
-static void stall_stats(struct tc_rootcause *rc)
+/* Stall counts: activities more than stall_min above their context median, by
+ * kind; distinct ranks and pairs. */
+static void stall_stats(const struct tc_trace *t, struct tc_rootcause *rc)
 {
+	rc->stall_min = TC_MAX(rc->noise_floor, 200e-6);
 	bool *cr = xcalloc(rc->nranks + 1, 1), *mr = xcalloc(rc->nranks + 1, 1);
 	struct u64map pairs;
 	u64map_init(&pairs);
 	for (uint32_t r = 0; r < rc->nranks; r++)
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
 			const struct tc_act *a = &rc->acts[i];
-			bool stall = a->outlier == 1;
+			/* one absolute yardstick for both kinds: the relative thresholds of
+			 * the contexts (½·median) would make a 1 ms stall an outlier of a
+			 * 20 µs MPI call but not of a 2 ms compute block */
+			bool stall = act_value(t, a) - rc->ctx[a->ctx].median > rc->stall_min;
 			if (a->kind == TC_ACT_COMPUTE) {
 				rc->n_compute++;
 				rc->n_compute_stalls += stall;
@@ -484,7 +489,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 			if (rc->acts[i].kind == TC_ACT_MPI) call_wait(t, r, &rc->acts[i], nb, nnb);
 	free(nb);
 	excess(t, rc);
-	stall_stats(rc);
+	stall_stats(t, rc);
 	rc->wait_s = xcalloc(N ? N : 1, sizeof *rc->wait_s);
 	for (uint32_t r = 0; r < N; r++)
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) rc->wait_s[r] += tc_act_wait(t, &rc->acts[i]);

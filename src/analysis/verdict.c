@@ -31,7 +31,7 @@ void tc_verdict_default_opts(struct tc_verdict_opts *o)
 		.imb_share = 0.01, .imb_factor = 3.0,
 		.bg_factor = 2.0, .bg_z = 3.0, .bg_min_msgs = 8,
 		.max_steps = 5,
-		.path_full = 0.15, .imb_concentration = 0.7, .imb_max_ranks = 1.0 / 3, .bg_stall_ratio = 3,
+		.path_full = 0.15, .imb_concentration = 0.7, .imb_max_ranks = 1.0 / 3, .imb_standout = 1.5, .bg_stall_ratio = 3,
 		.noise_rank_share = 0.5,
 	};
 }
@@ -448,9 +448,23 @@ static void run_numbers(struct tc_verdicts *V, const struct tc_trace *t, const s
 	}
 }
 
+/* Claims are ranked by the share of the critical path they explain (the
+ * cause that cost the run most first), confidence breaking ties; noise is the
+ * explanation of last resort: it counts half, so a specific cause explaining
+ * at least half as much comes first.  Claims without a path share (no
+ * root-cause analysis) rank by confidence alone, after those with one. */
+static double rank_key(const struct tc_verdict *v)
+{
+	double s = tc_verdict_ev(v, "path_share");
+	if (isnan(s)) return -1;
+	return v->cause == TC_CAUSE_NOISE ? 0.5 * s : s;
+}
+
 static int cmp_verdict(const void *a, const void *b)
 {
 	const struct tc_verdict *x = a, *y = b;
+	double kx = rank_key(x), ky = rank_key(y);
+	if (kx != ky) return kx > ky ? -1 : 1;
 	if (x->confidence != y->confidence) return x->confidence > y->confidence ? -1 : 1;
 	if (x->cause != y->cause) return x->cause < y->cause ? -1 : 1;
 	if (x->scope != y->scope) return x->scope < y->scope ? -1 : 1;

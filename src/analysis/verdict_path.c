@@ -118,6 +118,25 @@ static void blame_steps(struct tc_verdict *v, const struct tc_trace *t, const st
 	VEC_FREE(s);
 }
 
+/* How far the blamed ranks stand out from the others: the smallest blamed
+ * rank's compute excess over the whole run against the largest of the other
+ * ranks' (machine noise gives every rank some; a planted or real delay is well
+ * above that).  Infinite when the others have none. */
+static double standout(const struct tc_rootcause *rc, const uint32_t *bl, uint32_t k)
+{
+	uint32_t N = rc->nranks;
+	double *e = xcalloc(N ? N : 1, sizeof *e);
+	for (uint32_t r = 0; r < N; r++)
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++)
+			if (rc->acts[i].kind == TC_ACT_COMPUTE) e[r] += rc->acts[i].excess;
+	double lo = INFINITY, other = 0;
+	for (uint32_t i = 0; i < k; i++) lo = TC_MIN(lo, e[bl[i]]);
+	for (uint32_t i = 0; i < k; i++) e[bl[i]] = -1;
+	for (uint32_t r = 0; r < N; r++) other = TC_MAX(other, e[r]);
+	free(e);
+	return other > 0 ? lo / other : INFINITY;
+}
+
 void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc,
 		       const struct tc_steps *st, const bool *hot)
 {
@@ -138,11 +157,14 @@ void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trac
 	k = kk;
 	if (!k) { free(bl); return; }
 	double S = held / rc->path_len, conc = held / X;
+	double stand = standout(rc, bl, k);
+	if (!(stand > 1)) { free(bl); return; }
 	V->path_imbalance = held;
 	struct tc_verdict *v = vnew(b, TC_CAUSE_IMBALANCE, TC_NONE);
 	set_ranks(v, bl, k);
 	free(bl);
-	v->confidence = clamp01(S / o->path_full) * clamp01(conc / o->imb_concentration);
+	v->confidence = clamp01(S / o->path_full) * clamp01(conc / o->imb_concentration) *
+			clamp01((stand - 1) / (o->imb_standout - 1));
 	double dc = 0, own = 0, caused = 0, waited = 0;
 	for (uint32_t i = 0; i < k; i++) {
 		dc += rc->delay_cost[v->ranks[i]];
@@ -155,6 +177,7 @@ void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trac
 	ev_add(v, "concentration", conc);
 	ev_add(v, "delay_cost_s", dc);
 	ev_add(v, "path_s", rc->path_len);
+	ev_add(v, "standout", stand);
 	ev_add(v, "path_compute_share", rc->share[TC_CP_COMPUTE]);
 	ev_add(v, "own_late_s", own);
 	ev_add(v, "caused_s", caused);
