@@ -128,8 +128,9 @@ struct tc_verdict_opts {
 	double path_full;          /* share of the critical path that gives a claim full weight (0.15) */
 	double imb_concentration;  /* blamed ranks hold at least this share of the path's compute excess (0.7) */
 	double imb_max_ranks;      /* ... and are at most this share of the ranks (1/3; else it is spread: noise) */
-	double imb_standout;       /* ... and their run-wide compute excess ≥ this × any other rank's for
-	                              full weight (1.5; ≤ 1: no claim) */
+	double imb_standout;       /* ... and stand out from every other rank's compute excess (largest
+	                              single, or summed) by at least this factor (2; full weight at
+	                              2·this − 1 = 3) */
 	double bg_stall_ratio;     /* MPI stall rate ≥ this × compute stall rate, else noise (3) */
 	double noise_rank_share;   /* noise: stalls on at least this share of the ranks (0.5) */
 };

@@ -11,8 +11,10 @@
  * excess in that interval (compute excess, own-time excess) E explains
  * f = min(1, E / wait) of the cost: that part is split over the interval's
  * activities in proportion to their excess.  The rest was not p's doing: p was
- * late because it had waited itself, so it is propagated into that last wait
- * (or, when p never waited before T, left unattributed).  Waits are handled
+ * late because it had waited itself, so it is propagated into that last wait,
+ * as far as that wait's length explains it (a 3 ms wait cannot pass on an
+ * 80 ms delay); what is neither explained nor passed on (p never waited
+ * before T, or was later than its wait explains) is left unattributed.  Waits are handled
  * latest first, so a propagated cost arrives before its wait is handled.  A
  * relay that only passed a delay on has no excess and is never blamed.
  * Cost: a sort of the waits, then O(1) per wait with per-rank prefix sums of
@@ -41,11 +43,13 @@ static uint32_t act_before(const struct tc_rootcause *rc, uint32_t p, uint64_t T
 }
 
 struct dc {
+	const struct tc_trace *t;
 	struct tc_rootcause *rc;
 	double *pre;        /* per activity: excess summed from its rank's first activity, inclusive */
 	uint32_t *last_wait;/* per activity: the last activity at or before it (same rank) that waited */
 	double *coef;       /* difference array: cost per second of excess, from this activity on */
 	double *prop;       /* cost propagated into a wait */
+	double lost;        /* cost neither explained nor passed on */
 };
 
 static bool waited(const struct tc_act *a)
@@ -90,7 +94,15 @@ static uint32_t assign(struct dc *d, uint32_t p, uint64_t T, double C, double wa
 		d->coef[lo] += C * f / E;
 		d->coef[j + 1] -= C * f / E;
 	}
-	*rest = C * (1 - f);
+	/* p's own last wait explains at most its length of p's lateness: a 3 ms
+	 * wait cannot pass on an 80 ms delay (the rest is unattributed) */
+	double fw = 0;
+	if (target != TC_NONE && wait > 0) {
+		const struct tc_act *w = &rc->acts[target];
+		fw = TC_MIN(1 - f, tc_dur(d->t, w->ready - w->start) / wait);
+	}
+	*rest = C * fw;
+	d->lost += C * (1 - f - fw);
 	return target;
 }
 
@@ -107,7 +119,7 @@ void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 		}
 	}
 	if (w.n) qsort(w.a, w.n, sizeof *w.a, wref_cmp);
-	struct dc d = { .rc = rc };
+	struct dc d = { .t = t, .rc = rc };
 	prepare(&d);
 	for (size_t k = 0; k < w.n; k++) {
 		uint32_t i = w.a[k].act;
@@ -125,6 +137,7 @@ void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 			rc->acts[i].delay_cost = (float)(c * rc->acts[i].excess);
 		}
 	}
+	rc->unattributed += d.lost;
 	free(d.pre); free(d.last_wait); free(d.coef); free(d.prop);
 	VEC_FREE(w);
 	for (uint32_t r = 0; r < N; r++)

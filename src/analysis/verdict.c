@@ -31,7 +31,7 @@ void tc_verdict_default_opts(struct tc_verdict_opts *o)
 		.imb_share = 0.01, .imb_factor = 3.0,
 		.bg_factor = 2.0, .bg_z = 3.0, .bg_min_msgs = 8,
 		.max_steps = 5,
-		.path_full = 0.15, .imb_concentration = 0.7, .imb_max_ranks = 1.0 / 3, .imb_standout = 1.5, .bg_stall_ratio = 3,
+		.path_full = 0.15, .imb_concentration = 0.7, .imb_max_ranks = 1.0 / 3, .imb_standout = 2, .bg_stall_ratio = 3,
 		.noise_rank_share = 0.5,
 	};
 }

@@ -19,6 +19,9 @@ double verdict_path_share_of(const struct tc_rootcause *rc, const bool *ranks)
 	return all > 0 ? (double)on / all : 0;
 }
 
+/* The mapping's cost on the path: every inter-node piece's own time beyond
+ * the typical intra-node own time of the same region and size (when the
+ * trace has one, else the model below). */
 /* An intra-node transfer of 2^(bucket-1) bytes when the trace has none to
  * compare with: 2 µs plus 4 GB/s (shared memory; a deliberately generous
  * reference, so that only clearly slower inter-node pieces count). */
@@ -45,8 +48,7 @@ double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootc
 		uint32_t k = u64map_get(&intra, (uint64_t)C->region << 8 | C->size_bucket);
 		double ref = k != U64MAP_NONE ? rc->ctx[k].median : intra_model(C->size_bucket);
 		double len = tc_dur(t, p->end - p->start);
-		double typ = TC_MIN(len, C->median);
-		if (typ > ref) cost += typ - ref;
+		if (len > ref) cost += len - ref;
 		sum_inter += C->median;
 		sum_intra += ref;
 	}
@@ -62,7 +64,9 @@ static int cmp_desc(const void *a, const void *b)
 }
 
 /* The ranks holding `need` of the path's compute excess, at most maxk of them
- * and each at least a tenth of the largest; returns how many (in out, by rank). */
+ * and each at least half the largest (a rank far below the worst is not what
+ * stands out, and machine noise gives every rank a little); returns how many
+ * (in out, by rank). */
 static uint32_t blamed_ranks(const struct tc_rootcause *rc, double need, uint32_t maxk, uint32_t *out, double *held)
 {
 	uint32_t N = rc->nranks;
@@ -71,7 +75,7 @@ static uint32_t blamed_ranks(const struct tc_rootcause *rc, double need, uint32_
 	qsort(v, N, 2 * sizeof *v, cmp_desc);
 	uint32_t k = 0;
 	double sum = 0;
-	while (k < N && k < maxk && sum < need && v[2 * k] > 0 && v[2 * k] >= 0.1 * v[0]) {
+	while (k < N && k < maxk && sum < need && v[2 * k] > 0 && v[2 * k] >= 0.5 * v[0]) {
 		sum += v[2 * k];
 		out[k] = (uint32_t)v[2 * k + 1];
 		k++;
@@ -118,23 +122,39 @@ static void blame_steps(struct tc_verdict *v, const struct tc_trace *t, const st
 	VEC_FREE(s);
 }
 
-/* How far the blamed ranks stand out from the others: the smallest blamed
- * rank's compute excess over the whole run against the largest of the other
- * ranks' (machine noise gives every rank some; a planted or real delay is well
- * above that).  Infinite when the others have none. */
+/* How far the blamed ranks stand out from the others.  Machine noise gives
+ * every rank some compute excess; a delay, or a rank slow throughout, is well
+ * above it by one of two measures: the largest single excess (a delay) or the
+ * excess summed over the run (a persistent imbalance).  Each: the smallest
+ * value among the blamed ranks over the largest among the others; the larger
+ * ratio counts.  Infinite when the others have none. */
+static double ratio_of(const double *v, uint32_t N, const bool *is_bl)
+{
+	double lo = INFINITY, other = 0;
+	for (uint32_t r = 0; r < N; r++) {
+		if (is_bl[r]) lo = TC_MIN(lo, v[r]);
+		else other = TC_MAX(other, v[r]);
+	}
+	return other > 0 ? lo / other : INFINITY;
+}
+
 static double standout(const struct tc_rootcause *rc, const uint32_t *bl, uint32_t k)
 {
 	uint32_t N = rc->nranks;
-	double *e = xcalloc(N ? N : 1, sizeof *e);
+	double *sum = xcalloc(N ? N : 1, sizeof *sum), *big = xcalloc(N ? N : 1, sizeof *big);
+	bool *is_bl = xcalloc(N ? N : 1, sizeof *is_bl);
+	for (uint32_t i = 0; i < k; i++) is_bl[bl[i]] = true;
 	for (uint32_t r = 0; r < N; r++)
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++)
-			if (rc->acts[i].kind == TC_ACT_COMPUTE) e[r] += rc->acts[i].excess;
-	double lo = INFINITY, other = 0;
-	for (uint32_t i = 0; i < k; i++) lo = TC_MIN(lo, e[bl[i]]);
-	for (uint32_t i = 0; i < k; i++) e[bl[i]] = -1;
-	for (uint32_t r = 0; r < N; r++) other = TC_MAX(other, e[r]);
-	free(e);
-	return other > 0 ? lo / other : INFINITY;
+			if (rc->acts[i].kind == TC_ACT_COMPUTE) {
+				sum[r] += rc->acts[i].excess;
+				big[r] = TC_MAX(big[r], (double)rc->acts[i].excess);
+			}
+	double x = TC_MAX(ratio_of(sum, N, is_bl), ratio_of(big, N, is_bl));
+	free(sum);
+	free(big);
+	free(is_bl);
+	return x;
 }
 
 void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc,
@@ -158,13 +178,13 @@ void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trac
 	if (!k) { free(bl); return; }
 	double S = held / rc->path_len, conc = held / X;
 	double stand = standout(rc, bl, k);
-	if (!(stand > 1)) { free(bl); return; }
+	if (!(stand >= o->imb_standout)) { free(bl); return; }
 	V->path_imbalance = held;
 	struct tc_verdict *v = vnew(b, TC_CAUSE_IMBALANCE, TC_NONE);
 	set_ranks(v, bl, k);
 	free(bl);
 	v->confidence = clamp01(S / o->path_full) * clamp01(conc / o->imb_concentration) *
-			clamp01((stand - 1) / (o->imb_standout - 1));
+			clamp01((stand - 1) / (2 * (o->imb_standout - 1)));
 	double dc = 0, own = 0, caused = 0, waited = 0;
 	for (uint32_t i = 0; i < k; i++) {
 		dc += rc->delay_cost[v->ranks[i]];
@@ -266,8 +286,13 @@ void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_tra
 	const struct tc_verdict_opts *o = &V->opts;
 	V->mpi_stall_rate = stall_rate(rc->n_mpi_stalls, rc->n_mpi);
 	V->compute_stall_rate = stall_rate(rc->n_compute_stalls, rc->n_compute);
+	/* when the mapping is claimed, the inter-node pieces' time is its (the
+	 * placement makes them slow: their stalls are not background) */
 	double B = 0;
-	for (uint32_t r = 0; r < rc->nranks; r++) B += rc->path_mpi_excess[r];
+	for (size_t i = 0; i < rc->npath; i++) {
+		const struct tc_cp_piece *p = &rc->path[i];
+		if (p->kind == TC_CP_MPI_INTRA || (p->kind == TC_CP_MPI_INTER && !(V->path_mapping > 0))) B += p->excess;
+	}
 	if (!(B > 0) || !(rc->path_len > 0)) return;
 	double beyond = beyond_noise(rc, o);
 	double spread = rc->stall_ranks_mpi >= 2 ? 1.0 : 0.5;
@@ -304,6 +329,9 @@ void verdict_noise(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t
 	double all = 0;
 	for (uint32_t r = 0; r < N; r++) all += rc->path_compute_excess[r] + rc->path_mpi_excess[r];
 	double rest = all - V->path_imbalance - V->path_background;
+	if (V->path_mapping > 0)  /* the inter-node pieces are the mapping's */
+		for (size_t i = 0; i < rc->npath; i++)
+			if (rc->path[i].kind == TC_CP_MPI_INTER) rest -= rc->path[i].excess;
 	if (!(rest > 0)) return;
 	uint32_t ranks = TC_MAX(rc->stall_ranks_compute, rc->stall_ranks_mpi);
 	double spread = clamp01((double)ranks / N / o->noise_rank_share);
