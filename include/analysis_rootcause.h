@@ -44,7 +44,8 @@ struct tc_act {
 	uint8_t kind;         /* enum tc_act_kind */
 	uint8_t edge;         /* enum tc_wait_edge */
 	uint8_t inter;        /* MPI: a message or collective member crosses compute nodes */
-	uint8_t outlier;      /* the excess is an outlier of its context (1), persistent for the rank (2) */
+	uint8_t outlier;      /* the excess is an outlier of its context (1), persistent for the rank (2),
+	                         the delay before a wait in a context with no typical value (3) */
 };
 
 static inline double tc_act_wait(const struct tc_trace *t, const struct tc_act *a)

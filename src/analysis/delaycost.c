@@ -106,8 +106,43 @@ static uint32_t assign(struct dc *d, uint32_t p, uint64_t T, double C, double wa
 	return target;
 }
 
+/* A context seen fewer than 3 times or on one rank only has no typical value
+ * (a unique compute segment has nothing to be compared with): when a wait's
+ * cause interval holds no excess at all, its longest compute segment in a thin
+ * context takes the wait as its excess (Böhme's delay: the cause spent that
+ * much longer than its victim before the synchronisation).  Marked outlier 3. */
+static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *rc)
+{
+	for (size_t k = 0; k < rc->nacts; k++) {
+		const struct tc_act *a = &rc->acts[k];
+		if (a->kind != TC_ACT_MPI || a->partner == TC_NONE || a->ready <= a->start) continue;
+		uint32_t p = a->partner, j = act_before(rc, p, a->ready);
+		if (j == TC_NONE) continue;
+		uint32_t best = TC_NONE;
+		double E = 0;
+		for (uint32_t i = j + 1; i-- > rc->act_first[p];) {
+			const struct tc_act *x = &rc->acts[i];
+			E += x->excess;
+			if (x->kind == TC_ACT_COMPUTE && (best == TC_NONE || x->end - x->start > rc->acts[best].end - rc->acts[best].start))
+				best = i;
+			if (x->kind == TC_ACT_MPI && x->partner != TC_NONE && x->ready > x->start) break;
+			if (j - i > 64) break;  /* a bounded look back */
+		}
+		if (E > 0 || best == TC_NONE) continue;
+		const struct tc_rc_ctx *C = &rc->ctx[rc->acts[best].ctx];
+		if (C->n >= 3 && C->nranks >= 2) continue;
+		struct tc_act *b = &rc->acts[best];
+		double w = TC_MIN(tc_act_wait(t, a), tc_dur(t, b->end - b->start));
+		if (w > b->excess) {
+			b->excess = (float)w;
+			b->outlier = 3;
+		}
+	}
+}
+
 void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 {
+	thin_context_delays(t, rc);
 	uint32_t N = rc->nranks;
 	rc->delay_cost = xcalloc(N ? N : 1, sizeof(double));
 	VEC(struct wref) w = { 0 };

@@ -494,8 +494,10 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	for (uint32_t r = 0; r < N; r++)
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) rc->wait_s[r] += tc_act_wait(t, &rc->acts[i]);
 	for (uint32_t r = 0; r < N; r++) rc->total_wait += rc->wait_s[r];
-	tc_rc_critical_path(t, rc);
+	/* delay costs first: they may give thin contexts their excess, which the
+	 * path's pieces then carry */
 	tc_rc_delay_costs(t, rc);
+	tc_rc_critical_path(t, rc);
 	return rc;
 }
 

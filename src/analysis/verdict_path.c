@@ -124,17 +124,25 @@ static void blame_steps(struct tc_verdict *v, const struct tc_trace *t, const st
 
 /* How far the blamed ranks stand out from the others.  Machine noise gives
  * every rank some compute excess; a delay, or a rank slow throughout, is well
- * above it by one of two measures: the largest single excess (a delay) or the
- * excess summed over the run (a persistent imbalance).  Each: the smallest
- * value among the blamed ranks over the largest among the others; the larger
- * ratio counts.  Infinite when the others have none. */
-static double ratio_of(const double *v, uint32_t N, const bool *is_bl)
+ * above it by one of two measures: its largest single excess against the
+ * largest of every other rank (a delay stands above any stall the noise
+ * made), or its excess summed over the run against the median of the other
+ * ranks (a persistent imbalance, a ramp, stands above the typical rank).  The
+ * smallest blamed rank's value counts; the larger ratio counts.  Infinite when
+ * the others have none. */
+static double ratio_of(const double *v, uint32_t N, const bool *is_bl, bool median)
 {
 	double lo = INFINITY, other = 0;
+	double *o = xmalloc((N ? N : 1) * sizeof *o);
+	uint32_t n = 0;
 	for (uint32_t r = 0; r < N; r++) {
 		if (is_bl[r]) lo = TC_MIN(lo, v[r]);
-		else other = TC_MAX(other, v[r]);
+		else o[n++] = v[r];
 	}
+	if (median) other = tc_median(o, n);
+	else for (uint32_t i = 0; i < n; i++) other = TC_MAX(other, o[i]);
+	free(o);
+	if (!n) return INFINITY;
 	return other > 0 ? lo / other : INFINITY;
 }
 
@@ -150,7 +158,7 @@ static double standout(const struct tc_rootcause *rc, const uint32_t *bl, uint32
 				sum[r] += rc->acts[i].excess;
 				big[r] = TC_MAX(big[r], (double)rc->acts[i].excess);
 			}
-	double x = TC_MAX(ratio_of(sum, N, is_bl), ratio_of(big, N, is_bl));
+	double x = TC_MAX(ratio_of(sum, N, is_bl, true), ratio_of(big, N, is_bl, false));
 	free(sum);
 	free(big);
 	free(is_bl);
