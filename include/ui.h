@@ -8,6 +8,7 @@
 #define TC_UI_H
 
 #include "analysis_steps.h"
+#include "analysis_origins.h"
 #include "session.h"
 #include "util.h"
 
@@ -346,7 +347,7 @@ struct tc_app {
 	char *err_caret;     /* regex error: pattern with a caret, drawn above the bottom line */
 
 	/* `o`: the largest differential-lateness blocks (where lateness starts), visited in turn */
-	struct tc_block origins[20];
+	struct tc_origin origins[20];     /* root causes at their steps (analysis_origins.h) */
 	size_t norigins, origin_next;
 	bool origins_done;
 
@@ -380,7 +381,8 @@ bool app_set_rank_set(struct tc_app *a, const uint32_t *ranks, uint32_t n, const
 const struct tc_latview *app_latview(struct tc_app *a);
 bool app_set_search(struct tc_app *a, const char *pat);
 bool app_search_next(struct tc_app *a, bool backward);
-/* Move the cursor to the next origin of lateness (largest differential lateness first). */
+/* Move the cursor to the next origin: the root causes (excess ranked by delay
+ * cost and critical path, analysis_origins.h), best first. */
 bool app_next_origin(struct tc_app *a);
 /* Index of the cursor rank in the visible list (or the nearest). */
 uint32_t app_vis_index(const struct tc_app *a, uint32_t rank);

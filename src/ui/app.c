@@ -2,6 +2,7 @@
  * one selection, the rank filter and search, the view stack (Enter pushes,
  * Esc pops), the `:` command line, and the frame around the views (title
  * bar, key bar, messages).  No curses: the same code draws `render` output. */
+#include "analysis_origins.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -574,24 +575,29 @@ bool app_next_origin(struct tc_app *a)
 {
 	if (!a->st) return false;
 	if (!a->origins_done) {
-		a->norigins = tc_steps_top(a->st, TC_M_DLATENESS, true, TC_NELEM(a->origins), a->origins);
+		a->norigins = tc_origins(session_rootcause(a->sess), a->st, TC_NELEM(a->origins), a->origins);
 		a->origins_done = true;
 	}
 	if (!a->norigins) {
-		app_message(a, false, "no lateness origin: no event started late");
+		app_message(a, false, "no origin: no computation or MPI call took longer than typical");
 		return false;
 	}
 	size_t i = a->origin_next++ % a->norigins;
-	const struct tc_block *b = &a->origins[i];
-	const struct tc_cev *e = &a->st->cevs[b->cev];
-	app_set_rank(a, e->rank);
-	app_set_step(a, b->agg ? (int64_t)e->step - 1 : (int64_t)e->step);
-	char d[32];
-	fmt_seconds(d, sizeof d, b->agg ? e->dlateness_agg : e->dlateness);
-	const char *region = tc_region_name(a->t, a->t->ranks[e->rank].calls[a->t->ranks[e->rank].ops[e->op].call].region);
-	app_message(a, false, "origin %zu/%zu: rank %u step %lld, %s%s, first late by %s (o: next)", i + 1,
-		    a->norigins, e->rank, (long long)(b->agg ? (int64_t)e->step - 1 : (int64_t)e->step),
-		    b->agg ? "computation before " : "", region, d);
+	const struct tc_origin *o = &a->origins[i];
+	const struct tc_rootcause *rc = session_rootcause(a->sess);
+	const struct tc_act *act = &rc->acts[o->rc.act];
+	app_set_rank(a, o->rc.rank);
+	if (o->have_block) {
+		const struct tc_cev *e = &a->st->cevs[o->block.cev];
+		app_set_step(a, o->block.agg ? (int64_t)e->step - 1 : (int64_t)e->step);
+	}
+	char x[32], c[32];
+	fmt_seconds(x, sizeof x, o->rc.excess);
+	fmt_seconds(c, sizeof c, o->rc.delay_cost);
+	const char *what = act->kind == TC_ACT_COMPUTE ? "computation"
+			   : tc_region_name(a->t, a->t->ranks[o->rc.rank].calls[act->call].region);
+	app_message(a, false, "origin %zu/%zu: rank %u step %lld, %s %s longer than typical, made others wait %s (o: next)",
+		    i + 1, a->norigins, o->rc.rank, (long long)a->step, what, x, c);
 	return true;
 }
 
