@@ -218,30 +218,44 @@ static void late_receiver(const struct tc_msg *m, const struct tc_act *a, struct
 	if (m->post_time > a->start && a->end > m->post_time) candidate(rd, m->post_time, m->dst, TC_WE_LATE_RECEIVER);
 }
 
-static void coll_readiness(const struct tc_trace *t, uint32_t r, const struct tc_coll *co, struct readiness *rd)
+/* Per collective instance, computed once (not once per member: O(members)
+ * instead of O(members²)): the last member's enter, the latest non-root's, the
+ * root's. */
+struct coll_ready { uint64_t latest, latest_nonroot, root_enter; uint32_t who, who_nr; bool have_root, done; };
+
+static const struct coll_ready *coll_ready_of(const struct tc_trace *t, struct coll_ready *cache, uint32_t ci)
 {
+	struct coll_ready *c = &cache[ci];
+	if (c->done) return c;
+	const struct tc_coll *co = &t->colls[ci];
 	const struct tc_coll_member *m = &t->coll_members[co->first];
-	enum tc_coll_class cc = tc_coll_class(co->op);
-	uint64_t latest = 0, latest_nonroot = 0;
-	uint32_t who = TC_NONE, who_nr = TC_NONE;
-	uint64_t root_enter = 0;
-	bool have_root = false;
+	*c = (struct coll_ready){ .who = TC_NONE, .who_nr = TC_NONE, .done = true };
 	for (uint32_t k = 0; k < co->n; k++) {
 		uint64_t e = t->ranks[m[k].rank].calls[m[k].call].enter;
-		if (who == TC_NONE || e > latest) { latest = e; who = m[k].rank; }
-		if (m[k].rank == co->root) { root_enter = e; have_root = true; }
-		else if (who_nr == TC_NONE || e > latest_nonroot) { latest_nonroot = e; who_nr = m[k].rank; }
+		if (c->who == TC_NONE || e > c->latest) { c->latest = e; c->who = m[k].rank; }
+		if (m[k].rank == co->root) { c->root_enter = e; c->have_root = true; }
+		else if (c->who_nr == TC_NONE || e > c->latest_nonroot) { c->latest_nonroot = e; c->who_nr = m[k].rank; }
 	}
+	return c;
+}
+
+static void coll_readiness(const struct tc_trace *t, uint32_t r, uint32_t ci, struct coll_ready *cache,
+			   struct readiness *rd)
+{
+	const struct tc_coll *co = &t->colls[ci];
+	const struct coll_ready *c = coll_ready_of(t, cache, ci);
+	enum tc_coll_class cc = tc_coll_class(co->op);
 	if (cc == TC_CC_BARRIER || cc == TC_CC_ALL2ALL || cc == TC_CC_SCAN || cc == TC_CC_OTHER) {
-		if (who != r) candidate(rd, latest, who, TC_WE_COLLECTIVE);
+		if (c->who != r) candidate(rd, c->latest, c->who, TC_WE_COLLECTIVE);
 	} else if (cc == TC_CC_ONE2ALL) {
-		if (have_root && co->root != r) candidate(rd, root_enter, co->root, TC_WE_COLLECTIVE);
+		if (c->have_root && co->root != r) candidate(rd, c->root_enter, co->root, TC_WE_COLLECTIVE);
 	} else if (cc == TC_CC_ALL2ONE) {
-		if (co->root == r && who_nr != TC_NONE) candidate(rd, latest_nonroot, who_nr, TC_WE_COLLECTIVE);
+		if (co->root == r && c->who_nr != TC_NONE) candidate(rd, c->latest_nonroot, c->who_nr, TC_WE_COLLECTIVE);
 	}
 }
 
-static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, const struct nbdone *nb, size_t nnb)
+static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, const struct nbdone *nb, size_t nnb,
+		      struct coll_ready *cache)
 {
 	const struct tc_call *c = &t->ranks[r].calls[a->call];
 	if (c->op == TC_NONE) return;
@@ -270,7 +284,7 @@ static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, co
 		for (; lo < nnb && nb[lo].rank == r && nb[lo].call == a->call; lo++) late_receiver(&t->msgs[nb[lo].msg], a, &rd);
 	}
 	if (op->coll != TC_NONE && kind == TC_RK_MPI_COLL && t->colls[op->coll].n >= 2)
-		coll_readiness(t, r, &t->colls[op->coll], &rd);
+		coll_readiness(t, r, op->coll, cache, &rd);
 	if (rd.partner == TC_NONE || rd.ready <= a->start) return;
 	a->ready = TC_MIN(rd.ready, a->end);
 	a->partner = rd.partner;
@@ -468,6 +482,8 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	b.is_bound = xcalloc(t->nregions + 1, sizeof *b.is_bound);
 	for (uint32_t g = 0; g < t->nregions; g++) b.is_bound[g] = tc_region_is_init(t, g) || tc_region_is_finalize(t, g);
 	rc->act_first = xcalloc((size_t)N + 1, sizeof *rc->act_first);
+	/* one reservation: at most two activities per call, plus one per rank */
+	VEC_RESERVE(b.acts, (size_t)t->ncalls + 2 * (size_t)N + 1);
 	for (uint32_t r = 0; r < N; r++) {
 		rc->act_first[r] = (uint32_t)b.acts.n;
 		if (!t->ranks[r].ncalls) continue;
@@ -484,10 +500,12 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 
 	size_t nnb;
 	struct nbdone *nb = isend_completions(t, &nnb);
+	struct coll_ready *cache = xcalloc(t->ncolls ? t->ncolls : 1, sizeof *cache);
 	for (uint32_t r = 0; r < N; r++)
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++)
-			if (rc->acts[i].kind == TC_ACT_MPI) call_wait(t, r, &rc->acts[i], nb, nnb);
+			if (rc->acts[i].kind == TC_ACT_MPI) call_wait(t, r, &rc->acts[i], nb, nnb, cache);
 	free(nb);
+	free(cache);
 	excess(t, rc);
 	stall_stats(t, rc);
 	rc->wait_s = xcalloc(N ? N : 1, sizeof *rc->wait_s);

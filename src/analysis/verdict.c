@@ -615,7 +615,16 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 			b.v.a[i].confidence *= clamp01(h / o->path_full);
 		}
 	own_late_numbers(V, t, steps, ws);
+	V->path_len = NAN;
 	if (rc) {
+		V->path_len = rc->path_len;
+		V->span = tc_dur(t, rc->t1 - rc->t0);  /* the application span, docs/span.md */
+		for (int k = 0; k < TC_CP_NKINDS; k++) V->path_share[k] = rc->share[k];
+		for (uint32_t r = 0; r < N; r++) {
+			V->rank[r].delay_cost = rc->delay_cost[r];
+			V->rank[r].path_compute_excess = rc->path_compute_excess[r];
+			V->rank[r].path_mpi_excess = rc->path_mpi_excess[r];
+		}
 		verdict_imbalance(&b, V, t, rc, steps, hot);
 		verdict_background(&b, V, t, lat, rc);
 		verdict_noise(&b, V, t, rc);

@@ -196,6 +196,14 @@ void report_verdicts_json(struct tc_session *s, struct json *j)
 	json_knum(j, "own_late_median_s", V->own_late_median);
 	json_knum(j, "own_late_ref_s", V->own_late_ref);
 	json_knum(j, "waiting_s", V->waiting);
+	json_knum(j, "path_s", V->path_len);
+	json_key(j, "path_shares");
+	json_obj_begin(j);
+	static const char *const kinds[4] = { "compute", "wait", "mpi_own_intra", "mpi_own_inter" };
+	for (int k = 0; k < 4; k++) json_knum(j, kinds[k], V->path_share[k]);
+	json_obj_end(j);
+	json_knum(j, "mpi_stall_rate", V->mpi_stall_rate);
+	json_knum(j, "compute_stall_rate", V->compute_stall_rate);
 	json_obj_end(j);
 	/* panels: one array per series, one entry per latency window */
 	json_key(j, "windows");
@@ -234,6 +242,9 @@ void report_verdicts_json(struct tc_session *s, struct json *j)
 		json_knum(j, "caused_s", x->caused);
 		json_knum(j, "waited_s", x->waited);
 		json_kuint(j, "partners", x->partners);
+		json_knum(j, "delay_cost_s", x->delay_cost);
+		json_knum(j, "path_compute_excess_s", x->path_compute_excess);
+		json_knum(j, "path_mpi_excess_s", x->path_mpi_excess);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
