@@ -192,6 +192,15 @@ cases | while IFS="|" read -r name structure cause accept ranks np seed env cmd;
 		echo fail >"$OUT/.failed"
 	fi
 done
+# a full run drops the directories of cases no longer in the table
+if [ $# -eq 0 ]; then
+	for d in "$OUT"/*/; do
+		d=${d%/}
+		[ -f "$d/truth.txt" ] || continue
+		cases | cut -d'|' -f1 | grep -qx "$(basename "$d")" && continue
+		rm -rf "$d"; echo "corpus $(basename "$d"): removed (no longer a case)"
+	done
+fi
 echo "corpus: $(ls -d "$OUT"/*/ 2>/dev/null | wc -l) cases in $OUT ($(awk -v a="$t_all" -v b="$(date +%s.%N)" 'BEGIN{printf "%.0f s", b-a}'))"
 if [ -f "$OUT/.failed" ]; then rm -f "$OUT/.failed"; exit 1; fi
 exit 0
