@@ -18,7 +18,7 @@ mpirun_probe corpus "the corpus"
 #   env: tracer variables without the TRACECOMB_ prefix (RANKS_PER_NODE=2 NODE_MAP=cyclic
 #        EMU_INTER_US=... INIT_PAD_MS=...) and OVER=1 for a busy-polling oversubscribed run.
 #   Every app also gets --seed <seed> --jitter-us 200 (a case's own --jitter-us wins).
-# Delays are 60-100 ms against 3 ms of compute per iteration; stalls a few ms.
+# Delays are 80 ms against 3 ms of compute per iteration; stalls 1-3 ms.
 D="--delay-ms 80"
 R="ring --iters 30"
 RB="ring --iters 30 --bytes 262144"
@@ -113,7 +113,7 @@ bg-10-both-s1|background|background|background||8|1|$BG EMU_BG_PCT=10 EMU_BG_SCO
 bg-10-both-s2|background|background|background||8|2|$BG EMU_BG_PCT=10 EMU_BG_SCOPE=both|$H
 bg-25-both-s1|background|background|background||8|1|$BG EMU_BG_PCT=25 EMU_BG_SCOPE=both|$H
 bg-25-inter-s2|background|background|background||8|2|$BG EMU_BG_PCT=25 EMU_BG_SCOPE=inter|$H
-bg-episode-s1|background|background|background||8|1|RANKS_PER_NODE=4 EMU_BG_US=1000 EMU_BG_PCT=100 EMU_BG_WINDOW_MS=60:90|$H
+bg-episode-s1|background|background|background||8|1|RANKS_PER_NODE=4 EMU_BG_US=1000 EMU_BG_PCT=100 EMU_BG_WINDOW_MS=50:95|$H
 bg-link-s1|background|background|background|2,3|8|1|RANKS_PER_NODE=4 EMU_BG_US=3000 EMU_BG_PCT=100 EMU_BG_PAIR=2:3|$H
 bg-node-s1|background|background|background|4,5|8|1|RANKS_PER_NODE=2 EMU_BG_US=2000 EMU_BG_PCT=100 EMU_BG_NODE=2|$H
 bg-clean-s1|background|none|none||8|1|RANKS_PER_NODE=4|$H
