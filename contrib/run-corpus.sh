@@ -127,8 +127,10 @@ degen-pair-clean|degenerate|none|none||2|1||degen --mode pair --iters 1
 degen-noregions-delay|degenerate|imbalance|imbalance|2|6|1||$R --mode sendrecv --regions 0 --delay-rank 2 --delay-iter 12 $D
 degen-noregions-clean|degenerate|none|none||6|1||$R --mode sendrecv --regions 0
 degen-anysrc-delay|degenerate|imbalance|imbalance|3|6|1||degen --mode anysrc --delay-rank 3 --delay-iter 8 $D
+degen-anysrc-delay-s2|degenerate|imbalance|imbalance|5|6|2||degen --mode anysrc --delay-rank 5 --delay-iter 13 $D
 degen-anysrc-clean|degenerate|none|none||6|1||degen --mode anysrc
 degen-coll-delay|degenerate|imbalance|imbalance|4|6|1||degen --mode coll --delay-rank 4 --delay-iter 9 $D
+degen-coll-delay-s2|degenerate|imbalance|imbalance|1|6|2||degen --mode coll --delay-rank 1 --delay-iter 14 $D
 degen-coll-clean|degenerate|none|none||6|1||degen --mode coll
 pad-ring-sr-mid|ring|imbalance|imbalance|3|8|1|INIT_PAD_MS=1500|$R --mode sendrecv --delay-rank 3 --delay-iter 12 $D
 pad-ring-sr-clean|ring|none|none||8|1|INIT_PAD_MS=1500|$R --mode sendrecv
