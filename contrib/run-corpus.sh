@@ -18,7 +18,7 @@ mpirun_probe corpus "the corpus"
 #   env: tracer variables without the TRACECOMB_ prefix (RANKS_PER_NODE=2 NODE_MAP=cyclic
 #        EMU_INTER_US=... INIT_PAD_MS=...) and OVER=1 for a busy-polling oversubscribed run.
 #   Every app also gets --seed <seed> --jitter-us 200 (a case's own --jitter-us wins).
-# Delays are 60-100 ms against 3 ms of compute per iteration; stalls a few ms.
+# Delays are 80 ms against 3 ms of compute per iteration; stalls 1-3 ms.
 D="--delay-ms 80"
 R="ring --iters 30"
 RB="ring --iters 30 --bytes 262144"
@@ -113,7 +113,7 @@ bg-10-both-s1|background|background|background||8|1|$BG EMU_BG_PCT=10 EMU_BG_SCO
 bg-10-both-s2|background|background|background||8|2|$BG EMU_BG_PCT=10 EMU_BG_SCOPE=both|$H
 bg-25-both-s1|background|background|background||8|1|$BG EMU_BG_PCT=25 EMU_BG_SCOPE=both|$H
 bg-25-inter-s2|background|background|background||8|2|$BG EMU_BG_PCT=25 EMU_BG_SCOPE=inter|$H
-bg-episode-s1|background|background|background||8|1|RANKS_PER_NODE=4 EMU_BG_US=1000 EMU_BG_PCT=100 EMU_BG_WINDOW_MS=60:90|$H
+bg-episode-s1|background|background|background||8|1|RANKS_PER_NODE=4 EMU_BG_US=1000 EMU_BG_PCT=100 EMU_BG_WINDOW_MS=50:95|$H
 bg-link-s1|background|background|background|2,3|8|1|RANKS_PER_NODE=4 EMU_BG_US=3000 EMU_BG_PCT=100 EMU_BG_PAIR=2:3|$H
 bg-node-s1|background|background|background|4,5|8|1|RANKS_PER_NODE=2 EMU_BG_US=2000 EMU_BG_PCT=100 EMU_BG_NODE=2|$H
 bg-clean-s1|background|none|none||8|1|RANKS_PER_NODE=4|$H
@@ -127,8 +127,10 @@ degen-pair-clean|degenerate|none|none||2|1||degen --mode pair --iters 1
 degen-noregions-delay|degenerate|imbalance|imbalance|2|6|1||$R --mode sendrecv --regions 0 --delay-rank 2 --delay-iter 12 $D
 degen-noregions-clean|degenerate|none|none||6|1||$R --mode sendrecv --regions 0
 degen-anysrc-delay|degenerate|imbalance|imbalance|3|6|1||degen --mode anysrc --delay-rank 3 --delay-iter 8 $D
+degen-anysrc-delay-s2|degenerate|imbalance|imbalance|5|6|2||degen --mode anysrc --delay-rank 5 --delay-iter 13 $D
 degen-anysrc-clean|degenerate|none|none||6|1||degen --mode anysrc
 degen-coll-delay|degenerate|imbalance|imbalance|4|6|1||degen --mode coll --delay-rank 4 --delay-iter 9 $D
+degen-coll-delay-s2|degenerate|imbalance|imbalance|1|6|2||degen --mode coll --delay-rank 1 --delay-iter 14 $D
 degen-coll-clean|degenerate|none|none||6|1||degen --mode coll
 pad-ring-sr-mid|ring|imbalance|imbalance|3|8|1|INIT_PAD_MS=1500|$R --mode sendrecv --delay-rank 3 --delay-iter 12 $D
 pad-ring-sr-clean|ring|none|none||8|1|INIT_PAD_MS=1500|$R --mode sendrecv
@@ -192,6 +194,15 @@ cases | while IFS="|" read -r name structure cause accept ranks np seed env cmd;
 		echo fail >"$OUT/.failed"
 	fi
 done
+# a full run drops the directories of cases no longer in the table
+if [ $# -eq 0 ]; then
+	for d in "$OUT"/*/; do
+		d=${d%/}
+		[ -f "$d/truth.txt" ] || continue
+		cases | cut -d'|' -f1 | grep -qx "$(basename "$d")" && continue
+		rm -rf "$d"; echo "corpus $(basename "$d"): removed (no longer a case)"
+	done
+fi
 echo "corpus: $(ls -d "$OUT"/*/ 2>/dev/null | wc -l) cases in $OUT ($(awk -v a="$t_all" -v b="$(date +%s.%N)" 'BEGIN{printf "%.0f s", b-a}'))"
 if [ -f "$OUT/.failed" ]; then rm -f "$OUT/.failed"; exit 1; fi
 exit 0

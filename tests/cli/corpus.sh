@@ -1,7 +1,9 @@
 #!/bin/sh
 # corpus.sh — the planted-cause corpus (contrib/README.md, "Corpus"): `make
 # corpus`, then every archive loads with otf2-print and `tracecomb info`, its
-# truth.txt has the keys the evaluator needs, and contrib/eval-corpus.sh scores
+# truth.txt has the keys the evaluator needs, what the tracer planted is in the
+# trace (a padded MPI_Init on every rank, inter-node latency in as many calls as
+# there are inter-node messages, background stalls), and contrib/eval-corpus.sh scores
 # tracecomb's verdicts and origins against the truth (one "ok"/"not ok" per
 # case and the summary line).  Runs only with TC_CORPUS set (generation takes
 # minutes); otherwise prints one skip line.
@@ -22,6 +24,37 @@ if grep -q 'skipping' "$tmp/make.log"; then echo "skip corpus: $(grep 'skipping'
 if [ $rc -eq 0 ]; then echo "ok make-corpus: $(tail -n 1 "$tmp/make.log")"; else
 	echo "not ok make-corpus: exit $rc"; sed 's/^/  /' "$tmp/make.log" | tail -n 20
 fi
+key() { sed -n "s/^$1=//p" "$2" | head -n 1; }
+# tracer variable $1 of the run (tracer_env in truth.txt $2)
+tenv() { key tracer_env "$2" | tr ' ' '\n' | sed -n "s/^TRACECOMB_$1=//p"; }
+# long_calls REGION MIN_NS: calls of REGION lasting >= MIN_NS in $tmp/ev
+long_calls() {
+	awk -v r="\"$1\"" -v lim="$2" '$1 == "ENTER" && $5 == r { st[$2] = $3 }
+		$1 == "LEAVE" && $5 == r { if ($3 - st[$2] >= lim) n++ } END { printf "%d", n }' "$tmp/ev"
+}
+planted() {
+	t=$1/truth.txt
+	pad=$(key init_pad_ms "$t"); inter=$(tenv EMU_INTER_US "$t"); bg=$(tenv EMU_BG_US "$t")
+	[ "$pad" -gt 0 ] 2>/dev/null || [ -n "$inter" ] || [ -n "$bg" ] || return 0
+	otf2-print "$1/traces.otf2" >"$tmp/ev" 2>/dev/null
+	bad=""
+	if [ "$pad" -gt 0 ] 2>/dev/null; then
+		n=$(long_calls MPI_Init $((pad * 1000000)))
+		[ "$n" = "$(key np "$t")" ] || bad="$bad MPI_Init >= $pad ms on $n of $(key np "$t") ranks"
+	fi
+	if [ -n "$inter" ]; then
+		in=$(tenv EMU_INTER_IN "$t")
+		case $in in send) reg=MPI_Send ;; isend) reg=MPI_Isend ;; *) reg=MPI_Waitall ;; esac
+		want=$("$BIN" info --json "$1/traces.otf2" | jq '.messages.inter_node')
+		n=$(long_calls $reg $((inter * 1000)))
+		[ "$want" -gt 0 ] && [ "$n" -ge "$want" ] || bad="$bad $n $reg calls >= $inter us for $want inter-node messages"
+	fi
+	if [ -n "$bg" ]; then
+		n=$(long_calls MPI_Isend $((bg * 1000)))
+		[ "$n" -gt 0 ] || bad="$bad no MPI_Isend stalled >= $bg us"
+	fi
+	if [ -z "$bad" ]; then echo "ok planted:$(basename "$1")"; else echo "not ok planted:$(basename "$1"):$bad"; fi
+}
 for d in "$CORPUS"/*/; do
 	d=${d%/}; name=$(basename "$d")
 	if [ ! -f "$d/traces.otf2" ] || [ ! -f "$d/truth.txt" ]; then echo "not ok load:$name: traces.otf2 or truth.txt missing"; continue; fi
@@ -31,7 +64,8 @@ for d in "$CORPUS"/*/; do
 	for k in case structure cause accept ranks oversubscribed init_pad_ms seed ranks_per_node node_map; do
 		grep -q "^$k=" "$d/truth.txt" || bad="$bad truth lacks $k"
 	done
-	if [ -z "$bad" ]; then echo "ok load:$name"; else echo "not ok load:$name:$bad"; fi
+	if [ -z "$bad" ]; then echo "ok load:$name"; else echo "not ok load:$name:$bad"; continue; fi
+	planted "$d"
 done
 sh contrib/eval-corpus.sh "$BIN" "$CORPUS" | sed 's/^\(not ok\|ok\) /\1 verdict:/'
 exit 0
