@@ -104,8 +104,9 @@ struct tc_rootcause {
 	struct tc_rc_ctx *ctx;
 	double noise_floor;       /* s */
 	double compute_spread;    /* s: pooled robust spread (1.4826 × median |x − context median|) */
-	/* stalls: activities more than stall_min (max(noise floor, 200 µs)) above
-	 * their context's median, per kind: the same yardstick for compute and MPI */
+	/* stalls: activities more than stall_min (max(noise floor, a tenth of the
+	 * compute segment length that holds most compute time)) above their
+	 * context's median, per kind: the same yardstick for compute and MPI */
 	double stall_min;
 	uint64_t n_compute, n_compute_stalls, n_mpi, n_mpi_stalls;
 	uint32_t stall_ranks_compute, stall_ranks_mpi; /* distinct ranks with stalls */

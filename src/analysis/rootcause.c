@@ -348,7 +348,8 @@ static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, con
 }
 
 /* Persistent excess: ranks whose median in a context stands above the lower
- * quartile of the ranks' medians (contexts seen on ≥ 3 ranks). */
+ * quartile of the ranks' medians (contexts seen on ≥ 2 ranks: of two, the
+ * faster is the reference). */
 static void persistent_excess(const struct tc_trace *t, struct tc_rootcause *rc, uint32_t c, const uint32_t *idx,
 			      uint32_t n, double *buf, double *med, uint32_t *run_at)
 {
@@ -361,7 +362,7 @@ static void persistent_excess(const struct tc_trace *t, struct tc_rootcause *rc,
 		k = e;
 	}
 	run_at[nr] = n;
-	if (nr < 3) return;
+	if (nr < 2) return;
 	memcpy(buf, med, nr * sizeof *buf);
 	double q = tc_kth(buf, nr, nr / 4);
 	double bar = q + TC_MAX(rc->opts.persist_frac * q, rc->noise_floor);
@@ -389,12 +390,23 @@ static void excess(const struct tc_trace *t, struct tc_rootcause *rc)
 	double *med = xmalloc(((size_t)maxn + 1) * sizeof *med);
 	uint32_t *run_at = xmalloc(((size_t)maxn + 2) * sizeof *run_at);
 	context_stats(t, rc, idx, first, buf);
-	for (size_t i = 0; i < rc->nacts; i++) {
-		struct tc_act *a = &rc->acts[i];
-		/* detected above the threshold; the excess is what lies above typical */
-		double x = act_value(t, a);
-		if (x > rc->ctx[a->ctx].threshold) { a->excess = (float)(x - rc->ctx[a->ctx].median); a->outlier = 1; }
-	}
+	/* a rank's first MPI call of each context pays for setting the path up (MPI
+	 * libraries connect lazily on first use): warm-up, not an outlier */
+	uint32_t *seen = xmalloc(((size_t)rc->nctx + 1) * sizeof *seen);
+	for (uint32_t c = 0; c <= rc->nctx; c++) seen[c] = TC_NONE;
+	for (uint32_t r = 0; r < rc->nranks; r++)
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
+			struct tc_act *a = &rc->acts[i];
+			bool warmup = a->kind == TC_ACT_MPI && seen[a->ctx] != r;
+			seen[a->ctx] = r;
+			/* detected above the threshold; the excess is what lies above typical */
+			double x = act_value(t, a);
+			if (!warmup && x > rc->ctx[a->ctx].threshold) {
+				a->excess = (float)(x - rc->ctx[a->ctx].median);
+				a->outlier = 1;
+			}
+		}
+	free(seen);
 	for (uint32_t c = 0; c < rc->nctx; c++)
 		persistent_excess(t, rc, c, idx + first[c], first[c + 1] - first[c], buf, med, run_at);
 	free(run_at); free(med); free(buf); free(idx); free(first);
@@ -402,9 +414,31 @@ static void excess(const struct tc_trace *t, struct tc_rootcause *rc)
 
 /* Stall counts: activities more than stall_min above their context median, by
  * kind; distinct ranks and pairs. */
+/* The length of the compute segments that hold most of the compute time: the
+ * time-weighted median, from a histogram of log2 durations (O(n)). */
+static double compute_scale(const struct tc_trace *t, const struct tc_rootcause *rc)
+{
+	double bin[65] = { 0 }, tot = 0;
+	for (size_t i = 0; i < rc->nacts; i++) {
+		const struct tc_act *a = &rc->acts[i];
+		if (a->kind != TC_ACT_COMPUTE) continue;
+		uint64_t d = a->end - a->start;
+		bin[size_bucket(d)] += (double)d;
+		tot += (double)d;
+	}
+	double run = 0;
+	for (int k = 0; k < 65; k++) {
+		run += bin[k];
+		if (run >= tot / 2 && tot > 0) return tc_dur(t, k ? 1ULL << (k - 1) : 0);
+	}
+	return 0;
+}
+
 static void stall_stats(const struct tc_trace *t, struct tc_rootcause *rc)
 {
-	rc->stall_min = TC_MAX(rc->noise_floor, 200e-6);
+	/* a stall: more than a tenth of the typical compute segment (the one that
+	 * holds most compute time) above the context's median, and above the floor */
+	rc->stall_min = TC_MAX(rc->noise_floor, 0.1 * compute_scale(t, rc));
 	bool *cr = xcalloc(rc->nranks + 1, 1), *mr = xcalloc(rc->nranks + 1, 1);
 	struct u64map pairs;
 	u64map_init(&pairs);

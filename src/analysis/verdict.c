@@ -299,7 +299,7 @@ static void mapping_verdict(struct vb *b, struct tc_verdicts *V, const struct tc
 	VEC_FREE(moved);
 	/* what the placement costs the run: inter-node pieces of the critical path
 	 * beyond the typical intra-node own time of the same region and size */
-	double ratio, path_cost = verdict_mapping_path_cost(t, rc, &ratio);
+	double ratio, path_cost = verdict_mapping_path_cost(t, rc, cost, &ratio);
 	double pshare = rc->path_len > 0 ? path_cost / rc->path_len : 0;
 	V->path_mapping = path_cost;
 	v->confidence = clamp01(pshare / o->path_full) * (0.5 + 0.5 * clamp01(cut / 0.5));

@@ -66,9 +66,11 @@ void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trac
 void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_latency *lat,
 			const struct tc_rootcause *rc);
 void verdict_noise(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc);
-/* Seconds of the critical path the mapping costs: inter-node pieces beyond the
- * typical intra-node own time of the same region and size. */
-double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootcause *rc, double *ratio);
+/* Seconds of the critical path the mapping costs: of the inter-node pieces,
+ * what an intra-node placement would save (verdict_path.c); inter_cost: the
+ * transfer-based inter / intra ratio (NaN when unknown); *ratio: the ratio used. */
+double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootcause *rc, double inter_cost,
+				 double *ratio);
 /* Share of the critical path spent on the given ranks. */
 double verdict_path_share_of(const struct tc_rootcause *rc, const bool *ranks);
 

@@ -19,9 +19,6 @@ double verdict_path_share_of(const struct tc_rootcause *rc, const bool *ranks)
 	return all > 0 ? (double)on / all : 0;
 }
 
-/* The mapping's cost on the path: every inter-node piece's own time beyond
- * the typical intra-node own time of the same region and size (when the
- * trace has one, else the model below). */
 /* An intra-node transfer of 2^(bucket-1) bytes when the trace has none to
  * compare with: 2 µs plus 4 GB/s (shared memory; a deliberately generous
  * reference, so that only clearly slower inter-node pieces count). */
@@ -31,7 +28,17 @@ static double intra_model(uint8_t bucket)
 	return 2e-6 + bytes / 4e9;
 }
 
-double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootcause *rc, double *ratio)
+/* The mapping's cost on the path: of every inter-node piece's own time, what an
+ * intra-node placement would save.  When the trace has messages of equal size
+ * in both classes, their transfer times say it (inter_cost = inter / intra
+ * criterion, PCLVis): the piece × (1 − 1 / inter_cost).  Otherwise the piece
+ * beyond the typical intra-node own time of the same region and size (that
+ * context's median when it has ≥ 3 calls, else the model above).  An MPI call
+ * completing several messages is inter-node when any of them is, so its own
+ * time is compared by transfer where possible, not with the rare calls that
+ * happened to be intra-node only. */
+double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootcause *rc, double inter_cost,
+				 double *ratio)
 {
 	struct u64map intra;
 	u64map_init(&intra);
@@ -40,20 +47,25 @@ double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootc
 		if (C->kind == TC_ACT_MPI && !C->inter && C->n >= 3)
 			u64map_put(&intra, (uint64_t)C->region << 8 | C->size_bucket, c);
 	}
+	bool by_transfer = isfinite(inter_cost);
 	double cost = 0, sum_inter = 0, sum_intra = 0;
 	for (size_t i = 0; i < rc->npath; i++) {
 		const struct tc_cp_piece *p = &rc->path[i];
 		if (p->kind != TC_CP_MPI_INTER) continue;
+		double len = tc_dur(t, p->end - p->start);
+		if (by_transfer) {
+			if (inter_cost > 1) cost += len * (1 - 1 / inter_cost);
+			continue;
+		}
 		const struct tc_rc_ctx *C = &rc->ctx[rc->acts[p->act].ctx];
 		uint32_t k = u64map_get(&intra, (uint64_t)C->region << 8 | C->size_bucket);
 		double ref = k != U64MAP_NONE ? rc->ctx[k].median : intra_model(C->size_bucket);
-		double len = tc_dur(t, p->end - p->start);
 		if (len > ref) cost += len - ref;
 		sum_inter += C->median;
 		sum_intra += ref;
 	}
 	u64map_free(&intra);
-	*ratio = sum_intra > 0 ? sum_inter / sum_intra : NAN;
+	*ratio = by_transfer ? inter_cost : sum_intra > 0 ? sum_inter / sum_intra : NAN;
 	return cost;
 }
 

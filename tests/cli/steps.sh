@@ -30,22 +30,25 @@ for lst in (s["hotspots"], s["origins"]):
             assert k in e, k
         assert e["exit_s"] >= e["enter_s"]
 assert all(a["lateness_s"] >= b["lateness_s"] for a, b in zip(s["hotspots"], s["hotspots"][1:]))
-assert all(a["diff_lateness_s"] >= b["diff_lateness_s"] for a, b in zip(s["origins"], s["origins"][1:]))
+# origins: root causes ranked by delay cost + excess on the critical path (docs/rootcause.md)
+score = lambda o: o["delay_cost_s"] + o["path_excess_s"]
+assert all(score(a) >= score(b) for a, b in zip(s["origins"], s["origins"][1:]))
+assert all(o["excess_s"] > 0 and o["activity"] in ("compute", "mpi_own") for o in s["origins"])
 assert eval(sys.argv[2]), sys.argv[2]
 ' "$out" "$expr"; then echo "ok $name"; else echo "not ok $name"; fi
 }
 
 check pingpong-default pipit-ping-pong-2p \
-	's["partitions"] == 16 and s["max_step"] == 62 and s["events"] == 32 and s["hotspots"] == [] and s["origins"] == [] and not s["options"]["caller_merge"]'
+	's["partitions"] == 16 and s["max_step"] == 62 and s["events"] == 32 and s["hotspots"] == [] and s["origins"][0]["rank"] == 1 and s["origins"][0]["step"] == 57 and not s["options"]["caller_merge"]'
 check pingpong-caller-merge pipit-ping-pong-2p \
 	's["partitions"] == 1 and s["max_step"] == 62 and s["options"]["caller_merge"]' --opt caller_merge=on
 check stencil32 tracer-stencil4d-32p \
 	's["partitions"] == 5 and s["events"] == 672 and s["max_step"] == 40 and len(s["hotspots"]) == 20 and [p["first_step"] for p in s["partition_list"]] == [0, 18, 20, 38, 40] and [(x["count"], x["events"], x["ranks"], x["steps"]) for x in s["phase_shapes"]] == [(3, 32, 32, 1), (2, 288, 32, 9)]'
 check stencil64-lamport tracer-stencil4d-64p \
 	's["options"]["lamport"] and s["events"] == 1344' --opt lamport=on
-check stencil32-origin tracer-stencil4d-32p 's["origins"][0]["diff_lateness_s"] > 0'
+check stencil32-origin tracer-stencil4d-32p 's["origins"][0]["excess_s"] > 0 and s["origins"][0]["delay_cost_s"] > 0'
 check late-sender-barrier casita-late-sender-barrier-4p \
-	'(s["hotspots"][0]["rank"], s["hotspots"][0]["step"], s["hotspots"][0]["aggregate"], s["hotspots"][0]["region"]) == (0, 11, True, "MPI_Barrier") and s["origins"][0]["rank"] == 0 and s["origins"][0]["diff_lateness_s"] > 7.8 and s["partitions"] == 4'
+	'(s["hotspots"][0]["rank"], s["hotspots"][0]["step"], s["hotspots"][0]["aggregate"], s["hotspots"][0]["region"]) == (0, 11, True, "MPI_Barrier") and (s["origins"][0]["rank"], s["origins"][0]["step"]) == (0, -1) and s["origins"][0]["excess_s"] > 9 and (s["origins"][1]["rank"], s["origins"][1]["step"]) == (0, 11) and s["origins"][1]["diff_lateness_s"] > 7.8 and s["partitions"] == 4'
 check sstmacro sstmacro-mpi-coverage-10p 's["events"] > 0 and s["partitions"] > 1'
 
 # text output: the summary lines

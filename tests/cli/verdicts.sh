@@ -32,8 +32,9 @@ check mapping-text-before-after grep -q "inter-node messages $before -> $after" 
 check mapping-advice-o1 grep -q "O1 remap" "$TMPD/rr.txt"
 if [ $have_jq = yes ]; then
 	check mapping-json-contract jqv '.verdicts.verdicts[0] | .cause == "mapping" and .scope == "run" and .window == null
-		and (.confidence >= 0.8 and .confidence <= 1) and (.ranks | type == "array")
-		and (.evidence.remap_cut >= 0.3) and (.evidence.inter_share >= 0.4) and (.advice | test("O1"))' "$TMPD/rr.json"
+		and (.confidence >= 0.5 and .confidence <= 1) and (.ranks | type == "array")
+		and (.evidence.remap_cut >= 0.3) and (.evidence.inter_share >= 0.4) and (.advice | test("O1"))
+		and (.evidence.path_share >= 0.075) and (.evidence.own_inter_over_intra > 2)' "$TMPD/rr.json"
 	check mapping-remap-object jqv '.verdicts.remap | has("inter_node_messages_before") and has("inter_node_messages_after")
 		and has("inter_node_bytes_before") and has("inter_node_bytes_after")
 		and .inter_node_bytes_after < .inter_node_bytes_before' "$TMPD/rr.json"
@@ -71,7 +72,7 @@ if [ $have_jq = yes ]; then
 	# middle of the run and no background claim touches the quiet first third
 	check background-window jqv '.verdicts.run.span_s as $s | [.verdicts.verdicts[] | select(.cause == "background")]
 		| length >= 1 and .[0].window != null and .[0].window.start > 0.3 * $s and .[0].window.end < 0.95 * $s
-		and .[0].evidence.ratio >= 2 and .[0].ranks == []' "$TMPD/noise.json"
+		and .[0].evidence.path_share >= 0.15 and .[0].evidence.beyond_noise == 1 and .[0].ranks == []' "$TMPD/noise.json"
 	check background-not-quiet jqv '.verdicts.run.span_s as $s
 		| all(.verdicts.verdicts[] | select(.cause == "background"); .window.start > 0.3 * $s)' "$TMPD/noise.json"
 	check background-window-flags jqv '.verdicts.windows as $w | ($w.disturbed | index(true)) > 10
@@ -86,14 +87,16 @@ check clean-one-line test "$(grep -c '^[a-z]* *[01]\.[0-9][0-9]  \[' "$TMPD/clea
 if [ $have_jq = yes ]; then
 	check clean-json-none jqv '.verdicts.verdicts | length == 1 and .[0].cause == "none" and .[0].ranks == []' "$TMPD/clean.json"
 	check clean-remap-no-gain jqv '.verdicts.remap.inter_node_messages_after == .verdicts.remap.inter_node_messages_before' "$TMPD/clean.json"
-	# the JSON contract: every verdict has the fields, sorted by confidence
+	# the JSON contract: every verdict has the fields, ranked by the share of the
+	# critical path it explains (noise counting half; docs/verdicts.md)
 	for n in rr mw delay noise clean; do
 		check "$n-contract" jqv '.verdicts.verdicts | length >= 1 and
 			all(.[]; (.scope == "run" or (.scope | type == "number")) and (.window == null or (.window.start <= .window.end))
-			    and (.cause | IN("mapping", "pattern", "imbalance", "background", "none"))
+			    and (.cause | IN("mapping", "pattern", "imbalance", "background", "noise", "none"))
 			    and (.confidence >= 0 and .confidence <= 1) and (.ranks | type == "array")
 			    and (.evidence | type == "object") and (.advice | type == "string"))
-			and ([.[].confidence] == ([.[].confidence] | sort | reverse))' "$TMPD/$n.json"
+			and ([.[] | (.evidence.path_share // -1) * (if .cause == "noise" then 0.5 else 1 end)] as $k
+			     | $k == ($k | sort | reverse))' "$TMPD/$n.json"
 	done
 fi
 
