@@ -257,6 +257,74 @@ static void test_fifo_per_tag(void **st)
 	tc_trace_free(t);
 }
 
+/* Tags mixed in one (comm, src, dst) queue, checked against the rule itself:
+ * 8 sends of a tag nobody receives first, then 400 sends of 8 tags in a
+ * pseudo-random order from each of ranks 0 and 2 to rank 1 (same tags, so the
+ * sender tells the queues apart), received in a shuffled order of their tags,
+ * plus receives of a tag never sent.  Every receive must get the first
+ * not yet received send of its (src, tag) in send order (MPI non-overtaking),
+ * whether its queue is scanned or split by tag. */
+static void test_tags_against_rule(void **st)
+{
+	(void)st;
+	enum { SKIP = 8, N = 400, NT = 8, NR = 2 * N + 3 };
+	struct fx f = setup(3);
+	struct tc_trace *t = f.t;
+	uint32_t tag[2][SKIP + N], rtag[NR], rsrc[NR];
+	bool taken[2][SKIP + N] = { { false } };
+	uint64_t x = 12345;
+	for (uint32_t s = 0; s < 2; s++)
+		for (uint32_t i = 0; i < SKIP + N; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			tag[s][i] = i < SKIP ? 77 : (uint32_t)(x >> 33) % NT;
+		}
+	uint32_t nr = 0;
+	for (uint32_t s = 0; s < 2; s++)
+		for (uint32_t i = SKIP; i < SKIP + N; i++) { rsrc[nr] = s; rtag[nr++] = tag[s][i]; }
+	for (uint32_t i = 0; i < 3; i++) { rsrc[nr] = i % 2; rtag[nr++] = 55; }   /* never sent */
+	for (uint32_t i = nr - 1; i > 0; i--) {   /* shuffle the receives */
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		uint32_t j = (uint32_t)(x >> 33) % (i + 1), a = rtag[i], b = rsrc[i];
+		rtag[i] = rtag[j]; rsrc[i] = rsrc[j]; rtag[j] = a; rsrc[j] = b;
+	}
+	for (uint32_t s = 0; s < 2; s++)
+		for (uint32_t i = 0; i < SKIP + N; i++) {
+			uint32_t r = s * 2;
+			tcb_enter(t, r, 10 + i * 10, f.send);
+			tcb_send(t, r, 11 + i * 10, 1, 0, tag[s][i], 8);
+			tcb_leave(t, r, 12 + i * 10, f.send);
+		}
+	for (uint32_t j = 0; j < NR; j++) {
+		tcb_enter(t, 1, 100000 + j * 10, f.recv);
+		tcb_recv(t, 1, 100001 + j * 10, rsrc[j] * 2, 0, rtag[j], 8);
+		tcb_leave(t, 1, 100002 + j * 10, f.recv);
+	}
+	tc_trace_finish(t);
+	assert_int_equal(t->nmsgs, 2 * N);
+	assert_int_equal(t->unmatched_sends, 2 * SKIP);
+	assert_int_equal(t->unmatched_recvs, 3);
+	uint32_t want[2][SKIP + N];
+	for (uint32_t s = 0; s < 2; s++)
+		for (uint32_t i = 0; i < SKIP + N; i++) want[s][i] = TC_NONE;
+	for (uint32_t j = 0; j < NR; j++) {   /* the rule, by brute force */
+		uint32_t s = rsrc[j], i = 0;
+		while (i < SKIP + N && (taken[s][i] || tag[s][i] != rtag[j])) i++;
+		if (i == SKIP + N) continue;
+		taken[s][i] = true;
+		want[s][i] = j;
+	}
+	uint32_t id = 0;
+	for (uint32_t s = 0; s < 2; s++)
+		for (uint32_t i = SKIP; i < SKIP + N; i++, id++) {
+			const struct tc_msg *m = &t->msgs[id];
+			assert_int_equal(m->src, s * 2);
+			assert_int_equal(m->send_call, i);
+			assert_int_equal(m->tag, tag[s][i]);
+			assert_int_equal(m->recv_call, want[s][i]);
+		}
+	tc_trace_free(t);
+}
+
 /* Sends nobody received are dropped after the ops were built: the ids of the
  * others are renumbered, an op left empty disappears, later ops move up. */
 static void test_unreceived_between(void **st)
@@ -566,6 +634,7 @@ int main(void)
 		cmocka_unit_test(test_blocks_moved),
 		cmocka_unit_test(test_ops_unmatched_first),
 		cmocka_unit_test(test_fifo_per_tag),
+		cmocka_unit_test(test_tags_against_rule),
 		cmocka_unit_test(test_collectives),
 		cmocka_unit_test(test_unclosed_and_clock),
 	};
