@@ -14,9 +14,10 @@
 #include "analysis_remap.h"
 
 /* CSR adjacency with summed weights, both directions, neighbours in ascending
- * order.  Linear: message ends bucketed by rank (counting sort), repeats of a
- * neighbour summed through a per-rank slot table, then each rank's few
- * distinct neighbours sorted. */
+ * order.  Linear, and no array per message: the messages summed per
+ * sender-receiver pair (tc_msg_pairs), the pairs' ends bucketed by rank
+ * (counting sort), repeats of a neighbour summed through a per-rank slot
+ * table, then each rank's few distinct neighbours sorted. */
 struct graph { uint32_t n; uint32_t *xadj, *adj; uint64_t *w; };
 
 struct nb { uint32_t v; uint64_t w; };
@@ -30,26 +31,25 @@ static int nb_cmp(const void *a, const void *b)
 static void build_graph(const struct tc_trace *t, enum tc_remap_weight wk, struct graph *g)
 {
 	uint32_t n = t->nranks;
+	uint32_t *slot = xmalloc((n ? n : 1) * sizeof *slot);
+	for (uint32_t v = 0; v < n; v++) slot[v] = TC_NONE;
+	struct tc_pair *de = NULL;
+	size_t nde = tc_msg_pairs(t, &de);
 	uint32_t *at = xcalloc((size_t)n + 2, sizeof *at);
-	for (size_t i = 0; i < t->nmsgs; i++) {
-		const struct tc_msg *m = &t->msgs[i];
-		if (m->src == m->dst) continue;
-		at[m->src + 2]++;
-		at[m->dst + 2]++;
+	for (size_t i = 0; i < nde; i++) {
+		at[de[i].src + 2]++;
+		at[de[i].dst + 2]++;
 	}
 	for (uint32_t u = 0; u < n; u++) at[u + 2] += at[u + 1];
 	size_t ne = at[n + 1];
 	struct nb *e = xmalloc((ne + 1) * sizeof *e);
-	for (size_t i = 0; i < t->nmsgs; i++) {
-		const struct tc_msg *m = &t->msgs[i];
-		if (m->src == m->dst) continue;
-		uint64_t w = wk == TC_REMAP_BYTES ? m->bytes : 1;
-		e[at[m->src + 1]++] = (struct nb){ m->dst, w };
-		e[at[m->dst + 1]++] = (struct nb){ m->src, w };
+	for (size_t i = 0; i < nde; i++) {
+		uint64_t w = wk == TC_REMAP_BYTES ? de[i].bytes : de[i].msgs;
+		e[at[de[i].src + 1]++] = (struct nb){ de[i].dst, w };
+		e[at[de[i].dst + 1]++] = (struct nb){ de[i].src, w };
 	}
+	free(de);
 	/* now rank u's ends are e[at[u] .. at[u + 1]): sum repeats in place, sort the distinct */
-	uint32_t *slot = xmalloc((n ? n : 1) * sizeof *slot);
-	for (uint32_t v = 0; v < n; v++) slot[v] = TC_NONE;
 	g->n = n;
 	g->xadj = xcalloc((size_t)n + 1, sizeof *g->xadj);
 	size_t k = 0;

@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -325,6 +326,39 @@ static void test_tags_against_rule(void **st)
 	tc_trace_free(t);
 }
 
+/* Messages summed per (sender, receiver): self-messages left out, a
+ * zero-byte message counts 1 in bytes1, pairs in sender order. */
+static void test_msg_pairs(void **st)
+{
+	(void)st;
+	struct fx f = setup(3);
+	struct tc_trace *t = f.t;
+	static const uint32_t to[6] = { 1, 2, 1, 0, 1, 1 }, from[6] = { 0, 0, 0, 1, 1, 2 };
+	static const uint64_t sz[6] = { 10, 0, 30, 5, 7, 0 };
+	for (uint32_t i = 0; i < 6; i++) {
+		uint32_t s = from[i], d = to[i];
+		tcb_enter(t, s, 10 + i * 10, f.send); tcb_send(t, s, 11 + i * 10, d, 0, 1, sz[i]); tcb_leave(t, s, 12 + i * 10, f.send);
+		tcb_enter(t, d, 100 + i * 10, f.recv); tcb_recv(t, d, 101 + i * 10, s, 0, 1, sz[i]); tcb_leave(t, d, 102 + i * 10, f.recv);
+	}
+	tc_trace_finish(t);
+	assert_int_equal(t->nmsgs, 6);
+	struct tc_pair *p = NULL;
+	size_t n = tc_msg_pairs(t, &p);
+	assert_int_equal(n, 4);   /* 0→1 (2 msgs), 0→2, 1→0; 1→1 left out; 2→1 */
+	static const struct tc_pair want[4] = {
+		{ 0, 1, 2, 40, 40 }, { 0, 2, 1, 0, 1 }, { 1, 0, 1, 5, 5 }, { 2, 1, 1, 0, 1 },
+	};
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(p[i].src, want[i].src);
+		assert_int_equal(p[i].dst, want[i].dst);
+		assert_int_equal(p[i].msgs, want[i].msgs);
+		assert_int_equal(p[i].bytes, want[i].bytes);
+		assert_int_equal(p[i].bytes1, want[i].bytes1);
+	}
+	free(p);
+	tc_trace_free(t);
+}
+
 /* Sends nobody received are dropped after the ops were built: the ids of the
  * others are renumbered, an op left empty disappears, later ops move up. */
 static void test_unreceived_between(void **st)
@@ -635,6 +669,7 @@ int main(void)
 		cmocka_unit_test(test_ops_unmatched_first),
 		cmocka_unit_test(test_fifo_per_tag),
 		cmocka_unit_test(test_tags_against_rule),
+		cmocka_unit_test(test_msg_pairs),
 		cmocka_unit_test(test_collectives),
 		cmocka_unit_test(test_unclosed_and_clock),
 	};
