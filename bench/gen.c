@@ -39,6 +39,8 @@ struct opts {
 	const char *out;
 	uint32_t ranks, iters, rpn, groups, fanout;
 	bool roundrobin, imbalance, force;
+	bool unique_tags;       /* exchange tags: the iteration number instead of the direction */
+	bool default_chunks;    /* libotf2's default chunk sizes (what Score-P writes) */
 	enum pattern pattern;
 	uint32_t allreduce_every;
 	uint64_t bytes;
@@ -182,6 +184,14 @@ static bool dir_active(const struct sim *s, uint32_t r, uint32_t d)
 	return true;
 }
 
+/* Tag of direction d's messages: d, or with --tags unique the iteration
+ * number (as many real codes do; then every message between two ranks has a
+ * tag of its own). */
+static uint32_t exchange_tag(const struct sim *s, uint32_t d)
+{
+	return s->o->unique_tags ? s->it : d;
+}
+
 struct completion { uint64_t t; uint32_t d; bool recv; };
 
 static int cmp_completion(const void *a, const void *b)
@@ -212,7 +222,7 @@ static void exchange_iteration(struct sim *s, uint64_t *post, uint64_t *sendt, u
 			otfw_enter(s->w, r, t, s->r_isend);
 			sreq[r * MAXDIR + d] = s->req[r]++;
 			sendt[r * MAXDIR + d] = t + 80;
-			otfw_isend(s->w, r, t + 80, peer(s, r, d, false), OTFW_COMM_WORLD, d, dir_bytes(s, d),
+			otfw_isend(s->w, r, t + 80, peer(s, r, d, false), OTFW_COMM_WORLD, exchange_tag(s, d), dir_bytes(s, d),
 				   sreq[r * MAXDIR + d]);
 			otfw_leave(s->w, r, t + 400, s->r_isend);
 			t += 450;
@@ -242,7 +252,7 @@ static void exchange_iteration(struct sim *s, uint64_t *post, uint64_t *sendt, u
 			uint32_t d = c[i].d;
 			last = TC_MAX(last, c[i].t);
 			if (c[i].recv)
-				otfw_irecv(s->w, r, last, peer(s, r, d, true), OTFW_COMM_WORLD, d, dir_bytes(s, d),
+				otfw_irecv(s->w, r, last, peer(s, r, d, true), OTFW_COMM_WORLD, exchange_tag(s, d), dir_bytes(s, d),
 					   rreq[r * MAXDIR + d]);
 			else
 				otfw_isend_complete(s->w, r, last, sreq[r * MAXDIR + d]);
@@ -414,6 +424,9 @@ static TC_NORETURN void usage(int rc)
 		"                         in the fraction window [FROM, TO)\n"
 		"  --jitter FRACTION      compute jitter (0.02)\n"
 		"  --seed S               random seed (1)\n"
+		"  --tags few|unique      exchange tags: the direction (few) or the iteration number; default few\n"
+		"  --chunks small|default OTF2 chunk sizes: 256 KiB (small) or libotf2's defaults,\n"
+		"                         1 MiB events / 4 MiB definitions, as Score-P writes; default small\n"
 		"  --force                replace an existing archive in DIR\n");
 	exit(rc);
 }
@@ -462,7 +475,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 {
 	enum { O_RANKS = 256, O_ITERS, O_RPN, O_MAPPING, O_PATTERN, O_GROUPS, O_FANOUT, O_IMBALANCE,
 	       O_ALLRED, O_BYTES, O_COMPUTE, O_DELAY, O_SLOW_EVERY, O_SLOW_INTER, O_NOISE, O_JITTER,
-	       O_SEED, O_FORCE };
+	       O_SEED, O_FORCE, O_TAGS, O_CHUNKS };
 	static const struct option lo[] = {
 		{ "out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -484,6 +497,8 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		{ "jitter", required_argument, NULL, O_JITTER },
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "force", no_argument, NULL, O_FORCE },
+		{ "tags", required_argument, NULL, O_TAGS },
+		{ "chunks", required_argument, NULL, O_CHUNKS },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -552,6 +567,14 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			o->jitter = t[0];
 			break;
 		case O_SEED: o->seed = parse_u64("--seed", optarg); break;
+		case O_TAGS:
+			if (strcmp(optarg, "few") && strcmp(optarg, "unique")) bad("--tags", optarg);
+			o->unique_tags = strcmp(optarg, "unique") == 0;
+			break;
+		case O_CHUNKS:
+			if (strcmp(optarg, "small") && strcmp(optarg, "default")) bad("--chunks", optarg);
+			o->default_chunks = strcmp(optarg, "default") == 0;
+			break;
 		case O_FORCE: o->force = true; break;
 		default: usage(2);
 		}
@@ -625,7 +648,9 @@ int main(int argc, char **argv)
 	for (s.px = (uint32_t)sqrt((double)s.n); s.n % s.px; s.px--) {}
 	s.py = s.n / s.px;
 
-	s.w = otfw_open(o.out, s.n, s.node, s.nnodes, RES);
+	s.w = o.default_chunks ? otfw_open_chunks(o.out, s.n, s.node, s.nnodes, RES, OTF2_CHUNK_SIZE_EVENTS_DEFAULT,
+						  OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT)
+			       : otfw_open(o.out, s.n, s.node, s.nnodes, RES);
 	if (!s.w) return 1;
 	s.r_main = otfw_region(s.w, "main");
 	s.r_init = otfw_region(s.w, "MPI_Init");
@@ -676,9 +701,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gen: writing %s failed\n", o.out);
 		return 1;
 	}
-	printf("gen: %s/traces.otf2 pattern=%s ranks=%u nodes=%u mapping=%s iters=%u events=%llu messages=%llu "
+	printf("gen: %s/traces.otf2 pattern=%s tags=%s chunks=%s ranks=%u nodes=%u mapping=%s iters=%u events=%llu messages=%llu "
 	       "simulated=%.6gs wrote_in=%.2fs\n",
-	       o.out, pattern_names[o.pattern], s.n, s.nnodes, o.roundrobin ? "roundrobin" : "block", o.iters,
+	       o.out, pattern_names[o.pattern], o.unique_tags ? "unique" : "few", o.default_chunks ? "default" : "small", s.n, s.nnodes, o.roundrobin ? "roundrobin" : "block", o.iters,
 	       (unsigned long long)events, (unsigned long long)s.messages, (double)(tmax - RES) / 1e9,
 	       tc_now() - t_start);
 	free(post); free(sendt); free(rreq); free(sreq); free(arr);

@@ -1,32 +1,42 @@
-/* load.c — load benchmark: our reader (tc_read_otf2) against raw libotf2 decode.
+/* load.c — load, report and first-frame benchmark against the floor (the best
+ * libotf2 can do, bench/rawdecode), in CPU time (user + system) as well as
+ * wall time: on a shared machine CPU time is what compares.
  *
- *   load [--reps N] [--rawdecode PATH] ARCHIVE...
- *       For each archive, in one run: raw decode seconds (build/bench/rawdecode,
- *       1 and 2 threads), our load seconds (1 and 2 threads), the ratios
- *       load/raw at the same thread count (goal <= 1.5) and of our 2-thread
- *       load to the 1-thread raw decode, peak memory in bytes per event and
- *       the 2-thread speed-up.  Every measurement runs in a fresh child
- *       process (best of N runs, default 5, the four kinds interleaved), so
- *       peak RSS belongs to one load only.
+ *   load [--reps N] [--bin TRACECOMB] [--rawdecode PATH] ARCHIVE...
+ *       For each archive, in one run, N rounds (default 5) of, each in a fresh
+ *       child process measured by wait4 (CPU time, peak RSS, minor faults):
+ *       the floor at 1 and 2 threads, our load at 1 and 2 threads (this
+ *       program, --mode ours), `tracecomb report --json --threads 1` and
+ *       `tracecomb render --view logical --size 120x36 --threads 1` (the first
+ *       TUI frame's work).  Prints the best of each and the CPU-time ratios
+ *       to the 1-thread floor (of the best times; and the median and range of
+ *       the ratios of each round, measured back to back), against the goals:
+ *       load <= 1.5, report <= 3, first frame <= 2.5, 2 threads faster than 1
+ *       in wall time, peak <= 40 bytes/event.
+ *   load --scale [--bin TRACECOMB] [--rawdecode PATH] ARCHIVE...
+ *       One line per archive (best of 2 rounds): events, ranks, the floor,
+ *       our load and the report (CPU seconds, ratio to the floor, peak RSS,
+ *       bytes/event): the scaling table.
  *   load --mode ours --threads T ARCHIVE
  *       One load in this process; prints "events=N seconds=S peak_rss=B". */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "read.h"
 #include "util.h"
 
-#define GOAL_RATIO 1.5
-
 struct result {
-	uint64_t events;
-	double seconds;
-	uint64_t peak_rss;   /* 0 when not reported */
+	uint64_t events;    /* as the child printed (0 when it prints none) */
+	double wall, cpu;   /* seconds */
+	uint64_t peak_rss;  /* bytes */
+	uint64_t minflt;
 };
 
 static int measure_ours(const char *path, int threads)
@@ -41,19 +51,19 @@ static int measure_ours(const char *path, int threads)
 		free(err);
 		return 1;
 	}
-	uint64_t events = tc_trace_events(t);
-	uint64_t rss = tc_peak_rss();
-	printf("events=%llu seconds=%.3f peak_rss=%llu\n", (unsigned long long)events, secs,
-	       (unsigned long long)rss);
+	printf("events=%llu seconds=%.3f peak_rss=%llu\n", (unsigned long long)tc_trace_events(t), secs,
+	       (unsigned long long)tc_peak_rss());
 	tc_trace_free(t);
 	return 0;
 }
 
-/* Run argv[0] with argv, capture stdout and parse "events= seconds= [peak_rss=]". */
+/* Run argv in a child, its stdout captured (parsed for "events=") or thrown
+ * away; its CPU time, peak RSS and faults from wait4. */
 static int run_child(char *const argv[], struct result *res)
 {
 	int fd[2];
 	if (pipe(fd) != 0) return -1;
+	double t0 = tc_now();
 	pid_t pid = fork();
 	if (pid < 0) return -1;
 	if (pid == 0) {
@@ -67,28 +77,26 @@ static int run_child(char *const argv[], struct result *res)
 	close(fd[1]);
 	struct strbuf out;
 	sb_init(&out);
-	char buf[1024];
+	char buf[4096];
 	ssize_t n;
 	while ((n = read(fd[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
-		if (n > 0) sb_addn(&out, buf, (size_t)n);
+		if (n > 0 && out.len < 4096) sb_addn(&out, buf, (size_t)n);
 	close(fd[0]);
 	int st;
-	while (waitpid(pid, &st, 0) < 0)
+	struct rusage ru;
+	while (wait4(pid, &st, 0, &ru) < 0)
 		if (errno != EINTR) return -1;
-	int rc = -1;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && out.s) {
-		unsigned long long ev = 0, rss = 0;
-		double s = 0;
-		const char *p = strstr(out.s, "events=");
-		if (p && sscanf(p, "events=%llu seconds=%lf", &ev, &s) == 2) {
-			const char *q = strstr(p, "peak_rss=");
-			if (q) sscanf(q, "peak_rss=%llu", &rss);
-			res->events = ev;
-			res->seconds = s;
-			res->peak_rss = rss;
-			rc = 0;
-		}
-	}
+	*res = (struct result){
+		.wall = tc_now() - t0,
+		.cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+		       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6,
+		.peak_rss = (uint64_t)ru.ru_maxrss * 1024,
+		.minflt = (uint64_t)ru.ru_minflt,
+	};
+	const char *p = out.s ? strstr(out.s, "events=") : NULL;
+	unsigned long long ev = 0;
+	if (p && sscanf(p, "events=%llu", &ev) == 1) res->events = ev;
+	int rc = WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 	if (rc != 0) {
 		fprintf(stderr, "load: failed:");
 		for (char *const *a = argv; *a; a++) fprintf(stderr, " %s", *a);
@@ -96,16 +104,6 @@ static int run_child(char *const argv[], struct result *res)
 	}
 	sb_free(&out);
 	return rc;
-}
-
-/* Fold one run into the best (fastest) so far; peak_rss is the largest seen. */
-static void keep_best(struct result *best, const struct result *r, bool first)
-{
-	if (first || r->seconds < best->seconds) {
-		best->seconds = r->seconds;
-		best->events = r->events;
-	}
-	best->peak_rss = TC_MAX(best->peak_rss, r->peak_rss);
 }
 
 static char *self_path(const char *argv0)
@@ -126,76 +124,137 @@ static char *sibling(const char *self, const char *name)
 	return xasprintf("%.*s/%s", (int)(slash - self), self, name);
 }
 
-static int bench_archive(const char *self, const char *raw, const char *path, int reps)
+/* The kinds measured in one round, in this order (interleaved). */
+enum kind { RAW1, RAW2, LOAD1, LOAD2, REPORT, FRAME, NKIND };
+static const char *const kind_name[NKIND] = { "floor 1 thread", "floor 2 threads", "load 1 thread",
+					      "load 2 threads", "report --json", "first frame" };
+
+struct prog { const char *self, *raw, *bin; };
+
+static void kind_argv(const struct prog *P, enum kind k, const char *path, char **a)
 {
-	struct result raw1 = { 0 }, raw2 = { 0 }, ours1 = { 0 }, ours2 = { 0 };
-	char *a_raw1[] = { (char *)raw, "--threads", "1", (char *)path, NULL };
-	char *a_raw2[] = { (char *)raw, "--threads", "2", (char *)path, NULL };
-	char *a_ours1[] = { (char *)self, "--mode", "ours", "--threads", "1", (char *)path, NULL };
-	char *a_ours2[] = { (char *)self, "--mode", "ours", "--threads", "2", (char *)path, NULL };
-	/* interleaved, so that a drift of the machine's speed hits both sides alike */
-	char *const *argvs[4] = { a_raw1, a_ours1, a_raw2, a_ours2 };
-	struct result *best[4] = { &raw1, &ours1, &raw2, &ours2 };
-	double *pair[2] = { xcalloc((size_t)reps, sizeof(double)), xcalloc((size_t)reps, sizeof(double)) };
-	for (int i = 0; i < reps; i++) {
-		double sec[4];
-		for (int k = 0; k < 4; k++) {
-			struct result r;
-			if (run_child(argvs[k], &r) != 0) {
-				free(pair[0]);
-				free(pair[1]);
-				return 1;
-			}
-			keep_best(best[k], &r, i == 0);
-			sec[k] = r.seconds;
-		}
-		pair[0][i] = sec[0] > 0 ? sec[1] / sec[0] : 0;
-		pair[1][i] = sec[2] > 0 ? sec[3] / sec[2] : 0;
+	char *const v[NKIND][10] = {
+		[RAW1] = { (char *)P->raw, "--threads", "1", (char *)path, NULL },
+		[RAW2] = { (char *)P->raw, "--threads", "2", (char *)path, NULL },
+		[LOAD1] = { (char *)P->self, "--mode", "ours", "--threads", "1", (char *)path, NULL },
+		[LOAD2] = { (char *)P->self, "--mode", "ours", "--threads", "2", (char *)path, NULL },
+		[REPORT] = { (char *)P->bin, "report", "--json", "--threads", "1", (char *)path, NULL },
+		[FRAME] = { (char *)P->bin, "render", (char *)path, "--view", "logical", "--size", "120x36",
+			    "--threads", "1", NULL },
+	};
+	memcpy(a, v[k], sizeof v[k]);
+}
+
+static void keep_best(struct result *best, const struct result *r, bool first)
+{
+	if (first || r->cpu < best->cpu) {
+		uint64_t ev = best->events;
+		*best = *r;
+		if (!r->events) best->events = ev;
 	}
-	double ratio1 = raw1.seconds > 0 ? ours1.seconds / raw1.seconds : 0;
-	double ratio2 = raw2.seconds > 0 ? ours2.seconds / raw2.seconds : 0;
-	double speedup = ours2.seconds > 0 ? ours1.seconds / ours2.seconds : 0;
-	double bpe1 = ours1.events ? (double)ours1.peak_rss / (double)ours1.events : 0;
-	double bpe2 = ours2.events ? (double)ours2.peak_rss / (double)ours2.events : 0;
-	printf("archive %s\n", path);
-	printf("  events                 raw %llu, ours %llu%s\n", (unsigned long long)raw1.events,
-	       (unsigned long long)ours1.events, raw1.events == ours1.events ? "" : "   (MISMATCH)");
-	printf("  raw decode seconds     1 thread %.3f   2 threads %.3f\n", raw1.seconds, raw2.seconds);
-	printf("  our load seconds       1 thread %.3f   2 threads %.3f\n", ours1.seconds, ours2.seconds);
-	printf("  ratio load/raw         1 thread %.2f   (goal <= %.1f: %s)   2 threads %.2f (goal: %s)\n",
-	       ratio1, GOAL_RATIO, ratio1 <= GOAL_RATIO ? "met" : "MISSED", ratio2,
-	       ratio2 <= GOAL_RATIO ? "met" : "MISSED");
-	for (int k = 0; k < 2; k++) qsort(pair[k], (size_t)reps, sizeof(double), tc_cmp_double);
-	printf("  paired ratios          1 thread %.2f (%.2f-%.2f)   2 threads %.2f (%.2f-%.2f)   (median (range) of the %d rounds, each measured back to back)\n",
-	       pair[0][reps / 2], pair[0][0], pair[0][reps - 1], pair[1][reps / 2], pair[1][0], pair[1][reps - 1], reps);
-	free(pair[0]);
-	free(pair[1]);
-	printf("  ours 2 threads / raw 1 thread %.2f   (libotf2 alone decodes in one thread; our default is min(cores, 4))\n",
-	       raw1.seconds > 0 ? ours2.seconds / raw1.seconds : 0);
-	printf("  peak memory            1 thread %.1f   2 threads %.1f bytes/event (%.1f MiB peak RSS)\n", bpe1,
-	       bpe2, (double)TC_MAX(ours1.peak_rss, ours2.peak_rss) / 1048576.0);
-	printf("  2-thread speed-up      ours %.2fx   raw %.2fx\n", speedup,
-	       raw2.seconds > 0 ? raw1.seconds / raw2.seconds : 0);
+	best->peak_rss = TC_MAX(best->peak_rss, r->peak_rss);
+	if (!best->events) best->events = r->events;
+}
+
+static void goal(double v, double limit)
+{
+	printf("   (goal <= %.1f: %s)", limit, v <= limit ? "met" : "MISSED");
+}
+
+static int bench_archive(const struct prog *P, const char *path, int reps)
+{
+	struct result best[NKIND] = { 0 };
+	double bestwall[NKIND] = { 0 };
+	double *pair[NKIND];
+	for (int k = 0; k < NKIND; k++) pair[k] = xcalloc((size_t)reps, sizeof(double));
+	int rc = 0;
+	for (int i = 0; i < reps && !rc; i++) {
+		struct result r[NKIND];
+		for (int k = 0; k < NKIND && !rc; k++) {
+			char *a[10];
+			kind_argv(P, (enum kind)k, path, a);
+			if (run_child(a, &r[k]) != 0) { rc = 1; break; }
+			keep_best(&best[k], &r[k], i == 0);
+			if (i == 0 || r[k].wall < bestwall[k]) bestwall[k] = r[k].wall;
+		}
+		if (rc) break;
+		for (int k = 0; k < NKIND; k++) pair[k][i] = r[RAW1].cpu > 0 ? r[k].cpu / r[RAW1].cpu : 0;
+	}
+	if (!rc) {
+		double floor = best[RAW1].cpu;
+		uint64_t ev = best[RAW1].events;
+		printf("archive %s: %llu events%s\n", path, (unsigned long long)ev,
+		       best[LOAD1].events == ev ? "" : "   (EVENT COUNT MISMATCH)");
+		printf("  %-16s %8s %8s %7s  %-18s %9s %8s %10s\n", "", "wall s", "CPU s", "CPU/floor",
+		       "paired (median, range)", "peak MiB", "B/event", "minor flt");
+		for (int k = 0; k < NKIND; k++) {
+			qsort(pair[k], (size_t)reps, sizeof(double), tc_cmp_double);
+			printf("  %-16s %8.3f %8.3f %7.2f    %5.2f (%.2f-%.2f)     %9.1f %8.1f %10llu", kind_name[k],
+			       bestwall[k], best[k].cpu, floor > 0 ? best[k].cpu / floor : 0, pair[k][reps / 2],
+			       pair[k][0], pair[k][reps - 1], (double)best[k].peak_rss / 1048576.0,
+			       ev ? (double)best[k].peak_rss / (double)ev : 0, (unsigned long long)best[k].minflt);
+			double ratio = floor > 0 ? best[k].cpu / floor : 0;
+			if (k == LOAD1) goal(ratio, 1.5);
+			if (k == REPORT) goal(ratio, 3.0);
+			if (k == FRAME) goal(ratio, 2.5);
+			putchar('\n');
+		}
+		double bpe = ev ? (double)best[LOAD1].peak_rss / (double)ev : 0;
+		printf("  load peak %.1f bytes/event", bpe);
+		goal(bpe, 40);
+		printf("\n  2 threads / 1 thread, wall: load %.2f (goal < 1: %s), floor %.2f\n",
+		       bestwall[LOAD1] > 0 ? bestwall[LOAD2] / bestwall[LOAD1] : 0,
+		       bestwall[LOAD2] < bestwall[LOAD1] ? "met" : "MISSED",
+		       bestwall[RAW1] > 0 ? bestwall[RAW2] / bestwall[RAW1] : 0);
+	}
+	for (int k = 0; k < NKIND; k++) free(pair[k]);
+	return rc;
+}
+
+/* One row of the scaling table: best of 2 rounds of floor, load, report. */
+static int scale_archive(const struct prog *P, const char *path)
+{
+	static const enum kind ks[3] = { RAW1, LOAD1, REPORT };
+	struct result best[3] = { 0 };
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < 3; k++) {
+			char *a[10];
+			struct result r;
+			kind_argv(P, ks[k], path, a);
+			if (run_child(a, &r) != 0) return 1;
+			keep_best(&best[k], &r, i == 0);
+		}
+	uint64_t ev = best[0].events;
+	double floor = best[0].cpu;
+	printf("  %-40s %10llu %9.3f %9.3f %6.2f %8.1f %6.1f %9.3f %6.2f %8.1f\n", path, (unsigned long long)ev,
+	       floor, best[1].cpu, floor > 0 ? best[1].cpu / floor : 0, (double)best[1].peak_rss / 1048576.0,
+	       ev ? (double)best[1].peak_rss / (double)ev : 0, best[2].cpu, floor > 0 ? best[2].cpu / floor : 0,
+	       (double)best[2].peak_rss / 1048576.0);
+	fflush(stdout);
 	return 0;
 }
 
 static TC_NORETURN void usage(void)
 {
-	fprintf(stderr, "usage: load [--reps N] [--rawdecode PATH] ARCHIVE...\n"
+	fprintf(stderr, "usage: load [--reps N] [--bin TRACECOMB] [--rawdecode PATH] ARCHIVE...\n"
+			"       load --scale [--bin TRACECOMB] [--rawdecode PATH] ARCHIVE...\n"
 			"       load --mode ours --threads T ARCHIVE\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	const char *mode = "all", *raw = NULL;
+	const char *mode = "all", *raw = NULL, *bin = NULL;
 	int threads = 1, reps = 5;
+	bool scale = false;
 	VEC(const char *) paths = { 0 };
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--mode") == 0 && i + 1 < argc) mode = argv[++i];
 		else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) threads = atoi(argv[++i]);
 		else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
 		else if (strcmp(argv[i], "--rawdecode") == 0 && i + 1 < argc) raw = argv[++i];
+		else if (strcmp(argv[i], "--bin") == 0 && i + 1 < argc) bin = argv[++i];
+		else if (strcmp(argv[i], "--scale") == 0) scale = true;
 		else if (argv[i][0] == '-') usage();
 		else VEC_PUSH(paths, argv[i]);
 	}
@@ -209,11 +268,21 @@ int main(int argc, char **argv)
 	if (strcmp(mode, "all") != 0) usage();
 	char *self = self_path(argv[0]);
 	char *rawpath = raw ? xstrdup(raw) : sibling(self, "rawdecode");
+	char *binpath = bin ? xstrdup(bin) : sibling(self, "../../tracecomb");
+	struct prog P = { self, rawpath, binpath };
 	int rc = 0;
-	printf("load benchmark: best of %d runs each, every measurement in a fresh process\n", reps);
-	for (size_t i = 0; i < paths.n; i++) rc |= bench_archive(self, rawpath, paths.a[i], reps);
+	if (scale) {
+		printf("  %-40s %10s %9s %9s %6s %8s %6s %9s %6s %8s\n", "archive", "events", "floor s", "load s",
+		       "x", "peak MiB", "B/ev", "report s", "x", "peak MiB");
+		for (size_t i = 0; i < paths.n && !rc; i++) rc |= scale_archive(&P, paths.a[i]);
+	} else {
+		printf("best of %d rounds, every measurement in a fresh process; CPU = user + system (wait4);\n"
+		       "ratios are CPU time over the 1-thread floor's\n", reps);
+		for (size_t i = 0; i < paths.n && !rc; i++) rc |= bench_archive(&P, paths.a[i], reps);
+	}
 	free(self);
 	free(rawpath);
+	free(binpath);
 	VEC_FREE(paths);
 	return rc;
 }

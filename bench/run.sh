@@ -1,43 +1,58 @@
 #!/bin/sh
-# Benchmarks, all in one run: generates the ~18 M-event halo2d trace once (256
-# ranks x 2000 iterations, reused when present), compares our load with raw
-# libotf2 decode, times every analysis against the raw decode of the same
-# archive, the whole report against it, then the regions at 1k/16k ranks, one 64k-rank phase clustered,
-# and the logical view's redraw at 64k ranks x 10^6 steps.
+# Benchmarks, all in one run.  Generates the bench archives once (reused when
+# present; libotf2's default chunk sizes, as Score-P writes): 256 ranks x 2000
+# iterations of a 2-D halo (~18.6 M events) with few tags (the direction) and
+# with unique tags (the iteration number), and the scaling archives (1 M, 4 M,
+# 60 M events at 256 ranks; 1k, 4k, 16k ranks at ~4 M events).  Then: the
+# floor (bench/rawdecode), our load at 1 and 2 threads, report --json and the
+# first frame against it, in CPU time, for both 256-rank archives; every
+# analysis against the floor; the scaling table; the regions at 1k/16k ranks,
+# one 64k-rank phase clustered, the logical view's redraw at 64k ranks x 10^6
+# steps and the list views.
 # Usage: bench/run.sh BUILD BIN
 BUILD=${1:-build}
 BIN=${2:-./tracecomb}
 case $BIN in */*) ;; *) BIN=./$BIN ;; esac   # the Makefile passes "tracecomb" for the default build
-data=$BUILD/bench-data/halo-256
+DATA=$BUILD/bench-data
 for b in gen rawdecode load analysis regions clusters redraw views; do
 	if [ ! -x "$BUILD/bench/$b" ]; then echo "bench: $BUILD/bench/$b is missing (make all)" >&2; exit 1; fi
 done
-if [ ! -f "$data/traces.otf2" ]; then
-	echo "== generating $data (once)"
-	"$BUILD/bench/gen" -o "$data" --force || exit 1
-fi
-echo "== warm-up (page cache): raw decode"
-"$BUILD/bench/rawdecode" "$data" || exit 1
-echo "== load benchmark   goal: our load / raw decode <= 1.5 at the same thread count; also reported: 2-thread load / 1-thread raw, bytes/event, 2-thread speed-up"
-"$BUILD/bench/load" "$data" || exit 1
-raw=$("$BUILD/bench/rawdecode" "$data" | sed -n 's/.*seconds=\([0-9.]*\).*/\1/p')
-echo "== analyses on the same archive (raw decode now $raw s)"
-"$BUILD/bench/analysis" "$data" --raw "$raw" || exit 1
-echo "== full analysis: tracecomb report, every section, default threads (design goal: <= 3 x raw decode)"
-best=""
-for i in 1 2 3; do
-	t0=$(date +%s.%N)
-	"$BIN" report "$data" >/dev/null || exit 1
-	t1=$(date +%s.%N)
-	best=$(echo "$t0 $t1 $best" | awk '{d = $2 - $1; if ($3 == "" || d < $3) print d; else print $3}')
-done
-raw=$("$BUILD/bench/rawdecode" "$data" | sed -n 's/.*seconds=\([0-9.]*\).*/\1/p')
-echo "$best $raw" | awk '{r = $1 / $2; printf "  report %.3f s, raw decode %.3f s: %.2f x raw   (goal <= 3.0: %s)\n", $1, $2, r, r <= 3 ? "met" : "MISSED"}'
+# gen_once NAME GEN-OPTIONS...: $DATA/NAME, written once
+gen_once() {
+	name=$1
+	shift
+	if [ ! -f "$DATA/$name/traces.otf2" ]; then
+		echo "== generating $DATA/$name (once)"
+		"$BUILD/bench/gen" -o "$DATA/$name" --chunks default --force "$@" || exit 1
+	fi
+}
+gen_once halo-256-few --tags few
+gen_once halo-256-unique --tags unique
+few=$DATA/halo-256-few
+uniq=$DATA/halo-256-unique
+echo "== warm-up (page cache): the floor"
+"$BUILD/bench/rawdecode" "$few" >/dev/null || exit 1
+"$BUILD/bench/rawdecode" "$uniq" || exit 1
+echo "== load, report --json and first frame (render --view logical --size 120x36) against the floor"
+echo "   goals (CPU time / floor): load <= 1.5, report <= 3, first frame <= 2.5; peak <= 40 B/event; 2 threads faster than 1"
+"$BUILD/bench/load" --reps 3 --bin "$BIN" "$few" "$uniq" || exit 1
+raw=$("$BUILD/bench/rawdecode" "$uniq" | sed -n 's/.*seconds=\([0-9.]*\).*/\1/p')
+echo "== analyses on the unique-tag archive (wall time; the floor now $raw s)"
+"$BUILD/bench/analysis" "$uniq" --raw "$raw" || exit 1
+echo "== scaling: events at 256 ranks, then ranks at ~4 M events (unique tags; best of 2, CPU seconds, x = / floor)"
+gen_once e1m --tags unique --iters 107
+gen_once e4m --tags unique --iters 429
+gen_once e60m --tags unique --iters 6440
+gen_once r1k --tags unique --ranks 1024 --iters 107
+gen_once r4k --tags unique --ranks 4096 --iters 27
+gen_once r16k --tags unique --ranks 16384 --iters 7
+"$BUILD/bench/load" --scale --bin "$BIN" "$DATA/e1m" "$DATA/e4m" "$uniq" "$DATA/e60m" \
+	"$DATA/r1k" "$DATA/r4k" "$DATA/r16k" || exit 1
 echo "== regions at 1k and 16k ranks (goals < 1 s and < 10 s)"
 "$BUILD/bench/regions" || exit 1
 echo "== one phase of 65536 ranks x 50 steps clustered (CLARA + single linkage; issue 5: seconds)"
 "$BUILD/bench/clusters" || exit 1
 echo "== logical view redraw at 64k ranks x 10^6 steps (goal <= 16 ms per key)"
 "$BUILD/bench/redraw" || exit 1
-echo "== list views and the calls view on the same archive (key + redraw)"
-"$BUILD/bench/views" "$data" || exit 1
+echo "== list views and the calls view on the unique-tag archive (key + redraw)"
+"$BUILD/bench/views" "$uniq" || exit 1

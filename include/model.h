@@ -208,6 +208,15 @@ static inline const uint32_t *tc_op_recvs(const struct tc_trace *t, uint32_t ran
 bool tc_same_node(const struct tc_trace *t, uint32_t rank_a, uint32_t rank_b);
 /* Event records of every kind; matched messages that cross compute nodes. */
 uint64_t tc_trace_events(const struct tc_trace *t);
+
+/* The messages summed per (sender, receiver) pair, sender != receiver: the
+ * rank graph the analyses build on instead of an array per message.  Linear:
+ * each run of messages of one sender (the model keeps them by sender) is
+ * summed through a per-rank slot table; one entry per pair when the messages
+ * are by sender (always, from the builder), never more than one per message.
+ * Returns the number of pairs in *out (caller frees). */
+struct tc_pair { uint32_t src, dst; uint64_t msgs, bytes, bytes1; };  /* bytes1: sum of max(bytes, 1) */
+size_t tc_msg_pairs(const struct tc_trace *t, struct tc_pair **out);
 uint64_t tc_inter_node_msgs(const struct tc_trace *t);
 enum tc_coll_class tc_coll_class(uint8_t op);
 const char *tc_coll_op_name(uint8_t op);

@@ -16,6 +16,13 @@ struct tc_read_opts {
  * to the anchor path.  On failure returns NULL and sets *err to a message. */
 char *tc_find_anchor(const char *path, char **err);
 
+/* True when the local definitions file PATH holds no definition: byte for
+ * byte what libotf2 writes for a location without local definitions (one
+ * chunk header and the end markers, 20 bytes, either byte order).  Reading
+ * such a file costs libotf2 a zeroed definition buffer (4 MiB by default) per
+ * location; the loader skips them. */
+bool tc_otf2_def_file_empty(const char *path);
+
 /* Load an archive.  On failure returns NULL and sets *err to one line naming
  * the file and the problem (caller frees).  Warnings go to trace->warnings. */
 struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts, char **err);

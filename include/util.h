@@ -141,6 +141,10 @@ int tc_ncpus(void);
 double tc_now(void);
 /* Peak resident set size of this process in bytes (getrusage). */
 uint64_t tc_peak_rss(void);
+/* This process's CPU time so far (user + system, every thread) and its minor
+ * page faults (getrusage). */
+struct tc_usage { double cpu; uint64_t minflt; };
+struct tc_usage tc_usage(void);
 /* Fault in the pages of [p, p + len) for writing in one system call
  * (MADV_POPULATE_WRITE, Linux >= 5.14), cheaper than a page fault per page on
  * first touch; a no-op where unsupported.  Only for memory about to be written. */

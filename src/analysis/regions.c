@@ -109,15 +109,19 @@ void tc_graph_from_edges(uint32_t n, size_t nedges, const uint32_t *a, const uin
 
 void tc_comm_graph(const struct tc_trace *t, enum tc_lat_weight wmode, struct tc_sparse *g)
 {
-	size_t m = t->nmsgs;
+	/* per sender-receiver pair, not per message: the weights are whole numbers
+	 * below 2^53, so their sums are exact in any order */
+	struct tc_pair *p = NULL;
+	size_t m = tc_msg_pairs(t, &p);
 	uint32_t *a = xmalloc((m ? m : 1) * sizeof *a);
 	uint32_t *b = xmalloc((m ? m : 1) * sizeof *b);
 	double *w = xmalloc((m ? m : 1) * sizeof *w);
 	for (size_t i = 0; i < m; i++) {
-		a[i] = t->msgs[i].src;
-		b[i] = t->msgs[i].dst;
-		w[i] = wmode == TC_LAT_W_BYTES ? (double)TC_MAX(t->msgs[i].bytes, 1) : 1.0;
+		a[i] = p[i].src;
+		b[i] = p[i].dst;
+		w[i] = wmode == TC_LAT_W_BYTES ? (double)p[i].bytes1 : (double)p[i].msgs;
 	}
+	free(p);
 	tc_graph_from_edges(t->nranks, m, a, b, w, g);
 	free(a);
 	free(b);

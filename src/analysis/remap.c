@@ -14,9 +14,10 @@
 #include "analysis_remap.h"
 
 /* CSR adjacency with summed weights, both directions, neighbours in ascending
- * order.  Linear: message ends bucketed by rank (counting sort), repeats of a
- * neighbour summed through a per-rank slot table, then each rank's few
- * distinct neighbours sorted. */
+ * order.  Linear, and no array per message: the messages summed per
+ * sender-receiver pair (tc_msg_pairs), the pairs' ends bucketed by rank
+ * (counting sort), repeats of a neighbour summed through a per-rank slot
+ * table, then each rank's few distinct neighbours sorted. */
 struct graph { uint32_t n; uint32_t *xadj, *adj; uint64_t *w; };
 
 struct nb { uint32_t v; uint64_t w; };
@@ -30,26 +31,25 @@ static int nb_cmp(const void *a, const void *b)
 static void build_graph(const struct tc_trace *t, enum tc_remap_weight wk, struct graph *g)
 {
 	uint32_t n = t->nranks;
+	uint32_t *slot = xmalloc((n ? n : 1) * sizeof *slot);
+	for (uint32_t v = 0; v < n; v++) slot[v] = TC_NONE;
+	struct tc_pair *de = NULL;
+	size_t nde = tc_msg_pairs(t, &de);
 	uint32_t *at = xcalloc((size_t)n + 2, sizeof *at);
-	for (size_t i = 0; i < t->nmsgs; i++) {
-		const struct tc_msg *m = &t->msgs[i];
-		if (m->src == m->dst) continue;
-		at[m->src + 2]++;
-		at[m->dst + 2]++;
+	for (size_t i = 0; i < nde; i++) {
+		at[de[i].src + 2]++;
+		at[de[i].dst + 2]++;
 	}
 	for (uint32_t u = 0; u < n; u++) at[u + 2] += at[u + 1];
 	size_t ne = at[n + 1];
 	struct nb *e = xmalloc((ne + 1) * sizeof *e);
-	for (size_t i = 0; i < t->nmsgs; i++) {
-		const struct tc_msg *m = &t->msgs[i];
-		if (m->src == m->dst) continue;
-		uint64_t w = wk == TC_REMAP_BYTES ? m->bytes : 1;
-		e[at[m->src + 1]++] = (struct nb){ m->dst, w };
-		e[at[m->dst + 1]++] = (struct nb){ m->src, w };
+	for (size_t i = 0; i < nde; i++) {
+		uint64_t w = wk == TC_REMAP_BYTES ? de[i].bytes : de[i].msgs;
+		e[at[de[i].src + 1]++] = (struct nb){ de[i].dst, w };
+		e[at[de[i].dst + 1]++] = (struct nb){ de[i].src, w };
 	}
+	free(de);
 	/* now rank u's ends are e[at[u] .. at[u + 1]): sum repeats in place, sort the distinct */
-	uint32_t *slot = xmalloc((n ? n : 1) * sizeof *slot);
-	for (uint32_t v = 0; v < n; v++) slot[v] = TC_NONE;
 	g->n = n;
 	g->xadj = xcalloc((size_t)n + 1, sizeof *g->xadj);
 	size_t k = 0;
@@ -132,28 +132,55 @@ static void repair(const struct graph *g, uint32_t *part, uint32_t nparts, uint3
 	free(size);
 }
 
-/* Relabel parts onto nodes so that as many ranks as possible stay where they are
- * (greedy on the overlap matrix). */
+/* Relabel parts onto nodes so that as many ranks as possible stay where they are:
+ * greedy on the overlaps (ranks of part p on node q), the largest first, ties
+ * by smaller p then smaller q; parts left without any overlap get the nodes
+ * left, in order.  Only the non-zero overlaps (at most n) are listed and
+ * sorted: O(n log n), where the overlap matrix would be O(nparts^2) memory and
+ * the repeated search for its maximum O(nparts^3). */
+struct overlap { uint32_t p, q, v; };
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_overlap(const void *a, const void *b)
+{
+	const struct overlap *x = a, *y = b;
+	if (x->v != y->v) return x->v > y->v ? -1 : 1;
+	if (x->p != y->p) return x->p < y->p ? -1 : 1;
+	return x->q < y->q ? -1 : x->q > y->q;
+}
+
 static void relabel(uint32_t n, uint32_t *part, const uint32_t *before, uint32_t nparts)
 {
-	uint32_t *ov = xcalloc((size_t)nparts * nparts, sizeof *ov);
-	for (uint32_t u = 0; u < n; u++) ov[(size_t)part[u] * nparts + before[u]]++;
-	uint32_t *map = xmalloc(nparts * sizeof *map);
-	bool *pused = xcalloc(nparts, sizeof *pused), *nused = xcalloc(nparts, sizeof *nused);
-	for (uint32_t k = 0; k < nparts; k++) {
-		uint32_t bp = 0, bn = 0, bv = 0;
-		bool found = false;
-		for (uint32_t p = 0; p < nparts; p++) {
-			if (pused[p]) continue;
-			for (uint32_t q = 0; q < nparts; q++)
-				if (!nused[q] && (!found || ov[(size_t)p * nparts + q] > bv)) {
-					bp = p; bn = q; bv = ov[(size_t)p * nparts + q]; found = true;
-				}
-		}
-		map[bp] = bn;
-		pused[bp] = nused[bn] = true;
+	uint64_t *key = xmalloc((n ? n : 1) * sizeof *key);
+	for (uint32_t u = 0; u < n; u++) key[u] = (uint64_t)part[u] << 32 | before[u];
+	qsort(key, n, sizeof *key, cmp_u64);
+	struct overlap *ov = xmalloc((n ? n : 1) * sizeof *ov);
+	size_t nov = 0;
+	for (uint32_t u = 0; u < n; u++) {
+		if (nov && ((uint64_t)ov[nov - 1].p << 32 | ov[nov - 1].q) == key[u]) ov[nov - 1].v++;
+		else ov[nov++] = (struct overlap){ (uint32_t)(key[u] >> 32), (uint32_t)key[u], 1 };
+	}
+	qsort(ov, nov, sizeof *ov, cmp_overlap);
+	uint32_t *map = xmalloc((nparts ? nparts : 1) * sizeof *map);
+	bool *pused = xcalloc(nparts ? nparts : 1, sizeof *pused), *nused = xcalloc(nparts ? nparts : 1, sizeof *nused);
+	for (size_t k = 0; k < nov; k++) {
+		if (pused[ov[k].p] || nused[ov[k].q]) continue;
+		map[ov[k].p] = ov[k].q;
+		pused[ov[k].p] = nused[ov[k].q] = true;
+	}
+	for (uint32_t p = 0, q = 0; p < nparts; p++) {   /* no overlap left: the free nodes in order */
+		if (pused[p]) continue;
+		while (nused[q]) q++;
+		map[p] = q;
+		nused[q] = true;
 	}
 	for (uint32_t u = 0; u < n; u++) part[u] = map[part[u]];
+	free(key);
 	free(ov);
 	free(map);
 	free(pused);

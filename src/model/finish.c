@@ -3,8 +3,10 @@
  * messages, collective instances, and per-call communication ops.
  *
  * Matching rules (see docs/model.md):
- *  - a message is keyed by (communicator, world sender, world receiver, tag);
- *    sends and receives of one key pair in FIFO order (MPI non-overtaking);
+ *  - sends and receives of one (communicator, world sender, world receiver,
+ *    tag) pair in FIFO order (MPI non-overtaking): the queues are per
+ *    (communicator, sender, receiver) and a receive takes the first message
+ *    of its tag (docs/model.md, "Matching");
  *  - comm-local ranks go through the communicator's group to world ranks;
  *  - Isend/IsendComplete and IrecvRequest/Irecv pair per location by request
  *    id, in record order (ids are reused after completion);
@@ -347,6 +349,7 @@ struct recv_pass {
 	struct tc_trace *t;
 	const struct msgmap *mm;
 	struct recv_acc *acc;
+	struct qtab *bytag;      /* per thread: the per-tag queues of split queues */
 	struct ops_pass *ops;    /* each rank's ops, built while its records are in cache */
 };
 
@@ -376,8 +379,69 @@ static inline void pop_and_fetch(struct qent *e, const uint32_t *next, const str
 	__builtin_prefetch((const char *)(m + 1) - 1, 1);
 }
 
-/* Match rank r's receives: pop the head of each one's key (a key has one
- * receiver, so no two threads touch a queue or a message's receiver side). */
+/* A receive that looks past more than SPLIT_SCAN messages of other tags in
+ * its (comm, src, dst) queue splits that queue by tag (per-tag queues in the
+ * receiving thread's table), so that no receive scans further than this:
+ * many tags open at once between two ranks (or sends never received ahead of
+ * others) cost one split, not a scan per receive. */
+#define SPLIT_SCAN 16
+
+/* Move every message of queue e (key k) to the per-tag queues in bytag, in
+ * queue order; e stays empty and marked split. */
+static void split_queue(struct qent *e, const struct qkey *k, uint32_t *next, const struct tc_msg *msgs,
+			uint32_t delta, struct qtab *bytag)
+{
+	struct qkey tk = *k;
+	for (uint32_t id = e->head, nx; id != TC_NONE; id = nx) {
+		nx = next[id];
+		next[id] = TC_NONE;
+		tk.tag = msgs[(uint32_t)(id + delta)].tag;
+		struct qent *q = qtab_find_or_add(bytag, &tk);
+		if (q->tail == TC_NONE) q->head = id;
+		else next[q->tail] = id;
+		q->tail = id;
+	}
+	e->head = e->tail = e->pf = TC_NONE;
+	e->split = true;
+}
+
+/* The first message of tag `tag` in queue e (key k), unlinked: its
+ * block-local id, TC_NONE if none.  The first of its tag in send order is
+ * the one MPI's non-overtaking rule gives this receive. */
+static uint32_t take_msg(struct qent *e, const struct qkey *k, uint32_t tag, uint32_t *next,
+			 const struct tc_msg *msgs, uint32_t delta, struct qtab *bytag)
+{
+	if (!e->split) {
+		uint32_t prev = TC_NONE, id = e->head, skipped = 0;
+		for (; id != TC_NONE && msgs[(uint32_t)(id + delta)].tag != tag && skipped <= SPLIT_SCAN; skipped++) {
+			prev = id;
+			id = next[id];
+		}
+		if (id == TC_NONE) return TC_NONE;
+		if (skipped <= SPLIT_SCAN) {
+			if (prev == TC_NONE) {
+				pop_and_fetch(e, next, msgs, delta);
+			} else {  /* unlink from the middle */
+				next[prev] = next[id];
+				if (e->tail == id) e->tail = prev;
+				if (e->pf == id) e->pf = TC_NONE;
+			}
+			return id;
+		}
+		split_queue(e, k, next, msgs, delta, bytag);
+	}
+	struct qkey tk = *k;
+	tk.tag = tag;
+	struct qent *q = qtab_get(bytag, &tk);
+	if (!q || q->head == TC_NONE) return TC_NONE;
+	uint32_t id = q->head;
+	pop_and_fetch(q, next, msgs, delta);
+	return id;
+}
+
+/* Match rank r's receives: take the first message of its tag from its
+ * (comm, src, r) queue (a queue has one receiver, so no two threads touch a
+ * queue, its messages' links or a message's receiver side). */
 static void recv_rank(void *ctx, uint32_t r, int tid)
 {
 	struct recv_pass *rp = ctx;
@@ -393,12 +457,13 @@ static void recv_rank(void *ctx, uint32_t r, int tid)
 		uint32_t comm = p->comm == RECV_COMM_NONE ? TC_NONE : p->comm;
 		uint32_t src = world_of(t, comm, p->peer, r);
 		struct sendblk *k = src < t->nranks ? mm->blk[src] : NULL;
-		struct qkey key = { comm, src, r, p->tag };
+		struct qkey key = { comm, src, r, QTAG_ALL };
 		struct qent *e = k ? qtab_get(&k->q, &key) : NULL;
-		if (!e || e->head == TC_NONE) { acc->unmatched++; continue; }
-		uint32_t id = e->head + mm->delta[src];
+		uint32_t got = e ? take_msg(e, &key, p->tag, k->next.a, t->msgs, mm->delta[src], &rp->bytag[tid])
+				 : TC_NONE;
+		if (got == TC_NONE) { acc->unmatched++; continue; }
+		uint32_t id = got + mm->delta[src];
 		struct tc_msg *m = &t->msgs[id];
-		pop_and_fetch(e, k->next.a, t->msgs, mm->delta[src]);
 		m->recv_time = p->time;
 		m->recv_call = p->call;
 		m->post_time = p->post_time;
@@ -446,8 +511,11 @@ static void match_messages(struct tc_trace *t, uint32_t **coll_of_rec)
 	int rthreads = ops_threads(&op, threads);
 	struct recv_pass rp = { .t = t, .mm = &mm, .ops = &op };
 	rp.acc = xcalloc((size_t)rthreads, sizeof *rp.acc);
+	rp.bytag = xcalloc((size_t)rthreads, sizeof *rp.bytag);
 	tc_parallel_for(t->nranks, rthreads, recv_and_ops, &rp);
 	ops_free(&op, rthreads);
+	for (int k = 0; k < rthreads; k++) qtab_free(&rp.bytag[k]);
+	free(rp.bytag);
 	uint64_t unmatched_recvs = 0, size_mismatch = 0, matched = 0;
 	for (int k = 0; k < rthreads; k++) {
 		unmatched_recvs += rp.acc[k].unmatched;

@@ -1,7 +1,9 @@
 /* msgq.h — FIFO message queues keyed by (communicator, world sender, world
- * receiver, tag): the table the builder links each send into while reading and
- * the receive pass pops from (model-internal).  Lookups are inline: they run
- * once per send and once per receive. */
+ * receiver): the table the builder links each send into while reading and
+ * the receive pass takes from (model-internal); the tag is checked when a
+ * receive takes its message (src/model/finish.c), and a queue whose scans get
+ * long is split by tag into a table keyed by (communicator, sender, receiver,
+ * tag).  Lookups are inline: they run once per send and once per receive. */
 #ifndef TC_MSGQ_H
 #define TC_MSGQ_H
 
@@ -9,10 +11,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* tag is QTAG_ALL in a table of whole (comm, src, dst) queues. */
+#define QTAG_ALL 0u
 struct qkey { uint32_t comm, src, dst, tag; };
 /* A key's queue: ids local to the table's owner; pf is the message the
- * receive pass last asked the memory for, a few ahead of head (a hint). */
-struct qent { struct qkey k; uint32_t head, tail, pf; bool used; };
+ * receive pass last asked the memory for, a few ahead of head (a hint);
+ * split: its messages were moved to per-tag queues (finish.c). */
+struct qent { struct qkey k; uint32_t head, tail, pf; bool used, split; };
 struct qtab { struct qent *e; size_t cap, n; unsigned shift; };   /* shift = 64 - log2(cap) */
 
 /* Slot of k: two multiplies, the top bits (keys differ mostly in the low bits

@@ -49,7 +49,7 @@ static void install_error_callback(void)
 /* --- raw global definitions --------------------------------------------------- */
 struct stn { uint32_t name, cls, parent; bool shm, present; };
 struct lgroup { uint32_t name, parent; uint8_t type; bool present; };
-struct rloc { uint64_t ref; uint32_t name, group; uint8_t type; uint64_t nevents; };
+struct rloc { uint64_t ref; uint32_t name, group; uint8_t type; bool def_empty; uint64_t nevents; };
 struct rregion { uint32_t name; uint8_t role, paradigm; bool present; };
 struct rgroup { uint8_t type, paradigm; uint32_t flags, n; uint64_t *members; bool present; };
 struct rcomm { uint32_t name, group; bool present; };
@@ -143,7 +143,7 @@ static OTF2_CallbackCode d_loc(void *ud, OTF2_LocationRef self, OTF2_StringRef n
 			       uint64_t nevents, OTF2_LocationGroupRef group)
 {
 	struct defs *d = ud;
-	struct rloc l = { self, name, group, type, nevents };
+	struct rloc l = { .ref = self, .name = name, .group = group, .type = type, .nevents = nevents };
 	VEC_PUSH(d->loc, l);
 	return OTF2_CALLBACK_SUCCESS;
 }
@@ -203,6 +203,7 @@ struct locctx {
 	uint64_t ref;
 	uint64_t nevents;    /* as defined */
 	uint64_t nread;
+	bool def_empty;      /* its local .def holds nothing (tc_otf2_def_file_empty): not read */
 };
 
 /* Which thread reads which location.  The ranks' master locations, in rank
@@ -373,6 +374,23 @@ static bool file_exists(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+bool tc_otf2_def_file_empty(const char *path)
+{
+	/* chunk header (type 3, byte order 'B'/'#', first and last event 0, compressed), end of chunk, end of file */
+	static const unsigned char empty[20] = { 0x03, 0x42, 0x01, 0x00, 0, 0, 0, 0, 0, 0, 0, 0,
+						 0, 0, 0, 0, 0, 0, 0x02, 0x01 };
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size != (off_t)sizeof empty) return false;
+	FILE *f = fopen(path, "rb");
+	if (!f) return false;
+	unsigned char b[sizeof empty + 1];
+	size_t n = fread(b, 1, sizeof b, f);
+	fclose(f);
+	if (n != sizeof empty || (b[1] != 0x42 && b[1] != 0x23)) return false;
+	b[1] = 0x42;   /* either byte order: 'B' big, '#' little endian */
+	return memcmp(b, empty, sizeof empty) == 0;
+}
+
 /* The load's error "<archive>/<ref>.<ext>: message". */
 static void set_file_err(struct loadctx *L, uint64_t ref, const char *ext, const char *fmt, ...) TC_PRINTF(4, 5);
 static void set_file_err(struct loadctx *L, uint64_t ref, const char *ext, const char *fmt, ...)
@@ -390,7 +408,7 @@ static void set_file_err(struct loadctx *L, uint64_t ref, const char *ext, const
 /* Read one location: local definitions first, then its events in chunks. */
 static void read_location(struct loadctx *L, struct locctx *c, OTF2_EvtReaderCallbacks *cb)
 {
-	if (L->have_local_defs) {
+	if (L->have_local_defs && !c->def_empty) {
 		OTF2_DefReader *dr = OTF2_Reader_GetDefReader(L->rd, c->ref);
 		if (dr) {
 			uint64_t n;
@@ -599,6 +617,7 @@ static void define_model(struct loadctx *L)
 		L->lc[l].ref = R->ref;
 		L->lc[l].rank = rank;
 		L->lc[l].nevents = R->nevents;
+		L->lc[l].def_empty = R->def_empty;
 		L->lc[l].loc = tc_def_loc(t, R->ref, dstr(d, R->name), ty, rank, thread, node, R->nevents);
 		L->total += R->nevents;
 	}
@@ -722,13 +741,16 @@ static char *check_archive(struct loadctx *L)
  * local .def files are optional, but if some exist, all must. */
 static char *check_local_files(struct loadctx *L)
 {
-	uint32_t with_def = 0;
+	uint32_t with_def = 0, nonempty = 0;
 	for (size_t l = 0; l < L->d.loc.n; l++) {
 		char *p = loc_file(L, L->d.loc.a[l].ref, "def");
-		with_def += file_exists(p);
+		bool exists = file_exists(p);
+		with_def += exists;
+		L->d.loc.a[l].def_empty = exists && tc_otf2_def_file_empty(p);
+		nonempty += exists && !L->d.loc.a[l].def_empty;
 		free(p);
 	}
-	L->have_local_defs = with_def > 0;
+	L->have_local_defs = nonempty > 0;
 	for (size_t l = 0; l < L->d.loc.n; l++) {
 		const struct rloc *R = &L->d.loc.a[l];
 		char *p = loc_file(L, R->ref, "evt");

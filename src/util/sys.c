@@ -27,6 +27,17 @@ uint64_t tc_peak_rss(void)
 	return (uint64_t)ru.ru_maxrss * 1024;
 }
 
+struct tc_usage tc_usage(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) != 0) return (struct tc_usage){ 0 };
+	return (struct tc_usage){
+		.cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+		       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6,
+		.minflt = (uint64_t)ru.ru_minflt,
+	};
+}
+
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif

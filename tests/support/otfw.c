@@ -163,8 +163,14 @@ static void add_comm(struct otfw *w, const char *name, uint32_t n, const uint64_
 	VEC_PUSH(w->comms, c);
 }
 
-struct otfw *otfw_open(const char *dir, uint32_t nranks, const uint32_t *node_of_rank,
-		       uint32_t nnodes, uint64_t resolution)
+struct otfw *otfw_open(const char *dir, uint32_t nranks, const uint32_t *node_of_rank, uint32_t nnodes,
+		       uint64_t resolution)
+{
+	return otfw_open_chunks(dir, nranks, node_of_rank, nnodes, resolution, OTFW_CHUNK_SIZE, OTFW_DEF_CHUNK_SIZE);
+}
+
+struct otfw *otfw_open_chunks(const char *dir, uint32_t nranks, const uint32_t *node_of_rank, uint32_t nnodes,
+			      uint64_t resolution, uint64_t evt_chunk, uint64_t def_chunk)
 {
 	if (nranks == 0 || nnodes == 0 || resolution == 0) {
 		fprintf(stderr, "otfw: need at least one rank, one node and a resolution\n");
@@ -194,8 +200,8 @@ struct otfw *otfw_open(const char *dir, uint32_t nranks, const uint32_t *node_of
 	w->res = resolution;
 	w->node_of = xcalloc(nranks, sizeof(*w->node_of));
 	for (uint32_t r = 0; r < nranks; r++) w->node_of[r] = node_of_rank ? node_of_rank[r] : 0;
-	w->ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, OTFW_CHUNK_SIZE,
-				  OTFW_DEF_CHUNK_SIZE, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+	w->ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, evt_chunk, def_chunk,
+				  OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
 	if (!w->ar) {
 		fprintf(stderr, "otfw: cannot open archive %s/traces.otf2\n", dir);
 		free(w->node_of);

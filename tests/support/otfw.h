@@ -37,6 +37,11 @@ struct otfw;
  * holds traces.otf2, traces.def or traces/ (OTF2 never overwrites). */
 struct otfw *otfw_open(const char *dir, uint32_t nranks, const uint32_t *node_of_rank,
 		       uint32_t nnodes, uint64_t resolution);
+/* The same with OTF2's event and definition chunk sizes (OTFW_CHUNK_SIZE and
+ * OTFW_DEF_CHUNK_SIZE in otfw_open; OTF2_CHUNK_SIZE_EVENTS_DEFAULT and
+ * OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT are what Score-P writes by default). */
+struct otfw *otfw_open_chunks(const char *dir, uint32_t nranks, const uint32_t *node_of_rank, uint32_t nnodes,
+			      uint64_t resolution, uint64_t evt_chunk, uint64_t def_chunk);
 
 /* Define a region and return its id; the same name returns the same id.
  * "MPI_*" names get paradigm MPI and the role Score-P gives them

@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -254,6 +255,107 @@ static void test_fifo_per_tag(void **st)
 		assert_int_equal(m->recv_time, 1000 + (g * 12 + k) * 10 + 1);
 	}
 	for (size_t w = 0; w < t->warnings.n; w++) assert_null(strstr(t->warnings.a[w], "different sizes"));
+	tc_trace_free(t);
+}
+
+/* Tags mixed in one (comm, src, dst) queue, checked against the rule itself:
+ * 8 sends of a tag nobody receives first, then 400 sends of 8 tags in a
+ * pseudo-random order from each of ranks 0 and 2 to rank 1 (same tags, so the
+ * sender tells the queues apart), received in a shuffled order of their tags,
+ * plus receives of a tag never sent.  Every receive must get the first
+ * not yet received send of its (src, tag) in send order (MPI non-overtaking),
+ * whether its queue is scanned or split by tag. */
+static void test_tags_against_rule(void **st)
+{
+	(void)st;
+	enum { SKIP = 8, N = 400, NT = 8, NR = 2 * N + 3 };
+	struct fx f = setup(3);
+	struct tc_trace *t = f.t;
+	uint32_t tag[2][SKIP + N], rtag[NR], rsrc[NR];
+	bool taken[2][SKIP + N] = { { false } };
+	uint64_t x = 12345;
+	for (uint32_t s = 0; s < 2; s++)
+		for (uint32_t i = 0; i < SKIP + N; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			tag[s][i] = i < SKIP ? 77 : (uint32_t)(x >> 33) % NT;
+		}
+	uint32_t nr = 0;
+	for (uint32_t s = 0; s < 2; s++)
+		for (uint32_t i = SKIP; i < SKIP + N; i++) { rsrc[nr] = s; rtag[nr++] = tag[s][i]; }
+	for (uint32_t i = 0; i < 3; i++) { rsrc[nr] = i % 2; rtag[nr++] = 55; }   /* never sent */
+	for (uint32_t i = nr - 1; i > 0; i--) {   /* shuffle the receives */
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		uint32_t j = (uint32_t)(x >> 33) % (i + 1), a = rtag[i], b = rsrc[i];
+		rtag[i] = rtag[j]; rsrc[i] = rsrc[j]; rtag[j] = a; rsrc[j] = b;
+	}
+	for (uint32_t s = 0; s < 2; s++)
+		for (uint32_t i = 0; i < SKIP + N; i++) {
+			uint32_t r = s * 2;
+			tcb_enter(t, r, 10 + i * 10, f.send);
+			tcb_send(t, r, 11 + i * 10, 1, 0, tag[s][i], 8);
+			tcb_leave(t, r, 12 + i * 10, f.send);
+		}
+	for (uint32_t j = 0; j < NR; j++) {
+		tcb_enter(t, 1, 100000 + j * 10, f.recv);
+		tcb_recv(t, 1, 100001 + j * 10, rsrc[j] * 2, 0, rtag[j], 8);
+		tcb_leave(t, 1, 100002 + j * 10, f.recv);
+	}
+	tc_trace_finish(t);
+	assert_int_equal(t->nmsgs, 2 * N);
+	assert_int_equal(t->unmatched_sends, 2 * SKIP);
+	assert_int_equal(t->unmatched_recvs, 3);
+	uint32_t want[2][SKIP + N];
+	for (uint32_t s = 0; s < 2; s++)
+		for (uint32_t i = 0; i < SKIP + N; i++) want[s][i] = TC_NONE;
+	for (uint32_t j = 0; j < NR; j++) {   /* the rule, by brute force */
+		uint32_t s = rsrc[j], i = 0;
+		while (i < SKIP + N && (taken[s][i] || tag[s][i] != rtag[j])) i++;
+		if (i == SKIP + N) continue;
+		taken[s][i] = true;
+		want[s][i] = j;
+	}
+	uint32_t id = 0;
+	for (uint32_t s = 0; s < 2; s++)
+		for (uint32_t i = SKIP; i < SKIP + N; i++, id++) {
+			const struct tc_msg *m = &t->msgs[id];
+			assert_int_equal(m->src, s * 2);
+			assert_int_equal(m->send_call, i);
+			assert_int_equal(m->tag, tag[s][i]);
+			assert_int_equal(m->recv_call, want[s][i]);
+		}
+	tc_trace_free(t);
+}
+
+/* Messages summed per (sender, receiver): self-messages left out, a
+ * zero-byte message counts 1 in bytes1, pairs in sender order. */
+static void test_msg_pairs(void **st)
+{
+	(void)st;
+	struct fx f = setup(3);
+	struct tc_trace *t = f.t;
+	static const uint32_t to[6] = { 1, 2, 1, 0, 1, 1 }, from[6] = { 0, 0, 0, 1, 1, 2 };
+	static const uint64_t sz[6] = { 10, 0, 30, 5, 7, 0 };
+	for (uint32_t i = 0; i < 6; i++) {
+		uint32_t s = from[i], d = to[i];
+		tcb_enter(t, s, 10 + i * 10, f.send); tcb_send(t, s, 11 + i * 10, d, 0, 1, sz[i]); tcb_leave(t, s, 12 + i * 10, f.send);
+		tcb_enter(t, d, 100 + i * 10, f.recv); tcb_recv(t, d, 101 + i * 10, s, 0, 1, sz[i]); tcb_leave(t, d, 102 + i * 10, f.recv);
+	}
+	tc_trace_finish(t);
+	assert_int_equal(t->nmsgs, 6);
+	struct tc_pair *p = NULL;
+	size_t n = tc_msg_pairs(t, &p);
+	assert_int_equal(n, 4);   /* 0→1 (2 msgs), 0→2, 1→0; 1→1 left out; 2→1 */
+	static const struct tc_pair want[4] = {
+		{ 0, 1, 2, 40, 40 }, { 0, 2, 1, 0, 1 }, { 1, 0, 1, 5, 5 }, { 2, 1, 1, 0, 1 },
+	};
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(p[i].src, want[i].src);
+		assert_int_equal(p[i].dst, want[i].dst);
+		assert_int_equal(p[i].msgs, want[i].msgs);
+		assert_int_equal(p[i].bytes, want[i].bytes);
+		assert_int_equal(p[i].bytes1, want[i].bytes1);
+	}
+	free(p);
 	tc_trace_free(t);
 }
 
@@ -566,6 +668,8 @@ int main(void)
 		cmocka_unit_test(test_blocks_moved),
 		cmocka_unit_test(test_ops_unmatched_first),
 		cmocka_unit_test(test_fifo_per_tag),
+		cmocka_unit_test(test_tags_against_rule),
+		cmocka_unit_test(test_msg_pairs),
 		cmocka_unit_test(test_collectives),
 		cmocka_unit_test(test_unclosed_and_clock),
 	};

@@ -6,6 +6,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+
+#include "otfw.h"
 #include "read.h"
 #include "testkit.h"
 
@@ -134,6 +137,50 @@ static void test_extra_local_files(void **st)
 	tc_trace_free(t);
 }
 
+/* Local .def files that hold nothing (libotf2 writes one per location) are
+ * told from real ones: otfw's are empty, Score-P's are not, one changed byte
+ * or a missing file is not empty; the archive loads the same with them skipped. */
+static void test_empty_local_defs(void **st)
+{
+	(void)st;
+	char dir[] = "/tmp/test_read_defs_XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	struct otfw *w = otfw_open(dir, 2, NULL, 1, 1000);
+	assert_non_null(w);
+	uint32_t main_ = otfw_region(w, "main"), send = otfw_region(w, "MPI_Send"), recv = otfw_region(w, "MPI_Recv");
+	for (uint32_t r = 0; r < 2; r++) otfw_enter(w, r, 10, main_);
+	otfw_enter(w, 0, 20, send); otfw_send(w, 0, 21, 1, OTFW_COMM_WORLD, 3, 8); otfw_leave(w, 0, 22, send);
+	otfw_enter(w, 1, 20, recv); otfw_recv(w, 1, 30, 0, OTFW_COMM_WORLD, 3, 8); otfw_leave(w, 1, 31, recv);
+	for (uint32_t r = 0; r < 2; r++) otfw_leave(w, r, 40, main_);
+	assert_int_equal(otfw_close(w), 0);
+	char *d0 = xasprintf("%s/traces/0.def", dir), *d1 = xasprintf("%s/traces/1.def", dir);
+	assert_true(tc_otf2_def_file_empty(d0));
+	assert_true(tc_otf2_def_file_empty(d1));
+	char *err = NULL;
+	struct tc_trace *t = tc_read_otf2(dir, &(struct tc_read_opts){ .threads = 1 }, &err);
+	assert_non_null(t);
+	assert_int_equal(t->nmsgs, 1);
+	assert_int_equal(t->msgs[0].recv_time, 30);
+	tc_trace_free(t);
+	FILE *f = fopen(d1, "r+b");   /* one byte changed: not the empty file */
+	assert_non_null(f);
+	fseek(f, 5, SEEK_SET);
+	fputc(0x07, f);
+	fclose(f);
+	assert_false(tc_otf2_def_file_empty(d1));
+	assert_false(tc_otf2_def_file_empty("/tmp/test_read_defs_none/0.def"));
+	char *real = tk_trace_path("tracer-stencil4d-32p");
+	char *rd = xasprintf("%s/traces/0.def", real);
+	assert_false(tc_otf2_def_file_empty(rd));
+	free(rd);
+	free(real);
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(d0);
+	free(d1);
+}
+
 /* Progress is reported and a false return cancels the load with a message. */
 static bool stop_early(void *ctx, uint64_t done, uint64_t total)
 {
@@ -165,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_jacobi_mapping),
 		cmocka_unit_test(test_extra_local_files),
 		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_empty_local_defs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
