@@ -96,12 +96,12 @@ groups-delay-s2|groups|imbalance|imbalance|2|8|2||$G --delay-rank 2 --delay-iter
 groups-clean-s1|groups|none|none||8|1||$G
 groups-clean-s2|groups|none|none||8|2||$G
 groups-clean-over|groups|none|none,noise||8|3|OVER=1|$G
-inter-send-block-s1|inter|mapping|mapping||8|1|RANKS_PER_NODE=2 NODE_MAP=block EMU_INTER_US=3000 EMU_INTER_IN=send|$R --mode parity
+inter-send-block-s1|inter|none|none||8|1|RANKS_PER_NODE=2 NODE_MAP=block EMU_INTER_US=3000 EMU_INTER_IN=send|$R --mode parity
 inter-send-cyclic-s1|inter|mapping|mapping||8|1|RANKS_PER_NODE=2 NODE_MAP=cyclic EMU_INTER_US=3000 EMU_INTER_IN=send|$R --mode parity
 inter-send-cyclic-s2|inter|mapping|mapping||8|2|RANKS_PER_NODE=2 NODE_MAP=cyclic EMU_INTER_US=3000 EMU_INTER_IN=send|$R --mode parity
-inter-isend-block-s1|inter|mapping|mapping||8|1|RANKS_PER_NODE=2 NODE_MAP=block EMU_INTER_US=3000 EMU_INTER_IN=isend|$R --mode nb
+inter-isend-block-s1|inter|none|none||8|1|RANKS_PER_NODE=2 NODE_MAP=block EMU_INTER_US=3000 EMU_INTER_IN=isend|$R --mode nb
 inter-isend-cyclic-s1|inter|mapping|mapping||8|1|RANKS_PER_NODE=2 NODE_MAP=cyclic EMU_INTER_US=3000 EMU_INTER_IN=isend|$R --mode nb
-inter-wait-block-s1|inter|mapping|mapping||8|1|RANKS_PER_NODE=2 NODE_MAP=block EMU_INTER_US=3000 EMU_INTER_IN=wait|$R --mode nb
+inter-wait-block-s1|inter|none|none||8|1|RANKS_PER_NODE=2 NODE_MAP=block EMU_INTER_US=3000 EMU_INTER_IN=wait|$R --mode nb
 inter-wait-cyclic-s1|inter|mapping|mapping||8|1|RANKS_PER_NODE=2 NODE_MAP=cyclic EMU_INTER_US=3000 EMU_INTER_IN=wait|$R --mode nb
 inter-clean-block-s1|inter|none|none||8|1|RANKS_PER_NODE=2 NODE_MAP=block|$R --mode nb
 inter-clean-cyclic-s1|inter|none|none||8|1|RANKS_PER_NODE=2 NODE_MAP=cyclic|$R --mode nb

@@ -104,7 +104,7 @@ const struct tc_keybind tc_keymap[] = {
 	{ 'c', CL, ACT_FOCUS_MAX, "c C", "focus", "focus ranks around the cluster's max-metric rank / its centroid" },
 	{ 'C', CL, ACT_FOCUS_CENTROID, NULL, NULL, NULL },
 	{ 'a', L | O | CL, ACT_AGG, "a", "agg", "show / hide aggregate (non-communication) steps" },
-	{ 'o', L | P | O | CL, ACT_ORIGIN, "o", "origin", "next origin of lateness: where a delay first appears" },
+	{ 'o', L | P | O | CL, ACT_ORIGIN, "o", "origin", "next origin: where a delay started (root causes by the waiting they caused)" },
 	{ ':', M, ACT_COMMAND, ":", "cmd", ":step N  :rank R  :metric M  :theme T  :view V  :q" },
 	{ TK_CTRL_L, A, ACT_REDRAW, "C-l", NULL, "redraw the screen" },
 };
