@@ -34,6 +34,9 @@ char *xasprintf(const char *fmt, ...) TC_PRINTF(1, 2);
 char *xvasprintf(const char *fmt, va_list ap);
 TC_NORETURN void tc_fatal(const char *fmt, ...) TC_PRINTF(1, 2);
 TC_NORETURN void tc_oom(size_t n);  /* "out of memory (allocating n bytes)", exit 3 */
+/* Called once by tc_oom and tc_fatal before their message (the UI puts the
+ * terminal back there, so that the message is seen); NULL to clear. */
+void tc_on_fatal(void (*restore)(void));
 
 /* 64 - log2(cap) for a power-of-two cap: the shift that takes a 64-bit hash's
  * top bits as a slot (Fibonacci hashing). */
@@ -53,6 +56,14 @@ static inline unsigned tc_hash_shift(size_t cap)
 			while (nc_ < (want)) nc_ *= 2;                        \
 			(v).a = xreallocarray((v).a, nc_, sizeof(*(v).a));    \
 			(v).cap = nc_;                                        \
+		}                                                             \
+	} while (0)
+/* Room for exactly want items (a size known in advance: no rounding up to a power of two). */
+#define VEC_RESERVE_EXACT(v, want)                                            \
+	do {                                                                  \
+		if ((want) > (v).cap) {                                       \
+			(v).a = xreallocarray((v).a, (want), sizeof(*(v).a)); \
+			(v).cap = (want);                                     \
 		}                                                             \
 	} while (0)
 #define VEC_PUSH(v, x)                                                        \

@@ -102,10 +102,13 @@ uint32_t tc_def_loc(struct tc_trace *t, uint64_t id, const char *name, enum tc_l
 	/* Reserve from the event count the definitions promise: every call has an
 	 * Enter, so at most nevents/2 calls.  The reservation is virtual (pages are
 	 * touched only when filled), and arrays are trimmed when the location is
-	 * done: this avoids re-faulting every page on each doubling. */
+	 * done: this avoids re-faulting every page on each doubling.  Exactly that
+	 * much, not the next power of two: the address space stays near the
+	 * working set (ulimit -v).  The reader bounds nevents by the event file's
+	 * size, so a count in a corrupt definition cannot reserve more. */
 	if (nevents > 64 && nevents < ((uint64_t)1 << 40)) {
-		VEC_RESERVE(lb.calls, (size_t)(nevents / 2));
-		VEC_RESERVE(lb.recv, (size_t)(nevents / 8));
+		VEC_RESERVE_EXACT(lb.calls, (size_t)(nevents / 2));
+		VEC_RESERVE_EXACT(lb.recv, (size_t)(nevents / 8));
 	}
 	VEC_PUSH(t->b->lb, lb);
 	VEC_PUSH(t->b->loc_node, node);

@@ -273,7 +273,7 @@ bool theme_parse(struct tc_theme *th, const char *text, size_t len, const char *
 	theme_builtin(&tmp);
 	yaml_parser_t ps;
 	yaml_document_t d;
-	if (!yaml_parser_initialize(&ps)) tc_fatal("out of memory (libyaml)");
+	if (!yaml_parser_initialize(&ps)) tc_oom(sizeof ps);
 	yaml_parser_set_input_string(&ps, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&ps, &d)) {
 		*err = xasprintf("%s:%zu:%zu: %s%s%s%s", where, ps.problem_mark.line + 1, ps.problem_mark.column + 1,
