@@ -78,6 +78,14 @@ struct arena;
 struct arena *arena_new(size_t block);
 void *arena_alloc(struct arena *a, size_t n);  /* 16-byte aligned, zeroed */
 char *arena_strdup(struct arena *a, const char *s);
+
+/* Text from a trace (src/util/text.c): the length of the valid UTF-8 sequence
+ * at p (1-4), 0 when the byte there starts none; a copy of s (caller frees)
+ * with every byte of an invalid sequence and of a control character (C0, DEL,
+ * C1) written as the four characters \xNN; the same copy in an arena. */
+size_t tc_utf8_len(const unsigned char *p);
+char *tc_clean_text(const char *s);
+char *arena_clean(struct arena *a, const char *s);
 size_t arena_used(const struct arena *a);
 void arena_free(struct arena *a);
 

@@ -11,7 +11,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <otf2/otf2.h>
 #include <otf2/OTF2_Pthread_Locks.h>
@@ -28,7 +30,12 @@ static OTF2_ErrorCode on_otf2_error(void *ud, const char *file, uint64_t line, c
 				    OTF2_ErrorCode code, const char *fmt, va_list va)
 {
 	(void)ud; (void)file; (void)line; (void)fn;
-	int n = snprintf(otf2_msg, sizeof otf2_msg, "%s", OTF2_Error_GetName(code));
+	/* libotf2 names a POSIX failure by the bare errno ("5"): print its text */
+	const char *name = OTF2_Error_GetName(code);
+	char *end = NULL;
+	long e = name && *name ? strtol(name, &end, 10) : -1;
+	if (end && !*end && e > 0) name = strerror((int)e);
+	int n = snprintf(otf2_msg, sizeof otf2_msg, "%s", name ? name : "OTF2 error");
 	if (fmt && n > 0 && (size_t)n < sizeof otf2_msg - 3) {
 		strcpy(otf2_msg + n, ": ");
 		vsnprintf(otf2_msg + n + 2, sizeof otf2_msg - (size_t)n - 2, fmt, va);
@@ -270,6 +277,7 @@ struct loadctx {
 	struct locctx *lc;
 	uint32_t nlc;
 	struct locfiles *files;     /* per d->loc entry */
+	uint64_t def_bytes;         /* anchor + global definitions, in bytes */
 	bool have_local_defs;
 	/* local definitions that could not be used: counted by the reading
 	 * threads, one warning after the load (first_* guarded by mu) */
@@ -801,6 +809,7 @@ static char *check_archive(struct loadctx *L)
 	}
 	free(gdef);
 	L->d.ref_bound = def_ref_bound((uint64_t)gs.st_size);
+	L->def_bytes = (uint64_t)gs.st_size + (uint64_t)st.st_size;
 	struct stat ds;
 	if (stat(L->archive_dir, &ds) != 0 || !S_ISDIR(ds.st_mode))
 		return xasprintf("%s/: missing archive directory with the event files", L->archive_dir);
@@ -843,6 +852,72 @@ static char *check_local_files(struct loadctx *L)
 	return NULL;
 }
 
+/* --- amplification guard ---------------------------------------------------------
+ * A few changed bytes in an anchor can make libotf2 allocate (and touch) tens
+ * of GB before it fails.  While libotf2 opens the anchor and reads the global
+ * definitions, the address space may grow by at most 1 GiB plus 32 times the
+ * size of those files (a temporary, lower RLIMIT_AS soft limit; never above
+ * the user's own): a bad file then fails with a message instead of pushing a
+ * login node into the OOM killer.  Not under AddressSanitizer, whose shadow
+ * mappings an address-space limit breaks (the fuzzer has its malloc limit). */
+#if defined(__SANITIZE_ADDRESS__)
+#define TC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TC_ASAN 1
+#endif
+#endif
+
+struct as_guard { struct rlimit saved; bool set; };
+
+static uint64_t address_space_now(void)
+{
+	unsigned long long pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (f) {
+		if (fscanf(f, "%llu", &pages) != 1) pages = 0;
+		fclose(f);
+	}
+	return pages * tc_page_size();
+}
+
+static void as_guard_begin(struct as_guard *g, uint64_t input_bytes)
+{
+	g->set = false;
+#ifndef TC_ASAN
+	uint64_t now = address_space_now();
+	if (!now || getrlimit(RLIMIT_AS, &g->saved) != 0) return;
+	uint64_t budget = ((uint64_t)1 << 30) + 32 * TC_MIN(input_bytes, (uint64_t)1 << 35);
+	struct rlimit r = g->saved;
+	if (r.rlim_cur != RLIM_INFINITY && r.rlim_cur <= now + budget) return;
+	r.rlim_cur = now + budget;
+	g->set = setrlimit(RLIMIT_AS, &r) == 0;
+#else
+	(void)input_bytes;
+#endif
+}
+
+static void as_guard_end(struct as_guard *g)
+{
+	if (g->set) setrlimit(RLIMIT_AS, &g->saved);
+	g->set = false;
+}
+
+/* The anchor's chunk sizes must be within OTF2's own bounds: libotf2 sizes a
+ * buffer per open file by them. */
+static char *check_anchor_sizes(struct loadctx *L)
+{
+	uint64_t evt = 0, def = 0;
+	if (OTF2_Reader_GetChunkSize(L->rd, &evt, &def) != OTF2_SUCCESS)
+		return xasprintf("%s: unreadable anchor (no chunk sizes)", L->anchor);
+	if (evt < OTF2_CHUNK_SIZE_MIN || evt > OTF2_CHUNK_SIZE_MAX || def < OTF2_CHUNK_SIZE_MIN ||
+	    def > OTF2_CHUNK_SIZE_MAX)
+		return xasprintf("%s: implausible anchor: chunk sizes %llu / %llu bytes (OTF2 allows %llu to %llu)",
+				 L->anchor, (unsigned long long)evt, (unsigned long long)def,
+				 (unsigned long long)OTF2_CHUNK_SIZE_MIN, (unsigned long long)OTF2_CHUNK_SIZE_MAX);
+	return NULL;
+}
+
 static void free_load(struct loadctx *L)
 {
 	free(L->anchor);
@@ -872,8 +947,15 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 	if (!L.anchor) goto fail;
 	if ((*err = check_archive(&L))) goto fail;
 
+	struct as_guard guard;
+	as_guard_begin(&guard, L.def_bytes);
 	L.rd = OTF2_Reader_Open(L.anchor);
+	if (L.rd && (*err = check_anchor_sizes(&L))) {
+		as_guard_end(&guard);
+		goto fail;
+	}
 	if (!L.rd) {
+		as_guard_end(&guard);
 		*err = xasprintf("%s: cannot open OTF2 archive (%s)", L.anchor, otf2_msg[0] ? otf2_msg : "unreadable anchor");
 		goto fail;
 	}
@@ -882,6 +964,7 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 
 	OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(L.rd);
 	if (!gdr) {
+		as_guard_end(&guard);
 		*err = xasprintf("%s.def: cannot read global definitions (%s)", L.archive_dir, otf2_msg);
 		goto fail;
 	}
@@ -900,6 +983,7 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 	uint64_t ndefs = 0;
 	OTF2_ErrorCode rc = OTF2_Reader_ReadAllGlobalDefinitions(L.rd, gdr, &ndefs);
 	OTF2_Reader_CloseGlobalDefReader(L.rd, gdr);
+	as_guard_end(&guard);
 	if (rc != OTF2_SUCCESS) {
 		*err = xasprintf("%s.def: corrupt global definitions (%s)", L.archive_dir,
 				 otf2_msg[0] ? otf2_msg : OTF2_Error_GetDescription(rc));

@@ -28,10 +28,10 @@ seeds() {
 	c=$B/corpus
 	mkdir -p "$c/reader" "$c/theme" "$c/opts"
 	if [ -d "$TRACES" ]; then
-		for t in "$TRACES"/*/; do
-			n=$(basename "$t")
-			"$B/fuzz/pack" "$t" "$c/reader/$n" 2>/dev/null        # up to 11 locations' files
-			"$B/fuzz/pack" "$t" "$c/reader/$n-1loc" 1 2>/dev/null  # anchor + defs + one evt
+		for tr in "$TRACES"/*/; do
+			n=$(basename "$tr")
+			"$B/fuzz/pack" "$tr" "$c/reader/$n" 2>/dev/null        # up to 11 locations' files
+			"$B/fuzz/pack" "$tr" "$c/reader/$n-1loc" 1 2>/dev/null  # anchor + defs + one evt
 			find "$c/reader" -size +300k -delete  # big seeds only slow the fuzzer down
 		done
 	fi
