@@ -870,6 +870,7 @@ static char *check_local_files(struct loadctx *L)
 
 struct as_guard { struct rlimit saved; bool set; };
 
+#ifndef TC_ASAN
 static uint64_t address_space_now(void)
 {
 	unsigned long long pages = 0;
@@ -880,6 +881,7 @@ static uint64_t address_space_now(void)
 	}
 	return pages * tc_page_size();
 }
+#endif
 
 static void as_guard_begin(struct as_guard *g, uint64_t input_bytes)
 {

@@ -1,7 +1,7 @@
 /* fuzz_opts.c — libFuzzer target: the input is a list of --opt values, one
  * "KEY=VALUE" per line.  Each goes through report_opt_check as `report
  * --opt` does; the accepted ones are set on a session over a small generated
- * trace (16 ranks in 4 planted groups on 4 nodes, tests/support/latency_gen.c)
+ * trace (8 ranks in 2 planted groups on 2 nodes, tests/support/latency_gen.c)
  * and every report section is computed, as text and JSON, to /dev/null.
  * A refused option must say why; an accepted one must not reach undefined
  * behaviour, a crash, a hang or a huge allocation in any analysis. */
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = malloc(size + 1);
 	memcpy(text, data, size);
 	text[size] = '\0';
-	struct tc_session *s = session_new(gen_groups(16, 4, 3, 2, 4, NULL));
+	struct tc_session *s = session_new(gen_groups(8, 2, 2, 1, 4, NULL));
 	for (char *save, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *err = NULL;
 		if (report_opt_check(line, &err)) session_set_opt(s, line);
