@@ -122,9 +122,9 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/archive.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/fuzz/pack: $(BUILD)/tests/fuzz/pack.o $(BUILD)/tests/fuzz/archive.o
+$(BUILD)/fuzz/pack: $(BUILD)/tests/fuzz/pack.o $(BUILD)/tests/fuzz/archive.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 fuzz-smoke:
 ifeq ($(FUZZ_HAVE),yes)

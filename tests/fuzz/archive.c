@@ -1,7 +1,8 @@
-/* archive.c — see archive.h. */
+/* archive.c — see archive.h (the archive format, and the report pass the targets share). */
 #include <string.h>
 
 #include "archive.h"
+#include "report.h"
 
 static uint64_t get_le(const uint8_t *p, int n)
 {
@@ -42,4 +43,18 @@ void fz_path(char *buf, size_t n, const char *dir, const struct fz_file *f)
 	default:
 		snprintf(buf, n, "%s/traces/%llu.%s", dir, (unsigned long long)f->ref, f->kind == FZ_LDEF ? "def" : "evt");
 	}
+}
+
+void fz_report_all(struct tc_session *s, FILE *f)
+{
+	struct json j;
+	json_init(&j, f, 0);
+	json_obj_begin(&j);
+	for (size_t i = 0; i < report_nsections; i++) {
+		json_key(&j, report_sections[i].name);
+		report_sections[i].json(s, &j);
+	}
+	json_obj_end(&j);
+	json_finish(&j);
+	for (size_t i = 0; i < report_nsections; i++) report_sections[i].text(s, f);
 }

@@ -32,4 +32,9 @@ void fz_put_header(FILE *f, uint8_t kind, uint64_t ref, uint32_t size);
  * dir/traces/<ref>.def|evt (into buf of n bytes). */
 void fz_path(char *buf, size_t n, const char *dir, const struct fz_file *f);
 
+/* What both the reader and the option targets do with a session: every
+ * report section, as one JSON object and as text, into f (/dev/null). */
+struct tc_session;
+void fz_report_all(struct tc_session *s, FILE *f);
+
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "archive.h"
 #include "latency_gen.h"
 #include "report.h"
 
@@ -34,16 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else if (!err) abort(); /* a refusal always says why */
 		free(err);
 	}
-	struct json j;
-	json_init(&j, devnull, 0);
-	json_obj_begin(&j);
-	for (size_t i = 0; i < report_nsections; i++) {
-		json_key(&j, report_sections[i].name);
-		report_sections[i].json(s, &j);
-	}
-	json_obj_end(&j);
-	json_finish(&j);
-	for (size_t i = 0; i < report_nsections; i++) report_sections[i].text(s, devnull);
+	fz_report_all(s, devnull);
 	session_free(s);
 	free(text);
 	return 0;

@@ -60,20 +60,6 @@ static void write_archive(const struct fz_file *f, size_t n)
 	}
 }
 
-static void report_all(struct tc_session *s)
-{
-	struct json j;
-	json_init(&j, devnull, 0);
-	json_obj_begin(&j);
-	for (size_t i = 0; i < report_nsections; i++) {
-		json_key(&j, report_sections[i].name);
-		report_sections[i].json(s, &j);
-	}
-	json_obj_end(&j);
-	json_finish(&j);
-	for (size_t i = 0; i < report_nsections; i++) report_sections[i].text(s, devnull);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz_file f[FZ_MAX_FILES];
@@ -85,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(err);
 	if (!t) return 0;
 	struct tc_session *s = session_new(t);
-	report_all(s);
+	fz_report_all(s, devnull);
 	session_free(s);
 	return 0;
 }
