@@ -62,7 +62,8 @@ smoke)
 			fi
 		done
 		w=$(mktemp -d)
-		if nice "$B/fuzz/fuzz_$t" $LIMITS -max_total_time="$secs" -artifact_prefix="$w/" \
+		eval "maxlen=\$MAXLEN_$t"
+		if nice "$B/fuzz/fuzz_$t" $LIMITS -max_len="$maxlen" -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$w/" \
 			"$w" "$B/corpus/$t" >"$log" 2>&1; then
 			echo "ok fuzz-smoke $t ($(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | cut -d' ' -f2) execs in ${secs}s; $(grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE)' "$log" | tail -n 1 | grep -o 'cov: [0-9]* ft: [0-9]*'))"
 			pass=$((pass + 1))
