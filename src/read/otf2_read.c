@@ -936,6 +936,49 @@ static void free_load(struct loadctx *L)
 	pthread_mutex_destroy(&L->mu);
 }
 
+/* Open the archive and read the global definitions, both under the
+ * address-space guard; NULL, or the error line. */
+static char *open_and_read_global_defs(struct loadctx *L)
+{
+	struct as_guard guard;
+	as_guard_begin(&guard, L->def_bytes);
+	char *err = NULL;
+	L->rd = OTF2_Reader_Open(L->anchor);
+	if (!L->rd)
+		err = xasprintf("%s: cannot open OTF2 archive (%s)", L->anchor, otf2_msg[0] ? otf2_msg : "unreadable anchor");
+	else
+		err = check_anchor_sizes(L);
+	OTF2_GlobalDefReader *gdr = NULL;
+	if (!err) {
+		OTF2_Pthread_Reader_SetLockingCallbacks(L->rd, NULL);
+		OTF2_Reader_SetSerialCollectiveCallbacks(L->rd);
+		if (!(gdr = OTF2_Reader_GetGlobalDefReader(L->rd)))
+			err = xasprintf("%s.def: cannot read global definitions (%s)", L->archive_dir, otf2_msg);
+	}
+	if (!err) {
+		OTF2_GlobalDefReaderCallbacks *gcb = OTF2_GlobalDefReaderCallbacks_New();
+		OTF2_GlobalDefReaderCallbacks_SetStringCallback(gcb, d_string);
+		OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(gcb, d_clock);
+		OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(gcb, d_stn);
+		OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeDomainCallback(gcb, d_stn_domain);
+		OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(gcb, d_lgroup);
+		OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gcb, d_loc);
+		OTF2_GlobalDefReaderCallbacks_SetRegionCallback(gcb, d_region);
+		OTF2_GlobalDefReaderCallbacks_SetGroupCallback(gcb, d_group);
+		OTF2_GlobalDefReaderCallbacks_SetCommCallback(gcb, d_comm);
+		OTF2_Reader_RegisterGlobalDefCallbacks(L->rd, gdr, gcb, &L->d);
+		OTF2_GlobalDefReaderCallbacks_Delete(gcb);
+		uint64_t ndefs = 0;
+		OTF2_ErrorCode rc = OTF2_Reader_ReadAllGlobalDefinitions(L->rd, gdr, &ndefs);
+		OTF2_Reader_CloseGlobalDefReader(L->rd, gdr);
+		if (rc != OTF2_SUCCESS)
+			err = xasprintf("%s.def: corrupt global definitions (%s)", L->archive_dir,
+					otf2_msg[0] ? otf2_msg : OTF2_Error_GetDescription(rc));
+	}
+	as_guard_end(&guard);
+	return err;
+}
+
 struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts, char **err)
 {
 	install_error_callback();
@@ -949,48 +992,7 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 	if (!L.anchor) goto fail;
 	if ((*err = check_archive(&L))) goto fail;
 
-	struct as_guard guard;
-	as_guard_begin(&guard, L.def_bytes);
-	L.rd = OTF2_Reader_Open(L.anchor);
-	if (L.rd && (*err = check_anchor_sizes(&L))) {
-		as_guard_end(&guard);
-		goto fail;
-	}
-	if (!L.rd) {
-		as_guard_end(&guard);
-		*err = xasprintf("%s: cannot open OTF2 archive (%s)", L.anchor, otf2_msg[0] ? otf2_msg : "unreadable anchor");
-		goto fail;
-	}
-	OTF2_Pthread_Reader_SetLockingCallbacks(L.rd, NULL);
-	OTF2_Reader_SetSerialCollectiveCallbacks(L.rd);
-
-	OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(L.rd);
-	if (!gdr) {
-		as_guard_end(&guard);
-		*err = xasprintf("%s.def: cannot read global definitions (%s)", L.archive_dir, otf2_msg);
-		goto fail;
-	}
-	OTF2_GlobalDefReaderCallbacks *gcb = OTF2_GlobalDefReaderCallbacks_New();
-	OTF2_GlobalDefReaderCallbacks_SetStringCallback(gcb, d_string);
-	OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(gcb, d_clock);
-	OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(gcb, d_stn);
-	OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeDomainCallback(gcb, d_stn_domain);
-	OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(gcb, d_lgroup);
-	OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gcb, d_loc);
-	OTF2_GlobalDefReaderCallbacks_SetRegionCallback(gcb, d_region);
-	OTF2_GlobalDefReaderCallbacks_SetGroupCallback(gcb, d_group);
-	OTF2_GlobalDefReaderCallbacks_SetCommCallback(gcb, d_comm);
-	OTF2_Reader_RegisterGlobalDefCallbacks(L.rd, gdr, gcb, &L.d);
-	OTF2_GlobalDefReaderCallbacks_Delete(gcb);
-	uint64_t ndefs = 0;
-	OTF2_ErrorCode rc = OTF2_Reader_ReadAllGlobalDefinitions(L.rd, gdr, &ndefs);
-	OTF2_Reader_CloseGlobalDefReader(L.rd, gdr);
-	as_guard_end(&guard);
-	if (rc != OTF2_SUCCESS) {
-		*err = xasprintf("%s.def: corrupt global definitions (%s)", L.archive_dir,
-				 otf2_msg[0] ? otf2_msg : OTF2_Error_GetDescription(rc));
-		goto fail;
-	}
+	if ((*err = open_and_read_global_defs(&L))) goto fail;
 	if (!L.d.have_clock) {
 		*err = xasprintf("%s.def: no clock properties in the global definitions", L.archive_dir);
 		goto fail;
