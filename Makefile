@@ -4,6 +4,8 @@
 #   make check      deps + build + every test (unit, CLI, UI in tmux); ends with "N passed, N failed"
 #   make demo       deps + build + open the TUI on a generated sample trace
 #   make asan       the same tests on an ASan+UBSan build
+#   make fuzz       libFuzzer targets (clang) for the reader, the theme loader and --opt: build-fuzz/fuzz/
+#   make fuzz-smoke every regression input under tests/fuzz/regress/, then each target briefly (part of check)
 #   make bench      load / analysis benchmarks (ratios against raw libotf2 decode)
 #   make traces     contrib tracer + MPI mini-apps → real traces under build/traces
 #   make corpus     the planted-cause corpus → build/corpus/<case>/{traces.otf2,truth.txt}
@@ -42,9 +44,9 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 BIN      := $(if $(filter build,$(BUILD)),tracecomb,$(BUILD)/tracecomb)
 
 DEB_PKGS = build-essential pkg-config libotf2-trace-dev otf2-tools libncurses-dev libyaml-dev \
-           libpcre2-dev libcmocka-dev libmetis-dev tmux openmpi-bin libopenmpi-dev jq
+           libpcre2-dev libcmocka-dev libmetis-dev tmux openmpi-bin libopenmpi-dev jq clang
 
-.PHONY: all deps check test demo asan bench traces corpus install clean
+.PHONY: all deps check test demo asan bench traces corpus install clean fuzz fuzz-build fuzz-smoke
 # keep the test and bench objects (pattern-rule intermediates): a second make relinks nothing
 .SECONDARY:
 all: $(BIN) $(TEST_BIN) $(BENCH_BIN)
@@ -74,6 +76,7 @@ deps:
 check: deps
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) BIN=$(BIN) sh tests/run.sh
+	@$(MAKE) --no-print-directory fuzz-smoke
 
 test: all
 	@BUILD=$(BUILD) BIN=$(BIN) sh tests/run.sh
@@ -103,7 +106,40 @@ install: $(BIN)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/tracecomb
 	install -m 644 themes/*.yaml $(DESTDIR)$(PREFIX)/share/tracecomb/themes/
 
+# --- fuzzing (tests/fuzz/README.md): clang -fsanitize=fuzzer,address,undefined ---------------
+FUZZ_BUILD   = build-fuzz
+FUZZ_TARGETS = reader theme opts
+FUZZ_SAN     = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+FUZZ_CC     ?= clang
+FUZZ_HAVE   := $(shell command -v $(FUZZ_CC) >/dev/null 2>&1 && echo yes)
+
+fuzz:
+ifeq ($(FUZZ_HAVE),yes)
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) OPT="-O1 -g -fno-omit-frame-pointer" \
+	    SAN="$(FUZZ_SAN)" fuzz-build
+else
+	@echo "skip fuzz: $(FUZZ_CC) not installed (make deps installs clang)"
+endif
+
+fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%) $(BUILD)/fuzz/pack
+
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/archive.o $(BUILD)/tests/support/latency_gen.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/fuzz/pack: $(BUILD)/tests/fuzz/pack.o $(BUILD)/tests/fuzz/archive.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+fuzz-smoke:
+ifeq ($(FUZZ_HAVE),yes)
+	@$(MAKE) --no-print-directory fuzz
+	@sh tests/fuzz/run.sh smoke $(FUZZ_BUILD)
+else
+	@echo "skip fuzz-smoke: $(FUZZ_CC) not installed (make deps installs clang)"
+endif
+
 clean:
-	rm -rf build build-asan tracecomb
+	rm -rf build build-asan build-fuzz tracecomb
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,10 +1,18 @@
-/* cli.h — the user-facing commands.  Each returns the process exit code:
- * 0 success, 1 usage error, 2 bad input (trace cannot be read). */
+/* cli.h — the user-facing commands.  Each returns the process exit code
+ * (README.md, "Exit codes"): */
 #ifndef TC_CLI_H
 #define TC_CLI_H
 
 #include "model.h"
 #include "read.h"
+
+enum tc_exit {
+	TC_EXIT_OK = 0,
+	TC_EXIT_USAGE = 1,   /* bad command line; a refused output place (-o) */
+	TC_EXIT_TRACE = 2,   /* the trace cannot be read (missing, corrupt, implausible) */
+	TC_EXIT_OOM = 3,     /* out of memory (tc_oom) */
+	TC_EXIT_OUTPUT = 4,  /* the output cannot be written (stdout or -o FILE), errno's text */
+};
 
 int cmd_info(int argc, char **argv);
 int cmd_report(int argc, char **argv);
@@ -17,6 +25,21 @@ int cmd_tui(int argc, char **argv);
 struct tc_trace *cli_load(const char *path, const struct tc_read_opts *opts);
 /* Parses "--threads N" / "--threads=N" at argv[*i]; returns true if consumed. */
 bool cli_opt_threads(int argc, char **argv, int *i, struct tc_read_opts *opts);
+/* Keep file descriptors 0-2 open (on /dev/null when closed), noting a closed
+ * stdout: call first in main. */
+void cli_guard_std_fds(void);
+/* Flush and close stdout; a write error (ENOSPC, EBADF, a closed stdout) is
+ * one message and TC_EXIT_OUTPUT unless rc is already an error. */
+int cli_finish_stdout(int rc);
+/* A file written with -o (outfile.c): cli_out_open refuses a symlink, a
+ * directory, an existing file without force and any place inside the trace's
+ * (anchor's) directory or another OTF2 archive directory (TC_EXIT_USAGE), or
+ * cannot create (TC_EXIT_OUTPUT), with one message; else 0 and o->f is a new
+ * temporary file beside PATH.  cli_out_close moves it into place (0) or
+ * removes it (TC_EXIT_OUTPUT, with errno's text). */
+struct cli_out { const char *path; char *tmp; FILE *f; int fd; bool force; };
+int cli_out_open(struct cli_out *o, const char *path, bool force, const char *anchor);
+int cli_out_close(struct cli_out *o);
 /* Display name of a trace: the directory holding its anchor (caller frees). */
 char *cli_trace_name(const char *anchor);
 

@@ -30,6 +30,10 @@ enum tc_region_kind {
 };
 #define TC_RK_IS_MPI(k) ((k) != TC_RK_USER)
 
+/* The name of the one region tc_trace_finish adds for calls whose region is
+ * not defined (docs/model.md, "Bounds"): after finish every call's region is
+ * < nregions. */
+#define TC_UNDEFINED_REGION "<undefined region>"
 struct tc_region {
 	const char *name;
 	uint8_t kind;       /* enum tc_region_kind */

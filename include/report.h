@@ -17,6 +17,10 @@ struct report_section {
 extern const struct report_section report_sections[];
 extern const size_t report_nsections;
 const struct report_section *report_find(const char *name);
+/* Validates one --opt "KEY=VALUE" (src/report/options.c, docs/options.md):
+ * false with a one-line *err (caller frees) for an unknown key, a missing or
+ * mistyped value, or a number out of the key's bounds. */
+bool report_opt_check(const char *kv, char **err);
 
 /* sections */
 void report_info_text(struct tc_session *s, FILE *f);

@@ -34,6 +34,9 @@ char *xasprintf(const char *fmt, ...) TC_PRINTF(1, 2);
 char *xvasprintf(const char *fmt, va_list ap);
 TC_NORETURN void tc_fatal(const char *fmt, ...) TC_PRINTF(1, 2);
 TC_NORETURN void tc_oom(size_t n);  /* "out of memory (allocating n bytes)", exit 3 */
+/* Called once by tc_oom and tc_fatal before their message (the UI puts the
+ * terminal back there, so that the message is seen); NULL to clear. */
+void tc_on_fatal(void (*restore)(void));
 
 /* 64 - log2(cap) for a power-of-two cap: the shift that takes a 64-bit hash's
  * top bits as a slot (Fibonacci hashing). */
@@ -55,6 +58,14 @@ static inline unsigned tc_hash_shift(size_t cap)
 			(v).cap = nc_;                                        \
 		}                                                             \
 	} while (0)
+/* Room for exactly want items (a size known in advance: no rounding up to a power of two). */
+#define VEC_RESERVE_EXACT(v, want)                                            \
+	do {                                                                  \
+		if ((want) > (v).cap) {                                       \
+			(v).a = xreallocarray((v).a, (want), sizeof(*(v).a)); \
+			(v).cap = (want);                                     \
+		}                                                             \
+	} while (0)
 #define VEC_PUSH(v, x)                                                        \
 	do {                                                                  \
 		VEC_RESERVE(v, (v).n + 1);                                    \
@@ -67,6 +78,14 @@ struct arena;
 struct arena *arena_new(size_t block);
 void *arena_alloc(struct arena *a, size_t n);  /* 16-byte aligned, zeroed */
 char *arena_strdup(struct arena *a, const char *s);
+
+/* Text from a trace (src/util/text.c): the length of the valid UTF-8 sequence
+ * at p (1-4), 0 when the byte there starts none; a copy of s (caller frees)
+ * with every byte of an invalid sequence and of a control character (C0, DEL,
+ * C1) written as the four characters \xNN; the same copy in an arena. */
+size_t tc_utf8_len(const unsigned char *p);
+char *tc_clean_text(const char *s);
+char *arena_clean(struct arena *a, const char *s);
 size_t arena_used(const struct arena *a);
 void arena_free(struct arena *a);
 

@@ -16,7 +16,7 @@ static const struct command {
 	  "      what is in the archive: ranks, nodes, events by kind, messages, collectives, clock" },
 	{ "report", cmd_report, "report TRACE [--json] [--section NAME[,NAME...]] [--opt KEY=VALUE]\n"
 	  "      every analysis as text or one JSON object (a key per section)" },
-	{ "remap", cmd_remap, "remap TRACE [-o FILE] [--format openmpi|mpich|plain] [--weight bytes|messages]\n"
+	{ "remap", cmd_remap, "remap TRACE [-o FILE [--force]] [--format openmpi|mpich|plain] [--weight bytes|messages]\n"
 	  "      a rank-to-node placement (METIS) that cuts inter-node traffic; writes only with -o" },
 	{ "render", cmd_render, "render TRACE --view VIEW --size WxH [--step N] [--rank R]\n"
 	  "         [--metric M] [--color] [--ascii] [--theme NAME|PATH] [--no-agg] [--filter REGEX]\n"
@@ -37,10 +37,22 @@ static void usage(FILE *f)
 	fprintf(f, "\nVIEW is one of %s, detail.\n", views.s);
 	sb_free(&views);
 	fprintf(f, "TRACE is an OTF2 anchor file (traces.otf2) or the directory holding it.\n"
-		   "Exit codes: 0 ok, 1 usage error, 2 the trace cannot be read.\n");
+		   "Exit codes: 0 ok; 1 usage error (or an output place refused: -o on an existing file\n"
+		   "without --force, a symlink, a directory, a trace directory); 2 the trace cannot be read\n"
+		   "(missing, corrupt, implausible); 3 out of memory; 4 the output cannot be written\n"
+		   "(stdout or -o FILE: full disk, closed stdout, no permission). Killed by a signal\n"
+		   "(ulimit -t: SIGXCPU, ...): the terminal is restored, one line, then status 128+signal.\n");
 }
 
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+	cli_guard_std_fds();
+	return cli_finish_stdout(run(argc, argv));
+}
+
+static int run(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);

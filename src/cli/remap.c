@@ -1,8 +1,6 @@
 /* remap.c — `tracecomb remap TRACE [-o FILE] [--format openmpi|mpich|plain]
  * [--weight bytes|messages]`: a rank placement that cuts inter-node traffic.
  * Nothing is written unless -o is given, and never into the trace directory. */
-#include <libgen.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,23 +9,8 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: tracecomb remap TRACE [-o FILE] [--format openmpi|mpich|plain] [--weight bytes|messages]\n");
+	fprintf(stderr, "usage: tracecomb remap TRACE [-o FILE [--force]] [--format openmpi|mpich|plain] [--weight bytes|messages]\n");
 	return 1;
-}
-
-/* True when FILE would land inside the directory holding the anchor (or below it). */
-static bool inside_trace_dir(const char *anchor, const char *file)
-{
-	char *a = xstrdup(anchor), *f = xstrdup(file);
-	char ra[PATH_MAX], rf[PATH_MAX];
-	bool inside = false;
-	if (realpath(dirname(a), ra) && realpath(dirname(f), rf)) {
-		size_t n = strlen(ra);
-		inside = !strncmp(rf, ra, n) && (rf[n] == '\0' || rf[n] == '/');
-	}
-	free(a);
-	free(f);
-	return inside;
 }
 
 int cmd_remap(int argc, char **argv)
@@ -35,8 +18,10 @@ int cmd_remap(int argc, char **argv)
 	struct tc_read_opts opts = { 0 };
 	const char *path = NULL, *out = NULL, *format = "openmpi";
 	enum tc_remap_weight w = TC_REMAP_BYTES;
+	bool force = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc) out = argv[++i];
+		else if (!strcmp(argv[i], "--force")) force = true;
 		else if (!strcmp(argv[i], "--format") && i + 1 < argc) format = argv[++i];
 		else if (!strcmp(argv[i], "--weight") && i + 1 < argc) {
 			const char *v = argv[++i];
@@ -55,11 +40,11 @@ int cmd_remap(int argc, char **argv)
 	}
 	struct tc_trace *t = cli_load(path, &opts);
 	if (!t) return 2;
-	int rc = 0;
-	if (out && inside_trace_dir(t->anchor, out)) {
-		fprintf(stderr, "tracecomb remap: %s: refusing to write into the trace directory\n", out);
+	struct cli_out o;
+	int rc = out ? cli_out_open(&o, out, force, t->anchor) : 0;
+	if (rc) {
 		tc_trace_free(t);
-		return 1;
+		return rc;
 	}
 	struct tc_remap *r = tc_remap_compute(t, w);
 	double pm = r->inter_msgs_before ? 100.0 * (1.0 - (double)r->inter_msgs_after / (double)r->inter_msgs_before) : 0;
@@ -70,19 +55,8 @@ int cmd_remap(int argc, char **argv)
 	       (unsigned long long)r->inter_bytes_after);
 	printf("ranks moved         %u%s\n", r->moved, r->improved ? "" : " (the trace's placement is already as good)");
 	if (out) {
-		FILE *f = fopen(out, "w");
-		if (!f) {
-			fprintf(stderr, "tracecomb remap: %s: cannot write\n", out);
-			rc = 2;
-		} else {
-			tc_remap_write(t, r, format, f);
-			if (fclose(f) != 0) {
-				fprintf(stderr, "tracecomb remap: %s: write failed\n", out);
-				rc = 2;
-			} else {
-				printf("wrote %s (%s)\n", out, format);
-			}
-		}
+		tc_remap_write(t, r, format, o.f);
+		if (!(rc = cli_out_close(&o))) printf("wrote %s (%s)\n", out, format);
 	}
 	tc_remap_free(r);
 	tc_trace_free(t);

@@ -29,7 +29,18 @@ int cmd_report(int argc, char **argv)
 			bool sec = !strcmp(argv[i], "--section");
 			char *list = xstrdup(argv[++i]);
 			for (char *save, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				if (!sec) { VEC_PUSH(kv, argv[i]); break; }
+				if (!sec) {
+					char *e = NULL;
+					if (!report_opt_check(argv[i], &e)) {
+						fprintf(stderr, "tracecomb report: %s\n", e);
+						free(e);
+						free(list);
+						rc = 1;
+						goto out;
+					}
+					VEC_PUSH(kv, argv[i]);
+					break;
+				}
 				const struct report_section *r = report_find(tok);
 				if (!r) {
 					fprintf(stderr, "tracecomb report: unknown section '%s'\n", tok);

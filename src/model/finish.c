@@ -53,6 +53,27 @@ static void setup_ranks(struct tc_trace *t)
 	if (missing) tc_warn(t, "%u of %u ranks have no CPU location: they appear empty", missing, nranks);
 }
 
+/* Calls naming a region the definitions do not have (an unknown OTF2 ref, a
+ * corrupt record) get one placeholder region, so that every later
+ * t->regions[call->region] is in bounds; one warning says how many. */
+static void placeholder_regions(struct tc_trace *t)
+{
+	struct tc_build *B = t->b;
+	uint32_t nreg = (uint32_t)B->regions.n, ph = TC_NONE;
+	uint64_t bad = 0;
+	for (uint32_t l = 0; l < B->lb.n; l++) {
+		struct locb *b = &B->lb.a[l];
+		for (size_t i = 0; i < b->calls.n; i++) {
+			if (b->calls.a[i].region < nreg) continue;
+			if (ph == TC_NONE) ph = tc_def_region(t, TC_UNDEFINED_REGION, 0, 0, false);
+			b->calls.a[i].region = ph;
+			bad++;
+		}
+	}
+	if (bad) tc_warn(t, "%llu calls name a region that is not defined: shown as %s", (unsigned long long)bad,
+			 TC_UNDEFINED_REGION);
+}
+
 static void close_calls(struct tc_trace *t)
 {
 	struct tc_build *B = t->b;
@@ -641,6 +662,7 @@ void tc_trace_finish(struct tc_trace *t)
 	if (!B) return;
 	tcb_ranks(t);
 	if (B->nodes.n == 0) tc_def_node(t, "unknown");
+	placeholder_regions(t);
 	DETACH(t->regions, t->nregions, B->regions);
 	DETACH(t->nodes, t->nnodes, B->nodes);
 	DETACH(t->comms, t->ncomms, B->comms);

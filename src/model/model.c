@@ -28,8 +28,10 @@ void tc_warn(struct tc_trace *t, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = xvasprintf(fmt, ap);
+	char *raw = xvasprintf(fmt, ap);
 	va_end(ap);
+	char *s = tc_clean_text(raw);  /* warnings quote names and paths */
+	free(raw);
 	VEC_PUSH(t->warnings, s);
 }
 
@@ -74,7 +76,7 @@ enum tc_region_kind tc_classify_region(const char *name, bool mpi_paradigm)
 uint32_t tc_def_region(struct tc_trace *t, const char *name, uint8_t paradigm, uint8_t role, bool mpi)
 {
 	struct tc_region r = {
-		.name = arena_strdup(t->arena, name ? name : ""),
+		.name = arena_clean(t->arena, name),
 		.kind = (uint8_t)tc_classify_region(name, mpi),
 		.paradigm = paradigm,
 		.role = role,
@@ -85,7 +87,7 @@ uint32_t tc_def_region(struct tc_trace *t, const char *name, uint8_t paradigm, u
 
 uint32_t tc_def_node(struct tc_trace *t, const char *name)
 {
-	struct tc_node n = { arena_strdup(t->arena, name ? name : "") };
+	struct tc_node n = { arena_clean(t->arena, name) };
 	VEC_PUSH(t->b->nodes, n);
 	return (uint32_t)t->b->nodes.n - 1;
 }
@@ -94,7 +96,7 @@ uint32_t tc_def_loc(struct tc_trace *t, uint64_t id, const char *name, enum tc_l
 		    uint32_t rank, uint32_t thread, uint32_t node, uint64_t nevents)
 {
 	struct tc_loc l = {
-		.id = id, .name = arena_strdup(t->arena, name ? name : ""), .rank = rank,
+		.id = id, .name = arena_clean(t->arena, name), .rank = rank,
 		.thread = thread, .type = (uint8_t)type, .nevents_def = nevents,
 	};
 	VEC_PUSH(t->b->locs, l);
@@ -102,10 +104,13 @@ uint32_t tc_def_loc(struct tc_trace *t, uint64_t id, const char *name, enum tc_l
 	/* Reserve from the event count the definitions promise: every call has an
 	 * Enter, so at most nevents/2 calls.  The reservation is virtual (pages are
 	 * touched only when filled), and arrays are trimmed when the location is
-	 * done: this avoids re-faulting every page on each doubling. */
+	 * done: this avoids re-faulting every page on each doubling.  Exactly that
+	 * much, not the next power of two: the address space stays near the
+	 * working set (ulimit -v).  The reader bounds nevents by the event file's
+	 * size, so a count in a corrupt definition cannot reserve more. */
 	if (nevents > 64 && nevents < ((uint64_t)1 << 40)) {
-		VEC_RESERVE(lb.calls, (size_t)(nevents / 2));
-		VEC_RESERVE(lb.recv, (size_t)(nevents / 8));
+		VEC_RESERVE_EXACT(lb.calls, (size_t)(nevents / 2));
+		VEC_RESERVE_EXACT(lb.recv, (size_t)(nevents / 8));
 	}
 	VEC_PUSH(t->b->lb, lb);
 	VEC_PUSH(t->b->loc_node, node);
@@ -115,7 +120,7 @@ uint32_t tc_def_loc(struct tc_trace *t, uint64_t id, const char *name, enum tc_l
 uint32_t tc_def_comm(struct tc_trace *t, const char *name, uint32_t n, const uint32_t *members,
 		     bool self, bool global)
 {
-	struct tc_comm c = { .name = arena_strdup(t->arena, name ? name : ""), .size = n,
+	struct tc_comm c = { .name = arena_clean(t->arena, name), .size = n,
 			     .self = self, .global = global };
 	c.members = arena_alloc(t->arena, (n ? n : 1) * sizeof(uint32_t));
 	if (n) memcpy(c.members, members, n * sizeof(uint32_t));

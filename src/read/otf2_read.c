@@ -11,12 +11,15 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <otf2/otf2.h>
 #include <otf2/OTF2_Pthread_Locks.h>
 
 #include "read.h"
+#include "u64map.h"
 
 #define CHUNK 65536
 
@@ -27,7 +30,12 @@ static OTF2_ErrorCode on_otf2_error(void *ud, const char *file, uint64_t line, c
 				    OTF2_ErrorCode code, const char *fmt, va_list va)
 {
 	(void)ud; (void)file; (void)line; (void)fn;
-	int n = snprintf(otf2_msg, sizeof otf2_msg, "%s", OTF2_Error_GetName(code));
+	/* libotf2 names a POSIX failure by the bare errno ("5"): print its text */
+	const char *name = OTF2_Error_GetName(code);
+	char *end = NULL;
+	long e = name && *name ? strtol(name, &end, 10) : -1;
+	if (end && !*end && e > 0) name = strerror((int)e);
+	int n = snprintf(otf2_msg, sizeof otf2_msg, "%s", name ? name : "OTF2 error");
 	if (fmt && n > 0 && (size_t)n < sizeof otf2_msg - 3) {
 		strcpy(otf2_msg + n, ": ");
 		vsnprintf(otf2_msg + n + 2, sizeof otf2_msg - (size_t)n - 2, fmt, va);
@@ -65,6 +73,13 @@ struct defs {
 	uint64_t res, offset, length;
 	bool have_clock;
 	struct arena *arena;
+	/* hostile input (docs/model.md, "Bounds"): refs above ref_bound are dropped
+	 * (a dense ref space cannot exceed the definitions file), duplicate
+	 * location refs are ignored; each counted and warned about once */
+	uint64_t ref_bound;
+	uint64_t dropped_refs, max_dropped_ref;
+	struct u64map loc_index;    /* location ref → index into loc */
+	uint64_t dup_locs, first_dup_loc;
 };
 
 #define DEF_AT(vec, ref)                                                              \
@@ -79,6 +94,24 @@ struct defs {
 
 #define REF_LIMIT 50000000u  /* refuse absurd refs instead of allocating for them */
 
+/* Definition tables are indexed by ref and zero-filled up to the largest one.
+ * A definition record takes at least 2 bytes of the global definitions file,
+ * so refs of a real (dense) ref space stay below half its size: refs beyond
+ * that bound are dropped instead of costing memory and time (a 781-byte file
+ * with refs near REF_LIMIT used to allocate 3.9 GB). */
+static bool def_ref_ok(struct defs *d, uint64_t ref)
+{
+	if (ref <= d->ref_bound && ref <= REF_LIMIT) return true;
+	d->dropped_refs++;
+	d->max_dropped_ref = TC_MAX(d->max_dropped_ref, ref);
+	return false;
+}
+
+static uint64_t def_ref_bound(uint64_t gdef_bytes)
+{
+	return gdef_bytes / 2 + 1024;
+}
+
 static const char *dstr(const struct defs *d, uint32_t ref)
 {
 	return ref < d->str.n && d->str.a[ref] ? d->str.a[ref] : "";
@@ -87,7 +120,7 @@ static const char *dstr(const struct defs *d, uint32_t ref)
 static OTF2_CallbackCode d_string(void *ud, OTF2_StringRef self, const char *s)
 {
 	struct defs *d = ud;
-	if (self > REF_LIMIT) return OTF2_CALLBACK_SUCCESS;
+	if (!def_ref_ok(d, self)) return OTF2_CALLBACK_SUCCESS;
 	*DEF_AT(d->str, self) = arena_strdup(d->arena, s ? s : "");
 	return OTF2_CALLBACK_SUCCESS;
 }
@@ -107,7 +140,7 @@ static OTF2_CallbackCode d_stn(void *ud, OTF2_SystemTreeNodeRef self, OTF2_Strin
 			       OTF2_StringRef cls, OTF2_SystemTreeNodeRef parent)
 {
 	struct defs *d = ud;
-	if (self > REF_LIMIT) return OTF2_CALLBACK_SUCCESS;
+	if (!def_ref_ok(d, self)) return OTF2_CALLBACK_SUCCESS;
 	struct stn *s = DEF_AT(d->stn, self);
 	s->name = name;
 	s->cls = cls;
@@ -119,7 +152,7 @@ static OTF2_CallbackCode d_stn(void *ud, OTF2_SystemTreeNodeRef self, OTF2_Strin
 static OTF2_CallbackCode d_stn_domain(void *ud, OTF2_SystemTreeNodeRef node, OTF2_SystemTreeDomain dom)
 {
 	struct defs *d = ud;
-	if (node > REF_LIMIT) return OTF2_CALLBACK_SUCCESS;
+	if (!def_ref_ok(d, node)) return OTF2_CALLBACK_SUCCESS;
 	if (dom == OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY) DEF_AT(d->stn, node)->shm = true;
 	return OTF2_CALLBACK_SUCCESS;
 }
@@ -130,7 +163,7 @@ static OTF2_CallbackCode d_lgroup(void *ud, OTF2_LocationGroupRef self, OTF2_Str
 {
 	struct defs *d = ud;
 	(void)creator;
-	if (self > REF_LIMIT) return OTF2_CALLBACK_SUCCESS;
+	if (!def_ref_ok(d, self)) return OTF2_CALLBACK_SUCCESS;
 	struct lgroup *g = DEF_AT(d->lg, self);
 	g->name = name;
 	g->parent = parent;
@@ -144,6 +177,12 @@ static OTF2_CallbackCode d_loc(void *ud, OTF2_LocationRef self, OTF2_StringRef n
 {
 	struct defs *d = ud;
 	struct rloc l = { .ref = self, .name = name, .group = group, .type = type, .nevents = nevents };
+	if (u64map_get(&d->loc_index, self) != U64MAP_NONE) {
+		/* two readers on one location would share a libotf2 file object */
+		if (!d->dup_locs++) d->first_dup_loc = self;
+		return OTF2_CALLBACK_SUCCESS;
+	}
+	u64map_put(&d->loc_index, self, (uint32_t)d->loc.n);
 	VEC_PUSH(d->loc, l);
 	return OTF2_CALLBACK_SUCCESS;
 }
@@ -154,7 +193,7 @@ static OTF2_CallbackCode d_region(void *ud, OTF2_RegionRef self, OTF2_StringRef 
 {
 	struct defs *d = ud;
 	(void)canon; (void)desc; (void)flags; (void)file; (void)b; (void)e;
-	if (self > REF_LIMIT) return OTF2_CALLBACK_SUCCESS;
+	if (!def_ref_ok(d, self)) return OTF2_CALLBACK_SUCCESS;
 	struct rregion *r = DEF_AT(d->reg, self);
 	r->name = name;
 	r->role = role;
@@ -168,7 +207,7 @@ static OTF2_CallbackCode d_group(void *ud, OTF2_GroupRef self, OTF2_StringRef na
 {
 	struct defs *d = ud;
 	(void)name;
-	if (self > REF_LIMIT) return OTF2_CALLBACK_SUCCESS;
+	if (!def_ref_ok(d, self)) return OTF2_CALLBACK_SUCCESS;
 	struct rgroup *g = DEF_AT(d->grp, self);
 	g->type = type;
 	g->paradigm = paradigm;
@@ -185,7 +224,7 @@ static OTF2_CallbackCode d_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name
 {
 	struct defs *d = ud;
 	(void)parent; (void)flags;
-	if (self > REF_LIMIT) return OTF2_CALLBACK_SUCCESS;
+	if (!def_ref_ok(d, self)) return OTF2_CALLBACK_SUCCESS;
 	struct rcomm *c = DEF_AT(d->comm, self);
 	c->name = name;
 	c->group = group;
@@ -204,7 +243,11 @@ struct locctx {
 	uint64_t nevents;    /* as defined */
 	uint64_t nread;
 	bool def_empty;      /* its local .def holds nothing (tc_otf2_def_file_empty): not read */
+	bool evt, local_def; /* its .evt / .def file exists */
 };
+
+/* The local files of d->loc.a[i] (check_local_files). */
+struct locfiles { uint64_t evt_bytes; bool evt, def; };
 
 /* Which thread reads which location.  The ranks' master locations, in rank
  * order, are cut into one run per thread of about equal event counts; a thread
@@ -234,7 +277,13 @@ struct loadctx {
 	uint32_t ncomm_map;
 	struct locctx *lc;
 	uint32_t nlc;
+	struct locfiles *files;     /* per d->loc entry */
+	uint64_t def_bytes;         /* anchor + global definitions, in bytes */
 	bool have_local_defs;
+	/* local definitions that could not be used: counted by the reading
+	 * threads, one warning after the load (first_* guarded by mu) */
+	atomic_uint no_local_defs, bad_local_defs;
+	uint64_t first_no_local_def, first_bad_local_def;
 	struct plan plan;
 	atomic_bool cancel;
 	atomic_uint_fast64_t done;
@@ -405,11 +454,37 @@ static void set_file_err(struct loadctx *L, uint64_t ref, const char *ext, const
 	free(msg);
 }
 
+/* A location's local definitions are missing or unreadable: count it, keep the first. */
+static void note_local_def(struct loadctx *L, atomic_uint *count, uint64_t *first, uint64_t ref)
+{
+	pthread_mutex_lock(&L->mu);
+	if (!atomic_fetch_add(count, 1)) *first = ref;
+	pthread_mutex_unlock(&L->mu);
+}
+
+static void warn_local_defs(struct loadctx *L)
+{
+	unsigned n = atomic_load(&L->no_local_defs), u = atomic_load(&L->bad_local_defs);
+	if (n) {
+		char *f = loc_file(L, L->first_no_local_def, "def");
+		tc_warn(L->t, "%u locations have no local definitions file (first: %s): their events are read without mapping tables", n, f);
+		free(f);
+	}
+	if (u) {
+		char *f = loc_file(L, L->first_bad_local_def, "def");
+		tc_warn(L->t, "%u local definitions files cannot be read (first: %s%s%s): skipped", u, f,
+			otf2_msg[0] ? ": " : "", otf2_msg);
+		free(f);
+	}
+}
+
 /* Read one location: local definitions first, then its events in chunks. */
 static void read_location(struct loadctx *L, struct locctx *c, OTF2_EvtReaderCallbacks *cb)
 {
-	if (L->have_local_defs && !c->def_empty) {
+	if (L->have_local_defs && !c->local_def) note_local_def(L, &L->no_local_defs, &L->first_no_local_def, c->ref);
+	if (L->have_local_defs && c->local_def && !c->def_empty) {
 		OTF2_DefReader *dr = OTF2_Reader_GetDefReader(L->rd, c->ref);
+		if (!dr) note_local_def(L, &L->bad_local_defs, &L->first_bad_local_def, c->ref);
 		if (dr) {
 			uint64_t n;
 			OTF2_ErrorCode rc;
@@ -422,6 +497,11 @@ static void read_location(struct loadctx *L, struct locctx *c, OTF2_EvtReaderCal
 				return;
 			}
 		}
+	}
+	if (!c->evt) { /* a location without events need not have an event file */
+		tcb_read_total(L->t, c->loc, 0);
+		tcb_loc_done(L->t, c->loc);
+		return;
 	}
 	OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(L->rd, c->ref);
 	if (!er) {
@@ -566,10 +646,23 @@ static enum tc_loc_type loc_type(uint8_t otf2_type)
 	}
 }
 
+/* One warning per kind of definition problem the callbacks counted. */
+static void warn_definitions(struct loadctx *L)
+{
+	const struct defs *d = &L->d;
+	if (d->dropped_refs)
+		tc_warn(L->t, "%llu definitions with implausible refs (up to %llu, beyond what %s.def can hold) ignored",
+			(unsigned long long)d->dropped_refs, (unsigned long long)d->max_dropped_ref, L->archive_dir);
+	if (d->dup_locs)
+		tc_warn(L->t, "%llu duplicate location definitions (first: location %llu) ignored; the first definition is used",
+			(unsigned long long)d->dup_locs, (unsigned long long)d->first_dup_loc);
+}
+
 static void define_model(struct loadctx *L)
 {
 	struct defs *d = &L->d;
 	struct tc_trace *t = L->t;
+	warn_definitions(L);
 	/* the MPI COMM_LOCATIONS group: members[i] = location of world rank i */
 	const struct rgroup *cl = NULL;
 	for (size_t g = 0; g < d->grp.n; g++) {
@@ -583,13 +676,13 @@ static void define_model(struct loadctx *L)
 	uint64_t *master = xmalloc((d->lg.n ? d->lg.n : 1) * sizeof *master);
 	for (size_t g = 0; g < d->lg.n; g++) { lg_rank[g] = TC_NONE; master[g] = UINT64_MAX; }
 	if (cl) {
-		for (uint32_t i = 0; i < cl->n; i++)
-			for (size_t l = 0; l < d->loc.n; l++)
-				if (d->loc.a[l].ref == cl->members[i] && d->loc.a[l].group < d->lg.n) {
-					lg_rank[d->loc.a[l].group] = i;
-					master[d->loc.a[l].group] = d->loc.a[l].ref;
-					break;
-				}
+		for (uint32_t i = 0; i < cl->n; i++) {
+			uint32_t l = u64map_get(&d->loc_index, cl->members[i]);
+			if (l != U64MAP_NONE && d->loc.a[l].group < d->lg.n) {
+				lg_rank[d->loc.a[l].group] = i;
+				master[d->loc.a[l].group] = d->loc.a[l].ref;
+			}
+		}
 	} else {
 		uint32_t r = 0;
 		for (size_t g = 0; g < d->lg.n; g++)
@@ -619,6 +712,8 @@ static void define_model(struct loadctx *L)
 		L->lc[l].nevents = R->nevents;
 		L->lc[l].def_empty = R->def_empty;
 		L->lc[l].loc = tc_def_loc(t, R->ref, dstr(d, R->name), ty, rank, thread, node, R->nevents);
+		L->lc[l].evt = L->files[l].evt;
+		L->lc[l].local_def = L->files[l].def;
 		L->total += R->nevents;
 	}
 	/* regions, in ref order */
@@ -725,52 +820,124 @@ static char *check_archive(struct loadctx *L)
 	if (has_suffix(base, ".otf2")) base[len - 5] = '\0';
 	char *gdef = xasprintf("%s.def", base);
 	L->archive_dir = base;
-	if (!file_exists(gdef)) {
+	struct stat gs;
+	if (stat(gdef, &gs) != 0 || !S_ISREG(gs.st_mode)) {
 		char *e = xasprintf("%s: missing global definitions file", gdef);
 		free(gdef);
 		return e;
 	}
 	free(gdef);
+	L->d.ref_bound = def_ref_bound((uint64_t)gs.st_size);
+	L->def_bytes = (uint64_t)gs.st_size + (uint64_t)st.st_size;
 	struct stat ds;
 	if (stat(L->archive_dir, &ds) != 0 || !S_ISDIR(ds.st_mode))
 		return xasprintf("%s/: missing archive directory with the event files", L->archive_dir);
 	return NULL;
 }
 
-/* After the global definitions: every location that has events needs its .evt;
- * local .def files are optional, but if some exist, all must. */
+/* After the global definitions, what each location has on disk (L->files).
+ * A location with events needs its .evt, and no more events than the file has
+ * bytes (a record takes at least one: a larger count is a lie that would size
+ * the model's reservations); a location without events may lack it.  Local
+ * .def files are optional; a location missing one while others have theirs is
+ * warned about when it is read. */
 static char *check_local_files(struct loadctx *L)
 {
-	uint32_t with_def = 0, nonempty = 0;
-	for (size_t l = 0; l < L->d.loc.n; l++) {
-		char *p = loc_file(L, L->d.loc.a[l].ref, "def");
-		bool exists = file_exists(p);
-		with_def += exists;
-		L->d.loc.a[l].def_empty = exists && tc_otf2_def_file_empty(p);
-		nonempty += exists && !L->d.loc.a[l].def_empty;
-		free(p);
-	}
-	L->have_local_defs = nonempty > 0;
+	uint32_t nonempty = 0;
+	L->files = xcalloc(L->d.loc.n ? L->d.loc.n : 1, sizeof *L->files);
 	for (size_t l = 0; l < L->d.loc.n; l++) {
 		const struct rloc *R = &L->d.loc.a[l];
-		char *p = loc_file(L, R->ref, "evt");
-		if (R->nevents && !file_exists(p)) {
-			char *e = xasprintf("%s: missing event file (%llu events defined for location %llu)", p,
-					    (unsigned long long)R->nevents, (unsigned long long)R->ref);
-			free(p);
-			return e;
-		}
+		struct locfiles *F = &L->files[l];
+		char *p = loc_file(L, R->ref, "def");
+		F->def = file_exists(p);
+		/* an empty local .def (written for every location by libotf2) is not read */
+		L->d.loc.a[l].def_empty = F->def && tc_otf2_def_file_empty(p);
+		nonempty += F->def && !L->d.loc.a[l].def_empty;
 		free(p);
-		if (with_def && R->nevents) {
-			p = loc_file(L, R->ref, "def");
-			if (!file_exists(p)) {
-				char *e = xasprintf("%s: missing local definitions file", p);
-				free(p);
-				return e;
-			}
-			free(p);
-		}
+		p = loc_file(L, R->ref, "evt");
+		struct stat st;
+		F->evt = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+		F->evt_bytes = F->evt ? (uint64_t)st.st_size : 0;
+		char *e = NULL;
+		if (R->nevents && !F->evt)
+			e = xasprintf("%s: missing event file (%llu events defined for location %llu)", p,
+				      (unsigned long long)R->nevents, (unsigned long long)R->ref);
+		else if (R->nevents > F->evt_bytes)
+			e = xasprintf("%s: implausible trace: %llu events defined for location %llu in a %llu-byte event file",
+				      p, (unsigned long long)R->nevents, (unsigned long long)R->ref,
+				      (unsigned long long)F->evt_bytes);
+		free(p);
+		if (e) return e;
 	}
+	L->have_local_defs = nonempty > 0;
+	return NULL;
+}
+
+/* --- amplification guard ---------------------------------------------------------
+ * A few changed bytes in an anchor can make libotf2 allocate (and touch) tens
+ * of GB before it fails.  While libotf2 opens the anchor and reads the global
+ * definitions, the address space may grow by at most 1 GiB plus 32 times the
+ * size of those files (a temporary, lower RLIMIT_AS soft limit; never above
+ * the user's own): a bad file then fails with a message instead of pushing a
+ * login node into the OOM killer.  Not under AddressSanitizer, whose shadow
+ * mappings an address-space limit breaks (the fuzzer has its malloc limit). */
+#if defined(__SANITIZE_ADDRESS__)
+#define TC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TC_ASAN 1
+#endif
+#endif
+
+struct as_guard { struct rlimit saved; bool set; };
+
+#ifndef TC_ASAN
+static uint64_t address_space_now(void)
+{
+	unsigned long long pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (f) {
+		if (fscanf(f, "%llu", &pages) != 1) pages = 0;
+		fclose(f);
+	}
+	return pages * tc_page_size();
+}
+#endif
+
+static void as_guard_begin(struct as_guard *g, uint64_t input_bytes)
+{
+	g->set = false;
+#ifndef TC_ASAN
+	uint64_t now = address_space_now();
+	if (!now || getrlimit(RLIMIT_AS, &g->saved) != 0) return;
+	uint64_t budget = ((uint64_t)1 << 30) + 32 * TC_MIN(input_bytes, (uint64_t)1 << 35);
+	struct rlimit r = g->saved;
+	if (r.rlim_cur != RLIM_INFINITY && r.rlim_cur <= now + budget) return;
+	r.rlim_cur = now + budget;
+	g->set = setrlimit(RLIMIT_AS, &r) == 0;
+#else
+	(void)input_bytes;
+#endif
+}
+
+static void as_guard_end(struct as_guard *g)
+{
+	if (g->set) setrlimit(RLIMIT_AS, &g->saved);
+	g->set = false;
+}
+
+/* The anchor's chunk sizes must be within OTF2's own bounds: libotf2 sizes a
+ * buffer per open file by them. */
+static char *check_anchor_sizes(struct loadctx *L)
+{
+	uint64_t evt = 0, def = 0;
+	if (OTF2_Reader_GetChunkSize(L->rd, &evt, &def) != OTF2_SUCCESS)
+		return xasprintf("%s: unreadable anchor (no chunk sizes)", L->anchor);
+	if (evt < OTF2_CHUNK_SIZE_MIN || evt > OTF2_CHUNK_SIZE_MAX || def < OTF2_CHUNK_SIZE_MIN ||
+	    def > OTF2_CHUNK_SIZE_MAX)
+		return xasprintf("%s: implausible anchor: chunk sizes %llu / %llu bytes (OTF2 allows %llu to %llu)",
+				 L->anchor, (unsigned long long)evt, (unsigned long long)def,
+				 (unsigned long long)OTF2_CHUNK_SIZE_MIN, (unsigned long long)OTF2_CHUNK_SIZE_MAX);
 	return NULL;
 }
 
@@ -781,11 +948,56 @@ static void free_load(struct loadctx *L)
 	free(L->region_map);
 	free(L->comm_map);
 	free(L->lc);
+	free(L->files);
+	u64map_free(&L->d.loc_index);
 	free(L->plan.order);
 	VEC_FREE(L->d.str); VEC_FREE(L->d.stn); VEC_FREE(L->d.lg); VEC_FREE(L->d.loc);
 	VEC_FREE(L->d.reg); VEC_FREE(L->d.grp); VEC_FREE(L->d.comm);
 	arena_free(L->d.arena);
 	pthread_mutex_destroy(&L->mu);
+}
+
+/* Open the archive and read the global definitions, both under the
+ * address-space guard; NULL, or the error line. */
+static char *open_and_read_global_defs(struct loadctx *L)
+{
+	struct as_guard guard;
+	as_guard_begin(&guard, L->def_bytes);
+	char *err = NULL;
+	L->rd = OTF2_Reader_Open(L->anchor);
+	if (!L->rd)
+		err = xasprintf("%s: cannot open OTF2 archive (%s)", L->anchor, otf2_msg[0] ? otf2_msg : "unreadable anchor");
+	else
+		err = check_anchor_sizes(L);
+	OTF2_GlobalDefReader *gdr = NULL;
+	if (!err) {
+		OTF2_Pthread_Reader_SetLockingCallbacks(L->rd, NULL);
+		OTF2_Reader_SetSerialCollectiveCallbacks(L->rd);
+		if (!(gdr = OTF2_Reader_GetGlobalDefReader(L->rd)))
+			err = xasprintf("%s.def: cannot read global definitions (%s)", L->archive_dir, otf2_msg);
+	}
+	if (!err) {
+		OTF2_GlobalDefReaderCallbacks *gcb = OTF2_GlobalDefReaderCallbacks_New();
+		OTF2_GlobalDefReaderCallbacks_SetStringCallback(gcb, d_string);
+		OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(gcb, d_clock);
+		OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(gcb, d_stn);
+		OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeDomainCallback(gcb, d_stn_domain);
+		OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(gcb, d_lgroup);
+		OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gcb, d_loc);
+		OTF2_GlobalDefReaderCallbacks_SetRegionCallback(gcb, d_region);
+		OTF2_GlobalDefReaderCallbacks_SetGroupCallback(gcb, d_group);
+		OTF2_GlobalDefReaderCallbacks_SetCommCallback(gcb, d_comm);
+		OTF2_Reader_RegisterGlobalDefCallbacks(L->rd, gdr, gcb, &L->d);
+		OTF2_GlobalDefReaderCallbacks_Delete(gcb);
+		uint64_t ndefs = 0;
+		OTF2_ErrorCode rc = OTF2_Reader_ReadAllGlobalDefinitions(L->rd, gdr, &ndefs);
+		OTF2_Reader_CloseGlobalDefReader(L->rd, gdr);
+		if (rc != OTF2_SUCCESS)
+			err = xasprintf("%s.def: corrupt global definitions (%s)", L->archive_dir,
+					otf2_msg[0] ? otf2_msg : OTF2_Error_GetDescription(rc));
+	}
+	as_guard_end(&guard);
+	return err;
 }
 
 struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts, char **err)
@@ -795,44 +1007,13 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 	struct loadctx L = { .opts = opts };
 	pthread_mutex_init(&L.mu, NULL);
 	L.d.arena = arena_new(1 << 16);
+	u64map_init(&L.d.loc_index);
 	*err = NULL;
 	L.anchor = tc_find_anchor(path, err);
 	if (!L.anchor) goto fail;
 	if ((*err = check_archive(&L))) goto fail;
 
-	L.rd = OTF2_Reader_Open(L.anchor);
-	if (!L.rd) {
-		*err = xasprintf("%s: cannot open OTF2 archive (%s)", L.anchor, otf2_msg[0] ? otf2_msg : "unreadable anchor");
-		goto fail;
-	}
-	OTF2_Pthread_Reader_SetLockingCallbacks(L.rd, NULL);
-	OTF2_Reader_SetSerialCollectiveCallbacks(L.rd);
-
-	OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(L.rd);
-	if (!gdr) {
-		*err = xasprintf("%s.def: cannot read global definitions (%s)", L.archive_dir, otf2_msg);
-		goto fail;
-	}
-	OTF2_GlobalDefReaderCallbacks *gcb = OTF2_GlobalDefReaderCallbacks_New();
-	OTF2_GlobalDefReaderCallbacks_SetStringCallback(gcb, d_string);
-	OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(gcb, d_clock);
-	OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(gcb, d_stn);
-	OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeDomainCallback(gcb, d_stn_domain);
-	OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(gcb, d_lgroup);
-	OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gcb, d_loc);
-	OTF2_GlobalDefReaderCallbacks_SetRegionCallback(gcb, d_region);
-	OTF2_GlobalDefReaderCallbacks_SetGroupCallback(gcb, d_group);
-	OTF2_GlobalDefReaderCallbacks_SetCommCallback(gcb, d_comm);
-	OTF2_Reader_RegisterGlobalDefCallbacks(L.rd, gdr, gcb, &L.d);
-	OTF2_GlobalDefReaderCallbacks_Delete(gcb);
-	uint64_t ndefs = 0;
-	OTF2_ErrorCode rc = OTF2_Reader_ReadAllGlobalDefinitions(L.rd, gdr, &ndefs);
-	OTF2_Reader_CloseGlobalDefReader(L.rd, gdr);
-	if (rc != OTF2_SUCCESS) {
-		*err = xasprintf("%s.def: corrupt global definitions (%s)", L.archive_dir,
-				 otf2_msg[0] ? otf2_msg : OTF2_Error_GetDescription(rc));
-		goto fail;
-	}
+	if ((*err = open_and_read_global_defs(&L))) goto fail;
 	if (!L.d.have_clock) {
 		*err = xasprintf("%s.def: no clock properties in the global definitions", L.archive_dir);
 		goto fail;
@@ -849,7 +1030,11 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 	define_model(&L);
 
 	for (uint32_t i = 0; i < L.nlc; i++) OTF2_Reader_SelectLocation(L.rd, L.lc[i].ref);
-	if (L.have_local_defs && OTF2_Reader_OpenDefFiles(L.rd) != OTF2_SUCCESS) L.have_local_defs = false;
+	if (L.have_local_defs && OTF2_Reader_OpenDefFiles(L.rd) != OTF2_SUCCESS) {
+		tc_warn(L.t, "%s/: cannot open the local definitions files (%s): events are read without mapping tables", L.archive_dir,
+			otf2_msg);
+		L.have_local_defs = false;
+	}
 	if (OTF2_Reader_OpenEvtFiles(L.rd) != OTF2_SUCCESS) {
 		*err = xasprintf("%s/: cannot open the event files (%s)", L.archive_dir, otf2_msg);
 		goto fail;
@@ -868,6 +1053,7 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 	worker(&wa[0]); /* the calling thread reads run 0; runs of threads not started are stolen */
 	for (int i = 1; i < started; i++) pthread_join(th[i], NULL);
 	if (L.have_local_defs) OTF2_Reader_CloseDefFiles(L.rd);
+	warn_local_defs(&L);
 	OTF2_Reader_CloseEvtFiles(L.rd);
 	OTF2_Reader_Close(L.rd);
 	L.rd = NULL;

@@ -38,7 +38,7 @@ struct tc_regex *regex_new(const char *pat, bool utf8, char **err, size_t *errof
 	r->code = re;
 	r->md = pcre2_match_data_create_from_pattern(re, NULL);
 	r->mc = pcre2_match_context_create(NULL);
-	if (!r->md || !r->mc) tc_fatal("out of memory (pcre2)");
+	if (!r->md || !r->mc) tc_oom(sizeof *r);
 	pcre2_set_match_limit(r->mc, 1000000);
 	pcre2_set_depth_limit(r->mc, 10000);
 	return r;

@@ -25,40 +25,85 @@ static int pairs[TC_R_COUNT][TC_R_COUNT][2];   /* (fg role, bg role, solid) → 
 static int saved_stderr = -1;
 static FILE *err_log;
 
+/* Put stderr back; with replay, copy what was written meanwhile to it (with
+ * read/write only: on_fatal calls this from a signal handler). */
 static void restore_stderr(bool replay)
 {
 	if (saved_stderr < 0) return;
-	fflush(stderr);
 	dup2(saved_stderr, 2);
 	close(saved_stderr);
 	saved_stderr = -1;
 	if (replay && err_log) {
-		rewind(err_log);
+		int fd = fileno(err_log);
 		char buf[4096];
-		size_t n;
-		while ((n = fread(buf, 1, sizeof buf, err_log)) > 0) fwrite(buf, 1, n, stderr);
+		ssize_t n;
+		lseek(fd, 0, SEEK_SET);
+		while ((n = read(fd, buf, sizeof buf)) > 0)
+			if (write(2, buf, (size_t)n) < 0) break;
 	}
-	if (err_log && replay) { fclose(err_log); err_log = NULL; }
 }
 
 void term_close(void)
 {
 	if (!open_flag) return;
 	open_flag = 0;
+	tc_on_fatal(NULL);
+	fflush(stderr);
 	endwin();
 	restore_stderr(true);
+	if (err_log) { fclose(err_log); err_log = NULL; }
 	if (scr) {
 		delscreen(scr);
 		scr = NULL;
 	}
 }
 
+/* tc_oom / tc_fatal inside the UI: the terminal back, what went to stderr
+ * meanwhile shown, then their message. */
+static void restore_for_fatal(void)
+{
+	if (!open_flag) return;
+	open_flag = 0;
+	fflush(stderr);
+	endwin();
+	restore_stderr(true);
+}
+
+/* The signals that end the process: faults, termination requests, resource
+ * limits (SIGXCPU from `ulimit -t`, SIGXFSZ from `ulimit -f`), and the
+ * signals whose default action is to terminate (SIGUSR1/2, SIGALRM, ...). */
+static const struct { int sig; const char *what; } fatal_sigs[] = {
+	{ SIGSEGV, "segmentation fault (SIGSEGV)" }, { SIGABRT, "aborted (SIGABRT)" },
+	{ SIGBUS, "bus error (SIGBUS)" }, { SIGFPE, "arithmetic exception (SIGFPE)" },
+	{ SIGILL, "illegal instruction (SIGILL)" }, { SIGTERM, "terminated (SIGTERM)" },
+	{ SIGHUP, "hangup (SIGHUP)" }, { SIGQUIT, "quit (SIGQUIT)" },
+	{ SIGXCPU, "CPU time limit exceeded (SIGXCPU)" }, { SIGXFSZ, "file size limit exceeded (SIGXFSZ)" },
+	{ SIGUSR1, "user signal 1 (SIGUSR1)" }, { SIGUSR2, "user signal 2 (SIGUSR2)" },
+	{ SIGALRM, "alarm clock (SIGALRM)" }, { SIGVTALRM, "virtual timer expired (SIGVTALRM)" },
+	{ SIGPROF, "profiling timer expired (SIGPROF)" }, { SIGPIPE, "broken pipe (SIGPIPE)" },
+	{ SIGSYS, "bad system call (SIGSYS)" },
+};
+
+static void say(const char *s)
+{
+	if (write(2, s, strlen(s)) < 0) return;
+}
+
+/* Async-signal-safe: endwin (as ncurses' own handlers do), stderr back with
+ * what was written meanwhile, one line naming the signal, then the default
+ * action (the shell sees the usual 128 + signal status). */
 static void on_fatal(int sig)
 {
 	if (open_flag) {
 		open_flag = 0;
 		endwin();
-		restore_stderr(false);
+		restore_stderr(true);
+		for (size_t i = 0; i < TC_NELEM(fatal_sigs); i++)
+			if (fatal_sigs[i].sig == sig) {
+				say("tracecomb: ");
+				say(fatal_sigs[i].what);
+				say("; terminal restored\n");
+			}
 	}
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -143,8 +188,8 @@ bool term_open(const struct tc_term_opts *o, char **err)
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_fatal;
-	int fatal[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM, SIGHUP, SIGQUIT };
-	for (size_t i = 0; i < TC_NELEM(fatal); i++) sigaction(fatal[i], &sa, NULL);
+	for (size_t i = 0; i < TC_NELEM(fatal_sigs); i++) sigaction(fatal_sigs[i].sig, &sa, NULL);
+	tc_on_fatal(restore_for_fatal);
 	sa.sa_handler = on_int;
 	sigaction(SIGINT, &sa, NULL);
 	set_escdelay(25);

@@ -13,6 +13,7 @@
  * dim.  Any error is reported as file:line:column and the caller keeps the
  * built-in theme. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -267,13 +268,48 @@ static bool parse_doc(struct tparse *p, struct tc_theme *th)
 	return true;
 }
 
+/* A theme is two levels deep (roles → role → attribute list): documents
+ * nested deeper than THEME_MAX_DEPTH are refused by a streaming pass before
+ * libyaml builds the document (which takes a minute per 100 kB of "[[[["). */
+#define THEME_MAX_DEPTH 16
+#define THEME_MAX_BYTES (256 * 1024)
+
+static bool depth_ok(const char *text, size_t len, const char *where, char **err)
+{
+	yaml_parser_t ps;
+	if (!yaml_parser_initialize(&ps)) tc_oom(sizeof ps);
+	yaml_parser_set_input_string(&ps, (const unsigned char *)text, len);
+	int depth = 0;
+	bool ok = true, done = false;
+	while (ok && !done) {
+		yaml_event_t ev;
+		if (!yaml_parser_parse(&ps, &ev)) break;  /* the load reports the syntax error */
+		if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT) depth++;
+		else if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT) depth--;
+		else if (ev.type == YAML_STREAM_END_EVENT) done = true;
+		if (depth > THEME_MAX_DEPTH) {
+			*err = xasprintf("%s:%zu:%zu: nested deeper than %d levels (a theme needs 3)", where,
+					 ev.start_mark.line + 1, ev.start_mark.column + 1, THEME_MAX_DEPTH);
+			ok = false;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&ps);
+	return ok;
+}
+
 bool theme_parse(struct tc_theme *th, const char *text, size_t len, const char *where, char **err)
 {
+	if (len > THEME_MAX_BYTES) {
+		*err = xasprintf("%s: theme larger than %d KiB", where, THEME_MAX_BYTES / 1024);
+		return false;
+	}
+	if (!depth_ok(text, len, where, err)) return false;
 	struct tc_theme tmp;
 	theme_builtin(&tmp);
 	yaml_parser_t ps;
 	yaml_document_t d;
-	if (!yaml_parser_initialize(&ps)) tc_fatal("out of memory (libyaml)");
+	if (!yaml_parser_initialize(&ps)) tc_oom(sizeof ps);
 	yaml_parser_set_input_string(&ps, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&ps, &d)) {
 		*err = xasprintf("%s:%zu:%zu: %s%s%s%s", where, ps.problem_mark.line + 1, ps.problem_mark.column + 1,
@@ -294,27 +330,37 @@ bool theme_parse(struct tc_theme *th, const char *text, size_t len, const char *
 	return true;
 }
 
+/* Opened without blocking (a FIFO or a device as --theme must not hang the
+ * tool) and only when it is a regular file; read up to the size cap. */
 bool theme_load_file(struct tc_theme *th, const char *path, char **err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
 		*err = xasprintf("%s: %s", path, strerror(errno));
+		if (fd >= 0) close(fd);
+		return false;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*err = xasprintf("%s: not a regular file", path);
+		close(fd);
 		return false;
 	}
 	struct strbuf b;
 	sb_init(&b);
 	char buf[4096];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-		sb_addn(&b, buf, n);
-		if (b.len > (1 << 20)) break;
+	ssize_t n;
+	while (b.len <= THEME_MAX_BYTES && (n = read(fd, buf, sizeof buf)) != 0) {
+		if (n < 0 && errno == EINTR) continue;
+		if (n < 0) {
+			*err = xasprintf("%s: %s", path, strerror(errno));
+			close(fd);
+			sb_free(&b);
+			return false;
+		}
+		sb_addn(&b, buf, (size_t)n);
 	}
-	fclose(f);
-	if (b.len > (1 << 20)) {
-		sb_free(&b);
-		*err = xasprintf("%s: theme file larger than 1 MiB", path);
-		return false;
-	}
+	close(fd);
 	bool ok = theme_parse(th, b.s ? b.s : "", b.len, path, err);
 	sb_free(&b);
 	return ok;

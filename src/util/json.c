@@ -63,8 +63,16 @@ static void put_string(FILE *f, const char *s)
 		case '\r': fputs("\\r", f); break;
 		case '\t': fputs("\\t", f); break;
 		default:
-			if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-			else fputc(*p, f);
+			if (*p < 0x20 || *p == 0x7f) {
+				fprintf(f, "\\u%04x", *p);
+			} else if (*p >= 0x80) {
+				/* valid UTF-8 as is; a byte of an invalid sequence as U+FFFD */
+				size_t n = tc_utf8_len(p);
+				if (n) fwrite(p, 1, n, f), p += n - 1;
+				else fputs("\\ufffd", f);
+			} else {
+				fputc(*p, f);
+			}
 		}
 	}
 	fputc('"', f);

@@ -5,8 +5,23 @@
 
 #include "util.h"
 
+static void (*fatal_restore)(void);
+
+void tc_on_fatal(void (*restore)(void))
+{
+	fatal_restore = restore;
+}
+
+static void run_fatal_restore(void)
+{
+	void (*f)(void) = fatal_restore;
+	fatal_restore = NULL;
+	if (f) f();
+}
+
 void tc_oom(size_t n)
 {
+	run_fatal_restore();
 	fprintf(stderr, "tracecomb: out of memory (allocating %zu bytes)\n", n);
 	exit(3);
 }
@@ -63,6 +78,7 @@ char *xasprintf(const char *fmt, ...)
 void tc_fatal(const char *fmt, ...)
 {
 	va_list ap;
+	run_fatal_restore();
 	fputs("tracecomb: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

@@ -32,9 +32,12 @@ static void test_json(void **st)
 	json_obj_end(&j);
 	json_arr_end(&j);
 	json_kbool(&j, "b", true);
+	/* from a trace: invalid UTF-8 (a stray byte, a cut sequence) and DEL (issue 17) */
+	json_kstr(&j, "u", "a\xff\xc3\xa9\x7f\xe2\x82");
 	json_obj_end(&j);
 	fclose(f);
-	assert_string_equal(buf, "{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"i\":-3,\"x\":0.5,\"nan\":null,\"a\":[1,[],{}],\"b\":true}");
+	assert_string_equal(buf, "{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"i\":-3,\"x\":0.5,\"nan\":null,\"a\":[1,[],{}],\"b\":true,"
+				 "\"u\":\"a\\ufffd\xc3\xa9\\u007f\\ufffd\\ufffd\"}");
 	free(buf);
 }
 
