@@ -98,6 +98,10 @@ void grid_fill(struct tc_grid *g, int x, int y, int w, int h, uint32_t ch, enum 
  * that are not one column wide (or not ASCII in an ascii grid) become '?'. */
 int grid_text(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, const char *s);
 int grid_printf(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, const char *fmt, ...) TC_PRINTF(6, 7);
+/* Characters (columns) of UTF-8 text. */
+size_t grid_text_len(const char *s);
+/* grid_text, but text longer than maxw ends at a word boundary with an ellipsis (…, "~" in ASCII). */
+int grid_text_elide(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, const char *s);
 uint32_t grid_glyph(const struct tc_grid *g, enum tc_glyph gl);
 /* Eighth blocks: left_eighth(n) fills n/8 of the cell from the left, lower_eighth from the bottom (1..8). */
 uint32_t grid_left_eighth(const struct tc_grid *g, int n);
@@ -180,6 +184,7 @@ struct tc_keybind {
 	const char *keyname;  /* shown in help; NULL: same line as the previous binding */
 	const char *hint;     /* short label for the key bar, NULL: not in the bar */
 	const char *help;     /* one line for the help screen */
+	int rank;             /* key bar: hints with a lower rank stay when the bar is short (0: last) */
 };
 extern const struct tc_keybind tc_keymap[];
 extern const size_t tc_nkeymap;
@@ -225,6 +230,14 @@ struct tc_cellsum lsum_query(const struct tc_lsum *s, uint32_t r0, uint32_t r1, 
 double lsum_xsum(const struct tc_lsum *s, uint32_t x0, uint32_t x1);
 static inline uint32_t lsum_x_of_step(bool agg, int64_t step) { return agg ? (uint32_t)(step + 1) : (uint32_t)(step / 2); }
 static inline int64_t lsum_step_of_x(bool agg, uint32_t x) { return agg ? (int64_t)x - 1 : (int64_t)x * 2; }
+
+/* --- bands: items over cells at any ratio (src/ui/band.c) ------------------------
+ * span items from first shown on cells cells: cell i covers [band_lo, band_hi),
+ * at least one item; band_find is the first cell showing item (-1: not shown). */
+struct tc_band { uint32_t first, span; int cells; };
+uint32_t band_lo(const struct tc_band *b, int i);
+uint32_t band_hi(const struct tc_band *b, int i);
+int band_find(const struct tc_band *b, uint32_t item);
 
 /* --- application state -------------------------------------------------------- */
 struct tc_app;
@@ -296,8 +309,9 @@ struct tc_app {
 
 	/* view ports */
 	/* logical: first row (index into vis), first x unit, x units per column, ranks per row;
-	 * fitted: xpc/rpr are set; zoomed: the user chose them (else a resize fits again) */
-	struct { uint32_t top, left, xpc, rpr; bool fitted, zoomed; int cols, rows; } lv;
+	 * fitted: xpc/rpr are set; zoomed / rzoomed: the user chose xpc / rpr (else the whole
+	 * trace / every visible rank is spread over the screen at any ratio, see struct tc_band) */
+	struct { uint32_t top, left, xpc, rpr; bool fitted, zoomed, rzoomed; int cols, rows; } lv;
 	struct { uint32_t top; uint64_t t0, t1; int cols, rows; } pv;   /* physical: time window */
 	struct { uint32_t left, xpc; bool fitted, zoomed; int64_t mark; bool marking; int cols; } ov;
 	uint32_t detail_scroll, help_scroll;
@@ -369,6 +383,8 @@ void app_message(struct tc_app *a, bool err, const char *fmt, ...) TC_PRINTF(3, 
 void app_command(struct tc_app *a, const char *cmd);
 bool app_set_metric(struct tc_app *a, const char *name);
 void app_set_step(struct tc_app *a, int64_t step);   /* also moves time */
+/* A step as shown to the user: "init" for the aggregate before step 0, else the number. */
+const char *app_step_label(int64_t step, char *buf, size_t n);
 void app_set_rank(struct tc_app *a, uint32_t rank);
 void app_set_time(struct tc_app *a, uint64_t time);  /* also moves step */
 bool app_set_filter(struct tc_app *a, const char *pat);
@@ -397,6 +413,9 @@ static inline bool app_rank_selected(const struct tc_app *a, uint32_t r)
 /* Colour-map role for a value in [0, vmax]. */
 enum tc_role app_map_role(double v, double vmax);
 void app_fit_logical(struct tc_app *a, int cols, int rows);
+/* The logical view's columns (x units) and rows (visible ranks) for a cols × rows area. */
+struct tc_band app_logical_xband(struct tc_app *a, int cols);
+struct tc_band app_logical_rband(const struct tc_app *a, int rows);
 /* The time window (pv.t0/t1, shared by the physical and calls views): kept inside
  * the trace and at least 8 ticks wide; zoomed by 2 around the cursor time. */
 void app_clamp_time_window(struct tc_app *a);

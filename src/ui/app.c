@@ -596,19 +596,49 @@ bool app_next_origin(struct tc_app *a)
 }
 
 /* --- frame ---------------------------------------------------------------------------- */
+/* "init" for the aggregate before step 0 (the time before the first
+ * communication event), else the number. */
+const char *app_step_label(int64_t step, char *buf, size_t n)
+{
+	if (step < 0) snprintf(buf, n, "init");
+	else snprintf(buf, n, "%lld", (long long)step);
+	return buf;
+}
+
+/* The title: fields in order, dropped by priority (highest number first)
+ * until the line fits; "N/M" is always "index / last index" (rank 5/63,
+ * step 12/40).  Ranks and steps are counted from 0. */
 static void draw_title(struct tc_app *a, struct tc_grid *g)
 {
+	char f[8][160], tbuf[32], sl[24];
+	int prio[8], nf = 0;
+#define FIELD(p, ...) do { snprintf(f[nf], sizeof f[nf], __VA_ARGS__); prio[nf++] = (p); } while (0)
+	fmt_seconds(tbuf, sizeof tbuf, tc_sec(a->t, a->time));
+	FIELD(0, "%s", a->view->name);
+	FIELD(1, "rank %u/%u", a->rank, a->t->nranks ? a->t->nranks - 1 : 0);
+	FIELD(2, "step %s/%u", app_step_label(a->step, sl, sizeof sl), a->st->max_step);
+	FIELD(5, "%s", tbuf);
+	FIELD(6, "%s", tc_metric_names[a->metric]);
+	if (a->filter) FIELD(3, "f:%s", a->filter);
+	if (a->nrank_sel) FIELD(4, "sel %u", a->nrank_sel);
+	FIELD(7, "%s", a->trace_name);
+#undef FIELD
+	bool keep[8];
+	for (int i = 0; i < nf; i++) keep[i] = true;
+	for (int drop = 7; drop > 0; drop--) {
+		int len = 0;
+		for (int i = 0; i < nf; i++)
+			if (keep[i]) len += (int)grid_text_len(f[i]) + 3;
+		if (len - 2 <= g->w) break;
+		for (int i = 0; i < nf; i++)
+			if (prio[i] == drop) keep[i] = false;
+	}
 	struct strbuf b;
 	sb_init(&b);
-	char tbuf[32];
-	fmt_seconds(tbuf, sizeof tbuf, tc_sec(a->t, a->time));
-	sb_printf(&b, " %s | rank %u/%u | step %lld/%u | %s | %s", a->view->name, a->rank, a->t->nranks,
-		  (long long)a->step, a->st->max_step, tbuf, tc_metric_names[a->metric]);
-	if (a->filter) sb_printf(&b, " | f:%s", a->filter);
-	if (a->nrank_sel) sb_printf(&b, " | sel %u", a->nrank_sel);
-	sb_printf(&b, " | %s", a->trace_name);
+	for (int i = 0; i < nf; i++)
+		if (keep[i]) sb_printf(&b, "%s%s", b.len ? " | " : " ", f[i]);
 	grid_fill(g, 0, 0, g->w, 1, ' ', TC_R_TITLE);
-	grid_text(g, 0, 0, g->w, TC_R_TITLE, b.s);
+	grid_text_elide(g, 0, 0, g->w, TC_R_TITLE, b.s);
 	sb_free(&b);
 }
 
@@ -636,7 +666,7 @@ static void draw_bottom(struct tc_app *a, struct tc_grid *g)
 	}
 	if (a->msg[0]) {
 		grid_fill(g, 0, y, g->w, 1, ' ', a->msg_err ? TC_R_ERROR : TC_R_MESSAGE);
-		grid_text(g, 0, y, g->w, a->msg_err ? TC_R_ERROR : TC_R_MESSAGE, a->msg);
+		grid_text_elide(g, 0, y, g->w, a->msg_err ? TC_R_ERROR : TC_R_MESSAGE, a->msg);
 		if (a->err_caret && g->h >= 4) {
 			char *nl = strchr(a->err_caret, '\n');
 			if (nl) {
@@ -719,7 +749,7 @@ void app_event_line(struct tc_app *a, struct tc_grid *g, int y)
 void app_status_line(struct tc_grid *g, int y, const char *s)
 {
 	grid_fill(g, 0, y, g->w, 1, ' ', TC_R_STATUS);
-	grid_text(g, 0, y, g->w, TC_R_STATUS, s ? s : "");
+	grid_text_elide(g, 0, y, g->w, TC_R_STATUS, s ? s : "");
 }
 
 bool app_scroll(uint32_t *scroll, enum tc_action act)
@@ -819,4 +849,18 @@ void app_fit_logical(struct tc_app *a, int cols, int rows)
 	if (!a->lv.rpr) a->lv.rpr = 1;
 	a->lv.left = a->lv.top = 0;
 	a->lv.fitted = true;
+}
+
+struct tc_band app_logical_xband(struct tc_app *a, int cols)
+{
+	const struct tc_lsum *s = app_sum(a);
+	if (!a->lv.zoomed) return (struct tc_band){ 0, s->nx, cols };
+	return (struct tc_band){ a->lv.left, a->lv.xpc * (uint32_t)(cols > 0 ? cols : 1), cols };
+}
+
+struct tc_band app_logical_rband(const struct tc_app *a, int rows)
+{
+	if (a->lv.rzoomed) return (struct tc_band){ a->lv.top, a->lv.rpr * (uint32_t)(rows > 0 ? rows : 1), rows };
+	if (a->nvis <= (uint32_t)rows) return (struct tc_band){ 0, a->nvis, (int)a->nvis };   /* a rank per row */
+	return (struct tc_band){ 0, a->nvis, rows };
 }

@@ -648,7 +648,7 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	}
 	case ACT_FIRST:
 	case ACT_LAST:
-		app_set_step(a, act == ACT_FIRST ? -1 : (int64_t)a->st->max_step);
+		app_set_step(a, act == ACT_FIRST ? 0 : (int64_t)a->st->max_step);
 		return true;
 	case ACT_METRIC:
 		a->metric = (enum tc_metric)((a->metric + 1) % TC_M_COUNT);

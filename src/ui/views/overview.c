@@ -102,7 +102,7 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	switch (act) {
 	case ACT_LEFT: x = x >= (int64_t)xpc ? x - xpc : 0; break;
 	case ACT_RIGHT: x = x + xpc < s->nx ? x + xpc : (int64_t)s->nx - 1; break;
-	case ACT_FIRST: x = 0; break;
+	case ACT_FIRST: x = lsum_x_of_step(a->show_agg, 0); break;
 	case ACT_LAST: x = (int64_t)s->nx - 1; break;
 	case ACT_ZOOM_IN: if (xpc > 1) a->ov.xpc = xpc / 2; a->ov.fitted = a->ov.zoomed = true; return true;
 	case ACT_ZOOM_OUT: if (xpc < s->nx) a->ov.xpc = xpc * 2; a->ov.fitted = a->ov.zoomed = true; return true;
