@@ -228,6 +228,8 @@ void lsum_free(struct tc_lsum *s);
 struct tc_cellsum lsum_query(const struct tc_lsum *s, uint32_t r0, uint32_t r1, uint32_t x0, uint32_t x1);
 /* Metric summed over x units [x0, x1) over all ranks. */
 double lsum_xsum(const struct tc_lsum *s, uint32_t x0, uint32_t x1);
+/* The same prefix sums (nx + 1, caller frees) over ranks[0..n) only: O(their events). */
+double *lsum_xsum_ranks(const struct tc_lsum *s, const uint32_t *ranks, uint32_t n);
 static inline uint32_t lsum_x_of_step(bool agg, int64_t step) { return agg ? (uint32_t)(step + 1) : (uint32_t)(step / 2); }
 static inline int64_t lsum_step_of_x(bool agg, uint32_t x) { return agg ? (int64_t)x - 1 : (int64_t)x * 2; }
 
@@ -313,7 +315,13 @@ struct tc_app {
 	 * trace / every visible rank is spread over the screen at any ratio, see struct tc_band) */
 	struct { uint32_t top, left, xpc, rpr; bool fitted, zoomed, rzoomed; int cols, rows; } lv;
 	struct { uint32_t top; uint64_t t0, t1; int cols, rows; } pv;   /* physical: time window */
-	struct { uint32_t left, xpc; bool fitted, zoomed; int64_t mark; bool marking; int cols; } ov;
+	/* overview: zoomed: xpc x units per column from left (else the whole trace over the width);
+	 * xs: prefix sums over the visible ranks when a filter is set, for (xs_sum, xs_gen) */
+	struct {
+		uint32_t left, xpc; bool fitted, zoomed; int64_t mark; bool marking; int cols;
+		double *xs; const struct tc_lsum *xs_sum; uint32_t xs_gen;
+	} ov;
+	uint32_t vis_gen;    /* counts changes of vis (caches over the visible ranks compare it) */
 	uint32_t detail_scroll, help_scroll;
 	/* latency views: the selected region (TC_NONE: none yet / all messages), regions: first
 	 * row and latency mode, evolution: the window under the cursor and the first row */
@@ -430,6 +438,9 @@ uint32_t view_partners(const struct tc_app *a, uint32_t *out, uint32_t max);
 int view_legend(struct tc_app *a, struct tc_grid *g, int x, int y, int w, double vmax);
 /* One status line about the event (or call) under the cursor, at row y. */
 void app_event_line(struct tc_app *a, struct tc_grid *g, int y);
+/* The cursor on an axis line: the cell at (x, y) in the cursor role; the mark
+ * glyph only on a blank, tick or line cell, never over a label's digits. */
+void app_axis_cursor(struct tc_grid *g, int x, int y);
 /* A full-width line in the status role (the event line, the latency views' selection). */
 void app_status_line(struct tc_grid *g, int y, const char *s);
 /* A horizontal bar of frac (0..1) of w cells, in eighths, at (x, y); a value

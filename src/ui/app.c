@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analysis_span.h"
 #include "ui.h"
 
 void app_init(struct tc_app *a, struct tc_session *s, const char *trace_name, bool utf8, bool color)
@@ -52,6 +53,7 @@ void app_free(struct tc_app *a)
 	free(a->err_caret);
 	free(a->theme_request);
 	latview_free(a->latv);
+	free(a->ov.xs);
 }
 
 const struct tc_latview *app_latview(struct tc_app *a)
@@ -219,6 +221,7 @@ bool app_set_rank_set(struct tc_app *a, const uint32_t *ranks, uint32_t n, const
 		for (uint32_t r = 0; r < t->nranks; r++) a->vis[r] = r;
 		a->nvis = t->nranks;
 	}
+	a->vis_gen++;
 	char *l = ranks ? xstrdup(label && *label ? label : "ranks") : NULL;
 	free(a->filter);
 	a->filter = l;
@@ -363,18 +366,18 @@ bool app_set_metric(struct tc_app *a, const char *name)
 }
 
 /* Entering the physical view: on the first visit (the window still covers
- * the whole trace) show the cursor step's span at an eighth of the width. */
+ * the whole trace) show the application span (docs/span.md).  The cursor
+ * keeps its step: switching views never moves it. */
 static void enter_physical(struct tc_app *a)
 {
 	if (a->pv.t0 <= a->t->tmin && a->pv.t1 >= a->t->tmax) {
-		uint64_t sb, se;
-		app_step_span(a, a->step, &sb, &se);
-		uint64_t w = (se - sb) * 8 > 64 ? (se - sb) * 8 : 64;
-		uint64_t mid = sb + (se - sb) / 2;
-		a->pv.t0 = mid > w / 2 ? mid - w / 2 : 0;
-		a->pv.t1 = a->pv.t0 + w;
+		const struct tc_span *sp = session_span(a->sess);
+		if (sp->t1 > sp->t0) {
+			a->pv.t0 = sp->t0;
+			a->pv.t1 = sp->t1;
+		}
 	}
-	app_set_time(a, a->time);
+	app_follow_time(a);
 }
 
 bool app_set_view(struct tc_app *a, const char *name)
@@ -744,6 +747,16 @@ void app_event_line(struct tc_app *a, struct tc_grid *g, int y)
 	}
 	app_status_line(g, y, b.s);
 	sb_free(&b);
+}
+
+void app_axis_cursor(struct tc_grid *g, int x, int y)
+{
+	struct tc_cell *p = grid_at(g, x, y);
+	if (!p) return;
+	p->fg = p->bg = TC_R_CURSOR;
+	p->attr = 0;
+	if (p->ch == ' ' || p->ch == grid_glyph(g, TC_G_TICK) || p->ch == grid_glyph(g, TC_G_HLINE))
+		p->ch = grid_glyph(g, TC_G_MARK);
 }
 
 void app_status_line(struct tc_grid *g, int y, const char *s)

@@ -133,14 +133,27 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, uint32_t rank, int x0,
 	}
 }
 
+/* "compute ▒▒▒▒ by depth  MPI ■  lateness 0 ... max ▶send ..." */
+static void draw_legend(struct tc_app *a, struct tc_grid *g, int x, int y, int w)
+{
+	int u = grid_text(g, x, y, w, TC_R_LABEL, "compute ");
+	for (uint32_t d = 0; d < 4 && u < w; d++, u++) grid_putr(g, x + u, y, depth_glyph(a, g, d), depth_role(d));
+	u += grid_text(g, x + u, y, w - u, TC_R_LABEL, " by depth  ");
+	if (u + 6 <= w) {
+		grid_putr(g, x + u++, y, a->color ? ' ' : grid_glyph(g, TC_G_OTHER_MPI), TC_R_MPI);
+		u += grid_text(g, x + u, y, w - u, TC_R_LABEL, " MPI  ");
+	}
+	if (u < w) view_legend(a, g, x + u, y, w - u, app_sum(a)->vmax);
+}
+
 static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 {
 	const struct tc_trace *t = a->t;
 	int lw = 1;
 	for (uint32_t v = t->nranks ? t->nranks - 1 : 0; v >= 10; v /= 10) lw++;
 	lw = TC_MAX(lw + 1, 3);
-	bool evline = r.h >= 12;
-	int rows = r.h - 1 - evline, cols = r.w - lw;
+	bool evline = r.h >= 12, legend = r.h >= 8;
+	int rows = r.h - 1 - evline - legend, cols = r.w - lw;
 	a->pv.cols = cols;
 	a->pv.rows = rows;
 	app_follow_time(a);   /* keep the cursor time and rank on screen */
@@ -167,7 +180,8 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 			grid_text(g, x0 + c, r.y, 13, TC_R_AXIS, lab);
 		}
 		struct tc_cell *p = grid_at(g, x0 + c, r.y);
-		if (p && p->ch == ' ') p->ch = c % 7 == 0 ? grid_glyph(g, TC_G_TICK) : ' ';
+		/* a tick between two labels only, where the first one ends */
+		if (p && p->ch == ' ' && c % 14 == 11 && c + 3 + 13 <= cols) p->ch = grid_glyph(g, TC_G_TICK);
 		if (p && hi > sb && lo <= se) { p->fg = p->bg = TC_R_SELECTION; if (p->ch == ' ') p->ch = grid_glyph(g, TC_G_HLINE); }
 	}
 	for (int i = 0; i < rows; i++) {
@@ -186,7 +200,8 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 			}
 		}
 	}
-	if (evline) app_event_line(a, g, r.y + r.h - 1);
+	if (evline) app_event_line(a, g, r.y + r.h - 1 - legend);
+	if (legend) draw_legend(a, g, r.x, r.y + r.h - 1, r.w);
 }
 
 static bool key(struct tc_app *a, int k, enum tc_action act)

@@ -426,7 +426,7 @@ static void draw_strip(struct tc_app *a, struct tc_verdview *s, struct tc_grid *
 	}
 	if (cc < ncols) {   /* the window cursor */
 		struct tc_cell *p = grid_at(g, x0 + (int)cc, y);
-		if (p && kind == K_AXIS) { p->ch = grid_glyph(g, TC_G_MARK); p->fg = p->bg = TC_R_CURSOR; }
+		if (p && kind == K_AXIS) app_axis_cursor(g, x0 + (int)cc, y);
 		else if (p) p->bg = TC_R_SELECTION;
 	}
 }
