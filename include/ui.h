@@ -308,6 +308,9 @@ struct tc_app {
 	char *search;        /* pattern or NULL */
 	struct tc_regex *search_re;
 	uint8_t *region_match;   /* per region: matches the search */
+	struct tc_hit { uint64_t time; uint32_t rank; int64_t step; } *hits;   /* search hits by time (app.c) */
+	size_t nhits;
+	uint32_t hits_gen;   /* vis_gen they were found for */
 
 	/* view ports */
 	/* logical: first row (index into vis), first x unit, x units per column, ranks per row;
@@ -353,6 +356,17 @@ struct tc_app {
 	uint8_t *rank_sel;
 	uint32_t nrank_sel;
 
+	/* jump history: where the cursor was before each jump (Enter on a verdict, wait
+	 * state, overview range or window, `o`, a search hit); Esc / Backspace returns */
+	struct tc_place {
+		const struct view *view;
+		uint32_t rank;
+		int64_t step;
+		uint64_t time, pv_t0, pv_t1;
+	} hist[32];
+	int nhist;
+	bool confirm_quit;   /* q after jumps asked "quit?"; the next key answers */
+
 	/* views */
 	const struct view *view;
 	const struct view *stack[8];
@@ -386,6 +400,12 @@ void app_key(struct tc_app *a, int key);
 bool app_set_view(struct tc_app *a, const char *name);
 void app_push(struct tc_app *a, const struct view *v);
 void app_pop(struct tc_app *a);
+/* Remember where the cursor is (view, rank, step, time, time window) before a jump. */
+void app_history_push(struct tc_app *a);
+/* Back to the last remembered place; false when there is none. */
+bool app_history_pop(struct tc_app *a);
+/* Show main view v (a jump's target): the view stack is left. */
+void app_show(struct tc_app *a, const struct view *v);
 void app_message(struct tc_app *a, bool err, const char *fmt, ...) TC_PRINTF(3, 4);
 /* Run a ':' command line ("step 120", "rank 3", "metric duration", "theme light", "q"). */
 void app_command(struct tc_app *a, const char *cmd);

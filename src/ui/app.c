@@ -50,6 +50,7 @@ void app_free(struct tc_app *a)
 	free(a->search);
 	regex_free(a->search_re);
 	free(a->region_match);
+	free(a->hits);
 	free(a->err_caret);
 	free(a->theme_request);
 	latview_free(a->latv);
@@ -277,6 +278,8 @@ bool app_set_filter(struct tc_app *a, const char *pat)
 	return true;
 }
 
+static void build_hits(struct tc_app *a);
+
 bool app_set_search(struct tc_app *a, const char *pat)
 {
 	struct tc_regex *re;
@@ -288,65 +291,97 @@ bool app_set_search(struct tc_app *a, const char *pat)
 	free(a->region_match);
 	a->region_match = xcalloc(a->t->nregions + 1, 1);
 	for (uint32_t i = 0; i < a->t->nregions; i++) a->region_match[i] = regex_match(re, tc_region_name(a->t, i));
+	build_hits(a);
 	return app_search_next(a, false);
 }
 
-/* Next call (in time over the visible ranks, ties by rank) whose region
- * matches, strictly after (before) the cursor. */
+/* Search hits: the calls of the visible ranks whose region matches, one hit
+ * per logical step (the earliest of the step's matching calls: a collective
+ * is one hit, not one per rank); calls without a step are hits of their own.
+ * In time order, ties by rank.  O(calls of the visible ranks), once per
+ * search and filter. */
+struct hitkey { int64_t key; uint64_t time; uint32_t rank; };
+
+static int hitkey_cmp(const void *p, const void *q)
+{
+	const struct hitkey *x = p, *y = q;
+	if (x->key != y->key) return x->key < y->key ? -1 : 1;
+	if (x->time != y->time) return x->time < y->time ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static int hit_cmp(const void *p, const void *q)
+{
+	const struct tc_hit *x = p, *y = q;
+	if (x->time != y->time) return x->time < y->time ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static void build_hits(struct tc_app *a)
+{
+	const struct tc_trace *t = a->t;
+	VEC(struct hitkey) k = { 0 };
+	int64_t solo = -1;
+	for (uint32_t i = 0; i < a->nvis; i++) {
+		uint32_t r = a->vis[i];
+		const struct tc_rank *R = &t->ranks[r];
+		for (uint32_t c = 0; c < R->ncalls; c++) {
+			if (R->calls[c].region >= t->nregions || !a->region_match[R->calls[c].region]) continue;
+			uint32_t e = R->calls[c].op != TC_NONE ? tc_steps_cev_of_call(a->st, r, c) : TC_NONE;
+			struct hitkey h = { e != TC_NONE ? (int64_t)a->st->cevs[e].step : solo--, R->calls[c].enter, r };
+			VEC_PUSH(k, h);
+		}
+	}
+	if (k.n) qsort(k.a, k.n, sizeof *k.a, hitkey_cmp);
+	free(a->hits);
+	a->hits = xmalloc((k.n + 1) * sizeof *a->hits);
+	a->nhits = 0;
+	for (size_t i = 0; i < k.n; i++)
+		if (!i || k.a[i].key != k.a[i - 1].key)
+			a->hits[a->nhits++] = (struct tc_hit){ k.a[i].time, k.a[i].rank, k.a[i].key };
+	if (a->nhits) qsort(a->hits, a->nhits, sizeof *a->hits, hit_cmp);
+	a->hits_gen = a->vis_gen;
+	free(k.a);
+}
+
+/* The next (previous) hit strictly after (before) the cursor in time; ties by rank. */
 bool app_search_next(struct tc_app *a, bool backward)
 {
 	if (!a->search_re) {
 		app_message(a, true, "no search yet: press / first");
 		return false;
 	}
+	if (!a->hits || a->hits_gen != a->vis_gen) build_hits(a);
 	const struct tc_trace *t = a->t;
-	uint64_t best_t = backward ? 0 : UINT64_MAX;
-	uint32_t best_r = TC_NONE;
-	bool found = false;
-	for (uint32_t i = 0; i < a->nvis; i++) {
-		uint32_t r = a->vis[i];
-		const struct tc_rank *R = &t->ranks[r];
-		uint32_t lo = 0, hi = R->ncalls;   /* first call with enter > cursor (or >= with a later rank) */
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			uint64_t e = R->calls[mid].enter;
-			bool after = e > a->time || (e == a->time && r > a->rank);
-			if (!after) lo = mid + 1;
-			else hi = mid;
-		}
-		if (!backward) {
-			for (uint32_t c = lo; c < R->ncalls; c++) {
-				if (R->calls[c].enter > best_t || (found && R->calls[c].enter == best_t)) break;
-				if (R->calls[c].region < t->nregions && a->region_match[R->calls[c].region]) {
-					best_t = R->calls[c].enter;
-					best_r = r;
-					found = true;
-					break;
-				}
-			}
-		} else {
-			for (uint32_t c = lo; c-- > 0;) {
-				uint64_t e = R->calls[c].enter;
-				if (e == a->time && r >= a->rank) continue;
-				if (found && e < best_t) break;   /* ties: the later rank wins */
-				if (R->calls[c].region < t->nregions && a->region_match[R->calls[c].region]) {
-					best_t = e;
-					best_r = r;
-					found = true;
-					break;
-				}
-			}
-		}
+	size_t lo = 0, hi = a->nhits;   /* first hit after the cursor */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct tc_hit *h = &a->hits[mid];
+		if (h->time < a->time || (h->time == a->time && h->rank <= a->rank)) lo = mid + 1;
+		else hi = mid;
 	}
-	if (!found) {
-		app_message(a, true, "/%s: no %s match", a->search, backward ? "earlier" : "later");
+	size_t i = lo;
+	if (backward) {   /* the last hit before the cursor */
+		i = lo;
+		while (i > 0 && a->hits[i - 1].time == a->time && a->hits[i - 1].rank == a->rank) i--;
+		if (i == 0) i = a->nhits;
+		else i--;
+	}
+	if (i >= a->nhits) {
+		app_message(a, true, "/%s: no %s match (%zu in all)", a->search, backward ? "earlier" : "later", a->nhits);
 		return false;
 	}
-	a->rank = best_r;
-	app_set_time(a, best_t);
-	uint32_t c = tc_call_at(t, best_r, best_t);
-	app_message(a, false, "/%s: %s on rank %u", a->search,
-		    c != TC_NONE ? tc_region_name(t, t->ranks[best_r].calls[c].region) : "?", best_r);
+	const struct tc_hit *h = &a->hits[i];
+	a->rank = h->rank;
+	if (h->step >= 0) {
+		app_set_step(a, h->step);
+		a->time = h->time;
+	} else app_set_time(a, h->time);
+	uint32_t c = tc_call_at(t, h->rank, h->time);
+	char sl[24];
+	app_message(a, false, "/%s: %s on rank %u, step %s: match %zu of %zu (n/N: next/previous)", a->search,
+		    c != TC_NONE ? tc_region_name(t, t->ranks[h->rank].calls[c].region) : "?", h->rank,
+		    app_step_label(a->step, sl, sizeof sl), i + 1, a->nhits);
 	return true;
 }
 
@@ -399,6 +434,40 @@ void app_push(struct tc_app *a, const struct view *v)
 void app_pop(struct tc_app *a)
 {
 	if (a->depth > 0) a->view = a->stack[--a->depth];
+}
+
+void app_history_push(struct tc_app *a)
+{
+	const struct view *v = a->depth > 0 ? a->stack[0] : a->view;
+	struct tc_place p = { v, a->rank, a->step, a->time, a->pv.t0, a->pv.t1 };
+	if (a->nhist == (int)TC_NELEM(a->hist)) {   /* full: forget the oldest */
+		memmove(a->hist, a->hist + 1, sizeof a->hist - sizeof a->hist[0]);
+		a->nhist--;
+	}
+	a->hist[a->nhist++] = p;
+}
+
+bool app_history_pop(struct tc_app *a)
+{
+	if (!a->nhist) return false;
+	const struct tc_place *p = &a->hist[--a->nhist];
+	a->view = p->view;
+	a->depth = 0;
+	app_set_rank(a, p->rank);
+	a->step = p->step;
+	a->time = p->time;
+	a->pv.t0 = p->pv_t0;
+	a->pv.t1 = p->pv_t1;
+	char sl[24];
+	app_message(a, false, "back to %s, rank %u step %s%s", a->view->name, a->rank, app_step_label(a->step, sl, sizeof sl),
+		    a->nhist ? " (Esc: further back)" : "");
+	return true;
+}
+
+void app_show(struct tc_app *a, const struct view *v)
+{
+	a->view = v;
+	a->depth = 0;
 }
 
 void app_command(struct tc_app *a, const char *cmd)
@@ -462,8 +531,9 @@ static void run_prompt(struct tc_app *a)
 	a->line[a->linelen] = 0;
 	if (p == ':') app_command(a, a->line);
 	else if (p == '/') {
-		if (a->linelen) app_set_search(a, a->line);
-		else if (a->search) app_search_next(a, false);
+		app_history_push(a);
+		bool moved = a->linelen ? app_set_search(a, a->line) : a->search && app_search_next(a, false);
+		if (!moved) a->nhist--;
 	} else if (p == 'f') app_set_filter(a, a->line);
 }
 
@@ -509,13 +579,22 @@ void app_key(struct tc_app *a, int key)
 	free(a->err_caret);
 	a->err_caret = NULL;
 	if (key == TK_INTERRUPT) { a->quit = true; return; }
+	if (a->confirm_quit) {   /* answering "quit?" */
+		a->confirm_quit = false;
+		if (key == 'y' || key == 'Y' || key == 'q') { a->quit = true; return; }
+		if (key != TK_ESC && key != TK_BACKSPACE && key != 8) { app_message(a, false, "not quitting"); return; }
+	}
 	const struct tc_keybind *b = keymap_find(key, a->view->id);
 	enum tc_action act = b ? b->act : ACT_NONE;
 	if (a->view->key && a->view->key(a, key, act)) return;
 	switch (act) {
 	case ACT_QUIT:
-		if (key == 'Q' || a->depth == 0) a->quit = true;
-		else app_pop(a);
+		if (key == 'Q') a->quit = true;
+		else if (a->depth > 0) app_pop(a);
+		else if (a->nhist) {   /* after a jump: ask, so a slip does not cost a reload */
+			a->confirm_quit = true;
+			app_message(a, false, "quit? y: quit, Esc: back to where you jumped from, other keys: stay");
+		} else a->quit = true;
 		break;
 	case ACT_HELP:
 		a->help_of = a->view;
@@ -537,6 +616,7 @@ void app_key(struct tc_app *a, int key)
 	case ACT_BACK:
 		if (a->depth > 0) app_pop(a);
 		else if (a->ov.marking) a->ov.marking = false;
+		else if (app_history_pop(a)) {}
 		else if (a->nrank_sel) { app_select_ranks(a, NULL, 0); app_message(a, false, "rank selection cleared"); }
 		else if (a->sel) { a->sel = false; app_message(a, false, "selection cleared"); }
 		else if (a->filter) app_set_filter(a, NULL);   /* the filter or a rank set */
@@ -549,7 +629,8 @@ void app_key(struct tc_app *a, int key)
 		break;
 	case ACT_NEXT:
 	case ACT_PREV:
-		app_search_next(a, act == ACT_PREV);
+		app_history_push(a);
+		if (!app_search_next(a, act == ACT_PREV)) a->nhist--;
 		break;
 	case ACT_METRIC:
 		a->metric = (enum tc_metric)((a->metric + 1) % TC_M_COUNT);
@@ -566,7 +647,8 @@ void app_key(struct tc_app *a, int key)
 		app_push(a, &view_detail);
 		break;
 	case ACT_ORIGIN:
-		app_next_origin(a);
+		app_history_push(a);
+		if (!app_next_origin(a)) a->nhist--;
 		break;
 	default:
 		break;

@@ -296,8 +296,8 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 		app_message(a, false, "opacity: %s", a->cv.linear ? "linear" : "log");
 		return true;
 	case ACT_ENTER:
-		a->view = &view_physical;
-		a->depth = 0;
+		app_history_push(a);
+		app_show(a, &view_physical);
 		return true;
 	case ACT_DOWN: case ACT_UP: case ACT_PGDN: case ACT_PGUP: case ACT_TOP: case ACT_BOTTOM: {
 		/* the shared rank cursor (the title shows it; the other views follow) */

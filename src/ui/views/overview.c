@@ -102,6 +102,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 
 static void jump(struct tc_app *a, int64_t s0, int64_t s1)
 {
+	app_history_push(a);
 	a->sel = true;
 	a->sel_s0 = s0;
 	a->sel_s1 = s1;
@@ -115,8 +116,7 @@ static void jump(struct tc_app *a, int64_t s0, int64_t s1)
 	a->lv.left = x0 - x0 % xpc;
 	a->lv.fitted = a->lv.zoomed = true;
 	app_set_step(a, s0);
-	a->view = &view_logical;
-	a->depth = 0;
+	app_show(a, &view_logical);
 	app_message(a, false, "steps %lld-%lld selected", (long long)s0, (long long)s1);
 }
 

@@ -311,17 +311,18 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 static void go(struct tc_app *a, uint32_t rank, uint32_t call, int64_t step_if_none, const char *what)
 {
 	const struct tc_trace *t = a->t;
+	app_history_push(a);
 	app_set_rank(a, rank);
 	if (a->rank != rank) {
 		app_message(a, true, "rank %u is filtered out (Esc clears the filter)", rank);
+		a->nhist--;   /* no jump after all */
 		return;
 	}
 	uint32_t e = call != TC_NONE ? tc_steps_cev_of_call(a->st, rank, call) : TC_NONE;
 	if (e != TC_NONE) app_set_step(a, a->st->cevs[e].step);
 	else if (step_if_none >= 0) app_set_step(a, step_if_none);
 	else if (call != TC_NONE && call < t->ranks[rank].ncalls) app_set_time(a, t->ranks[rank].calls[call].enter);
-	a->view = &view_logical;
-	a->depth = 0;
+	app_show(a, &view_logical);
 	app_message(a, false, "rank %u step %lld: %s", rank, (long long)a->step, what);
 }
 
