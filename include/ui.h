@@ -254,6 +254,9 @@ struct view {
 	const char *const *help;  /* lines about the view, NULL-terminated */
 	/* releases what the view keeps in the app (caches); NULL if nothing; app_free calls it */
 	void (*free_state)(struct tc_app *a);
+	/* `:csv FILE`: the view's table as CSV with a header line; NULL: the view has no table */
+	void (*csv)(struct tc_app *a, FILE *f);
+	bool filtered;        /* draws only the visible ranks (else the title says "all ranks") */
 };
 extern const struct view view_logical, view_physical, view_overview, view_detail, view_help;
 extern const struct view view_regions, view_evolution;
@@ -477,6 +480,15 @@ void app_list_top(uint32_t *top, uint32_t cur, uint32_t n, int rows);
 /* The latency region of at least two ranks after g (TC_NONE: from the first); TC_NONE after
  * the last.  The DAG and verdict views cycle through it with r (src/ui/views/dag.c). */
 uint32_t view_next_region(const struct tc_latency *lat, uint32_t g);
+
+/* --- export from inside (src/ui/export.c) -------------------------------------------
+ * `:write FILE` the current view as text (what `render` prints), `:csv FILE` its table;
+ * a name ending in "!" (":write! F" or ":write F!") overwrites.  Never into the trace's
+ * directory.  False with a message in the app. */
+bool export_write(struct tc_app *a, const char *path, bool force, int w, int h);
+bool export_csv(struct tc_app *a, const char *path, bool force);
+/* A CSV field: quoted, inner quotes doubled. */
+void export_csv_str(FILE *f, const char *s);
 
 /* --- terminal (src/ui/term.c, the only curses user) --------------------------- */
 enum tc_colormode { TC_CM_AUTO, TC_CM_ALWAYS, TC_CM_NEVER };

@@ -511,6 +511,16 @@ void app_command(struct tc_app *a, const char *cmd)
 			app_message(a, true, "views: %s", b.s);
 			sb_free(&b);
 		}
+	} else if (!strcmp(word, "write") || !strcmp(word, "w") || !strcmp(word, "write!") || !strcmp(word, "w!") ||
+		   !strcmp(word, "csv") || !strcmp(word, "csv!")) {
+		char path[256];
+		snprintf(path, sizeof path, "%s", arg);
+		size_t pl = strlen(path);
+		bool force = word[strlen(word) - 1] == '!' || (pl && path[pl - 1] == '!');
+		if (pl && path[pl - 1] == '!') path[--pl] = 0;
+		while (pl && path[pl - 1] == ' ') path[--pl] = 0;
+		if (word[0] == 'c') export_csv(a, path, force);
+		else export_write(a, path, force, a->last_w, a->last_h);
 	} else if (!strcmp(word, "filter")) {
 		app_set_filter(a, arg);
 	} else if (!strcmp(word, "search")) {
@@ -519,7 +529,7 @@ void app_command(struct tc_app *a, const char *cmd)
 		a->show_agg = !(!strcmp(arg, "off") || !strcmp(arg, "0") || !strcmp(arg, "no"));
 		app_set_step(a, a->step);
 	} else {
-		app_message(a, true, "unknown command ':%s' (step, rank, metric, theme, view, filter, search, agg, q)", word);
+		app_message(a, true, "unknown command ':%s' (step, rank, metric, theme, view, filter, search, agg, write, csv, q)", word);
 	}
 }
 

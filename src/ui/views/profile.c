@@ -254,6 +254,22 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	}
 }
 
+/* One line per region in the view's sort order; share is of all rank time. */
+static void csv(struct tc_app *a, FILE *f)
+{
+	const struct tc_profile *p = session_profile(a->sess);
+	const uint32_t *o = order(a, p, a->pf.sort);
+	fprintf(f, "region,calls,exclusive_s,percent,inclusive_s,imbalance,slowest_rank,slowest_exclusive_s\n");
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct tc_prof_region *pr = &p->regions[o[i]];
+		export_csv_str(f, tc_region_name(a->t, pr->region));
+		fprintf(f, ",%llu,%.9g,%.3f,%.9g,%.4f,", (unsigned long long)pr->calls,
+			pr->excl, p->total > 0 ? 100.0 * pr->excl / p->total : 0.0, pr->incl, pr->imbalance);
+		if (pr->rank_max != TC_NONE) fprintf(f, "%u,%.9g\n", pr->rank_max, pr->excl_max);
+		else fprintf(f, ",\n");
+	}
+}
+
 static const char *const help[] = {
 	"The flat profile: per region the calls, exclusive time (summed over ranks),",
 	"its share of all rank time, inclusive time, the load imbalance over the",
@@ -266,5 +282,5 @@ static const char *const help[] = {
 };
 
 const struct view view_profile = {
-	.name = "profile", .id = TC_V_PROFILE, .min_w = 50, .min_h = 5, .draw = draw, .key = key, .help = help,
+	.name = "profile", .id = TC_V_PROFILE, .min_w = 50, .min_h = 5, .draw = draw, .key = key, .help = help, .csv = csv,
 };

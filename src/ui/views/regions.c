@@ -1,6 +1,8 @@
 /* regions.c — PCLVis communication regions (paper §4.2.2, Fig. 4) as a
  * table sorted by region latency RL (highest first): id, member ranks,
- * nodes, messages inside and crossing, RL and delayed messages.  Above it a
+ * nodes, messages inside and crossing, RL and high-latency messages (L at or
+ * above high_l, 2 by default; L > 1 holds for about half of all messages by
+ * construction, L being relative to the median).  Above it a
  * strip with a cell per rank (or group of ranks) marks the selected region's
  * members; latency mode (L) colours rows and strip by RL, as the paper's
  * latency mode of the region graph.  On the right, messages between the
@@ -222,15 +224,21 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	if (a->rg.latency)
 		grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "%u region%s by RL (mean L inside); colour: RL %.2f to %.2f", n,
 			    n == 1 ? "" : "s", v->rl_min, v->rl_max);
-	else
-		grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "%u region%s by RL (mean L inside), threshold %.2f; L: latency mode",
-			    n, n == 1 ? "" : "s", lat->threshold_used);
+	else {
+		char line[200];
+		snprintf(line, sizeof line,
+			 "%u region%s by RL = mean L inside, L = transfer / median of its size class; L>=%g: high; threshold %.2f",
+			 n, n == 1 ? "" : "s", lat->opts.high_l, lat->threshold_used);
+		grid_text_elide(g, r.x, r.y, r.w, TC_R_LABEL, line);
+	}
 	int tw = TC_MIN(r.w, TABLE_W);
 	draw_strip(a, v, g, r.x, r.y + 1, tw, sel);
 	int rows = r.h - 4;
 	a->rg.rows = rows;
 	app_list_top(&a->rg.top, si, n, rows);
-	grid_text(g, r.x, r.y + 2, tw, TC_R_HEADING, "   id members      nodes  inside  cross     RL delayed");
+	char head[96];
+	snprintf(head, sizeof head, "   id members      nodes  inside  cross     RL  L>=%g", lat->opts.high_l);
+	grid_text(g, r.x, r.y + 2, tw, TC_R_HEADING, head);
 	for (int i = 0; i < rows; i++) {
 		uint32_t k = a->rg.top + (uint32_t)i;
 		if (k >= n) break;
@@ -244,7 +252,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		if (role != TC_R_NORMAL) grid_fill(g, r.x, y, tw, 1, ' ', role);
 		grid_printf(g, r.x, y, tw, role, "%c%4u %-12s %5u %7llu %6llu %s %7llu", k == si ? '>' : ' ', v->order[k], mem,
 			    R->nnodes, (unsigned long long)R->messages_inside, (unsigned long long)R->messages_crossing, rl,
-			    (unsigned long long)R->delayed);
+			    (unsigned long long)R->high);
 		if (cut) grid_put(g, r.x + 6 + 11, y, grid_glyph(g, TC_G_ELLIPSIS), role, role, 0);
 	}
 	if (r.w - tw >= 12) draw_matrix(v, g, r.x + tw + 2, r.y + 1, r.w - tw - 2, r.h - 2, sel);
@@ -293,12 +301,32 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	}
 }
 
+/* One line per region in table order (by RL). */
+static void csv(struct tc_app *a, FILE *f)
+{
+	const struct tc_latview *v = app_latview(a);
+	const struct tc_latency *lat = v->lat;
+	fprintf(f, "region,ranks,nodes,inside,crossing,rl,delayed,high\n");
+	for (uint32_t k = 0; lat && k < lat->nregions; k++) {
+		const struct tc_lat_region *R = &lat->regions[v->order[k]];
+		struct strbuf b = { 0 };
+		fmt_ranges(&b, R->ranks, R->nranks);
+		fprintf(f, "%u,", v->order[k]);
+		export_csv_str(f, b.s ? b.s : "");
+		sb_free(&b);
+		fprintf(f, ",%u,%llu,%llu,", R->nnodes, (unsigned long long)R->messages_inside, (unsigned long long)R->messages_crossing);
+		if (isfinite(R->rl)) fprintf(f, "%.6g", R->rl);
+		fprintf(f, ",%llu,%llu\n", (unsigned long long)R->delayed, (unsigned long long)R->high);
+	}
+}
+
 static const char *const help[] = {
 	"Communication regions (PCLVis §4.2): groups of ranks that talk mostly to",
 	"each other, sorted by region latency RL = mean L of the messages inside",
 	"(L = transfer time / the median for its size and intra/inter-node class;",
-	"L > 1 is delayed). Columns: id, member ranks, nodes spanned, messages",
-	"inside and crossing the border, RL, delayed messages inside.",
+	"about half of all messages have L > 1 by construction). Columns: id,",
+	"member ranks, nodes spanned, messages inside and crossing the border, RL,",
+	"high-latency messages inside (L >= 2, option high_l).",
 	"The strip marks the selected region's ranks. L colours rows and strip by",
 	"RL, from the lowest region (map0) to the highest (map7). Right: messages",
 	"between the regions with the most crossing traffic (row: from, column: to).",
@@ -309,4 +337,5 @@ static const char *const help[] = {
 
 const struct view view_regions = {
 	.name = "regions", .id = TC_V_REGIONS, .min_w = 40, .min_h = 5, .draw = draw, .key = key, .help = help,
+	.csv = csv,
 };

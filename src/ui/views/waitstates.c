@@ -50,6 +50,23 @@ static uint32_t *ranks_by(const double *v, uint32_t n, uint32_t *count)
 	return r;
 }
 
+/* THE cost per rank behind the "Ranks that made others wait" list: the one
+ * place that says which ranks are causes (today the short-term delay cost of
+ * the wait-state analysis; delay costs that leave out propagated ranks plug
+ * in here). */
+static const double *cause_cost(const struct tc_waitstates *w)
+{
+	return w->caused;
+}
+
+static const struct tc_waitstates *ws_sorted;
+static int by_total_desc(const void *x, const void *y)
+{
+	int a = *(const int *)x, b = *(const int *)y;
+	if (ws_sorted->total[a] != ws_sorted->total[b]) return ws_sorted->total[a] > ws_sorted->total[b] ? -1 : 1;
+	return a - b;
+}
+
 static const struct ws_cache *get_cache(struct tc_app *a)
 {
 	const struct tc_waitstates *w = session_waitstates(a->sess);
@@ -64,7 +81,7 @@ static const struct ws_cache *get_cache(struct tc_app *a)
 	cache.t = t;
 	cache.nwaits = w->n;
 	cache.nranks = t->nranks;
-	cache.caused = ranks_by(w->caused, t->nranks, &cache.ncaused);
+	cache.caused = ranks_by(cause_cost(w), t->nranks, &cache.ncaused);
 	cache.waited = ranks_by(w->waited, t->nranks, &cache.nwaited);
 	cache.best_wait = xmalloc(((size_t)t->nranks + 1) * sizeof *cache.best_wait);
 	cache.best_caused = xmalloc(((size_t)t->nranks + 1) * sizeof *cache.best_caused);
@@ -87,6 +104,8 @@ static const struct ws_cache *get_cache(struct tc_app *a)
 		cache.sum += w->total[k];
 		if (w->total[k] > 0) cache.kinds[cache.nkinds++] = k;
 	}
+	ws_sorted = w;   /* patterns by size, largest first */
+	qsort(cache.kinds, (size_t)cache.nkinds, sizeof cache.kinds[0], by_total_desc);
 	return &cache;
 }
 
@@ -243,7 +262,7 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, struct tc_rect r, int 
 	case LN_WAITED: {
 		bool caused = ln.k == LN_CAUSED;
 		uint32_t rank = caused ? c->caused[ln.i] : c->waited[ln.i];
-		const double *v = caused ? w->caused : w->waited;
+		const double *v = caused ? cause_cost(w) : w->waited;
 		double top = v[caused ? c->caused[0] : c->waited[0]];
 		int x = r.x + grid_printf(g, r.x, y, r.w, role, "  rank %-6u ", rank);
 		view_hbar(g, x, y, TC_MIN(bw, r.x + r.w - x), top > 0 ? v[rank] / top : 0, bar);
@@ -303,8 +322,14 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		return;
 	}
 	describe_wait(a->t, &w->w[wi], d, sizeof d);
-	grid_printf(g, r.x, y, r.w, TC_R_STATUS, "%s: %s", k == LN_PATTERN ? "largest" : k == LN_CAUSED ? "caused most" : "largest",
-		    d);
+	char line[320], tot[32];
+	if (k == LN_PATTERN) {
+		fmt_seconds(tot, sizeof tot, w->total[c->kinds[a->ws.sel]]);
+		snprintf(line, sizeof line, "selected: %s, %s in all; its largest wait: %s", tc_ws_names[c->kinds[a->ws.sel]], tot, d);
+	} else if (k == LN_CAUSED) snprintf(line, sizeof line, "selected: rank %u; the largest wait it caused: %s", rank, d);
+	else snprintf(line, sizeof line, "selected: rank %u; its largest wait: %s", rank, d);
+	grid_fill(g, r.x, y, r.w, 1, ' ', TC_R_STATUS);
+	grid_text_elide(g, r.x, y, r.w, TC_R_STATUS, line);
 }
 
 /* The cursor to (rank, call): the step of the call's event, or its time. */
@@ -374,9 +399,28 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	}
 }
 
+/* section,item,seconds,percent: the patterns (percent of MPI time), then the
+ * causing and the waiting ranks (percent of all waiting). */
+static void csv(struct tc_app *a, FILE *f)
+{
+	const struct ws_cache *c = get_cache(a);
+	const struct tc_waitstates *w = c->w;
+	fprintf(f, "section,item,seconds,percent\n");
+	for (int i = 0; i < c->nkinds; i++)
+		fprintf(f, "pattern,%s,%.9g,%.3f\n", tc_ws_names[c->kinds[i]], w->total[c->kinds[i]],
+			w->mpi_time > 0 ? 100.0 * w->total[c->kinds[i]] / w->mpi_time : 0.0);
+	for (uint32_t i = 0; i < c->ncaused; i++)
+		fprintf(f, "caused,%u,%.9g,%.3f\n", c->caused[i], cause_cost(w)[c->caused[i]],
+			c->sum > 0 ? 100.0 * cause_cost(w)[c->caused[i]] / c->sum : 0.0);
+	for (uint32_t i = 0; i < c->nwaited; i++)
+		fprintf(f, "waited,%u,%.9g,%.3f\n", c->waited[i], w->waited[c->waited[i]],
+			c->sum > 0 ? 100.0 * w->waited[c->waited[i]] / c->sum : 0.0);
+}
+
 static const char *const help[] = {
-	"Scalasca's wait states: time ranks lost waiting in MPI, per pattern, as bars",
-	"scaled by the largest, with seconds, the share of all MPI time and advice.",
+	"Scalasca's wait states: time ranks lost waiting in MPI, per pattern (largest",
+	"first), as bars scaled by the largest, with seconds, the share of all MPI",
+	"time and advice.",
 	"Below: the ranks whose lateness made others wait (short-term delay cost)",
 	"and the ranks that waited most, with their largest single wait.",
 	"j/k select a line, h/l jump between sections, Enter puts the cursor on the",
@@ -386,5 +430,5 @@ static const char *const help[] = {
 };
 
 const struct view view_waitstates = {
-	.name = "waitstates", .id = TC_V_WAITSTATES, .min_w = 40, .min_h = 4, .draw = draw, .key = key, .help = help,
+	.name = "waitstates", .id = TC_V_WAITSTATES, .min_w = 40, .min_h = 4, .draw = draw, .key = key, .help = help, .csv = csv,
 };
