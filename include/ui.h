@@ -163,6 +163,7 @@ enum tc_action {
 	ACT_SORT, ACT_OPACITY,   /* profile: next sort key; calls: log / linear opacity */
 	ACT_WIN_PREV, ACT_WIN_NEXT, ACT_SCOPE,   /* dag, verdicts: [ ] time window, r region / scope */
 	ACT_FOCUS_MAX, ACT_FOCUS_CENTROID,   /* clusters: refocus on the cluster's max rank / centroid */
+	ACT_SET_MARK, ACT_GOTO_MARK,         /* M / ' + letter (src/ui/marks.c) */
 	ACT_COUNT
 };
 enum tc_view_id {
@@ -369,6 +370,9 @@ struct tc_app {
 	} hist[32];
 	int nhist;
 	bool confirm_quit;   /* q after jumps asked "quit?"; the next key answers */
+	char pending;        /* 'M' or '\'': the next key names a mark (src/ui/marks.c) */
+	struct tc_mark { bool set; const struct view *view; uint32_t rank; int64_t step; uint64_t time; } marks[26];
+	bool marks_loaded;
 
 	/* views */
 	const struct view *view;
@@ -480,6 +484,10 @@ void app_list_top(uint32_t *top, uint32_t cur, uint32_t n, int rows);
 /* The latency region of at least two ranks after g (TC_NONE: from the first); TC_NONE after
  * the last.  The DAG and verdict views cycle through it with r (src/ui/views/dag.c). */
 uint32_t view_next_region(const struct tc_latency *lat, uint32_t g);
+
+/* --- marks (src/ui/marks.c): M + letter saves the cursor, ' + letter returns;
+ * persisted per trace under $XDG_STATE_HOME/tracecomb/.  cmd is 'M' or '\''. */
+bool marks_key(struct tc_app *a, char cmd, int key);
 
 /* --- export from inside (src/ui/export.c) -------------------------------------------
  * `:write FILE` the current view as text (what `render` prints), `:csv FILE` its table;

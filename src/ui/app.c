@@ -589,6 +589,12 @@ void app_key(struct tc_app *a, int key)
 	free(a->err_caret);
 	a->err_caret = NULL;
 	if (key == TK_INTERRUPT) { a->quit = true; return; }
+	if (a->pending) {   /* the letter of a mark */
+		char cmd = a->pending;
+		a->pending = 0;
+		marks_key(a, cmd, key);
+		return;
+	}
 	if (a->confirm_quit) {   /* answering "quit?" */
 		a->confirm_quit = false;
 		if (key == 'y' || key == 'Y' || key == 'q') { a->quit = true; return; }
@@ -655,6 +661,11 @@ void app_key(struct tc_app *a, int key)
 	case ACT_ENTER:
 		a->detail_scroll = 0;
 		app_push(a, &view_detail);
+		break;
+	case ACT_SET_MARK:
+	case ACT_GOTO_MARK:
+		a->pending = act == ACT_SET_MARK ? 'M' : '\'';
+		app_message(a, false, "%s: a letter (a-z)", act == ACT_SET_MARK ? "mark" : "go to mark");
 		break;
 	case ACT_ORIGIN:
 		app_history_push(a);

@@ -50,7 +50,7 @@ static FILE *open_target(struct tc_app *a, const char *path, bool force)
 	free(dir);
 	free(tdir);
 	if (inside) {
-		app_message(a, true, "%s: tracecomb never writes into the trace directory", path);
+		app_message(a, true, "not written: tracecomb never writes into the trace directory (%s)", path);
 		return NULL;
 	}
 	struct stat sb;
