@@ -33,18 +33,18 @@
 	X(RECV, "receive", "#000000", "#afd787", 0, 0)                               \
 	X(COLL, "collective", "#000000", "#d7afff", 0, 0)                            \
 	X(AGG, "aggregate", "#6c6c6c", "", 0, TC_A_DIM)                              \
-	X(MPI, "mpi", "#000000", "#d75f5f", 0, TC_A_BOLD)                            \
+	X(MPI, "mpi", "#000000", "#5fafaf", 0, TC_A_BOLD)                            \
 	X(DEPTH0, "depth0", "#bcbcbc", "#3a3a3a", 0, 0)                              \
 	X(DEPTH1, "depth1", "#bcbcbc", "#4e4e4e", 0, 0)                              \
 	X(DEPTH2, "depth2", "#000000", "#626262", 0, 0)                              \
 	X(DEPTH3, "depth3", "#000000", "#808080", 0, 0)                              \
 	X(BAR, "bar", "#5fafd7", "", 0, 0)                                           \
-	X(MAP0, "map0", "#000000", "#add8e6", 0, 0)                                  \
-	X(MAP1, "map1", "#000000", "#c3dcc4", 0, 0)                                  \
+	X(MAP0, "map0", "#000000", "#add8e6", 0, TC_A_DIM)                           \
+	X(MAP1, "map1", "#000000", "#c3dcc4", 0, TC_A_DIM)                           \
 	X(MAP2, "map2", "#000000", "#d9e0a3", 0, 0)                                  \
 	X(MAP3, "map3", "#000000", "#efe48e", 0, 0)                                  \
 	X(MAP4, "map4", "#000000", "#e6be79", 0, TC_A_BOLD)                          \
-	X(MAP5, "map5", "#000000", "#d88b5f", 0, TC_A_BOLD)                          \
+	X(MAP5, "map5", "#000000", "#d88b5f", 0, TC_A_BOLD | TC_A_UNDERLINE)         \
 	X(MAP6, "map6", "#ffffff", "#c65a45", 0, TC_A_REVERSE)                       \
 	X(MAP7, "map7", "#ffffff", "#b22222", TC_A_BOLD, TC_A_REVERSE | TC_A_BOLD)   \
 	X(HELP_KEY, "help_key", "#ffd75f", "", TC_A_BOLD, TC_A_BOLD)                 \
@@ -394,6 +394,7 @@ struct tc_app {
 	bool origins_done;
 
 	bool quit;
+	bool interactive;    /* the terminal UI (keys answer); false in `render` */
 	int last_w, last_h;
 	struct tc_theme theme;
 	char *theme_request;  /* :theme NAME asks the terminal to reload colours */

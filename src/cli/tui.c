@@ -157,6 +157,7 @@ int cmd_tui(int argc, char **argv)
 	struct tc_app a;
 	app_init(&a, s, name, term_utf8(), strcmp(term_color_desc(), "mono") && !th.monochrome);
 	a.sums[TC_M_LATENESS][1] = w.sum;
+	a.interactive = true;
 	a.theme = th;
 	if (theme_err) app_message(&a, true, "%s", theme_err);
 	for (;;) {

@@ -725,7 +725,9 @@ static void draw_title(struct tc_app *a, struct tc_grid *g)
 	FIELD(2, "step %s/%u", app_step_label(a->step, sl, sizeof sl), a->st->max_step);
 	FIELD(5, "%s", tbuf);
 	FIELD(6, "%s", tc_metric_names[a->metric]);
-	if (a->filter) FIELD(3, "f:%s", a->filter);
+	/* a view that cannot restrict itself to the filter's ranks says so */
+	const struct view *base = a->depth > 0 ? a->stack[0] : a->view;
+	if (a->filter) FIELD(3, "f:%s%s", a->filter, base->filtered ? "" : " (all ranks here)");
 	if (a->nrank_sel) FIELD(4, "sel %u", a->nrank_sel);
 	FIELD(7, "%s", a->trace_name);
 #undef FIELD
@@ -801,7 +803,9 @@ void app_draw(struct tc_app *a, struct tc_grid *g)
 	if (g->w < a->view->min_w || r.h < a->view->min_h) {
 		char need[48];
 		snprintf(need, sizeof need, "(%dx%d, need %dx%d)", g->w, g->h, a->view->min_w, a->view->min_h + 2);
-		const char *lines[] = { "terminal too small", need, "resize or press q" };
+		/* `render` is not interactive: no "press q" there */
+		const char *lines[] = { a->interactive ? "terminal too small" : "area too small", need,
+					a->interactive ? "resize or press q" : "" };
 		for (int y = 0; y < 3 && y < g->h; y++) grid_text(g, 0, y, g->w, TC_R_ERROR, lines[y]);
 		return;
 	}

@@ -332,4 +332,5 @@ static const char *const help[] = {
 
 const struct view view_logical = {
 	.name = "logical", .id = TC_V_LOGICAL, .min_w = 16, .min_h = 3, .draw = draw, .key = key, .help = help,
+	.filtered = true,
 };

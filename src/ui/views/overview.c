@@ -171,4 +171,5 @@ static const char *const help[] = {
 
 const struct view view_overview = {
 	.name = "overview", .id = TC_V_OVERVIEW, .min_w = 16, .min_h = 3, .draw = draw, .key = key, .help = help,
+	.filtered = true,
 };

@@ -254,4 +254,5 @@ static const char *const help[] = {
 
 const struct view view_physical = {
 	.name = "physical", .id = TC_V_PHYSICAL, .min_w = 16, .min_h = 3, .draw = draw, .key = key, .help = help,
+	.filtered = true,
 };
