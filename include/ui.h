@@ -367,8 +367,10 @@ struct tc_app {
 		uint32_t rank;
 		int64_t step;
 		uint64_t time, pv_t0, pv_t1;
+		uint32_t tick;   /* when it was pushed (ticks) */
 	} hist[32];
 	int nhist;
+	uint32_t ticks, filter_tick;   /* a clock of pushes and rank-set changes: Esc undoes the later */
 	bool confirm_quit;   /* q after jumps asked "quit?"; the next key answers */
 	char pending;        /* 'M' or '\'': the next key names a mark (src/ui/marks.c) */
 	struct tc_mark { bool set; const struct view *view; uint32_t rank; int64_t step; uint64_t time; } marks[26];

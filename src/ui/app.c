@@ -83,6 +83,7 @@ void app_select_ranks(struct tc_app *a, const uint32_t *ranks, uint32_t n)
 {
 	if (a->nrank_sel) memset(a->rank_sel, 0, a->t->nranks);
 	a->nrank_sel = 0;
+	if (ranks && n) a->filter_tick = ++a->ticks;
 	for (uint32_t i = 0; ranks && i < n; i++)
 		if (ranks[i] < a->t->nranks && !a->rank_sel[ranks[i]]) {
 			a->rank_sel[ranks[i]] = 1;
@@ -223,6 +224,7 @@ bool app_set_rank_set(struct tc_app *a, const uint32_t *ranks, uint32_t n, const
 		a->nvis = t->nranks;
 	}
 	a->vis_gen++;
+	a->filter_tick = ++a->ticks;
 	char *l = ranks ? xstrdup(label && *label ? label : "ranks") : NULL;
 	free(a->filter);
 	a->filter = l;
@@ -439,7 +441,7 @@ void app_pop(struct tc_app *a)
 void app_history_push(struct tc_app *a)
 {
 	const struct view *v = a->depth > 0 ? a->stack[0] : a->view;
-	struct tc_place p = { v, a->rank, a->step, a->time, a->pv.t0, a->pv.t1 };
+	struct tc_place p = { v, a->rank, a->step, a->time, a->pv.t0, a->pv.t1, ++a->ticks };
 	if (a->nhist == (int)TC_NELEM(a->hist)) {   /* full: forget the oldest */
 		memmove(a->hist, a->hist + 1, sizeof a->hist - sizeof a->hist[0]);
 		a->nhist--;
@@ -632,10 +634,11 @@ void app_key(struct tc_app *a, int key)
 	case ACT_BACK:
 		if (a->depth > 0) app_pop(a);
 		else if (a->ov.marking) a->ov.marking = false;
-		else if (app_history_pop(a)) {}
+		else if (a->nhist && a->hist[a->nhist - 1].tick > a->filter_tick && app_history_pop(a)) {}   /* a jump came last */
 		else if (a->nrank_sel) { app_select_ranks(a, NULL, 0); app_message(a, false, "rank selection cleared"); }
 		else if (a->sel) { a->sel = false; app_message(a, false, "selection cleared"); }
 		else if (a->filter) app_set_filter(a, NULL);   /* the filter or a rank set */
+		else app_history_pop(a);
 		break;
 	case ACT_SEARCH:
 	case ACT_FILTER:
