@@ -258,6 +258,10 @@ struct view {
 	/* `:csv FILE`: the view's table as CSV with a header line; NULL: the view has no table */
 	void (*csv)(struct tc_app *a, FILE *f);
 	bool filtered;        /* draws only the visible ranks (else the title says "all ranks") */
+	/* slow data (src/ui/job.c): ready says whether the session has what draw needs,
+	 * prepare computes it (in a worker thread); both NULL: nothing slow */
+	bool (*ready)(const struct tc_session *s);
+	void (*prepare)(struct tc_session *s);
 };
 extern const struct view view_logical, view_physical, view_overview, view_detail, view_help;
 extern const struct view view_regions, view_evolution;
@@ -395,6 +399,7 @@ struct tc_app {
 	size_t norigins, origin_next;
 	bool origins_done;
 
+	struct tc_job *job;  /* a view's data being computed off the UI thread (job.c), NULL if none */
 	bool quit;
 	bool interactive;    /* the terminal UI (keys answer); false in `render` */
 	int last_w, last_h;
@@ -487,6 +492,26 @@ void app_list_top(uint32_t *top, uint32_t cur, uint32_t n, int rows);
 /* The latency region of at least two ranks after g (TC_NONE: from the first); TC_NONE after
  * the last.  The DAG and verdict views cycle through it with r (src/ui/views/dag.c). */
 uint32_t view_next_region(const struct tc_latency *lat, uint32_t g);
+
+/* --- slow views (src/ui/job.c) ------------------------------------------------------
+ * app_view_ready: whether v can draw now; starts its prepare in a worker when its data
+ * are missing (in place when not interactive).  app_job_poll reaps a finished worker;
+ * app_busy: a worker runs (the key loop then polls). */
+bool app_view_ready(struct tc_app *a, const struct view *v);
+void app_job_poll(struct tc_app *a);
+bool app_busy(const struct tc_app *a);
+void app_draw_computing(struct tc_app *a, struct tc_grid *g, struct tc_rect r);
+/* The views' ready / prepare hooks, one pair per session result. */
+bool view_ready_latency(const struct tc_session *s);
+void view_prepare_latency(struct tc_session *s);
+bool view_ready_waitstates(const struct tc_session *s);
+void view_prepare_waitstates(struct tc_session *s);
+bool view_ready_profile(const struct tc_session *s);
+void view_prepare_profile(struct tc_session *s);
+bool view_ready_verdicts(const struct tc_session *s);
+void view_prepare_verdicts(struct tc_session *s);
+bool view_ready_clusters(const struct tc_session *s);
+void view_prepare_clusters(struct tc_session *s);
 
 /* --- marks (src/ui/marks.c): M + letter saves the cursor, ' + letter returns;
  * persisted per trace under $XDG_STATE_HOME/tracecomb/.  cmd is 'M' or '\''. */

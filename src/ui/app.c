@@ -17,6 +17,7 @@ void app_init(struct tc_app *a, struct tc_session *s, const char *trace_name, bo
 	a->sess = s;
 	a->t = s->t;
 	a->st = session_steps(s);
+	session_span(s);   /* computed here, before any worker (src/ui/job.c) may run */
 	a->trace_name = trace_name;
 	a->utf8 = utf8;
 	a->color = color;
@@ -604,7 +605,18 @@ void app_key(struct tc_app *a, int key)
 	}
 	const struct tc_keybind *b = keymap_find(key, a->view->id);
 	enum tc_action act = b ? b->act : ACT_NONE;
-	if (a->view->key && a->view->key(a, key, act)) return;
+	if (!app_view_ready(a, a->view)) {   /* computing: only leave, switch views or quit */
+		if (act == ACT_QUIT && key != 'Q') act = ACT_BACK;
+		if (act != ACT_BACK && act != ACT_QUIT && act != ACT_VIEW_N && act != ACT_NEXT_VIEW && act != ACT_PREV_VIEW) {
+			app_message(a, false, "computing %s: q goes back, digits and Tab switch views", a->view->name);
+			return;
+		}
+		if (act == ACT_BACK && !a->depth && !app_history_pop(a)) {
+			a->view = &view_logical;
+			app_message(a, false, "left %s; it is still being computed", "the view");
+		}
+		if (act == ACT_BACK) return;
+	} else if (a->view->key && a->view->key(a, key, act)) return;
 	switch (act) {
 	case ACT_QUIT:
 		if (key == 'Q') a->quit = true;
@@ -812,7 +824,8 @@ void app_draw(struct tc_app *a, struct tc_grid *g)
 		for (int y = 0; y < 3 && y < g->h; y++) grid_text(g, 0, y, g->w, TC_R_ERROR, lines[y]);
 		return;
 	}
-	a->view->draw(a, g, r);
+	if (app_view_ready(a, a->view)) a->view->draw(a, g, r);
+	else app_draw_computing(a, g, r);
 	draw_title(a, g);
 	draw_bottom(a, g);
 }

@@ -134,3 +134,21 @@ restored physical-quit 0
 grep -q "mean over 4 ranks (s per rank)" "$tmp/o.txt" && echo "ok overview-unit" || { echo "not ok overview-unit"; head -n 3 "$tmp/o.txt"; }
 "$BIN" render "$TRACES/tracer-stencil4d-32p" --view overview --size 80x12 --filter quartz2 >"$tmp/o.txt" 2>&1
 grep -q "mean over the 16 ranks" "$tmp/o.txt" && echo "ok overview-filter" || { echo "not ok overview-filter"; head -n 3 "$tmp/o.txt"; }
+
+# --- a slow view computes off the UI thread: "computing …", keys still answer ------------------
+GEN=${GEN:-$(dirname "$BIN")/build/bench/gen}
+[ -x "$GEN" ] || GEN=$(dirname "$BIN")/bench/gen
+if [ -x "$GEN" ] && "$GEN" -o "$tmp/big" --ranks 1024 --iters 200 >/dev/null 2>&1; then
+	WAIT_S=60 start 100 24 "$UTF" "$tmp/big"
+	WAIT_S=60 wait_for "?:help" >/dev/null
+	keys 8
+	check slow-computing "computing verdicts"
+	check slow-q-cancels "q cancels"
+	keys 1
+	check slow-keys-answer "logical | rank 0/1023"
+	keys 8
+	WAIT_S=60 check slow-done "Verdicts for the run"
+	keys Q
+	restored slow-quit 0
+	rm -rf "$tmp/big"
+else echo "skip slow-computing: no trace generator (bench/gen)"; fi

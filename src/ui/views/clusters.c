@@ -746,4 +746,5 @@ static const char *const help[] = {
 
 const struct view view_clusters = {
 	.name = "clusters", .id = TC_V_CLUSTERS, .min_w = 40, .min_h = 6, .draw = draw, .key = key, .help = help,
+	.ready = view_ready_clusters, .prepare = view_prepare_clusters,
 };

@@ -264,4 +264,5 @@ static const char *const help[] = {
 
 const struct view view_evolution = {
 	.name = "evolution", .id = TC_V_EVOLUTION, .min_w = 30, .min_h = 5, .draw = draw, .key = key, .help = help,
+	.ready = view_ready_latency, .prepare = view_prepare_latency,
 };

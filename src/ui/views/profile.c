@@ -317,4 +317,5 @@ static const char *const help[] = {
 const struct view view_profile = {
 	.name = "profile", .id = TC_V_PROFILE, .min_w = 50, .min_h = 5, .draw = draw, .key = key, .help = help, .csv = csv,
 	.free_state = free_state, .filtered = true,
+	.ready = view_ready_profile, .prepare = view_prepare_profile,
 };

@@ -338,4 +338,5 @@ static const char *const help[] = {
 const struct view view_regions = {
 	.name = "regions", .id = TC_V_REGIONS, .min_w = 40, .min_h = 5, .draw = draw, .key = key, .help = help,
 	.csv = csv,
+	.ready = view_ready_latency, .prepare = view_prepare_latency,
 };

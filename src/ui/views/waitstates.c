@@ -431,4 +431,5 @@ static const char *const help[] = {
 
 const struct view view_waitstates = {
 	.name = "waitstates", .id = TC_V_WAITSTATES, .min_w = 40, .min_h = 4, .draw = draw, .key = key, .help = help, .csv = csv,
+	.ready = view_ready_waitstates, .prepare = view_prepare_waitstates,
 };
