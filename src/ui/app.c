@@ -805,6 +805,33 @@ static void draw_bottom(struct tc_app *a, struct tc_grid *g)
 	keymap_hints(g, y, a->view->id);
 }
 
+/* The view strip under the title: every main view with its key (1..9; the rest
+ * by Tab or :view), the current one in the cursor role.  Full names when they
+ * fit, else four letters; false (not drawn) when even that does not fit. */
+static bool draw_strip(struct tc_app *a, struct tc_grid *g, int y)
+{
+	const struct view *cur = a->depth > 0 ? a->stack[0] : a->view;
+	for (int abbrev = 0; abbrev < 2; abbrev++) {
+		int len = 0;
+		for (size_t i = 0; i < tc_nmain_views; i++)
+			len += (i < 9 ? 2 : 0) + (abbrev ? TC_MIN(4, (int)strlen(tc_main_views[i]->name)) : (int)strlen(tc_main_views[i]->name)) + 1;
+		len += 5;   /* "(Tab)" after the views without a digit */
+		if (len > g->w) continue;
+		grid_fill(g, 0, y, g->w, 1, ' ', TC_R_HINT);
+		int x = 0;
+		for (size_t i = 0; i < tc_nmain_views; i++) {
+			const struct view *v = tc_main_views[i];
+			enum tc_role r = v == cur ? TC_R_CURSOR : TC_R_HINT;
+			if (i < 9) x += grid_printf(g, x, y, g->w - x, v == cur ? TC_R_CURSOR : TC_R_HINT_KEY, "%zu", i + 1);
+			x += grid_printf(g, x, y, g->w - x, r, "%.*s", abbrev ? 4 : 64, v->name);
+			x++;
+		}
+		grid_text(g, x, y, g->w - x, TC_R_HINT, "(Tab)");
+		return true;
+	}
+	return false;
+}
+
 void app_draw(struct tc_app *a, struct tc_grid *g)
 {
 	grid_clear(g, TC_R_NORMAL);
@@ -824,6 +851,7 @@ void app_draw(struct tc_app *a, struct tc_grid *g)
 		for (int y = 0; y < 3 && y < g->h; y++) grid_text(g, 0, y, g->w, TC_R_ERROR, lines[y]);
 		return;
 	}
+	if (g->h >= 14 && r.h - 1 >= a->view->min_h && draw_strip(a, g, 1)) { r.y++; r.h--; }   /* room to spare */
 	if (app_view_ready(a, a->view)) a->view->draw(a, g, r);
 	else app_draw_computing(a, g, r);
 	draw_title(a, g);
