@@ -58,12 +58,6 @@ void app_free(struct tc_app *a)
 	free(a->ov.xs);
 }
 
-const struct tc_latview *app_latview(struct tc_app *a)
-{
-	if (!a->latv) a->latv = latview_build(session_latency(a->sess));
-	return a->latv;
-}
-
 const struct tc_lsum *app_sum(struct tc_app *a)
 {
 	struct tc_lsum **p = &a->sums[a->metric][a->show_agg];
