@@ -164,6 +164,7 @@ enum tc_action {
 	ACT_WIN_PREV, ACT_WIN_NEXT, ACT_SCOPE,   /* dag, verdicts: [ ] time window, r region / scope */
 	ACT_FOCUS_MAX, ACT_FOCUS_CENTROID,   /* clusters: refocus on the cluster's max rank / centroid */
 	ACT_SET_MARK, ACT_GOTO_MARK,         /* M / ' + letter (src/ui/marks.c) */
+	ACT_PARTNER,                         /* the cursor to the next message partner / collective peer */
 	ACT_COUNT
 };
 enum tc_view_id {
@@ -376,6 +377,7 @@ struct tc_app {
 	int nhist;
 	uint32_t ticks, filter_tick;   /* a clock of pushes and rank-set changes: Esc undoes the later */
 	bool confirm_quit;   /* q after jumps asked "quit?"; the next key answers */
+	uint32_t pt_from, pt_at, pt_next;   /* p: the event whose partners are walked, the one shown, the next index */
 	char pending;        /* 'M' or '\'': the next key names a mark (src/ui/marks.c) */
 	struct tc_mark { bool set; const struct view *view; uint32_t rank; int64_t step; uint64_t time; } marks[26];
 	bool marks_loaded;
@@ -439,6 +441,8 @@ bool app_set_rank_set(struct tc_app *a, const uint32_t *ranks, uint32_t n, const
 const struct tc_latview *app_latview(struct tc_app *a);
 bool app_set_search(struct tc_app *a, const char *pat);
 bool app_search_next(struct tc_app *a, bool backward);
+/* The cursor to the next message partner or collective peer of the event it was on when p was first pressed. */
+bool app_next_partner(struct tc_app *a);
 /* Move the cursor to the next origin of lateness (largest differential lateness first). */
 bool app_next_origin(struct tc_app *a);
 /* Index of the cursor rank in the visible list (or the nearest). */

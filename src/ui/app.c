@@ -32,6 +32,7 @@ void app_init(struct tc_app *a, struct tc_session *s, const char *trace_name, bo
 	app_fit_time(a);
 	a->view = &view_logical;
 	a->lat_region = TC_NONE;
+	a->pt_at = a->pt_from = TC_NONE;
 	theme_builtin(&a->theme);
 	/* start on the first event of rank 0 */
 	a->step = 0;
@@ -671,6 +672,9 @@ void app_key(struct tc_app *a, int key)
 		a->detail_scroll = 0;
 		app_push(a, &view_detail);
 		break;
+	case ACT_PARTNER:
+		app_next_partner(a);
+		break;
 	case ACT_SET_MARK:
 	case ACT_GOTO_MARK:
 		a->pending = act == ACT_SET_MARK ? 'M' : '\'';
@@ -683,6 +687,43 @@ void app_key(struct tc_app *a, int key)
 	default:
 		break;
 	}
+}
+
+bool app_next_partner(struct tc_app *a)
+{
+	uint32_t ce = app_cursor_cev(a);
+	if (ce == TC_NONE || ce != a->pt_at) {   /* a new event: walk its partners from the first */
+		a->pt_from = ce;
+		a->pt_next = 0;
+	}
+	if (a->pt_from == TC_NONE) {
+		app_message(a, true, "no event under the cursor: no partner");
+		return false;
+	}
+	uint32_t cur_rank = a->rank;
+	int64_t cur_step = a->step;
+	a->rank = a->st->cevs[a->pt_from].rank;   /* view_partners reads the cursor */
+	a->step = a->st->cevs[a->pt_from].step;
+	uint32_t pe[256], n = view_partners(a, pe, TC_NELEM(pe));
+	a->rank = cur_rank;
+	a->step = cur_step;
+	if (!n) {
+		app_message(a, false, "this event has no message partner or collective peer");
+		return false;
+	}
+	uint32_t i = a->pt_next++ % n;
+	const struct tc_cev *e = &a->st->cevs[pe[i]];
+	app_history_push(a);
+	app_set_rank(a, e->rank);
+	if (a->rank != e->rank) {
+		a->nhist--;
+		app_message(a, true, "partner rank %u is filtered out (Esc clears the filter)", e->rank);
+		return false;
+	}
+	app_set_step(a, e->step);
+	a->pt_at = app_cursor_cev(a);
+	app_message(a, false, "partner %u of %u: rank %u step %u (p: next, Esc: back)", i + 1, n, e->rank, e->step);
+	return true;
 }
 
 bool app_next_origin(struct tc_app *a)

@@ -105,6 +105,7 @@ const struct tc_keybind tc_keymap[] = {
 	{ 'C', CL, ACT_FOCUS_CENTROID, NULL, NULL, NULL, 0 },
 	{ 'a', L | O | CL, ACT_AGG, "a", "agg", "show / hide aggregate (non-communication) steps", 0 },
 	{ 'o', L | P | O | CL, ACT_ORIGIN, "o", "origin", "next origin of lateness: where a delay first appears", 3 },
+	{ 'p', L | P | D, ACT_PARTNER, "p", "partner", "the cursor to the event's message partner / next collective peer (again: the next; Esc: back)", 0 },
 	{ 'M', M, ACT_SET_MARK, "M ' a-z", NULL, "M + letter marks the place (view, rank, step, time); ' + letter returns (kept per trace)", 0 },
 	{ '\'', M, ACT_GOTO_MARK, NULL, NULL, NULL, 0 },
 	{ ':', M, ACT_COMMAND, ":", "cmd", ":step N  :rank R  :metric M  :theme T  :view V  :write F  :csv F  :q", 0 },

@@ -33,11 +33,12 @@ check home-step-0 "step 0/40"
 for k in "?:help" "q:quit" "o:origin" "8:verdicts"; do
 	if last | grep -qF -- "$k"; then echo "ok keybar-$k"; else echo "not ok keybar-$k: $(last)"; fi
 done
-# 64 ranks in 19 rows: every row used (3 or 4 ranks a row), not 16 rows of 4
-rows=$(screen | sed -n '3,21p' | grep -c '^ *[0-9][0-9]* [^ ]')
-is logical-rows-filled "$rows" 19
+# 64 ranks in 18 rows (under the title, view strip and axis): every row used (3 or 4 ranks a
+# row), not 16 rows of 4
+rows=$(screen | sed -n '4,21p' | grep -c '^ *[0-9][0-9]* [^ ]')
+is logical-rows-filled "$rows" 18
 # 42 x units over 77 columns: the last column is drawn (stretched at any ratio)
-w=$(screen | sed -n 3p | sed 's/ *$//' | LC_ALL=C.UTF-8 wc -m)
+w=$(screen | sed -n 4p | sed 's/ *$//' | LC_ALL=C.UTF-8 wc -m)
 is logical-cols-filled "$w" 81
 
 # --- one cursor: o, then physical and back keep the step ---------------------------------
@@ -152,3 +153,16 @@ if [ -x "$GEN" ] && "$GEN" -o "$tmp/big" --ranks 1024 --iters 200 >/dev/null 2>&
 	restored slow-quit 0
 	rm -rf "$tmp/big"
 else echo "skip slow-computing: no trace generator (bench/gen)"; fi
+
+# --- the detail pane: p jumps to the message partner, Esc comes back ---------------------------
+start 100 30 "$UTF" "$LS"
+wait_for "?:help" >/dev/null
+keys Enter
+check detail-partner-hint "p:partner"
+keys p
+check detail-partner "partner 1 of 1: rank 1 step 2"
+check detail-partner-title "detail | rank 1/3 | step 2/12"
+keys Escape Escape
+check detail-partner-back "back to logical, rank 0 step 0"
+keys q
+restored detail-quit 0
