@@ -427,6 +427,10 @@ void app_message(struct tc_app *a, bool err, const char *fmt, ...) TC_PRINTF(3, 
 /* Run a ':' command line ("step 120", "rank 3", "metric duration", "theme light", "q"). */
 void app_command(struct tc_app *a, const char *cmd);
 bool app_set_metric(struct tc_app *a, const char *name);
+/* The metric as the UI names it: "duration" is the call's duration beyond the
+ * shortest of its peers (docs/tui.md), so the UI says "excess_duration"; `--metric` and
+ * `:metric` take both names. */
+const char *app_metric_label(enum tc_metric m);
 void app_set_step(struct tc_app *a, int64_t step);   /* also moves time */
 /* A step as shown to the user: "init" for the aggregate before step 0, else the number. */
 const char *app_step_label(int64_t step, char *buf, size_t n);

@@ -383,12 +383,18 @@ bool app_search_next(struct tc_app *a, bool backward)
 	return true;
 }
 
+const char *app_metric_label(enum tc_metric m)
+{
+	return m == TC_M_DURATION ? "excess_duration" : m < TC_M_COUNT ? tc_metric_names[m] : "?";
+}
+
 bool app_set_metric(struct tc_app *a, const char *name)
 {
 	static const struct { const char *alias; enum tc_metric m; } al[] = {
 		{ "lateness", TC_M_LATENESS }, { "late", TC_M_LATENESS }, { "global_lateness", TC_M_GLATENESS },
 		{ "global", TC_M_GLATENESS }, { "glateness", TC_M_GLATENESS }, { "diff_lateness", TC_M_DLATENESS },
 		{ "differential", TC_M_DLATENESS }, { "dlateness", TC_M_DLATENESS }, { "duration", TC_M_DURATION },
+		{ "excess_duration", TC_M_DURATION }, { "excess", TC_M_DURATION },
 	};
 	for (size_t i = 0; i < TC_NELEM(al); i++)
 		if (!strcasecmp(name, al[i].alias)) {
@@ -497,7 +503,7 @@ void app_command(struct tc_app *a, const char *cmd)
 		else app_set_step(a, a->step);
 	} else if (!strcmp(word, "metric") || !strcmp(word, "m")) {
 		if (!app_set_metric(a, arg))
-			app_message(a, true, "metrics: lateness, global_lateness, diff_lateness, duration");
+			app_message(a, true, "metrics: lateness, global_lateness, diff_lateness, excess_duration (duration)");
 	} else if (!strcmp(word, "theme")) {
 		if (!*arg) { app_message(a, true, ":theme takes a name or a path"); return; }
 		free(a->theme_request);
@@ -660,7 +666,7 @@ void app_key(struct tc_app *a, int key)
 		break;
 	case ACT_METRIC:
 		a->metric = (enum tc_metric)((a->metric + 1) % TC_M_COUNT);
-		app_message(a, false, "metric: %s", tc_metric_names[a->metric]);
+		app_message(a, false, "metric: %s", app_metric_label(a->metric));
 		break;
 	case ACT_AGG:
 		a->show_agg = !a->show_agg;
@@ -774,7 +780,7 @@ static void draw_title(struct tc_app *a, struct tc_grid *g)
 	FIELD(1, "rank %u/%u", a->rank, a->t->nranks ? a->t->nranks - 1 : 0);
 	FIELD(2, "step %s/%u", app_step_label(a->step, sl, sizeof sl), a->st->max_step);
 	FIELD(5, "%s", tbuf);
-	FIELD(6, "%s", tc_metric_names[a->metric]);
+	FIELD(6, "%s", app_metric_label(a->metric));
 	/* a view that cannot restrict itself to the filter's ranks says so */
 	const struct view *base = a->depth > 0 ? a->stack[0] : a->view;
 	if (a->filter) FIELD(3, "f:%s%s", a->filter, base->filtered ? "" : " (all ranks here)");
@@ -908,11 +914,11 @@ void app_event_line(struct tc_app *a, struct tc_grid *g, int y)
 		if (agg) {
 			fmt_seconds(v2, sizeof v2, tc_dur(t, e->enter - e->agg_start));
 			sb_printf(&b, "aggregate before %s: %s, %s %s", tc_region_name(t, t->ranks[a->rank].calls[op->call].region),
-				  v2, tc_metric_names[a->metric], v1);
+				  v2, app_metric_label(a->metric), v1);
 		} else {
 			fmt_seconds(v2, sizeof v2, tc_dur(t, e->leave - e->enter));
 			sb_printf(&b, "%s %s, %s %s", tc_region_name(t, t->ranks[a->rank].calls[op->call].region), v2,
-				  tc_metric_names[a->metric], v1);
+				  app_metric_label(a->metric), v1);
 			const uint32_t *sm = tc_op_sends(t, a->rank, op), *rm = tc_op_recvs(t, a->rank, op);
 			for (uint32_t i = 0; i < op->nsend && i < 4; i++) sb_printf(&b, "%s%u", i ? "," : " | to ", t->msgs[sm[i]].dst);
 			if (op->nsend > 4) sb_printf(&b, ",+%u", op->nsend - 4);

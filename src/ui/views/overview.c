@@ -56,7 +56,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	fmt_seconds(vbuf, sizeof vbuf, vmax);
 	uint32_t spc = (s->nx + (uint32_t)cols - 1) / (uint32_t)cols;
 	grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "%s per step, mean over %s%u ranks (s per rank)%s; top %s",
-		    tc_metric_names[a->metric], a->filter ? "the " : "", a->nvis,
+		    app_metric_label(a->metric), a->filter ? "the " : "", a->nvis,
 		    a->ov.zoomed && a->ov.xpc > 1 ? ", columns sum steps" : !a->ov.zoomed && spc > 1 ? ", columns sum steps" : "",
 		    vbuf);
 	int64_t m0 = a->ov.mark, m1 = a->step;
