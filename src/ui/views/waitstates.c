@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis_profile.h"
+#include "analysis_span.h"
 #include "analysis_waitstate.h"
 #include "ui.h"
 
@@ -28,6 +30,7 @@ struct ws_cache {
 	uint32_t best_kind[TC_WS_COUNT]; /* per pattern: its largest wait */
 	int kinds[TC_WS_COUNT], nkinds;  /* patterns with time > 0, in enum order */
 	double sum;                      /* all waiting */
+	double mpi;                      /* s in MPI over the application span (shares are of it) */
 };
 static struct ws_cache cache;
 
@@ -104,6 +107,11 @@ static const struct ws_cache *get_cache(struct tc_app *a)
 		cache.sum += w->total[k];
 		if (w->total[k] > 0) cache.kinds[cache.nkinds++] = k;
 	}
+	/* MPI time after MPI_Init and before MPI_Finalize (docs/span.md): Init would dilute every share */
+	const struct tc_span *sp = session_span(a->sess);
+	struct tc_profile *pf = tc_profile_compute_window(t, sp->rank_t0, sp->rank_t1, NULL, t->nranks);
+	cache.mpi = pf->mpi;
+	tc_profile_free(pf);
 	ws_sorted = w;   /* patterns by size, largest first */
 	qsort(cache.kinds, (size_t)cache.nkinds, sizeof cache.kinds[0], by_total_desc);
 	return &cache;
@@ -242,7 +250,7 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, struct tc_rect r, int 
 		fmt_seconds(s, sizeof s, w->total[k]);
 		if (x < r.x + r.w)
 			grid_printf(g, x, y, r.x + r.w - x, role, " %10s %5.1f%% of MPI", s,
-				    w->mpi_time > 0 ? 100.0 * w->total[k] / w->mpi_time : 0.0);
+				    c->mpi > 0 ? 100.0 * w->total[k] / c->mpi : 0.0);
 		break;
 	}
 	case LN_ADVICE:
@@ -291,9 +299,9 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	const struct tc_waitstates *w = c->w;
 	char s1[32], s2[32];
 	fmt_seconds(s1, sizeof s1, c->sum);
-	fmt_seconds(s2, sizeof s2, w->mpi_time);
-	grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "Waiting %s of %s in MPI (%.1f%%), %zu waits%s", s1, s2,
-		    w->mpi_time > 0 ? 100.0 * c->sum / w->mpi_time : 0.0, w->n, c->nkinds ? "" : ": no wait states");
+	fmt_seconds(s2, sizeof s2, c->mpi);
+	grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "Waiting %s of %s in MPI after MPI_Init (%.1f%%), %zu waits%s", s1, s2,
+		    c->mpi > 0 ? 100.0 * c->sum / c->mpi : 0.0, w->n, c->nkinds ? "" : ": no wait states");
 	bool status = r.h >= 8;
 	int rows = r.h - 1 - status;
 	a->ws.rows = rows;
@@ -408,7 +416,7 @@ static void csv(struct tc_app *a, FILE *f)
 	fprintf(f, "section,item,seconds,percent\n");
 	for (int i = 0; i < c->nkinds; i++)
 		fprintf(f, "pattern,%s,%.9g,%.3f\n", tc_ws_names[c->kinds[i]], w->total[c->kinds[i]],
-			w->mpi_time > 0 ? 100.0 * w->total[c->kinds[i]] / w->mpi_time : 0.0);
+			c->mpi > 0 ? 100.0 * w->total[c->kinds[i]] / c->mpi : 0.0);
 	for (uint32_t i = 0; i < c->ncaused; i++)
 		fprintf(f, "caused,%u,%.9g,%.3f\n", c->caused[i], cause_cost(w)[c->caused[i]],
 			c->sum > 0 ? 100.0 * cause_cost(w)[c->caused[i]] / c->sum : 0.0);
