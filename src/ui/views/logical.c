@@ -162,17 +162,16 @@ static void draw_axis(struct tc_app *a, struct tc_grid *g, const struct frame *f
 		if (x >= s->nx) break;
 		int64_t first = lsum_step_of_x(a->show_agg, x), last = lsum_step_of_x(a->show_agg, band_hi(&f->xb, c) - 1);
 		bool new_x = c == 0 || band_lo(&f->xb, c - 1) != x;
-		int64_t lab = -1;
-		for (int64_t st = first < 0 ? 0 : first; new_x && st <= last; st++)
-			if (st % every == 0) { lab = st; break; }
+		int64_t f0 = first < 0 ? 0 : first;
+		int64_t lab = new_x && (f0 + every - 1) / every * every <= last ? (f0 + every - 1) / every * every : -1;
 		char buf[24];
 		int n = lab >= 0 ? snprintf(buf, sizeof buf, "%lld", (long long)lab) : 0;
 		if (n && c >= free_from && c + n <= cols) {
 			grid_text(g, f->x0 + c, y, n, TC_R_AXIS, buf);
 			free_from = c + n + 1;
-		} else if (c >= free_from && new_x && every >= 2) {
-			for (int64_t st = first < 0 ? 0 : first; st <= last; st++)
-				if (st % every == every / 2) { grid_putr(g, f->x0 + c, y, grid_glyph(g, TC_G_TICK), TC_R_AXIS); break; }
+		} else if (c >= free_from && new_x && every >= 2) {   /* a tick at the first step ≡ every/2 */
+			int64_t h = every / 2, k = f0 <= h ? h : h + (f0 - h + every - 1) / every * every;
+			if (k <= last) grid_putr(g, f->x0 + c, y, grid_glyph(g, TC_G_TICK), TC_R_AXIS);
 		}
 	}
 	uint32_t cx = lsum_x_of_step(a->show_agg, a->step);
