@@ -606,17 +606,17 @@ void app_key(struct tc_app *a, int key)
 	}
 	const struct tc_keybind *b = keymap_find(key, a->view->id);
 	enum tc_action act = b ? b->act : ACT_NONE;
-	if (!app_view_ready(a, a->view)) {   /* computing: only leave, switch views or quit */
-		if (act == ACT_QUIT && key != 'Q') act = ACT_BACK;
-		if (act != ACT_BACK && act != ACT_QUIT && act != ACT_VIEW_N && act != ACT_NEXT_VIEW && act != ACT_PREV_VIEW) {
+	if (!app_view_ready(a, a->view)) {   /* computing: the view's own keys wait; q leaves it */
+		if ((act == ACT_QUIT && key != 'Q') || act == ACT_BACK) {
+			if (a->depth) app_pop(a);
+			else if (!app_history_pop(a)) a->view = &view_logical;
+			app_message(a, false, "left the view while it computes; its result is kept");
+			return;
+		}
+		if (act == ACT_NONE || act == ACT_ENTER) {
 			app_message(a, false, "computing %s: q goes back, digits and Tab switch views", a->view->name);
 			return;
 		}
-		if (act == ACT_BACK && !a->depth && !app_history_pop(a)) {
-			a->view = &view_logical;
-			app_message(a, false, "left %s; it is still being computed", "the view");
-		}
-		if (act == ACT_BACK) return;
 	} else if (a->view->key && a->view->key(a, key, act)) return;
 	switch (act) {
 	case ACT_QUIT:

@@ -33,7 +33,7 @@ keys Enter
 check clusters-reopen "2 clusters |"
 keys j
 check clusters-select "#1 2 ranks: 0,16"
-check clusters-sel-title "| sel 2 |"
+check clusters-sel-title "| sel 2"
 keys -
 check clusters-level-close "1 cluster |"
 keys +
@@ -42,14 +42,14 @@ keys c
 check clusters-refocus "focus: "
 keys 1
 check clusters-logical "logical | rank 0/31"
-check clusters-logical-sel "| sel 2 |"
+check clusters-logical-sel "| sel 2"
 # the selected ranks' labels are drawn in the selection role (#5f5faf: xterm-256 colour 61)
 sleep 0.2
 if $T capture-pane -p -e -t m | grep -q '48;5;61m'; then echo "ok clusters-logical-highlight"
 else echo "not ok clusters-logical-highlight: no selection colour"; fi
 keys Escape
 check clusters-esc "rank selection cleared"
-check_not clusters-esc-title "| sel 2 |"
+check_not clusters-esc-title "| sel 2"
 keys $K '?'
 check clusters-help "Keys in the clusters view"
 keys q y   # y: q asks after a jump

@@ -73,7 +73,7 @@ check cmd-step "step 10/40"
 keys : 'rank 5' Enter
 check cmd-rank "rank 5/31"
 keys : 'metric duration' Enter
-check cmd-metric "| excess_duration |"
+check cmd-metric "| excess_duration"
 keys : 'theme light' Enter
 check cmd-theme "theme light"
 keys : 'theme nope' Enter

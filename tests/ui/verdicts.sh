@@ -77,7 +77,7 @@ keys r
 check verdicts-scope-run "scope: the run"
 keys '?'
 check verdicts-help "Keys in the verdicts view"
-keys Escape q
+keys Escape q y   # y: q asks after a jump
 restored verdicts-quit 0
 
 # --- LANG=C and NO_COLOR ----------------------------------------------------------------
