@@ -70,7 +70,7 @@ keys $K
 golden clusters-ascii "phase 0/5"
 if screen | LC_ALL=C grep -q '[^ -~]'; then echo "not ok clusters-ascii-only: non-ASCII bytes on screen"; else echo "ok clusters-ascii-only"; fi
 keys : 'step 38' Enter j
-check clusters-ascii-select "| sel 16 |"
+check clusters-ascii-select "| sel 16"
 keys Tab
 check clusters-ascii-tab "calls | rank"
 keys q y   # y: q asks after a jump

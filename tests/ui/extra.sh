@@ -19,7 +19,7 @@ no_colour() {
 start 80 24 "$UTF" "$LS"
 wait_for "?:help" >/dev/null
 keys 6
-golden waitstates "waitstates |"
+golden waitstates "Waiting "
 keys j
 check ws-move "selected: wait_at_barrier"
 keys l
@@ -43,7 +43,7 @@ keys Escape
 
 # --- profile ---------------------------------------------------------------------------
 keys 7
-golden profile "profile |"
+golden profile "Rank time"
 keys j
 check pf-move "foo: 4 ranks"
 keys s
