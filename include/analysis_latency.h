@@ -43,6 +43,8 @@ struct tc_latency_opts {
 	double tol;                    /* convergence of the neighbourhood solves (default 1e-10) */
 	/* evolution (§5.1) */
 	uint32_t windows;              /* time windows; 0 = adapt to the trace (default) */
+	uint64_t win_t0, win_t1;       /* ticks the windows cover (the application span, analysis_span.h);
+					* win_t1 <= win_t0: the whole trace (default) */
 	double steady_level;           /* window mean L counted as high (default 1.2) */
 	uint32_t steady_min;           /* windows a steady-high period lasts at least (default 3) */
 	double growth_min;             /* rise of mean L a growth period needs at least (default 0.2) */

@@ -28,6 +28,12 @@ struct tc_profile {
 };
 
 struct tc_profile *tc_profile_compute(const struct tc_trace *t);
+/* The same over each rank r's calls' time inside [rank_t0[r], rank_t1[r]] (calls
+ * wholly outside are left out; either array NULL: the whole trace) and over
+ * ranks[0..nranks) only (ranks NULL: 0 .. nranks−1).  The profile view uses the
+ * application span's per-rank bounds (analysis_span.h) and the visible ranks. */
+struct tc_profile *tc_profile_compute_window(const struct tc_trace *t, const uint64_t *rank_t0, const uint64_t *rank_t1,
+					     const uint32_t *ranks, uint32_t nranks);
 void tc_profile_free(struct tc_profile *p);
 
 /* --- the MPI call view's two halves ----------------------------------

@@ -27,6 +27,7 @@
 	X(SELECTION, "selection", "#ffffff", "#5f5faf", 0, TC_A_UNDERLINE)           \
 	X(PARTNER, "partner", "#000000", "#5fffaf", TC_A_BOLD, TC_A_BOLD | TC_A_UNDERLINE) \
 	X(MATCH, "match", "#000000", "#ff87ff", TC_A_BOLD, TC_A_BOLD | TC_A_UNDERLINE) \
+	X(PATH, "critical_path", "#ffffff", "#875fd7", TC_A_BOLD | TC_A_UNDERLINE, TC_A_BOLD | TC_A_UNDERLINE) \
 	X(AXIS, "axis", "#8a8a8a", "", 0, 0)                                         \
 	X(LABEL, "label", "#bcbcbc", "", 0, 0)                                       \
 	X(INACTIVE, "inactive", "#3a3a3a", "", 0, 0)                                 \
@@ -34,18 +35,18 @@
 	X(RECV, "receive", "#000000", "#afd787", 0, 0)                               \
 	X(COLL, "collective", "#000000", "#d7afff", 0, 0)                            \
 	X(AGG, "aggregate", "#6c6c6c", "", 0, TC_A_DIM)                              \
-	X(MPI, "mpi", "#000000", "#d75f5f", 0, TC_A_BOLD)                            \
+	X(MPI, "mpi", "#000000", "#5fafaf", 0, TC_A_BOLD)                            \
 	X(DEPTH0, "depth0", "#bcbcbc", "#3a3a3a", 0, 0)                              \
 	X(DEPTH1, "depth1", "#bcbcbc", "#4e4e4e", 0, 0)                              \
 	X(DEPTH2, "depth2", "#000000", "#626262", 0, 0)                              \
 	X(DEPTH3, "depth3", "#000000", "#808080", 0, 0)                              \
 	X(BAR, "bar", "#5fafd7", "", 0, 0)                                           \
-	X(MAP0, "map0", "#000000", "#add8e6", 0, 0)                                  \
-	X(MAP1, "map1", "#000000", "#c3dcc4", 0, 0)                                  \
+	X(MAP0, "map0", "#000000", "#add8e6", 0, TC_A_DIM)                           \
+	X(MAP1, "map1", "#000000", "#c3dcc4", 0, TC_A_DIM)                           \
 	X(MAP2, "map2", "#000000", "#d9e0a3", 0, 0)                                  \
 	X(MAP3, "map3", "#000000", "#efe48e", 0, 0)                                  \
 	X(MAP4, "map4", "#000000", "#e6be79", 0, TC_A_BOLD)                          \
-	X(MAP5, "map5", "#000000", "#d88b5f", 0, TC_A_BOLD)                          \
+	X(MAP5, "map5", "#000000", "#d88b5f", 0, TC_A_BOLD | TC_A_UNDERLINE)         \
 	X(MAP6, "map6", "#ffffff", "#c65a45", 0, TC_A_REVERSE)                       \
 	X(MAP7, "map7", "#ffffff", "#b22222", TC_A_BOLD, TC_A_REVERSE | TC_A_BOLD)   \
 	X(HELP_KEY, "help_key", "#ffd75f", "", TC_A_BOLD, TC_A_BOLD)                 \
@@ -99,6 +100,10 @@ void grid_fill(struct tc_grid *g, int x, int y, int w, int h, uint32_t ch, enum 
  * that are not one column wide (or not ASCII in an ascii grid) become '?'. */
 int grid_text(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, const char *s);
 int grid_printf(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, const char *fmt, ...) TC_PRINTF(6, 7);
+/* Characters (columns) of UTF-8 text. */
+size_t grid_text_len(const char *s);
+/* grid_text, but text longer than maxw ends at a word boundary with an ellipsis (…, "~" in ASCII). */
+int grid_text_elide(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, const char *s);
 uint32_t grid_glyph(const struct tc_grid *g, enum tc_glyph gl);
 /* Eighth blocks: left_eighth(n) fills n/8 of the cell from the left, lower_eighth from the bottom (1..8). */
 uint32_t grid_left_eighth(const struct tc_grid *g, int n);
@@ -160,6 +165,9 @@ enum tc_action {
 	ACT_SORT, ACT_OPACITY,   /* profile: next sort key; calls: log / linear opacity */
 	ACT_WIN_PREV, ACT_WIN_NEXT, ACT_SCOPE,   /* dag, verdicts: [ ] time window, r region / scope */
 	ACT_FOCUS_MAX, ACT_FOCUS_CENTROID,   /* clusters: refocus on the cluster's max rank / centroid */
+	ACT_SET_MARK, ACT_GOTO_MARK,         /* M / ' + letter (src/ui/marks.c) */
+	ACT_PARTNER,                         /* the cursor to the next message partner / collective peer */
+	ACT_PATH,                            /* physical: the critical path on / off (docs/rootcause.md) */
 	ACT_COUNT
 };
 enum tc_view_id {
@@ -181,6 +189,7 @@ struct tc_keybind {
 	const char *keyname;  /* shown in help; NULL: same line as the previous binding */
 	const char *hint;     /* short label for the key bar, NULL: not in the bar */
 	const char *help;     /* one line for the help screen */
+	int rank;             /* key bar: hints with a lower rank stay when the bar is short (0: last) */
 };
 extern const struct tc_keybind tc_keymap[];
 extern const size_t tc_nkeymap;
@@ -224,8 +233,18 @@ void lsum_free(struct tc_lsum *s);
 struct tc_cellsum lsum_query(const struct tc_lsum *s, uint32_t r0, uint32_t r1, uint32_t x0, uint32_t x1);
 /* Metric summed over x units [x0, x1) over all ranks. */
 double lsum_xsum(const struct tc_lsum *s, uint32_t x0, uint32_t x1);
+/* The same prefix sums (nx + 1, caller frees) over ranks[0..n) only: O(their events). */
+double *lsum_xsum_ranks(const struct tc_lsum *s, const uint32_t *ranks, uint32_t n);
 static inline uint32_t lsum_x_of_step(bool agg, int64_t step) { return agg ? (uint32_t)(step + 1) : (uint32_t)(step / 2); }
 static inline int64_t lsum_step_of_x(bool agg, uint32_t x) { return agg ? (int64_t)x - 1 : (int64_t)x * 2; }
+
+/* --- bands: items over cells at any ratio (src/ui/band.c) ------------------------
+ * span items from first shown on cells cells: cell i covers [band_lo, band_hi),
+ * at least one item; band_find is the first cell showing item (-1: not shown). */
+struct tc_band { uint32_t first, span; int cells; };
+uint32_t band_lo(const struct tc_band *b, int i);
+uint32_t band_hi(const struct tc_band *b, int i);
+int band_find(const struct tc_band *b, uint32_t item);
 
 /* --- application state -------------------------------------------------------- */
 struct tc_app;
@@ -240,6 +259,13 @@ struct view {
 	const char *const *help;  /* lines about the view, NULL-terminated */
 	/* releases what the view keeps in the app (caches); NULL if nothing; app_free calls it */
 	void (*free_state)(struct tc_app *a);
+	/* `:csv FILE`: the view's table as CSV with a header line; NULL: the view has no table */
+	void (*csv)(struct tc_app *a, FILE *f);
+	bool filtered;        /* draws only the visible ranks (else the title says "all ranks") */
+	/* slow data (src/ui/job.c): ready says whether the session has what draw needs,
+	 * prepare computes it (in a worker thread); both NULL: nothing slow */
+	bool (*ready)(const struct tc_session *s);
+	void (*prepare)(struct tc_session *s);
 };
 extern const struct view view_logical, view_physical, view_overview, view_detail, view_help;
 extern const struct view view_regions, view_evolution;
@@ -294,13 +320,23 @@ struct tc_app {
 	char *search;        /* pattern or NULL */
 	struct tc_regex *search_re;
 	uint8_t *region_match;   /* per region: matches the search */
+	struct tc_hit { uint64_t time; uint32_t rank; int64_t step; } *hits;   /* search hits by time (app.c) */
+	size_t nhits;
+	uint32_t hits_gen;   /* vis_gen they were found for */
 
 	/* view ports */
 	/* logical: first row (index into vis), first x unit, x units per column, ranks per row;
-	 * fitted: xpc/rpr are set; zoomed: the user chose them (else a resize fits again) */
-	struct { uint32_t top, left, xpc, rpr; bool fitted, zoomed; int cols, rows; } lv;
-	struct { uint32_t top; uint64_t t0, t1; int cols, rows; } pv;   /* physical: time window */
-	struct { uint32_t left, xpc; bool fitted, zoomed; int64_t mark; bool marking; int cols; } ov;
+	 * fitted: xpc/rpr are set; zoomed / rzoomed: the user chose xpc / rpr (else the whole
+	 * trace / every visible rank is spread over the screen at any ratio, see struct tc_band) */
+	struct { uint32_t top, left, xpc, rpr; bool fitted, zoomed, rzoomed; int cols, rows; } lv;
+	struct { uint32_t top; uint64_t t0, t1; int cols, rows; bool path; } pv;   /* physical: time window; path: critical path shown */
+	/* overview: zoomed: xpc x units per column from left (else the whole trace over the width);
+	 * xs: prefix sums over the visible ranks when a filter is set, for (xs_sum, xs_gen) */
+	struct {
+		uint32_t left, xpc; bool fitted, zoomed; int64_t mark; bool marking; int cols;
+		double *xs; const struct tc_lsum *xs_sum; uint32_t xs_gen;
+	} ov;
+	uint32_t vis_gen;    /* counts changes of vis (caches over the visible ranks compare it) */
 	uint32_t detail_scroll, help_scroll;
 	/* latency views: the selected region (TC_NONE: none yet / all messages), regions: first
 	 * row and latency mode, evolution: the window under the cursor and the first row */
@@ -332,6 +368,23 @@ struct tc_app {
 	uint8_t *rank_sel;
 	uint32_t nrank_sel;
 
+	/* jump history: where the cursor was before each jump (Enter on a verdict, wait
+	 * state, overview range or window, `o`, a search hit); Esc / Backspace returns */
+	struct tc_place {
+		const struct view *view;
+		uint32_t rank;
+		int64_t step;
+		uint64_t time, pv_t0, pv_t1;
+		uint32_t tick;   /* when it was pushed (ticks) */
+	} hist[32];
+	int nhist;
+	uint32_t ticks, filter_tick;   /* a clock of pushes and rank-set changes: Esc undoes the later */
+	bool confirm_quit;   /* q after jumps asked "quit?"; the next key answers */
+	uint32_t pt_from, pt_at, pt_next;   /* p: the event whose partners are walked, the one shown, the next index */
+	char pending;        /* 'M' or '\'': the next key names a mark (src/ui/marks.c) */
+	struct tc_mark { bool set; const struct view *view; uint32_t rank; int64_t step; uint64_t time; } marks[26];
+	bool marks_loaded;
+
 	/* views */
 	const struct view *view;
 	const struct view *stack[8];
@@ -351,7 +404,9 @@ struct tc_app {
 	size_t norigins, origin_next;
 	bool origins_done;
 
+	struct tc_job *job;  /* a view's data being computed off the UI thread (job.c), NULL if none */
 	bool quit;
+	bool interactive;    /* the terminal UI (keys answer); false in `render` */
 	int last_w, last_h;
 	struct tc_theme theme;
 	char *theme_request;  /* :theme NAME asks the terminal to reload colours */
@@ -365,11 +420,23 @@ void app_key(struct tc_app *a, int key);
 bool app_set_view(struct tc_app *a, const char *name);
 void app_push(struct tc_app *a, const struct view *v);
 void app_pop(struct tc_app *a);
+/* Remember where the cursor is (view, rank, step, time, time window) before a jump. */
+void app_history_push(struct tc_app *a);
+/* Back to the last remembered place; false when there is none. */
+bool app_history_pop(struct tc_app *a);
+/* Show main view v (a jump's target): the view stack is left. */
+void app_show(struct tc_app *a, const struct view *v);
 void app_message(struct tc_app *a, bool err, const char *fmt, ...) TC_PRINTF(3, 4);
 /* Run a ':' command line ("step 120", "rank 3", "metric duration", "theme light", "q"). */
 void app_command(struct tc_app *a, const char *cmd);
 bool app_set_metric(struct tc_app *a, const char *name);
+/* The metric as the UI names it: "duration" is the call's duration beyond the
+ * shortest of its peers (docs/tui.md), so the UI says "excess_duration"; `--metric` and
+ * `:metric` take both names. */
+const char *app_metric_label(enum tc_metric m);
 void app_set_step(struct tc_app *a, int64_t step);   /* also moves time */
+/* A step as shown to the user: "init" for the aggregate before step 0, else the number. */
+const char *app_step_label(int64_t step, char *buf, size_t n);
 void app_set_rank(struct tc_app *a, uint32_t rank);
 void app_set_time(struct tc_app *a, uint64_t time);  /* also moves step */
 bool app_set_filter(struct tc_app *a, const char *pat);
@@ -381,6 +448,8 @@ bool app_set_rank_set(struct tc_app *a, const uint32_t *ranks, uint32_t n, const
 const struct tc_latview *app_latview(struct tc_app *a);
 bool app_set_search(struct tc_app *a, const char *pat);
 bool app_search_next(struct tc_app *a, bool backward);
+/* The cursor to the next message partner or collective peer of the event it was on when p was first pressed. */
+bool app_next_partner(struct tc_app *a);
 /* Move the cursor to the next origin: the root causes (excess ranked by delay
  * cost and critical path, analysis_origins.h), best first. */
 bool app_next_origin(struct tc_app *a);
@@ -399,6 +468,9 @@ static inline bool app_rank_selected(const struct tc_app *a, uint32_t r)
 /* Colour-map role for a value in [0, vmax]. */
 enum tc_role app_map_role(double v, double vmax);
 void app_fit_logical(struct tc_app *a, int cols, int rows);
+/* The logical view's columns (x units) and rows (visible ranks) for a cols × rows area. */
+struct tc_band app_logical_xband(struct tc_app *a, int cols);
+struct tc_band app_logical_rband(const struct tc_app *a, int rows);
 /* The time window (pv.t0/t1, shared by the physical and calls views): kept inside
  * the trace and at least 8 ticks wide; zoomed by 2 around the cursor time. */
 void app_clamp_time_window(struct tc_app *a);
@@ -413,6 +485,9 @@ uint32_t view_partners(const struct tc_app *a, uint32_t *out, uint32_t max);
 int view_legend(struct tc_app *a, struct tc_grid *g, int x, int y, int w, double vmax);
 /* One status line about the event (or call) under the cursor, at row y. */
 void app_event_line(struct tc_app *a, struct tc_grid *g, int y);
+/* The cursor on an axis line: the cell at (x, y) in the cursor role; the mark
+ * glyph only on a blank, tick or line cell, never over a label's digits. */
+void app_axis_cursor(struct tc_grid *g, int x, int y);
 /* A full-width line in the status role (the event line, the latency views' selection). */
 void app_status_line(struct tc_grid *g, int y, const char *s);
 /* A horizontal bar of frac (0..1) of w cells, in eighths, at (x, y); a value
@@ -429,6 +504,39 @@ void app_list_top(uint32_t *top, uint32_t cur, uint32_t n, int rows);
 /* The latency region of at least two ranks after g (TC_NONE: from the first); TC_NONE after
  * the last.  The DAG and verdict views cycle through it with r (src/ui/views/dag.c). */
 uint32_t view_next_region(const struct tc_latency *lat, uint32_t g);
+
+/* --- slow views (src/ui/job.c) ------------------------------------------------------
+ * app_view_ready: whether v can draw now; starts its prepare in a worker when its data
+ * are missing (in place when not interactive).  app_job_poll reaps a finished worker;
+ * app_busy: a worker runs (the key loop then polls). */
+bool app_view_ready(struct tc_app *a, const struct view *v);
+void app_job_poll(struct tc_app *a);
+bool app_busy(const struct tc_app *a);
+void app_draw_computing(struct tc_app *a, struct tc_grid *g, struct tc_rect r);
+/* The views' ready / prepare hooks, one pair per session result. */
+bool view_ready_latency(const struct tc_session *s);
+void view_prepare_latency(struct tc_session *s);
+bool view_ready_waitstates(const struct tc_session *s);
+void view_prepare_waitstates(struct tc_session *s);
+bool view_ready_profile(const struct tc_session *s);
+void view_prepare_profile(struct tc_session *s);
+bool view_ready_verdicts(const struct tc_session *s);
+void view_prepare_verdicts(struct tc_session *s);
+bool view_ready_clusters(const struct tc_session *s);
+void view_prepare_clusters(struct tc_session *s);
+
+/* --- marks (src/ui/marks.c): M + letter saves the cursor, ' + letter returns;
+ * persisted per trace under $XDG_STATE_HOME/tracecomb/.  cmd is 'M' or '\''. */
+bool marks_key(struct tc_app *a, char cmd, int key);
+
+/* --- export from inside (src/ui/export.c) -------------------------------------------
+ * `:write FILE` the current view as text (what `render` prints), `:csv FILE` its table;
+ * a name ending in "!" (":write! F" or ":write F!") overwrites.  Never into the trace's
+ * directory.  False with a message in the app. */
+bool export_write(struct tc_app *a, const char *path, bool force, int w, int h);
+bool export_csv(struct tc_app *a, const char *path, bool force);
+/* A CSV field: quoted, inner quotes doubled. */
+void export_csv_str(FILE *f, const char *s);
 
 /* --- terminal (src/ui/term.c, the only curses user) --------------------------- */
 enum tc_colormode { TC_CM_AUTO, TC_CM_ALWAYS, TC_CM_NEVER };

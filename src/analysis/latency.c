@@ -334,8 +334,10 @@ struct tc_latency *tc_latency_compute(const struct tc_trace *t, const struct tc_
 	/* windows over the analysed span, by receive completion */
 	uint32_t W = op->windows ? op->windows : auto_windows(m);
 	lat->nwindows = W;
-	lat->win_t0 = t->tmin;
-	uint64_t span = t->tmax > t->tmin ? t->tmax - t->tmin + 1 : 1;
+	bool given = op->win_t1 > op->win_t0;
+	lat->win_t0 = given ? op->win_t0 : t->tmin;
+	uint64_t end = given ? op->win_t1 : t->tmax;
+	uint64_t span = end > lat->win_t0 ? end - lat->win_t0 + 1 : 1;
 	lat->win_dt = (span + W - 1) / W;
 	if (!lat->win_dt) lat->win_dt = 1;
 	lat->win_all = xcalloc(W, sizeof *lat->win_all);

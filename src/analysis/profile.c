@@ -53,7 +53,21 @@ static int by_excl(const void *a, const void *b)
 
 struct tc_profile *tc_profile_compute(const struct tc_trace *t)
 {
+	return tc_profile_compute_window(t, NULL, NULL, NULL, t->nranks);
+}
+
+/* Seconds of [b, e] inside [t0, t1]. */
+static double clip(const struct tc_trace *t, uint64_t b, uint64_t e, uint64_t t0, uint64_t t1)
+{
+	uint64_t lo = b > t0 ? b : t0, hi = e < t1 ? e : t1;
+	return hi > lo ? tc_dur(t, hi - lo) : 0;
+}
+
+struct tc_profile *tc_profile_compute_window(const struct tc_trace *t, const uint64_t *rank_t0, const uint64_t *rank_t1,
+					     const uint32_t *ranks, uint32_t nranks)
+{
 	struct tc_profile *p = xcalloc(1, sizeof *p);
+	bool all = !rank_t0 || !rank_t1;
 	uint32_t nr = t->nregions;
 	struct tc_prof_region *g = xcalloc(nr ? nr : 1, sizeof *g);
 	double *excl_rank = xcalloc(nr ? nr : 1, sizeof *excl_rank);  /* this rank's exclusive time per region */
@@ -64,13 +78,17 @@ struct tc_profile *tc_profile_compute(const struct tc_trace *t)
 		g[i].rank_max = TC_NONE;
 	}
 	VEC(uint32_t) touched = { 0 };
-	for (uint32_t r = 0; r < t->nranks; r++) {
+	for (uint32_t i = 0; i < nranks; i++) {
+		uint32_t r = ranks ? ranks[i] : i;
+		if (r >= t->nranks) continue;
 		const struct tc_rank *R = &t->ranks[r];
-		if (R->ncalls) p->total += tc_dur(t, R->last_time - R->first_time);
+		uint64_t t0 = all ? t->tmin : rank_t0[r], t1 = all ? t->tmax : rank_t1[r];
+		if (R->ncalls) p->total += all ? tc_dur(t, R->last_time - R->first_time) : clip(t, R->first_time, R->last_time, t0, t1);
 		for (uint32_t c = 0; c < R->ncalls; c++) {
 			const struct tc_call *call = &R->calls[c];
 			if (call->region >= nr) continue;
-			double d = tc_dur(t, call->leave - call->enter);
+			if (!all && (call->leave <= t0 || call->enter >= t1)) continue;   /* outside the window */
+			double d = all ? tc_dur(t, call->leave - call->enter) : clip(t, call->enter, call->leave, t0, t1);
 			struct tc_prof_region *x = &g[call->region];
 			x->calls++;
 			/* inclusive time counts only the outermost instance of a recursive region */

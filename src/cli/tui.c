@@ -52,7 +52,9 @@ static bool on_progress(void *ctx, uint64_t done, uint64_t total)
 	p->last = now;
 	int k = term_key(0);
 	if (k == 'q' || k == 'Q' || k == TK_INTERRUPT || k == TK_ESC) p->cancelled = true;
-	if (!p->cancelled) draw_progress(p->g, "Loading", p->name, done, total);
+	/* at 100 % the reader still builds the model: say so instead of a frozen "100 %" */
+	if (!p->cancelled && total && done >= total) draw_progress(p->g, "Read every event; building the model (matching messages, call trees)", p->name, 0, 0);
+	else if (!p->cancelled) draw_progress(p->g, "Loading", p->name, done, total);
 	return !p->cancelled;
 }
 
@@ -157,6 +159,7 @@ int cmd_tui(int argc, char **argv)
 	struct tc_app a;
 	app_init(&a, s, name, term_utf8(), strcmp(term_color_desc(), "mono") && !th.monochrome);
 	a.sums[TC_M_LATENESS][1] = w.sum;
+	a.interactive = true;
 	a.theme = th;
 	if (theme_err) app_message(&a, true, "%s", theme_err);
 	for (;;) {
@@ -165,7 +168,7 @@ int cmd_tui(int argc, char **argv)
 		if (W != g.w || H != g.h) grid_resize(&g, W, H);
 		app_draw(&a, &g);
 		term_blit(&g);
-		int k = term_key(-1);
+		int k = term_key(app_busy(&a) ? 200 : -1);   /* a view computing: redraw as it goes */
 		if (k == TK_NONE) continue;
 		if (k == TK_RESIZE) continue;
 		if (k == TK_CTRL_L && !a.prompt) { term_redraw_all(); continue; }
@@ -188,6 +191,7 @@ int cmd_tui(int argc, char **argv)
 		if (a.quit) break;
 	}
 	term_close();
+	if (app_busy(&a)) _exit(0);   /* a worker still fills the session: nothing to free safely */
 	app_free(&a);
 	grid_free(&g);
 	free(name);

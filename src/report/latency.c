@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis_latency.h"
+#include "analysis_span.h"
 #include "report.h"
 
 const struct tc_latency *session_latency(struct tc_session *s)
@@ -31,6 +32,11 @@ const struct tc_latency *session_latency(struct tc_session *s)
 	o.steady_min = (uint32_t)session_opt_num(s, "steady_min", o.steady_min);
 	o.growth_min = session_opt_num(s, "growth_min", o.growth_min);
 	o.threads = (int)session_opt_num(s, "threads", o.threads);
+	if (session_opt_bool(s, "latency_span", false)) {   /* windows over the application span (opt in) */
+		const struct tc_span *sp = session_span(s);
+		o.win_t0 = sp->t0;
+		o.win_t1 = sp->t1;
+	}
 	s->latency = tc_latency_compute(s->t, &o);
 	return s->latency;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analysis_span.h"
 #include "ui.h"
 
 void app_init(struct tc_app *a, struct tc_session *s, const char *trace_name, bool utf8, bool color)
@@ -17,6 +18,7 @@ void app_init(struct tc_app *a, struct tc_session *s, const char *trace_name, bo
 	a->sess = s;
 	a->t = s->t;
 	a->st = session_steps(s);
+	session_span(s);   /* computed here, before any worker (src/ui/job.c) may run */
 	a->trace_name = trace_name;
 	a->utf8 = utf8;
 	a->color = color;
@@ -31,6 +33,7 @@ void app_init(struct tc_app *a, struct tc_session *s, const char *trace_name, bo
 	app_fit_time(a);
 	a->view = &view_logical;
 	a->lat_region = TC_NONE;
+	a->pt_at = a->pt_from = TC_NONE;
 	theme_builtin(&a->theme);
 	/* start on the first event of rank 0 */
 	a->step = 0;
@@ -50,15 +53,11 @@ void app_free(struct tc_app *a)
 	free(a->search);
 	regex_free(a->search_re);
 	free(a->region_match);
+	free(a->hits);
 	free(a->err_caret);
 	free(a->theme_request);
 	latview_free(a->latv);
-}
-
-const struct tc_latview *app_latview(struct tc_app *a)
-{
-	if (!a->latv) a->latv = latview_build(session_latency(a->sess));
-	return a->latv;
+	free(a->ov.xs);
 }
 
 const struct tc_lsum *app_sum(struct tc_app *a)
@@ -81,6 +80,7 @@ void app_select_ranks(struct tc_app *a, const uint32_t *ranks, uint32_t n)
 {
 	if (a->nrank_sel) memset(a->rank_sel, 0, a->t->nranks);
 	a->nrank_sel = 0;
+	if (ranks && n) a->filter_tick = ++a->ticks;
 	for (uint32_t i = 0; ranks && i < n; i++)
 		if (ranks[i] < a->t->nranks && !a->rank_sel[ranks[i]]) {
 			a->rank_sel[ranks[i]] = 1;
@@ -220,6 +220,8 @@ bool app_set_rank_set(struct tc_app *a, const uint32_t *ranks, uint32_t n, const
 		for (uint32_t r = 0; r < t->nranks; r++) a->vis[r] = r;
 		a->nvis = t->nranks;
 	}
+	a->vis_gen++;
+	a->filter_tick = ++a->ticks;
 	char *l = ranks ? xstrdup(label && *label ? label : "ranks") : NULL;
 	free(a->filter);
 	a->filter = l;
@@ -275,6 +277,8 @@ bool app_set_filter(struct tc_app *a, const char *pat)
 	return true;
 }
 
+static void build_hits(struct tc_app *a);
+
 bool app_set_search(struct tc_app *a, const char *pat)
 {
 	struct tc_regex *re;
@@ -286,66 +290,103 @@ bool app_set_search(struct tc_app *a, const char *pat)
 	free(a->region_match);
 	a->region_match = xcalloc(a->t->nregions + 1, 1);
 	for (uint32_t i = 0; i < a->t->nregions; i++) a->region_match[i] = regex_match(re, tc_region_name(a->t, i));
+	build_hits(a);
 	return app_search_next(a, false);
 }
 
-/* Next call (in time over the visible ranks, ties by rank) whose region
- * matches, strictly after (before) the cursor. */
+/* Search hits: the calls of the visible ranks whose region matches, one hit
+ * per logical step (the earliest of the step's matching calls: a collective
+ * is one hit, not one per rank); calls without a step are hits of their own.
+ * In time order, ties by rank.  O(calls of the visible ranks), once per
+ * search and filter. */
+struct hitkey { int64_t key; uint64_t time; uint32_t rank; };
+
+static int hitkey_cmp(const void *p, const void *q)
+{
+	const struct hitkey *x = p, *y = q;
+	if (x->key != y->key) return x->key < y->key ? -1 : 1;
+	if (x->time != y->time) return x->time < y->time ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static int hit_cmp(const void *p, const void *q)
+{
+	const struct tc_hit *x = p, *y = q;
+	if (x->time != y->time) return x->time < y->time ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static void build_hits(struct tc_app *a)
+{
+	const struct tc_trace *t = a->t;
+	VEC(struct hitkey) k = { 0 };
+	int64_t solo = -1;
+	for (uint32_t i = 0; i < a->nvis; i++) {
+		uint32_t r = a->vis[i];
+		const struct tc_rank *R = &t->ranks[r];
+		for (uint32_t c = 0; c < R->ncalls; c++) {
+			if (R->calls[c].region >= t->nregions || !a->region_match[R->calls[c].region]) continue;
+			uint32_t e = R->calls[c].op != TC_NONE ? tc_steps_cev_of_call(a->st, r, c) : TC_NONE;
+			struct hitkey h = { e != TC_NONE ? (int64_t)a->st->cevs[e].step : solo--, R->calls[c].enter, r };
+			VEC_PUSH(k, h);
+		}
+	}
+	if (k.n) qsort(k.a, k.n, sizeof *k.a, hitkey_cmp);
+	free(a->hits);
+	a->hits = xmalloc((k.n + 1) * sizeof *a->hits);
+	a->nhits = 0;
+	for (size_t i = 0; i < k.n; i++)
+		if (!i || k.a[i].key != k.a[i - 1].key)
+			a->hits[a->nhits++] = (struct tc_hit){ k.a[i].time, k.a[i].rank, k.a[i].key };
+	if (a->nhits) qsort(a->hits, a->nhits, sizeof *a->hits, hit_cmp);
+	a->hits_gen = a->vis_gen;
+	free(k.a);
+}
+
+/* The next (previous) hit strictly after (before) the cursor in time; ties by rank. */
 bool app_search_next(struct tc_app *a, bool backward)
 {
 	if (!a->search_re) {
 		app_message(a, true, "no search yet: press / first");
 		return false;
 	}
+	if (!a->hits || a->hits_gen != a->vis_gen) build_hits(a);
 	const struct tc_trace *t = a->t;
-	uint64_t best_t = backward ? 0 : UINT64_MAX;
-	uint32_t best_r = TC_NONE;
-	bool found = false;
-	for (uint32_t i = 0; i < a->nvis; i++) {
-		uint32_t r = a->vis[i];
-		const struct tc_rank *R = &t->ranks[r];
-		uint32_t lo = 0, hi = R->ncalls;   /* first call with enter > cursor (or >= with a later rank) */
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			uint64_t e = R->calls[mid].enter;
-			bool after = e > a->time || (e == a->time && r > a->rank);
-			if (!after) lo = mid + 1;
-			else hi = mid;
-		}
-		if (!backward) {
-			for (uint32_t c = lo; c < R->ncalls; c++) {
-				if (R->calls[c].enter > best_t || (found && R->calls[c].enter == best_t)) break;
-				if (R->calls[c].region < t->nregions && a->region_match[R->calls[c].region]) {
-					best_t = R->calls[c].enter;
-					best_r = r;
-					found = true;
-					break;
-				}
-			}
-		} else {
-			for (uint32_t c = lo; c-- > 0;) {
-				uint64_t e = R->calls[c].enter;
-				if (e == a->time && r >= a->rank) continue;
-				if (found && e < best_t) break;   /* ties: the later rank wins */
-				if (R->calls[c].region < t->nregions && a->region_match[R->calls[c].region]) {
-					best_t = e;
-					best_r = r;
-					found = true;
-					break;
-				}
-			}
-		}
+	size_t lo = 0, hi = a->nhits;   /* first hit after the cursor */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct tc_hit *h = &a->hits[mid];
+		if (h->time < a->time || (h->time == a->time && h->rank <= a->rank)) lo = mid + 1;
+		else hi = mid;
 	}
-	if (!found) {
-		app_message(a, true, "/%s: no %s match", a->search, backward ? "earlier" : "later");
+	size_t i = lo;
+	if (backward) {   /* the last hit before the cursor */
+		i = lo;
+		while (i > 0 && a->hits[i - 1].time == a->time && a->hits[i - 1].rank == a->rank) i--;
+		if (i == 0) i = a->nhits;
+		else i--;
+	}
+	if (i >= a->nhits) {
+		app_message(a, true, "/%s: no %s match (%zu in all)", a->search, backward ? "earlier" : "later", a->nhits);
 		return false;
 	}
-	a->rank = best_r;
-	app_set_time(a, best_t);
-	uint32_t c = tc_call_at(t, best_r, best_t);
-	app_message(a, false, "/%s: %s on rank %u", a->search,
-		    c != TC_NONE ? tc_region_name(t, t->ranks[best_r].calls[c].region) : "?", best_r);
+	const struct tc_hit *h = &a->hits[i];
+	a->rank = h->rank;
+	if (h->step >= 0) {
+		app_set_step(a, h->step);
+		a->time = h->time;
+	} else app_set_time(a, h->time);
+	uint32_t c = tc_call_at(t, h->rank, h->time);
+	char sl[24];
+	app_message(a, false, "/%s: %s on rank %u, step %s: match %zu of %zu (n/N: next/previous)", a->search,
+		    c != TC_NONE ? tc_region_name(t, t->ranks[h->rank].calls[c].region) : "?", h->rank,
+		    app_step_label(a->step, sl, sizeof sl), i + 1, a->nhits);
 	return true;
+}
+
+const char *app_metric_label(enum tc_metric m)
+{
+	return m == TC_M_DURATION ? "excess_duration" : m < TC_M_COUNT ? tc_metric_names[m] : "?";
 }
 
 bool app_set_metric(struct tc_app *a, const char *name)
@@ -354,6 +395,7 @@ bool app_set_metric(struct tc_app *a, const char *name)
 		{ "lateness", TC_M_LATENESS }, { "late", TC_M_LATENESS }, { "global_lateness", TC_M_GLATENESS },
 		{ "global", TC_M_GLATENESS }, { "glateness", TC_M_GLATENESS }, { "diff_lateness", TC_M_DLATENESS },
 		{ "differential", TC_M_DLATENESS }, { "dlateness", TC_M_DLATENESS }, { "duration", TC_M_DURATION },
+		{ "excess_duration", TC_M_DURATION }, { "excess", TC_M_DURATION },
 	};
 	for (size_t i = 0; i < TC_NELEM(al); i++)
 		if (!strcasecmp(name, al[i].alias)) {
@@ -364,18 +406,18 @@ bool app_set_metric(struct tc_app *a, const char *name)
 }
 
 /* Entering the physical view: on the first visit (the window still covers
- * the whole trace) show the cursor step's span at an eighth of the width. */
+ * the whole trace) show the application span (docs/span.md).  The cursor
+ * keeps its step: switching views never moves it. */
 static void enter_physical(struct tc_app *a)
 {
 	if (a->pv.t0 <= a->t->tmin && a->pv.t1 >= a->t->tmax) {
-		uint64_t sb, se;
-		app_step_span(a, a->step, &sb, &se);
-		uint64_t w = (se - sb) * 8 > 64 ? (se - sb) * 8 : 64;
-		uint64_t mid = sb + (se - sb) / 2;
-		a->pv.t0 = mid > w / 2 ? mid - w / 2 : 0;
-		a->pv.t1 = a->pv.t0 + w;
+		const struct tc_span *sp = session_span(a->sess);
+		if (sp->t1 > sp->t0) {
+			a->pv.t0 = sp->t0;
+			a->pv.t1 = sp->t1;
+		}
 	}
-	app_set_time(a, a->time);
+	app_follow_time(a);
 }
 
 bool app_set_view(struct tc_app *a, const char *name)
@@ -397,6 +439,40 @@ void app_push(struct tc_app *a, const struct view *v)
 void app_pop(struct tc_app *a)
 {
 	if (a->depth > 0) a->view = a->stack[--a->depth];
+}
+
+void app_history_push(struct tc_app *a)
+{
+	const struct view *v = a->depth > 0 ? a->stack[0] : a->view;
+	struct tc_place p = { v, a->rank, a->step, a->time, a->pv.t0, a->pv.t1, ++a->ticks };
+	if (a->nhist == (int)TC_NELEM(a->hist)) {   /* full: forget the oldest */
+		memmove(a->hist, a->hist + 1, sizeof a->hist - sizeof a->hist[0]);
+		a->nhist--;
+	}
+	a->hist[a->nhist++] = p;
+}
+
+bool app_history_pop(struct tc_app *a)
+{
+	if (!a->nhist) return false;
+	const struct tc_place *p = &a->hist[--a->nhist];
+	a->view = p->view;
+	a->depth = 0;
+	app_set_rank(a, p->rank);
+	a->step = p->step;
+	a->time = p->time;
+	a->pv.t0 = p->pv_t0;
+	a->pv.t1 = p->pv_t1;
+	char sl[24];
+	app_message(a, false, "back to %s, rank %u step %s%s", a->view->name, a->rank, app_step_label(a->step, sl, sizeof sl),
+		    a->nhist ? " (Esc: further back)" : "");
+	return true;
+}
+
+void app_show(struct tc_app *a, const struct view *v)
+{
+	a->view = v;
+	a->depth = 0;
 }
 
 void app_command(struct tc_app *a, const char *cmd)
@@ -428,7 +504,7 @@ void app_command(struct tc_app *a, const char *cmd)
 		else app_set_step(a, a->step);
 	} else if (!strcmp(word, "metric") || !strcmp(word, "m")) {
 		if (!app_set_metric(a, arg))
-			app_message(a, true, "metrics: lateness, global_lateness, diff_lateness, duration");
+			app_message(a, true, "metrics: lateness, global_lateness, diff_lateness, excess_duration (duration)");
 	} else if (!strcmp(word, "theme")) {
 		if (!*arg) { app_message(a, true, ":theme takes a name or a path"); return; }
 		free(a->theme_request);
@@ -440,6 +516,16 @@ void app_command(struct tc_app *a, const char *cmd)
 			app_message(a, true, "views: %s", b.s);
 			sb_free(&b);
 		}
+	} else if (!strcmp(word, "write") || !strcmp(word, "w") || !strcmp(word, "write!") || !strcmp(word, "w!") ||
+		   !strcmp(word, "csv") || !strcmp(word, "csv!")) {
+		char path[256];
+		snprintf(path, sizeof path, "%s", arg);
+		size_t pl = strlen(path);
+		bool force = word[strlen(word) - 1] == '!' || (pl && path[pl - 1] == '!');
+		if (pl && path[pl - 1] == '!') path[--pl] = 0;
+		while (pl && path[pl - 1] == ' ') path[--pl] = 0;
+		if (word[0] == 'c') export_csv(a, path, force);
+		else export_write(a, path, force, a->last_w, a->last_h);
 	} else if (!strcmp(word, "filter")) {
 		app_set_filter(a, arg);
 	} else if (!strcmp(word, "search")) {
@@ -448,7 +534,7 @@ void app_command(struct tc_app *a, const char *cmd)
 		a->show_agg = !(!strcmp(arg, "off") || !strcmp(arg, "0") || !strcmp(arg, "no"));
 		app_set_step(a, a->step);
 	} else {
-		app_message(a, true, "unknown command ':%s' (step, rank, metric, theme, view, filter, search, agg, q)", word);
+		app_message(a, true, "unknown command ':%s' (step, rank, metric, theme, view, filter, search, agg, write, csv, q)", word);
 	}
 }
 
@@ -460,8 +546,9 @@ static void run_prompt(struct tc_app *a)
 	a->line[a->linelen] = 0;
 	if (p == ':') app_command(a, a->line);
 	else if (p == '/') {
-		if (a->linelen) app_set_search(a, a->line);
-		else if (a->search) app_search_next(a, false);
+		app_history_push(a);
+		bool moved = a->linelen ? app_set_search(a, a->line) : a->search && app_search_next(a, false);
+		if (!moved) a->nhist--;
 	} else if (p == 'f') app_set_filter(a, a->line);
 }
 
@@ -507,13 +594,39 @@ void app_key(struct tc_app *a, int key)
 	free(a->err_caret);
 	a->err_caret = NULL;
 	if (key == TK_INTERRUPT) { a->quit = true; return; }
+	if (a->pending) {   /* the letter of a mark */
+		char cmd = a->pending;
+		a->pending = 0;
+		marks_key(a, cmd, key);
+		return;
+	}
+	if (a->confirm_quit) {   /* answering "quit?" */
+		a->confirm_quit = false;
+		if (key == 'y' || key == 'Y' || key == 'q') { a->quit = true; return; }
+		if (key != TK_ESC && key != TK_BACKSPACE && key != 8) { app_message(a, false, "not quitting"); return; }
+	}
 	const struct tc_keybind *b = keymap_find(key, a->view->id);
 	enum tc_action act = b ? b->act : ACT_NONE;
-	if (a->view->key && a->view->key(a, key, act)) return;
+	if (!app_view_ready(a, a->view)) {   /* computing: the view's own keys wait; q leaves it */
+		if ((act == ACT_QUIT && key != 'Q') || act == ACT_BACK) {
+			if (a->depth) app_pop(a);
+			else if (!app_history_pop(a)) a->view = &view_logical;
+			app_message(a, false, "left the view while it computes; its result is kept");
+			return;
+		}
+		if (act == ACT_NONE || act == ACT_ENTER) {
+			app_message(a, false, "computing %s: q goes back, digits and Tab switch views", a->view->name);
+			return;
+		}
+	} else if (a->view->key && a->view->key(a, key, act)) return;
 	switch (act) {
 	case ACT_QUIT:
-		if (key == 'Q' || a->depth == 0) a->quit = true;
-		else app_pop(a);
+		if (key == 'Q') a->quit = true;
+		else if (a->depth > 0) app_pop(a);
+		else if (a->nhist) {   /* after a jump: ask, so a slip does not cost a reload */
+			a->confirm_quit = true;
+			app_message(a, false, "quit? y: quit, Esc: back to where you jumped from, other keys: stay");
+		} else a->quit = true;
 		break;
 	case ACT_HELP:
 		a->help_of = a->view;
@@ -535,9 +648,11 @@ void app_key(struct tc_app *a, int key)
 	case ACT_BACK:
 		if (a->depth > 0) app_pop(a);
 		else if (a->ov.marking) a->ov.marking = false;
+		else if (a->nhist && a->hist[a->nhist - 1].tick > a->filter_tick && app_history_pop(a)) {}   /* a jump came last */
 		else if (a->nrank_sel) { app_select_ranks(a, NULL, 0); app_message(a, false, "rank selection cleared"); }
 		else if (a->sel) { a->sel = false; app_message(a, false, "selection cleared"); }
 		else if (a->filter) app_set_filter(a, NULL);   /* the filter or a rank set */
+		else app_history_pop(a);
 		break;
 	case ACT_SEARCH:
 	case ACT_FILTER:
@@ -547,11 +662,12 @@ void app_key(struct tc_app *a, int key)
 		break;
 	case ACT_NEXT:
 	case ACT_PREV:
-		app_search_next(a, act == ACT_PREV);
+		app_history_push(a);
+		if (!app_search_next(a, act == ACT_PREV)) a->nhist--;
 		break;
 	case ACT_METRIC:
 		a->metric = (enum tc_metric)((a->metric + 1) % TC_M_COUNT);
-		app_message(a, false, "metric: %s", tc_metric_names[a->metric]);
+		app_message(a, false, "metric: %s", app_metric_label(a->metric));
 		break;
 	case ACT_AGG:
 		a->show_agg = !a->show_agg;
@@ -563,12 +679,58 @@ void app_key(struct tc_app *a, int key)
 		a->detail_scroll = 0;
 		app_push(a, &view_detail);
 		break;
+	case ACT_PARTNER:
+		app_next_partner(a);
+		break;
+	case ACT_SET_MARK:
+	case ACT_GOTO_MARK:
+		a->pending = act == ACT_SET_MARK ? 'M' : '\'';
+		app_message(a, false, "%s: a letter (a-z)", act == ACT_SET_MARK ? "mark" : "go to mark");
+		break;
 	case ACT_ORIGIN:
-		app_next_origin(a);
+		app_history_push(a);
+		if (!app_next_origin(a)) a->nhist--;
 		break;
 	default:
 		break;
 	}
+}
+
+bool app_next_partner(struct tc_app *a)
+{
+	uint32_t ce = app_cursor_cev(a);
+	if (ce == TC_NONE || ce != a->pt_at) {   /* a new event: walk its partners from the first */
+		a->pt_from = ce;
+		a->pt_next = 0;
+	}
+	if (a->pt_from == TC_NONE) {
+		app_message(a, true, "no event under the cursor: no partner");
+		return false;
+	}
+	uint32_t cur_rank = a->rank;
+	int64_t cur_step = a->step;
+	a->rank = a->st->cevs[a->pt_from].rank;   /* view_partners reads the cursor */
+	a->step = a->st->cevs[a->pt_from].step;
+	uint32_t pe[256], n = view_partners(a, pe, TC_NELEM(pe));
+	a->rank = cur_rank;
+	a->step = cur_step;
+	if (!n) {
+		app_message(a, false, "this event has no message partner or collective peer");
+		return false;
+	}
+	uint32_t i = a->pt_next++ % n;
+	const struct tc_cev *e = &a->st->cevs[pe[i]];
+	app_history_push(a);
+	app_set_rank(a, e->rank);
+	if (a->rank != e->rank) {
+		a->nhist--;
+		app_message(a, true, "partner rank %u is filtered out (Esc clears the filter)", e->rank);
+		return false;
+	}
+	app_set_step(a, e->step);
+	a->pt_at = app_cursor_cev(a);
+	app_message(a, false, "partner %u of %u: rank %u step %u (p: next, Esc: back)", i + 1, n, e->rank, e->step);
+	return true;
 }
 
 bool app_next_origin(struct tc_app *a)
@@ -602,19 +764,51 @@ bool app_next_origin(struct tc_app *a)
 }
 
 /* --- frame ---------------------------------------------------------------------------- */
+/* "init" for the aggregate before step 0 (the time before the first
+ * communication event), else the number. */
+const char *app_step_label(int64_t step, char *buf, size_t n)
+{
+	if (step < 0) snprintf(buf, n, "init");
+	else snprintf(buf, n, "%lld", (long long)step);
+	return buf;
+}
+
+/* The title: fields in order, dropped by priority (highest number first)
+ * until the line fits; "N/M" is always "index / last index" (rank 5/63,
+ * step 12/40).  Ranks and steps are counted from 0. */
 static void draw_title(struct tc_app *a, struct tc_grid *g)
 {
+	char f[8][160], tbuf[32], sl[24];
+	int prio[8], nf = 0;
+#define FIELD(p, ...) do { snprintf(f[nf], sizeof f[nf], __VA_ARGS__); prio[nf++] = (p); } while (0)
+	fmt_seconds(tbuf, sizeof tbuf, tc_sec(a->t, a->time));
+	FIELD(0, "%s", a->view->name);
+	FIELD(1, "rank %u/%u", a->rank, a->t->nranks ? a->t->nranks - 1 : 0);
+	FIELD(2, "step %s/%u", app_step_label(a->step, sl, sizeof sl), a->st->max_step);
+	FIELD(5, "%s", tbuf);
+	FIELD(6, "%s", app_metric_label(a->metric));
+	/* a view that cannot restrict itself to the filter's ranks says so */
+	const struct view *base = a->depth > 0 ? a->stack[0] : a->view;
+	if (a->filter) FIELD(3, "f:%s%s", a->filter, base->filtered ? "" : " (all ranks here)");
+	if (a->nrank_sel) FIELD(4, "sel %u", a->nrank_sel);
+	FIELD(7, "%s", a->trace_name);
+#undef FIELD
+	bool keep[8];
+	for (int i = 0; i < nf; i++) keep[i] = true;
+	for (int drop = 7; drop > 0; drop--) {
+		int len = 0;
+		for (int i = 0; i < nf; i++)
+			if (keep[i]) len += (int)grid_text_len(f[i]) + 3;
+		if (len - 2 <= g->w) break;
+		for (int i = 0; i < nf; i++)
+			if (prio[i] == drop) keep[i] = false;
+	}
 	struct strbuf b;
 	sb_init(&b);
-	char tbuf[32];
-	fmt_seconds(tbuf, sizeof tbuf, tc_sec(a->t, a->time));
-	sb_printf(&b, " %s | rank %u/%u | step %lld/%u | %s | %s", a->view->name, a->rank, a->t->nranks,
-		  (long long)a->step, a->st->max_step, tbuf, tc_metric_names[a->metric]);
-	if (a->filter) sb_printf(&b, " | f:%s", a->filter);
-	if (a->nrank_sel) sb_printf(&b, " | sel %u", a->nrank_sel);
-	sb_printf(&b, " | %s", a->trace_name);
+	for (int i = 0; i < nf; i++)
+		if (keep[i]) sb_printf(&b, "%s%s", b.len ? " | " : " ", f[i]);
 	grid_fill(g, 0, 0, g->w, 1, ' ', TC_R_TITLE);
-	grid_text(g, 0, 0, g->w, TC_R_TITLE, b.s);
+	grid_text_elide(g, 0, 0, g->w, TC_R_TITLE, b.s);
 	sb_free(&b);
 }
 
@@ -642,7 +836,7 @@ static void draw_bottom(struct tc_app *a, struct tc_grid *g)
 	}
 	if (a->msg[0]) {
 		grid_fill(g, 0, y, g->w, 1, ' ', a->msg_err ? TC_R_ERROR : TC_R_MESSAGE);
-		grid_text(g, 0, y, g->w, a->msg_err ? TC_R_ERROR : TC_R_MESSAGE, a->msg);
+		grid_text_elide(g, 0, y, g->w, a->msg_err ? TC_R_ERROR : TC_R_MESSAGE, a->msg);
 		if (a->err_caret && g->h >= 4) {
 			char *nl = strchr(a->err_caret, '\n');
 			if (nl) {
@@ -658,6 +852,33 @@ static void draw_bottom(struct tc_app *a, struct tc_grid *g)
 	keymap_hints(g, y, a->view->id);
 }
 
+/* The view strip under the title: every main view with its key (1..9; the rest
+ * by Tab or :view), the current one in the cursor role.  Full names when they
+ * fit, else four letters; false (not drawn) when even that does not fit. */
+static bool draw_strip(struct tc_app *a, struct tc_grid *g, int y)
+{
+	const struct view *cur = a->depth > 0 ? a->stack[0] : a->view;
+	for (int abbrev = 0; abbrev < 2; abbrev++) {
+		int len = 0;
+		for (size_t i = 0; i < tc_nmain_views; i++)
+			len += (i < 9 ? 2 : 0) + (abbrev ? TC_MIN(4, (int)strlen(tc_main_views[i]->name)) : (int)strlen(tc_main_views[i]->name)) + 1;
+		len += 5;   /* "(Tab)" after the views without a digit */
+		if (len > g->w) continue;
+		grid_fill(g, 0, y, g->w, 1, ' ', TC_R_HINT);
+		int x = 0;
+		for (size_t i = 0; i < tc_nmain_views; i++) {
+			const struct view *v = tc_main_views[i];
+			enum tc_role r = v == cur ? TC_R_CURSOR : TC_R_HINT;
+			if (i < 9) x += grid_printf(g, x, y, g->w - x, v == cur ? TC_R_CURSOR : TC_R_HINT_KEY, "%zu", i + 1);
+			x += grid_printf(g, x, y, g->w - x, r, "%.*s", abbrev ? 4 : 64, v->name);
+			x++;
+		}
+		grid_text(g, x, y, g->w - x, TC_R_HINT, "(Tab)");
+		return true;
+	}
+	return false;
+}
+
 void app_draw(struct tc_app *a, struct tc_grid *g)
 {
 	grid_clear(g, TC_R_NORMAL);
@@ -671,11 +892,15 @@ void app_draw(struct tc_app *a, struct tc_grid *g)
 	if (g->w < a->view->min_w || r.h < a->view->min_h) {
 		char need[48];
 		snprintf(need, sizeof need, "(%dx%d, need %dx%d)", g->w, g->h, a->view->min_w, a->view->min_h + 2);
-		const char *lines[] = { "terminal too small", need, "resize or press q" };
+		/* `render` is not interactive: no "press q" there */
+		const char *lines[] = { a->interactive ? "terminal too small" : "area too small", need,
+					a->interactive ? "resize or press q" : "" };
 		for (int y = 0; y < 3 && y < g->h; y++) grid_text(g, 0, y, g->w, TC_R_ERROR, lines[y]);
 		return;
 	}
-	a->view->draw(a, g, r);
+	if (g->h >= 14 && r.h - 1 >= a->view->min_h && draw_strip(a, g, 1)) { r.y++; r.h--; }   /* room to spare */
+	if (app_view_ready(a, a->view)) a->view->draw(a, g, r);
+	else app_draw_computing(a, g, r);
 	draw_title(a, g);
 	draw_bottom(a, g);
 }
@@ -695,11 +920,11 @@ void app_event_line(struct tc_app *a, struct tc_grid *g, int y)
 		if (agg) {
 			fmt_seconds(v2, sizeof v2, tc_dur(t, e->enter - e->agg_start));
 			sb_printf(&b, "aggregate before %s: %s, %s %s", tc_region_name(t, t->ranks[a->rank].calls[op->call].region),
-				  v2, tc_metric_names[a->metric], v1);
+				  v2, app_metric_label(a->metric), v1);
 		} else {
 			fmt_seconds(v2, sizeof v2, tc_dur(t, e->leave - e->enter));
 			sb_printf(&b, "%s %s, %s %s", tc_region_name(t, t->ranks[a->rank].calls[op->call].region), v2,
-				  tc_metric_names[a->metric], v1);
+				  app_metric_label(a->metric), v1);
 			const uint32_t *sm = tc_op_sends(t, a->rank, op), *rm = tc_op_recvs(t, a->rank, op);
 			for (uint32_t i = 0; i < op->nsend && i < 4; i++) sb_printf(&b, "%s%u", i ? "," : " | to ", t->msgs[sm[i]].dst);
 			if (op->nsend > 4) sb_printf(&b, ",+%u", op->nsend - 4);
@@ -722,10 +947,20 @@ void app_event_line(struct tc_app *a, struct tc_grid *g, int y)
 	sb_free(&b);
 }
 
+void app_axis_cursor(struct tc_grid *g, int x, int y)
+{
+	struct tc_cell *p = grid_at(g, x, y);
+	if (!p) return;
+	p->fg = p->bg = TC_R_CURSOR;
+	p->attr = 0;
+	if (p->ch == ' ' || p->ch == grid_glyph(g, TC_G_TICK) || p->ch == grid_glyph(g, TC_G_HLINE))
+		p->ch = grid_glyph(g, TC_G_MARK);
+}
+
 void app_status_line(struct tc_grid *g, int y, const char *s)
 {
 	grid_fill(g, 0, y, g->w, 1, ' ', TC_R_STATUS);
-	grid_text(g, 0, y, g->w, TC_R_STATUS, s ? s : "");
+	grid_text_elide(g, 0, y, g->w, TC_R_STATUS, s ? s : "");
 }
 
 bool app_scroll(uint32_t *scroll, enum tc_action act)
@@ -825,4 +1060,18 @@ void app_fit_logical(struct tc_app *a, int cols, int rows)
 	if (!a->lv.rpr) a->lv.rpr = 1;
 	a->lv.left = a->lv.top = 0;
 	a->lv.fitted = true;
+}
+
+struct tc_band app_logical_xband(struct tc_app *a, int cols)
+{
+	const struct tc_lsum *s = app_sum(a);
+	if (!a->lv.zoomed) return (struct tc_band){ 0, s->nx, cols };
+	return (struct tc_band){ a->lv.left, a->lv.xpc * (uint32_t)(cols > 0 ? cols : 1), cols };
+}
+
+struct tc_band app_logical_rband(const struct tc_app *a, int rows)
+{
+	if (a->lv.rzoomed) return (struct tc_band){ a->lv.top, a->lv.rpr * (uint32_t)(rows > 0 ? rows : 1), rows };
+	if (a->nvis <= (uint32_t)rows) return (struct tc_band){ 0, a->nvis, (int)a->nvis };   /* a rank per row */
+	return (struct tc_band){ 0, a->nvis, rows };
 }

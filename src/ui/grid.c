@@ -205,3 +205,29 @@ void grid_write_ansi(const struct tc_grid *g, const struct tc_theme *th, FILE *f
 		fputs("\033[0m\n", f);
 	}
 }
+
+size_t grid_text_len(const char *s)
+{
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) n += (*p & 0xc0) != 0x80;
+	return n;
+}
+
+int grid_text_elide(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, const char *s)
+{
+	if (maxw <= 0) return 0;
+	size_t len = grid_text_len(s);
+	if (len <= (size_t)maxw) return grid_text(g, x, y, maxw, r, s);
+	/* cut after the last whole word that leaves room for the ellipsis */
+	const unsigned char *p = (const unsigned char *)s;
+	int cut = 0, col = 0, room = maxw - 1;
+	while (*p && col <= room) {
+		if (*p == ' ' && col <= room) cut = col;
+		utf8_next(&p);
+		col++;
+	}
+	if (cut < room / 2) cut = room;   /* no word break in the second half: cut mid-word */
+	int used = grid_text(g, x, y, cut, r, s);
+	grid_putr(g, x + used, y, grid_glyph(g, TC_G_ELLIPSIS), r);
+	return used + 1;
+}

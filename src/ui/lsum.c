@@ -176,3 +176,18 @@ double lsum_xsum(const struct tc_lsum *s, uint32_t x0, uint32_t x1)
 	if (x0 >= x1) return 0;
 	return s->xsum[x1] - s->xsum[x0];
 }
+
+double *lsum_xsum_ranks(const struct tc_lsum *s, const uint32_t *ranks, uint32_t n)
+{
+	double *p = xcalloc((size_t)s->nx + 1, sizeof *p);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t r = ranks[i];
+		if (r >= s->nranks) continue;
+		for (uint32_t k = 0, m = nleaves(s, r); k < m; k++) {
+			uint32_t x = leaf_x(s, r, k);
+			if (x < s->nx) p[x + 1] += leaf(s, r, k).v;
+		}
+	}
+	for (uint32_t x = 0; x < s->nx; x++) p[x + 1] += p[x];
+	return p;
+}

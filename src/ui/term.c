@@ -237,7 +237,11 @@ void term_blit(const struct tc_grid *g)
 				int solid = (c->attr & TC_A_SOLID) ? 1 : 0;
 				int *p = &pairs[c->fg][c->bg][solid];
 				if (*p < 0) {
-					int fg = color_num(solid ? &sf->bg : &sf->fg), bg = color_num(&theme.role[c->bg].bg);
+					/* a role without a colour takes the normal role's (a light theme paints its background) */
+					const struct tc_color *fc = solid ? &sf->bg : &sf->fg, *bc = &theme.role[c->bg].bg;
+					if (fc->kind == TC_COL_DEFAULT) fc = &theme.role[TC_R_NORMAL].fg;
+					if (bc->kind == TC_COL_DEFAULT) bc = &theme.role[TC_R_NORMAL].bg;
+					int fg = color_num(fc), bg = color_num(bc);
 					*p = (fg < 0 && bg < 0) ? 0 : alloc_pair(fg, bg);
 					if (*p < 0) *p = 0;
 				}

@@ -21,7 +21,7 @@ for v in waitstates profile calls; do
 	if cmp -s "$tmp" "$tmp.2"; then echo "ok render-deterministic-$v"; else echo "not ok render-deterministic-$v"; fi
 	# below the view's minimum: says so, draws nothing else
 	"$BIN" render "$TRACES/casita-late-sender-barrier-4p" --view $v --size 20x6 >"$tmp" 2>&1
-	if grep -q '^terminal too small' "$tmp" && grep -q 'need ' "$tmp"; then echo "ok render-too-small-$v"
+	if grep -q '^area too small' "$tmp" && grep -q 'need ' "$tmp"; then echo "ok render-too-small-$v"
 	else echo "not ok render-too-small-$v"; head -n 3 "$tmp"; fi
 	# ASCII output has only ASCII bytes
 	"$BIN" render "$TRACES/tracer-stencil4d-32p" --view $v --size 100x30 --ascii >"$tmp" 2>&1

@@ -31,7 +31,7 @@ done
 # a terminal too small for the view: it says so
 for v in dag verdicts; do
 	out=$("$BIN" render "$TRACES/tracer-stencil4d-32p" --view $v --size 30x5 2>&1)
-	case "$out" in "terminal too small"*"need 40x7"*) echo "ok render-$v-too-small";; *) echo "not ok render-$v-too-small: $out";; esac
+	case "$out" in "area too small"*"need 40x7"*) echo "ok render-$v-too-small";; *) echo "not ok render-$v-too-small: $out";; esac
 done
 # the same call twice gives the same bytes (colour output too)
 for v in dag verdicts; do

@@ -19,23 +19,23 @@ no_colour() {
 start 80 24 "$UTF" "$LS"
 wait_for "?:help" >/dev/null
 keys 6
-golden waitstates "waitstates |"
+golden waitstates "Waiting "
 keys j
-check ws-move "largest: wait_at_barrier"
+check ws-move "selected: wait_at_barrier"
 keys l
-check ws-section "caused most:"
+check ws-section "the largest wait it caused:"
 keys l
-check ws-section-2 "largest: late_sender 10.99 s in MPI_Recv on rank 3"
+check ws-section-2 "its largest wait: late_sender 10.99 s in MPI_Recv on rank 3"
 # Enter on the rank that waited most: the logical view, cursor on rank 3 at its wait
 keys Enter
-check ws-enter-view "logical | rank 3/4"
+check ws-enter-view "logical | rank 3/3"
 check ws-enter-msg "rank 3 step 10: late_sender 10.99 s in MPI_Recv on rank 3 (rank 2 late)"
-check ws-enter-cursor "logical | rank 3/4 | step 10/12"
+check ws-enter-cursor "logical | rank 3/3 | step 10/12"
 check ws-enter-event "MPI_Recv 10.99 s"
 keys 6 h
-check ws-back-section "caused most:"
+check ws-back-section "the largest wait it caused:"
 keys Enter
-check ws-enter-cause "logical | rank 0/4"
+check ws-enter-cause "logical | rank 0/3"
 keys 6 '?'
 check ws-help "Keys in the waitstates view"
 check ws-help-enter "largest wait"
@@ -43,16 +43,16 @@ keys Escape
 
 # --- profile ---------------------------------------------------------------------------
 keys 7
-golden profile "profile |"
+golden profile "Rank time"
 keys j
 check pf-move "foo: 4 ranks"
 keys s
-check pf-sort "sorted by inclusive"
+check pf-sort ", by inclusive"
 check pf-sort-kept "foo: 4 ranks"
 keys g Enter
 check pf-search-lower "/(?-i)^main\$: main on rank"
 keys s s s
-check pf-sort-cycle "sorted by exclusive"
+check pf-sort-cycle ", by exclusive"
 keys g Enter
 check pf-search "/^MPI_Recv\$: MPI_Recv on rank"
 keys 1
@@ -92,7 +92,7 @@ $T resize-window -t m -x 20 -y 6
 check cv-too-small "terminal too"
 $T resize-window -t m -x 80 -y 24
 check cv-resize-back "calls |"
-keys q
+keys q y   # y: q asks after a jump
 restored quit 0
 
 # --- the TUI draws what `tracecomb render` prints ------------------------------------
@@ -108,7 +108,7 @@ for name in waitstates profile calls; do
 	while [ "$(wc -l <"$tmp/render")" -lt 24 ]; do echo >>"$tmp/render"; done
 	if cmp -s "$tmp/tui" "$tmp/render"; then echo "ok render-matches-tui-$name"
 	else echo "not ok render-matches-tui-$name"; diff "$tmp/render" "$tmp/tui" | head -n 10; fi
-	keys q
+	keys q y   # y: q asks after a jump
 done
 
 # --- ASCII (LANG=C) ------------------------------------------------------------------------
@@ -126,8 +126,8 @@ ascii_only ascii-cv-only
 keys o
 check ascii-cv-linear "linear opacity"
 keys 6 l l Enter
-check ascii-ws-enter "logical | rank 3/4 | step 10/12"
-keys q
+check ascii-ws-enter "logical | rank 3/3 | step 10/12"
+keys q y   # y: q asks after a jump
 restored quit-ascii 0
 
 # --- NO_COLOR --------------------------------------------------------------------------------
@@ -145,8 +145,8 @@ no_colour nocolor-cv-plain
 keys o
 check nocolor-cv-linear "opacity: linear"
 keys 6 l l Enter
-check nocolor-ws-enter "logical | rank 3/4 | step 10/12"
-keys q
+check nocolor-ws-enter "logical | rank 3/3 | step 10/12"
+keys q y   # y: q asks after a jump
 restored quit-no-color 0
 
 # --- a terminal too small for the views ---------------------------------------------------------
@@ -156,5 +156,5 @@ for v in waitstates profile calls; do
 	keys ":view $v" Enter
 	check too-small-$v "terminal too"
 done
-keys q
+keys q y   # y: q asks after a jump
 restored quit-small 0

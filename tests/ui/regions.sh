@@ -13,7 +13,7 @@ if [ ! -d "$ST" ]; then echo "skip regions-tui: no traces in $TRACES"; exit 0; f
 start 80 24 "$UTF" "$ST"
 wait_for "?:help" >/dev/null
 keys 4
-check regions-view "regions | rank 0/64"
+check regions-view "regions | rank 0/63"
 check regions-table "16 regions by RL"
 check regions-first "region 4: 16-19 (4 ranks, 2 nodes)"
 keys j
@@ -24,15 +24,15 @@ keys Enter
 check regions-enter "the other views show its 4 ranks"
 check regions-title "f:region 2"
 keys 1
-check regions-logical "logical | rank 8/64"
+check regions-logical "logical | rank 8/63"
 keys G
-check regions-restricted "logical | rank 11/64"
+check regions-restricted "logical | rank 11/63"
 keys g
-check regions-restricted-top "logical | rank 8/64"
+check regions-restricted-top "logical | rank 8/63"
 keys Escape
 check regions-esc "filter cleared"
 keys G
-check regions-restored "logical | rank 63/64"
+check regions-restored "logical | rank 63/63"
 keys g
 
 # --- Tab to both views; evolution: move, Enter sets the physical window ---------------------
@@ -51,7 +51,7 @@ keys Enter
 check evolution-enter "the physical view shows it"
 t0=$(screen | sed -n 's/.*window 2: \([0-9.]* [mun]*s\) - .*/\1/p' | head -n 1)
 keys 2
-check evolution-physical "physical | rank 0/64 | step"
+check evolution-physical "physical | rank 0/63 | step"
 if [ -n "$t0" ] && wait_for "| $t0 |"; then echo "ok evolution-physical-time"
 else echo "not ok evolution-physical-time: '$t0' not in the title"; screen | head -n 3; fi
 keys 5
@@ -64,7 +64,7 @@ $T resize-window -t m -x 24 -y 8
 check evolution-too-small "terminal too small"
 $T resize-window -t m -x 80 -y 24
 check evolution-resize-back "evolution |"
-keys q
+keys q y   # y: q asks after a jump
 check quit "EXIT=0"
 
 # --- LANG=C: ASCII only -------------------------------------------------------------------------
@@ -82,5 +82,5 @@ keys 5
 check ascii-evolution "evolution |"
 check ascii-evolution-marks "^steady high; s m e"
 ascii_only ascii-evolution-only
-keys q
+keys q y   # y: q asks after a jump
 check ascii-quit "EXIT=0"

@@ -23,7 +23,7 @@ golden physical "physical |"
 keys +
 check physical-zoom "window"
 keys l l h
-check physical-pan "physical | rank 4/32"
+check physical-pan "physical | rank 3/31"
 keys 3
 golden overview "overview |"
 keys v l l l l Enter
@@ -71,9 +71,9 @@ check filter-bad "regex error"
 keys : 'step 10' Enter
 check cmd-step "step 10/40"
 keys : 'rank 5' Enter
-check cmd-rank "rank 5/32"
+check cmd-rank "rank 5/31"
 keys : 'metric duration' Enter
-check cmd-metric "| duration |"
+check cmd-metric "| excess_duration"
 keys : 'theme light' Enter
 check cmd-theme "theme light"
 keys : 'theme nope' Enter
@@ -90,7 +90,9 @@ $T resize-window -t m -x 12 -y 4
 check resize-too-small "terminal too"
 $T resize-window -t m -x 80 -y 24
 check resize-back "?:help q:quit"
-keys q
+keys q   # after the jumps above (overview range, search), q asks first
+check quit-asks "quit? y: quit"
+keys y
 restored quit 0
 
 # --- ASCII (LANG=C), NO_COLOR, 20x6 start ------------------------------------------------
@@ -140,7 +142,7 @@ else echo "skip truecolor: no tic"; fi
 start 20 6 "$UTF" "$TRACES/casita-mpi-tags-10p"
 golden small-20x6 "logical | rank"
 keys l l j
-check small-move "rank 4/10"
+check small-move "rank 3/9"
 $T resize-window -t m -x 80 -y 24
 check resize-refits " 9 "   # not zoomed by hand: the bigger screen is fitted again, a rank per row
 keys q

@@ -30,7 +30,7 @@ same_as_render dag-render-same "$ST" dag
 check dag-hints "Enter:fold"
 keys j
 check dag-down "rank 9 on quartz2: L0"
-check dag-cursor-shared "dag | rank 9/32"
+check dag-cursor-shared "dag | rank 9/31"
 keys l
 check dag-right "rank 9 on quartz2: L1"
 keys Enter
@@ -49,7 +49,7 @@ check dag-help "Keys in the dag view"
 keys Escape
 keys BTab
 check dag-shift-tab "calls |"
-keys q
+keys q y   # y: q asks after a jump
 restored dag-quit 0
 
 # --- verdict view: imbalance evidence jumps to the blamed rank and step ------------------
@@ -62,7 +62,7 @@ check verdicts-line "imbalance"
 keys G
 check verdicts-last "step 125 at"
 keys Enter
-check verdicts-jump-step "logical | rank 5/16 | step 125/250"
+check verdicts-jump-step "logical | rank 5/15 | step 125/250"
 keys : 'view verdicts' Enter
 keys g
 i=0
@@ -77,7 +77,7 @@ keys r
 check verdicts-scope-run "scope: the run"
 keys '?'
 check verdicts-help "Keys in the verdicts view"
-keys Escape q
+keys Escape q y   # y: q asks after a jump
 restored verdicts-quit 0
 
 # --- LANG=C and NO_COLOR ----------------------------------------------------------------
@@ -94,8 +94,8 @@ keys : 'view verdicts' Enter
 golden verdicts-ascii "Verdicts for the run"
 if screen | LC_ALL=C grep -q '[^ -~]'; then echo "not ok verdicts-ascii-only: non-ASCII bytes on screen"; else echo "ok verdicts-ascii-only"; fi
 keys G Enter
-check verdicts-ascii-jump "logical | rank 5/16 | step 125/250"
-keys q
+check verdicts-ascii-jump "logical | rank 5/15 | step 125/250"
+keys q y   # y: q asks after a jump
 restored quit-ascii 0
 
 # --- a small terminal: the views say they do not fit -----------------------------------------
@@ -107,5 +107,5 @@ keys : 'view verdicts' Enter
 check verdicts-too-small "need 40x7"
 $T resize-window -t m -x 80 -y 24
 check verdicts-resize-back "Verdicts for the run"
-keys q
+keys q y   # y: q asks after a jump
 restored quit-small 0

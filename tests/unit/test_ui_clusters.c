@@ -92,7 +92,7 @@ static void test_select_and_highlight(void **state)
 	struct tc_app a;
 	app_init(&a, s, "groups", true, false);
 	open_clusters(&a);
-	assert_true(uk_screen_has(&a, 80, 24, "clusters | rank 0/8"));
+	assert_true(uk_screen_has(&a, 80, 24, "clusters | rank 0/7"));
 	assert_true(uk_screen_has(&a, 80, 24, "phase 0/"));
 	struct tc_clusters *c = session_clusters(s);
 	const struct tc_phase_clusters *ph = tc_clusters_phase(c, a.cl.part);
@@ -195,7 +195,7 @@ static void test_phases_metric_focus(void **state)
 		app_draw(&a, &g);
 		grid_free(&g);
 	}
-	assert_true(uk_screen_has(&a, 39, 8, "terminal too small"));
+	assert_true(uk_screen_has(&a, 39, 8, "area too small"));
 	/* render's path: a fresh app straight into the view at a step */
 	struct tc_app b;
 	app_init(&b, s, "groups", false, false);

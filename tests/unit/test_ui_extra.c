@@ -74,7 +74,7 @@ static void test_waitstates(void **state)
 	struct tc_app a;
 	app_init(&a, s, "late", true, false);
 	assert_true(app_set_view(&a, "waitstates"));
-	assert_true(uk_screen_has(&a, 80, 24, "waitstates | rank 0/3"));
+	assert_true(uk_screen_has(&a, 80, 24, "waitstates | rank 0/2"));
 	assert_true(uk_screen_has(&a, 80, 24, "late_sender"));
 	assert_true(uk_screen_has(&a, 80, 24, "Ranks that waited most"));
 	/* the rank that waited most, and its largest wait, straight from the analysis */
@@ -102,7 +102,7 @@ static void test_waitstates(void **state)
 	assert_true(app_set_view(&a, "waitstates"));
 	keys(&a, "kkkkGjjj");
 	assert_true(a.ws.sel < 16);
-	assert_true(uk_screen_has(&a, 20, 6, "terminal too small"));
+	assert_true(uk_screen_has(&a, 20, 6, "area too small"));
 	app_free(&a);
 	session_free(s);
 }
@@ -113,7 +113,7 @@ static void test_profile(void **state)
 	struct tc_app a;
 	app_init(&a, s, "late", true, false);
 	assert_true(app_set_view(&a, "profile"));
-	assert_true(uk_screen_has(&a, 80, 24, "sorted by exclusive"));
+	assert_true(uk_screen_has(&a, 80, 24, ", by exclusive"));
 	assert_true(uk_screen_has(&a, 80, 24, "Message sizes: 1 messages, 4.0 KiB"));
 	/* the first row by exclusive time is "work"; Enter searches it exactly */
 	keys(&a, "\n");
@@ -126,11 +126,11 @@ static void test_profile(void **state)
 	keys(&a, "j");
 	char *before = status_line(&a);
 	keys(&a, "s");
-	assert_true(uk_screen_has(&a, 80, 24, "sorted by inclusive"));
+	assert_true(uk_screen_has(&a, 80, 24, ", by inclusive"));
 	char *mid = status_line(&a);
 	assert_string_equal(before, mid);
 	keys(&a, "sss");
-	assert_true(uk_screen_has(&a, 80, 24, "sorted by exclusive"));
+	assert_true(uk_screen_has(&a, 80, 24, ", by exclusive"));
 	char *after = status_line(&a);
 	assert_string_equal(before, after);
 	free(before);
@@ -147,7 +147,7 @@ static void test_profile(void **state)
 	}
 	keys(&a, "\n");
 	assert_string_equal(a.search, "^MPI_Barrier$");
-	assert_true(uk_screen_has(&a, 49, 24, "terminal too small"));
+	assert_true(uk_screen_has(&a, 49, 24, "area too small"));
 	app_free(&a);
 	session_free(s);
 }
@@ -180,7 +180,7 @@ static void test_calls(void **state)
 	assert_int_equal(a.rank, 2);
 	keys(&a, "k");
 	assert_int_equal(a.rank, 1);
-	assert_true(uk_screen_has(&a, 80, 24, "calls | rank 1/3"));
+	assert_true(uk_screen_has(&a, 80, 24, "calls | rank 1/2"));
 	/* ASCII: shades . : = # and letters only */
 	char *txt = uk_draw(&a, 80, 24, true);
 	for (const char *p = txt; *p; p++) assert_true((unsigned char)*p < 0x80);
@@ -188,7 +188,7 @@ static void test_calls(void **state)
 	keys(&a, "\n");
 	assert_ptr_equal(a.view, &view_physical);
 	assert_true(app_set_view(&a, "calls"));
-	assert_true(uk_screen_has(&a, 29, 24, "terminal too small"));
+	assert_true(uk_screen_has(&a, 29, 24, "area too small"));
 	app_free(&a);
 	session_free(s);
 }

@@ -50,7 +50,8 @@ static void test_hints_and_help(void **state)
 	char line[41];
 	for (int x = 0; x < 40; x++) line[x] = (char)grid_at(&g, x, 0)->ch;
 	line[40] = 0;
-	assert_memory_equal(line, "?:help q:quit h:move +:zoom Tab:view", 36);
+	/* ranked: help, quit, origin, verdicts first, then what fits, in table order */
+	assert_memory_equal(line, "?:help q:quit h:move 8:verdicts o:origin", 40);
 	grid_free(&g);
 	char **lines;
 	size_t n = keymap_help(TC_V_OVERVIEW, &lines);

@@ -63,7 +63,7 @@ static void test_rank_set(void **state)
 	struct tc_app a;
 	app_init(&a, s, "groups", true, false);
 	assert_true(app_set_view(&a, "regions"));
-	assert_true(uk_screen_has(&a, 80, 24, "regions | rank 0/8"));
+	assert_true(uk_screen_has(&a, 80, 24, "regions | rank 0/7"));
 	assert_true(uk_screen_has(&a, 80, 24, "2 regions by RL"));
 	assert_true(uk_screen_has(&a, 80, 24, "messages from\\to region"));
 	/* select the region of rank 4 with j/k, whatever its place in the RL order */
@@ -143,9 +143,9 @@ static void test_latency_mode_and_sizes(void **state)
 		}
 	grid_free(&g);
 	a.view = &view_regions;
-	assert_true(uk_screen_has(&a, 30, 6, "terminal too small"));
+	assert_true(uk_screen_has(&a, 30, 6, "area too small"));
 	a.view = &view_evolution;
-	assert_true(uk_screen_has(&a, 20, 6, "terminal too small"));
+	assert_true(uk_screen_has(&a, 20, 6, "area too small"));
 	assert_true(uk_screen_has(&a, 40, 7, "all msgs"));
 	app_free(&a);
 	session_free(s);
@@ -159,7 +159,7 @@ static void test_evolution_window(void **state)
 	struct tc_app a;
 	app_init(&a, s, "groups", true, false);
 	assert_true(app_set_view(&a, "evolution"));
-	assert_true(uk_screen_has(&a, 80, 24, "evolution | rank 0/8"));
+	assert_true(uk_screen_has(&a, 80, 24, "evolution | rank 0/7"));
 	assert_int_equal(a.lat_region, TC_NONE);   /* the "all messages" row */
 	keys(&a, "j");
 	assert_int_not_equal(a.lat_region, TC_NONE);

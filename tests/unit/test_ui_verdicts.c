@@ -122,7 +122,7 @@ static void test_dag(void **state)
 	app_key(&f.a, 'r');
 	assert_true(screen_has(&f.a, 80, 24, "region 2 (8 ranks)"));
 	/* too small */
-	assert_true(screen_has(&f.a, 39, 24, "terminal too small"));
+	assert_true(screen_has(&f.a, 39, 24, "area too small"));
 	close_trace(&f);
 }
 

@@ -252,13 +252,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		if (col + 13 <= cols)
 			grid_printf(g, x0 + col, xy, 13, TC_R_AXIS, "%.*fs", dec, tc_sec(t, a->pv.t0 + (uint64_t)(col * dt)));
 	if (a->time >= a->pv.t0 && a->time < a->pv.t1) {
-		int cx = x0 + (int)((double)(a->time - a->pv.t0) / dt);
-		struct tc_cell *p = grid_at(g, cx, xy);
-		if (p) {
-			p->fg = p->bg = TC_R_CURSOR;
-			p->attr = 0;
-			p->ch = grid_glyph(g, TC_G_MARK);
-		}
+		app_axis_cursor(g, x0 + (int)((double)(a->time - a->pv.t0) / dt), xy);
 	}
 	if (status) status_line(a, g, r, c, dt, l0, l1);
 }
@@ -302,8 +296,8 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 		app_message(a, false, "opacity: %s", a->cv.linear ? "linear" : "log");
 		return true;
 	case ACT_ENTER:
-		a->view = &view_physical;
-		a->depth = 0;
+		app_history_push(a);
+		app_show(a, &view_physical);
 		return true;
 	case ACT_DOWN: case ACT_UP: case ACT_PGDN: case ACT_PGUP: case ACT_TOP: case ACT_BOTTOM: {
 		/* the shared rank cursor (the title shows it; the other views follow) */

@@ -496,7 +496,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		grid_printf(g, r.x, r.y, r.w, TC_R_HEADING, "phase %u/%u steps %u-%u | %s | %s | %u cluster%s | %s %u rank%s: %s",
 			    a->cl.part, a->st->npartitions, P->first_step, P->last_step,
 			    ph->pattern == TC_EX_NONE ? "no exchange" : tc_exchange_names[ph->pattern],
-			    tc_metric_names[a->metric], ph->nvisible, ph->nvisible == 1 ? "" : "s", who, N->size,
+			    app_metric_label(a->metric), ph->nvisible, ph->nvisible == 1 ? "" : "s", who, N->size,
 			    N->size == 1 ? "" : "s", node_ranks(a, ph));
 	}
 	/* axis */
@@ -648,12 +648,12 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	}
 	case ACT_FIRST:
 	case ACT_LAST:
-		app_set_step(a, act == ACT_FIRST ? -1 : (int64_t)a->st->max_step);
+		app_set_step(a, act == ACT_FIRST ? 0 : (int64_t)a->st->max_step);
 		return true;
 	case ACT_METRIC:
 		a->metric = (enum tc_metric)((a->metric + 1) % TC_M_COUNT);
 		if (c) tc_clusters_set_metric(c, a->metric);
-		app_message(a, false, "metric: %s (the phase is clustered again)", tc_metric_names[a->metric]);
+		app_message(a, false, "metric: %s (the phase is clustered again)", app_metric_label(a->metric));
 		return true;
 	default:
 		break;
@@ -746,4 +746,5 @@ static const char *const help[] = {
 
 const struct view view_clusters = {
 	.name = "clusters", .id = TC_V_CLUSTERS, .min_w = 40, .min_h = 6, .draw = draw, .key = key, .help = help,
+	.ready = view_ready_clusters, .prepare = view_prepare_clusters,
 };

@@ -562,4 +562,5 @@ static const char *const help[] = {
 const struct view view_dag = {
 	.name = "dag", .id = TC_V_DAG, .min_w = 40, .min_h = 5, .draw = draw, .key = key, .help = help,
 	.free_state = free_state,
+	.ready = view_ready_verdicts, .prepare = view_prepare_verdicts,
 };

@@ -55,7 +55,7 @@ static void event_lines(struct tc_app *a, lines_t *L, uint32_t ce)
 	    secs(b2, 32, tc_dur(t, e->enter - e->agg_start)));
 	add(L, TC_R_HEADING, "Metrics                event        aggregate");
 	for (int m = 0; m < TC_M_COUNT; m++)
-		add(L, m == (int)a->metric ? TC_R_HELP_KEY : TC_R_NORMAL, "  %-18s %-12s %s", tc_metric_names[m],
+		add(L, m == (int)a->metric ? TC_R_HELP_KEY : TC_R_NORMAL, "  %-18s %-12s %s", app_metric_label((enum tc_metric)m),
 		    secs(b1, 32, tc_cev_metric(e, (enum tc_metric)m, false)),
 		    secs(b2, 32, tc_cev_metric(e, (enum tc_metric)m, true)));
 	bool head = false;
@@ -105,7 +105,7 @@ static void build(struct tc_app *a, lines_t *L)
 		add(L, TC_R_NORMAL, "  from %s to %s (%s)", at(b1, 32, tc_sec(t, e->agg_start)),
 		    at(b2, 32, tc_sec(t, e->enter)), secs(b3, 32, tc_dur(t, e->enter - e->agg_start)));
 		for (int m = 0; m < TC_M_COUNT; m++)
-			add(L, m == (int)a->metric ? TC_R_HELP_KEY : TC_R_NORMAL, "  %-18s %s", tc_metric_names[m],
+			add(L, m == (int)a->metric ? TC_R_HELP_KEY : TC_R_NORMAL, "  %-18s %s", app_metric_label((enum tc_metric)m),
 			    secs(b1, 32, tc_cev_metric(e, (enum tc_metric)m, true)));
 		add(L, TC_R_LABEL, "  (Enter on the event at step %u for its messages)", e->step);
 	} else {

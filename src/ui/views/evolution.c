@@ -77,6 +77,20 @@ static void layout(struct tc_app *a, const struct tc_latency *lat, int avail, in
 	*nshow = show;
 }
 
+/* A growth period whose windows' mean L does not rise (a flat series) gets no arrow:
+ * the last window with messages must be above the first by 5 % and 0.05. */
+static bool rises(const struct tc_lat_win *w, const struct tc_period *pe)
+{
+	if (!w) return false;
+	double lo = NAN, hi = NAN;
+	for (uint32_t i = pe->first; i <= pe->last; i++)
+		if (w[i].n && isfinite(w[i].mean_l)) {
+			if (isnan(lo)) lo = w[i].mean_l;
+			hi = w[i].mean_l;
+		}
+	return isfinite(lo) && isfinite(hi) && hi - lo > 0.05 && hi > lo * 1.05;
+}
+
 static void draw_row(struct tc_app *a, const struct tc_latview *v, struct tc_grid *g, struct tc_rect r, int y,
 		     uint32_t row, bool cur, int cw, uint32_t nshow)
 {
@@ -127,7 +141,7 @@ static void draw_row(struct tc_app *a, const struct tc_latview *v, struct tc_gri
 		}
 		/* marks under the strip */
 		if (!pe) continue;
-		if (pe->kind == TC_PERIOD_GROWTH) {
+		if (pe->kind == TC_PERIOD_GROWTH && rises(w, pe)) {
 			for (int c = 0; c < cw; c++) grid_put(g, x + c, y + 1, g->ascii ? '/' : 0x2197, TC_R_MESSAGE, TC_R_NORMAL, 0);
 		} else if (pe->kind == TC_PERIOD_STEADY_HIGH) {
 			for (int c = 0; c < cw; c++) grid_put(g, x + c, y + 1, g->ascii ? '^' : 0x2580, TC_R_HELP_KEY, TC_R_NORMAL, 0);
@@ -264,4 +278,5 @@ static const char *const help[] = {
 
 const struct view view_evolution = {
 	.name = "evolution", .id = TC_V_EVOLUTION, .min_w = 30, .min_h = 5, .draw = draw, .key = key, .help = help,
+	.ready = view_ready_latency, .prepare = view_prepare_latency,
 };

@@ -36,7 +36,7 @@ int view_legend(struct tc_app *a, struct tc_grid *g, int x, int y, int w, double
 {
 	char vbuf[32];
 	fmt_seconds(vbuf, sizeof vbuf, vmax);
-	int u = grid_printf(g, x, y, w, TC_R_LABEL, "%s 0 ", tc_metric_names[a->metric]);
+	int u = grid_printf(g, x, y, w, TC_R_LABEL, "%s 0 ", app_metric_label(a->metric));
 	for (int k = 0; k < TC_NMAP && u < w; k++, u++)
 		grid_put(g, x + u, y, a->color ? ' ' : grid_glyph(g, k < 3 ? TC_G_SHADE1 : k < 6 ? TC_G_SHADE2 : TC_G_SHADE3),
 			 (enum tc_role)(TC_R_MAP0 + k), (enum tc_role)(TC_R_MAP0 + k), 0);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis_rootcause.h"
 #include "ui.h"
 
 #define SCAN_MAX 64
@@ -133,14 +134,55 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, uint32_t rank, int x0,
 	}
 }
 
+/* "compute ▒▒▒▒ by depth  MPI ■  lateness 0 ... max ▶send ..." */
+static void draw_legend(struct tc_app *a, struct tc_grid *g, int x, int y, int w)
+{
+	int u = grid_text(g, x, y, w, TC_R_LABEL, "compute ");
+	for (uint32_t d = 0; d < 4 && u < w; d++, u++) grid_putr(g, x + u, y, depth_glyph(a, g, d), depth_role(d));
+	u += grid_text(g, x + u, y, w - u, TC_R_LABEL, " by depth  ");
+	if (u + 6 <= w) {
+		grid_putr(g, x + u++, y, a->color ? ' ' : grid_glyph(g, TC_G_OTHER_MPI), TC_R_MPI);
+		u += grid_text(g, x + u, y, w - u, TC_R_LABEL, " MPI  ");
+	}
+	if (u < w) view_legend(a, g, x + u, y, w - u, app_sum(a)->vmax);
+}
+
+/* The critical path (docs/rootcause.md) over the rows on screen: each piece's
+ * cells on the row of its rank in the path role (underlined, glyph kept).  The
+ * pieces are in time order and do not overlap, so the window's are found by a
+ * binary search: O(log path + pieces on screen). */
+static void draw_path(struct tc_app *a, struct tc_grid *g, int x0, int y0, int rows, int cols, double dt)
+{
+	const struct tc_rootcause *rc = session_rootcause(a->sess);
+	size_t lo = 0, hi = rc->npath;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (rc->path[mid].end <= a->pv.t0) lo = mid + 1;
+		else hi = mid;
+	}
+	for (size_t i = lo; i < rc->npath && rc->path[i].start < a->pv.t1; i++) {
+		const struct tc_cp_piece *p = &rc->path[i];
+		uint32_t v = app_vis_index(a, p->rank);
+		if (v >= a->nvis || a->vis[v] != p->rank || v < a->pv.top || v >= a->pv.top + (uint32_t)rows) continue;
+		int c0 = p->start > a->pv.t0 ? (int)((double)(p->start - a->pv.t0) / dt) : 0;
+		int c1 = (int)((double)(p->end - a->pv.t0) / dt);
+		for (int c = c0; c <= c1 && c < cols; c++) {
+			struct tc_cell *cell = grid_at(g, x0 + c, y0 + (int)(v - a->pv.top));
+			if (!cell || cell->fg == TC_R_CURSOR) continue;
+			cell->fg = cell->bg = TC_R_PATH;
+			cell->attr = 0;
+		}
+	}
+}
+
 static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 {
 	const struct tc_trace *t = a->t;
 	int lw = 1;
 	for (uint32_t v = t->nranks ? t->nranks - 1 : 0; v >= 10; v /= 10) lw++;
 	lw = TC_MAX(lw + 1, 3);
-	bool evline = r.h >= 12;
-	int rows = r.h - 1 - evline, cols = r.w - lw;
+	bool evline = r.h >= 12, legend = r.h >= 8;
+	int rows = r.h - 1 - evline - legend, cols = r.w - lw;
 	a->pv.cols = cols;
 	a->pv.rows = rows;
 	app_follow_time(a);   /* keep the cursor time and rank on screen */
@@ -167,7 +209,8 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 			grid_text(g, x0 + c, r.y, 13, TC_R_AXIS, lab);
 		}
 		struct tc_cell *p = grid_at(g, x0 + c, r.y);
-		if (p && p->ch == ' ') p->ch = c % 7 == 0 ? grid_glyph(g, TC_G_TICK) : ' ';
+		/* a tick between two labels only, where the first one ends */
+		if (p && p->ch == ' ' && c % 14 == 11 && c + 3 + 13 <= cols) p->ch = grid_glyph(g, TC_G_TICK);
 		if (p && hi > sb && lo <= se) { p->fg = p->bg = TC_R_SELECTION; if (p->ch == ' ') p->ch = grid_glyph(g, TC_G_HLINE); }
 	}
 	for (int i = 0; i < rows; i++) {
@@ -186,7 +229,24 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 			}
 		}
 	}
-	if (evline) app_event_line(a, g, r.y + r.h - 1);
+	if (a->pv.path) draw_path(a, g, x0, r.y + 1, rows, cols, dt);
+	if (evline) app_event_line(a, g, r.y + r.h - 1 - legend);
+	if (legend) draw_legend(a, g, r.x, r.y + r.h - 1, r.w);
+}
+
+static void toggle_path(struct tc_app *a)
+{
+	a->pv.path = !a->pv.path;
+	if (!a->pv.path) {
+		app_message(a, false, "critical path off");
+		return;
+	}
+	const struct tc_rootcause *rc = session_rootcause(a->sess);
+	char len[32];
+	fmt_seconds(len, sizeof len, rc->path_len);
+	app_message(a, false, "critical path %s, %zu pieces: compute %.0f%%, MPI own %.0f%% intra / %.0f%% inter, wait %.0f%% (c: off)",
+		    len, rc->npath, 100 * rc->share[TC_CP_COMPUTE], 100 * rc->share[TC_CP_MPI_INTRA],
+		    100 * rc->share[TC_CP_MPI_INTER], 100 * rc->share[TC_CP_WAIT]);
 }
 
 static bool key(struct tc_app *a, int k, enum tc_action act)
@@ -221,6 +281,9 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	case ACT_ZOOM_FIT:
 		app_fit_time(a);
 		return true;
+	case ACT_PATH:
+		toggle_path(a);
+		return true;
 	default: return false;
 	}
 	if (a->nvis) a->rank = a->vis[vi];
@@ -234,9 +297,12 @@ static const char *const help[] = {
 	"metric of their event and show the send/receive/collective glyph; other",
 	"MPI calls use the mpi colour. The top line marks the physical span of the",
 	"step under the cursor; moving in time moves the step and back.",
+	"c shows the critical path (underlined, in the path colour): the chain of",
+	"computation and MPI time that set the run's length (docs/rootcause.md).",
 	NULL,
 };
 
 const struct view view_physical = {
 	.name = "physical", .id = TC_V_PHYSICAL, .min_w = 16, .min_h = 3, .draw = draw, .key = key, .help = help,
+	.filtered = true,
 };

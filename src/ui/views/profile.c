@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis_profile.h"
+#include "analysis_span.h"
 #include "ui.h"
 
 enum { SORT_EXCL, SORT_INCL, SORT_CALLS, SORT_IMBAL, SORT_COUNT };
@@ -22,6 +23,33 @@ struct pf_cache {
 	uint32_t *order[SORT_COUNT];  /* row order per sort key, built on first use */
 };
 static struct pf_cache cache;
+
+/* The profile the view shows: over the application span (docs/span.md) and the
+ * visible ranks, computed when the span or the ranks change; kept (with the
+ * message histogram of the whole trace from the session's profile). */
+static struct { struct tc_profile *p; const struct tc_trace *t; uint32_t gen; } shown;
+
+static const struct tc_profile *profile_of(struct tc_app *a)
+{
+	if (shown.p && shown.t == a->t && shown.gen == a->vis_gen) return shown.p;
+	const struct tc_span *sp = session_span(a->sess);
+	const struct tc_profile *whole = session_profile(a->sess);
+	if (shown.p) tc_profile_free(shown.p);
+	shown.p = tc_profile_compute_window(a->t, sp->rank_t0, sp->rank_t1, a->vis, a->nvis);
+	memcpy(shown.p->hist_count, whole->hist_count, sizeof whole->hist_count);
+	memcpy(shown.p->hist_bytes, whole->hist_bytes, sizeof whole->hist_bytes);
+	shown.t = a->t;
+	shown.gen = a->vis_gen;
+	return shown.p;
+}
+
+static void free_state(struct tc_app *a)
+{
+	if (shown.p) tc_profile_free(shown.p);
+	memset(&shown, 0, sizeof shown);
+	for (int i = 0; i < SORT_COUNT; i++) free(cache.order[i]);
+	memset(&cache, 0, sizeof cache);
+}
 
 static const struct tc_prof_region *cmp_regs;
 static int cmp_sort;
@@ -134,13 +162,18 @@ static int hist_rows(const struct tc_profile *p, int room, int *rows)
 
 static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 {
-	const struct tc_profile *p = session_profile(a->sess);
+	const struct tc_profile *p = profile_of(a);
 	const uint32_t *o = order(a, p, a->pf.sort);
 	char s1[32], s2[32];
 	fmt_seconds(s1, sizeof s1, p->total);
 	fmt_seconds(s2, sizeof s2, p->mpi);
-	grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "Rank time %s, in MPI %s (%.1f%%), %u regions, sorted by %s (s)", s1, s2,
-		    p->total > 0 ? 100.0 * p->mpi / p->total : 0.0, p->n, sort_names[a->pf.sort]);
+	const struct tc_span *sp = session_span(a->sess);
+	char s3[32], line[256];
+	fmt_seconds(s3, sizeof s3, sp->init_s);
+	snprintf(line, sizeof line, "Rank time %s, MPI %s (%.1f%%), %u regions, by %s; after MPI_Init%s%s%s", s1, s2,
+		 p->total > 0 ? 100.0 * p->mpi / p->total : 0.0, p->n, sort_names[a->pf.sort],
+		 sp->have_init ? " (took " : "", sp->have_init ? s3 : "", sp->have_init ? ")" : "");
+	grid_text_elide(g, r.x, r.y, r.w, TC_R_LABEL, line);
 	bool status = r.h >= 10;
 	int nb = 0;
 	for (int k = 0; k < TC_PROF_HIST; k++) nb += p->hist_count[k] != 0;
@@ -226,7 +259,7 @@ static char *exact_pattern(const char *name)
 
 static bool key(struct tc_app *a, int k, enum tc_action act)
 {
-	const struct tc_profile *p = session_profile(a->sess);
+	const struct tc_profile *p = profile_of(a);
 	uint32_t n = p->n, *s = &a->pf.sel;
 	if (app_list_move(s, n, a->pf.rows, act)) return true;
 	switch (act) {
@@ -254,6 +287,22 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	}
 }
 
+/* One line per region in the view's sort order; share is of all rank time. */
+static void csv(struct tc_app *a, FILE *f)
+{
+	const struct tc_profile *p = profile_of(a);
+	const uint32_t *o = order(a, p, a->pf.sort);
+	fprintf(f, "region,calls,exclusive_s,percent,inclusive_s,imbalance,slowest_rank,slowest_exclusive_s\n");
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct tc_prof_region *pr = &p->regions[o[i]];
+		export_csv_str(f, tc_region_name(a->t, pr->region));
+		fprintf(f, ",%llu,%.9g,%.3f,%.9g,%.4f,", (unsigned long long)pr->calls,
+			pr->excl, p->total > 0 ? 100.0 * pr->excl / p->total : 0.0, pr->incl, pr->imbalance);
+		if (pr->rank_max != TC_NONE) fprintf(f, "%u,%.9g\n", pr->rank_max, pr->excl_max);
+		else fprintf(f, ",\n");
+	}
+}
+
 static const char *const help[] = {
 	"The flat profile: per region the calls, exclusive time (summed over ranks),",
 	"its share of all rank time, inclusive time, the load imbalance over the",
@@ -266,5 +315,7 @@ static const char *const help[] = {
 };
 
 const struct view view_profile = {
-	.name = "profile", .id = TC_V_PROFILE, .min_w = 50, .min_h = 5, .draw = draw, .key = key, .help = help,
+	.name = "profile", .id = TC_V_PROFILE, .min_w = 50, .min_h = 5, .draw = draw, .key = key, .help = help, .csv = csv,
+	.free_state = free_state, .filtered = true,
+	.ready = view_ready_profile, .prepare = view_prepare_profile,
 };

@@ -1,13 +1,16 @@
 /* regions.c — PCLVis communication regions (paper §4.2.2, Fig. 4) as a
  * table sorted by region latency RL (highest first): id, member ranks,
- * nodes, messages inside and crossing, RL and delayed messages.  Above it a
+ * nodes, messages inside and crossing, RL and high-latency messages (L at or
+ * above high_l, 2 by default; L > 1 holds for about half of all messages by
+ * construction, L being relative to the median).  Above it a
  * strip with a cell per rank (or group of ranks) marks the selected region's
  * members; latency mode (L) colours rows and strip by RL, as the paper's
  * latency mode of the region graph.  On the right, messages between the
  * regions that exchange the most with others.  Enter shows only the
  * selected region's ranks in the other views (app_set_rank_set); Esc shows
  * all again.  Everything comes from session_latency() (docs/latency.md) and
- * a small cache (struct tc_latview, also used by the evolution view). */
+ * a small cache (struct tc_latview, src/ui/latview.c, also used by the
+ * evolution view). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,79 +18,6 @@
 
 #include "analysis_latency.h"
 #include "ui.h"
-
-/* --- the cache ------------------------------------------------------------------ */
-struct keyed { double k; uint32_t id; };
-
-/* Larger key first (NaN last), ties by id. */
-static int cmp_keyed(const void *x, const void *y)
-{
-	const struct keyed *p = x, *q = y;
-	bool pn = isnan(p->k), qn = isnan(q->k);
-	if (pn != qn) return pn ? 1 : -1;
-	if (!pn && p->k != q->k) return p->k > q->k ? -1 : 1;
-	return p->id < q->id ? -1 : p->id > q->id;
-}
-
-static void upd_max(double *m, double v)
-{
-	if (isfinite(v) && v > *m) *m = v;
-}
-
-struct tc_latview *latview_build(const struct tc_latency *lat)
-{
-	struct tc_latview *v = xcalloc(1, sizeof *v);
-	v->lat = lat;
-	if (!lat) return v;
-	uint32_t n = lat->nregions;
-	struct keyed *k = xmalloc(((size_t)n + 1) * sizeof *k);
-	for (uint32_t i = 0; i < n; i++) k[i] = (struct keyed){ lat->regions[i].messages_inside ? lat->regions[i].rl : NAN, i };
-	qsort(k, n, sizeof *k, cmp_keyed);
-	v->order = xmalloc(((size_t)n + 1) * sizeof *v->order);
-	for (uint32_t i = 0; i < n; i++) {
-		v->order[i] = k[i].id;
-		if (lat->regions[k[i].id].messages_inside) v->nwith = i + 1;
-		upd_max(&v->rl_max, lat->regions[k[i].id].rl);
-	}
-	v->rl_min = v->nwith ? lat->regions[v->order[v->nwith - 1]].rl : 0;
-	for (uint32_t w = 0; w < lat->nwindows; w++) {
-		upd_max(&v->l_max, lat->win_all[w].mean_l);
-		for (uint32_t i = 0; i < n; i++)
-			if (lat->regions[i].win) upd_max(&v->l_max, lat->regions[i].win[w].mean_l);
-	}
-	/* traffic matrix: the regions with the most crossing messages */
-	for (uint32_t i = 0; i < n; i++) k[i] = (struct keyed){ (double)lat->regions[i].messages_crossing, i };
-	qsort(k, n, sizeof *k, cmp_keyed);
-	while (v->ntop < TC_LATV_TOP && v->ntop < n && k[v->ntop].k > 0) {
-		v->top[v->ntop] = k[v->ntop].id;
-		v->ntop++;
-	}
-	free(k);
-	if (v->ntop) {
-		uint8_t *slot = xmalloc((size_t)n + 1);
-		memset(slot, 0xff, (size_t)n + 1);
-		for (uint32_t i = 0; i < v->ntop; i++) slot[v->top[i]] = (uint8_t)i;
-		const struct tc_trace *t = lat->t;
-		for (size_t m = 0; m < t->nmsgs; m++) {
-			uint32_t s = t->msgs[m].src, d = t->msgs[m].dst;
-			if (s >= t->nranks || d >= t->nranks) continue;
-			uint8_t a = slot[lat->rank_region[s]], b = slot[lat->rank_region[d]];
-			if (a != 0xff && b != 0xff) v->matrix[a * TC_LATV_TOP + b]++;
-		}
-		free(slot);
-		for (uint32_t i = 0; i < v->ntop; i++)
-			for (uint32_t j = 0; j < v->ntop; j++)
-				if (i != j && v->matrix[i * TC_LATV_TOP + j] > v->matrix_max) v->matrix_max = v->matrix[i * TC_LATV_TOP + j];
-	}
-	return v;
-}
-
-void latview_free(struct tc_latview *v)
-{
-	if (!v) return;
-	free(v->order);
-	free(v);
-}
 
 /* --- drawing -------------------------------------------------------------------- */
 static int digits(uint64_t v)
@@ -222,15 +152,21 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	if (a->rg.latency)
 		grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "%u region%s by RL (mean L inside); colour: RL %.2f to %.2f", n,
 			    n == 1 ? "" : "s", v->rl_min, v->rl_max);
-	else
-		grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "%u region%s by RL (mean L inside), threshold %.2f; L: latency mode",
-			    n, n == 1 ? "" : "s", lat->threshold_used);
+	else {
+		char line[200];
+		snprintf(line, sizeof line,
+			 "%u region%s by RL = mean L inside, L = transfer / median of its size class; L>=%g: high; threshold %.2f",
+			 n, n == 1 ? "" : "s", lat->opts.high_l, lat->threshold_used);
+		grid_text_elide(g, r.x, r.y, r.w, TC_R_LABEL, line);
+	}
 	int tw = TC_MIN(r.w, TABLE_W);
 	draw_strip(a, v, g, r.x, r.y + 1, tw, sel);
 	int rows = r.h - 4;
 	a->rg.rows = rows;
 	app_list_top(&a->rg.top, si, n, rows);
-	grid_text(g, r.x, r.y + 2, tw, TC_R_HEADING, "   id members      nodes  inside  cross     RL delayed");
+	char head[96];
+	snprintf(head, sizeof head, "   id members      nodes  inside  cross     RL  L>=%g", lat->opts.high_l);
+	grid_text(g, r.x, r.y + 2, tw, TC_R_HEADING, head);
 	for (int i = 0; i < rows; i++) {
 		uint32_t k = a->rg.top + (uint32_t)i;
 		if (k >= n) break;
@@ -244,7 +180,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		if (role != TC_R_NORMAL) grid_fill(g, r.x, y, tw, 1, ' ', role);
 		grid_printf(g, r.x, y, tw, role, "%c%4u %-12s %5u %7llu %6llu %s %7llu", k == si ? '>' : ' ', v->order[k], mem,
 			    R->nnodes, (unsigned long long)R->messages_inside, (unsigned long long)R->messages_crossing, rl,
-			    (unsigned long long)R->delayed);
+			    (unsigned long long)R->high);
 		if (cut) grid_put(g, r.x + 6 + 11, y, grid_glyph(g, TC_G_ELLIPSIS), role, role, 0);
 	}
 	if (r.w - tw >= 12) draw_matrix(v, g, r.x + tw + 2, r.y + 1, r.w - tw - 2, r.h - 2, sel);
@@ -293,12 +229,32 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	}
 }
 
+/* One line per region in table order (by RL). */
+static void csv(struct tc_app *a, FILE *f)
+{
+	const struct tc_latview *v = app_latview(a);
+	const struct tc_latency *lat = v->lat;
+	fprintf(f, "region,ranks,nodes,inside,crossing,rl,delayed,high\n");
+	for (uint32_t k = 0; lat && k < lat->nregions; k++) {
+		const struct tc_lat_region *R = &lat->regions[v->order[k]];
+		struct strbuf b = { 0 };
+		fmt_ranges(&b, R->ranks, R->nranks);
+		fprintf(f, "%u,", v->order[k]);
+		export_csv_str(f, b.s ? b.s : "");
+		sb_free(&b);
+		fprintf(f, ",%u,%llu,%llu,", R->nnodes, (unsigned long long)R->messages_inside, (unsigned long long)R->messages_crossing);
+		if (isfinite(R->rl)) fprintf(f, "%.6g", R->rl);
+		fprintf(f, ",%llu,%llu\n", (unsigned long long)R->delayed, (unsigned long long)R->high);
+	}
+}
+
 static const char *const help[] = {
 	"Communication regions (PCLVis §4.2): groups of ranks that talk mostly to",
 	"each other, sorted by region latency RL = mean L of the messages inside",
 	"(L = transfer time / the median for its size and intra/inter-node class;",
-	"L > 1 is delayed). Columns: id, member ranks, nodes spanned, messages",
-	"inside and crossing the border, RL, delayed messages inside.",
+	"about half of all messages have L > 1 by construction). Columns: id,",
+	"member ranks, nodes spanned, messages inside and crossing the border, RL,",
+	"high-latency messages inside (L >= 2, option high_l).",
 	"The strip marks the selected region's ranks. L colours rows and strip by",
 	"RL, from the lowest region (map0) to the highest (map7). Right: messages",
 	"between the regions with the most crossing traffic (row: from, column: to).",
@@ -309,4 +265,6 @@ static const char *const help[] = {
 
 const struct view view_regions = {
 	.name = "regions", .id = TC_V_REGIONS, .min_w = 40, .min_h = 5, .draw = draw, .key = key, .help = help,
+	.csv = csv,
+	.ready = view_ready_latency, .prepare = view_prepare_latency,
 };

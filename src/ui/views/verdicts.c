@@ -426,7 +426,7 @@ static void draw_strip(struct tc_app *a, struct tc_verdview *s, struct tc_grid *
 	}
 	if (cc < ncols) {   /* the window cursor */
 		struct tc_cell *p = grid_at(g, x0 + (int)cc, y);
-		if (p && kind == K_AXIS) { p->ch = grid_glyph(g, TC_G_MARK); p->fg = p->bg = TC_R_CURSOR; }
+		if (p && kind == K_AXIS) app_axis_cursor(g, x0 + (int)cc, y);
 		else if (p) p->bg = TC_R_SELECTION;
 	}
 }
@@ -514,25 +514,25 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 static void jump_windows(struct tc_app *a, uint32_t w0, uint32_t w1)
 {
 	const struct tc_latency *lat = session_latency(a->sess);
+	app_history_push(a);
 	uint64_t t0 = tc_lat_win_start(lat, w0), t1 = tc_lat_win_end(lat, w1);
 	if (t1 <= t0) t1 = t0 + 1;
 	a->pv.t0 = t0;
 	a->pv.t1 = t1;
 	app_set_time(a, t0);
-	a->view = &view_physical;
-	a->depth = 0;
+	app_show(a, &view_physical);
 	if (w1 > w0) app_message(a, false, "windows %u-%u: %.4f-%.4f s", w0, w1, tc_sec(a->t, t0), tc_sec(a->t, t1));
 	else app_message(a, false, "window %u: %.4f-%.4f s", w0, tc_sec(a->t, t0), tc_sec(a->t, t1));
 }
 
 static void jump_rank(struct tc_app *a, uint32_t rank, int64_t step, uint64_t time, bool use_time)
 {
+	app_history_push(a);
 	app_set_rank(a, rank);
 	if (step >= -1) app_set_step(a, step);
 	else if (use_time) app_set_time(a, time);
 	else app_set_step(a, a->step);
-	a->view = &view_logical;
-	a->depth = 0;
+	app_show(a, &view_logical);
 	if (a->rank != rank) app_message(a, true, "rank %u is filtered out; at rank %u", rank, a->rank);
 	else app_message(a, false, "rank %u step %lld", rank, (long long)a->step);
 }
@@ -608,4 +608,5 @@ static const char *const help[] = {
 const struct view view_verdicts = {
 	.name = "verdicts", .id = TC_V_VERDICTS, .min_w = 40, .min_h = 5, .draw = draw, .key = key, .help = help,
 	.free_state = free_state,
+	.ready = view_ready_verdicts, .prepare = view_prepare_verdicts,
 };

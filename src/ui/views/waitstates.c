@@ -1,6 +1,6 @@
 /* waitstates.c — Scalasca's wait states (ecosystem.md §2.2): the seconds
  * lost per pattern as bars, with their share of the MPI time and the advice;
- * below, the ranks that made others wait (short-term delay cost) and the
+ * below, the ranks that made others wait (long-term delay cost) and the
  * ranks that waited most, as two bar lists.  j/k select a line; Enter moves
  * the shared cursor to the rank and the step of its largest wait (of a
  * causing rank: its late call in the largest wait it caused; of a pattern:
@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis_profile.h"
+#include "analysis_span.h"
 #include "analysis_waitstate.h"
+#include "analysis_rootcause.h"
 #include "ui.h"
 
 struct ws_cache {
@@ -28,6 +31,7 @@ struct ws_cache {
 	uint32_t best_kind[TC_WS_COUNT]; /* per pattern: its largest wait */
 	int kinds[TC_WS_COUNT], nkinds;  /* patterns with time > 0, in enum order */
 	double sum;                      /* all waiting */
+	double mpi;                      /* s in MPI over the application span (shares are of it) */
 };
 static struct ws_cache cache;
 
@@ -50,6 +54,23 @@ static uint32_t *ranks_by(const double *v, uint32_t n, uint32_t *count)
 	return r;
 }
 
+/* Which ranks are causes: the long-term delay cost of the root-cause analysis
+ * (docs/rootcause.md), so a rank that only passed a delay on (it waited, then
+ * made others wait) is not listed; the wait states themselves stay Scalasca's.
+ * The list and its CSV both read this. */
+static const double *cause_cost(struct tc_app *a)
+{
+	return session_rootcause(a->sess)->delay_cost;
+}
+
+static const struct tc_waitstates *ws_sorted;
+static int by_total_desc(const void *x, const void *y)
+{
+	int a = *(const int *)x, b = *(const int *)y;
+	if (ws_sorted->total[a] != ws_sorted->total[b]) return ws_sorted->total[a] > ws_sorted->total[b] ? -1 : 1;
+	return a - b;
+}
+
 static const struct ws_cache *get_cache(struct tc_app *a)
 {
 	const struct tc_waitstates *w = session_waitstates(a->sess);
@@ -64,7 +85,7 @@ static const struct ws_cache *get_cache(struct tc_app *a)
 	cache.t = t;
 	cache.nwaits = w->n;
 	cache.nranks = t->nranks;
-	cache.caused = ranks_by(w->caused, t->nranks, &cache.ncaused);
+	cache.caused = ranks_by(cause_cost(a), t->nranks, &cache.ncaused);
 	cache.waited = ranks_by(w->waited, t->nranks, &cache.nwaited);
 	cache.best_wait = xmalloc(((size_t)t->nranks + 1) * sizeof *cache.best_wait);
 	cache.best_caused = xmalloc(((size_t)t->nranks + 1) * sizeof *cache.best_caused);
@@ -87,6 +108,13 @@ static const struct ws_cache *get_cache(struct tc_app *a)
 		cache.sum += w->total[k];
 		if (w->total[k] > 0) cache.kinds[cache.nkinds++] = k;
 	}
+	/* MPI time after MPI_Init and before MPI_Finalize (docs/span.md): Init would dilute every share */
+	const struct tc_span *sp = session_span(a->sess);
+	struct tc_profile *pf = tc_profile_compute_window(t, sp->rank_t0, sp->rank_t1, NULL, t->nranks);
+	cache.mpi = pf->mpi;
+	tc_profile_free(pf);
+	ws_sorted = w;   /* patterns by size, largest first */
+	qsort(cache.kinds, (size_t)cache.nkinds, sizeof cache.kinds[0], by_total_desc);
 	return &cache;
 }
 
@@ -223,7 +251,7 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, struct tc_rect r, int 
 		fmt_seconds(s, sizeof s, w->total[k]);
 		if (x < r.x + r.w)
 			grid_printf(g, x, y, r.x + r.w - x, role, " %10s %5.1f%% of MPI", s,
-				    w->mpi_time > 0 ? 100.0 * w->total[k] / w->mpi_time : 0.0);
+				    c->mpi > 0 ? 100.0 * w->total[k] / c->mpi : 0.0);
 		break;
 	}
 	case LN_ADVICE:
@@ -231,7 +259,7 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, struct tc_rect r, int 
 		grid_printf(g, r.x, y, r.w, TC_R_LABEL, "    %s", d);
 		break;
 	case LN_HEAD_CAUSED:
-		grid_text(g, r.x, y, r.w, TC_R_HEADING, "Ranks that made others wait (short-term delay cost)");
+		grid_text(g, r.x, y, r.w, TC_R_HEADING, "Ranks that made others wait (long-term delay cost)");
 		break;
 	case LN_HEAD_WAITED:
 		grid_text(g, r.x, y, r.w, TC_R_HEADING, "Ranks that waited most");
@@ -243,7 +271,7 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, struct tc_rect r, int 
 	case LN_WAITED: {
 		bool caused = ln.k == LN_CAUSED;
 		uint32_t rank = caused ? c->caused[ln.i] : c->waited[ln.i];
-		const double *v = caused ? w->caused : w->waited;
+		const double *v = caused ? cause_cost(a) : w->waited;
 		double top = v[caused ? c->caused[0] : c->waited[0]];
 		int x = r.x + grid_printf(g, r.x, y, r.w, role, "  rank %-6u ", rank);
 		view_hbar(g, x, y, TC_MIN(bw, r.x + r.w - x), top > 0 ? v[rank] / top : 0, bar);
@@ -272,9 +300,9 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	const struct tc_waitstates *w = c->w;
 	char s1[32], s2[32];
 	fmt_seconds(s1, sizeof s1, c->sum);
-	fmt_seconds(s2, sizeof s2, w->mpi_time);
-	grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "Waiting %s of %s in MPI (%.1f%%), %zu waits%s", s1, s2,
-		    w->mpi_time > 0 ? 100.0 * c->sum / w->mpi_time : 0.0, w->n, c->nkinds ? "" : ": no wait states");
+	fmt_seconds(s2, sizeof s2, c->mpi);
+	grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "Waiting %s of %s in MPI after MPI_Init (%.1f%%), %zu waits%s", s1, s2,
+		    c->mpi > 0 ? 100.0 * c->sum / c->mpi : 0.0, w->n, c->nkinds ? "" : ": no wait states");
 	bool status = r.h >= 8;
 	int rows = r.h - 1 - status;
 	a->ws.rows = rows;
@@ -303,25 +331,32 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		return;
 	}
 	describe_wait(a->t, &w->w[wi], d, sizeof d);
-	grid_printf(g, r.x, y, r.w, TC_R_STATUS, "%s: %s", k == LN_PATTERN ? "largest" : k == LN_CAUSED ? "caused most" : "largest",
-		    d);
+	char line[320], tot[32];
+	if (k == LN_PATTERN) {
+		fmt_seconds(tot, sizeof tot, w->total[c->kinds[a->ws.sel]]);
+		snprintf(line, sizeof line, "selected: %s, %s in all; its largest wait: %s", tc_ws_names[c->kinds[a->ws.sel]], tot, d);
+	} else if (k == LN_CAUSED) snprintf(line, sizeof line, "selected: rank %u; the largest wait it caused: %s", rank, d);
+	else snprintf(line, sizeof line, "selected: rank %u; its largest wait: %s", rank, d);
+	grid_fill(g, r.x, y, r.w, 1, ' ', TC_R_STATUS);
+	grid_text_elide(g, r.x, y, r.w, TC_R_STATUS, line);
 }
 
 /* The cursor to (rank, call): the step of the call's event, or its time. */
 static void go(struct tc_app *a, uint32_t rank, uint32_t call, int64_t step_if_none, const char *what)
 {
 	const struct tc_trace *t = a->t;
+	app_history_push(a);
 	app_set_rank(a, rank);
 	if (a->rank != rank) {
 		app_message(a, true, "rank %u is filtered out (Esc clears the filter)", rank);
+		a->nhist--;   /* no jump after all */
 		return;
 	}
 	uint32_t e = call != TC_NONE ? tc_steps_cev_of_call(a->st, rank, call) : TC_NONE;
 	if (e != TC_NONE) app_set_step(a, a->st->cevs[e].step);
 	else if (step_if_none >= 0) app_set_step(a, step_if_none);
 	else if (call != TC_NONE && call < t->ranks[rank].ncalls) app_set_time(a, t->ranks[rank].calls[call].enter);
-	a->view = &view_logical;
-	a->depth = 0;
+	app_show(a, &view_logical);
 	app_message(a, false, "rank %u step %lld: %s", rank, (long long)a->step, what);
 }
 
@@ -373,10 +408,29 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	}
 }
 
+/* section,item,seconds,percent: the patterns (percent of MPI time), then the
+ * causing and the waiting ranks (percent of all waiting). */
+static void csv(struct tc_app *a, FILE *f)
+{
+	const struct ws_cache *c = get_cache(a);
+	const struct tc_waitstates *w = c->w;
+	fprintf(f, "section,item,seconds,percent\n");
+	for (int i = 0; i < c->nkinds; i++)
+		fprintf(f, "pattern,%s,%.9g,%.3f\n", tc_ws_names[c->kinds[i]], w->total[c->kinds[i]],
+			c->mpi > 0 ? 100.0 * w->total[c->kinds[i]] / c->mpi : 0.0);
+	for (uint32_t i = 0; i < c->ncaused; i++)
+		fprintf(f, "caused,%u,%.9g,%.3f\n", c->caused[i], cause_cost(a)[c->caused[i]],
+			c->sum > 0 ? 100.0 * cause_cost(a)[c->caused[i]] / c->sum : 0.0);
+	for (uint32_t i = 0; i < c->nwaited; i++)
+		fprintf(f, "waited,%u,%.9g,%.3f\n", c->waited[i], w->waited[c->waited[i]],
+			c->sum > 0 ? 100.0 * w->waited[c->waited[i]] / c->sum : 0.0);
+}
+
 static const char *const help[] = {
-	"Scalasca's wait states: time ranks lost waiting in MPI, per pattern, as bars",
-	"scaled by the largest, with seconds, the share of all MPI time and advice.",
-	"Below: the ranks whose lateness made others wait (short-term delay cost)",
+	"Scalasca's wait states: time ranks lost waiting in MPI, per pattern (largest",
+	"first), as bars scaled by the largest, with seconds, the share of all MPI",
+	"time and advice.",
+	"Below: the ranks whose lateness made others wait (long-term delay cost)",
 	"and the ranks that waited most, with their largest single wait.",
 	"j/k select a line, h/l jump between sections, Enter puts the cursor on the",
 	"rank and step of the largest wait (a causing rank: its late call) and opens",
@@ -385,5 +439,6 @@ static const char *const help[] = {
 };
 
 const struct view view_waitstates = {
-	.name = "waitstates", .id = TC_V_WAITSTATES, .min_w = 40, .min_h = 4, .draw = draw, .key = key, .help = help,
+	.name = "waitstates", .id = TC_V_WAITSTATES, .min_w = 40, .min_h = 4, .draw = draw, .key = key, .help = help, .csv = csv,
+	.ready = view_ready_waitstates, .prepare = view_prepare_waitstates,
 };

@@ -1,0 +1,103 @@
+/* job.c — slow analyses off the UI thread.  A view whose data come from a
+ * lazily computed session result (wait states, regions, verdicts, clusters,
+ * ...) names it with two hooks: ready (is it there?) and prepare (compute
+ * it: pure session calls).  The first time such a view is shown, prepare runs
+ * in one worker thread while the view says "computing …, q cancels" and the
+ * UI keeps answering keys; q leaves the view (the result is still computed
+ * and kept for the next visit).  While the worker runs, no view with a
+ * prepare hook draws (they could touch the session the worker fills), the
+ * others (timelines, overview, calls, detail) use only what was computed
+ * before the UI opened.  `render` (not interactive) computes in place. */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "ui.h"
+
+struct tc_job {
+	pthread_t tid;
+	const struct view *v;   /* whose prepare runs */
+	struct tc_session *s;
+	double t0;
+	int done;               /* set by the worker (atomic) */
+};
+
+static void *run(void *arg)
+{
+	struct tc_job *j = arg;
+	j->v->prepare(j->s);
+	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+void app_job_poll(struct tc_app *a)
+{
+	struct tc_job *j = a->job;
+	if (!j || !__atomic_load_n(&j->done, __ATOMIC_ACQUIRE)) return;
+	pthread_join(j->tid, NULL);
+	free(j);
+	a->job = NULL;
+}
+
+bool app_busy(const struct tc_app *a)
+{
+	return a->job != NULL;
+}
+
+bool app_view_ready(struct tc_app *a, const struct view *v)
+{
+	app_job_poll(a);
+	if (!v->prepare) return true;
+	if (a->job) return false;
+	if (v->ready(a->sess)) return true;
+	if (!a->interactive) {   /* render: in place */
+		v->prepare(a->sess);
+		return true;
+	}
+	struct tc_job *j = xcalloc(1, sizeof *j);
+	*j = (struct tc_job){ .v = v, .s = a->sess, .t0 = tc_now() };
+	if (pthread_create(&j->tid, NULL, run, j) != 0) {   /* no thread: compute here */
+		free(j);
+		v->prepare(a->sess);
+		return true;
+	}
+	a->job = j;
+	return false;
+}
+
+void app_draw_computing(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
+{
+	const struct tc_job *j = a->job;
+	char line[160];
+	if (j && j->v == a->view)
+		snprintf(line, sizeof line, "computing %s \u2026 %.1f s (q cancels: back; the result is kept)", a->view->name,
+			 tc_now() - j->t0);
+	else if (j)
+		snprintf(line, sizeof line, "waiting for %s to finish computing \u2026 (q: back)", j->v->name);
+	else
+		snprintf(line, sizeof line, "computing %s \u2026", a->view->name);
+	grid_text_elide(g, r.x + 1, r.y + 1, r.w - 1, TC_R_MESSAGE, line);
+	grid_text_elide(g, r.x + 1, r.y + 3, r.w - 1, TC_R_LABEL,
+			"the timelines (1, 2), overview (3) and calls views answer meanwhile");
+}
+
+/* --- the slow data of the views (their ready / prepare hooks) ------------------ */
+#define HAS(s, f) (__atomic_load_n(&(s)->f, __ATOMIC_ACQUIRE) != NULL)
+
+bool view_ready_latency(const struct tc_session *s) { return HAS(s, latency); }
+void view_prepare_latency(struct tc_session *s) { session_latency(s); }
+bool view_ready_waitstates(const struct tc_session *s) { return HAS(s, waitstates) && HAS(s, rootcause); }
+void view_prepare_waitstates(struct tc_session *s)
+{
+	session_waitstates(s);
+	session_rootcause(s);   /* the causing ranks: long-term delay costs */
+}
+bool view_ready_profile(const struct tc_session *s) { return HAS(s, profile); }
+void view_prepare_profile(struct tc_session *s) { session_profile(s); }
+bool view_ready_verdicts(const struct tc_session *s) { return HAS(s, latency) && HAS(s, verdicts); }
+void view_prepare_verdicts(struct tc_session *s)
+{
+	session_latency(s);
+	session_verdicts(s);
+}
+bool view_ready_clusters(const struct tc_session *s) { return HAS(s, clusters); }
+void view_prepare_clusters(struct tc_session *s) { session_clusters(s); }
