@@ -104,7 +104,7 @@ const struct tc_keybind tc_keymap[] = {
 	{ 'c', CL, ACT_FOCUS_MAX, "c C", "focus", "focus ranks around the cluster's max-metric rank / its centroid", 0 },
 	{ 'C', CL, ACT_FOCUS_CENTROID, NULL, NULL, NULL, 0 },
 	{ 'a', L | O | CL, ACT_AGG, "a", "agg", "show / hide aggregate (non-communication) steps", 0 },
-	{ 'c', P, ACT_PATH, "c", "path", "critical path on/off: its pieces underlined in the rows they run on", 4 },
+	{ 'c', P, ACT_PATH, "c", "path", "critical path on/off: its pieces underlined in the rows they run on", 0 },
 	{ 'o', L | P | O | CL, ACT_ORIGIN, "o", "origin", "next origin: a root cause, by the waiting it caused", 3 },
 	{ 'p', L | P | D, ACT_PARTNER, "p", "partner", "the cursor to the event's message partner / next collective peer (again: the next; Esc: back)", 0 },
 	{ 'M', M, ACT_SET_MARK, "M ' a-z", NULL, "M + letter marks the place (view, rank, step, time); ' + letter returns (kept per trace)", 0 },
