@@ -810,9 +810,9 @@ static char *check_anchor_counts(const struct loadctx *L, uint64_t gdef_bytes)
 		     def <= OTF2_CHUNK_SIZE_MAX && h[28] >= 1 && h[28] <= 3 && h[29] >= 1 && h[29] <= 2;
 	uint64_t most = gdef_bytes / 2 + 1;
 	if (!known || (nlocs <= most && ndefs <= most)) return NULL;
-	return xasprintf("%s: implausible anchor: %llu locations and %llu global definitions for a %llu-byte "
-			 "definitions file", L->anchor, (unsigned long long)nlocs, (unsigned long long)ndefs,
-			 (unsigned long long)gdef_bytes);
+	return xasprintf("%s.def: truncated or implausible: the anchor promises %llu locations and %llu global "
+			 "definitions, this %llu-byte file cannot hold them", L->archive_dir, (unsigned long long)nlocs,
+			 (unsigned long long)ndefs, (unsigned long long)gdef_bytes);
 }
 
 /* Checks that turn OTF2's generic failures into a line naming the file. */

@@ -93,7 +93,7 @@ check huge-chunk-message err_has chunk "implausible anchor: chunk sizes 43980465
 fresh cnt; poke "$TMPD/cnt/traces.otf2" 33 '\377\377\377\377\377\377\377\377\377\377\377\377\377'
 run cnt limited 1048576 "$BIN" info "$TMPD/cnt"
 check huge-anchor-counts-exit-2 rc_is cnt 2
-check huge-anchor-counts-message err_has cnt "implausible anchor: .* locations and 18446744073709551615 global definitions"
+check huge-anchor-counts-message err_has cnt "traces.def: truncated or implausible: the anchor promises .* locations and 18446744073709551615 global definitions"
 # every amplification case, every command: under 1 GiB and 10 s (ulimit -v, -t)
 for d in refs chunk cnt big r; do
 	for c in "info" "report --json" "remap" "render --view dag --size 80x20"; do
