@@ -89,8 +89,13 @@ fresh chunk; poke "$TMPD/chunk/traces.otf2" 12 '\000\000\000\000\000\004\000\000
 run chunk limited 1048576 "$BIN" info "$TMPD/chunk"
 check huge-chunk-exit-2 rc_is chunk 2
 check huge-chunk-message err_has chunk "implausible anchor: chunk sizes 4398046511104"
+# the anchor's location and definition counts set to 2^64-1 (found by the reader fuzzer)
+fresh cnt; poke "$TMPD/cnt/traces.otf2" 33 '\377\377\377\377\377\377\377\377\377\377\377\377\377'
+run cnt limited 1048576 "$BIN" info "$TMPD/cnt"
+check huge-anchor-counts-exit-2 rc_is cnt 2
+check huge-anchor-counts-message err_has cnt "traces.def: truncated or implausible: the anchor promises .* locations and 18446744073709551615 global definitions"
 # every amplification case, every command: under 1 GiB and 10 s (ulimit -v, -t)
-for d in refs chunk big r; do
+for d in refs chunk cnt big r; do
 	for c in "info" "report --json" "remap" "render --view dag --size 80x20"; do
 		limited 1048576 "$BIN" $c "$TMPD/$d" >/dev/null 2>&1; rc=$?
 		check "bounded-$d-$(echo "$c" | cut -d' ' -f1)" test $rc -le 2
