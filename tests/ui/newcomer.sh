@@ -44,11 +44,12 @@ is logical-cols-filled "$w" 81
 # --- one cursor: o, then physical and back keep the step ---------------------------------
 keys o
 check origin "origin 1/"
-step=$(first | sed -n 's/.*| step \([0-9]*\)\/.*/\1/p')
+step=$(first | sed -n 's/.*| step \([^/|]*\)\/.*/\1/p')
+rk=$(first | sed -n 's/.*| rank \([0-9]*\)\/.*/\1/p')
 keys 2
-check physical-same-step "physical | rank 1/63 | step $step/"
+check physical-same-step "physical | rank $rk/63 | step $step/"
 keys 1
-check logical-same-step "logical | rank 1/63 | step $step/"
+check logical-same-step "logical | rank $rk/63 | step $step/"
 # Esc returns to where the jump came from
 keys Escape
 check esc-back "back to logical, rank 0 step 0"
