@@ -106,7 +106,7 @@ enum tc_cause { TC_CAUSE_NONE = 0, TC_CAUSE_MAPPING, TC_CAUSE_PATTERN, TC_CAUSE_
 extern const char *const tc_cause_names[TC_CAUSE_COUNT]; /* "none", "mapping", "pattern", "imbalance", "background", "noise" */
 
 struct tc_verdict_opts {
-	double min_confidence;     /* verdicts below are dropped (default 0.3) */
+	double min_confidence;     /* verdicts below are dropped (default 0.45) */
 	/* A1 mapping */
 	double map_cut;            /* remap must cut inter-node messages by this share (0.2) */
 	double map_excess;         /* ... and the cut be this share of all messages (0.05) */
@@ -131,7 +131,8 @@ struct tc_verdict_opts {
 	double imb_standout;       /* ... and stand out from every other rank's compute excess (largest
 	                              single, or summed) by at least this factor (2; full weight at
 	                              2·this − 1 = 3) */
-	double bg_stall_ratio;     /* MPI stall rate ≥ this × compute stall rate, else noise (3) */
+	double bg_stall_ratio;     /* MPI stall rate ≥ this × compute stall rate counts fully as background,
+	                              ≤ 4/7 of it not at all (noise) (7) */
 	double noise_rank_share;   /* noise: stalls on at least this share of the ranks (0.5) */
 };
 void tc_verdict_default_opts(struct tc_verdict_opts *o);

@@ -25,13 +25,13 @@ const char *const tc_cause_names[TC_CAUSE_COUNT] = { "none", "mapping", "pattern
 void tc_verdict_default_opts(struct tc_verdict_opts *o)
 {
 	*o = (struct tc_verdict_opts){
-		.min_confidence = 0.3,
+		.min_confidence = 0.45,
 		.map_cut = 0.2, .map_excess = 0.05, .map_cost = 1.2,
 		.pat_ratio = 2.0, .pat_lb = 3.0, .pat_hot_share = 0.25,
 		.imb_share = 0.01, .imb_factor = 3.0,
 		.bg_factor = 2.0, .bg_z = 3.0, .bg_min_msgs = 8,
 		.max_steps = 5,
-		.path_full = 0.15, .imb_concentration = 0.7, .imb_max_ranks = 1.0 / 3, .imb_standout = 2, .bg_stall_ratio = 3,
+		.path_full = 0.15, .imb_concentration = 0.7, .imb_max_ranks = 1.0 / 3, .imb_standout = 2, .bg_stall_ratio = 7,
 		.noise_rank_share = 0.5,
 	};
 }
