@@ -4,13 +4,17 @@
 # truth.txt has the keys the evaluator needs, what the tracer planted is in the
 # trace (a padded MPI_Init on every rank, inter-node latency in as many calls as
 # there are inter-node messages, background stalls), and contrib/eval-corpus.sh scores
-# tracecomb's verdicts and origins against the truth (one "ok"/"not ok" per
-# case and the summary line).  Runs only with TC_CORPUS set (generation takes
-# minutes); otherwise prints one skip line.
+# tracecomb's verdicts and origins against the truth.  Each case's score is
+# printed as a comment line ("# ok verdict:CASE" / "# not ok verdict:CASE:
+# why"); what passes or fails are the two rates of issue 13, with a margin
+# for machine noise on fresh runs: at least 90 % of the planted cases named
+# (measured 62 of 63 on a quiet machine) and at least 75 % of the clean twins
+# quiet (measured 39 of 43).  Generation takes about 2.5 minutes on 2 cores;
+# TC_CORPUS=0 skips it (one skip line).
 cd "$(dirname "$0")/../.." || exit 1
 BUILD=${BUILD:-build}
 BIN=${BIN:-./tracecomb}
-if [ -z "${TC_CORPUS:-}" ]; then echo "skip corpus: set TC_CORPUS=1 to generate and score the planted-cause corpus"; exit 0; fi
+if [ "${TC_CORPUS:-1}" = 0 ]; then echo "skip corpus: TC_CORPUS=0"; exit 0; fi
 for t in otf2-print mpicc mpirun jq; do
 	command -v $t >/dev/null 2>&1 || { echo "skip corpus: $t not installed (make deps)"; exit 0; }
 done
@@ -67,5 +71,17 @@ for d in "$CORPUS"/*/; do
 	if [ -z "$bad" ]; then echo "ok load:$name"; else echo "not ok load:$name:$bad"; continue; fi
 	planted "$d"
 done
-sh contrib/eval-corpus.sh "$BIN" "$CORPUS" | sed 's/^\(not ok\|ok\) /\1 verdict:/'
+sh contrib/eval-corpus.sh "$BIN" "$CORPUS" >"$tmp/eval" 2>&1
+sed 's/^\(not ok\|ok\) /# \1 verdict:/' "$tmp/eval"
+# "planted: X of Y named; clean: X of Y quiet"
+sum=$(grep '^planted:' "$tmp/eval" | tail -n 1)
+pn=$(echo "$sum" | sed -n 's/^planted: \([0-9]*\) of \([0-9]*\) named.*/\1 \2/p')
+cq=$(echo "$sum" | sed -n 's/.*clean: \([0-9]*\) of \([0-9]*\) quiet.*/\1 \2/p')
+rate() { # NAME "X Y" PERCENT
+	set -- "$1" $2 "$3"
+	if [ -n "$3" ] && [ "$3" -gt 0 ] && [ $(( 100 * $2 )) -ge $(( $4 * $3 )) ]; then echo "ok $1: $2 of $3 (>= $4 %)"
+	else echo "not ok $1: ${2:-?} of ${3:-?} (want >= $4 %)"; fi
+}
+rate corpus-planted-named "$pn" 90
+rate corpus-clean-quiet "$cq" 75
 exit 0

@@ -45,9 +45,12 @@ gen mw --iters 60 --pattern masterworker --imbalance
 c=$(first_cause mw)
 check pattern-or-imbalance-first test "$c" = pattern -o "$c" = imbalance
 if [ $have_jq = yes ]; then
+	# the hot spot is found (all claims shown: the pattern claim is weighted by the
+	# master's share of the critical path, small here: the slow workers hold it)
+	"$BIN" report "$TMPD/mw" --section verdicts --json --opt verdict_min_confidence=0 >"$TMPD/mw0.json" 2>/dev/null
 	check pattern-names-master jqv '[.verdicts.verdicts[] | select(.cause == "pattern")][0]
 		| .ranks == [0] and .evidence.max_over_mean >= 8 and .evidence.busiest_partners == 63
-		and (.advice | test("O2"))' "$TMPD/mw.json"
+		and .evidence.path_share < 0.15 and (.advice | test("O2"))' "$TMPD/mw0.json"
 	# a compute-imbalance claim, if any, names only planted slow workers (1..8)
 	check imbalance-names-slow-workers jqv 'all(.verdicts.verdicts[] | select(.cause == "imbalance"); all(.ranks[]; . >= 1 and . <= 8))' "$TMPD/mw.json"
 	check pattern-lb-per-rank jqv '.verdicts.ranks[0].lb > 10 and .verdicts.ranks[5].lb < 2' "$TMPD/mw.json"
