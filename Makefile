@@ -75,8 +75,8 @@ deps:
 
 check: deps
 	@$(MAKE) --no-print-directory all
-	@BUILD=$(BUILD) BIN=$(BIN) sh tests/run.sh
 	@$(MAKE) --no-print-directory fuzz-smoke
+	@BUILD=$(BUILD) BIN=$(BIN) sh tests/run.sh
 
 test: all
 	@BUILD=$(BUILD) BIN=$(BIN) sh tests/run.sh
