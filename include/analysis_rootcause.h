@@ -130,6 +130,9 @@ void tc_rootcause_free(struct tc_rootcause *rc);
 /* Index of the activity of rank containing time t (start < t ≤ end, or the
  * first one when t ≤ its start), TC_NONE when the rank has none.  O(log n). */
 uint32_t tc_rc_act_at(const struct tc_rootcause *rc, uint32_t rank, uint64_t t);
+/* The activity of rank holding the moment just before t (the last one that
+ * starts before t), TC_NONE when none does.  O(log n). */
+uint32_t tc_rc_act_before(const struct tc_rootcause *rc, uint32_t rank, uint64_t t);
 /* The rank an activity belongs to (O(log ranks)). */
 uint32_t tc_rc_rank_of(const struct tc_rootcause *rc, uint32_t act);
 

@@ -26,14 +26,6 @@ static void add_piece(pieces_t *v, const struct tc_trace *t, const struct tc_act
 	VEC_PUSH(*v, p);
 }
 
-/* Whether rank has an activity that starts before time T. */
-static bool can_follow(const struct tc_rootcause *rc, uint32_t rank, uint64_t T)
-{
-	if (rank >= rc->nranks) return false;
-	uint32_t j = tc_rc_act_at(rc, rank, T);
-	return j != TC_NONE && rc->acts[j].start < T;
-}
-
 static uint32_t last_rank(const struct tc_rootcause *rc)
 {
 	uint32_t best = TC_NONE;
@@ -64,7 +56,8 @@ static void walk(const struct tc_trace *t, const struct tc_rootcause *rc, pieces
 		}
 		bool waits = a->partner != TC_NONE && a->ready > a->start;
 		uint64_t at = TC_MIN(a->ready, e);  /* the moment to jump at */
-		if (waits && can_follow(rc, a->partner, at) && !(at == T && stuck > rc->nranks)) {
+		bool follow = waits && a->partner < rc->nranks && tc_rc_act_before(rc, a->partner, at) != TC_NONE;
+		if (follow && !(at == T && stuck > rc->nranks)) {
 			add_piece(v, t, a, at, e, r, i, own);
 			stuck = at == T ? stuck + 1 : 0;
 			r = a->partner;

@@ -33,15 +33,6 @@ static int wref_cmp(const void *x, const void *y)
 	return a->act > b->act ? -1 : a->act < b->act;
 }
 
-/* The activity of rank p holding the moment just before T. */
-static uint32_t act_before(const struct tc_rootcause *rc, uint32_t p, uint64_t T)
-{
-	uint32_t j = tc_rc_act_at(rc, p, T);
-	if (j == TC_NONE) return TC_NONE;
-	if (rc->acts[j].start >= T) return j > rc->act_first[p] ? j - 1 : TC_NONE;
-	return j;
-}
-
 struct dc {
 	const struct tc_trace *t;
 	struct tc_rootcause *rc;
@@ -84,7 +75,7 @@ static uint32_t assign(struct dc *d, uint32_t p, uint64_t T, double C, double wa
 {
 	struct tc_rootcause *rc = d->rc;
 	*rest = C;
-	uint32_t j = act_before(rc, p, T);
+	uint32_t j = tc_rc_act_before(rc, p, T);
 	if (j == TC_NONE) return TC_NONE;
 	uint32_t first = rc->act_first[p], target = d->last_wait[j];
 	uint32_t lo = target == TC_NONE ? first : target;
@@ -116,7 +107,7 @@ static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *r
 	for (size_t k = 0; k < rc->nacts; k++) {
 		const struct tc_act *a = &rc->acts[k];
 		if (a->kind != TC_ACT_MPI || a->partner == TC_NONE || a->ready <= a->start) continue;
-		uint32_t p = a->partner, j = act_before(rc, p, a->ready);
+		uint32_t p = a->partner, j = tc_rc_act_before(rc, p, a->ready);
 		if (j == TC_NONE) continue;
 		uint32_t best = TC_NONE;
 		double E = 0;

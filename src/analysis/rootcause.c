@@ -350,7 +350,7 @@ static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, con
 /* Persistent excess: ranks whose median in a context stands above the lower
  * quartile of the ranks' medians (contexts seen on ≥ 2 ranks: of two, the
  * faster is the reference). */
-static void persistent_excess(const struct tc_trace *t, struct tc_rootcause *rc, uint32_t c, const uint32_t *idx,
+static void persistent_excess(const struct tc_trace *t, struct tc_rootcause *rc, const uint32_t *idx,
 			      uint32_t n, double *buf, double *med, uint32_t *run_at)
 {
 	uint32_t nr = 0;
@@ -377,7 +377,6 @@ static void persistent_excess(const struct tc_trace *t, struct tc_rootcause *rc,
 			}
 		}
 	}
-	(void)c;
 }
 
 static void excess(const struct tc_trace *t, struct tc_rootcause *rc)
@@ -408,7 +407,7 @@ static void excess(const struct tc_trace *t, struct tc_rootcause *rc)
 		}
 	free(seen);
 	for (uint32_t c = 0; c < rc->nctx; c++)
-		persistent_excess(t, rc, c, idx + first[c], first[c + 1] - first[c], buf, med, run_at);
+		persistent_excess(t, rc, idx + first[c], first[c + 1] - first[c], buf, med, run_at);
 	free(run_at); free(med); free(buf); free(idx); free(first);
 }
 
@@ -484,6 +483,14 @@ uint32_t tc_rc_rank_of(const struct tc_rootcause *rc, uint32_t act)
 		else hi = mid;
 	}
 	return lo;
+}
+
+uint32_t tc_rc_act_before(const struct tc_rootcause *rc, uint32_t rank, uint64_t t)
+{
+	uint32_t j = tc_rc_act_at(rc, rank, t);
+	if (j == TC_NONE) return TC_NONE;
+	if (rc->acts[j].start >= t) return j > rc->act_first[rank] ? j - 1 : TC_NONE;
+	return j;
 }
 
 uint32_t tc_rc_act_at(const struct tc_rootcause *rc, uint32_t rank, uint64_t t)
