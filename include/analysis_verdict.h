@@ -134,6 +134,9 @@ struct tc_verdict_opts {
 	double bg_stall_ratio;     /* MPI stall rate ≥ this × compute stall rate counts fully as background,
 	                              ≤ 4/7 of it not at all (noise) (7) */
 	double noise_rank_share;   /* noise: stalls on at least this share of the ranks (0.5) */
+	double busy_lo, busy_hi;   /* the machine counts as busy by the compute stall rate: not at all at
+	                              ≤ busy_lo (0.02), fully at ≥ busy_hi (0.04), linear between; noise is
+	                              claimed in proportion, background in the complement */
 };
 void tc_verdict_default_opts(struct tc_verdict_opts *o);
 

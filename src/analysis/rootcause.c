@@ -219,39 +219,67 @@ static void late_receiver(const struct tc_msg *m, const struct tc_act *a, struct
 }
 
 /* Per collective instance, computed once (not once per member: O(members)
- * instead of O(members²)): the last member's enter, the latest non-root's, the
- * root's. */
-struct coll_ready { uint64_t latest, latest_nonroot, root_enter; uint32_t who, who_nr; bool have_root, done; };
+ * instead of O(members²)): the last member's enter and, for rooted
+ * collectives, every member's enter sorted (docs/rootcause.md, "Rooted
+ * collectives"). */
+struct coll_enter { uint64_t e; uint32_t rank; };
+struct coll_ready { uint64_t latest; uint32_t who; bool done; struct coll_enter *sorted; };
 
-static const struct coll_ready *coll_ready_of(const struct tc_trace *t, struct coll_ready *cache, uint32_t ci)
+static int coll_enter_cmp(const void *a, const void *b)
+{
+	const struct coll_enter *x = a, *y = b;
+	if (x->e != y->e) return x->e < y->e ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static const struct coll_ready *coll_ready_of(const struct tc_trace *t, struct coll_ready *cache, uint32_t ci,
+					      bool rooted)
 {
 	struct coll_ready *c = &cache[ci];
-	if (c->done) return c;
 	const struct tc_coll *co = &t->colls[ci];
 	const struct tc_coll_member *m = &t->coll_members[co->first];
-	*c = (struct coll_ready){ .who = TC_NONE, .who_nr = TC_NONE, .done = true };
-	for (uint32_t k = 0; k < co->n; k++) {
-		uint64_t e = t->ranks[m[k].rank].calls[m[k].call].enter;
-		if (c->who == TC_NONE || e > c->latest) { c->latest = e; c->who = m[k].rank; }
-		if (m[k].rank == co->root) { c->root_enter = e; c->have_root = true; }
-		else if (c->who_nr == TC_NONE || e > c->latest_nonroot) { c->latest_nonroot = e; c->who_nr = m[k].rank; }
+	if (!c->done) {
+		*c = (struct coll_ready){ .who = TC_NONE, .done = true };
+		for (uint32_t k = 0; k < co->n; k++) {
+			uint64_t e = t->ranks[m[k].rank].calls[m[k].call].enter;
+			if (c->who == TC_NONE || e > c->latest) { c->latest = e; c->who = m[k].rank; }
+		}
+	}
+	if (rooted && !c->sorted) {
+		c->sorted = xmalloc((size_t)co->n * sizeof *c->sorted);
+		for (uint32_t k = 0; k < co->n; k++)
+			c->sorted[k] = (struct coll_enter){ t->ranks[m[k].rank].calls[m[k].call].enter, m[k].rank };
+		qsort(c->sorted, co->n, sizeof *c->sorted, coll_enter_cmp);
 	}
 	return c;
 }
 
-static void coll_readiness(const struct tc_trace *t, uint32_t r, uint32_t ci, struct coll_ready *cache,
-			   struct readiness *rd)
+/* Rooted collectives (1-N, N-1) run as trees in real MPI libraries: an inner
+ * rank waits for its subtree (reduce, gather) or its parent (broadcast,
+ * scatter), not only for the root.  The tree is not in the trace, so a member
+ * may have waited for any other member that entered before it left: its
+ * ready time is the latest such enter.  For the root of an N-1 collective
+ * this is Scalasca's latest non-root; for a non-root of a 1-N collective it
+ * is at least the root's enter. */
+static void coll_readiness(const struct tc_trace *t, uint32_t r, uint32_t ci, const struct tc_act *a,
+			   struct coll_ready *cache, struct readiness *rd)
 {
 	const struct tc_coll *co = &t->colls[ci];
-	const struct coll_ready *c = coll_ready_of(t, cache, ci);
 	enum tc_coll_class cc = tc_coll_class(co->op);
-	if (cc == TC_CC_BARRIER || cc == TC_CC_ALL2ALL || cc == TC_CC_SCAN || cc == TC_CC_OTHER) {
+	bool rooted = cc == TC_CC_ONE2ALL || cc == TC_CC_ALL2ONE;
+	const struct coll_ready *c = coll_ready_of(t, cache, ci, rooted);
+	if (!rooted) {
 		if (c->who != r) candidate(rd, c->latest, c->who, TC_WE_COLLECTIVE);
-	} else if (cc == TC_CC_ONE2ALL) {
-		if (c->have_root && co->root != r) candidate(rd, c->root_enter, co->root, TC_WE_COLLECTIVE);
-	} else if (cc == TC_CC_ALL2ONE) {
-		if (co->root == r && c->who_nr != TC_NONE) candidate(rd, c->latest_nonroot, c->who_nr, TC_WE_COLLECTIVE);
+		return;
 	}
+	size_t lo = 0, hi = co->n;    /* first member entering at or after our exit */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->sorted[mid].e < a->end) lo = mid + 1;
+		else hi = mid;
+	}
+	while (lo > 0 && c->sorted[lo - 1].rank == r) lo--;
+	if (lo > 0) candidate(rd, c->sorted[lo - 1].e, c->sorted[lo - 1].rank, TC_WE_COLLECTIVE);
 }
 
 static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, const struct nbdone *nb, size_t nnb,
@@ -284,7 +312,7 @@ static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, co
 		for (; lo < nnb && nb[lo].rank == r && nb[lo].call == a->call; lo++) late_receiver(&t->msgs[nb[lo].msg], a, &rd);
 	}
 	if (op->coll != TC_NONE && kind == TC_RK_MPI_COLL && t->colls[op->coll].n >= 2)
-		coll_readiness(t, r, op->coll, cache, &rd);
+		coll_readiness(t, r, op->coll, a, cache, &rd);
 	if (rd.partner == TC_NONE || rd.ready <= a->start) return;
 	a->ready = TC_MIN(rd.ready, a->end);
 	a->partner = rd.partner;
@@ -439,9 +467,12 @@ static void stall_stats(const struct tc_trace *t, struct tc_rootcause *rc)
 	 * holds most compute time) above the context's median, and above the floor */
 	rc->stall_min = TC_MAX(rc->noise_floor, 0.1 * compute_scale(t, rc));
 	bool *cr = xcalloc(rc->nranks + 1, 1), *mr = xcalloc(rc->nranks + 1, 1);
+	double *rate = xmalloc((rc->nranks + 1) * sizeof *rate);
+	uint32_t nrate = 0;
 	struct u64map pairs;
 	u64map_init(&pairs);
-	for (uint32_t r = 0; r < rc->nranks; r++)
+	for (uint32_t r = 0; r < rc->nranks; r++) {
+		uint64_t nc = rc->n_compute, ns = rc->n_compute_stalls;
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
 			const struct tc_act *a = &rc->acts[i];
 			/* one absolute yardstick for both kinds: the relative thresholds of
@@ -462,6 +493,10 @@ static void stall_stats(const struct tc_trace *t, struct tc_rootcause *rc)
 				if (u64map_get(&pairs, key) == U64MAP_NONE) u64map_put(&pairs, key, 1);
 			}
 		}
+		if (rc->n_compute > nc) rate[nrate++] = (double)(rc->n_compute_stalls - ns) / (double)(rc->n_compute - nc);
+	}
+	rc->compute_stall_rate_q1 = nrate ? tc_kth(rate, nrate, nrate / 4) : 0;
+	free(rate);
 	for (uint32_t r = 0; r < rc->nranks; r++) {
 		rc->stall_ranks_compute += cr[r];
 		rc->stall_ranks_mpi += mr[r];
@@ -546,6 +581,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++)
 			if (rc->acts[i].kind == TC_ACT_MPI) call_wait(t, r, &rc->acts[i], nb, nnb, cache);
 	free(nb);
+	for (uint32_t ci = 0; ci < t->ncolls; ci++) free(cache[ci].sorted);
 	free(cache);
 	excess(t, rc);
 	stall_stats(t, rc);

@@ -73,5 +73,6 @@ double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootc
 				 double *ratio);
 /* Share of the critical path spent on the given ranks. */
 double verdict_path_share_of(const struct tc_rootcause *rc, const bool *ranks);
+double verdict_machine_busy(const struct tc_rootcause *rc, const struct tc_verdict_opts *o, bool typical);
 
 #endif

@@ -8,15 +8,26 @@
 #include "analysis_origins.h"
 #include "verdict_internal.h"
 
+/* The share of the critical path the ranks hold at their typical pace: their
+ * pieces' length minus the pieces' excess (stalls there are noise's or
+ * background's to claim, a delay is imbalance's; a hot spot costs the run its
+ * typical handling time). */
 double verdict_path_share_of(const struct tc_rootcause *rc, const bool *ranks)
 {
 	if (!(rc->path_len > 0)) return 0;
-	uint64_t on = 0;
-	for (size_t i = 0; i < rc->npath; i++)
-		if (ranks[rc->path[i].rank]) on += rc->path[i].end - rc->path[i].start;
-	double all = 0;
-	for (size_t i = 0; i < rc->npath; i++) all += (double)(rc->path[i].end - rc->path[i].start);
-	return all > 0 ? (double)on / all : 0;
+	uint64_t on = 0, all = 0;
+	double excess = 0;
+	for (size_t i = 0; i < rc->npath; i++) {
+		uint64_t len = rc->path[i].end - rc->path[i].start;
+		all += len;
+		if (ranks[rc->path[i].rank]) {
+			on += len;
+			excess += rc->path[i].excess;
+		}
+	}
+	if (!all) return 0;
+	double typical = (double)on / (double)all * rc->path_len - excess;
+	return typical > 0 ? typical / rc->path_len : 0;
 }
 
 /* An intra-node transfer of 2^(bucket-1) bytes when the trace has none to
@@ -36,7 +47,9 @@ static double intra_model(uint8_t bucket)
  * context's median when it has ≥ 3 calls, else the model above).  An MPI call
  * completing several messages is inter-node when any of them is, so its own
  * time is compared by transfer where possible, not with the rare calls that
- * happened to be intra-node only. */
+ * happened to be intra-node only.  Each piece counts at its typical pace, its
+ * excess over its own context's median left out: a placement makes every
+ * inter-node transfer slow, a stall is background's or noise's to claim. */
 double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootcause *rc, double inter_cost,
 				 double *ratio)
 {
@@ -52,7 +65,8 @@ double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootc
 	for (size_t i = 0; i < rc->npath; i++) {
 		const struct tc_cp_piece *p = &rc->path[i];
 		if (p->kind != TC_CP_MPI_INTER) continue;
-		double len = tc_dur(t, p->end - p->start);
+		/* at the piece's typical pace: its stall (excess) is background's or noise's */
+		double len = tc_dur(t, p->end - p->start) - p->excess;
 		if (by_transfer) {
 			if (inter_cost > 1) cost += len * (1 - 1 / inter_cost);
 			continue;
@@ -134,6 +148,21 @@ static void blame_steps(struct tc_verdict *v, const struct tc_trace *t, const st
 	VEC_FREE(s);
 }
 
+static double stall_rate(uint64_t stalls, uint64_t n) { return n ? (double)stalls / (double)n : 0; }
+
+/* How busy the machine was, from a compute stall rate (0: a quiet machine's
+ * 1 % or so at ≤ busy_lo, 1: a busy or oversubscribed one's at ≥ busy_hi;
+ * docs/verdicts.md).  `typical`: the lower quartile of the ranks' own rates
+ * (slow ranks or a ramp stall only some ranks, machine noise all: for the
+ * imbalance test); else the rate over all compute segments (for background
+ * and noise, which claim what imbalance left). */
+double verdict_machine_busy(const struct tc_rootcause *rc, const struct tc_verdict_opts *o, bool typical)
+{
+	double c = typical ? rc->compute_stall_rate_q1 : stall_rate(rc->n_compute_stalls, rc->n_compute);
+	if (!(o->busy_hi > o->busy_lo)) return c >= o->busy_hi ? 1 : 0;
+	return clamp01((c - o->busy_lo) / (o->busy_hi - o->busy_lo));
+}
+
 /* How far the blamed ranks stand out from the others.  Machine noise gives
  * every rank some compute excess; a delay, or a rank slow throughout, is well
  * above it by one of two measures: its largest single excess against the
@@ -142,7 +171,7 @@ static void blame_steps(struct tc_verdict *v, const struct tc_trace *t, const st
  * ranks (a persistent imbalance, a ramp, stands above the typical rank).  The
  * smallest blamed rank's value counts; the larger ratio counts.  Infinite when
  * the others have none. */
-static double ratio_of(const double *v, uint32_t N, const bool *is_bl, bool median)
+static double ratio_of(const double *v, uint32_t N, const bool *is_bl, double busy, bool summed)
 {
 	double lo = INFINITY, other = 0;
 	double *o = xmalloc((N ? N : 1) * sizeof *o);
@@ -151,14 +180,19 @@ static double ratio_of(const double *v, uint32_t N, const bool *is_bl, bool medi
 		if (is_bl[r]) lo = TC_MIN(lo, v[r]);
 		else o[n++] = v[r];
 	}
-	if (median) other = tc_median(o, n);
-	else for (uint32_t i = 0; i < n; i++) other = TC_MAX(other, o[i]);
+	double mx = 0;
+	for (uint32_t i = 0; i < n; i++) mx = TC_MAX(mx, o[i]);
+	/* summed: against the typical other rank; on a busy machine, whose noise
+	 * falls unevenly on the ranks, against the worst other rank */
+	other = summed ? tc_median(o, n) : mx;
+	if (summed) other += busy * (mx - other);
 	free(o);
 	if (!n) return INFINITY;
 	return other > 0 ? lo / other : INFINITY;
 }
 
-static double standout(const struct tc_rootcause *rc, const uint32_t *bl, uint32_t k)
+static double standout(const struct tc_rootcause *rc, const uint32_t *bl, uint32_t k, double busy, double *single,
+		       double *summed)
 {
 	uint32_t N = rc->nranks;
 	double *sum = xcalloc(N ? N : 1, sizeof *sum), *big = xcalloc(N ? N : 1, sizeof *big);
@@ -170,7 +204,9 @@ static double standout(const struct tc_rootcause *rc, const uint32_t *bl, uint32
 				sum[r] += rc->acts[i].excess;
 				big[r] = TC_MAX(big[r], (double)rc->acts[i].excess);
 			}
-	double x = TC_MAX(ratio_of(sum, N, is_bl, true), ratio_of(big, N, is_bl, false));
+	*summed = ratio_of(sum, N, is_bl, busy, true);
+	*single = ratio_of(big, N, is_bl, busy, false);
+	double x = TC_MAX(*summed, *single);
 	free(sum);
 	free(big);
 	free(is_bl);
@@ -197,14 +233,16 @@ void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trac
 	k = kk;
 	if (!k) { free(bl); return; }
 	double S = held / rc->path_len, conc = held / X;
-	double stand = standout(rc, bl, k);
-	if (!(stand >= o->imb_standout)) { free(bl); return; }
+	/* on a busy machine the noise itself makes some ranks stand out: ask for twice as much */
+	double single, summed, busy = verdict_machine_busy(rc, o, true);
+	double stand = standout(rc, bl, k, busy, &single, &summed), need = o->imb_standout * (1 + busy);
+	if (!(stand >= need)) { free(bl); return; }
 	V->path_imbalance = held;
 	struct tc_verdict *v = vnew(b, TC_CAUSE_IMBALANCE, TC_NONE);
 	set_ranks(v, bl, k);
 	free(bl);
 	v->confidence = clamp01(S / o->path_full) * clamp01(conc / o->imb_concentration) *
-			clamp01((stand - 1) / (2 * (o->imb_standout - 1)));
+			clamp01((stand - 1) / (2 * (need - 1)));
 	double dc = 0, own = 0, caused = 0, waited = 0;
 	for (uint32_t i = 0; i < k; i++) {
 		dc += rc->delay_cost[v->ranks[i]];
@@ -218,6 +256,8 @@ void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trac
 	ev_add(v, "delay_cost_s", dc);
 	ev_add(v, "path_s", rc->path_len);
 	ev_add(v, "standout", stand);
+	ev_add(v, "standout_single", single);
+	ev_add(v, "standout_summed", summed);
 	ev_add(v, "path_compute_share", rc->share[TC_CP_COMPUTE]);
 	ev_add(v, "own_late_s", own);
 	ev_add(v, "caused_s", caused);
@@ -289,8 +329,6 @@ static void episode(struct tc_verdict *v, const struct tc_trace *t, const struct
 	ev_add(v, "episode_share", 0.8);
 }
 
-static double stall_rate(uint64_t stalls, uint64_t n) { return n ? (double)stalls / (double)n : 0; }
-
 /* How much of the MPI stalling is beyond the machine's noise: MPI stalling
  * bg_stall_ratio (7) times as often as compute counts fully, 4 times or less
  * not at all (a busy or oversubscribed machine stalls MPI more often than
@@ -303,7 +341,7 @@ static double beyond_noise(const struct tc_rootcause *rc, const struct tc_verdic
 	if (rm <= 0) return 0;
 	if (rcmp <= 0) return 1;
 	double lo = 4.0 / 7.0 * o->bg_stall_ratio;
-	return clamp01((rm / rcmp - lo) / (o->bg_stall_ratio - lo));
+	return clamp01((rm / rcmp - lo) / (o->bg_stall_ratio - lo)) * (1 - verdict_machine_busy(rc, o, false));
 }
 
 void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_latency *lat,
@@ -361,17 +399,18 @@ void verdict_noise(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t
 	if (!(rest > 0)) return;
 	uint32_t ranks = TC_MAX(rc->stall_ranks_compute, rc->stall_ranks_mpi);
 	double spread = clamp01((double)ranks / N / o->noise_rank_share);
-	double S = rest / rc->path_len;
+	double S = rest / rc->path_len, busy = verdict_machine_busy(rc, o, false);
 	V->path_noise = rest;
 	struct tc_verdict *v = vnew(b, TC_CAUSE_NOISE, TC_NONE);
 	set_ranks(v, NULL, 0);
-	v->confidence = clamp01(S / o->path_full) * spread;
+	v->confidence = clamp01(S / o->path_full) * spread * busy;
 	ev_add(v, "excess_s", rest);
 	ev_add(v, "path_share", S);
 	ev_add(v, "stall_ranks", ranks);
 	ev_add(v, "compute_stall_rate", V->compute_stall_rate);
 	ev_add(v, "mpi_stall_rate", V->mpi_stall_rate);
 	ev_add(v, "compute_spread_s", rc->compute_spread);
+	ev_add(v, "machine_busy", busy);
 	char b1[32];
 	fmt_seconds(b1, sizeof b1, rest);
 	v->summary = xasprintf("system noise: short stalls in computation and MPI spread over %u of %u ranks cost %s "
