@@ -179,6 +179,40 @@ static void test_rc_wait_edges(void **state)
 	tc_trace_free(t);
 }
 
+/* A Reduce (op 12) to rank 0 over 4 ranks, run as a tree by the library:
+ * enters 10, 12, 50 (rank 2 late), 14; leaves 60, 55, 51, 16.  Rank 0 waits
+ * for the latest member (rank 2, 40 s); so does rank 1, an inner rank whose
+ * subtree holds rank 2 (38 s) — Scalasca's flat rule gave it none.  Rank 2
+ * and the leaf rank 3 (left at 16, before rank 2 entered) wait for nobody. */
+static void test_rc_rooted_tree(void **state)
+{
+	(void)state;
+	struct tc_trace *t = tc_trace_new(1, 0, 0);
+	tc_def_simple(t, 4, NULL, 1);
+	uint32_t rg = tc_def_region(t, "MPI_Reduce", 0, 0, true);
+	uint64_t en[4] = { 10, 12, 50, 14 }, lv[4] = { 60, 55, 51, 16 };
+	for (uint32_t r = 0; r < 4; r++) {
+		tcb_enter(t, r, en[r], rg);
+		tcb_coll_begin(t, r, en[r]);
+		tcb_coll_end(t, r, lv[r], 12, 0, 0, 8, 8);
+		tcb_leave(t, r, lv[r], rg);
+	}
+	tc_trace_finish(t);
+	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
+	double want[4] = { 40, 38, 0, 0 };
+	for (uint32_t r = 0; r < 4; r++) {
+		uint32_t i = rc->act_first[r];
+		while (rc->acts[i].kind != TC_ACT_MPI) i++;
+		assert_float_equal(tc_act_wait(t, &rc->acts[i]), want[r], 0);
+		if (want[r] > 0) {
+			assert_int_equal(rc->acts[i].edge, TC_WE_COLLECTIVE);
+			assert_int_equal(rc->acts[i].partner, 2);
+		}
+	}
+	tc_rootcause_free(rc);
+	tc_trace_free(t);
+}
+
 /* Verdicts never depend on Ravel's logical structure: the same list with
  * caller_merge on and off, on the shared traces with communication. */
 static void test_rc_caller_merge_invariant(void **state)
@@ -245,6 +279,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rc_halo_delay),
+		cmocka_unit_test(test_rc_rooted_tree),
 		cmocka_unit_test(test_rc_no_delay_no_verdict),
 		cmocka_unit_test(test_rc_init_invariant),
 		cmocka_unit_test(test_rc_wait_edges),

@@ -14,6 +14,7 @@
 #include "analysis_verdict.h"
 #include "analysis_waitstate.h"
 #include "steps_halo.h"
+#include "../../src/analysis/verdict_internal.h"
 
 /* loads 2,2,2,10: mean 4, AD = (2+2+2+6)/4 = 3, LB = 2/3 ×3 and 6/3 = 2 */
 static void test_load_balance(void **st)
@@ -470,10 +471,30 @@ static void test_verdict_region_scope(void **st)
 	tc_trace_free(t);
 }
 
+/* Machine busyness (docs/verdicts.md): 0 at a compute stall rate <= 2 %, 1 at
+ * >= 4 %, linear between; `typical` uses the lower quartile of the ranks'
+ * rates, else the rate over all compute segments. */
+static void test_machine_busy(void **state)
+{
+	(void)state;
+	struct tc_verdict_opts o;
+	tc_verdict_default_opts(&o);
+	struct tc_rootcause rc = { .n_compute = 1000, .n_compute_stalls = 30, .compute_stall_rate_q1 = 0.01 };
+	assert_float_equal(verdict_machine_busy(&rc, &o, false), 0.5, 1e-12);
+	assert_float_equal(verdict_machine_busy(&rc, &o, true), 0, 0);
+	rc.n_compute_stalls = 10;
+	assert_float_equal(verdict_machine_busy(&rc, &o, false), 0, 0);
+	rc.n_compute_stalls = 200;
+	rc.compute_stall_rate_q1 = 0.035;
+	assert_float_equal(verdict_machine_busy(&rc, &o, false), 1, 0);
+	assert_float_equal(verdict_machine_busy(&rc, &o, true), 0.75, 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load_balance),
+		cmocka_unit_test(test_machine_busy),
 		cmocka_unit_test(test_dispersion),
 		cmocka_unit_test(test_dag_chain),
 		cmocka_unit_test(test_dag_fan_in),
