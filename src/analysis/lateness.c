@@ -9,6 +9,71 @@
 
 static double dmax0(double x) { return x > 0 ? x : 0; }
 
+/* The lateness event i inherits from its predecessor on the rank.  In the same
+ * partition, the predecessor's lateness (Ravel).  Across a partition boundary
+ * the two lateness values have different baselines: the predecessor's leave is
+ * measured in i's frame instead, against the earliest predecessor leave among
+ * i's peers (the same partition and step). */
+static double inherited_from_prev(const struct tc_steps *s, uint32_t i, const uint64_t *m, int x_pred)
+{
+	uint32_t pv = steps_prev(s, i);
+	if (pv == TC_NONE) return 0;
+	const struct tc_cev *e = &s->cevs[i], *p = &s->cevs[pv];
+	if (p->partition == e->partition) return p->lateness;
+	uint64_t base = m[x_pred];
+	return p->leave > base ? tc_dur(s->t, p->leave - base) : 0;
+}
+
+/* The lateness an event inherits from its partners: for a receive, its
+ * senders' lateness; for a blocking send held by a late receiver (the receive
+ * posted after the send began), the receive's enter lateness (the receiver's
+ * aggregate block; the send left after that post: it was held); lateness
+ * inherited from a late receiver is not new. */
+static double inherited_from_partners(const struct tc_steps *s, uint32_t i)
+{
+	const struct tc_cev *e = &s->cevs[i];
+	const struct tc_trace *t = s->t;
+	if (e->flags & TC_CEV_COLL) return 0;
+	const struct tc_rank *R = &t->ranks[e->rank];
+	double got = 0;
+	for (uint32_t k = 0; k < e->nops; k++) {
+		const struct tc_op *op = &R->ops[e->op + k];
+		if (e->flags & TC_CEV_RECV) {
+			const uint32_t *mr = tc_op_recvs(t, e->rank, op);
+			for (uint32_t j = 0; j < op->nrecv; j++) {
+				uint32_t sc = s->msg_send_cev[mr[j]];
+				if (sc != TC_NONE && s->cevs[sc].lateness > got) got = s->cevs[sc].lateness;
+			}
+		}
+		if (e->flags & TC_CEV_SEND) {
+			const uint32_t *ms = tc_op_sends(t, e->rank, op);
+			for (uint32_t j = 0; j < op->nsend; j++) {
+				const struct tc_msg *msg = &t->msgs[ms[j]];
+				uint32_t rc = s->msg_recv_cev[ms[j]];
+				if (rc == TC_NONE || (msg->flags & TC_MSG_NB_SEND) || msg->post_time <= e->enter ||
+				    msg->post_time >= e->leave)
+					continue;
+				if (s->cevs[rc].partition == e->partition && s->cevs[rc].lateness_agg > got)
+					got = s->cevs[rc].lateness_agg;
+			}
+		}
+	}
+	return got;
+}
+
+/* Differential lateness (docs/logical-time.md): what was not inherited, from
+ * the predecessor (the event's own aggregate block) or from the partners. */
+static void diff_lateness(struct tc_steps *s, const size_t *slot, const uint64_t *pmin, int x_n, int x_pred)
+{
+	for (size_t i = 0; i < s->ncevs; i++) {
+		struct tc_cev *e = &s->cevs[i];
+		double prev = inherited_from_prev(s, (uint32_t)i, &pmin[slot[i] * x_n], x_pred);
+		e->dlateness_agg = dmax0(e->lateness_agg - prev);
+		double parent = e->lateness_agg, partners = inherited_from_partners(s, (uint32_t)i);
+		e->dlateness = dmax0(e->lateness - (partners > parent ? partners : parent));
+	}
+}
+
 void steps_metrics(struct tc_steps *s)
 {
 	const struct tc_trace *t = s->t;
@@ -24,7 +89,7 @@ void steps_metrics(struct tc_steps *s)
 		poff[p] = ns;
 		ns += (size_t)(s->parts[p].last_step - s->parts[p].first_step) / 2 + 1;
 	}
-	enum { X_EXIT, X_ENTER, X_DUR, X_AGG, X_N };
+	enum { X_EXIT, X_ENTER, X_DUR, X_AGG, X_PRED, X_N };
 	uint64_t *pmin = xmalloc((ns + 1) * X_N * sizeof *pmin);
 	uint64_t *gmin = xmalloc(ng * 2 * sizeof *gmin);
 	for (size_t k = 0; k < (ns + 1) * X_N; k++) pmin[k] = UINT64_MAX;
@@ -35,7 +100,9 @@ void steps_metrics(struct tc_steps *s)
 		const struct tc_partition *P = &s->parts[e->partition];
 		slot[i] = poff[e->partition] + (e->step - P->first_step) / 2;
 		uint64_t *m = &pmin[slot[i] * X_N];
-		uint64_t v[X_N] = { e->leave, e->enter, e->leave - e->enter, e->enter - e->agg_start };
+		uint32_t pv = steps_prev(s, (uint32_t)i);
+		uint64_t v[X_N] = { e->leave, e->enter, e->leave - e->enter, e->enter - e->agg_start,
+				    pv != TC_NONE ? s->cevs[pv].leave : UINT64_MAX };
 		for (int k = 0; k < X_N; k++) m[k] = TC_MIN(m[k], v[k]);
 		gmin[e->step * 2] = TC_MIN(gmin[e->step * 2], e->leave);
 		gmin[e->step * 2 + 1] = TC_MIN(gmin[e->step * 2 + 1], e->enter);
@@ -50,26 +117,7 @@ void steps_metrics(struct tc_steps *s)
 		e->glateness = tc_dur(t, e->leave - gmin[e->step * 2]);
 		e->glateness_agg = tc_dur(t, e->enter - gmin[e->step * 2 + 1]);
 	}
-	/* differential lateness: what was not inherited from the predecessor
-	 * (the event's own aggregate block, or for a receive also its senders) */
-	for (size_t i = 0; i < n; i++) {
-		struct tc_cev *e = &s->cevs[i];
-		uint32_t pv = steps_prev(s, (uint32_t)i);
-		e->dlateness_agg = dmax0(e->lateness_agg - (pv != TC_NONE ? s->cevs[pv].lateness : 0));
-		double parent = e->lateness_agg;
-		if ((e->flags & TC_CEV_RECV) && !(e->flags & TC_CEV_COLL)) {
-			const struct tc_rank *R = &t->ranks[e->rank];
-			for (uint32_t k = 0; k < e->nops; k++) {
-				const struct tc_op *op = &R->ops[e->op + k];
-				const uint32_t *mr = tc_op_recvs(t, e->rank, op);
-				for (uint32_t j = 0; j < op->nrecv; j++) {
-					uint32_t sc = s->msg_send_cev[mr[j]];
-					if (sc != TC_NONE && s->cevs[sc].lateness > parent) parent = s->cevs[sc].lateness;
-				}
-			}
-		}
-		e->dlateness = dmax0(e->lateness - parent);
-	}
+	diff_lateness(s, slot, pmin, X_N, X_PRED);
 	/* per-step sums: events on their (even) step, aggregate blocks on step-1 */
 	for (size_t g = 0; g < ng; g++) s->steps[g].enter_min = UINT64_MAX;
 	for (size_t i = 0; i < n; i++) {

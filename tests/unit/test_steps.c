@@ -202,6 +202,37 @@ static struct tc_trace *ring_trace(void)
 	return h_finish(&h);
 }
 
+/* Differential lateness with the receiver edge (issue 13, item 7): a ring of
+ * blocking sends where rank 1 computes 5 ticks before posting its receive, so
+ * rank 0's send to it is held until 7 (the receive is posted at 6).
+ * Sends (step 0) exit 7,1,1,1 → L = 6,0,0,0.  Receives (step 2) enter
+ * 8,6,1,1 → L_agg = 7,5,0,0.  Rank 0's send inherits rank 1's receive-enter
+ * lateness (5): D = 6 − 5 = 1 (the transfer after the post), not 6.  Rank 1's
+ * receive block is the origin: D_agg = 5 − 0 = 5. */
+static void test_receiver_edge(void **st)
+{
+	(void)st;
+	struct hand h = hand_new(4);
+	static const uint64_t S[4][2] = { { 0, 7 }, { 0, 1 }, { 0, 1 }, { 0, 1 } };
+	static const uint64_t R[4][2] = { { 8, 9 }, { 6, 7 }, { 1, 2 }, { 1, 2 } };
+	for (uint32_t r = 0; r < 4; r++) {
+		h_send(&h, r, S[r][0], S[r][1], (r + 1) % 4, 1);
+		h_recv(&h, r, R[r][0], R[r][1], (r + 3) % 4, 1);
+	}
+	struct tc_trace *t = h_finish(&h);
+	struct tc_steps *s = tc_steps_compute(t, NULL);
+	check_invariants(s);
+	const struct tc_cev *send0 = &s->cevs[s->rank_first[0]], *recv1 = &s->cevs[s->rank_first[1] + 1];
+	assert_int_equal(send0->step, 0);
+	assert_int_equal(recv1->step, 2);
+	assert_true(send0->lateness == 6);
+	assert_true(send0->dlateness == 1);
+	assert_true(recv1->lateness_agg == 5);
+	assert_true(recv1->dlateness_agg == 5);
+	tc_steps_free(s);
+	tc_trace_free(t);
+}
+
 static void test_ring_exchange_barrier(void **st)
 {
 	(void)st;
@@ -892,6 +923,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ring_exchange_barrier),
+		cmocka_unit_test(test_receiver_edge),
 		cmocka_unit_test(test_strides),
 		cmocka_unit_test(test_global_lateness),
 		cmocka_unit_test(test_collective_one_step),
