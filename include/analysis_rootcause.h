@@ -93,8 +93,23 @@ struct tc_rc_opts {
 };
 void tc_rc_default_opts(struct tc_rc_opts *o);
 
+/* The passes of tc_rootcause_compute, for the cost breakdown (bench/analysis). */
+enum tc_rc_phase {
+	TC_RCP_ACTIVITIES = 0, /* activities and their context keys */
+	TC_RCP_WAIT,           /* wait/own split */
+	TC_RCP_CONTEXTS,       /* grouping by context, medians, MADs, noise floor */
+	TC_RCP_EXCESS,         /* outlier and persistent excess */
+	TC_RCP_STALLS,         /* stall counts, waiting per rank */
+	TC_RCP_DELAY,          /* delay costs */
+	TC_RCP_PATH,           /* critical path */
+	TC_RCP_COUNT
+};
+extern const char *const tc_rc_phase_names[TC_RCP_COUNT];
+
 struct tc_rootcause {
 	struct tc_rc_opts opts;
+	double phase_cpu[TC_RCP_COUNT];    /* s of process CPU time per pass */
+	uint64_t phase_faults[TC_RCP_COUNT]; /* minor page faults per pass */
 	uint64_t t0, t1;          /* the span (ticks) */
 	uint32_t nranks;
 	uint32_t *act_first;      /* nranks + 1 offsets into acts */

@@ -21,6 +21,8 @@
 #include "u64map.h"
 
 const char *const tc_wait_edge_names[TC_WE_COUNT] = { "none", "late_sender", "late_receiver", "collective" };
+const char *const tc_rc_phase_names[TC_RCP_COUNT] = { "activities", "wait/own", "contexts", "excess", "stalls",
+								"delay costs", "critical path" };
 const char *const tc_cp_kind_names[TC_CP_NKINDS] = { "compute", "wait", "mpi_own_intra", "mpi_own_inter" };
 
 void tc_rc_default_opts(struct tc_rc_opts *o)
@@ -379,7 +381,16 @@ static void persistent_excess(const struct tc_trace *t, struct tc_rootcause *rc,
 	}
 }
 
-static void excess(const struct tc_trace *t, struct tc_rootcause *rc)
+/* Charges the CPU time and faults since *mark to phase p; *mark = now. */
+static void phase_done(struct tc_rootcause *rc, enum tc_rc_phase p, struct tc_usage *mark)
+{
+	struct tc_usage u = tc_usage();
+	rc->phase_cpu[p] += u.cpu - mark->cpu;
+	rc->phase_faults[p] += u.minflt - mark->minflt;
+	*mark = u;
+}
+
+static void excess(const struct tc_trace *t, struct tc_rootcause *rc, struct tc_usage *mark)
 {
 	uint32_t *first;
 	uint32_t *idx = group_by_ctx(rc, &first);
@@ -389,6 +400,7 @@ static void excess(const struct tc_trace *t, struct tc_rootcause *rc)
 	double *med = xmalloc(((size_t)maxn + 1) * sizeof *med);
 	uint32_t *run_at = xmalloc(((size_t)maxn + 2) * sizeof *run_at);
 	context_stats(t, rc, idx, first, buf);
+	phase_done(rc, TC_RCP_CONTEXTS, mark);
 	/* a rank's first MPI call of each context pays for setting the path up (MPI
 	 * libraries connect lazily on first use): warm-up, not an outlier */
 	uint32_t *seen = xmalloc(((size_t)rc->nctx + 1) * sizeof *seen);
@@ -409,6 +421,7 @@ static void excess(const struct tc_trace *t, struct tc_rootcause *rc)
 	for (uint32_t c = 0; c < rc->nctx; c++)
 		persistent_excess(t, rc, idx + first[c], first[c + 1] - first[c], buf, med, run_at);
 	free(run_at); free(med); free(buf); free(idx); free(first);
+	phase_done(rc, TC_RCP_EXCESS, mark);
 }
 
 /* Stall counts: activities more than stall_min above their context median, by
@@ -511,6 +524,7 @@ uint32_t tc_rc_act_at(const struct tc_rootcause *rc, uint32_t rank, uint64_t t)
 struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct tc_span *sp,
 					  const struct tc_rc_opts *o)
 {
+	struct tc_usage mark = tc_usage();
 	struct tc_rootcause *rc = xcalloc(1, sizeof *rc);
 	if (o) rc->opts = *o;
 	else tc_rc_default_opts(&rc->opts);
@@ -538,6 +552,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	rc->nctx = (uint32_t)b.ctx.n;
 	u64map_free(&b.keys);
 	free(b.is_bound);
+	phase_done(rc, TC_RCP_ACTIVITIES, &mark);
 
 	size_t nnb;
 	struct nbdone *nb = isend_completions(t, &nnb);
@@ -547,16 +562,20 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 			if (rc->acts[i].kind == TC_ACT_MPI) call_wait(t, r, &rc->acts[i], nb, nnb, cache);
 	free(nb);
 	free(cache);
-	excess(t, rc);
+	phase_done(rc, TC_RCP_WAIT, &mark);
+	excess(t, rc, &mark);
 	stall_stats(t, rc);
 	rc->wait_s = xcalloc(N ? N : 1, sizeof *rc->wait_s);
 	for (uint32_t r = 0; r < N; r++)
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) rc->wait_s[r] += tc_act_wait(t, &rc->acts[i]);
 	for (uint32_t r = 0; r < N; r++) rc->total_wait += rc->wait_s[r];
+	phase_done(rc, TC_RCP_STALLS, &mark);
 	/* delay costs first: they may give thin contexts their excess, which the
 	 * path's pieces then carry */
 	tc_rc_delay_costs(t, rc);
+	phase_done(rc, TC_RCP_DELAY, &mark);
 	tc_rc_critical_path(t, rc);
+	phase_done(rc, TC_RCP_PATH, &mark);
 	return rc;
 }
 
