@@ -157,6 +157,11 @@ uint32_t tc_rc_rank_of(const struct tc_rootcause *rc, uint32_t act);
 struct tc_rc_origin { uint32_t act, rank; double score, excess, delay_cost, on_path; };
 size_t tc_rc_origins(const struct tc_rootcause *rc, size_t k, struct tc_rc_origin *out);
 
+/* Big zeroed arrays of the analysis (huge-page hinted mappings; rootcause.c):
+ * the activities and the per-activity scratch.  Free with tc_rc_big_free. */
+void *tc_rc_big(size_t bytes);
+void tc_rc_big_free(void *p);
+
 /* internal passes (separate files), exposed for the unit tests */
 void tc_rc_critical_path(const struct tc_trace *t, struct tc_rootcause *rc);
 void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc);

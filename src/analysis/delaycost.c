@@ -52,10 +52,10 @@ static void prepare(struct dc *d)
 {
 	struct tc_rootcause *rc = d->rc;
 	size_t n = rc->nacts ? rc->nacts : 1;
-	d->pre = xmalloc(n * sizeof *d->pre);
-	d->last_wait = xmalloc(n * sizeof *d->last_wait);
-	d->coef = xcalloc(n + 1, sizeof *d->coef);
-	d->prop = xcalloc(n, sizeof *d->prop);
+	d->pre = tc_rc_big(n * sizeof *d->pre);
+	d->last_wait = tc_rc_big(n * sizeof *d->last_wait);
+	d->coef = tc_rc_big((n + 1) * sizeof *d->coef);
+	d->prop = tc_rc_big(n * sizeof *d->prop);
 	for (uint32_t r = 0; r < rc->nranks; r++) {
 		double s = 0;
 		uint32_t lw = TC_NONE;
@@ -164,7 +164,7 @@ void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 		}
 	}
 	rc->unattributed += d.lost;
-	free(d.pre); free(d.last_wait); free(d.coef); free(d.prop);
+	tc_rc_big_free(d.pre); tc_rc_big_free(d.last_wait); tc_rc_big_free(d.coef); tc_rc_big_free(d.prop);
 	VEC_FREE(w);
 	for (uint32_t r = 0; r < N; r++)
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) rc->delay_cost[r] += rc->acts[i].delay_cost;

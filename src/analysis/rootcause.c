@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "analysis_rootcause.h"
 #include "analysis_span.h"
@@ -32,6 +33,45 @@ void tc_rc_default_opts(struct tc_rc_opts *o)
 	};
 }
 
+/* --- big arrays ---------------------------------------------------------------- */
+
+/* The activities and the per-activity scratch arrays are hundreds of MB on a
+ * big trace, and first-touch page faults cost more than the passes over them
+ * (docs/rootcause.md, "Cost"): anonymous mappings, 2 MiB-aligned, with
+ * MADV_HUGEPAGE (one fault per 2 MiB where the kernel has huge pages at hand;
+ * small pages otherwise).  Pages never touched are never faulted in, so an
+ * upper bound is a fine size.  Zeroed.  The mapping's base and length sit in
+ * the 16 bytes before the returned pointer. */
+#define BIG_ALIGN ((size_t)2 << 20)
+#define BIG_MIN ((size_t)4 << 20)  /* smaller: the heap */
+
+void *tc_rc_big(size_t bytes)
+{
+	if (bytes < BIG_MIN) {
+		char *p = xcalloc(1, bytes + 16);
+		((size_t *)p)[0] = 0;
+		return p + 16;
+	}
+	size_t len = bytes + BIG_ALIGN + 4096;
+	char *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (base == MAP_FAILED) tc_oom(bytes);
+	char *p = (char *)(((uintptr_t)base + 4096 + BIG_ALIGN - 1) & ~(uintptr_t)(BIG_ALIGN - 1));
+#ifdef MADV_HUGEPAGE
+	madvise(p, (bytes + BIG_ALIGN - 1) & ~(BIG_ALIGN - 1), MADV_HUGEPAGE);
+#endif
+	((size_t *)p)[-2] = (size_t)(p - base);
+	((size_t *)p)[-1] = len;
+	return p;
+}
+
+void tc_rc_big_free(void *p)
+{
+	if (!p) return;
+	size_t *h = (size_t *)p - 2;
+	if (!h[0]) free(h);
+	else munmap((char *)p - h[0], h[1]);
+}
+
 static uint64_t mix(uint64_t h, uint64_t x)
 {
 	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
@@ -40,10 +80,18 @@ static uint64_t mix(uint64_t h, uint64_t x)
 
 /* --- 1. activities ------------------------------------------------------------ */
 
+struct nbdone;
+struct coll_ready;
+static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, const struct nbdone *nb, size_t nnb,
+		      struct coll_ready *cache);
+
 struct build {
 	const struct tc_trace *t;
 	struct tc_rootcause *rc;
-	VEC(struct tc_act) acts;
+	VEC(struct tc_act) acts;          /* in a tc_rc_big array of an upper bound: never grown */
+	const struct nbdone *nb;          /* Isends completed in Waits (wait/own, while the call is at hand) */
+	size_t nnb;
+	struct coll_ready *coll;
 	struct u64map keys;               /* context key → index */
 	VEC(struct tc_rc_ctx) ctx;
 	bool *is_bound;                   /* per region: MPI_Init / MPI_Finalize */
@@ -122,7 +170,7 @@ static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, co
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = next_idx, .partner = TC_NONE,
 			    .kind = TC_ACT_COMPUTE };
 	a.ctx = ctx_of(b, key, TC_ACT_COMPUTE, nr, 0, 0);
-	VEC_PUSH(b->acts, a);
+	b->acts.a[b->acts.n++] = a;
 }
 
 static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32_t ci)
@@ -135,7 +183,8 @@ static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = ci, .partner = TC_NONE, .kind = TC_ACT_MPI,
 			    .inter = inter };
 	a.ctx = ctx_of(b, key, TC_ACT_MPI, c->region, inter, bucket);
-	VEC_PUSH(b->acts, a);
+	call_wait(t, r, &a, b->nb, b->nnb, b->coll);
+	b->acts.a[b->acts.n++] = a;
 }
 
 /* The activities of rank r in [t0, t1]. */
@@ -305,7 +354,7 @@ static double act_value(const struct tc_trace *t, const struct tc_act *a)
 static uint32_t *group_by_ctx(const struct tc_rootcause *rc, uint32_t **first)
 {
 	uint32_t *f = xcalloc((size_t)rc->nctx + 1, sizeof *f);
-	uint32_t *idx = xmalloc((rc->nacts ? rc->nacts : 1) * sizeof *idx);
+	uint32_t *idx = tc_rc_big((rc->nacts ? rc->nacts : 1) * sizeof *idx);
 	for (size_t i = 0; i < rc->nacts; i++) f[rc->acts[i].ctx + 1]++;
 	for (uint32_t c = 0; c < rc->nctx; c++) f[c + 1] += f[c];
 	uint32_t *fill = xmalloc(((size_t)rc->nctx + 1) * sizeof *fill);
@@ -319,16 +368,18 @@ static uint32_t *group_by_ctx(const struct tc_rootcause *rc, uint32_t **first)
 static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, const uint32_t *idx,
 			  const uint32_t *first, double *buf)
 {
-	VEC(double) dev = { 0 };
+	size_t ndev = 0;
+	double *dev = tc_rc_big((rc->nacts ? rc->nacts : 1) * sizeof *dev);
 	for (uint32_t c = 0; c < rc->nctx; c++) {
 		struct tc_rc_ctx *C = &rc->ctx[c];
 		uint32_t n = first[c + 1] - first[c];
 		C->n = n;
-		uint32_t last_rank = TC_NONE;
+		/* idx is increasing within a context: the rank only moves forward */
+		uint32_t last_rank = TC_NONE, r = 0;
 		for (uint32_t k = 0; k < n; k++) {
 			uint32_t a = idx[first[c] + k];
 			buf[k] = act_value(t, &rc->acts[a]);
-			uint32_t r = tc_rc_rank_of(rc, a);
+			while (rc->act_first[r + 1] <= a) r++;
 			if (r != last_rank) C->nranks++;
 			last_rank = r;
 		}
@@ -336,10 +387,10 @@ static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, con
 		for (uint32_t k = 0; k < n; k++) buf[k] = fabs(buf[k] - C->median);
 		C->mad = 1.4826 * tc_median(buf, n);
 		if (C->kind == TC_ACT_COMPUTE && n >= 3)
-			for (uint32_t k = 0; k < n; k++) VEC_PUSH(dev, buf[k]);
+			for (uint32_t k = 0; k < n; k++) dev[ndev++] = buf[k];
 	}
-	rc->compute_spread = dev.n ? 1.4826 * tc_median(dev.a, dev.n) : 0;
-	VEC_FREE(dev);
+	rc->compute_spread = ndev ? 1.4826 * tc_median(dev, ndev) : 0;
+	tc_rc_big_free(dev);
 	rc->noise_floor = TC_MAX(rc->opts.floor_min, rc->opts.floor_k * rc->compute_spread);
 	for (uint32_t c = 0; c < rc->nctx; c++) {
 		struct tc_rc_ctx *C = &rc->ctx[c];
@@ -357,8 +408,9 @@ static void persistent_excess(const struct tc_trace *t, struct tc_rootcause *rc,
 {
 	uint32_t nr = 0;
 	for (uint32_t k = 0; k < n;) {
-		uint32_t r = tc_rc_rank_of(rc, idx[k]), e = k;
-		while (e < n && tc_rc_rank_of(rc, idx[e]) == r) { buf[e - k] = act_value(t, &rc->acts[idx[e]]); e++; }
+		/* idx is increasing: the run of rank r ends before its next rank's first activity */
+		uint32_t r = tc_rc_rank_of(rc, idx[k]), e = k, z = rc->act_first[r + 1];
+		while (e < n && idx[e] < z) { buf[e - k] = act_value(t, &rc->acts[idx[e]]); e++; }
 		run_at[nr] = k;
 		med[nr++] = tc_median(buf, e - k);
 		k = e;
@@ -396,9 +448,9 @@ static void excess(const struct tc_trace *t, struct tc_rootcause *rc, struct tc_
 	uint32_t *idx = group_by_ctx(rc, &first);
 	uint32_t maxn = 0;
 	for (uint32_t c = 0; c < rc->nctx; c++) maxn = TC_MAX(maxn, first[c + 1] - first[c]);
-	double *buf = xmalloc(((size_t)maxn + 1) * sizeof *buf);
-	double *med = xmalloc(((size_t)maxn + 1) * sizeof *med);
-	uint32_t *run_at = xmalloc(((size_t)maxn + 2) * sizeof *run_at);
+	double *buf = tc_rc_big(((size_t)maxn + 1) * sizeof *buf);
+	double *med = tc_rc_big(((size_t)maxn + 1) * sizeof *med);
+	uint32_t *run_at = tc_rc_big(((size_t)maxn + 2) * sizeof *run_at);
 	context_stats(t, rc, idx, first, buf);
 	phase_done(rc, TC_RCP_CONTEXTS, mark);
 	/* a rank's first MPI call of each context pays for setting the path up (MPI
@@ -420,7 +472,7 @@ static void excess(const struct tc_trace *t, struct tc_rootcause *rc, struct tc_
 	free(seen);
 	for (uint32_t c = 0; c < rc->nctx; c++)
 		persistent_excess(t, rc, idx + first[c], first[c + 1] - first[c], buf, med, run_at);
-	free(run_at); free(med); free(buf); free(idx); free(first);
+	tc_rc_big_free(run_at); tc_rc_big_free(med); tc_rc_big_free(buf); tc_rc_big_free(idx); free(first);
 	phase_done(rc, TC_RCP_EXCESS, mark);
 }
 
@@ -533,12 +585,21 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	rc->t0 = sp ? sp->t0 : t->tmin;
 	rc->t1 = sp ? sp->t1 : t->tmax;
 	struct build b = { .t = t, .rc = rc };
+	size_t nnb;
+	struct nbdone *nb = isend_completions(t, &nnb);
+	struct coll_ready *cache = xcalloc(t->ncolls ? t->ncolls : 1, sizeof *cache);
+	b.nb = nb;
+	b.nnb = nnb;
+	b.coll = cache;
+	phase_done(rc, TC_RCP_WAIT, &mark);
 	u64map_init(&b.keys);
 	b.is_bound = xcalloc(t->nregions + 1, sizeof *b.is_bound);
 	for (uint32_t g = 0; g < t->nregions; g++) b.is_bound[g] = tc_region_is_init(t, g) || tc_region_is_finalize(t, g);
 	rc->act_first = xcalloc((size_t)N + 1, sizeof *rc->act_first);
-	/* one reservation: at most two activities per call, plus one per rank */
-	VEC_RESERVE(b.acts, (size_t)t->ncalls + 2 * (size_t)N + 1);
+	/* at most two activities per outermost MPI call plus one per rank */
+	b.acts.cap = (size_t)N + 1;
+	for (uint32_t r = 0; r < N; r++) b.acts.cap += 2 * (size_t)t->ranks[r].ncalls;
+	b.acts.a = tc_rc_big(b.acts.cap * sizeof *b.acts.a);
 	for (uint32_t r = 0; r < N; r++) {
 		rc->act_first[r] = (uint32_t)b.acts.n;
 		if (!t->ranks[r].ncalls) continue;
@@ -552,17 +613,9 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	rc->nctx = (uint32_t)b.ctx.n;
 	u64map_free(&b.keys);
 	free(b.is_bound);
-	phase_done(rc, TC_RCP_ACTIVITIES, &mark);
-
-	size_t nnb;
-	struct nbdone *nb = isend_completions(t, &nnb);
-	struct coll_ready *cache = xcalloc(t->ncolls ? t->ncolls : 1, sizeof *cache);
-	for (uint32_t r = 0; r < N; r++)
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++)
-			if (rc->acts[i].kind == TC_ACT_MPI) call_wait(t, r, &rc->acts[i], nb, nnb, cache);
 	free(nb);
 	free(cache);
-	phase_done(rc, TC_RCP_WAIT, &mark);
+	phase_done(rc, TC_RCP_ACTIVITIES, &mark);
 	excess(t, rc, &mark);
 	stall_stats(t, rc);
 	rc->wait_s = xcalloc(N ? N : 1, sizeof *rc->wait_s);
@@ -583,7 +636,7 @@ void tc_rootcause_free(struct tc_rootcause *rc)
 {
 	if (!rc) return;
 	free(rc->act_first);
-	free(rc->acts);
+	tc_rc_big_free(rc->acts);
 	free(rc->ctx);
 	free(rc->path);
 	free(rc->path_compute_excess);
