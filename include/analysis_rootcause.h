@@ -135,6 +135,10 @@ struct tc_rootcause {
 	/* per rank (nranks): excess on the path, long-term delay cost of its activities */
 	double *path_compute_excess, *path_mpi_excess, *delay_cost, *wait_s;
 	double total_wait;         /* s over all ranks */
+	/* internal: scratch memory the passes share (tc_rc_scratch), so what one
+	 * pass faulted in the next reuses; released at the end of the compute */
+	void *scratch;
+	size_t scratch_bytes;
 	double unattributed;       /* s of waiting whose cause had no excess to blame */
 };
 
@@ -161,6 +165,9 @@ size_t tc_rc_origins(const struct tc_rootcause *rc, size_t k, struct tc_rc_origi
  * the activities and the per-activity scratch.  Free with tc_rc_big_free. */
 void *tc_rc_big(size_t bytes);
 void tc_rc_big_free(void *p);
+/* rc's scratch of at least bytes (contents undefined; valid until the next
+ * call); tc_rc_scratch(rc, 0) releases it. */
+void *tc_rc_scratch(struct tc_rootcause *rc, size_t bytes);
 
 /* internal passes (separate files), exposed for the unit tests */
 void tc_rc_critical_path(const struct tc_trace *t, struct tc_rootcause *rc);

@@ -72,6 +72,15 @@ void tc_rc_big_free(void *p)
 	else munmap((char *)p - h[0], h[1]);
 }
 
+void *tc_rc_scratch(struct tc_rootcause *rc, size_t bytes)
+{
+	if (bytes && bytes <= rc->scratch_bytes) return rc->scratch;
+	tc_rc_big_free(rc->scratch);
+	rc->scratch = bytes ? tc_rc_big(bytes) : NULL;
+	rc->scratch_bytes = bytes;
+	return rc->scratch;
+}
+
 static uint64_t mix(uint64_t h, uint64_t x)
 {
 	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
@@ -83,14 +92,14 @@ static uint64_t mix(uint64_t h, uint64_t x)
 struct nbdone;
 struct coll_ready;
 static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, const struct nbdone *nb, size_t nnb,
-		      struct coll_ready *cache);
+		      size_t *nbpos, struct coll_ready *cache);
 
 struct build {
 	const struct tc_trace *t;
 	struct tc_rootcause *rc;
 	VEC(struct tc_act) acts;          /* in a tc_rc_big array of an upper bound: never grown */
 	const struct nbdone *nb;          /* Isends completed in Waits (wait/own, while the call is at hand) */
-	size_t nnb;
+	size_t nnb, nbpos;                /* nbpos: the cursor into nb */
 	struct coll_ready *coll;
 	struct u64map keys;               /* context key → index */
 	VEC(struct tc_rc_ctx) ctx;
@@ -119,9 +128,12 @@ static uint64_t call_tag(const struct tc_trace *t, uint32_t r, const struct tc_c
 static uint32_t ctx_of(struct build *b, uint64_t key, uint8_t kind, uint32_t region, uint8_t inter, uint8_t bucket)
 {
 	uint32_t i = u64map_get(&b->keys, key);
-	if (i != U64MAP_NONE) return i;
+	if (i != U64MAP_NONE) {
+		b->ctx.a[i].n++;
+		return i;
+	}
 	i = (uint32_t)b->ctx.n;
-	struct tc_rc_ctx c = { .key = key, .region = region, .kind = kind, .inter = inter, .size_bucket = bucket };
+	struct tc_rc_ctx c = { .key = key, .n = 1, .region = region, .kind = kind, .inter = inter, .size_bucket = bucket };
 	VEC_PUSH(b->ctx, c);
 	u64map_put(&b->keys, key, i);
 	return i;
@@ -173,17 +185,34 @@ static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, co
 	b->acts.a[b->acts.n++] = a;
 }
 
+/* The receives of rank r after op's: their messages (arriving from other
+ * ranks, so scattered over the message array) and, one step later, their
+ * senders' calls, fetched ahead: the misses of these two reads were most of
+ * the activity pass. */
+static void prefetch_receives(const struct tc_trace *t, uint32_t r, const struct tc_op *op)
+{
+	const struct tc_rank *R = &t->ranks[r];
+	uint32_t k = op->first_recv + op->nrecv;
+	for (uint32_t i = k; i < k + 8 && i < R->nrecv_msgs; i++) __builtin_prefetch(&t->msgs[R->recv_msgs[i]]);
+	for (uint32_t i = k; i < k + 4 && i < R->nrecv_msgs; i++) {
+		const struct tc_msg *m = &t->msgs[R->recv_msgs[i]];
+		if (m->src < t->nranks && m->send_call < t->ranks[m->src].ncalls)
+			__builtin_prefetch(&t->ranks[m->src].calls[m->send_call]);
+	}
+}
+
 static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32_t ci)
 {
 	const struct tc_trace *t = b->t;
 	const struct tc_call *c = &t->ranks[r].calls[ci];
+	if (c->op != TC_NONE && t->ranks[r].ops[c->op].nrecv) prefetch_receives(t, r, &t->ranks[r].ops[c->op]);
 	uint8_t inter;
 	uint8_t bucket = size_bucket(call_bytes(t, r, c, &inter));
 	uint64_t key = mix(mix(mix(2, c->region), bucket), inter);
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = ci, .partner = TC_NONE, .kind = TC_ACT_MPI,
 			    .inter = inter };
 	a.ctx = ctx_of(b, key, TC_ACT_MPI, c->region, inter, bucket);
-	call_wait(t, r, &a, b->nb, b->nnb, b->coll);
+	call_wait(t, r, &a, b->nb, b->nnb, &b->nbpos, b->coll);
 	b->acts.a[b->acts.n++] = a;
 }
 
@@ -233,23 +262,56 @@ static int nbdone_cmp(const void *x, const void *y)
 	return a->msg < b->msg ? -1 : a->msg > b->msg;
 }
 
+/* tc_call_at (the innermost call of R holding time) searched forward from
+ * *hint, the previous answer's position, by doubling steps: a rank's messages
+ * come in time order, so most searches are short. */
+static uint32_t call_at_hint(const struct tc_rank *R, uint32_t *hint, uint64_t time)
+{
+	/* calls before lo enter at or before time; calls[hi] (when hi < ncalls) after it */
+	uint32_t lo = 0, hi = R->ncalls, h = *hint;
+	if (h < R->ncalls && R->calls[h].enter <= time) {
+		lo = h + 1;
+		hi = lo;
+		for (uint32_t step = 1; hi < R->ncalls && R->calls[hi].enter <= time; step *= 2) {
+			lo = hi + 1;
+			hi = R->ncalls - hi > step ? hi + step : R->ncalls;
+		}
+	}
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (R->calls[mid].enter <= time) lo = mid + 1;
+		else hi = mid;
+	}
+	if (lo == 0) return TC_NONE;
+	uint32_t c = lo - 1;
+	*hint = c;
+	while (c != TC_NONE && R->calls[c].leave < time) c = R->calls[c].parent;
+	return c;
+}
+
 static struct nbdone *isend_completions(const struct tc_trace *t, size_t *n)
 {
-	VEC(struct nbdone) v = { 0 };
+	struct nbdone *v = tc_rc_big((t->nmsgs ? t->nmsgs : 1) * sizeof *v);
+	size_t nv = 0;
+	uint32_t src = TC_NONE, hint = 0;
+	bool sorted = true;
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tc_msg *m = &t->msgs[i];
 		if (!(m->flags & TC_MSG_NB_SEND) || m->src >= t->nranks) continue;
-		uint32_t c = tc_call_at(t, m->src, m->send_done);
+		if (m->src != src) { src = m->src; hint = 0; }
 		const struct tc_rank *R = &t->ranks[m->src];
+		uint32_t c = call_at_hint(R, &hint, m->send_done);
 		while (c != TC_NONE && !outermost_mpi(t, R, &R->calls[c])) c = R->calls[c].parent;
 		if (c == TC_NONE || c == m->send_call) continue;
 		if (t->regions[R->calls[c].region].kind != TC_RK_MPI_WAIT) continue;
-		struct nbdone d = { m->src, c, (uint32_t)i };
-		VEC_PUSH(v, d);
+		v[nv] = (struct nbdone){ m->src, c, (uint32_t)i };
+		if (nv && nbdone_cmp(&v[nv - 1], &v[nv]) > 0) sorted = false;
+		nv++;
 	}
-	if (v.n) qsort(v.a, v.n, sizeof *v.a, nbdone_cmp);
-	*n = v.n;
-	return v.a;
+	/* messages are in sender order and mostly complete in order: often sorted already */
+	if (nv && !sorted) qsort(v, nv, sizeof *v, nbdone_cmp);
+	*n = nv;
+	return v;
 }
 
 struct readiness { uint64_t ready; uint32_t partner; uint8_t edge; };
@@ -306,7 +368,7 @@ static void coll_readiness(const struct tc_trace *t, uint32_t r, uint32_t ci, st
 }
 
 static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, const struct nbdone *nb, size_t nnb,
-		      struct coll_ready *cache)
+		      size_t *nbpos, struct coll_ready *cache)
 {
 	const struct tc_call *c = &t->ranks[r].calls[a->call];
 	if (c->op == TC_NONE) return;
@@ -325,13 +387,11 @@ static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, co
 		for (uint32_t i = 0; i < op->nsend; i++) late_receiver(&t->msgs[s[i]], a, &rd);
 	}
 	if (kind == TC_RK_MPI_WAIT && nnb) {
+		/* calls come in (rank, call) order: the cursor only moves forward */
 		struct nbdone key = { r, a->call, 0 };
-		size_t lo = 0, hi = nnb;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (nbdone_cmp(&nb[mid], &key) < 0) lo = mid + 1;
-			else hi = mid;
-		}
+		size_t lo = *nbpos;
+		while (lo < nnb && nbdone_cmp(&nb[lo], &key) < 0) lo++;
+		*nbpos = lo;
 		for (; lo < nnb && nb[lo].rank == r && nb[lo].call == a->call; lo++) late_receiver(&t->msgs[nb[lo].msg], a, &rd);
 	}
 	if (op->coll != TC_NONE && kind == TC_RK_MPI_COLL && t->colls[op->coll].n >= 2)
@@ -351,25 +411,22 @@ static double act_value(const struct tc_trace *t, const struct tc_act *a)
 
 /* Activity indices grouped by context, rank order kept within a context
  * (stable counting sort): *first gets nctx + 1 offsets. */
-static uint32_t *group_by_ctx(const struct tc_rootcause *rc, uint32_t **first)
+static void group_by_ctx(const struct tc_rootcause *rc, uint32_t **first, uint32_t *idx)
 {
 	uint32_t *f = xcalloc((size_t)rc->nctx + 1, sizeof *f);
-	uint32_t *idx = tc_rc_big((rc->nacts ? rc->nacts : 1) * sizeof *idx);
-	for (size_t i = 0; i < rc->nacts; i++) f[rc->acts[i].ctx + 1]++;
+	for (uint32_t c = 0; c < rc->nctx; c++) f[c + 1] = rc->ctx[c].n;
 	for (uint32_t c = 0; c < rc->nctx; c++) f[c + 1] += f[c];
 	uint32_t *fill = xmalloc(((size_t)rc->nctx + 1) * sizeof *fill);
 	memcpy(fill, f, ((size_t)rc->nctx + 1) * sizeof *fill);
 	for (size_t i = 0; i < rc->nacts; i++) idx[fill[rc->acts[i].ctx]++] = (uint32_t)i;
 	free(fill);
 	*first = f;
-	return idx;
 }
 
 static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, const uint32_t *idx,
-			  const uint32_t *first, double *buf)
+			  const uint32_t *first, double *buf, double *dev)
 {
 	size_t ndev = 0;
-	double *dev = tc_rc_big((rc->nacts ? rc->nacts : 1) * sizeof *dev);
 	for (uint32_t c = 0; c < rc->nctx; c++) {
 		struct tc_rc_ctx *C = &rc->ctx[c];
 		uint32_t n = first[c + 1] - first[c];
@@ -390,7 +447,6 @@ static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, con
 			for (uint32_t k = 0; k < n; k++) dev[ndev++] = buf[k];
 	}
 	rc->compute_spread = ndev ? 1.4826 * tc_median(dev, ndev) : 0;
-	tc_rc_big_free(dev);
 	rc->noise_floor = TC_MAX(rc->opts.floor_min, rc->opts.floor_k * rc->compute_spread);
 	for (uint32_t c = 0; c < rc->nctx; c++) {
 		struct tc_rc_ctx *C = &rc->ctx[c];
@@ -444,14 +500,17 @@ static void phase_done(struct tc_rootcause *rc, enum tc_rc_phase p, struct tc_us
 
 static void excess(const struct tc_trace *t, struct tc_rootcause *rc, struct tc_usage *mark)
 {
+	/* scratch: idx (n), dev (n), buf, med (maxn + 1 each), run_at (maxn + 2) */
+	size_t n = rc->nacts ? rc->nacts : 1;
 	uint32_t *first;
-	uint32_t *idx = group_by_ctx(rc, &first);
-	uint32_t maxn = 0;
-	for (uint32_t c = 0; c < rc->nctx; c++) maxn = TC_MAX(maxn, first[c + 1] - first[c]);
-	double *buf = tc_rc_big(((size_t)maxn + 1) * sizeof *buf);
-	double *med = tc_rc_big(((size_t)maxn + 1) * sizeof *med);
-	uint32_t *run_at = tc_rc_big(((size_t)maxn + 2) * sizeof *run_at);
-	context_stats(t, rc, idx, first, buf);
+	uint32_t maxn = 0;  /* the contexts' sizes were counted while building the activities */
+	for (uint32_t c = 0; c < rc->nctx; c++) maxn = TC_MAX(maxn, rc->ctx[c].n);
+	size_t m = (size_t)maxn + 2;
+	char *sc = tc_rc_scratch(rc, n * (sizeof(uint32_t) + sizeof(double)) + m * (2 * sizeof(double) + sizeof(uint32_t)) + 64);
+	double *dev = (double *)sc, *buf = dev + n, *med = buf + m;
+	uint32_t *idx = (uint32_t *)(med + m), *run_at = idx + n;
+	group_by_ctx(rc, &first, idx);
+	context_stats(t, rc, idx, first, buf, dev);
 	phase_done(rc, TC_RCP_CONTEXTS, mark);
 	/* a rank's first MPI call of each context pays for setting the path up (MPI
 	 * libraries connect lazily on first use): warm-up, not an outlier */
@@ -472,7 +531,7 @@ static void excess(const struct tc_trace *t, struct tc_rootcause *rc, struct tc_
 	free(seen);
 	for (uint32_t c = 0; c < rc->nctx; c++)
 		persistent_excess(t, rc, idx + first[c], first[c + 1] - first[c], buf, med, run_at);
-	tc_rc_big_free(run_at); tc_rc_big_free(med); tc_rc_big_free(buf); tc_rc_big_free(idx); free(first);
+	free(first);
 	phase_done(rc, TC_RCP_EXCESS, mark);
 }
 
@@ -613,7 +672,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	rc->nctx = (uint32_t)b.ctx.n;
 	u64map_free(&b.keys);
 	free(b.is_bound);
-	free(nb);
+	tc_rc_big_free(nb);
 	free(cache);
 	phase_done(rc, TC_RCP_ACTIVITIES, &mark);
 	excess(t, rc, &mark);
@@ -628,6 +687,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	tc_rc_delay_costs(t, rc);
 	phase_done(rc, TC_RCP_DELAY, &mark);
 	tc_rc_critical_path(t, rc);
+	tc_rc_scratch(rc, 0);
 	phase_done(rc, TC_RCP_PATH, &mark);
 	return rc;
 }
@@ -643,6 +703,7 @@ void tc_rootcause_free(struct tc_rootcause *rc)
 	free(rc->path_mpi_excess);
 	free(rc->delay_cost);
 	free(rc->wait_s);
+	tc_rc_scratch(rc, 0);
 	free(rc);
 }
 
