@@ -95,11 +95,10 @@ void tc_rc_default_opts(struct tc_rc_opts *o);
 
 /* The passes of tc_rootcause_compute, for the cost breakdown (bench/analysis). */
 enum tc_rc_phase {
-	TC_RCP_ACTIVITIES = 0, /* activities and their context keys */
-	TC_RCP_WAIT,           /* wait/own split */
+	TC_RCP_ISENDS = 0,     /* Isends completed in Waits (input of the wait/own split) */
+	TC_RCP_ACTIVITIES,     /* activities, their contexts and their wait/own split */
 	TC_RCP_CONTEXTS,       /* grouping by context, medians, MADs, noise floor */
-	TC_RCP_EXCESS,         /* outlier and persistent excess */
-	TC_RCP_STALLS,         /* stall counts, waiting per rank */
+	TC_RCP_EXCESS,         /* outlier excess, stall counts, waiting per rank; persistent excess */
 	TC_RCP_DELAY,          /* delay costs */
 	TC_RCP_PATH,           /* critical path */
 	TC_RCP_COUNT

@@ -22,7 +22,7 @@
 #include "u64map.h"
 
 const char *const tc_wait_edge_names[TC_WE_COUNT] = { "none", "late_sender", "late_receiver", "collective" };
-const char *const tc_rc_phase_names[TC_RCP_COUNT] = { "activities", "wait/own", "contexts", "excess", "stalls",
+const char *const tc_rc_phase_names[TC_RCP_COUNT] = { "isends", "activities", "contexts", "excess",
 								"delay costs", "critical path" };
 const char *const tc_cp_kind_names[TC_CP_NKINDS] = { "compute", "wait", "mpi_own_intra", "mpi_own_inter" };
 
@@ -101,6 +101,7 @@ struct build {
 	const struct nbdone *nb;          /* Isends completed in Waits (wait/own, while the call is at hand) */
 	size_t nnb, nbpos;                /* nbpos: the cursor into nb */
 	struct coll_ready *coll;
+	double scale_bin[65], scale_tot;  /* compute time by log2 duration (compute_scale) */
 	struct u64map keys;               /* context key → index */
 	VEC(struct tc_rc_ctx) ctx;
 	bool *is_bound;                   /* per region: MPI_Init / MPI_Finalize */
@@ -183,6 +184,8 @@ static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, co
 			    .kind = TC_ACT_COMPUTE };
 	a.ctx = ctx_of(b, key, TC_ACT_COMPUTE, nr, 0, 0);
 	b->acts.a[b->acts.n++] = a;
+	b->scale_bin[size_bucket(e - s)] += (double)(e - s);
+	b->scale_tot += (double)(e - s);
 }
 
 /* The receives of rank r after op's: their messages (arriving from other
@@ -489,6 +492,67 @@ static void persistent_excess(const struct tc_trace *t, struct tc_rootcause *rc,
 	}
 }
 
+/* The length of the compute segments that hold most of the compute time: the
+ * time-weighted median, from a histogram of log2 durations (O(n); the
+ * histogram is filled while building the activities). */
+static double compute_scale(const struct tc_trace *t, const double *bin, double tot)
+{
+	double run = 0;
+	for (int k = 0; k < 65; k++) {
+		run += bin[k];
+		if (run >= tot / 2 && tot > 0) return tc_dur(t, k ? 1ULL << (k - 1) : 0);
+	}
+	return 0;
+}
+
+/* Stall counts: activities more than stall_min above their context median, by
+ * kind; distinct ranks and pairs.  Counted in the excess pass. */
+struct stalls { bool *cr, *mr; struct u64map pairs; };
+
+static void stalls_begin(struct tc_rootcause *rc, double scale, struct stalls *s)
+{
+	/* a stall: more than a tenth of the typical compute segment (the one that
+	 * holds most compute time) above the context's median, and above the floor */
+	rc->stall_min = TC_MAX(rc->noise_floor, 0.1 * scale);
+	s->cr = xcalloc(rc->nranks + 1, 1);
+	s->mr = xcalloc(rc->nranks + 1, 1);
+	u64map_init(&s->pairs);
+}
+
+/* Activity a of rank r, of value x (act_value). */
+static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, const struct tc_act *a, double x)
+{
+	/* one absolute yardstick for both kinds: the relative thresholds of the
+	 * contexts (½·median) would make a 1 ms stall an outlier of a 20 µs MPI
+	 * call but not of a 2 ms compute block */
+	bool stall = x - rc->ctx[a->ctx].median > rc->stall_min;
+	if (a->kind == TC_ACT_COMPUTE) {
+		rc->n_compute++;
+		rc->n_compute_stalls += stall;
+		if (stall) s->cr[r] = true;
+		return;
+	}
+	if (a->call == TC_NONE) return;
+	rc->n_mpi++;
+	rc->n_mpi_stalls += stall;
+	if (!stall) return;
+	s->mr[r] = true;
+	uint64_t key = (uint64_t)r << 32 | (a->partner == TC_NONE ? 0xffffffffu : a->partner);
+	if (u64map_get(&s->pairs, key) == U64MAP_NONE) u64map_put(&s->pairs, key, 1);
+}
+
+static void stalls_end(struct tc_rootcause *rc, struct stalls *s)
+{
+	for (uint32_t r = 0; r < rc->nranks; r++) {
+		rc->stall_ranks_compute += s->cr[r];
+		rc->stall_ranks_mpi += s->mr[r];
+	}
+	rc->stall_pairs_mpi = (uint32_t)s->pairs.live;
+	u64map_free(&s->pairs);
+	free(s->cr);
+	free(s->mr);
+}
+
 /* Charges the CPU time and faults since *mark to phase p; *mark = now. */
 static void phase_done(struct tc_rootcause *rc, enum tc_rc_phase p, struct tc_usage *mark)
 {
@@ -498,7 +562,9 @@ static void phase_done(struct tc_rootcause *rc, enum tc_rc_phase p, struct tc_us
 	*mark = u;
 }
 
-static void excess(const struct tc_trace *t, struct tc_rootcause *rc, struct tc_usage *mark)
+/* Contexts, then outlier excess, stall counts and waiting per rank in one
+ * pass over the activities, then persistent excess.  scale: compute_scale. */
+static void excess(const struct tc_trace *t, struct tc_rootcause *rc, double scale, struct tc_usage *mark)
 {
 	/* scratch: idx (n), dev (n), buf, med (maxn + 1 each), run_at (maxn + 2) */
 	size_t n = rc->nacts ? rc->nacts : 1;
@@ -516,6 +582,8 @@ static void excess(const struct tc_trace *t, struct tc_rootcause *rc, struct tc_
 	 * libraries connect lazily on first use): warm-up, not an outlier */
 	uint32_t *seen = xmalloc(((size_t)rc->nctx + 1) * sizeof *seen);
 	for (uint32_t c = 0; c <= rc->nctx; c++) seen[c] = TC_NONE;
+	struct stalls st;
+	stalls_begin(rc, scale, &st);
 	for (uint32_t r = 0; r < rc->nranks; r++)
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
 			struct tc_act *a = &rc->acts[i];
@@ -527,73 +595,15 @@ static void excess(const struct tc_trace *t, struct tc_rootcause *rc, struct tc_
 				a->excess = (float)(x - rc->ctx[a->ctx].median);
 				a->outlier = 1;
 			}
+			stall_count(rc, &st, r, a, x);
+			rc->wait_s[r] += tc_act_wait(t, a);
 		}
+	stalls_end(rc, &st);
 	free(seen);
 	for (uint32_t c = 0; c < rc->nctx; c++)
 		persistent_excess(t, rc, idx + first[c], first[c + 1] - first[c], buf, med, run_at);
 	free(first);
 	phase_done(rc, TC_RCP_EXCESS, mark);
-}
-
-/* Stall counts: activities more than stall_min above their context median, by
- * kind; distinct ranks and pairs. */
-/* The length of the compute segments that hold most of the compute time: the
- * time-weighted median, from a histogram of log2 durations (O(n)). */
-static double compute_scale(const struct tc_trace *t, const struct tc_rootcause *rc)
-{
-	double bin[65] = { 0 }, tot = 0;
-	for (size_t i = 0; i < rc->nacts; i++) {
-		const struct tc_act *a = &rc->acts[i];
-		if (a->kind != TC_ACT_COMPUTE) continue;
-		uint64_t d = a->end - a->start;
-		bin[size_bucket(d)] += (double)d;
-		tot += (double)d;
-	}
-	double run = 0;
-	for (int k = 0; k < 65; k++) {
-		run += bin[k];
-		if (run >= tot / 2 && tot > 0) return tc_dur(t, k ? 1ULL << (k - 1) : 0);
-	}
-	return 0;
-}
-
-static void stall_stats(const struct tc_trace *t, struct tc_rootcause *rc)
-{
-	/* a stall: more than a tenth of the typical compute segment (the one that
-	 * holds most compute time) above the context's median, and above the floor */
-	rc->stall_min = TC_MAX(rc->noise_floor, 0.1 * compute_scale(t, rc));
-	bool *cr = xcalloc(rc->nranks + 1, 1), *mr = xcalloc(rc->nranks + 1, 1);
-	struct u64map pairs;
-	u64map_init(&pairs);
-	for (uint32_t r = 0; r < rc->nranks; r++)
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
-			const struct tc_act *a = &rc->acts[i];
-			/* one absolute yardstick for both kinds: the relative thresholds of
-			 * the contexts (½·median) would make a 1 ms stall an outlier of a
-			 * 20 µs MPI call but not of a 2 ms compute block */
-			bool stall = act_value(t, a) - rc->ctx[a->ctx].median > rc->stall_min;
-			if (a->kind == TC_ACT_COMPUTE) {
-				rc->n_compute++;
-				rc->n_compute_stalls += stall;
-				if (stall) cr[r] = true;
-			} else {
-				if (a->call == TC_NONE) continue;
-				rc->n_mpi++;
-				rc->n_mpi_stalls += stall;
-				if (!stall) continue;
-				mr[r] = true;
-				uint64_t key = (uint64_t)r << 32 | (a->partner == TC_NONE ? 0xffffffffu : a->partner);
-				if (u64map_get(&pairs, key) == U64MAP_NONE) u64map_put(&pairs, key, 1);
-			}
-		}
-	for (uint32_t r = 0; r < rc->nranks; r++) {
-		rc->stall_ranks_compute += cr[r];
-		rc->stall_ranks_mpi += mr[r];
-	}
-	rc->stall_pairs_mpi = (uint32_t)pairs.live;
-	u64map_free(&pairs);
-	free(cr);
-	free(mr);
 }
 
 /* --- lookups ------------------------------------------------------------------------ */
@@ -650,7 +660,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	b.nb = nb;
 	b.nnb = nnb;
 	b.coll = cache;
-	phase_done(rc, TC_RCP_WAIT, &mark);
+	phase_done(rc, TC_RCP_ISENDS, &mark);
 	u64map_init(&b.keys);
 	b.is_bound = xcalloc(t->nregions + 1, sizeof *b.is_bound);
 	for (uint32_t g = 0; g < t->nregions; g++) b.is_bound[g] = tc_region_is_init(t, g) || tc_region_is_finalize(t, g);
@@ -675,13 +685,9 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	tc_rc_big_free(nb);
 	free(cache);
 	phase_done(rc, TC_RCP_ACTIVITIES, &mark);
-	excess(t, rc, &mark);
-	stall_stats(t, rc);
 	rc->wait_s = xcalloc(N ? N : 1, sizeof *rc->wait_s);
-	for (uint32_t r = 0; r < N; r++)
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) rc->wait_s[r] += tc_act_wait(t, &rc->acts[i]);
+	excess(t, rc, compute_scale(t, b.scale_bin, b.scale_tot), &mark);
 	for (uint32_t r = 0; r < N; r++) rc->total_wait += rc->wait_s[r];
-	phase_done(rc, TC_RCP_STALLS, &mark);
 	/* delay costs first: they may give thin contexts their excess, which the
 	 * path's pieces then carry */
 	tc_rc_delay_costs(t, rc);
@@ -714,19 +720,36 @@ static int origin_cmp(const void *x, const void *y)
 	return a->act < b->act ? -1 : a->act > b->act;
 }
 
+/* The path's excess per activity: (activity, excess) of each piece, by
+ * activity and then path order (the sums add up in path order). */
+struct onpath { uint32_t act; uint32_t piece; double excess; };
+
+static int onpath_cmp(const void *x, const void *y)
+{
+	const struct onpath *a = x, *b = y;
+	if (a->act != b->act) return a->act < b->act ? -1 : 1;
+	return a->piece < b->piece ? -1 : a->piece > b->piece;
+}
+
 size_t tc_rc_origins(const struct tc_rootcause *rc, size_t k, struct tc_rc_origin *out)
 {
 	if (!k) return 0;
-	double *onp = xcalloc(rc->nacts ? rc->nacts : 1, sizeof *onp);
-	for (size_t i = 0; i < rc->npath; i++) onp[rc->path[i].act] += rc->path[i].excess;
+	/* sparse: the path is short, the activities are many */
+	struct onpath *onp = xmalloc((rc->npath ? rc->npath : 1) * sizeof *onp);
+	for (size_t i = 0; i < rc->npath; i++) onp[i] = (struct onpath){ rc->path[i].act, (uint32_t)i, rc->path[i].excess };
+	if (rc->npath) qsort(onp, rc->npath, sizeof *onp, onpath_cmp);
+	size_t pk = 0;
 	VEC(struct tc_rc_origin) v = { 0 };
 	for (uint32_t r = 0; r < rc->nranks; r++)
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
 			const struct tc_act *a = &rc->acts[i];
 			if (a->excess <= 0) continue;
-			double score = a->delay_cost + onp[i];
+			double on = 0;
+			while (pk < rc->npath && onp[pk].act < i) pk++;
+			for (size_t q = pk; q < rc->npath && onp[q].act == i; q++) on += onp[q].excess;
+			double score = a->delay_cost + on;
 			if (score <= 0) continue;
-			struct tc_rc_origin o = { i, r, score, a->excess, a->delay_cost, onp[i] };
+			struct tc_rc_origin o = { i, r, score, a->excess, a->delay_cost, on };
 			VEC_PUSH(v, o);
 		}
 	free(onp);
