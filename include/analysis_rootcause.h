@@ -151,6 +151,10 @@ uint32_t tc_rc_act_at(const struct tc_rootcause *rc, uint32_t rank, uint64_t t);
 /* The activity of rank holding the moment just before t (the last one that
  * starts before t), TC_NONE when none does.  O(log n). */
 uint32_t tc_rc_act_before(const struct tc_rootcause *rc, uint32_t rank, uint64_t t);
+/* The same searched from *hint (an earlier answer on that rank; updated):
+ * O(log distance) when the times of successive lookups grow. */
+uint32_t tc_rc_act_at_hint(const struct tc_rootcause *rc, uint32_t rank, uint64_t t, uint32_t *hint);
+uint32_t tc_rc_act_before_hint(const struct tc_rootcause *rc, uint32_t rank, uint64_t t, uint32_t *hint);
 /* The rank an activity belongs to (O(log ranks)). */
 uint32_t tc_rc_rank_of(const struct tc_rootcause *rc, uint32_t act);
 

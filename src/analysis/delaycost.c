@@ -26,13 +26,16 @@
 
 #include "analysis_rootcause.h"
 
-struct wref { uint64_t ready; uint32_t act; };
+/* A wait: when its partner was ready, its place k among the waits (activity
+ * order), the partner's activity just before ready (TC_NONE: none). */
+struct wref { uint64_t ready; uint32_t k, j; };
 
+/* latest first; ties: the later activity first */
 static int wref_cmp(const void *x, const void *y)
 {
 	const struct wref *a = x, *b = y;
 	if (a->ready != b->ready) return a->ready > b->ready ? -1 : 1;
-	return a->act > b->act ? -1 : a->act < b->act;
+	return a->k > b->k ? -1 : a->k < b->k;
 }
 
 /* Per rank, sparse: the waits (activity indices, in order) and the
@@ -77,19 +80,47 @@ static double excess_upto(const struct dc *d, uint32_t p, uint32_t i)
 	return k == TC_NONE ? 0 : d->xpre[k];
 }
 
-/* One pass: the waits (wlist, for sorting; wact), the activities with excess
- * and their running sums. */
-static void prepare(struct dc *d, struct wref **wlist, size_t *nw)
+/* One pass: the waits (per rank, in order) and where each one's partner was
+ * when it became ready (searched from the previous answer on that partner). */
+static void collect_waits(struct dc *d, struct wref **wlist, size_t *nw)
 {
 	struct tc_rootcause *rc = d->rc;
 	uint32_t N = rc->nranks;
 	VEC(struct wref) w = { 0 };
-	VEC(uint32_t) xa = { 0 };
-	VEC(double) xp = { 0 };
+	VEC(uint32_t) wa = { 0 };
+	uint32_t *hint = xmalloc(((size_t)N + 1) * sizeof *hint);
+	for (uint32_t r = 0; r <= N; r++) hint[r] = TC_NONE;
 	d->wfirst = xcalloc((size_t)N + 1, sizeof *d->wfirst);
-	d->xfirst = xcalloc((size_t)N + 1, sizeof *d->xfirst);
 	for (uint32_t r = 0; r < N; r++) {
 		d->wfirst[r] = (uint32_t)w.n;
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
+			const struct tc_act *a = &rc->acts[i];
+			if (!waited(a)) continue;
+			uint32_t p = a->partner;
+			uint32_t j = p < N ? tc_rc_act_before_hint(rc, p, a->ready, &hint[p]) : TC_NONE;
+			struct wref x = { a->ready, (uint32_t)w.n, j };
+			VEC_PUSH(w, x);
+			VEC_PUSH(wa, i);
+		}
+	}
+	d->wfirst[N] = (uint32_t)w.n;
+	free(hint);
+	d->wact = wa.a;
+	d->prop = xcalloc(w.n ? w.n : 1, sizeof *d->prop);
+	*wlist = w.a;
+	*nw = w.n;
+}
+
+/* One pass (after the thin-context delays set their excess): the activities
+ * with excess and their running sums; the difference array. */
+static void prepare(struct dc *d)
+{
+	struct tc_rootcause *rc = d->rc;
+	uint32_t N = rc->nranks;
+	VEC(uint32_t) xa = { 0 };
+	VEC(double) xp = { 0 };
+	d->xfirst = xcalloc((size_t)N + 1, sizeof *d->xfirst);
+	for (uint32_t r = 0; r < N; r++) {
 		d->xfirst[r] = (uint32_t)xa.n;
 		double s = 0;
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
@@ -99,34 +130,24 @@ static void prepare(struct dc *d, struct wref **wlist, size_t *nw)
 				VEC_PUSH(xa, i);
 				VEC_PUSH(xp, s);
 			}
-			if (waited(a)) {
-				struct wref x = { a->ready, i };
-				VEC_PUSH(w, x);
-			}
 		}
 	}
-	d->wfirst[N] = (uint32_t)w.n;
 	d->xfirst[N] = (uint32_t)xa.n;
 	d->xact = xa.a;
 	d->xpre = xp.a;
-	d->wact = xmalloc((w.n ? w.n : 1) * sizeof *d->wact);
-	for (size_t k = 0; k < w.n; k++) d->wact[k] = w.a[k].act;
-	d->prop = xcalloc(w.n ? w.n : 1, sizeof *d->prop);
-	*wlist = w.a;
-	*nw = w.n;
 	/* the difference array in the shared scratch (what the context passes faulted in) */
 	d->coef = tc_rc_scratch(rc, (rc->nacts + 1) * sizeof *d->coef);
 	memset(d->coef, 0, (rc->nacts + 1) * sizeof *d->coef);
 }
 
-/* Hands cost C of a wait of `wait` seconds to p's interval before T; returns
- * the wait (index into wact) its remainder propagates into (TC_NONE:
- * unattributed) and the remainder in *rest. */
-static uint32_t assign(struct dc *d, uint32_t p, uint64_t T, double C, double wait, double *rest)
+/* Hands cost C of a wait of `wait` seconds to p's interval up to its
+ * activity j (the one before the wait's ready; TC_NONE: none); returns the wait
+ * (index into wact) its remainder propagates into (TC_NONE: unattributed) and
+ * the remainder in *rest. */
+static uint32_t assign(struct dc *d, uint32_t p, uint32_t j, double C, double wait, double *rest)
 {
 	struct tc_rootcause *rc = d->rc;
 	*rest = C;
-	uint32_t j = tc_rc_act_before(rc, p, T);
 	if (j == TC_NONE) return TC_NONE;
 	uint32_t first = rc->act_first[p];
 	uint32_t tw = last_at_or_before(d->wact, d->wfirst[p], d->wfirst[p + 1], j);
@@ -155,12 +176,16 @@ static uint32_t assign(struct dc *d, uint32_t p, uint64_t T, double C, double wa
  * cause interval holds no excess at all, its longest compute segment in a thin
  * context takes the wait as its excess (Böhme's delay: the cause spent that
  * much longer than its victim before the synchronisation).  Marked outlier 3. */
-static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *rc)
+static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *rc, const struct dc *d,
+				const struct wref *w, size_t nw)
 {
-	for (size_t k = 0; k < rc->nacts; k++) {
-		const struct tc_act *a = &rc->acts[k];
-		if (a->kind != TC_ACT_MPI || a->partner == TC_NONE || a->ready <= a->start) continue;
-		uint32_t p = a->partner, j = tc_rc_act_before(rc, p, a->ready);
+	bool any = false;  /* no thin compute context: nothing to do (the usual case on big traces) */
+	for (uint32_t c = 0; c < rc->nctx && !any; c++)
+		any = rc->ctx[c].kind == TC_ACT_COMPUTE && !(rc->ctx[c].n >= 3 && rc->ctx[c].nranks >= 2);
+	if (!any) return;
+	for (size_t k = 0; k < nw; k++) {
+		const struct tc_act *a = &rc->acts[d->wact[k]];
+		uint32_t p = a->partner, j = w[k].j;
 		if (j == TC_NONE) continue;
 		uint32_t best = TC_NONE;
 		double E = 0;
@@ -176,9 +201,9 @@ static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *r
 		const struct tc_rc_ctx *C = &rc->ctx[rc->acts[best].ctx];
 		if (C->n >= 3 && C->nranks >= 2) continue;
 		struct tc_act *b = &rc->acts[best];
-		double w = TC_MIN(tc_act_wait(t, a), tc_dur(t, b->end - b->start));
-		if (w > b->excess) {
-			b->excess = (float)w;
+		double wt = TC_MIN(tc_act_wait(t, a), tc_dur(t, b->end - b->start));
+		if (wt > b->excess) {
+			b->excess = (float)wt;
 			b->outlier = 3;
 		}
 	}
@@ -186,21 +211,20 @@ static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *r
 
 void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 {
-	thin_context_delays(t, rc);
 	uint32_t N = rc->nranks;
 	rc->delay_cost = xcalloc(N ? N : 1, sizeof(double));
 	struct dc d = { .t = t, .rc = rc };
 	struct wref *w;
 	size_t nw;
-	prepare(&d, &w, &nw);
+	collect_waits(&d, &w, &nw);
+	thin_context_delays(t, rc, &d, w, nw);
+	prepare(&d);
 	if (nw) qsort(w, nw, sizeof *w, wref_cmp);
 	for (size_t k = 0; k < nw; k++) {
-		uint32_t i = w[k].act;
+		uint32_t self = w[k].k, i = d.wact[self];
 		const struct tc_act *a = &rc->acts[i];
-		uint32_t r = tc_rc_rank_of(rc, i);
-		uint32_t self = last_at_or_before(d.wact, d.wfirst[r], d.wfirst[r + 1], i);
 		double wait = tc_act_wait(t, a), rest;
-		uint32_t to = assign(&d, a->partner, a->ready, wait + d.prop[self], wait, &rest);
+		uint32_t to = assign(&d, a->partner, w[k].j, wait + d.prop[self], wait, &rest);
 		/* a propagated cost must reach a wait handled later (an earlier one) */
 		if (to != TC_NONE && rc->acts[d.wact[to]].ready < a->ready) d.prop[to] += rest;
 		else rc->unattributed += rest;

@@ -621,7 +621,12 @@ uint32_t tc_rc_rank_of(const struct tc_rootcause *rc, uint32_t act)
 
 uint32_t tc_rc_act_before(const struct tc_rootcause *rc, uint32_t rank, uint64_t t)
 {
-	uint32_t j = tc_rc_act_at(rc, rank, t);
+	return tc_rc_act_before_hint(rc, rank, t, NULL);
+}
+
+uint32_t tc_rc_act_before_hint(const struct tc_rootcause *rc, uint32_t rank, uint64_t t, uint32_t *hint)
+{
+	uint32_t j = tc_rc_act_at_hint(rc, rank, t, hint);
 	if (j == TC_NONE) return TC_NONE;
 	if (rc->acts[j].start >= t) return j > rc->act_first[rank] ? j - 1 : TC_NONE;
 	return j;
@@ -629,15 +634,37 @@ uint32_t tc_rc_act_before(const struct tc_rootcause *rc, uint32_t rank, uint64_t
 
 uint32_t tc_rc_act_at(const struct tc_rootcause *rc, uint32_t rank, uint64_t t)
 {
+	return tc_rc_act_at_hint(rc, rank, t, NULL);
+}
+
+uint32_t tc_rc_act_at_hint(const struct tc_rootcause *rc, uint32_t rank, uint64_t t, uint32_t *hint)
+{
 	uint32_t lo = rc->act_first[rank], hi = rc->act_first[rank + 1];
 	if (lo == hi) return TC_NONE;
-	uint32_t a = lo, b = hi;  /* first activity with end >= t */
+	/* the first activity with end >= t is in [a, b], b when none before it */
+	uint32_t a = lo, b = hi;
+	if (hint && *hint >= lo && *hint < hi) {
+		uint32_t h = *hint;
+		if (rc->acts[h].end < t) {  /* later: doubling steps forward from h */
+			a = b = h + 1;
+			for (uint32_t step = 1; b < hi && rc->acts[b].end < t; step *= 2) {
+				a = b + 1;
+				b = hi - b > step ? b + step : hi;
+			}
+		} else if (h == lo || rc->acts[h - 1].end < t) {
+			a = b = h;
+		} else {
+			b = h;
+		}
+	}
 	while (a < b) {
 		uint32_t mid = a + (b - a) / 2;
 		if (rc->acts[mid].end < t) a = mid + 1;
 		else b = mid;
 	}
-	return a < hi ? a : hi - 1;
+	uint32_t j = a < hi ? a : hi - 1;
+	if (hint) *hint = j;
+	return j;
 }
 
 /* --- the whole analysis ---------------------------------------------------------------- */
