@@ -566,15 +566,17 @@ static void phase_done(struct tc_rootcause *rc, enum tc_rc_phase p, struct tc_us
  * pass over the activities, then persistent excess.  scale: compute_scale. */
 static void excess(const struct tc_trace *t, struct tc_rootcause *rc, double scale, struct tc_usage *mark)
 {
-	/* scratch: idx (n), dev (n), buf, med (maxn + 1 each), run_at (maxn + 2) */
+	/* scratch: idx (n), dev (n), buf (maxn + 2), med, run_at (one per rank of a
+	 * context: nranks + 2) */
 	size_t n = rc->nacts ? rc->nacts : 1;
 	uint32_t *first;
 	uint32_t maxn = 0;  /* the contexts' sizes were counted while building the activities */
 	for (uint32_t c = 0; c < rc->nctx; c++) maxn = TC_MAX(maxn, rc->ctx[c].n);
-	size_t m = (size_t)maxn + 2;
-	char *sc = tc_rc_scratch(rc, n * (sizeof(uint32_t) + sizeof(double)) + m * (2 * sizeof(double) + sizeof(uint32_t)) + 64);
+	size_t m = (size_t)maxn + 2, nr = (size_t)rc->nranks + 2;
+	char *sc = tc_rc_scratch(rc, n * (sizeof(uint32_t) + sizeof(double)) + m * sizeof(double) +
+					 nr * (sizeof(double) + sizeof(uint32_t)) + 64);
 	double *dev = (double *)sc, *buf = dev + n, *med = buf + m;
-	uint32_t *idx = (uint32_t *)(med + m), *run_at = idx + n;
+	uint32_t *idx = (uint32_t *)(med + nr), *run_at = idx + n;
 	group_by_ctx(rc, &first, idx);
 	context_stats(t, rc, idx, first, buf, dev);
 	phase_done(rc, TC_RCP_CONTEXTS, mark);
