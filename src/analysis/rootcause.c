@@ -5,13 +5,16 @@
  * Passes, each O(events + messages):
  *  1. activities: per rank, the outermost MPI calls inside the rank's span
  *     (MPI_Init / MPI_Finalize excluded: they bound the span) and the compute
- *     segments between them, with a context key each;
+ *     segments between them, with a context key each, and in the same pass
  *  2. wait/own: per MPI call the time its partner became ready (late sender,
  *     late receiver, collective rules), clipped to the call;
  *  3. contexts: median and MAD of every context (selection, linear), the
  *     pooled robust spread of compute and from it the noise floor;
- *  4. excess: outlier excess over the context's threshold, and persistent
- *     excess of a rank whose median stands above the cross-rank lower quartile. */
+ *  4. excess: outlier excess over the context's threshold (with the stall
+ *     counts and the waiting per rank in the same pass), and persistent
+ *     excess of a rank whose median stands above the cross-rank lower quartile.
+ * Fresh memory is the main cost on big traces (docs/rootcause.md, "Cost"):
+ * the big arrays come from tc_rc_big / tc_rc_scratch only. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
