@@ -3,8 +3,9 @@
  * archive (measured by bench/rawdecode in the same `make bench` run and passed
  * with --raw).
  *
- *   analysis ARCHIVE --raw SECONDS
- * Goals (design.md, issues 3, 5 and 13): steps + all metrics ≤ 1× raw decode,
+ *   analysis ARCHIVE --raw SECONDS [--rc-only]
+ * --rc-only: skip the clusters and the profile (the root-cause line and its
+ * inputs only).  * Goals (design.md, issues 3, 5 and 13): steps + all metrics ≤ 1× raw decode,
  * clustering all phases ≤ 0.5× raw decode, root causes (wait/own split,
  * excess, delay costs, critical path) + verdicts ≤ 1× raw decode. */
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "analysis_cluster.h"
+#include "analysis_origins.h"
 #include "analysis_latency.h"
 #include "analysis_profile.h"
 #include "analysis_rootcause.h"
@@ -20,6 +22,47 @@
 #include "analysis_steps.h"
 #include "analysis_waitstate.h"
 #include "read.h"
+
+/* The floor's CPU seconds, measured now by the rawdecode next to this
+ * program (same run, same machine state); 0 when it cannot be run. */
+static double floor_cpu(const char *self, const char *archive)
+{
+	const char *slash = strrchr(self, '/');
+	char *cmd = xasprintf("'%.*srawdecode' '%s'", slash ? (int)(slash - self + 1) : 0, self, archive);
+	FILE *p = popen(cmd, "r");
+	free(cmd);
+	double cpu = 0;
+	char buf[256];
+	while (p && fgets(buf, sizeof buf, p)) {
+		const char *c = strstr(buf, " cpu=");
+		if (c) cpu = atof(c + 5);
+	}
+	if (p) pclose(p);
+	return cpu;
+}
+
+/* Resident set now and its peak since the last reset (/proc/self/status;
+ * writing 5 to /proc/self/clear_refs resets the peak), bytes. */
+static void rss_now_peak(uint64_t *now, uint64_t *peak)
+{
+	*now = *peak = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+	char buf[256];
+	while (f && fgets(buf, sizeof buf, f)) {
+		unsigned long long kb;
+		if (sscanf(buf, "VmHWM: %llu", &kb) == 1) *peak = kb * 1024;
+		if (sscanf(buf, "VmRSS: %llu", &kb) == 1) *now = kb * 1024;
+	}
+	if (f) fclose(f);
+}
+
+static bool reset_peak(void)
+{
+	FILE *f = fopen("/proc/self/clear_refs", "w");
+	if (!f) return false;
+	bool ok = fputs("5", f) >= 0;
+	return fclose(f) == 0 && ok;
+}
 
 static void line(const char *what, double s, double raw, double goal)
 {
@@ -32,12 +75,14 @@ int main(int argc, char **argv)
 {
 	const char *path = NULL;
 	double raw = 0;
+	bool rc_only = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--raw") && i + 1 < argc) raw = atof(argv[++i]);
+		else if (!strcmp(argv[i], "--rc-only")) rc_only = true;
 		else path = argv[i];
 	}
 	if (!path || raw <= 0) {
-		fprintf(stderr, "usage: analysis ARCHIVE --raw SECONDS\n");
+		fprintf(stderr, "usage: analysis ARCHIVE --raw SECONDS [--rc-only]\n");
 		return 2;
 	}
 	struct tc_read_opts ro = { .threads = 1 };
@@ -63,23 +108,26 @@ int main(int argc, char **argv)
 	       st->max_step + 1);
 
 	t0 = tc_now();
-	struct tc_clusters *cl = tc_clusters_new(st, NULL);
-	tc_clusters_compute_all(cl, 0);
-	uint32_t nclusters = 0;
-	for (uint32_t p = 0; p < st->npartitions; p++) {
-		const struct tc_phase_clusters *ph = tc_clusters_phase(cl, p);
-		if (ph) nclusters += ph->nvisible;
+	struct tc_clusters *cl = NULL;
+	if (!rc_only) {
+		cl = tc_clusters_new(st, NULL);
+		tc_clusters_compute_all(cl, 0);
+		uint32_t nclusters = 0;
+		for (uint32_t p = 0; p < st->npartitions; p++) {
+			const struct tc_phase_clusters *ph = tc_clusters_phase(cl, p);
+			if (ph) nclusters += ph->nvisible;
+		}
+		line("clusters, all phases (2 thr)", tc_now() - t0, raw, 0.5);
+		printf("  %-28s %u clusters at the default cuts of %u phases\n", "", nclusters, st->npartitions);
 	}
-	line("clusters, all phases (2 thr)", tc_now() - t0, raw, 0.5);
-	printf("  %-28s %u clusters at the default cuts of %u phases\n", "", nclusters, st->npartitions);
 
 	t0 = tc_now();
 	struct tc_waitstates *ws = tc_waitstates_compute(t);
 	line("wait states", tc_now() - t0, raw, 0);
 
 	t0 = tc_now();
-	struct tc_profile *pr = tc_profile_compute(t);
-	line("profile", tc_now() - t0, raw, 0);
+	struct tc_profile *pr = rc_only ? NULL : tc_profile_compute(t);
+	if (pr) line("profile", tc_now() - t0, raw, 0);
 
 	struct tc_latency_opts lo;
 	tc_latency_default_opts(&lo);
@@ -88,28 +136,56 @@ int main(int argc, char **argv)
 	line("latency + regions + evolution", tc_now() - t0, raw, 0);
 	printf("  %-28s %u regions\n", "", lat->nregions);
 
-	/* issue 13: critical path + wait/own split + delay costs + verdicts <= 1x raw.
-	 * The verdicts' other inputs (latency, steps, wait states) are timed above;
-	 * the remap (METIS) is part of `report`, not of this line. */
+	/* issue 13: critical path + wait/own split + delay costs + verdicts <= 1x raw,
+	 * in CPU time against the floor's CPU time measured just before by
+	 * rawdecode.  The verdicts' other inputs (latency, steps, wait states) are
+	 * timed above; the remap (METIS) is part of `report`, not of this line. */
+	double fcpu = floor_cpu(argv[0], path);
+	uint64_t rss0, peak;
+	bool peak_ok = reset_peak();
+	rss_now_peak(&rss0, &peak);
+	struct tc_usage u0 = tc_usage();
 	t0 = tc_now();
 	struct tc_span *sp = tc_span_compute(t, false);
+	struct tc_usage u1 = tc_usage();
 	struct tc_rootcause *rc = tc_rootcause_compute(t, sp, NULL);
 	double trc = tc_now() - t0;
+	struct tc_usage u2 = tc_usage();
 	t0 = tc_now();
 	struct tc_verdicts *V = tc_verdicts_compute(t, lat, st, ws, NULL, rc, NULL);
+	struct tc_origin og[10];
+	size_t nog = tc_origins(rc, st, TC_NELEM(og), og);
 	double tv = tc_now() - t0;
-	line("root causes + verdicts", trc + tv, raw, 1.0);
-	printf("  %-28s activities, wait/own, excess, delay costs, critical path %.3f s; verdicts %.3f s\n", "", trc, tv);
-	printf("  %-28s %zu activities, %u contexts, path %zu pieces; top verdict %s\n", "", rc->nacts, rc->nctx,
-	       rc->npath, tc_cause_names[V->v[0].cause]);
+	struct tc_usage u3 = tc_usage();
+	uint64_t rss1;
+	rss_now_peak(&rss1, &peak);
+	line("root causes + verdicts", trc + tv, raw, 0);
+	printf("  %-28s activities, wait/own, excess, delay costs, critical path %.3f s; verdicts + origins %.3f s\n", "",
+	       trc, tv);
+	printf("  %-28s %zu activities, %u contexts, path %zu pieces, %zu origins; top verdict %s\n", "", rc->nacts,
+	       rc->nctx, rc->npath, nog, tc_cause_names[V->v[0].cause]);
+	double cpu = u3.cpu - u0.cpu;
+	if (fcpu > 0)
+		printf("  root causes + verdicts CPU   %8.3f s   %5.2f x the floor's CPU %.3f s (goal <= 1.0: %s)\n", cpu,
+		       cpu / fcpu, fcpu, cpu / fcpu <= 1.0 ? "met" : "MISSED");
+	printf("  %-28s span %.3f s, verdicts + origins %.3f s (%llu faults)\n", "", u1.cpu - u0.cpu, u3.cpu - u2.cpu,
+	       (unsigned long long)(u3.minflt - u2.minflt));
+	for (int k = 0; k < TC_RCP_COUNT; k++)
+		printf("  %-28s %-13s %.3f s CPU (%llu faults)\n", "", tc_rc_phase_names[k], rc->phase_cpu[k],
+		       (unsigned long long)rc->phase_faults[k]);
+	uint64_t nev = 0;
+	for (int k = 0; k < TC_EV_COUNT; k++) nev += t->ev_count[k];
+	if (peak_ok && peak > rss0)
+		printf("  %-28s peak above the loaded state %.1f MiB (%.1f B/event)\n", "", (double)(peak - rss0) / 1048576,
+		       (double)(peak - rss0) / (double)(nev ? nev : 1));
 	tc_verdicts_free(V);
 	tc_rootcause_free(rc);
 	tc_span_free(sp);
 
 	tc_latency_free(lat);
-	tc_profile_free(pr);
+	if (pr) tc_profile_free(pr);
 	tc_waitstates_free(ws);
-	tc_clusters_free(cl);
+	if (cl) tc_clusters_free(cl);
 	tc_steps_free(st);
 	tc_trace_free(t);
 	return 0;

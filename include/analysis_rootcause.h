@@ -93,8 +93,22 @@ struct tc_rc_opts {
 };
 void tc_rc_default_opts(struct tc_rc_opts *o);
 
+/* The passes of tc_rootcause_compute, for the cost breakdown (bench/analysis). */
+enum tc_rc_phase {
+	TC_RCP_ISENDS = 0,     /* Isends completed in Waits (input of the wait/own split) */
+	TC_RCP_ACTIVITIES,     /* activities, their contexts and their wait/own split */
+	TC_RCP_CONTEXTS,       /* grouping by context, medians, MADs, noise floor */
+	TC_RCP_EXCESS,         /* outlier excess, stall counts, waiting per rank; persistent excess */
+	TC_RCP_DELAY,          /* delay costs */
+	TC_RCP_PATH,           /* critical path */
+	TC_RCP_COUNT
+};
+extern const char *const tc_rc_phase_names[TC_RCP_COUNT];
+
 struct tc_rootcause {
 	struct tc_rc_opts opts;
+	double phase_cpu[TC_RCP_COUNT];    /* s of process CPU time per pass */
+	uint64_t phase_faults[TC_RCP_COUNT]; /* minor page faults per pass */
 	uint64_t t0, t1;          /* the span (ticks) */
 	uint32_t nranks;
 	uint32_t *act_first;      /* nranks + 1 offsets into acts */
@@ -122,6 +136,10 @@ struct tc_rootcause {
 	/* per rank (nranks): excess on the path, long-term delay cost of its activities */
 	double *path_compute_excess, *path_mpi_excess, *delay_cost, *wait_s;
 	double total_wait;         /* s over all ranks */
+	/* internal: scratch memory the passes share (tc_rc_scratch), so what one
+	 * pass faulted in the next reuses; released at the end of the compute */
+	void *scratch;
+	size_t scratch_bytes;
 	double unattributed;       /* s of waiting whose cause had no excess to blame */
 };
 
@@ -135,6 +153,10 @@ uint32_t tc_rc_act_at(const struct tc_rootcause *rc, uint32_t rank, uint64_t t);
 /* The activity of rank holding the moment just before t (the last one that
  * starts before t), TC_NONE when none does.  O(log n). */
 uint32_t tc_rc_act_before(const struct tc_rootcause *rc, uint32_t rank, uint64_t t);
+/* The same searched from *hint (an earlier answer on that rank; updated):
+ * O(log distance) when the times of successive lookups grow. */
+uint32_t tc_rc_act_at_hint(const struct tc_rootcause *rc, uint32_t rank, uint64_t t, uint32_t *hint);
+uint32_t tc_rc_act_before_hint(const struct tc_rootcause *rc, uint32_t rank, uint64_t t, uint32_t *hint);
 /* The rank an activity belongs to (O(log ranks)). */
 uint32_t tc_rc_rank_of(const struct tc_rootcause *rc, uint32_t act);
 
@@ -143,6 +165,14 @@ uint32_t tc_rc_rank_of(const struct tc_rootcause *rc, uint32_t act);
  * how many. */
 struct tc_rc_origin { uint32_t act, rank; double score, excess, delay_cost, on_path; };
 size_t tc_rc_origins(const struct tc_rootcause *rc, size_t k, struct tc_rc_origin *out);
+
+/* Big zeroed arrays of the analysis (huge-page hinted mappings; rootcause.c):
+ * the activities and the per-activity scratch.  Free with tc_rc_big_free. */
+void *tc_rc_big(size_t bytes);
+void tc_rc_big_free(void *p);
+/* rc's scratch of at least bytes (contents undefined; valid until the next
+ * call); tc_rc_scratch(rc, 0) releases it. */
+void *tc_rc_scratch(struct tc_rootcause *rc, size_t bytes);
 
 /* internal passes (separate files), exposed for the unit tests */
 void tc_rc_critical_path(const struct tc_trace *t, struct tc_rootcause *rc);

@@ -17,29 +17,42 @@
  * before T, or was later than its wait explains) is left unattributed.  Waits are handled
  * latest first, so a propagated cost arrives before its wait is handled.  A
  * relay that only passed a delay on has no excess and is never blamed.
- * Cost: a sort of the waits, then O(1) per wait with per-rank prefix sums of
- * the excess, the index of the last wait before each activity and a range
- * addition (difference array) of "cost per second of excess". */
+ * Cost: a sort of the waits, then O(log n) per wait: per rank, the waits and
+ * the activities with excess (with running sums of the excess) are short
+ * sorted lists searched by bisection, and a range addition (difference array)
+ * of "cost per second of excess" over the activities. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis_rootcause.h"
 
-struct wref { uint64_t ready; uint32_t act; };
+/* A wait: when its partner was ready, its place k among the waits (activity
+ * order), the partner's activity just before ready (TC_NONE: none). */
+struct wref { uint64_t ready; uint32_t k, j; };
 
+/* latest first; ties: the later activity first */
 static int wref_cmp(const void *x, const void *y)
 {
 	const struct wref *a = x, *b = y;
 	if (a->ready != b->ready) return a->ready > b->ready ? -1 : 1;
-	return a->act > b->act ? -1 : a->act < b->act;
+	return a->k > b->k ? -1 : a->k < b->k;
 }
 
+/* Per rank, sparse: the waits (activity indices, in order) and the
+ * activities with excess with the running sum of the excess (in order; the
+ * sum over the zeros between them is the same), so that the prefix sum at any
+ * activity and the last wait at or before it are binary searches over short
+ * lists instead of arrays over all activities. */
 struct dc {
 	const struct tc_trace *t;
 	struct tc_rootcause *rc;
-	double *pre;        /* per activity: excess summed from its rank's first activity, inclusive */
-	uint32_t *last_wait;/* per activity: the last activity at or before it (same rank) that waited */
+	uint32_t *wfirst;   /* nranks + 1 offsets into wact */
+	uint32_t *wact;     /* the waits' activity indices, rank by rank, in order */
+	double *prop;       /* per wait (index into wact): cost propagated into it */
+	uint32_t *xfirst;   /* nranks + 1 offsets into xact / xpre */
+	uint32_t *xact;     /* activities with excess, rank by rank, in order */
+	double *xpre;       /* their rank's excess summed up to them, inclusive */
 	double *coef;       /* difference array: cost per second of excess, from this activity on */
-	double *prop;       /* cost propagated into a wait */
 	double lost;        /* cost neither explained nor passed on */
 };
 
@@ -48,38 +61,99 @@ static bool waited(const struct tc_act *a)
 	return a->kind == TC_ACT_MPI && a->partner != TC_NONE && a->ready > a->start;
 }
 
+/* The last position k in v[lo, hi) with v[k] <= x, or TC_NONE. */
+static uint32_t last_at_or_before(const uint32_t *v, uint32_t lo, uint32_t hi, uint32_t x)
+{
+	uint32_t a = lo, b = hi;  /* first with v > x */
+	while (a < b) {
+		uint32_t mid = a + (b - a) / 2;
+		if (v[mid] <= x) a = mid + 1;
+		else b = mid;
+	}
+	return a > lo ? a - 1 : TC_NONE;
+}
+
+/* The excess of p's activities up to and including i (0 before its first). */
+static double excess_upto(const struct dc *d, uint32_t p, uint32_t i)
+{
+	uint32_t k = last_at_or_before(d->xact, d->xfirst[p], d->xfirst[p + 1], i);
+	return k == TC_NONE ? 0 : d->xpre[k];
+}
+
+/* One pass: the waits (per rank, in order) and where each one's partner was
+ * when it became ready (searched from the previous answer on that partner). */
+static void collect_waits(struct dc *d, struct wref **wlist, size_t *nw)
+{
+	struct tc_rootcause *rc = d->rc;
+	uint32_t N = rc->nranks;
+	VEC(struct wref) w = { 0 };
+	VEC(uint32_t) wa = { 0 };
+	uint32_t *hint = xmalloc(((size_t)N + 1) * sizeof *hint);
+	for (uint32_t r = 0; r <= N; r++) hint[r] = TC_NONE;
+	d->wfirst = xcalloc((size_t)N + 1, sizeof *d->wfirst);
+	for (uint32_t r = 0; r < N; r++) {
+		d->wfirst[r] = (uint32_t)w.n;
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
+			const struct tc_act *a = &rc->acts[i];
+			if (!waited(a)) continue;
+			uint32_t p = a->partner;
+			uint32_t j = p < N ? tc_rc_act_before_hint(rc, p, a->ready, &hint[p]) : TC_NONE;
+			struct wref x = { a->ready, (uint32_t)w.n, j };
+			VEC_PUSH(w, x);
+			VEC_PUSH(wa, i);
+		}
+	}
+	d->wfirst[N] = (uint32_t)w.n;
+	free(hint);
+	d->wact = wa.a;
+	d->prop = xcalloc(w.n ? w.n : 1, sizeof *d->prop);
+	*wlist = w.a;
+	*nw = w.n;
+}
+
+/* One pass (after the thin-context delays set their excess): the activities
+ * with excess and their running sums; the difference array. */
 static void prepare(struct dc *d)
 {
 	struct tc_rootcause *rc = d->rc;
-	size_t n = rc->nacts ? rc->nacts : 1;
-	d->pre = xmalloc(n * sizeof *d->pre);
-	d->last_wait = xmalloc(n * sizeof *d->last_wait);
-	d->coef = xcalloc(n + 1, sizeof *d->coef);
-	d->prop = xcalloc(n, sizeof *d->prop);
-	for (uint32_t r = 0; r < rc->nranks; r++) {
+	uint32_t N = rc->nranks;
+	VEC(uint32_t) xa = { 0 };
+	VEC(double) xp = { 0 };
+	d->xfirst = xcalloc((size_t)N + 1, sizeof *d->xfirst);
+	for (uint32_t r = 0; r < N; r++) {
+		d->xfirst[r] = (uint32_t)xa.n;
 		double s = 0;
-		uint32_t lw = TC_NONE;
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
-			s += rc->acts[i].excess;
-			d->pre[i] = s;
-			if (waited(&rc->acts[i])) lw = i;
-			d->last_wait[i] = lw;
+			const struct tc_act *a = &rc->acts[i];
+			if (a->excess != 0) {
+				s += a->excess;
+				VEC_PUSH(xa, i);
+				VEC_PUSH(xp, s);
+			}
 		}
 	}
+	d->xfirst[N] = (uint32_t)xa.n;
+	d->xact = xa.a;
+	d->xpre = xp.a;
+	/* the difference array in the shared scratch (what the context passes faulted in) */
+	d->coef = tc_rc_scratch(rc, (rc->nacts + 1) * sizeof *d->coef);
+	memset(d->coef, 0, (rc->nacts + 1) * sizeof *d->coef);
 }
 
-/* Hands cost C of a wait of `wait` seconds to p's interval before T; returns
- * the wait its remainder propagates into (TC_NONE: unattributed) and the
- * remainder in *rest. */
-static uint32_t assign(struct dc *d, uint32_t p, uint64_t T, double C, double wait, double *rest)
+/* Hands cost C of a wait of `wait` seconds to p's interval up to its
+ * activity j (the one before the wait's ready; TC_NONE: none); returns the wait
+ * (index into wact) its remainder propagates into (TC_NONE: unattributed) and
+ * the remainder in *rest. */
+static uint32_t assign(struct dc *d, uint32_t p, uint32_t j, double C, double wait, double *rest)
 {
 	struct tc_rootcause *rc = d->rc;
 	*rest = C;
-	uint32_t j = tc_rc_act_before(rc, p, T);
 	if (j == TC_NONE) return TC_NONE;
-	uint32_t first = rc->act_first[p], target = d->last_wait[j];
+	uint32_t first = rc->act_first[p];
+	uint32_t tw = last_at_or_before(d->wact, d->wfirst[p], d->wfirst[p + 1], j);
+	uint32_t target = tw == TC_NONE ? TC_NONE : d->wact[tw];
 	uint32_t lo = target == TC_NONE ? first : target;
-	double E = d->pre[j] - (lo > first ? d->pre[lo - 1] : 0);
+	double E = excess_upto(d, p, j) - (lo > first ? excess_upto(d, p, lo - 1) : 0);
 	double f = wait > 0 && E > 0 ? TC_MIN(1.0, E / wait) : 0;
 	if (f > 0) {
 		d->coef[lo] += C * f / E;
@@ -94,7 +168,7 @@ static uint32_t assign(struct dc *d, uint32_t p, uint64_t T, double C, double wa
 	}
 	*rest = C * fw;
 	d->lost += C * (1 - f - fw);
-	return target;
+	return tw;
 }
 
 /* A context seen fewer than 3 times or on one rank only has no typical value
@@ -102,12 +176,16 @@ static uint32_t assign(struct dc *d, uint32_t p, uint64_t T, double C, double wa
  * cause interval holds no excess at all, its longest compute segment in a thin
  * context takes the wait as its excess (Böhme's delay: the cause spent that
  * much longer than its victim before the synchronisation).  Marked outlier 3. */
-static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *rc)
+static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *rc, const struct dc *d,
+				const struct wref *w, size_t nw)
 {
-	for (size_t k = 0; k < rc->nacts; k++) {
-		const struct tc_act *a = &rc->acts[k];
-		if (a->kind != TC_ACT_MPI || a->partner == TC_NONE || a->ready <= a->start) continue;
-		uint32_t p = a->partner, j = tc_rc_act_before(rc, p, a->ready);
+	bool any = false;  /* no thin compute context: nothing to do (the usual case on big traces) */
+	for (uint32_t c = 0; c < rc->nctx && !any; c++)
+		any = rc->ctx[c].kind == TC_ACT_COMPUTE && !(rc->ctx[c].n >= 3 && rc->ctx[c].nranks >= 2);
+	if (!any) return;
+	for (size_t k = 0; k < nw; k++) {
+		const struct tc_act *a = &rc->acts[d->wact[k]];
+		uint32_t p = a->partner, j = w[k].j;
 		if (j == TC_NONE) continue;
 		uint32_t best = TC_NONE;
 		double E = 0;
@@ -123,9 +201,9 @@ static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *r
 		const struct tc_rc_ctx *C = &rc->ctx[rc->acts[best].ctx];
 		if (C->n >= 3 && C->nranks >= 2) continue;
 		struct tc_act *b = &rc->acts[best];
-		double w = TC_MIN(tc_act_wait(t, a), tc_dur(t, b->end - b->start));
-		if (w > b->excess) {
-			b->excess = (float)w;
+		double wt = TC_MIN(tc_act_wait(t, a), tc_dur(t, b->end - b->start));
+		if (wt > b->excess) {
+			b->excess = (float)wt;
 			b->outlier = 3;
 		}
 	}
@@ -133,27 +211,22 @@ static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *r
 
 void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 {
-	thin_context_delays(t, rc);
 	uint32_t N = rc->nranks;
 	rc->delay_cost = xcalloc(N ? N : 1, sizeof(double));
-	VEC(struct wref) w = { 0 };
-	for (size_t i = 0; i < rc->nacts; i++) {
-		const struct tc_act *a = &rc->acts[i];
-		if (a->kind == TC_ACT_MPI && a->partner != TC_NONE && a->ready > a->start) {
-			struct wref x = { a->ready, (uint32_t)i };
-			VEC_PUSH(w, x);
-		}
-	}
-	if (w.n) qsort(w.a, w.n, sizeof *w.a, wref_cmp);
 	struct dc d = { .t = t, .rc = rc };
+	struct wref *w;
+	size_t nw;
+	collect_waits(&d, &w, &nw);
+	thin_context_delays(t, rc, &d, w, nw);
 	prepare(&d);
-	for (size_t k = 0; k < w.n; k++) {
-		uint32_t i = w.a[k].act;
+	if (nw) qsort(w, nw, sizeof *w, wref_cmp);
+	for (size_t k = 0; k < nw; k++) {
+		uint32_t self = w[k].k, i = d.wact[self];
 		const struct tc_act *a = &rc->acts[i];
 		double wait = tc_act_wait(t, a), rest;
-		uint32_t to = assign(&d, a->partner, a->ready, wait + d.prop[i], wait, &rest);
+		uint32_t to = assign(&d, a->partner, w[k].j, wait + d.prop[self], wait, &rest);
 		/* a propagated cost must reach a wait handled later (an earlier one) */
-		if (to != TC_NONE && rc->acts[to].ready < a->ready) d.prop[to] += rest;
+		if (to != TC_NONE && rc->acts[d.wact[to]].ready < a->ready) d.prop[to] += rest;
 		else rc->unattributed += rest;
 	}
 	for (uint32_t r = 0; r < N; r++) {
@@ -161,11 +234,10 @@ void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
 			c += d.coef[i];
 			rc->acts[i].delay_cost = (float)(c * rc->acts[i].excess);
+			rc->delay_cost[r] += rc->acts[i].delay_cost;
 		}
 	}
 	rc->unattributed += d.lost;
-	free(d.pre); free(d.last_wait); free(d.coef); free(d.prop);
-	VEC_FREE(w);
-	for (uint32_t r = 0; r < N; r++)
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) rc->delay_cost[r] += rc->acts[i].delay_cost;
+	free(d.wfirst); free(d.wact); free(d.prop); free(d.xfirst); free(d.xact); free(d.xpre);
+	free(w);
 }

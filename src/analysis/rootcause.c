@@ -5,22 +5,28 @@
  * Passes, each O(events + messages):
  *  1. activities: per rank, the outermost MPI calls inside the rank's span
  *     (MPI_Init / MPI_Finalize excluded: they bound the span) and the compute
- *     segments between them, with a context key each;
+ *     segments between them, with a context key each, and in the same pass
  *  2. wait/own: per MPI call the time its partner became ready (late sender,
  *     late receiver, collective rules), clipped to the call;
  *  3. contexts: median and MAD of every context (selection, linear), the
  *     pooled robust spread of compute and from it the noise floor;
- *  4. excess: outlier excess over the context's threshold, and persistent
- *     excess of a rank whose median stands above the cross-rank lower quartile. */
+ *  4. excess: outlier excess over the context's threshold (with the stall
+ *     counts and the waiting per rank in the same pass), and persistent
+ *     excess of a rank whose median stands above the cross-rank lower quartile.
+ * Fresh memory is the main cost on big traces (docs/rootcause.md, "Cost"):
+ * the big arrays come from tc_rc_big / tc_rc_scratch only. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "analysis_rootcause.h"
 #include "analysis_span.h"
 #include "u64map.h"
 
 const char *const tc_wait_edge_names[TC_WE_COUNT] = { "none", "late_sender", "late_receiver", "collective" };
+const char *const tc_rc_phase_names[TC_RCP_COUNT] = { "isends", "activities", "contexts", "excess",
+								"delay costs", "critical path" };
 const char *const tc_cp_kind_names[TC_CP_NKINDS] = { "compute", "wait", "mpi_own_intra", "mpi_own_inter" };
 
 void tc_rc_default_opts(struct tc_rc_opts *o)
@@ -28,6 +34,54 @@ void tc_rc_default_opts(struct tc_rc_opts *o)
 	*o = (struct tc_rc_opts){
 		.mad_k = 5, .median_frac = 0.5, .floor_min = 20e-6, .floor_k = 5, .persist_frac = 0.25,
 	};
+}
+
+/* --- big arrays ---------------------------------------------------------------- */
+
+/* The activities and the per-activity scratch arrays are hundreds of MB on a
+ * big trace, and first-touch page faults cost more than the passes over them
+ * (docs/rootcause.md, "Cost"): anonymous mappings, 2 MiB-aligned, with
+ * MADV_HUGEPAGE (one fault per 2 MiB where the kernel has huge pages at hand;
+ * small pages otherwise).  Pages never touched are never faulted in, so an
+ * upper bound is a fine size.  Zeroed.  The mapping's base and length sit in
+ * the 16 bytes before the returned pointer. */
+#define BIG_ALIGN ((size_t)2 << 20)
+#define BIG_MIN ((size_t)4 << 20)  /* smaller: the heap */
+
+void *tc_rc_big(size_t bytes)
+{
+	if (bytes < BIG_MIN) {
+		char *p = xcalloc(1, bytes + 16);
+		((size_t *)p)[0] = 0;
+		return p + 16;
+	}
+	size_t len = bytes + BIG_ALIGN + 4096;
+	char *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (base == MAP_FAILED) tc_oom(bytes);
+	char *p = (char *)(((uintptr_t)base + 4096 + BIG_ALIGN - 1) & ~(uintptr_t)(BIG_ALIGN - 1));
+#ifdef MADV_HUGEPAGE
+	madvise(p, (bytes + BIG_ALIGN - 1) & ~(BIG_ALIGN - 1), MADV_HUGEPAGE);
+#endif
+	((size_t *)p)[-2] = (size_t)(p - base);
+	((size_t *)p)[-1] = len;
+	return p;
+}
+
+void tc_rc_big_free(void *p)
+{
+	if (!p) return;
+	size_t *h = (size_t *)p - 2;
+	if (!h[0]) free(h);
+	else munmap((char *)p - h[0], h[1]);
+}
+
+void *tc_rc_scratch(struct tc_rootcause *rc, size_t bytes)
+{
+	if (bytes && bytes <= rc->scratch_bytes) return rc->scratch;
+	tc_rc_big_free(rc->scratch);
+	rc->scratch = bytes ? tc_rc_big(bytes) : NULL;
+	rc->scratch_bytes = bytes;
+	return rc->scratch;
 }
 
 static uint64_t mix(uint64_t h, uint64_t x)
@@ -38,10 +92,19 @@ static uint64_t mix(uint64_t h, uint64_t x)
 
 /* --- 1. activities ------------------------------------------------------------ */
 
+struct nbdone;
+struct coll_ready;
+static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, const struct nbdone *nb, size_t nnb,
+		      size_t *nbpos, struct coll_ready *cache);
+
 struct build {
 	const struct tc_trace *t;
 	struct tc_rootcause *rc;
-	VEC(struct tc_act) acts;
+	VEC(struct tc_act) acts;          /* in a tc_rc_big array of an upper bound: never grown */
+	const struct nbdone *nb;          /* Isends completed in Waits (wait/own, while the call is at hand) */
+	size_t nnb, nbpos;                /* nbpos: the cursor into nb */
+	struct coll_ready *coll;
+	double scale_bin[65], scale_tot;  /* compute time by log2 duration (compute_scale) */
 	struct u64map keys;               /* context key → index */
 	VEC(struct tc_rc_ctx) ctx;
 	bool *is_bound;                   /* per region: MPI_Init / MPI_Finalize */
@@ -69,9 +132,12 @@ static uint64_t call_tag(const struct tc_trace *t, uint32_t r, const struct tc_c
 static uint32_t ctx_of(struct build *b, uint64_t key, uint8_t kind, uint32_t region, uint8_t inter, uint8_t bucket)
 {
 	uint32_t i = u64map_get(&b->keys, key);
-	if (i != U64MAP_NONE) return i;
+	if (i != U64MAP_NONE) {
+		b->ctx.a[i].n++;
+		return i;
+	}
 	i = (uint32_t)b->ctx.n;
-	struct tc_rc_ctx c = { .key = key, .region = region, .kind = kind, .inter = inter, .size_bucket = bucket };
+	struct tc_rc_ctx c = { .key = key, .n = 1, .region = region, .kind = kind, .inter = inter, .size_bucket = bucket };
 	VEC_PUSH(b->ctx, c);
 	u64map_put(&b->keys, key, i);
 	return i;
@@ -120,20 +186,40 @@ static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, co
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = next_idx, .partner = TC_NONE,
 			    .kind = TC_ACT_COMPUTE };
 	a.ctx = ctx_of(b, key, TC_ACT_COMPUTE, nr, 0, 0);
-	VEC_PUSH(b->acts, a);
+	b->acts.a[b->acts.n++] = a;
+	b->scale_bin[size_bucket(e - s)] += (double)(e - s);
+	b->scale_tot += (double)(e - s);
+}
+
+/* The receives of rank r after op's: their messages (arriving from other
+ * ranks, so scattered over the message array) and, one step later, their
+ * senders' calls, fetched ahead: the misses of these two reads were most of
+ * the activity pass. */
+static void prefetch_receives(const struct tc_trace *t, uint32_t r, const struct tc_op *op)
+{
+	const struct tc_rank *R = &t->ranks[r];
+	uint32_t k = op->first_recv + op->nrecv;
+	for (uint32_t i = k; i < k + 8 && i < R->nrecv_msgs; i++) __builtin_prefetch(&t->msgs[R->recv_msgs[i]]);
+	for (uint32_t i = k; i < k + 4 && i < R->nrecv_msgs; i++) {
+		const struct tc_msg *m = &t->msgs[R->recv_msgs[i]];
+		if (m->src < t->nranks && m->send_call < t->ranks[m->src].ncalls)
+			__builtin_prefetch(&t->ranks[m->src].calls[m->send_call]);
+	}
 }
 
 static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32_t ci)
 {
 	const struct tc_trace *t = b->t;
 	const struct tc_call *c = &t->ranks[r].calls[ci];
+	if (c->op != TC_NONE && t->ranks[r].ops[c->op].nrecv) prefetch_receives(t, r, &t->ranks[r].ops[c->op]);
 	uint8_t inter;
 	uint8_t bucket = size_bucket(call_bytes(t, r, c, &inter));
 	uint64_t key = mix(mix(mix(2, c->region), bucket), inter);
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = ci, .partner = TC_NONE, .kind = TC_ACT_MPI,
 			    .inter = inter };
 	a.ctx = ctx_of(b, key, TC_ACT_MPI, c->region, inter, bucket);
-	VEC_PUSH(b->acts, a);
+	call_wait(t, r, &a, b->nb, b->nnb, &b->nbpos, b->coll);
+	b->acts.a[b->acts.n++] = a;
 }
 
 /* The activities of rank r in [t0, t1]. */
@@ -182,23 +268,56 @@ static int nbdone_cmp(const void *x, const void *y)
 	return a->msg < b->msg ? -1 : a->msg > b->msg;
 }
 
+/* tc_call_at (the innermost call of R holding time) searched forward from
+ * *hint, the previous answer's position, by doubling steps: a rank's messages
+ * come in time order, so most searches are short. */
+static uint32_t call_at_hint(const struct tc_rank *R, uint32_t *hint, uint64_t time)
+{
+	/* calls before lo enter at or before time; calls[hi] (when hi < ncalls) after it */
+	uint32_t lo = 0, hi = R->ncalls, h = *hint;
+	if (h < R->ncalls && R->calls[h].enter <= time) {
+		lo = h + 1;
+		hi = lo;
+		for (uint32_t step = 1; hi < R->ncalls && R->calls[hi].enter <= time; step *= 2) {
+			lo = hi + 1;
+			hi = R->ncalls - hi > step ? hi + step : R->ncalls;
+		}
+	}
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (R->calls[mid].enter <= time) lo = mid + 1;
+		else hi = mid;
+	}
+	if (lo == 0) return TC_NONE;
+	uint32_t c = lo - 1;
+	*hint = c;
+	while (c != TC_NONE && R->calls[c].leave < time) c = R->calls[c].parent;
+	return c;
+}
+
 static struct nbdone *isend_completions(const struct tc_trace *t, size_t *n)
 {
-	VEC(struct nbdone) v = { 0 };
+	struct nbdone *v = tc_rc_big((t->nmsgs ? t->nmsgs : 1) * sizeof *v);
+	size_t nv = 0;
+	uint32_t src = TC_NONE, hint = 0;
+	bool sorted = true;
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tc_msg *m = &t->msgs[i];
 		if (!(m->flags & TC_MSG_NB_SEND) || m->src >= t->nranks) continue;
-		uint32_t c = tc_call_at(t, m->src, m->send_done);
+		if (m->src != src) { src = m->src; hint = 0; }
 		const struct tc_rank *R = &t->ranks[m->src];
+		uint32_t c = call_at_hint(R, &hint, m->send_done);
 		while (c != TC_NONE && !outermost_mpi(t, R, &R->calls[c])) c = R->calls[c].parent;
 		if (c == TC_NONE || c == m->send_call) continue;
 		if (t->regions[R->calls[c].region].kind != TC_RK_MPI_WAIT) continue;
-		struct nbdone d = { m->src, c, (uint32_t)i };
-		VEC_PUSH(v, d);
+		v[nv] = (struct nbdone){ m->src, c, (uint32_t)i };
+		if (nv && nbdone_cmp(&v[nv - 1], &v[nv]) > 0) sorted = false;
+		nv++;
 	}
-	if (v.n) qsort(v.a, v.n, sizeof *v.a, nbdone_cmp);
-	*n = v.n;
-	return v.a;
+	/* messages are in sender order and mostly complete in order: often sorted already */
+	if (nv && !sorted) qsort(v, nv, sizeof *v, nbdone_cmp);
+	*n = nv;
+	return v;
 }
 
 struct readiness { uint64_t ready; uint32_t partner; uint8_t edge; };
@@ -283,7 +402,7 @@ static void coll_readiness(const struct tc_trace *t, uint32_t r, uint32_t ci, co
 }
 
 static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, const struct nbdone *nb, size_t nnb,
-		      struct coll_ready *cache)
+		      size_t *nbpos, struct coll_ready *cache)
 {
 	const struct tc_call *c = &t->ranks[r].calls[a->call];
 	if (c->op == TC_NONE) return;
@@ -302,13 +421,11 @@ static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, co
 		for (uint32_t i = 0; i < op->nsend; i++) late_receiver(&t->msgs[s[i]], a, &rd);
 	}
 	if (kind == TC_RK_MPI_WAIT && nnb) {
+		/* calls come in (rank, call) order: the cursor only moves forward */
 		struct nbdone key = { r, a->call, 0 };
-		size_t lo = 0, hi = nnb;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (nbdone_cmp(&nb[mid], &key) < 0) lo = mid + 1;
-			else hi = mid;
-		}
+		size_t lo = *nbpos;
+		while (lo < nnb && nbdone_cmp(&nb[lo], &key) < 0) lo++;
+		*nbpos = lo;
 		for (; lo < nnb && nb[lo].rank == r && nb[lo].call == a->call; lo++) late_receiver(&t->msgs[nb[lo].msg], a, &rd);
 	}
 	if (op->coll != TC_NONE && kind == TC_RK_MPI_COLL && t->colls[op->coll].n >= 2)
@@ -328,33 +445,32 @@ static double act_value(const struct tc_trace *t, const struct tc_act *a)
 
 /* Activity indices grouped by context, rank order kept within a context
  * (stable counting sort): *first gets nctx + 1 offsets. */
-static uint32_t *group_by_ctx(const struct tc_rootcause *rc, uint32_t **first)
+static void group_by_ctx(const struct tc_rootcause *rc, uint32_t **first, uint32_t *idx)
 {
 	uint32_t *f = xcalloc((size_t)rc->nctx + 1, sizeof *f);
-	uint32_t *idx = xmalloc((rc->nacts ? rc->nacts : 1) * sizeof *idx);
-	for (size_t i = 0; i < rc->nacts; i++) f[rc->acts[i].ctx + 1]++;
+	for (uint32_t c = 0; c < rc->nctx; c++) f[c + 1] = rc->ctx[c].n;
 	for (uint32_t c = 0; c < rc->nctx; c++) f[c + 1] += f[c];
 	uint32_t *fill = xmalloc(((size_t)rc->nctx + 1) * sizeof *fill);
 	memcpy(fill, f, ((size_t)rc->nctx + 1) * sizeof *fill);
 	for (size_t i = 0; i < rc->nacts; i++) idx[fill[rc->acts[i].ctx]++] = (uint32_t)i;
 	free(fill);
 	*first = f;
-	return idx;
 }
 
 static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, const uint32_t *idx,
-			  const uint32_t *first, double *buf)
+			  const uint32_t *first, double *buf, double *dev)
 {
-	VEC(double) dev = { 0 };
+	size_t ndev = 0;
 	for (uint32_t c = 0; c < rc->nctx; c++) {
 		struct tc_rc_ctx *C = &rc->ctx[c];
 		uint32_t n = first[c + 1] - first[c];
 		C->n = n;
-		uint32_t last_rank = TC_NONE;
+		/* idx is increasing within a context: the rank only moves forward */
+		uint32_t last_rank = TC_NONE, r = 0;
 		for (uint32_t k = 0; k < n; k++) {
 			uint32_t a = idx[first[c] + k];
 			buf[k] = act_value(t, &rc->acts[a]);
-			uint32_t r = tc_rc_rank_of(rc, a);
+			while (rc->act_first[r + 1] <= a) r++;
 			if (r != last_rank) C->nranks++;
 			last_rank = r;
 		}
@@ -362,10 +478,9 @@ static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, con
 		for (uint32_t k = 0; k < n; k++) buf[k] = fabs(buf[k] - C->median);
 		C->mad = 1.4826 * tc_median(buf, n);
 		if (C->kind == TC_ACT_COMPUTE && n >= 3)
-			for (uint32_t k = 0; k < n; k++) VEC_PUSH(dev, buf[k]);
+			for (uint32_t k = 0; k < n; k++) dev[ndev++] = buf[k];
 	}
-	rc->compute_spread = dev.n ? 1.4826 * tc_median(dev.a, dev.n) : 0;
-	VEC_FREE(dev);
+	rc->compute_spread = ndev ? 1.4826 * tc_median(dev, ndev) : 0;
 	rc->noise_floor = TC_MAX(rc->opts.floor_min, rc->opts.floor_k * rc->compute_spread);
 	for (uint32_t c = 0; c < rc->nctx; c++) {
 		struct tc_rc_ctx *C = &rc->ctx[c];
@@ -383,8 +498,9 @@ static void persistent_excess(const struct tc_trace *t, struct tc_rootcause *rc,
 {
 	uint32_t nr = 0;
 	for (uint32_t k = 0; k < n;) {
-		uint32_t r = tc_rc_rank_of(rc, idx[k]), e = k;
-		while (e < n && tc_rc_rank_of(rc, idx[e]) == r) { buf[e - k] = act_value(t, &rc->acts[idx[e]]); e++; }
+		/* idx is increasing: the run of rank r ends before its next rank's first activity */
+		uint32_t r = tc_rc_rank_of(rc, idx[k]), e = k, z = rc->act_first[r + 1];
+		while (e < n && idx[e] < z) { buf[e - k] = act_value(t, &rc->acts[idx[e]]); e++; }
 		run_at[nr] = k;
 		med[nr++] = tc_median(buf, e - k);
 		k = e;
@@ -407,20 +523,111 @@ static void persistent_excess(const struct tc_trace *t, struct tc_rootcause *rc,
 	}
 }
 
-static void excess(const struct tc_trace *t, struct tc_rootcause *rc)
+/* The length of the compute segments that hold most of the compute time: the
+ * time-weighted median, from a histogram of log2 durations (O(n); the
+ * histogram is filled while building the activities). */
+static double compute_scale(const struct tc_trace *t, const double *bin, double tot)
 {
+	double run = 0;
+	for (int k = 0; k < 65; k++) {
+		run += bin[k];
+		if (run >= tot / 2 && tot > 0) return tc_dur(t, k ? 1ULL << (k - 1) : 0);
+	}
+	return 0;
+}
+
+/* Stall counts: activities more than stall_min above their context median, by
+ * kind; distinct ranks and pairs.  Counted in the excess pass. */
+struct stalls { bool *cr, *mr; uint32_t *cn, *cs; struct u64map pairs; };
+
+static void stalls_begin(struct tc_rootcause *rc, double scale, struct stalls *s)
+{
+	/* a stall: more than a tenth of the typical compute segment (the one that
+	 * holds most compute time) above the context's median, and above the floor */
+	rc->stall_min = TC_MAX(rc->noise_floor, 0.1 * scale);
+	s->cr = xcalloc(rc->nranks + 1, 1);
+	s->mr = xcalloc(rc->nranks + 1, 1);
+	s->cn = xcalloc(rc->nranks + 1, sizeof *s->cn);
+	s->cs = xcalloc(rc->nranks + 1, sizeof *s->cs);
+	u64map_init(&s->pairs);
+}
+
+/* Activity a of rank r, of value x (act_value). */
+static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, const struct tc_act *a, double x)
+{
+	/* one absolute yardstick for both kinds: the relative thresholds of the
+	 * contexts (½·median) would make a 1 ms stall an outlier of a 20 µs MPI
+	 * call but not of a 2 ms compute block */
+	bool stall = x - rc->ctx[a->ctx].median > rc->stall_min;
+	if (a->kind == TC_ACT_COMPUTE) {
+		rc->n_compute++;
+		rc->n_compute_stalls += stall;
+		s->cn[r]++;
+		s->cs[r] += stall;
+		if (stall) s->cr[r] = true;
+		return;
+	}
+	if (a->call == TC_NONE) return;
+	rc->n_mpi++;
+	rc->n_mpi_stalls += stall;
+	if (!stall) return;
+	s->mr[r] = true;
+	uint64_t key = (uint64_t)r << 32 | (a->partner == TC_NONE ? 0xffffffffu : a->partner);
+	if (u64map_get(&s->pairs, key) == U64MAP_NONE) u64map_put(&s->pairs, key, 1);
+}
+
+static void stalls_end(struct tc_rootcause *rc, struct stalls *s)
+{
+	double *rate = xmalloc((rc->nranks + 1) * sizeof *rate);
+	uint32_t nrate = 0;
+	for (uint32_t r = 0; r < rc->nranks; r++) {
+		rc->stall_ranks_compute += s->cr[r];
+		rc->stall_ranks_mpi += s->mr[r];
+		if (s->cn[r]) rate[nrate++] = (double)s->cs[r] / (double)s->cn[r];
+	}
+	rc->compute_stall_rate_q1 = nrate ? tc_kth(rate, nrate, nrate / 4) : 0;
+	free(rate);
+	free(s->cn);
+	free(s->cs);
+	rc->stall_pairs_mpi = (uint32_t)s->pairs.live;
+	u64map_free(&s->pairs);
+	free(s->cr);
+	free(s->mr);
+}
+
+/* Charges the CPU time and faults since *mark to phase p; *mark = now. */
+static void phase_done(struct tc_rootcause *rc, enum tc_rc_phase p, struct tc_usage *mark)
+{
+	struct tc_usage u = tc_usage();
+	rc->phase_cpu[p] += u.cpu - mark->cpu;
+	rc->phase_faults[p] += u.minflt - mark->minflt;
+	*mark = u;
+}
+
+/* Contexts, then outlier excess, stall counts and waiting per rank in one
+ * pass over the activities, then persistent excess.  scale: compute_scale. */
+static void excess(const struct tc_trace *t, struct tc_rootcause *rc, double scale, struct tc_usage *mark)
+{
+	/* scratch: idx (n), dev (n), buf (maxn + 2), med, run_at (one per rank of a
+	 * context: nranks + 2) */
+	size_t n = rc->nacts ? rc->nacts : 1;
 	uint32_t *first;
-	uint32_t *idx = group_by_ctx(rc, &first);
-	uint32_t maxn = 0;
-	for (uint32_t c = 0; c < rc->nctx; c++) maxn = TC_MAX(maxn, first[c + 1] - first[c]);
-	double *buf = xmalloc(((size_t)maxn + 1) * sizeof *buf);
-	double *med = xmalloc(((size_t)maxn + 1) * sizeof *med);
-	uint32_t *run_at = xmalloc(((size_t)maxn + 2) * sizeof *run_at);
-	context_stats(t, rc, idx, first, buf);
+	uint32_t maxn = 0;  /* the contexts' sizes were counted while building the activities */
+	for (uint32_t c = 0; c < rc->nctx; c++) maxn = TC_MAX(maxn, rc->ctx[c].n);
+	size_t m = (size_t)maxn + 2, nr = (size_t)rc->nranks + 2;
+	char *sc = tc_rc_scratch(rc, n * (sizeof(uint32_t) + sizeof(double)) + m * sizeof(double) +
+					 nr * (sizeof(double) + sizeof(uint32_t)) + 64);
+	double *dev = (double *)sc, *buf = dev + n, *med = buf + m;
+	uint32_t *idx = (uint32_t *)(med + nr), *run_at = idx + n;
+	group_by_ctx(rc, &first, idx);
+	context_stats(t, rc, idx, first, buf, dev);
+	phase_done(rc, TC_RCP_CONTEXTS, mark);
 	/* a rank's first MPI call of each context pays for setting the path up (MPI
 	 * libraries connect lazily on first use): warm-up, not an outlier */
 	uint32_t *seen = xmalloc(((size_t)rc->nctx + 1) * sizeof *seen);
 	for (uint32_t c = 0; c <= rc->nctx; c++) seen[c] = TC_NONE;
+	struct stalls st;
+	stalls_begin(rc, scale, &st);
 	for (uint32_t r = 0; r < rc->nranks; r++)
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
 			struct tc_act *a = &rc->acts[i];
@@ -432,79 +639,15 @@ static void excess(const struct tc_trace *t, struct tc_rootcause *rc)
 				a->excess = (float)(x - rc->ctx[a->ctx].median);
 				a->outlier = 1;
 			}
+			stall_count(rc, &st, r, a, x);
+			rc->wait_s[r] += tc_act_wait(t, a);
 		}
+	stalls_end(rc, &st);
 	free(seen);
 	for (uint32_t c = 0; c < rc->nctx; c++)
 		persistent_excess(t, rc, idx + first[c], first[c + 1] - first[c], buf, med, run_at);
-	free(run_at); free(med); free(buf); free(idx); free(first);
-}
-
-/* Stall counts: activities more than stall_min above their context median, by
- * kind; distinct ranks and pairs. */
-/* The length of the compute segments that hold most of the compute time: the
- * time-weighted median, from a histogram of log2 durations (O(n)). */
-static double compute_scale(const struct tc_trace *t, const struct tc_rootcause *rc)
-{
-	double bin[65] = { 0 }, tot = 0;
-	for (size_t i = 0; i < rc->nacts; i++) {
-		const struct tc_act *a = &rc->acts[i];
-		if (a->kind != TC_ACT_COMPUTE) continue;
-		uint64_t d = a->end - a->start;
-		bin[size_bucket(d)] += (double)d;
-		tot += (double)d;
-	}
-	double run = 0;
-	for (int k = 0; k < 65; k++) {
-		run += bin[k];
-		if (run >= tot / 2 && tot > 0) return tc_dur(t, k ? 1ULL << (k - 1) : 0);
-	}
-	return 0;
-}
-
-static void stall_stats(const struct tc_trace *t, struct tc_rootcause *rc)
-{
-	/* a stall: more than a tenth of the typical compute segment (the one that
-	 * holds most compute time) above the context's median, and above the floor */
-	rc->stall_min = TC_MAX(rc->noise_floor, 0.1 * compute_scale(t, rc));
-	bool *cr = xcalloc(rc->nranks + 1, 1), *mr = xcalloc(rc->nranks + 1, 1);
-	double *rate = xmalloc((rc->nranks + 1) * sizeof *rate);
-	uint32_t nrate = 0;
-	struct u64map pairs;
-	u64map_init(&pairs);
-	for (uint32_t r = 0; r < rc->nranks; r++) {
-		uint64_t nc = rc->n_compute, ns = rc->n_compute_stalls;
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
-			const struct tc_act *a = &rc->acts[i];
-			/* one absolute yardstick for both kinds: the relative thresholds of
-			 * the contexts (½·median) would make a 1 ms stall an outlier of a
-			 * 20 µs MPI call but not of a 2 ms compute block */
-			bool stall = act_value(t, a) - rc->ctx[a->ctx].median > rc->stall_min;
-			if (a->kind == TC_ACT_COMPUTE) {
-				rc->n_compute++;
-				rc->n_compute_stalls += stall;
-				if (stall) cr[r] = true;
-			} else {
-				if (a->call == TC_NONE) continue;
-				rc->n_mpi++;
-				rc->n_mpi_stalls += stall;
-				if (!stall) continue;
-				mr[r] = true;
-				uint64_t key = (uint64_t)r << 32 | (a->partner == TC_NONE ? 0xffffffffu : a->partner);
-				if (u64map_get(&pairs, key) == U64MAP_NONE) u64map_put(&pairs, key, 1);
-			}
-		}
-		if (rc->n_compute > nc) rate[nrate++] = (double)(rc->n_compute_stalls - ns) / (double)(rc->n_compute - nc);
-	}
-	rc->compute_stall_rate_q1 = nrate ? tc_kth(rate, nrate, nrate / 4) : 0;
-	free(rate);
-	for (uint32_t r = 0; r < rc->nranks; r++) {
-		rc->stall_ranks_compute += cr[r];
-		rc->stall_ranks_mpi += mr[r];
-	}
-	rc->stall_pairs_mpi = (uint32_t)pairs.live;
-	u64map_free(&pairs);
-	free(cr);
-	free(mr);
+	free(first);
+	phase_done(rc, TC_RCP_EXCESS, mark);
 }
 
 /* --- lookups ------------------------------------------------------------------------ */
@@ -522,7 +665,12 @@ uint32_t tc_rc_rank_of(const struct tc_rootcause *rc, uint32_t act)
 
 uint32_t tc_rc_act_before(const struct tc_rootcause *rc, uint32_t rank, uint64_t t)
 {
-	uint32_t j = tc_rc_act_at(rc, rank, t);
+	return tc_rc_act_before_hint(rc, rank, t, NULL);
+}
+
+uint32_t tc_rc_act_before_hint(const struct tc_rootcause *rc, uint32_t rank, uint64_t t, uint32_t *hint)
+{
+	uint32_t j = tc_rc_act_at_hint(rc, rank, t, hint);
 	if (j == TC_NONE) return TC_NONE;
 	if (rc->acts[j].start >= t) return j > rc->act_first[rank] ? j - 1 : TC_NONE;
 	return j;
@@ -530,15 +678,37 @@ uint32_t tc_rc_act_before(const struct tc_rootcause *rc, uint32_t rank, uint64_t
 
 uint32_t tc_rc_act_at(const struct tc_rootcause *rc, uint32_t rank, uint64_t t)
 {
+	return tc_rc_act_at_hint(rc, rank, t, NULL);
+}
+
+uint32_t tc_rc_act_at_hint(const struct tc_rootcause *rc, uint32_t rank, uint64_t t, uint32_t *hint)
+{
 	uint32_t lo = rc->act_first[rank], hi = rc->act_first[rank + 1];
 	if (lo == hi) return TC_NONE;
-	uint32_t a = lo, b = hi;  /* first activity with end >= t */
+	/* the first activity with end >= t is in [a, b], b when none before it */
+	uint32_t a = lo, b = hi;
+	if (hint && *hint >= lo && *hint < hi) {
+		uint32_t h = *hint;
+		if (rc->acts[h].end < t) {  /* later: doubling steps forward from h */
+			a = b = h + 1;
+			for (uint32_t step = 1; b < hi && rc->acts[b].end < t; step *= 2) {
+				a = b + 1;
+				b = hi - b > step ? b + step : hi;
+			}
+		} else if (h == lo || rc->acts[h - 1].end < t) {
+			a = b = h;
+		} else {
+			b = h;
+		}
+	}
 	while (a < b) {
 		uint32_t mid = a + (b - a) / 2;
 		if (rc->acts[mid].end < t) a = mid + 1;
 		else b = mid;
 	}
-	return a < hi ? a : hi - 1;
+	uint32_t j = a < hi ? a : hi - 1;
+	if (hint) *hint = j;
+	return j;
 }
 
 /* --- the whole analysis ---------------------------------------------------------------- */
@@ -546,6 +716,7 @@ uint32_t tc_rc_act_at(const struct tc_rootcause *rc, uint32_t rank, uint64_t t)
 struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct tc_span *sp,
 					  const struct tc_rc_opts *o)
 {
+	struct tc_usage mark = tc_usage();
 	struct tc_rootcause *rc = xcalloc(1, sizeof *rc);
 	if (o) rc->opts = *o;
 	else tc_rc_default_opts(&rc->opts);
@@ -554,12 +725,21 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	rc->t0 = sp ? sp->t0 : t->tmin;
 	rc->t1 = sp ? sp->t1 : t->tmax;
 	struct build b = { .t = t, .rc = rc };
+	size_t nnb;
+	struct nbdone *nb = isend_completions(t, &nnb);
+	struct coll_ready *cache = xcalloc(t->ncolls ? t->ncolls : 1, sizeof *cache);
+	b.nb = nb;
+	b.nnb = nnb;
+	b.coll = cache;
+	phase_done(rc, TC_RCP_ISENDS, &mark);
 	u64map_init(&b.keys);
 	b.is_bound = xcalloc(t->nregions + 1, sizeof *b.is_bound);
 	for (uint32_t g = 0; g < t->nregions; g++) b.is_bound[g] = tc_region_is_init(t, g) || tc_region_is_finalize(t, g);
 	rc->act_first = xcalloc((size_t)N + 1, sizeof *rc->act_first);
-	/* one reservation: at most two activities per call, plus one per rank */
-	VEC_RESERVE(b.acts, (size_t)t->ncalls + 2 * (size_t)N + 1);
+	/* at most two activities per outermost MPI call plus one per rank */
+	b.acts.cap = (size_t)N + 1;
+	for (uint32_t r = 0; r < N; r++) b.acts.cap += 2 * (size_t)t->ranks[r].ncalls;
+	b.acts.a = tc_rc_big(b.acts.cap * sizeof *b.acts.a);
 	for (uint32_t r = 0; r < N; r++) {
 		rc->act_first[r] = (uint32_t)b.acts.n;
 		if (!t->ranks[r].ncalls) continue;
@@ -573,26 +753,20 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	rc->nctx = (uint32_t)b.ctx.n;
 	u64map_free(&b.keys);
 	free(b.is_bound);
-
-	size_t nnb;
-	struct nbdone *nb = isend_completions(t, &nnb);
-	struct coll_ready *cache = xcalloc(t->ncolls ? t->ncolls : 1, sizeof *cache);
-	for (uint32_t r = 0; r < N; r++)
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++)
-			if (rc->acts[i].kind == TC_ACT_MPI) call_wait(t, r, &rc->acts[i], nb, nnb, cache);
-	free(nb);
+	tc_rc_big_free(nb);
 	for (uint32_t ci = 0; ci < t->ncolls; ci++) free(cache[ci].sorted);
 	free(cache);
-	excess(t, rc);
-	stall_stats(t, rc);
+	phase_done(rc, TC_RCP_ACTIVITIES, &mark);
 	rc->wait_s = xcalloc(N ? N : 1, sizeof *rc->wait_s);
-	for (uint32_t r = 0; r < N; r++)
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) rc->wait_s[r] += tc_act_wait(t, &rc->acts[i]);
+	excess(t, rc, compute_scale(t, b.scale_bin, b.scale_tot), &mark);
 	for (uint32_t r = 0; r < N; r++) rc->total_wait += rc->wait_s[r];
 	/* delay costs first: they may give thin contexts their excess, which the
 	 * path's pieces then carry */
 	tc_rc_delay_costs(t, rc);
+	phase_done(rc, TC_RCP_DELAY, &mark);
 	tc_rc_critical_path(t, rc);
+	tc_rc_scratch(rc, 0);
+	phase_done(rc, TC_RCP_PATH, &mark);
 	return rc;
 }
 
@@ -600,13 +774,14 @@ void tc_rootcause_free(struct tc_rootcause *rc)
 {
 	if (!rc) return;
 	free(rc->act_first);
-	free(rc->acts);
+	tc_rc_big_free(rc->acts);
 	free(rc->ctx);
 	free(rc->path);
 	free(rc->path_compute_excess);
 	free(rc->path_mpi_excess);
 	free(rc->delay_cost);
 	free(rc->wait_s);
+	tc_rc_scratch(rc, 0);
 	free(rc);
 }
 
@@ -617,19 +792,36 @@ static int origin_cmp(const void *x, const void *y)
 	return a->act < b->act ? -1 : a->act > b->act;
 }
 
+/* The path's excess per activity: (activity, excess) of each piece, by
+ * activity and then path order (the sums add up in path order). */
+struct onpath { uint32_t act; uint32_t piece; double excess; };
+
+static int onpath_cmp(const void *x, const void *y)
+{
+	const struct onpath *a = x, *b = y;
+	if (a->act != b->act) return a->act < b->act ? -1 : 1;
+	return a->piece < b->piece ? -1 : a->piece > b->piece;
+}
+
 size_t tc_rc_origins(const struct tc_rootcause *rc, size_t k, struct tc_rc_origin *out)
 {
 	if (!k) return 0;
-	double *onp = xcalloc(rc->nacts ? rc->nacts : 1, sizeof *onp);
-	for (size_t i = 0; i < rc->npath; i++) onp[rc->path[i].act] += rc->path[i].excess;
+	/* sparse: the path is short, the activities are many */
+	struct onpath *onp = xmalloc((rc->npath ? rc->npath : 1) * sizeof *onp);
+	for (size_t i = 0; i < rc->npath; i++) onp[i] = (struct onpath){ rc->path[i].act, (uint32_t)i, rc->path[i].excess };
+	if (rc->npath) qsort(onp, rc->npath, sizeof *onp, onpath_cmp);
+	size_t pk = 0;
 	VEC(struct tc_rc_origin) v = { 0 };
 	for (uint32_t r = 0; r < rc->nranks; r++)
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
 			const struct tc_act *a = &rc->acts[i];
 			if (a->excess <= 0) continue;
-			double score = a->delay_cost + onp[i];
+			double on = 0;
+			while (pk < rc->npath && onp[pk].act < i) pk++;
+			for (size_t q = pk; q < rc->npath && onp[q].act == i; q++) on += onp[q].excess;
+			double score = a->delay_cost + on;
 			if (score <= 0) continue;
-			struct tc_rc_origin o = { i, r, score, a->excess, a->delay_cost, onp[i] };
+			struct tc_rc_origin o = { i, r, score, a->excess, a->delay_cost, on };
 			VEC_PUSH(v, o);
 		}
 	free(onp);

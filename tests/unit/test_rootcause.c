@@ -275,6 +275,71 @@ static void test_rc_excess_bounds(void **state)
 	}
 }
 
+/* The hinted lookups (the delay costs search each partner from its previous
+ * answer) give what the plain binary searches give, whatever the hint: on the
+ * halo trace, every time from before the span to after it, hints from every
+ * activity of the rank, none, and a stale one of another rank. */
+static void test_rc_act_at_hint(void **state)
+{
+	(void)state;
+	struct halo_spec h = { .nranks = 4, .iters = 5, .res = 1, .work = 10, .delay_rank = 1, .delay_iter = 2,
+			       .delay = 7 };
+	struct tc_trace *t = halo_trace(&h);
+	struct tc_span *sp = tc_span_compute(t, false);
+	struct tc_rootcause *rc = tc_rootcause_compute(t, sp, NULL);
+	size_t checked = 0;
+	for (uint32_t r = 0; r < rc->nranks; r++) {
+		uint32_t lo = rc->act_first[r], hi = rc->act_first[r + 1];
+		assert_true(hi > lo);
+		for (uint64_t tt = rc->t0 > 2 ? rc->t0 - 2 : 0; tt <= rc->t1 + 2; tt++) {
+			uint32_t at = tc_rc_act_at(rc, r, tt), before = tc_rc_act_before(rc, r, tt);
+			for (uint32_t hint0 = lo; hint0 <= hi + 1; hint0++) {
+				uint32_t hint = hint0 <= hi ? hint0 : TC_NONE;  /* hi: another rank's (stale) */
+				assert_int_equal(tc_rc_act_at_hint(rc, r, tt, &hint), at);
+				assert_int_equal(hint, at);
+				hint = hint0 <= hi ? hint0 : TC_NONE;
+				assert_int_equal(tc_rc_act_before_hint(rc, r, tt, &hint), before);
+				checked++;
+			}
+		}
+	}
+	assert_true(checked > 1000);
+	tc_rootcause_free(rc);
+	tc_span_free(sp);
+	tc_trace_free(t);
+}
+
+/* The analysis' big arrays: zeroed and writable below and above the heap
+ * threshold; the shared scratch is kept for smaller requests and replaced by
+ * a larger one for larger requests. */
+static void test_rc_big_and_scratch(void **state)
+{
+	(void)state;
+	static const size_t sizes[] = { 1, 4096, (size_t)4 << 20, ((size_t)9 << 20) + 3 };
+	for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+		unsigned char *p = tc_rc_big(sizes[k]);
+		size_t nonzero = 0;
+		for (size_t i = 0; i < sizes[k]; i += 4093) nonzero += p[i] != 0;
+		nonzero += p[sizes[k] - 1] != 0;
+		assert_int_equal(nonzero, 0);
+		memset(p, 0xab, sizes[k]);
+		assert_int_equal(p[sizes[k] - 1], 0xab);
+		tc_rc_big_free(p);
+	}
+	tc_rc_big_free(NULL);
+	struct tc_rootcause rc = { 0 };
+	char *a = tc_rc_scratch(&rc, (size_t)5 << 20);
+	assert_non_null(a);
+	a[((size_t)5 << 20) - 1] = 1;
+	assert_ptr_equal(tc_rc_scratch(&rc, 100), a);
+	assert_int_equal(rc.scratch_bytes, (size_t)5 << 20);
+	char *b = tc_rc_scratch(&rc, (size_t)6 << 20);
+	b[((size_t)6 << 20) - 1] = 1;
+	assert_int_equal(rc.scratch_bytes, (size_t)6 << 20);
+	assert_null(tc_rc_scratch(&rc, 0));
+	assert_int_equal(rc.scratch_bytes, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +350,8 @@ int main(void)
 		cmocka_unit_test(test_rc_wait_edges),
 		cmocka_unit_test(test_rc_caller_merge_invariant),
 		cmocka_unit_test(test_rc_excess_bounds),
+		cmocka_unit_test(test_rc_act_at_hint),
+		cmocka_unit_test(test_rc_big_and_scratch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
