@@ -85,6 +85,25 @@ fresh refs; splice "$TMPD/refs/traces.def" 8254 4 '\017\022\004\230\354\372\002'
 run refs limited 1048576 "$BIN" report "$TMPD/refs" --json
 check huge-refs-bounded rc_is refs 0
 check huge-refs-warned grep -q "definitions with implausible refs (up to 49999000" "$TMPD/refs.out"
+# the same in a tiny archive: bench/gen's smallest, its 746-byte traces.def with
+# region 10 given ref 49,999,000 (749 bytes; the issue's case was a 781-byte file)
+# find_bytes FILE "HEX HEX ...": offset of the first occurrence, or nothing
+find_bytes() {
+	od -An -v -tx1 "$1" | tr -s ' \n' '\n\n' | grep -v '^$' | awk -v pat="$2" '
+		BEGIN { n = split(pat, p, " ") } { b[NR - 1] = $1 }
+		END { for (i = 0; i + n <= NR; i++) { for (j = 1; j <= n && b[i + j - 1] == p[j]; j++); if (j > n) { print i; exit } } }'
+}
+"$BUILD/bench/gen" -o "$TMPD/tiny" --ranks 4 --iters 1 --allreduce-every 0 --ranks-per-node 2 --pattern ring --groups 2 >/dev/null 2>&1
+at=$(find_bytes "$TMPD/tiny/traces.def" "0f 0f 01 0a")
+if [ -n "$at" ]; then
+	splice "$TMPD/tiny/traces.def" "$at" 4 '\017\022\004\230\354\372\002'
+	check tiny-def-under-1k test "$(wc -c <"$TMPD/tiny/traces.def")" -lt 1024
+	run tiny limited 1048576 timeout 10 "$BIN" report "$TMPD/tiny" --json
+	check tiny-def-huge-ref-bounded rc_is tiny 0
+	check tiny-def-huge-ref-warned grep -q "definitions with implausible refs (up to 49999000" "$TMPD/tiny.out"
+else
+	notok tiny-def-huge-ref-bounded "no region record 10 in bench/gen's traces.def"
+fi
 fresh chunk; poke "$TMPD/chunk/traces.otf2" 12 '\000\000\000\000\000\004\000\000'
 run chunk limited 1048576 "$BIN" info "$TMPD/chunk"
 check huge-chunk-exit-2 rc_is chunk 2
@@ -110,7 +129,7 @@ check huge-anchor-properties-253-message err_has prop2 "implausible anchor: 1179
 # every amplification case, every command: under 1 GiB (ulimit -v) and 10 s (of CPU
 # time, ulimit -t, and of wall time, timeout): exit 0 or 2, never 3 (out of memory)
 # nor a signal nor timeout's 124
-for d in refs chunk cnt prop prop2 big r; do
+for d in refs tiny chunk cnt prop prop2 big r; do
 	for c in "info" "report --json" "remap" "render --view dag --size 80x20" "render --view verdicts --size 80x20"; do
 		limited 1048576 timeout 10 "$BIN" $c "$TMPD/$d" >/dev/null 2>&1; rc=$?
 		check "bounded-$d-$(echo "$c" | cut -d' ' -f1,3 | tr ' ' -)" test $rc -le 2
