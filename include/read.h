@@ -23,6 +23,12 @@ char *tc_find_anchor(const char *path, char **err);
  * location; the loader skips them. */
 bool tc_otf2_def_file_empty(const char *path);
 
+/* The anchor file at path checked before libotf2 opens it
+ * (src/read/otf2_anchor.c): chunk sizes, location, definition and property
+ * counts the files can hold (gdef_bytes: size of <archive_dir>.def).  NULL,
+ * or one line saying what is implausible. */
+char *tc_otf2_check_anchor(const char *path, const char *archive_dir, uint64_t gdef_bytes);
+
 /* Load an archive.  On failure returns NULL and sets *err to one line naming
  * the file and the problem (caller frees).  Warnings go to trace->warnings. */
 struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts, char **err);

@@ -22,7 +22,6 @@
 #include "u64map.h"
 
 #define CHUNK 65536
-#define ANCHOR_HEAD 46  /* bytes of the anchor's fixed header (check_anchor_counts) */
 
 /* --- OTF2 error messages: kept, never printed behind the UI's back ---------- */
 static _Thread_local char otf2_msg[512];
@@ -280,8 +279,6 @@ struct loadctx {
 	uint32_t nlc;
 	struct locfiles *files;     /* per d->loc entry */
 	uint64_t def_bytes;         /* anchor + global definitions, in bytes */
-	unsigned char anchor_head[ANCHOR_HEAD]; /* the anchor's first bytes (check_anchor_counts) */
-	size_t anchor_head_len;
 	bool have_local_defs;
 	/* local definitions that could not be used: counted by the reading
 	 * threads, one warning after the load (first_* guarded by mu) */
@@ -804,36 +801,6 @@ char *tc_find_anchor(const char *path, char **err)
 	return xstrdup(path);
 }
 
-/* The anchor's fixed header, as every OTF2 1.x-3.x anchor has it (all the
- * shared traces, Score-P 1.3 to 8.4): u64 little-endian event and definition
- * chunk sizes at bytes 12 and 20, substrate and compression bytes at 28 and
- * 29, the number of locations and of global definitions at 30 and 38.
- * libotf2 sizes arrays by those counts while it opens the anchor (an anchor
- * with both set to 2^64-1 took 3.3 s and 549 MB before failing, longer under
- * a sanitizer): when the header has that layout (chunk sizes and the two
- * bytes in range), counts the global definitions file cannot hold (a
- * definition takes at least 2 bytes) are refused before libotf2 sees them. */
-static uint64_t le64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
-	return v;
-}
-
-static char *check_anchor_counts(const struct loadctx *L, uint64_t gdef_bytes)
-{
-	const unsigned char *h = L->anchor_head;
-	if (L->anchor_head_len < ANCHOR_HEAD) return NULL;
-	uint64_t evt = le64(h + 12), def = le64(h + 20), nlocs = le64(h + 30), ndefs = le64(h + 38);
-	bool known = evt >= OTF2_CHUNK_SIZE_MIN && evt <= OTF2_CHUNK_SIZE_MAX && def >= OTF2_CHUNK_SIZE_MIN &&
-		     def <= OTF2_CHUNK_SIZE_MAX && h[28] >= 1 && h[28] <= 3 && h[29] >= 1 && h[29] <= 2;
-	uint64_t most = gdef_bytes / 2 + 1;
-	if (!known || (nlocs <= most && ndefs <= most)) return NULL;
-	return xasprintf("%s.def: truncated or implausible: the anchor promises %llu locations and %llu global "
-			 "definitions, this %llu-byte file cannot hold them", L->archive_dir, (unsigned long long)nlocs,
-			 (unsigned long long)ndefs, (unsigned long long)gdef_bytes);
-}
-
 /* Checks that turn OTF2's generic failures into a line naming the file. */
 static char *check_archive(struct loadctx *L)
 {
@@ -841,31 +808,19 @@ static char *check_archive(struct loadctx *L)
 	struct stat st;
 	if (stat(a, &st) != 0) return xasprintf("%s: %s", a, strerror(errno));
 	if (st.st_size == 0) return xasprintf("%s: empty file, not an OTF2 anchor", a);
-	FILE *f = fopen(a, "rb");
-	if (!f) return xasprintf("%s: %s", a, strerror(errno));
-	unsigned char head[ANCHOR_HEAD] = { 0 };
-	size_t n = fread(head, 1, sizeof head, f);
-	fclose(f);
-	if (n < 6 || memcmp(head + 2, "OTF2", 4) != 0)
-		return xasprintf("%s: not an OTF2 anchor file", a);
-	L->anchor_head_len = n;
-	memcpy(L->anchor_head, head, n);
 	size_t len = strlen(a);
 	char *base = xstrdup(a);
 	if (has_suffix(base, ".otf2")) base[len - 5] = '\0';
 	char *gdef = xasprintf("%s.def", base);
 	L->archive_dir = base;
 	struct stat gs;
-	if (stat(gdef, &gs) != 0 || !S_ISREG(gs.st_mode)) {
-		char *e = xasprintf("%s: missing global definitions file", gdef);
-		free(gdef);
-		return e;
-	}
+	bool have_gdef = stat(gdef, &gs) == 0 && S_ISREG(gs.st_mode);
+	char *e = tc_otf2_check_anchor(a, L->archive_dir, have_gdef ? (uint64_t)gs.st_size : UINT64_MAX);
+	if (!e && !have_gdef) e = xasprintf("%s: missing global definitions file", gdef);
 	free(gdef);
+	if (e) return e;
 	L->d.ref_bound = def_ref_bound((uint64_t)gs.st_size);
 	L->def_bytes = (uint64_t)gs.st_size + (uint64_t)st.st_size;
-	char *e = check_anchor_counts(L, (uint64_t)gs.st_size);
-	if (e) return e;
 	struct stat ds;
 	if (stat(L->archive_dir, &ds) != 0 || !S_ISDIR(ds.st_mode))
 		return xasprintf("%s/: missing archive directory with the event files", L->archive_dir);
@@ -963,21 +918,6 @@ static void as_guard_end(struct as_guard *g)
 	g->set = false;
 }
 
-/* The anchor's chunk sizes must be within OTF2's own bounds: libotf2 sizes a
- * buffer per open file by them. */
-static char *check_anchor_sizes(struct loadctx *L)
-{
-	uint64_t evt = 0, def = 0;
-	if (OTF2_Reader_GetChunkSize(L->rd, &evt, &def) != OTF2_SUCCESS)
-		return xasprintf("%s: unreadable anchor (no chunk sizes)", L->anchor);
-	if (evt < OTF2_CHUNK_SIZE_MIN || evt > OTF2_CHUNK_SIZE_MAX || def < OTF2_CHUNK_SIZE_MIN ||
-	    def > OTF2_CHUNK_SIZE_MAX)
-		return xasprintf("%s: implausible anchor: chunk sizes %llu / %llu bytes (OTF2 allows %llu to %llu)",
-				 L->anchor, (unsigned long long)evt, (unsigned long long)def,
-				 (unsigned long long)OTF2_CHUNK_SIZE_MIN, (unsigned long long)OTF2_CHUNK_SIZE_MAX);
-	return NULL;
-}
-
 static void free_load(struct loadctx *L)
 {
 	free(L->anchor);
@@ -1004,8 +944,6 @@ static char *open_and_read_global_defs(struct loadctx *L)
 	L->rd = OTF2_Reader_Open(L->anchor);
 	if (!L->rd)
 		err = xasprintf("%s: cannot open OTF2 archive (%s)", L->anchor, otf2_msg[0] ? otf2_msg : "unreadable anchor");
-	else
-		err = check_anchor_sizes(L);
 	OTF2_GlobalDefReader *gdr = NULL;
 	if (!err) {
 		OTF2_Pthread_Reader_SetLockingCallbacks(L->rd, NULL);

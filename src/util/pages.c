@@ -13,11 +13,24 @@ static size_t round_up(size_t n, size_t page)
 	return (n + page - 1) / page * page;
 }
 
+/* Growth: doubling up to 64 MiB, then by an eighth (in whole pages).  mremap
+ * moves page tables, not bytes, so growing often costs little, while doubling
+ * a 256 MiB message array left up to 256 MiB of address space reserved and
+ * unused: a 41 M-event trace (887 MB working set) failed under
+ * `ulimit -v 1300000` (docs/model.md, "Memory"). */
+#define PAGES_DOUBLE_UP_TO ((size_t)64 << 20)
+
+static size_t grown(size_t cap)
+{
+	if (cap < PAGES_DOUBLE_UP_TO) return cap * 2;
+	return round_up(cap + cap / 8, tc_page_size());
+}
+
 void tc_pages_reserve(struct tc_pages *a, size_t bytes)
 {
 	if (bytes <= a->cap) return;
 	size_t cap = a->cap ? a->cap : 16 * tc_page_size();
-	while (cap < bytes) cap *= 2;
+	while (cap < bytes) cap = grown(cap);
 	void *p = a->p ? mremap(a->p, a->cap, cap, MREMAP_MAYMOVE)
 		       : mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) tc_oom(cap);

@@ -85,6 +85,25 @@ fresh refs; splice "$TMPD/refs/traces.def" 8254 4 '\017\022\004\230\354\372\002'
 run refs limited 1048576 "$BIN" report "$TMPD/refs" --json
 check huge-refs-bounded rc_is refs 0
 check huge-refs-warned grep -q "definitions with implausible refs (up to 49999000" "$TMPD/refs.out"
+# the same in a tiny archive: bench/gen's smallest, its 746-byte traces.def with
+# region 10 given ref 49,999,000 (749 bytes; the issue's case was a 781-byte file)
+# find_bytes FILE "HEX HEX ...": offset of the first occurrence, or nothing
+find_bytes() {
+	od -An -v -tx1 "$1" | tr -s ' \n' '\n\n' | grep -v '^$' | awk -v pat="$2" '
+		BEGIN { n = split(pat, p, " ") } { b[NR - 1] = $1 }
+		END { for (i = 0; i + n <= NR; i++) { for (j = 1; j <= n && b[i + j - 1] == p[j]; j++); if (j > n) { print i; exit } } }'
+}
+"$BUILD/bench/gen" -o "$TMPD/tiny" --ranks 4 --iters 1 --allreduce-every 0 --ranks-per-node 2 --pattern ring --groups 2 >/dev/null 2>&1
+at=$(find_bytes "$TMPD/tiny/traces.def" "0f 0f 01 0a")
+if [ -n "$at" ]; then
+	splice "$TMPD/tiny/traces.def" "$at" 4 '\017\022\004\230\354\372\002'
+	check tiny-def-under-1k test "$(wc -c <"$TMPD/tiny/traces.def")" -lt 1024
+	run tiny limited 1048576 timeout 10 "$BIN" report "$TMPD/tiny" --json
+	check tiny-def-huge-ref-bounded rc_is tiny 0
+	check tiny-def-huge-ref-warned grep -q "definitions with implausible refs (up to 49999000" "$TMPD/tiny.out"
+else
+	notok tiny-def-huge-ref-bounded "no region record 10 in bench/gen's traces.def"
+fi
 fresh chunk; poke "$TMPD/chunk/traces.otf2" 12 '\000\000\000\000\000\004\000\000'
 run chunk limited 1048576 "$BIN" info "$TMPD/chunk"
 check huge-chunk-exit-2 rc_is chunk 2
@@ -94,11 +113,26 @@ fresh cnt; poke "$TMPD/cnt/traces.otf2" 33 '\377\377\377\377\377\377\377\377\377
 run cnt limited 1048576 "$BIN" info "$TMPD/cnt"
 check huge-anchor-counts-exit-2 rc_is cnt 2
 check huge-anchor-counts-message err_has cnt "traces.def: truncated or implausible: the anchor promises .* locations and 18446744073709551615 global definitions"
-# every amplification case, every command: under 1 GiB and 10 s (ulimit -v, -t)
-for d in refs chunk cnt big r; do
-	for c in "info" "report --json" "remap" "render --view dag --size 80x20"; do
-		limited 1048576 "$BIN" $c "$TMPD/$d" >/dev/null 2>&1; rc=$?
-		check "bounded-$d-$(echo "$c" | cut -d' ' -f1)" test $rc -le 2
+# the property count libotf2 allocates 16 bytes per before reading any: one changed
+# byte (the creator string swallows the description's NUL, the count is read from
+# the first property's name: 1.4 G, 22 GB; found by the reader fuzzer), and two
+# changed bytes in the 253-byte anchor of a Score-P 1.3 trace (1.2 G)
+fresh prop; poke "$TMPD/prop/traces.otf2" 58 '\017'
+run prop limited 1048576 "$BIN" info "$TMPD/prop"
+check huge-anchor-properties-exit-2 rc_is prop 2
+check huge-anchor-properties-message err_has prop "traces.otf2: implausible anchor: 1414463488 properties in the 217 bytes left of a 283-byte file"
+rm -rf "$TMPD/prop2"; cp -r "$TRACES/casita-late-sender-barrier-4p" "$TMPD/prop2"; chmod -R u+w "$TMPD/prop2"
+poke "$TMPD/prop2/traces.otf2" 64 '\017\005'
+run prop2 limited 1048576 "$BIN" info "$TMPD/prop2"
+check huge-anchor-properties-253-exit-2 rc_is prop2 2
+check huge-anchor-properties-253-message err_has prop2 "implausible anchor: 1179930368 properties in the 180 bytes left of a 253-byte file"
+# every amplification case, every command: under 1 GiB (ulimit -v) and 10 s (of CPU
+# time, ulimit -t, and of wall time, timeout): exit 0 or 2, never 3 (out of memory)
+# nor a signal nor timeout's 124
+for d in refs tiny chunk cnt prop prop2 big r; do
+	for c in "info" "report --json" "remap" "render --view dag --size 80x20" "render --view verdicts --size 80x20"; do
+		limited 1048576 timeout 10 "$BIN" $c "$TMPD/$d" >/dev/null 2>&1; rc=$?
+		check "bounded-$d-$(echo "$c" | cut -d' ' -f1,3 | tr ' ' -)" test $rc -le 2
 	done
 done
 

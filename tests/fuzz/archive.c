@@ -1,5 +1,7 @@
 /* archive.c — see archive.h (the archive format, and the report pass the targets share). */
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "archive.h"
 #include "report.h"
@@ -57,4 +59,32 @@ void fz_report_all(struct tc_session *s, FILE *f)
 	json_obj_end(&j);
 	json_finish(&j);
 	for (size_t i = 0; i < report_nsections; i++) report_sections[i].text(s, f);
+}
+
+static double cpu_start;
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void fz_cpu_begin(void)
+{
+	cpu_start = cpu_now();
+}
+
+void fz_cpu_end(void)
+{
+	static double limit;
+	if (!limit) {
+		const char *e = getenv("FUZZ_CPU_SECONDS");
+		limit = e && atof(e) > 0 ? atof(e) : 10;
+	}
+	double used = cpu_now() - cpu_start;
+	if (used > limit) {
+		fprintf(stderr, "fuzz: one input took %.1f s of CPU time (limit %g s)\n", used, limit);
+		abort();
+	}
 }

@@ -37,4 +37,13 @@ void fz_path(char *buf, size_t n, const char *dir, const struct fz_file *f);
 struct tc_session;
 void fz_report_all(struct tc_session *s, FILE *f);
 
+/* The per-input CPU-time bound (every target): fz_cpu_begin before an input,
+ * fz_cpu_end after it aborts (a finding, saved as a crash-* artifact) when
+ * the process used more than FUZZ_CPU_SECONDS (default 10) of CPU time, all
+ * threads counted.  CPU time, not wall time: on a shared 2-core machine a
+ * niced fuzzer's wall time says more about the neighbours than about the
+ * input; libFuzzer's wall -timeout stays as the backstop for real hangs. */
+void fz_cpu_begin(void);
+void fz_cpu_end(void);
+
 #endif

@@ -28,6 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = malloc(size + 1);
 	memcpy(text, data, size);
 	text[size] = '\0';
+	fz_cpu_begin();
 	struct tc_session *s = session_new(gen_groups(8, 2, 2, 1, 4, NULL));
 	for (char *save, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *err = NULL;
@@ -37,6 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fz_report_all(s, devnull);
 	session_free(s);
+	fz_cpu_end();
 	free(text);
 	return 0;
 }

@@ -2,8 +2,9 @@
  * definitions, local definitions and event files; format in archive.h) is
  * written into a private temporary directory, loaded with the reader, and
  * every report section is computed as text and as JSON (to /dev/null).
- * Any crash, sanitizer report, exit() (tc_oom, tc_fatal), timeout or
- * allocation beyond libFuzzer's -malloc_limit_mb is a finding. */
+ * Any crash, sanitizer report, exit() (tc_oom, tc_fatal), more than 10 s of
+ * CPU time (fz_cpu_end), a hang (libFuzzer's -timeout) or an allocation
+ * beyond libFuzzer's -malloc_limit_mb is a finding. */
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,13 +66,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fz_file f[FZ_MAX_FILES];
 	size_t n = fz_split(data, size, f);
 	write_archive(f, n);
+	fz_cpu_begin();
 	struct tc_read_opts o = { .threads = 2 };
 	char *err = NULL;
 	struct tc_trace *t = tc_read_otf2(dir, &o, &err);
 	free(err);
-	if (!t) return 0;
-	struct tc_session *s = session_new(t);
-	fz_report_all(s, devnull);
-	session_free(s);
+	if (t) {
+		struct tc_session *s = session_new(t);
+		fz_report_all(s, devnull);
+		session_free(s);
+	}
+	fz_cpu_end();
 	return 0;
 }
