@@ -43,7 +43,7 @@ struct tc_region {
 
 /* One Enter/Leave pair.  32 bytes.  Calls of a rank are stored in enter order
  * (pre-order), so a call's children follow it and its subtree is contiguous. */
-#define TC_CALL_UNCLOSED 0x1   /* no Leave in the trace: closed at the last timestamp */
+#define TC_CALL_UNCLOSED 0x1   /* no Leave in the trace: closed at its location's last record */
 struct tc_call {
 	uint64_t enter, leave;
 	uint32_t region;
@@ -128,8 +128,11 @@ struct tc_metric_def {
 union tc_mvalue { int64_t i; uint64_t u; double d; };
 struct tc_sample {        /* 24 bytes */
 	uint64_t time;
-	uint32_t metric;     /* index into trace->metrics */
-	uint8_t vtype;       /* enum tc_metric_vtype of this value, as recorded */
+	uint32_t metric : 24; /* index into trace->metrics */
+	uint32_t vtype : 8;  /* enum tc_metric_vtype of this value, as recorded */
+	uint32_t seq;        /* Enter and Leave records on its location before it: a
+	                      * sample with seq k was recorded just before the k-th
+	                      * (from 0) Enter/Leave, which is where Score-P writes them */
 	union tc_mvalue v;
 };
 /* A sample's value as a double (counters above 2^53 lose their low bits). */
@@ -297,9 +300,9 @@ void tcb_coll_end(struct tc_trace *t, uint32_t loc, uint64_t time, uint8_t op, u
 		  uint32_t root, uint64_t sent, uint64_t recvd);
 void tcb_other(struct tc_trace *t, uint32_t loc, uint64_t time); /* any other record: counted */
 /* Metrics (src/model/metrics.c): a counter definition, and one sample of it on
- * loc (counted as an "other" record; it does not move the time calls are
- * closed at).  tcb_seen: loc has a record at time that no tcb_* call gives
- * (thread, RMA, metric...): the latest such time is loc->last_record. */
+ * loc (counted as an "other" record).  tcb_seen: loc has a record at time
+ * that no other tcb_* call gives (thread, RMA, metric...): loc->last_record
+ * is the latest record of any kind, where regions still open are closed. */
 uint32_t tc_def_metric(struct tc_trace *t, const char *name, const char *unit, enum tc_metric_mode mode,
 		       uint8_t timing, enum tc_metric_vtype vtype);
 void tcb_metric(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t metric, enum tc_metric_vtype vtype,

@@ -83,7 +83,7 @@ static void close_calls(struct tc_trace *t)
 		uint64_t open = 0;
 		for (uint32_t i = b->top; i != TC_NONE; i = b->calls.a[i].parent, open++) {
 			struct tc_call *c = &b->calls.a[i];
-			c->leave = b->last_time;
+			c->leave = TC_MAX(b->last_time, b->seen_time);
 			c->flags |= TC_CALL_UNCLOSED;
 		}
 		if (open) { unclosed_locs++; unclosed += open; }

@@ -31,7 +31,10 @@ void tcb_metric(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t metric
 	struct locb *b = &t->b->lb.a[loc];
 	tcb_seen(t, loc, time);
 	if (metric == TC_NONE) return;
-	struct tc_sample s = { .time = time, .metric = metric, .vtype = (uint8_t)vtype, .v = v };
+	if (metric >= (1u << 24)) metric = (1u << 24) - 1;   /* past any defined metric: dropped at finish */
+	uint64_t seq = b->count[TC_EV_ENTER] + b->count[TC_EV_LEAVE];
+	struct tc_sample s = { .time = time, .metric = metric, .vtype = (uint8_t)vtype,
+			       .seq = (uint32_t)TC_MIN(seq, (uint64_t)UINT32_MAX), .v = v };
 	VEC_PUSH(b->samples, s);
 }
 

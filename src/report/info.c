@@ -153,7 +153,8 @@ void report_info_json(struct tc_session *s, struct json *j)
 	json_arr_begin(j);
 	for (size_t i = 0; i < t->warnings.n; i++) json_str(j, t->warnings.a[i]);
 	json_arr_end(j);
-	if (t->nranks <= 64) {
+	size_t mrows = report_limit(s, t->nranks, 64);   /* the matrix whole or not at all */
+	if (mrows == t->nranks) {
 		uint64_t *m = xcalloc((size_t)t->nranks * t->nranks + 1, sizeof *m);
 		for (size_t i = 0; i < t->nmsgs; i++) m[(size_t)t->msgs[i].src * t->nranks + t->msgs[i].dst] += t->msgs[i].bytes;
 		json_key(j, "comm_matrix_bytes");
@@ -166,6 +167,7 @@ void report_info_json(struct tc_session *s, struct json *j)
 		json_arr_end(j);
 		free(m);
 	}
+	report_list_cut_json(j, "comm_matrix_bytes", t->nranks, mrows == t->nranks ? t->nranks : 0);
 	info_locations_json(t, j);
 	json_obj_end(j);
 }
