@@ -28,6 +28,31 @@ struct tc_profile {
 };
 
 struct tc_profile *tc_profile_compute(const struct tc_trace *t);
+
+/* --- per location and per rank (issue 15) ------------------------------
+ * One cell per (region, location) or (region, rank) with calls, in integer
+ * clock ticks: exclusive = the call's duration minus its direct children's
+ * (so a region's exclusive times over all regions sum to the location's
+ * time inside calls); inclusive = the durations of the calls that have no
+ * caller of the same region on their location (a recursive region counts
+ * once per outermost instance).  Every location counts its own calls (CPU
+ * threads, accelerator streams); a rank's cell sums its locations' cells
+ * (Score-P's per-process view), the master thread included. */
+struct tc_prof_cell {
+	uint32_t region;
+	uint32_t who;       /* location index (trace->locs) or rank */
+	uint64_t calls;
+	uint64_t excl, incl; /* ticks */
+};
+struct tc_prof_table {
+	size_t n;
+	struct tc_prof_cell *cells; /* by who, then exclusive time descending, then region */
+};
+/* Every location with calls. */
+struct tc_prof_table *tc_profile_locations(const struct tc_trace *t);
+/* Every rank, summed from a per-location table (locations outside a rank are left out). */
+struct tc_prof_table *tc_profile_ranks(const struct tc_trace *t, const struct tc_prof_table *per_loc);
+void tc_prof_table_free(struct tc_prof_table *pt);
 /* The same over each rank r's calls' time inside [rank_t0[r], rank_t1[r]] (calls
  * wholly outside are left out; either array NULL: the whole trace) and over
  * ranks[0..nranks) only (ranks NULL: 0 .. nranks−1).  The profile view uses the

@@ -43,7 +43,7 @@ struct tc_region {
 
 /* One Enter/Leave pair.  32 bytes.  Calls of a rank are stored in enter order
  * (pre-order), so a call's children follow it and its subtree is contiguous. */
-#define TC_CALL_UNCLOSED 0x1   /* no Leave in the trace: closed at the last timestamp */
+#define TC_CALL_UNCLOSED 0x1   /* no Leave in the trace: closed at its location's last record */
 struct tc_call {
 	uint64_t enter, leave;
 	uint32_t region;
@@ -112,6 +112,35 @@ struct tc_rank {
 	uint64_t first_time, last_time;
 };
 
+/* Hardware and software counters (OTF2 MetricMember definitions, docs/model.md
+ * "Metrics").  A METRIC record on a location gives one sample per member of
+ * its metric class; each becomes one tc_sample of that location. */
+enum tc_metric_mode { TC_MM_ACCUMULATED = 0, TC_MM_ABSOLUTE, TC_MM_RELATIVE, TC_MM_OTHER };
+enum tc_metric_vtype { TC_MV_INT64 = 0, TC_MV_UINT64, TC_MV_DOUBLE };
+struct tc_metric_def {
+	const char *name;
+	const char *unit;
+	uint8_t mode;        /* enum tc_metric_mode */
+	uint8_t timing;      /* OTF2 timing bits (start, point, last, next) >> 4 */
+	uint8_t vtype;       /* enum tc_metric_vtype of the definition */
+	uint64_t nsamples;   /* samples of it in the whole trace */
+};
+union tc_mvalue { int64_t i; uint64_t u; double d; };
+struct tc_sample {        /* 24 bytes */
+	uint64_t time;
+	uint32_t metric : 24; /* index into trace->metrics */
+	uint32_t vtype : 8;  /* enum tc_metric_vtype of this value, as recorded */
+	uint32_t seq;        /* Enter and Leave records on its location before it: a
+	                      * sample with seq k was recorded just before the k-th
+	                      * (from 0) Enter/Leave, which is where Score-P writes them */
+	union tc_mvalue v;
+};
+/* A sample's value as a double (counters above 2^53 lose their low bits). */
+static inline double tc_sample_value(const struct tc_sample *s)
+{
+	return s->vtype == TC_MV_DOUBLE ? s->v.d : s->vtype == TC_MV_INT64 ? (double)s->v.i : (double)s->v.u;
+}
+
 enum tc_loc_type { TC_LOC_CPU = 0, TC_LOC_GPU, TC_LOC_METRIC, TC_LOC_OTHER };
 struct tc_loc {
 	uint64_t id;         /* OTF2 location ref */
@@ -122,7 +151,10 @@ struct tc_loc {
 	uint64_t nevents_def;   /* numberOfEvents from the definitions */
 	uint64_t nevents_read;
 	uint32_t ncalls;
-	struct tc_call *calls;
+	struct tc_call *calls;  /* every location's own Enter/Leave pairs, as tc_rank's */
+	uint32_t nsamples;
+	struct tc_sample *samples; /* its METRIC records' values, in record order */
+	uint64_t last_record;   /* timestamp of its last record of any kind (0: none) */
 };
 
 struct tc_node { const char *name; };
@@ -159,6 +191,8 @@ struct tc_trace {
 	struct tc_region *regions;
 	uint32_t ncomms;
 	struct tc_comm *comms;
+	uint32_t nmetrics;
+	struct tc_metric_def *metrics;
 	uint32_t world;      /* comm index of MPI_COMM_WORLD (or the largest comm), TC_NONE if none */
 
 	size_t nmsgs;
@@ -265,6 +299,15 @@ void tcb_coll_begin(struct tc_trace *t, uint32_t loc, uint64_t time);
 void tcb_coll_end(struct tc_trace *t, uint32_t loc, uint64_t time, uint8_t op, uint32_t comm,
 		  uint32_t root, uint64_t sent, uint64_t recvd);
 void tcb_other(struct tc_trace *t, uint32_t loc, uint64_t time); /* any other record: counted */
+/* Metrics (src/model/metrics.c): a counter definition, and one sample of it on
+ * loc (counted as an "other" record).  tcb_seen: loc has a record at time
+ * that no other tcb_* call gives (thread, RMA, metric...): loc->last_record
+ * is the latest record of any kind, where regions still open are closed. */
+uint32_t tc_def_metric(struct tc_trace *t, const char *name, const char *unit, enum tc_metric_mode mode,
+		       uint8_t timing, enum tc_metric_vtype vtype);
+void tcb_metric(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t metric, enum tc_metric_vtype vtype,
+		union tc_mvalue v);
+void tcb_seen(struct tc_trace *t, uint32_t loc, uint64_t time);
 /* Whether loc is its rank's master location (its CPU thread with the lowest
  * thread number), the one whose send and receive records are matched; valid
  * once all locations are defined. */

@@ -22,6 +22,22 @@ const struct report_section *report_find(const char *name);
  * mistyped value, or a number out of the key's bounds. */
 bool report_opt_check(const char *kv, char **err);
 
+/* Lists cut for length (src/report/limit.c): report_limit gives how many of
+ * total items to list: `--limit N` (--opt limit=N; 0 = all) when given, else
+ * def (0 = all); report_list_cut_json writes "<name>_total" and
+ * "<name>_truncated" after the list, so that nothing is cut silently. */
+size_t report_limit(const struct tc_session *s, size_t total, size_t def);
+void report_list_cut_json(struct json *j, const char *name, size_t total, size_t shown);
+/* The indices of the n largest positive values of v[0..len) (n = 0: all of
+ * them), largest first, ties by index; *out is allocated (caller frees),
+ * *total = how many are positive.  Returns how many are in *out. */
+size_t report_top_positive(const double *v, size_t len, size_t n, uint32_t **out, size_t *total);
+
+/* `report --csv --section NAME[.LIST]` (src/report/csv.c): the list LIST of
+ * section NAME (default its first list of objects) as CSV on out; false with
+ * a one-line *err (caller frees) for an unknown section or no such table. */
+bool report_csv(struct tc_session *s, const char *name, FILE *out, char **err);
+
 /* sections */
 void report_info_text(struct tc_session *s, FILE *f);
 void report_info_json(struct tc_session *s, struct json *j);
@@ -31,6 +47,8 @@ void report_waitstates_text(struct tc_session *s, FILE *f);
 void report_waitstates_json(struct tc_session *s, struct json *j);
 void report_profile_text(struct tc_session *s, FILE *f);
 void report_profile_json(struct tc_session *s, struct json *j);
+void report_counters_text(struct tc_session *s, FILE *f);
+void report_counters_json(struct tc_session *s, struct json *j);
 void report_regions_text(struct tc_session *s, FILE *f);
 void report_regions_json(struct tc_session *s, struct json *j);
 void report_latency_text(struct tc_session *s, FILE *f);

@@ -139,6 +139,109 @@ struct tc_profile *tc_profile_compute_window(const struct tc_trace *t, const uin
 	return p;
 }
 
+/* --- per location and per rank ------------------------------------------ */
+static int cell_order(const void *a, const void *b)
+{
+	const struct tc_prof_cell *x = a, *y = b;
+	if (x->who != y->who) return x->who < y->who ? -1 : 1;
+	if (x->excl != y->excl) return x->excl > y->excl ? -1 : 1;
+	return x->region < y->region ? -1 : x->region > y->region;
+}
+
+/* Per-region sums of one location's calls into acc (indexed by region; excl
+ * kept signed while children are subtracted), the regions touched listed. */
+struct region_acc {
+	int64_t *excl;
+	uint64_t *incl, *calls;
+	VEC(uint32_t) touched;
+};
+
+static void acc_location(const struct tc_trace *t, const struct tc_loc *L, struct region_acc *a)
+{
+	uint32_t nr = t->nregions;
+	for (uint32_t c = 0; c < L->ncalls; c++) {
+		const struct tc_call *call = &L->calls[c];
+		if (call->region >= nr) continue;
+		uint64_t d = call->leave - call->enter;
+		if (!a->calls[call->region]++) VEC_PUSH(a->touched, call->region);
+		a->excl[call->region] += (int64_t)d;
+		if (call->parent != TC_NONE && L->calls[call->parent].region < nr)
+			a->excl[L->calls[call->parent].region] -= (int64_t)d;
+		bool nested = false;
+		for (uint32_t p = call->parent; p != TC_NONE && !nested; p = L->calls[p].parent)
+			nested = L->calls[p].region == call->region;
+		if (!nested) a->incl[call->region] += d;
+	}
+}
+
+struct tc_prof_table *tc_profile_locations(const struct tc_trace *t)
+{
+	struct tc_prof_table *pt = xcalloc(1, sizeof *pt);
+	uint32_t nr = t->nregions ? t->nregions : 1;
+	struct region_acc a = { xcalloc(nr, sizeof *a.excl), xcalloc(nr, sizeof *a.incl), xcalloc(nr, sizeof *a.calls),
+				{ 0 } };
+	VEC(struct tc_prof_cell) out = { 0 };
+	for (uint32_t l = 0; l < t->nlocs; l++) {
+		acc_location(t, &t->locs[l], &a);
+		for (size_t k = 0; k < a.touched.n; k++) {
+			uint32_t r = a.touched.a[k];
+			struct tc_prof_cell c = { r, l, a.calls[r], a.excl[r] > 0 ? (uint64_t)a.excl[r] : 0, a.incl[r] };
+			VEC_PUSH(out, c);
+			a.excl[r] = 0;
+			a.incl[r] = a.calls[r] = 0;
+		}
+		a.touched.n = 0;
+	}
+	VEC_FREE(a.touched);
+	free(a.excl);
+	free(a.incl);
+	free(a.calls);
+	if (out.n) qsort(out.a, out.n, sizeof *out.a, cell_order);
+	pt->cells = out.a;
+	pt->n = out.n;
+	return pt;
+}
+
+static int by_region_who(const void *a, const void *b)
+{
+	const struct tc_prof_cell *x = a, *y = b;
+	if (x->region != y->region) return x->region < y->region ? -1 : 1;
+	return x->who < y->who ? -1 : x->who > y->who;
+}
+
+struct tc_prof_table *tc_profile_ranks(const struct tc_trace *t, const struct tc_prof_table *per_loc)
+{
+	struct tc_prof_table *pt = xcalloc(1, sizeof *pt);
+	struct tc_prof_cell *c = xmalloc((per_loc->n ? per_loc->n : 1) * sizeof *c);
+	size_t n = 0;
+	for (size_t i = 0; i < per_loc->n; i++) {
+		uint32_t rank = t->locs[per_loc->cells[i].who].rank;
+		if (rank >= t->nranks) continue;
+		c[n] = per_loc->cells[i];
+		c[n++].who = rank;
+	}
+	if (n) qsort(c, n, sizeof *c, by_region_who);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (k && c[k - 1].region == c[i].region && c[k - 1].who == c[i].who) {
+			c[k - 1].calls += c[i].calls;
+			c[k - 1].excl += c[i].excl;
+			c[k - 1].incl += c[i].incl;
+		} else c[k++] = c[i];
+	}
+	if (k) qsort(c, k, sizeof *c, cell_order);
+	pt->cells = c;
+	pt->n = k;
+	return pt;
+}
+
+void tc_prof_table_free(struct tc_prof_table *pt)
+{
+	if (!pt) return;
+	free(pt->cells);
+	free(pt);
+}
+
 void tc_profile_free(struct tc_profile *p)
 {
 	if (!p) return;

@@ -14,8 +14,9 @@ static const struct command {
 } commands[] = {
 	{ "info", cmd_info, "info TRACE [--json] [--threads N]\n"
 	  "      what is in the archive: ranks, nodes, events by kind, messages, collectives, clock" },
-	{ "report", cmd_report, "report TRACE [--json] [--section NAME[,NAME...]] [--opt KEY=VALUE]\n"
-	  "      every analysis as text or one JSON object (a key per section)" },
+	{ "report", cmd_report, "report TRACE [--json] [--section NAME[,NAME...]] [--opt KEY=VALUE] [--limit N]\n"
+	  "      every analysis as text or one JSON object (a key per section); --limit N: at most N\n"
+	  "      items per long list (0 = all), JSON says <list>_total and <list>_truncated" },
 	{ "remap", cmd_remap, "remap TRACE [-o FILE [--force]] [--format openmpi|mpich|plain] [--weight bytes|messages]\n"
 	  "      a rank-to-node placement (METIS) that cuts inter-node traffic; writes only with -o" },
 	{ "render", cmd_render, "render TRACE --view VIEW --size WxH [--step N] [--rank R]\n"

@@ -83,7 +83,7 @@ static void close_calls(struct tc_trace *t)
 		uint64_t open = 0;
 		for (uint32_t i = b->top; i != TC_NONE; i = b->calls.a[i].parent, open++) {
 			struct tc_call *c = &b->calls.a[i];
-			c->leave = b->last_time;
+			c->leave = TC_MAX(b->last_time, b->seen_time);
 			c->flags |= TC_CALL_UNCLOSED;
 		}
 		if (open) { unclosed_locs++; unclosed += open; }
@@ -667,6 +667,7 @@ void tc_trace_finish(struct tc_trace *t)
 	DETACH(t->nodes, t->nnodes, B->nodes);
 	DETACH(t->comms, t->ncomms, B->comms);
 	DETACH(t->locs, t->nlocs, B->locs);
+	tc_finish_metrics(t);
 	close_calls(t);
 	setup_ranks(t);
 	pick_world(t);

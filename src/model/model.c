@@ -468,7 +468,7 @@ void tc_sendblk_free(struct sendblk *s)
 
 void tc_locb_free(struct locb *b)
 {
-	VEC_FREE(b->calls); VEC_FREE(b->recv); VEC_FREE(b->coll);
+	VEC_FREE(b->calls); VEC_FREE(b->recv); VEC_FREE(b->coll); VEC_FREE(b->samples);
 	tc_sendblk_free(b->own);
 	b->own = b->blk = NULL;
 	free_reqmaps(b);
@@ -550,7 +550,7 @@ void tc_build_free(struct tc_build *B)
 	if (!B) return;
 	for (size_t i = 0; i < B->lb.n; i++) tc_locb_free(&B->lb.a[i]);
 	for (int k = 0; k < TC_MAX_THREADS; k++) tc_sendblk_free(B->slot[k]);
-	VEC_FREE(B->lb); VEC_FREE(B->locs); VEC_FREE(B->regions);
+	VEC_FREE(B->lb); VEC_FREE(B->locs); VEC_FREE(B->regions); VEC_FREE(B->metrics);
 	VEC_FREE(B->nodes); VEC_FREE(B->comms); VEC_FREE(B->loc_node);
 	free(B->master);
 	free(B->is_master);
@@ -561,7 +561,11 @@ void tc_build_free(struct tc_build *B)
 void tc_trace_free(struct tc_trace *t)
 {
 	if (!t) return;
-	for (uint32_t i = 0; i < t->nlocs; i++) free(t->locs[i].calls);
+	for (uint32_t i = 0; i < t->nlocs; i++) {
+		free(t->locs[i].calls);
+		free(t->locs[i].samples);
+	}
+	free(t->metrics);
 	for (uint32_t r = 0; r < t->nranks; r++) {
 		free(t->ranks[r].ops);
 		free(t->ranks[r].send_msgs);

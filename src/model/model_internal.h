@@ -87,12 +87,16 @@ struct locb {
 	/* open requests while reading: Isend req → block-local message id; IrecvRequest req → pend index */
 	struct u64map *isends, *irecvs;
 	VEC(struct pending_recv) pend;
+	/* metrics.c: METRIC samples, and the latest record no other tcb_* call saw */
+	VEC(struct tc_sample) samples;
+	uint64_t seen_time;
 };
 
 struct tc_build {
 	VEC(struct tc_loc) locs;
 	VEC(struct locb) lb;
 	VEC(struct tc_region) regions;
+	VEC(struct tc_metric_def) metrics;  /* metrics.c */
 	VEC(struct tc_node) nodes;
 	VEC(struct tc_comm) comms;
 	VEC(uint32_t) loc_node;  /* node of each location's process */
@@ -126,5 +130,8 @@ static inline void tcb_ranks(struct tc_trace *t)
 void tc_locb_free(struct locb *b);
 void tc_sendblk_free(struct sendblk *s);
 void tc_build_free(struct tc_build *B);
+/* metrics.c, from tc_trace_finish once t->locs exist: samples and metrics
+ * into the model, each location's last_record. */
+void tc_finish_metrics(struct tc_trace *t);
 
 #endif

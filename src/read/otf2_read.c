@@ -61,6 +61,9 @@ struct rloc { uint64_t ref; uint32_t name, group; uint8_t type; bool def_empty; 
 struct rregion { uint32_t name; uint8_t role, paradigm; bool present; };
 struct rgroup { uint8_t type, paradigm; uint32_t flags, n; uint64_t *members; bool present; };
 struct rcomm { uint32_t name, group; bool present; };
+struct rmember { uint32_t name, unit; uint8_t mode, vtype; bool present; };
+/* a metric class (its members) or instance (cls: its class ref) */
+struct rmetric { uint32_t n, cls; uint64_t *members; bool present, instance; };
 
 struct defs {
 	VEC(const char *) str;
@@ -70,6 +73,8 @@ struct defs {
 	VEC(struct rregion) reg;
 	VEC(struct rgroup) grp;
 	VEC(struct rcomm) comm;
+	VEC(struct rmember) mmember;
+	VEC(struct rmetric) metric;
 	uint64_t res, offset, length;
 	bool have_clock;
 	struct arena *arena;
@@ -232,6 +237,49 @@ static OTF2_CallbackCode d_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name
 	return OTF2_CALLBACK_SUCCESS;
 }
 
+/* --- metric definitions (docs/model.md, "Metrics") ----------------------------------- */
+static OTF2_CallbackCode d_metric_member(void *ud, OTF2_MetricMemberRef self, OTF2_StringRef name,
+					 OTF2_StringRef desc, OTF2_MetricType type, OTF2_MetricMode mode,
+					 OTF2_Type vtype, OTF2_Base base, int64_t exponent, OTF2_StringRef unit)
+{
+	struct defs *d = ud;
+	(void)desc; (void)type; (void)base; (void)exponent;
+	if (!def_ref_ok(d, self)) return OTF2_CALLBACK_SUCCESS;
+	struct rmember *m = DEF_AT(d->mmember, self);
+	*m = (struct rmember){ .name = name, .unit = unit, .mode = mode, .vtype = vtype, .present = true };
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_metric_class(void *ud, OTF2_MetricRef self, uint8_t n, const OTF2_MetricMemberRef *members,
+					OTF2_MetricOccurrence occ, OTF2_RecorderKind kind)
+{
+	struct defs *d = ud;
+	(void)occ; (void)kind;
+	if (!def_ref_ok(d, self)) return OTF2_CALLBACK_SUCCESS;
+	struct rmetric *m = DEF_AT(d->metric, self);
+	*m = (struct rmetric){ .n = n, .cls = TC_NONE, .present = true };
+	m->members = arena_alloc(d->arena, (n ? n : 1) * sizeof(uint64_t));
+	for (uint8_t i = 0; i < n; i++) m->members[i] = members[i];
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_metric_instance(void *ud, OTF2_MetricRef self, OTF2_MetricRef cls, OTF2_LocationRef recorder,
+					   OTF2_MetricScope scope_type, uint64_t scope)
+{
+	struct defs *d = ud;
+	(void)recorder; (void)scope_type; (void)scope;
+	if (!def_ref_ok(d, self)) return OTF2_CALLBACK_SUCCESS;
+	*DEF_AT(d->metric, self) = (struct rmetric){ .cls = cls, .present = true, .instance = true };
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static void register_metric_defs(OTF2_GlobalDefReaderCallbacks *gcb)
+{
+	OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(gcb, d_metric_member);
+	OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(gcb, d_metric_class);
+	OTF2_GlobalDefReaderCallbacks_SetMetricInstanceCallback(gcb, d_metric_instance);
+}
+
 /* --- the load ------------------------------------------------------------------- */
 struct loadctx;
 struct locctx {
@@ -275,6 +323,8 @@ struct loadctx {
 	uint32_t nregion_map;
 	uint32_t *comm_map;         /* OTF2 comm ref → model comm */
 	uint32_t ncomm_map;
+	struct mmap { uint32_t n; uint32_t *m; } *metric_map; /* OTF2 metric ref → model metric of each value */
+	uint32_t nmetric_map;
 	struct locctx *lc;
 	uint32_t nlc;
 	struct locfiles *files;     /* per d->loc entry */
@@ -395,6 +445,112 @@ static OTF2_CallbackCode e_coll_end(EV_ARGS, OTF2_CollectiveOp op, OTF2_CommRef 
 	return OTF2_CALLBACK_SUCCESS;
 }
 
+/* --- metrics and the records no analysis reads yet ----------------------------------
+ * A METRIC record gives one sample per member of its class; every other record
+ * kind below only tells the model that the location was alive at that time
+ * (tc_loc.last_record), e.g. to close its open regions there. */
+static enum tc_metric_vtype metric_vtype(OTF2_Type ty)
+{
+	return ty == OTF2_TYPE_INT64 ? TC_MV_INT64 : ty == OTF2_TYPE_DOUBLE ? TC_MV_DOUBLE : TC_MV_UINT64;
+}
+
+static OTF2_CallbackCode e_metric(EV_ARGS, OTF2_MetricRef metric, uint8_t n, const OTF2_Type *types,
+				  const OTF2_MetricValue *values)
+{
+	EV_CTX;
+	const struct mmap *m = metric < c->L->nmetric_map ? &c->L->metric_map[metric] : NULL;
+	tcb_seen(c->L->t, c->loc, time);
+	for (uint8_t i = 0; i < n; i++) {
+		union tc_mvalue v;
+		memcpy(&v, &values[i], sizeof v);
+		tcb_metric(c->L->t, c->loc, time, m && i < m->n ? m->m[i] : TC_NONE, metric_vtype(types[i]), v);
+	}
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+#define SEEN(kind, ...)                                                        \
+	static OTF2_CallbackCode e_seen_##kind(EV_ARGS, __VA_ARGS__)           \
+	{                                                                      \
+		EV_CTX;                                                        \
+		tcb_seen(c->L->t, c->loc, time);                               \
+		return OTF2_CALLBACK_SUCCESS;                                  \
+	}
+SEEN(MeasurementOnOff, OTF2_MeasurementMode a)
+SEEN(ProgramBegin, OTF2_StringRef a, uint32_t b, const OTF2_StringRef *e)
+SEEN(ProgramEnd, int64_t a)
+SEEN(ThreadFork, OTF2_Paradigm a, uint32_t b)
+SEEN(ThreadJoin, OTF2_Paradigm a)
+SEEN(ThreadTeamBegin, OTF2_CommRef a)
+SEEN(ThreadTeamEnd, OTF2_CommRef a)
+SEEN(ThreadAcquireLock, OTF2_Paradigm a, uint32_t b, uint32_t e)
+SEEN(ThreadReleaseLock, OTF2_Paradigm a, uint32_t b, uint32_t e)
+SEEN(ThreadTaskCreate, OTF2_CommRef a, uint32_t b, uint32_t e)
+SEEN(ThreadTaskSwitch, OTF2_CommRef a, uint32_t b, uint32_t e)
+SEEN(ThreadTaskComplete, OTF2_CommRef a, uint32_t b, uint32_t e)
+SEEN(ThreadCreate, OTF2_CommRef a, uint64_t b)
+SEEN(ThreadBegin, OTF2_CommRef a, uint64_t b)
+SEEN(ThreadWait, OTF2_CommRef a, uint64_t b)
+SEEN(ThreadEnd, OTF2_CommRef a, uint64_t b)
+SEEN(RmaWinCreate, OTF2_RmaWinRef a)
+SEEN(RmaWinDestroy, OTF2_RmaWinRef a)
+SEEN(RmaPut, OTF2_RmaWinRef a, uint32_t b, uint64_t e, uint64_t f)
+SEEN(RmaGet, OTF2_RmaWinRef a, uint32_t b, uint64_t e, uint64_t f)
+SEEN(RmaOpCompleteBlocking, OTF2_RmaWinRef a, uint64_t b)
+SEEN(RmaOpCompleteNonBlocking, OTF2_RmaWinRef a, uint64_t b)
+SEEN(RmaOpCompleteRemote, OTF2_RmaWinRef a, uint64_t b)
+SEEN(RmaOpTest, OTF2_RmaWinRef a, uint64_t b)
+SEEN(RmaSync, OTF2_RmaWinRef a, uint32_t b, OTF2_RmaSyncType e)
+SEEN(RmaWaitChange, OTF2_RmaWinRef a)
+SEEN(ParameterString, OTF2_ParameterRef a, OTF2_StringRef b)
+SEEN(ParameterInt, OTF2_ParameterRef a, int64_t b)
+SEEN(ParameterUnsignedInt, OTF2_ParameterRef a, uint64_t b)
+SEEN(CommCreate, OTF2_CommRef a)
+SEEN(CommDestroy, OTF2_CommRef a)
+#undef SEEN
+
+static void register_seen(OTF2_EvtReaderCallbacks *cb)
+{
+#define R(kind) OTF2_EvtReaderCallbacks_Set##kind##Callback(cb, e_seen_##kind)
+	R(MeasurementOnOff); R(ProgramBegin); R(ProgramEnd); R(ThreadFork); R(ThreadJoin);
+	R(ThreadTeamBegin); R(ThreadTeamEnd); R(ThreadAcquireLock); R(ThreadReleaseLock);
+	R(ThreadTaskCreate); R(ThreadTaskSwitch); R(ThreadTaskComplete); R(ThreadCreate);
+	R(ThreadBegin); R(ThreadWait); R(ThreadEnd); R(RmaWinCreate); R(RmaWinDestroy); R(RmaPut);
+	R(RmaGet); R(RmaOpCompleteBlocking); R(RmaOpCompleteNonBlocking); R(RmaOpCompleteRemote);
+	R(RmaOpTest); R(RmaSync); R(RmaWaitChange); R(ParameterString); R(ParameterInt);
+	R(ParameterUnsignedInt); R(CommCreate); R(CommDestroy);
+#undef R
+	OTF2_EvtReaderCallbacks_SetMetricCallback(cb, e_metric);
+}
+
+/* Model metrics: one per MetricMember; each metric ref (class or instance)
+ * maps its values, in order, to the models' metrics of its class's members. */
+static void define_metrics(struct loadctx *L)
+{
+	struct defs *d = &L->d;
+	uint32_t *member = xmalloc((d->mmember.n ? d->mmember.n : 1) * sizeof *member);
+	for (size_t i = 0; i < d->mmember.n; i++) {
+		const struct rmember *M = &d->mmember.a[i];
+		static const uint8_t modes[] = { TC_MM_ACCUMULATED, TC_MM_ABSOLUTE, TC_MM_RELATIVE };
+		uint8_t v = M->mode & OTF2_METRIC_VALUE_MASK;
+		member[i] = M->present ? tc_def_metric(L->t, dstr(d, M->name), dstr(d, M->unit),
+						       v < 3 ? modes[v] : TC_MM_OTHER, (M->mode & OTF2_METRIC_TIMING_MASK) >> 4,
+						       metric_vtype(M->vtype))
+				       : TC_NONE;
+	}
+	L->nmetric_map = (uint32_t)d->metric.n;
+	L->metric_map = xcalloc(d->metric.n ? d->metric.n : 1, sizeof *L->metric_map);
+	for (size_t i = 0; i < d->metric.n; i++) {
+		const struct rmetric *C = &d->metric.a[i];
+		if (C->instance) C = C->cls < d->metric.n && !d->metric.a[C->cls].instance ? &d->metric.a[C->cls] : NULL;
+		if (!C || !C->present) continue;
+		struct mmap *m = &L->metric_map[i];
+		m->n = C->n;
+		m->m = xmalloc((C->n ? C->n : 1) * sizeof *m->m);
+		for (uint32_t k = 0; k < C->n; k++) m->m[k] = C->members[k] < d->mmember.n ? member[C->members[k]] : TC_NONE;
+	}
+	free(member);
+}
+
 static OTF2_EvtReaderCallbacks *make_callbacks(void)
 {
 	OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
@@ -409,6 +565,7 @@ static OTF2_EvtReaderCallbacks *make_callbacks(void)
 	OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, e_cancelled);
 	OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, e_coll_begin);
 	OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, e_coll_end);
+	register_seen(cb);
 	return cb;
 }
 
@@ -743,6 +900,7 @@ static void define_model(struct loadctx *L)
 		L->comm_map[c] = tc_def_comm(t, dstr(d, C->name), n, m, self, global);
 		free(m);
 	}
+	define_metrics(L);
 	free(lg_rank);
 	free(master);
 	free(stn_node);
@@ -924,12 +1082,15 @@ static void free_load(struct loadctx *L)
 	free(L->archive_dir);
 	free(L->region_map);
 	free(L->comm_map);
+	for (uint32_t i = 0; i < L->nmetric_map; i++) free(L->metric_map[i].m);
+	free(L->metric_map);
 	free(L->lc);
 	free(L->files);
 	u64map_free(&L->d.loc_index);
 	free(L->plan.order);
 	VEC_FREE(L->d.str); VEC_FREE(L->d.stn); VEC_FREE(L->d.lg); VEC_FREE(L->d.loc);
 	VEC_FREE(L->d.reg); VEC_FREE(L->d.grp); VEC_FREE(L->d.comm);
+	VEC_FREE(L->d.mmember); VEC_FREE(L->d.metric);
 	arena_free(L->d.arena);
 	pthread_mutex_destroy(&L->mu);
 }
@@ -962,6 +1123,7 @@ static char *open_and_read_global_defs(struct loadctx *L)
 		OTF2_GlobalDefReaderCallbacks_SetRegionCallback(gcb, d_region);
 		OTF2_GlobalDefReaderCallbacks_SetGroupCallback(gcb, d_group);
 		OTF2_GlobalDefReaderCallbacks_SetCommCallback(gcb, d_comm);
+		register_metric_defs(gcb);
 		OTF2_Reader_RegisterGlobalDefCallbacks(L->rd, gdr, gcb, &L->d);
 		OTF2_GlobalDefReaderCallbacks_Delete(gcb);
 		uint64_t ndefs = 0;

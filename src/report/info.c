@@ -1,8 +1,100 @@
 /* info.c — the "info" section: what is in the archive. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis_span.h"
 #include "report.h"
+
+/* Locations by type, and per rank its CPU threads and accelerator streams. */
+struct loc_census {
+	uint32_t by_type[TC_LOC_OTHER + 1];
+	uint32_t *threads, *streams;   /* per rank */
+	uint32_t max_threads;          /* most CPU threads of a rank */
+	uint32_t nstreams, nmetric;    /* of ranks */
+};
+
+static void loc_census(const struct tc_trace *t, struct loc_census *c)
+{
+	memset(c, 0, sizeof *c);
+	c->threads = xcalloc(t->nranks ? t->nranks : 1, sizeof *c->threads);
+	c->streams = xcalloc(t->nranks ? t->nranks : 1, sizeof *c->streams);
+	for (uint32_t l = 0; l < t->nlocs; l++) {
+		const struct tc_loc *L = &t->locs[l];
+		c->by_type[L->type <= TC_LOC_OTHER ? L->type : TC_LOC_OTHER]++;
+		if (L->rank >= t->nranks) continue;
+		if (L->type == TC_LOC_CPU) c->threads[L->rank]++;
+		if (L->type == TC_LOC_GPU) c->streams[L->rank]++;
+	}
+	for (uint32_t r = 0; r < t->nranks; r++) c->max_threads = TC_MAX(c->max_threads, c->threads[r]);
+}
+
+static void loc_census_free(struct loc_census *c)
+{
+	free(c->threads);
+	free(c->streams);
+}
+
+static const char *const metric_modes[] = { "accumulated", "absolute", "relative", "other" };
+static const char *const metric_vtypes[] = { "int64", "uint64", "double" };
+
+/* The fields issue 15 added: locations by type, threads and streams per rank, metrics. */
+static void info_locations_json(const struct tc_trace *t, struct json *j)
+{
+	struct loc_census c;
+	loc_census(t, &c);
+	json_key(j, "locations_by_type");
+	json_obj_begin(j);
+	json_kuint(j, "cpu_thread", c.by_type[TC_LOC_CPU]);
+	json_kuint(j, "gpu", c.by_type[TC_LOC_GPU]);
+	json_kuint(j, "metric", c.by_type[TC_LOC_METRIC]);
+	json_kuint(j, "other", c.by_type[TC_LOC_OTHER]);
+	json_obj_end(j);
+	json_key(j, "threads_per_rank");
+	json_arr_begin(j);
+	for (uint32_t r = 0; r < t->nranks; r++) json_uint(j, c.threads[r]);
+	json_arr_end(j);
+	json_key(j, "streams_per_rank");
+	json_arr_begin(j);
+	for (uint32_t r = 0; r < t->nranks; r++) json_uint(j, c.streams[r]);
+	json_arr_end(j);
+	json_key(j, "metrics");
+	json_arr_begin(j);
+	for (uint32_t m = 0; m < t->nmetrics; m++) {
+		const struct tc_metric_def *M = &t->metrics[m];
+		json_obj_begin(j);
+		json_kstr(j, "name", M->name);
+		json_kstr(j, "unit", M->unit);
+		json_kstr(j, "mode", metric_modes[M->mode <= TC_MM_OTHER ? M->mode : TC_MM_OTHER]);
+		json_kstr(j, "value_type", metric_vtypes[M->vtype <= TC_MV_DOUBLE ? M->vtype : TC_MV_UINT64]);
+		json_kuint(j, "samples", M->nsamples);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	loc_census_free(&c);
+}
+
+/* What the views show of each rank and what they fold (text info). */
+static void info_locations_text(const struct tc_trace *t, FILE *f)
+{
+	struct loc_census c;
+	loc_census(t, &c);
+	fprintf(f, "locations   %u CPU threads, %u accelerator streams, %u metric, %u other\n", c.by_type[TC_LOC_CPU],
+		c.by_type[TC_LOC_GPU], c.by_type[TC_LOC_METRIC], c.by_type[TC_LOC_OTHER]);
+	uint32_t folded_threads = 0;
+	for (uint32_t r = 0; r < t->nranks; r++) folded_threads += c.threads[r] > 1 ? c.threads[r] - 1 : 0;
+	if (folded_threads || c.by_type[TC_LOC_GPU])
+		fprintf(f, "views       one row per rank = its master thread (its calls, MPI messages; the flat profile too); folded: "
+			   "%u other CPU threads (up to %u per rank), %u accelerator streams; report --section profile "
+			   "--json per_rank sums every location of a rank, per_location lists each\n",
+			folded_threads, c.max_threads ? c.max_threads - 1 : 0, c.by_type[TC_LOC_GPU]);
+	else
+		fprintf(f, "views       one row per rank = its only thread: nothing folded\n");
+	for (uint32_t m = 0; m < t->nmetrics; m++)
+		fprintf(f, "metric      %s [%s] %s, %llu samples (not drawn; info --json metrics)\n", t->metrics[m].name,
+			t->metrics[m].unit, metric_modes[t->metrics[m].mode <= TC_MM_OTHER ? t->metrics[m].mode : TC_MM_OTHER],
+			(unsigned long long)t->metrics[m].nsamples);
+	loc_census_free(&c);
+}
 
 void report_info_json(struct tc_session *s, struct json *j)
 {
@@ -61,7 +153,8 @@ void report_info_json(struct tc_session *s, struct json *j)
 	json_arr_begin(j);
 	for (size_t i = 0; i < t->warnings.n; i++) json_str(j, t->warnings.a[i]);
 	json_arr_end(j);
-	if (t->nranks <= 64) {
+	size_t mrows = report_limit(s, t->nranks, 64);   /* the matrix whole or not at all */
+	if (mrows == t->nranks) {
 		uint64_t *m = xcalloc((size_t)t->nranks * t->nranks + 1, sizeof *m);
 		for (size_t i = 0; i < t->nmsgs; i++) m[(size_t)t->msgs[i].src * t->nranks + t->msgs[i].dst] += t->msgs[i].bytes;
 		json_key(j, "comm_matrix_bytes");
@@ -74,6 +167,8 @@ void report_info_json(struct tc_session *s, struct json *j)
 		json_arr_end(j);
 		free(m);
 	}
+	report_list_cut_json(j, "comm_matrix_bytes", t->nranks, mrows == t->nranks ? t->nranks : 0);
+	info_locations_json(t, j);
 	json_obj_end(j);
 }
 
@@ -84,6 +179,7 @@ void report_info_text(struct tc_session *s, FILE *f)
 	fprintf(f, "trace       %s\n", t->anchor);
 	fprintf(f, "ranks       %u on %u node%s (%u CPU threads, %u locations)\n", t->nranks, t->nnodes,
 		t->nnodes == 1 ? "" : "s", t->nthreads, t->nlocs);
+	info_locations_text(t, f);
 	fmt_seconds(b1, sizeof b1, tc_dur(t, t->tmax - t->tmin));
 	fprintf(f, "duration    %s (clock %llu ticks/s)\n", b1, (unsigned long long)t->res);
 	const struct tc_span *sp = session_span(s);

@@ -145,6 +145,15 @@ static int cmp_top(const void *a, const void *b)
 static size_t top_messages(const struct tc_latency *lat, struct top *out, size_t k)
 {
 	size_t n = 0;
+	if (k > 64) {   /* a long list (--limit): one sort instead of k-wide insertions */
+		struct top *all = xmalloc((lat->t->nmsgs ? lat->t->nmsgs : 1) * sizeof *all);
+		for (size_t i = 0; i < lat->t->nmsgs; i++) all[i] = (struct top){ lat->l[i], (uint32_t)i };
+		qsort(all, lat->t->nmsgs, sizeof *all, cmp_top);
+		n = TC_MIN(k, lat->t->nmsgs);
+		memcpy(out, all, n * sizeof *out);
+		free(all);
+		return n;
+	}
 	for (size_t i = 0; i < lat->t->nmsgs; i++) {
 		struct top x = { lat->l[i], (uint32_t)i };
 		if (n < k) { out[n++] = x; qsort(out, n, sizeof *out, cmp_top); continue; }
@@ -186,8 +195,9 @@ void report_latency_json(struct tc_session *s, struct json *j)
 			json_obj_end(j);
 		}
 	json_arr_end(j);
-	struct top tp[10];
-	size_t n = top_messages(lat, tp, 10);
+	size_t ntop = report_limit(s, t->nmsgs, 10);
+	struct top *tp = xmalloc((ntop ? ntop : 1) * sizeof *tp);
+	size_t n = top_messages(lat, tp, ntop);
 	json_key(j, "top");
 	json_arr_begin(j);
 	for (size_t i = 0; i < n; i++) {
@@ -205,6 +215,8 @@ void report_latency_json(struct tc_session *s, struct json *j)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+	report_list_cut_json(j, "top", t->nmsgs, n);
+	free(tp);
 	json_obj_end(j);
 }
 

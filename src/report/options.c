@@ -52,6 +52,7 @@ static const struct report_opt {
 	{ "rc_median_frac", OPT_NUM, 0, 1e6, NULL },
 	{ "rc_floor_s", OPT_NUM, 0, 1e6, NULL },
 	{ "cp_max_segments", OPT_INT, 1, 1e9, NULL },
+	{ "limit", OPT_INT, 0, 1e9, NULL },
 };
 
 static bool is_bool(const char *v)

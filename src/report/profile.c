@@ -17,7 +17,8 @@ void report_profile_text(struct tc_session *s, FILE *f)
 	fmt_seconds(b, sizeof b, p->mpi);
 	fprintf(f, "rank time %s, in MPI %s (%.1f%%)\n", a, b, p->total > 0 ? 100.0 * p->mpi / p->total : 0.0);
 	fprintf(f, "%-32s %9s %10s %6s %10s %5s %s\n", "region", "calls", "exclusive", "%", "inclusive", "imbal", "slowest rank");
-	for (uint32_t i = 0; i < p->n && i < 20; i++) {
+	size_t nshown = report_limit(s, p->n, 20);
+	for (uint32_t i = 0; i < nshown; i++) {
 		const struct tc_prof_region *r = &p->regions[i];
 		fmt_seconds(a, sizeof a, r->excl);
 		fmt_seconds(b, sizeof b, r->incl);
@@ -26,7 +27,7 @@ void report_profile_text(struct tc_session *s, FILE *f)
 			(unsigned long long)r->calls, a, p->total > 0 ? 100.0 * r->excl / p->total : 0.0, b,
 			100.0 * r->imbalance, r->rank_max, c);
 	}
-	if (p->n > 20) fprintf(f, "... %u more regions\n", p->n - 20);
+	if (p->n > nshown) fprintf(f, "... %zu more regions (--limit 0 lists all)\n", p->n - nshown);
 	bool any = false;
 	for (int k = 0; k < TC_PROF_HIST; k++) {
 		if (!p->hist_count[k]) continue;
@@ -38,6 +39,63 @@ void report_profile_text(struct tc_session *s, FILE *f)
 	}
 }
 
+static const char *const loc_types[] = { "cpu_thread", "gpu", "metric", "other" };
+
+/* One per-rank or per-location record: the region, who, and the sums. */
+static void cell_json(const struct tc_trace *t, const struct tc_prof_cell *c, bool by_loc, struct json *j)
+{
+	json_obj_begin(j);
+	json_kstr(j, "name", tc_region_name(t, c->region));
+	if (by_loc) {
+		const struct tc_loc *L = &t->locs[c->who];
+		json_kuint(j, "location", L->id);
+		json_kstr(j, "location_name", L->name);
+		json_kstr(j, "location_type", loc_types[L->type <= TC_LOC_OTHER ? L->type : TC_LOC_OTHER]);
+		if (L->rank != TC_NONE) json_kuint(j, "rank", L->rank);
+		json_kuint(j, "thread", L->thread);
+	} else json_kuint(j, "rank", c->who);
+	json_kuint(j, "calls", c->calls);
+	json_knum(j, "exclusive_s", tc_dur(t, c->excl));
+	json_knum(j, "inclusive_s", tc_dur(t, c->incl));
+	json_kuint(j, "exclusive_ticks", c->excl);
+	json_kuint(j, "inclusive_ticks", c->incl);
+	json_obj_end(j);
+}
+
+/* Whether some rank has calls on a location other than its master thread. */
+static bool has_threads(const struct tc_trace *t, const struct tc_prof_table *per_loc)
+{
+	for (size_t i = 0; i < per_loc->n; i++) {
+		const struct tc_loc *L = &t->locs[per_loc->cells[i].who];
+		if (L->rank < t->nranks && t->ranks[L->rank].loc != per_loc->cells[i].who) return true;
+	}
+	return false;
+}
+
+/* per_rank always, per_location when threads or streams have calls; each
+ * list cut at --limit (default: all) with its _total and _truncated. */
+static void profile_tables_json(struct tc_session *s, struct json *j)
+{
+	const struct tc_trace *t = s->t;
+	struct tc_prof_table *pl = tc_profile_locations(t), *pr = tc_profile_ranks(t, pl);
+	size_t n = report_limit(s, pr->n, 0);
+	json_key(j, "per_rank");
+	json_arr_begin(j);
+	for (size_t i = 0; i < n; i++) cell_json(t, &pr->cells[i], false, j);
+	json_arr_end(j);
+	report_list_cut_json(j, "per_rank", pr->n, n);
+	if (has_threads(t, pl)) {
+		n = report_limit(s, pl->n, 0);
+		json_key(j, "per_location");
+		json_arr_begin(j);
+		for (size_t i = 0; i < n; i++) cell_json(t, &pl->cells[i], true, j);
+		json_arr_end(j);
+		report_list_cut_json(j, "per_location", pl->n, n);
+	}
+	tc_prof_table_free(pr);
+	tc_prof_table_free(pl);
+}
+
 void report_profile_json(struct tc_session *s, struct json *j)
 {
 	const struct tc_profile *p = session_profile(s);
@@ -47,7 +105,8 @@ void report_profile_json(struct tc_session *s, struct json *j)
 	json_knum(j, "mpi_s", p->mpi);
 	json_key(j, "regions");
 	json_arr_begin(j);
-	for (uint32_t i = 0; i < p->n && i < 100; i++) {
+	size_t nshown = report_limit(s, p->n, 100);
+	for (uint32_t i = 0; i < nshown; i++) {
 		const struct tc_prof_region *r = &p->regions[i];
 		json_obj_begin(j);
 		json_kstr(j, "name", tc_region_name(t, r->region));
@@ -62,6 +121,7 @@ void report_profile_json(struct tc_session *s, struct json *j)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+	report_list_cut_json(j, "regions", p->n, nshown);
 	json_key(j, "message_sizes");
 	json_arr_begin(j);
 	for (int k = 0; k < TC_PROF_HIST; k++) {
@@ -74,5 +134,6 @@ void report_profile_json(struct tc_session *s, struct json *j)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+	profile_tables_json(s, j);
 	json_obj_end(j);
 }

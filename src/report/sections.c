@@ -18,6 +18,8 @@ const struct report_section report_sections[] = {
 	  report_waitstates_text, report_waitstates_json },
 	{ "profile", "flat profile: time per region (inclusive, exclusive, imbalance), message sizes",
 	  report_profile_text, report_profile_json },
+	{ "counters", "hardware/software counters (METRIC): per rank, and per function (accumulated ones, diffed at enter/leave)",
+	  report_counters_text, report_counters_json },
 	{ "regions", "communication regions (free-energy distance) and their latency RL", report_regions_text, report_regions_json },
 	{ "latency", "latency criteria per size and intra/inter node, highest message latencies", report_latency_text, report_latency_json },
 	{ "evolution", "latency over time windows per region: growth and steady-high periods", report_evolution_text, report_evolution_json },

@@ -121,8 +121,8 @@ static int shape_count_cmp(const void *a, const void *b)
 	return x->first < y->first ? -1 : x->first > y->first;
 }
 
-/* Fills out[] (at most MAX_SHAPES); returns the number of distinct shapes. */
-static size_t phase_shapes(const struct tc_steps *st, struct shape *out, size_t *nout)
+/* Fills out[] (at most max); returns the number of distinct shapes. */
+static size_t phase_shapes(const struct tc_steps *st, size_t max, struct shape *out, size_t *nout)
 {
 	uint32_t np = st->npartitions;
 	struct shape *a = xmalloc(((size_t)np + 1) * sizeof *a);
@@ -138,7 +138,7 @@ static size_t phase_shapes(const struct tc_steps *st, struct shape *out, size_t 
 		else a[n++] = a[p];
 	}
 	qsort(a, n, sizeof *a, shape_count_cmp);
-	*nout = TC_MIN(n, (size_t)MAX_SHAPES);
+	*nout = TC_MIN(n, max);
 	memcpy(out, a, *nout * sizeof *a);
 	free(a);
 	return n;
@@ -178,7 +178,8 @@ void report_steps_json(struct tc_session *s, struct json *j)
 	json_knum(j, "diff_lateness_total_s", dsum);
 	json_key(j, "partition_list");
 	json_arr_begin(j);
-	for (uint32_t p = 0; p < st->npartitions && p < MAX_LISTED_PARTS; p++) {
+	size_t nparts = report_limit(s, st->npartitions, MAX_LISTED_PARTS);
+	for (uint32_t p = 0; p < nparts; p++) {
 		const struct tc_partition *P = &st->parts[p];
 		json_obj_begin(j);
 		json_kuint(j, "first_step", P->first_step);
@@ -191,10 +192,12 @@ void report_steps_json(struct tc_session *s, struct json *j)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	json_kbool(j, "partition_list_truncated", st->npartitions > MAX_LISTED_PARTS);
-	struct shape sh[MAX_SHAPES];
-	size_t nsh;
-	json_kuint(j, "phase_shapes_distinct", phase_shapes(st, sh, &nsh));
+	json_kbool(j, "partition_list_truncated", nparts < st->npartitions);
+	json_kuint(j, "partition_list_total", st->npartitions);
+	size_t nsh, max_sh = report_limit(s, st->npartitions, MAX_SHAPES);
+	struct shape *sh = xmalloc((max_sh ? max_sh : 1) * sizeof *sh);
+	size_t nshapes = phase_shapes(st, max_sh, sh, &nsh);
+	json_kuint(j, "phase_shapes_distinct", nshapes);
 	json_key(j, "phase_shapes");
 	json_arr_begin(j);
 	for (size_t k = 0; k < nsh; k++) {
@@ -207,6 +210,8 @@ void report_steps_json(struct tc_session *s, struct json *j)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+	report_list_cut_json(j, "phase_shapes", nshapes, nsh);
+	free(sh);
 	/* hot spots: the latest blocks (Ravel's lateness, a view metric).  Both rank
 	 * events and the computation blocks before them ("aggregate"): a delay in
 	 * computation shows on the block, not on an MPI call */
@@ -301,7 +306,7 @@ void report_steps_text(struct tc_session *s, FILE *f)
 	}
 	if (st->npartitions > shown) fprintf(f, "  ... %u more partitions\n", st->npartitions - shown);
 	struct shape sh[MAX_SHAPES];
-	size_t nsh, distinct = phase_shapes(st, sh, &nsh);
+	size_t nsh, distinct = phase_shapes(st, MAX_SHAPES, sh, &nsh);
 	if (distinct) fprintf(f, "phase shapes (%zu distinct):\n  %8s %8s %6s %6s  %s\n", distinct, "count", "events", "ranks",
 			      "steps", "first");
 	for (size_t k = 0; k < nsh; k++)

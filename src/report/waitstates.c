@@ -1,5 +1,6 @@
 /* waitstates.c — the "waitstates" report section and its session getter. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis_waitstate.h"
 #include "report.h"
@@ -10,19 +11,34 @@ const struct tc_waitstates *session_waitstates(struct tc_session *s)
 	return s->waitstates;
 }
 
-/* indices of the n largest values of v[0..len) (descending) */
+/* The n largest positive values' indices (report_top_positive) into out[n]. */
 static size_t top_n(const double *v, size_t len, uint32_t *out, size_t n)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < len; i++) {
-		if (v[i] <= 0) continue;
-		size_t j = k < n ? k++ : n;
-		if (j == n && v[i] <= v[out[n - 1]]) continue;
-		if (j == n) j = n - 1;
-		while (j > 0 && v[out[j - 1]] < v[i]) { out[j] = out[j - 1]; j--; }
-		out[j] = (uint32_t)i;
-	}
+	uint32_t *idx;
+	size_t total, k = report_top_positive(v, len, n, &idx, &total);
+	memcpy(out, idx, k * sizeof *out);
+	free(idx);
 	return k;
+}
+
+/* One ranked list of JSON objects {idkey: index, valkey: value}, cut at --limit
+ * (default def), with its _total and _truncated. */
+static void ranked_json(struct tc_session *s, struct json *j, const char *key, const double *v, size_t len,
+			const char *idkey, const char *valkey, size_t def)
+{
+	uint32_t *idx;
+	size_t total, n = report_top_positive(v, len, report_limit(s, len, def), &idx, &total);
+	json_key(j, key);
+	json_arr_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		json_obj_begin(j);
+		json_kuint(j, idkey, idx[i]);
+		json_knum(j, valkey, v[idx[i]]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	report_list_cut_json(j, key, total, n);
+	free(idx);
 }
 
 static double wait_sum(const struct tc_waitstates *w)
@@ -75,31 +91,13 @@ void report_waitstates_json(struct tc_session *s, struct json *j)
 	json_obj_begin(j);
 	for (int k = 0; k < TC_WS_COUNT; k++) json_knum(j, tc_ws_names[k], w->total[k]);
 	json_obj_end(j);
-	uint32_t top[20];
-	size_t n = top_n(w->caused, t->nranks, top, 20);
-	json_key(j, "causes");
-	json_arr_begin(j);
-	for (size_t i = 0; i < n; i++) {
-		json_obj_begin(j);
-		json_kuint(j, "rank", top[i]);
-		json_knum(j, "caused_s", w->caused[top[i]]);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	n = top_n(w->waited, t->nranks, top, 20);
-	json_key(j, "waiters");
-	json_arr_begin(j);
-	for (size_t i = 0; i < n; i++) {
-		json_obj_begin(j);
-		json_kuint(j, "rank", top[i]);
-		json_knum(j, "waited_s", w->waited[top[i]]);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
+	ranked_json(s, j, "causes", w->caused, t->nranks, "rank", "caused_s", 20);
+	ranked_json(s, j, "waiters", w->waited, t->nranks, "rank", "waited_s", 20);
 	/* the 20 longest single waits */
 	double *sec = xmalloc((w->n ? w->n : 1) * sizeof *sec);
 	for (size_t i = 0; i < w->n; i++) sec[i] = w->w[i].seconds;
-	n = top_n(sec, w->n, top, 20);
+	uint32_t *top;
+	size_t total, n = report_top_positive(sec, w->n, report_limit(s, w->n, 20), &top, &total);
 	json_key(j, "longest");
 	json_arr_begin(j);
 	for (size_t i = 0; i < n; i++) {
@@ -117,6 +115,8 @@ void report_waitstates_json(struct tc_session *s, struct json *j)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+	report_list_cut_json(j, "longest", total, n);
+	free(top);
 	free(sec);
 	json_kuint(j, "clock_clipped", w->clamped);
 	json_obj_end(j);

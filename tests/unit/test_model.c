@@ -651,6 +651,47 @@ static void test_unclosed_and_clock(void **st)
 	tc_trace_free(t);
 }
 
+/* Metrics: samples per location in record order, counts per metric, a
+ * sample naming no defined metric dropped with a warning; tcb_seen moves the
+ * location's last record, where its open calls are closed. */
+static void test_metrics(void **st)
+{
+	(void)st;
+	struct fx f = setup(2);
+	struct tc_trace *t = f.t;
+	uint32_t cyc = tc_def_metric(t, "PAPI_TOT_CYC", "#", TC_MM_ACCUMULATED, 0, TC_MV_UINT64);
+	uint32_t mem = tc_def_metric(t, "mem", "Bytes", TC_MM_ABSOLUTE, 3, TC_MV_DOUBLE);
+	tcb_metric(t, 0, 5, cyc, TC_MV_UINT64, (union tc_mvalue){ .u = 100 });
+	tcb_enter(t, 0, 5, f.main_);
+	tcb_metric(t, 0, 50, cyc, TC_MV_UINT64, (union tc_mvalue){ .u = 350 });
+	tcb_metric(t, 0, 50, mem, TC_MV_DOUBLE, (union tc_mvalue){ .d = 2.5 });
+	tcb_metric(t, 0, 60, 7, TC_MV_UINT64, (union tc_mvalue){ .u = 1 });   /* undefined metric */
+	tcb_seen(t, 0, 70);
+	tcb_enter(t, 1, 0, f.main_);
+	tcb_leave(t, 1, 40, f.main_);
+	tcb_read_total(t, 0, 6);
+	tc_trace_finish(t);
+	assert_int_equal(t->nmetrics, 2);
+	assert_string_equal(t->metrics[cyc].name, "PAPI_TOT_CYC");
+	assert_string_equal(t->metrics[mem].unit, "Bytes");
+	assert_int_equal(t->metrics[mem].mode, TC_MM_ABSOLUTE);
+	assert_int_equal(t->metrics[cyc].nsamples, 2);
+	assert_int_equal(t->metrics[mem].nsamples, 1);
+	const struct tc_loc *L = &t->locs[t->ranks[0].loc];
+	assert_int_equal(L->nsamples, 3);
+	assert_int_equal(L->samples[0].time, 5);
+	assert_int_equal(L->samples[1].v.u, 350);
+	assert_true(tc_sample_value(&L->samples[2]) == 2.5);
+	assert_int_equal(L->last_record, 70);
+	assert_int_equal(t->locs[t->ranks[1].loc].last_record, 40);
+	assert_int_equal(t->ranks[0].calls[0].leave, 70);  /* unclosed main: closed at the last record of any kind */
+	assert_int_equal(t->ev_count[TC_EV_OTHER], 5);     /* 6 records read, one of them an Enter */
+	bool warned = false;
+	for (size_t i = 0; i < t->warnings.n; i++) warned |= strstr(t->warnings.a[i], "1 metric samples") != NULL;
+	assert_true(warned);
+	tc_trace_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -672,6 +713,7 @@ int main(void)
 		cmocka_unit_test(test_msg_pairs),
 		cmocka_unit_test(test_collectives),
 		cmocka_unit_test(test_unclosed_and_clock),
+		cmocka_unit_test(test_metrics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

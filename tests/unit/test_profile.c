@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "analysis_counters.h"
 #include "analysis_profile.h"
 #include "testkit.h"
 
@@ -297,6 +298,96 @@ static void test_summary_traces(void **st)
 	}
 }
 
+/* Per location and per rank, in ticks.  Rank 0's master: main[0,100] >
+ * f[10,70] > f[20,50] > g[30,40] (f recursive); its thread (location 2):
+ * f[5,25] > g[10,15], then f[30,60] left open (closed at the thread's last
+ * record, 90); rank 1: main[0,50]. */
+static void test_per_location_rank(void **st)
+{
+	(void)st;
+	struct tc_trace *t = tc_trace_new(1000, 0, 0);
+	tc_def_simple(t, 2, NULL, 1);
+	uint32_t th = tc_def_loc(t, 77, "thread 1", TC_LOC_CPU, 0, 1, 0, 0);
+	uint32_t main_ = tc_def_region(t, "main", 0, 0, false), f = tc_def_region(t, "f", 0, 0, false);
+	uint32_t g = tc_def_region(t, "g", 0, 0, false);
+	tcb_enter(t, 0, 0, main_);
+	tcb_enter(t, 0, 10, f); tcb_enter(t, 0, 20, f); tcb_enter(t, 0, 30, g); tcb_leave(t, 0, 40, g);
+	tcb_leave(t, 0, 50, f); tcb_leave(t, 0, 70, f);
+	tcb_leave(t, 0, 100, main_);
+	tcb_enter(t, th, 5, f); tcb_enter(t, th, 10, g); tcb_leave(t, th, 15, g); tcb_leave(t, th, 25, f);
+	tcb_enter(t, th, 30, f);
+	tcb_seen(t, th, 90);
+	tcb_enter(t, 1, 0, main_); tcb_leave(t, 1, 50, main_);
+	tc_trace_finish(t);
+	struct tc_prof_table *pl = tc_profile_locations(t), *pr = tc_profile_ranks(t, pl);
+	/* by location, then exclusive time descending */
+	const struct { uint32_t who, region; uint64_t calls, excl, incl; } wl[] = {
+		{ 0, f, 2, 50, 60 }, { 0, main_, 1, 40, 100 }, { 0, g, 1, 10, 10 },
+		{ 1, main_, 1, 50, 50 },
+		{ th, f, 2, 75, 80 }, { th, g, 1, 5, 5 },
+	}, wr[] = {
+		{ 0, f, 4, 125, 140 }, { 0, main_, 1, 40, 100 }, { 0, g, 2, 15, 15 },
+		{ 1, main_, 1, 50, 50 },
+	};
+	assert_int_equal(pl->n, TC_NELEM(wl));
+	for (size_t i = 0; i < TC_NELEM(wl); i++) {
+		assert_int_equal(pl->cells[i].who, wl[i].who);
+		assert_int_equal(pl->cells[i].region, wl[i].region);
+		assert_int_equal(pl->cells[i].calls, wl[i].calls);
+		assert_int_equal(pl->cells[i].excl, wl[i].excl);
+		assert_int_equal(pl->cells[i].incl, wl[i].incl);
+	}
+	assert_int_equal(pr->n, TC_NELEM(wr));
+	for (size_t i = 0; i < TC_NELEM(wr); i++) {
+		assert_int_equal(pr->cells[i].who, wr[i].who);
+		assert_int_equal(pr->cells[i].region, wr[i].region);
+		assert_int_equal(pr->cells[i].calls, wr[i].calls);
+		assert_int_equal(pr->cells[i].excl, wr[i].excl);
+		assert_int_equal(pr->cells[i].incl, wr[i].incl);
+	}
+	tc_prof_table_free(pr);
+	tc_prof_table_free(pl);
+	tc_trace_free(t);
+}
+
+/* Counters per function: an accumulated metric sampled before each Enter and
+ * Leave (as Score-P writes it): main[0,100] > f[10,50] > f[20,30] (recursive);
+ * values 0, 5, 7, 20, 30, 70 at those six records; one call before the
+ * first sample on location 1 is left out. */
+static void test_counters(void **st)
+{
+	(void)st;
+	struct tc_trace *t = tc_trace_new(1000, 0, 0);
+	tc_def_simple(t, 2, NULL, 1);
+	uint32_t main_ = tc_def_region(t, "main", 0, 0, false), f = tc_def_region(t, "f", 0, 0, false);
+	uint32_t cyc = tc_def_metric(t, "cyc", "#", TC_MM_ACCUMULATED, 0, TC_MV_UINT64);
+	const uint64_t when[] = { 0, 10, 20, 30, 50, 100 }, val[] = { 0, 5, 7, 20, 30, 70 };
+	for (int k = 0; k < 6; k++) {
+		tcb_metric(t, 0, when[k], cyc, TC_MV_UINT64, (union tc_mvalue){ .u = val[k] });
+		if (k < 3) tcb_enter(t, 0, when[k], k ? f : main_);
+		else tcb_leave(t, 0, when[k], k < 5 ? f : main_);
+	}
+	tcb_enter(t, 1, 0, main_); tcb_leave(t, 1, 10, main_);
+	tcb_metric(t, 1, 20, cyc, TC_MV_UINT64, (union tc_mvalue){ .u = 9 });
+	tc_trace_finish(t);
+	struct tc_counters *C = tc_counters_compute(t);
+	/* f: incl 30-5 = 25 (outer only), the inner 20-7 = 13; excl 25-13 + 13 = 25; main: incl 70, excl 70-25 = 45 */
+	assert_int_equal(C->ncells, 2);
+	assert_int_equal(C->cells[0].region, main_);
+	assert_int_equal(C->cells[0].iexcl, 45);
+	assert_int_equal(C->cells[0].iincl, 70);
+	assert_int_equal(C->cells[1].region, f);
+	assert_int_equal(C->cells[1].calls, 2);
+	assert_int_equal(C->cells[1].iexcl, 25);
+	assert_int_equal(C->cells[1].iincl, 25);
+	assert_int_equal(C->nranks, 2);
+	assert_int_equal(C->ranks[0].samples, 6);
+	assert_true(C->ranks[0].increase == 70 && C->ranks[0].max == 70);
+	assert_int_equal(C->ranks[1].samples, 1);
+	tc_counters_free(C);
+	tc_trace_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +396,8 @@ int main(void)
 		cmocka_unit_test(test_summary_hand),
 		cmocka_unit_test(test_call_bins_choice),
 		cmocka_unit_test(test_summary_traces),
+		cmocka_unit_test(test_per_location_rank),
+		cmocka_unit_test(test_counters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
