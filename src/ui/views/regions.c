@@ -111,7 +111,7 @@ static void draw_matrix(const struct tc_latview *v, struct tc_grid *g, int x, in
 			idx[j] = idx[j - 1];
 			idx[j - 1] = tmp;
 		}
-	grid_printf(g, x, y0 - 2, w, TC_R_HEADING, "messages from the row's region to");
+	grid_printf(g, x, y0 - 2, w, TC_R_HEADING, "row's messages to");
 	for (uint32_t j = 0; j < n; j++)
 		grid_printf(g, x + (int)j * cw, y0 - 1, cw, v->top[idx[j]] == sel ? TC_R_CURSOR : TC_R_AXIS, "%*u", cw - 1,
 			    v->top[idx[j]]);
