@@ -1,6 +1,6 @@
 #!/bin/sh
 # The rank filter (`render --filter`, the UI's `f`) applies in the list views
-# (wait states, regions, evolution, verdicts, clusters): their rows are the
+# (wait states, regions, evolution, verdicts, clusters, dag): their rows are the
 # filter's ranks, a global result says so, and the title never adds
 # "(all ranks here)" for them.  And the region matrix: each row of it sits on
 # the table row of the region it counts from (its diagonal cell "·" is in the
@@ -14,7 +14,7 @@ LS=$TRACES/casita-late-sender-barrier-4p
 ok() { if [ "$2" = 1 ]; then echo "ok $1"; else echo "not ok $1"; sed -n 1,40p "$tmp"; fi; }
 
 # the views that apply the filter do not say "(all ranks here)"
-for v in waitstates regions evolution verdicts clusters; do
+for v in waitstates regions evolution verdicts clusters dag; do
 	"$BIN" render "$S64" --view $v --size 120x30 --filter '^(4|5)$' >"$tmp" 2>&1
 	r=1
 	head -n 1 "$tmp" | grep -q 'f:^(4|5)\$' || r=0
@@ -65,6 +65,14 @@ grep -q 'clusters over all ranks' "$tmp" || r=0
 focus=$(awk -F'│' 'NR > 3 && $2 ~ /^ *[0-9]+ / { split($2, f, " "); printf "%s ", f[1] } $2 ~ /^─/ { exit }' "$tmp")
 [ "$focus" = "4 5 " ] || r=0
 ok filter-clusters-focus $r
+
+# dag: the rows are the filter's ranks of the DAG's region (16-19 in the hot spot)
+"$BIN" render "$S64" --view dag --size 120x14 --filter '^(17|18)$' >"$tmp" 2>&1
+rows=$(awk '/^[+-] +[0-9]+ / { printf "%s ", $2 }' "$tmp")
+r=1
+[ "$rows" = "17 18 " ] || r=0
+grep -q 'rows: ranks of f:' "$tmp" || r=0
+ok filter-dag-rows $r
 
 # the region matrix lines up with the table: row of region X has "·" under column X
 # (the table and the matrix rows are ASCII but for "·", made "D" to count bytes)
