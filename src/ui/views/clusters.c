@@ -526,7 +526,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		if (s > f.s1) break;
 		if (col % 10 == 0) {
 			char lab[24];
-			snprintf(lab, sizeof lab, "%lld", (long long)s);
+			app_step_label(s, lab, sizeof lab);   /* "init" before step 0, never "-1" */
 			if (col + (int)strlen(lab) <= f.cols) grid_text(g, f.x0 + col, r.y + 1, f.cols - col, TC_R_AXIS, lab);
 		} else if (grid_at(g, f.x0 + col, r.y + 1)->ch == ' ') {
 			grid_putr(g, f.x0 + col, r.y + 1, col % 5 == 0 ? grid_glyph(g, TC_G_TICK) : ' ', TC_R_AXIS);
