@@ -289,7 +289,7 @@ struct tc_latview {
 	double l_max;             /* largest window mean L (all messages and every region) */
 	uint32_t ntop;            /* regions in the traffic matrix (most crossing messages), by id */
 	uint32_t top[TC_LATV_TOP];
-	uint64_t matrix[TC_LATV_TOP * TC_LATV_TOP];   /* messages from top[i] to top[j] */
+	uint64_t *matrix;         /* nregions × TC_LATV_TOP: messages from region i to top[j] */
 	uint64_t matrix_max;      /* largest count off the diagonal */
 };
 struct tc_latview *latview_build(const struct tc_latency *lat);
@@ -344,6 +344,7 @@ struct tc_app {
 	struct { uint32_t top; bool latency; int rows; } rg;
 	struct { uint32_t win, left, top; int rows; } ev;
 	struct tc_latview *latv;   /* NULL until a latency view draws */
+	struct { uint32_t *ids, n, nwith, gen; bool built; } latrows;   /* app_lat_rows' cache */
 	/* wait states: selected line, first line shown */
 	struct { uint32_t sel, top; int rows; } ws;
 	/* profile: selected row, first row shown, sort key (0 exclusive, 1 inclusive, 2 calls, 3 imbalance) */
@@ -446,6 +447,9 @@ bool app_set_filter(struct tc_app *a, const char *pat);
 bool app_set_rank_set(struct tc_app *a, const uint32_t *ranks, uint32_t n, const char *label);
 /* The latency views' data (built on first use). */
 const struct tc_latview *app_latview(struct tc_app *a);
+/* The regions in RL order (latview order) that hold a visible rank, *n of
+ * them; the first *nwith have messages inside.  Without a filter: order. */
+const uint32_t *app_lat_rows(struct tc_app *a, uint32_t *n, uint32_t *nwith);
 bool app_set_search(struct tc_app *a, const char *pat);
 bool app_search_next(struct tc_app *a, bool backward);
 /* The cursor to the next message partner or collective peer of the event it was on when p was first pressed. */
@@ -465,6 +469,8 @@ static inline bool app_rank_selected(const struct tc_app *a, uint32_t r)
 {
 	return a->nrank_sel && r < a->t->nranks && a->rank_sel[r];
 }
+/* Is rank r in the visible list (the filter's or a region's rank set)? O(log n). */
+bool app_rank_visible(const struct tc_app *a, uint32_t r);
 /* Colour-map role for a value in [0, vmax]. */
 enum tc_role app_map_role(double v, double vmax);
 void app_fit_logical(struct tc_app *a, int cols, int rows);

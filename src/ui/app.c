@@ -57,6 +57,7 @@ void app_free(struct tc_app *a)
 	free(a->err_caret);
 	free(a->theme_request);
 	latview_free(a->latv);
+	free(a->latrows.ids);
 	free(a->ov.xs);
 }
 
@@ -102,6 +103,13 @@ uint32_t app_vis_index(const struct tc_app *a, uint32_t rank)
 {
 	uint32_t lo = (uint32_t)tc_lower_bound_u32(a->vis, a->nvis, rank);
 	return lo < a->nvis ? lo : (a->nvis ? a->nvis - 1 : 0);
+}
+
+bool app_rank_visible(const struct tc_app *a, uint32_t r)
+{
+	if (a->nvis == a->t->nranks) return r < a->t->nranks;
+	size_t lo = tc_lower_bound_u32(a->vis, a->nvis, r);
+	return lo < a->nvis && a->vis[lo] == r;
 }
 
 uint32_t app_cursor_cev(const struct tc_app *a)
@@ -584,50 +592,91 @@ static void prompt_key(struct tc_app *a, int key)
 	}
 }
 
-void app_key(struct tc_app *a, int key)
+/* Keys that answer an earlier key: the prompt's line, the letter of a mark,
+ * "quit?".  True when the key was taken. */
+static bool modal_key(struct tc_app *a, int key)
 {
 	if (a->prompt) {
 		prompt_key(a, key);
-		return;
+		return true;
 	}
 	a->msg[0] = 0;
 	free(a->err_caret);
 	a->err_caret = NULL;
-	if (key == TK_INTERRUPT) { a->quit = true; return; }
+	if (key == TK_INTERRUPT) { a->quit = true; return true; }
 	if (a->pending) {   /* the letter of a mark */
 		char cmd = a->pending;
 		a->pending = 0;
 		marks_key(a, cmd, key);
-		return;
+		return true;
 	}
 	if (a->confirm_quit) {   /* answering "quit?" */
 		a->confirm_quit = false;
-		if (key == 'y' || key == 'Y' || key == 'q') { a->quit = true; return; }
-		if (key != TK_ESC && key != TK_BACKSPACE && key != 8) { app_message(a, false, "not quitting"); return; }
+		if (key == 'y' || key == 'Y' || key == 'q') { a->quit = true; return true; }
+		if (key != TK_ESC && key != TK_BACKSPACE && key != 8) { app_message(a, false, "not quitting"); return true; }
 	}
-	const struct tc_keybind *b = keymap_find(key, a->view->id);
-	enum tc_action act = b ? b->act : ACT_NONE;
-	if (!app_view_ready(a, a->view)) {   /* computing: the view's own keys wait; q leaves it */
-		if ((act == ACT_QUIT && key != 'Q') || act == ACT_BACK) {
-			if (a->depth) app_pop(a);
-			else if (!app_history_pop(a)) a->view = &view_logical;
-			app_message(a, false, "left the view while it computes; its result is kept");
-			return;
-		}
-		if (act == ACT_NONE || act == ACT_ENTER) {
-			app_message(a, false, "computing %s: q goes back, digits and Tab switch views", a->view->name);
-			return;
-		}
-	} else if (a->view->key && a->view->key(a, key, act)) return;
+	return false;
+}
+
+/* A view still computing (src/ui/job.c) takes no keys of its own: q and Esc
+ * leave it, Enter and unbound keys say why nothing happens.  True when the
+ * key was taken. */
+static bool computing_key(struct tc_app *a, int key, enum tc_action act)
+{
+	if ((act == ACT_QUIT && key != 'Q') || act == ACT_BACK) {
+		if (a->depth) app_pop(a);
+		else if (!app_history_pop(a)) a->view = &view_logical;
+		app_message(a, false, "left the view while it computes; its result is kept");
+		return true;
+	}
+	if (act == ACT_NONE || act == ACT_ENTER) {
+		app_message(a, false, "computing %s: q goes back, digits and Tab switch views", a->view->name);
+		return true;
+	}
+	return false;
+}
+
+static void quit_key(struct tc_app *a, int key)
+{
+	if (key == 'Q') a->quit = true;
+	else if (a->depth > 0) app_pop(a);
+	else if (a->nhist) {   /* after a jump: ask, so a slip does not cost a reload */
+		a->confirm_quit = true;
+		app_message(a, false, "quit? y: quit, Esc: back to where you jumped from, other keys: stay");
+	} else a->quit = true;
+}
+
+/* Tab, Shift-Tab and the digits: the main views in registry order. */
+static void switch_view(struct tc_app *a, int key, enum tc_action act)
+{
+	size_t n = tc_nmain_views, cur = 0;
+	for (size_t i = 0; i < n; i++)
+		if (tc_main_views[i] == a->view) cur = i;
+	size_t next = act == ACT_NEXT_VIEW ? (cur + 1) % n : act == ACT_PREV_VIEW ? (cur + n - 1) % n : (size_t)(key - '1');
+	if (next < n) a->view = tc_main_views[next];
+	if (a->view == &view_physical) enter_physical(a);
+}
+
+/* Esc / Backspace: undo the most recent of a pushed pane, a range being
+ * marked, a jump (when it came after the last filter or selection change),
+ * the rank selection, the selection, the filter, an earlier jump. */
+static void back_key(struct tc_app *a)
+{
+	if (a->depth > 0) app_pop(a);
+	else if (a->ov.marking) a->ov.marking = false;
+	else if (a->nhist && a->hist[a->nhist - 1].tick > a->filter_tick && app_history_pop(a)) {}   /* a jump came last */
+	else if (a->nrank_sel) { app_select_ranks(a, NULL, 0); app_message(a, false, "rank selection cleared"); }
+	else if (a->sel) { a->sel = false; app_message(a, false, "selection cleared"); }
+	else if (a->filter) app_set_filter(a, NULL);   /* the filter or a rank set */
+	else app_history_pop(a);
+}
+
+/* What the current view did not take: quitting, help, views, prompts,
+ * search steps, metric, aggregates, detail, partners, marks, origins. */
+static void global_key(struct tc_app *a, int key, enum tc_action act)
+{
 	switch (act) {
-	case ACT_QUIT:
-		if (key == 'Q') a->quit = true;
-		else if (a->depth > 0) app_pop(a);
-		else if (a->nhist) {   /* after a jump: ask, so a slip does not cost a reload */
-			a->confirm_quit = true;
-			app_message(a, false, "quit? y: quit, Esc: back to where you jumped from, other keys: stay");
-		} else a->quit = true;
-		break;
+	case ACT_QUIT: quit_key(a, key); break;
 	case ACT_HELP:
 		a->help_of = a->view;
 		a->help_scroll = 0;
@@ -635,25 +684,8 @@ void app_key(struct tc_app *a, int key)
 		break;
 	case ACT_NEXT_VIEW:
 	case ACT_PREV_VIEW:
-	case ACT_VIEW_N: {
-		size_t n = tc_nmain_views, cur = 0;
-		for (size_t i = 0; i < n; i++)
-			if (tc_main_views[i] == a->view) cur = i;
-		size_t next = act == ACT_NEXT_VIEW ? (cur + 1) % n : act == ACT_PREV_VIEW ? (cur + n - 1) % n
-											   : (size_t)(key - '1');
-		if (next < n) a->view = tc_main_views[next];
-		if (a->view == &view_physical) enter_physical(a);
-		break;
-	}
-	case ACT_BACK:
-		if (a->depth > 0) app_pop(a);
-		else if (a->ov.marking) a->ov.marking = false;
-		else if (a->nhist && a->hist[a->nhist - 1].tick > a->filter_tick && app_history_pop(a)) {}   /* a jump came last */
-		else if (a->nrank_sel) { app_select_ranks(a, NULL, 0); app_message(a, false, "rank selection cleared"); }
-		else if (a->sel) { a->sel = false; app_message(a, false, "selection cleared"); }
-		else if (a->filter) app_set_filter(a, NULL);   /* the filter or a rank set */
-		else app_history_pop(a);
-		break;
+	case ACT_VIEW_N: switch_view(a, key, act); break;
+	case ACT_BACK: back_key(a); break;
 	case ACT_SEARCH:
 	case ACT_FILTER:
 	case ACT_COMMAND:
@@ -661,7 +693,7 @@ void app_key(struct tc_app *a, int key)
 		a->linelen = 0;
 		break;
 	case ACT_NEXT:
-	case ACT_PREV:
+	case ACT_PREV:   /* a jump, remembered only when it moved */
 		app_history_push(a);
 		if (!app_search_next(a, act == ACT_PREV)) a->nhist--;
 		break;
@@ -679,9 +711,7 @@ void app_key(struct tc_app *a, int key)
 		a->detail_scroll = 0;
 		app_push(a, &view_detail);
 		break;
-	case ACT_PARTNER:
-		app_next_partner(a);
-		break;
+	case ACT_PARTNER: app_next_partner(a); break;
 	case ACT_SET_MARK:
 	case ACT_GOTO_MARK:
 		a->pending = act == ACT_SET_MARK ? 'M' : '\'';
@@ -691,9 +721,20 @@ void app_key(struct tc_app *a, int key)
 		app_history_push(a);
 		if (!app_next_origin(a)) a->nhist--;
 		break;
-	default:
-		break;
+	default: break;
 	}
+}
+
+/* One key: a modal answer, else the current view's, else the app's. */
+void app_key(struct tc_app *a, int key)
+{
+	if (modal_key(a, key)) return;
+	const struct tc_keybind *b = keymap_find(key, a->view->id);
+	enum tc_action act = b ? b->act : ACT_NONE;
+	if (!app_view_ready(a, a->view)) {
+		if (computing_key(a, key, act)) return;
+	} else if (a->view->key && a->view->key(a, key, act)) return;
+	global_key(a, key, act);
 }
 
 bool app_next_partner(struct tc_app *a)

@@ -193,9 +193,12 @@ void grid_write_ansi(const struct tc_grid *g, const struct tc_theme *th, FILE *f
 				if (a & TC_A_DIM) fputs(";2", f);
 				if (a & TC_A_UNDERLINE) fputs(";4", f);
 				if (a & TC_A_REVERSE) fputs(";7", f);
-				if (!th->monochrome) {
-					sgr_color(f, (c->attr & TC_A_SOLID) ? &sf->bg : &sf->fg, false);
-					sgr_color(f, &sb->bg, true);
+				if (!th->monochrome) {   /* a role without a colour takes the normal role's, as on the terminal */
+					const struct tc_color *fc = (c->attr & TC_A_SOLID) ? &sf->bg : &sf->fg, *bc = &sb->bg;
+					if (fc->kind == TC_COL_DEFAULT) fc = &th->role[TC_R_NORMAL].fg;
+					if (bc->kind == TC_COL_DEFAULT) bc = &th->role[TC_R_NORMAL].bg;
+					sgr_color(f, fc, false);
+					sgr_color(f, bc, true);
 				}
 				fputc('m', f);
 				last = key;

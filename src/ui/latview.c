@@ -56,21 +56,24 @@ struct tc_latview *latview_build(const struct tc_latency *lat)
 		v->ntop++;
 	}
 	free(k);
-	if (v->ntop) {
+	if (v->ntop) {   /* every region's messages to each of the top regions */
 		uint8_t *slot = xmalloc((size_t)n + 1);
 		memset(slot, 0xff, (size_t)n + 1);
 		for (uint32_t i = 0; i < v->ntop; i++) slot[v->top[i]] = (uint8_t)i;
+		v->matrix = xcalloc((size_t)n * TC_LATV_TOP + 1, sizeof *v->matrix);
 		const struct tc_trace *t = lat->t;
 		for (size_t m = 0; m < t->nmsgs; m++) {
 			uint32_t s = t->msgs[m].src, d = t->msgs[m].dst;
 			if (s >= t->nranks || d >= t->nranks) continue;
-			uint8_t a = slot[lat->rank_region[s]], b = slot[lat->rank_region[d]];
-			if (a != 0xff && b != 0xff) v->matrix[a * TC_LATV_TOP + b]++;
+			uint32_t from = lat->rank_region[s];
+			uint8_t b = slot[lat->rank_region[d]];
+			if (b != 0xff && from < n) v->matrix[(size_t)from * TC_LATV_TOP + b]++;
 		}
 		free(slot);
-		for (uint32_t i = 0; i < v->ntop; i++)
+		for (uint32_t i = 0; i < n; i++)
 			for (uint32_t j = 0; j < v->ntop; j++)
-				if (i != j && v->matrix[i * TC_LATV_TOP + j] > v->matrix_max) v->matrix_max = v->matrix[i * TC_LATV_TOP + j];
+				if (i != v->top[j] && v->matrix[(size_t)i * TC_LATV_TOP + j] > v->matrix_max)
+					v->matrix_max = v->matrix[(size_t)i * TC_LATV_TOP + j];
 	}
 	return v;
 }
@@ -79,6 +82,7 @@ void latview_free(struct tc_latview *v)
 {
 	if (!v) return;
 	free(v->order);
+	free(v->matrix);
 	free(v);
 }
 
@@ -86,4 +90,35 @@ const struct tc_latview *app_latview(struct tc_app *a)
 {
 	if (!a->latv) a->latv = latview_build(session_latency(a->sess));
 	return a->latv;
+}
+
+const uint32_t *app_lat_rows(struct tc_app *a, uint32_t *n, uint32_t *nwith)
+{
+	const struct tc_latview *v = app_latview(a);
+	const struct tc_latency *lat = v->lat;
+	*n = *nwith = 0;
+	if (!lat) return v->order;
+	if (a->nvis == a->t->nranks) {
+		*n = lat->nregions;
+		*nwith = v->nwith;
+		return v->order;
+	}
+	if (!a->latrows.built || a->latrows.gen != a->vis_gen) {
+		free(a->latrows.ids);
+		a->latrows.ids = xmalloc(((size_t)lat->nregions + 1) * sizeof *a->latrows.ids);
+		a->latrows.n = a->latrows.nwith = 0;
+		for (uint32_t i = 0; i < lat->nregions; i++) {
+			const struct tc_lat_region *R = &lat->regions[v->order[i]];
+			bool vis = false;
+			for (uint32_t k = 0; k < R->nranks && !vis; k++) vis = app_rank_visible(a, R->ranks[k]);
+			if (!vis) continue;
+			a->latrows.ids[a->latrows.n++] = v->order[i];
+			if (i < v->nwith) a->latrows.nwith = a->latrows.n;
+		}
+		a->latrows.gen = a->vis_gen;
+		a->latrows.built = true;
+	}
+	*n = a->latrows.n;
+	*nwith = a->latrows.nwith;
+	return a->latrows.ids;
 }

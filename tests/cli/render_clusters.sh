@@ -26,4 +26,9 @@ b=$("$BIN" render "$TRACES/sstmacro-mpi-coverage-10p" --view clusters --size 120
 [ "$a" = "$b" ] && echo "ok render-clusters-deterministic" || echo "not ok render-clusters-deterministic"
 out=$("$BIN" render "$TRACES/sstmacro-mpi-coverage-10p" --view nope --size 80x24 2>&1)
 case "$out" in *"clusters"*) echo "ok render-clusters-listed";; *) echo "not ok render-clusters-listed: $out";; esac
+# the axis never says step -1: the block before step 0 is "init" (issue 14)
+"$BIN" render "$TRACES/tracer-stencil4d-64p" --view clusters --size 100x20 --step 0 >"$tmp" 2>&1
+if grep 'dendrogram' "$tmp" | grep -q -- '-1' || ! grep 'dendrogram' "$tmp" | grep -q 'init'; then
+	echo "not ok render-clusters-axis-init"; grep dendrogram "$tmp"
+else echo "ok render-clusters-axis-init"; fi
 rm -f "$tmp"

@@ -17,7 +17,18 @@ else echo "not ok no-color-levels: no dim event glyphs"; fi
 keys q
 restored no-color-quit 0
 # a view that does not restrict itself to the filter's ranks says so
-"$BIN" render "$ST" --view waitstates --size 100x24 --filter quartz2 >"$tmp/w.txt" 2>&1
+"$BIN" render "$ST" --view calls --size 100x24 --filter quartz2 >"$tmp/w.txt" 2>&1
 head -n 1 "$tmp/w.txt" | grep -q 'f:quartz2 (all ranks here)' && echo "ok filter-all-ranks-note" || echo "not ok filter-all-ranks-note"
 "$BIN" render "$ST" --view profile --size 100x24 --filter quartz2 >"$tmp/w.txt" 2>&1
 head -n 1 "$tmp/w.txt" | grep -q 'f:quartz2 |' && echo "ok filter-profile-applied" || echo "not ok filter-profile-applied"
+# the light theme paints its background everywhere: render gives every cell a
+# colour (no terminal-default 39/49), and the UI paints a label row white (231)
+"$BIN" render "$ST" --view profile --size 80x24 --theme light --color >"$tmp/l.txt" 2>&1
+if grep -q ';49m\|;39;' "$tmp/l.txt"; then echo "not ok light-render-background"; else echo "ok light-render-background"; fi
+start 80 24 "$UTF" "--theme light $ST"
+wait_for "?:help" >/dev/null
+keys 7
+sleep 0.5
+if $T capture-pane -p -e -t m | grep -q '48;5;231m  128.0 KiB'; then echo "ok light-tui-background"
+else echo "not ok light-tui-background"; $T capture-pane -p -e -t m | cat -v | sed 's/^/    /' | head -n 30; fi
+keys q

@@ -432,6 +432,23 @@ static void draw_tree(struct tc_app *a, struct tc_grid *g, const struct tc_phase
 	}
 }
 
+/* The focus rows: the phase's focus ranks that are visible (the filter's),
+ * else, when the filter hides them all, its first ranks in the phase. */
+static int focus_ranks(const struct tc_app *a, const struct tc_phase_clusters *ph, uint32_t *out, uint32_t max)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < ph->nfocus && n < max; i++)
+		if (app_rank_visible(a, ph->focus[i])) out[n++] = ph->focus[i];
+	if (n || a->nvis == a->t->nranks) return (int)n;
+	uint32_t *m = xmalloc(((size_t)ph->nranks + 1) * sizeof *m);
+	memcpy(m, ph->members, (size_t)ph->nranks * sizeof *m);
+	qsort(m, ph->nranks, sizeof *m, tc_cmp_u32);
+	for (uint32_t i = 0; i < ph->nranks && n < max; i++)
+		if (app_rank_visible(a, m[i])) out[n++] = m[i];
+	free(m);
+	return (int)n;
+}
+
 static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 {
 	struct tc_clusters *c;
@@ -451,11 +468,13 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	int lw = TC_MAX(4, digits(a->t->nranks ? a->t->nranks - 1 : 0) + 1);
 	int rx = r.x + dw + 1, rw = r.w - dw - 1;
 	int nf_max = body >= 6 ? body / 3 : 1;
-	int nf = (int)TC_MIN(ph->nfocus, (uint32_t)nf_max);
+	uint32_t *fr = xmalloc(((size_t)nf_max + 1) * sizeof *fr);
+	int nf = focus_ranks(a, ph, fr, (uint32_t)nf_max);
 	bool sep = body - nf >= 4;
 	int brows = body - nf - sep;
 	if (rw - lw < 8 || brows < 1) {
 		grid_text(g, r.x, r.y + 1, r.w, TC_R_ERROR, "the cluster view does not fit: make the terminal larger");
+		free(fr);
 		return;
 	}
 	a->cl.rows = body;
@@ -507,7 +526,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		if (s > f.s1) break;
 		if (col % 10 == 0) {
 			char lab[24];
-			snprintf(lab, sizeof lab, "%lld", (long long)s);
+			app_step_label(s, lab, sizeof lab);   /* "init" before step 0, never "-1" */
 			if (col + (int)strlen(lab) <= f.cols) grid_text(g, f.x0 + col, r.y + 1, f.cols - col, TC_R_AXIS, lab);
 		} else if (grid_at(g, f.x0 + col, r.y + 1)->ch == ' ') {
 			grid_putr(g, f.x0 + col, r.y + 1, col % 5 == 0 ? grid_glyph(g, TC_G_TICK) : ' ', TC_R_AXIS);
@@ -520,13 +539,13 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	/* focus ranks */
 	uint32_t pcev[MAX_PARTNERS];
 	uint32_t np = view_partners(a, pcev, MAX_PARTNERS);
-	for (int i = 0; i < nf; i++) focus_row(&f, ph->focus[i], y + i, lw);
+	for (int i = 0; i < nf; i++) focus_row(&f, fr[i], y + i, lw);
 	for (uint32_t k = 0; k < np; k++) {
 		const struct tc_cev *pe = &a->st->cevs[pcev[k]];
 		int col = step_col(&f, pe->step);
 		if (col < 0) continue;
 		for (int i = 0; i < nf; i++)
-			if (ph->focus[i] == pe->rank) mark(g, f.x0 + col, y + i, TC_R_PARTNER);
+			if (fr[i] == pe->rank) mark(g, f.x0 + col, y + i, TC_R_PARTNER);
 	}
 	y += nf;
 
@@ -547,9 +566,10 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	if (sep) {
 		grid_fill(g, rx, y, rw, 1, grid_glyph(g, TC_G_HLINE), TC_R_AXIS);
 		char lab[96];
-		if ((int)nb <= brows) snprintf(lab, sizeof lab, " %u cluster%s, focus %u of %u ", nb, nb == 1 ? "" : "s",
-					       (uint32_t)nf, ph->nfocus);
-		else snprintf(lab, sizeof lab, " clusters %u-%u of %u ", bfirst + 1, bfirst + (uint32_t)brows, nb);
+		const char *all = a->nvis < a->t->nranks ? "(clusters over all ranks; focus: ranks of f:) " : "";
+		if ((int)nb <= brows) snprintf(lab, sizeof lab, " %u cluster%s, focus %u of %u %s", nb, nb == 1 ? "" : "s",
+					       (uint32_t)nf, ph->nfocus, all);
+		else snprintf(lab, sizeof lab, " clusters %u-%u of %u %s", bfirst + 1, bfirst + (uint32_t)brows, nb, all);
 		grid_text(g, rx + 1, y, rw - 1, TC_R_AXIS, lab);
 		y++;
 	}
@@ -593,7 +613,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		const struct tc_cev *pe = &a->st->cevs[pcev[k]];
 		if (pe->partition != a->cl.part) continue;
 		bool focus = false;
-		for (int i = 0; i < nf; i++) focus |= ph->focus[i] == pe->rank;
+		for (int i = 0; i < nf; i++) focus |= fr[i] == pe->rank;
 		int col = step_col(&f, pe->step);
 		if (focus || col < 0) continue;
 		uint32_t vn = tc_clusters_visible_of(c, a->cl.part, pe->rank);
@@ -604,6 +624,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	free(G);
 	free(h);
 	free(L);
+	free(fr);
 	if (legend) draw_legend(&f, r.x, r.y + r.h - 1, r.w);
 	if (evline) app_event_line(a, g, r.y + r.h - 1 - legend);
 }
@@ -745,6 +766,6 @@ static const char *const help[] = {
 };
 
 const struct view view_clusters = {
-	.name = "clusters", .id = TC_V_CLUSTERS, .min_w = 40, .min_h = 6, .draw = draw, .key = key, .help = help,
+	.name = "clusters", .id = TC_V_CLUSTERS, .min_w = 40, .min_h = 6, .draw = draw, .key = key, .help = help, .filtered = true,
 	.ready = view_ready_clusters, .prepare = view_prepare_clusters,
 };

@@ -319,9 +319,26 @@ static void mark(struct tc_dagview *s, struct tc_grid *g, const uint32_t *rowy, 
 }
 
 /* Rows a rank takes: its state row and, unfolded, one per node. */
-static uint32_t rows_of(const struct tc_dagview *s, uint32_t ri)
+/* Screen rows of DAG rank ri: none when the filter hides it. */
+static uint32_t rows_of(const struct tc_app *a, const struct tc_dagview *s, uint32_t ri)
 {
-	return 1 + (s->unfolded[s->dag->ranks[ri].rank] ? s->rfirst[ri + 1] - s->rfirst[ri] : 0);
+	uint32_t rank = s->dag->ranks[ri].rank;
+	if (!app_rank_visible(a, rank)) return 0;
+	return 1 + (s->unfolded[rank] ? s->rfirst[ri + 1] - s->rfirst[ri] : 0);
+}
+
+/* The cursor onto a visible rank: the next one in direction dir (+1 / -1),
+ * else the nearest the other way; false when the filter hides every rank. */
+static bool cursor_visible(const struct tc_app *a, struct tc_dagview *s, int dir)
+{
+	const struct tc_dag *d = s->dag;
+	for (int pass = 0; pass < 2; pass++, dir = -dir)
+		for (int64_t i = s->cur; i >= 0 && i < (int64_t)d->nranks; i += dir)
+			if (app_rank_visible(a, d->ranks[i].rank)) {
+				s->cur = (uint32_t)i;
+				return true;
+			}
+	return false;
 }
 
 static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
@@ -336,6 +353,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	/* header: what the DAG covers */
 	if (d->region == TC_NONE) sb_printf(&b, "all %u ranks", t->nranks);
 	else sb_printf(&b, "region %u (%u ranks)", d->region, d->nranks);
+	if (a->nvis < t->nranks) sb_add(&b, ", rows: ranks of f:");
 	if (s->window != TC_NONE) sb_printf(&b, " win %u/%u", s->window, lat->nwindows);
 	char t0[32], t1[32];
 	fmt_seconds(t0, sizeof t0, tc_sec(t, d->t0));
@@ -389,13 +407,15 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		grid_text(g, r.x, y0, r.w, TC_R_LABEL, b.s);
 	}
 	/* scroll: the cursor rank and (if they fit) its unfolded lines stay visible */
-	if (d->nranks) {
+	bool any = d->nranks && cursor_visible(a, s, 1);
+	if (d->nranks && !any) grid_text(g, r.x, y0, r.w, TC_R_LABEL, "no rank of the filter in this DAG (r: other regions)");
+	if (any) {
 		if (s->cur < s->top) s->top = s->cur;
 		if (s->cur - s->top > (uint32_t)rows) s->top = s->cur - (uint32_t)rows;
 		for (;;) {
 			uint32_t used = 0;
-			for (uint32_t i = s->top; i < s->cur; i++) used += rows_of(s, i);
-			uint32_t need = TC_MIN(rows_of(s, s->cur), (uint32_t)rows);
+			for (uint32_t i = s->top; i < s->cur; i++) used += rows_of(a, s, i);
+			uint32_t need = TC_MIN(rows_of(a, s, s->cur), (uint32_t)rows);
 			if (used + need <= (uint32_t)rows || s->top >= s->cur) break;
 			s->top++;
 		}
@@ -404,7 +424,8 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	uint32_t *rowy = xmalloc(((size_t)rows + 1) * sizeof *rowy);   /* screen row of rank top+i */
 	for (int i = 0; i <= rows; i++) rowy[i] = UINT32_MAX;
 	int y = 0;
-	for (uint32_t ri = s->top; ri < d->nranks && d->nmsgs && y < rows; ri++) {
+	for (uint32_t ri = s->top; any && ri < d->nranks && d->nmsgs && y < rows; ri++) {
+		if (!rows_of(a, s, ri)) continue;   /* filtered out */
 		rowy[ri - s->top] = (uint32_t)(y0 + y);
 		draw_state(a, s, g, &c, r.x, y0 + y, ri);
 		draw_levels(a, s, g, dx, y0 + y, ncols, ri);
@@ -490,6 +511,8 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	const struct tc_latency *lat = session_latency(a->sess);
 	uint32_t n = d->nranks, page = s->page > 1 ? (uint32_t)s->page - 1 : 1;
 	if (app_move_index(&s->cur, n, page, act)) {
+		bool up = act == ACT_UP || act == ACT_PGUP || act == ACT_TOP;
+		cursor_visible(a, s, up ? -1 : 1);
 		sync_cursor(a, s);
 		return true;
 	}
@@ -561,6 +584,6 @@ static const char *const help[] = {
 
 const struct view view_dag = {
 	.name = "dag", .id = TC_V_DAG, .min_w = 40, .min_h = 5, .draw = draw, .key = key, .help = help,
-	.free_state = free_state,
+	.free_state = free_state, .filtered = true,
 	.ready = view_ready_verdicts, .prepare = view_prepare_verdicts,
 };

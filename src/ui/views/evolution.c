@@ -16,17 +16,29 @@
 
 #define LABEL_W 17
 
-/* Rows: 0 = all messages, i > 0 = order[i - 1] (regions with inside messages). */
-static uint32_t nrows_of(const struct tc_latview *v) { return 1 + v->nwith; }
+/* Rows: 0 = all messages (of every rank, also under a filter), i > 0 =
+ * ids[i - 1]: the regions with inside messages holding a visible rank
+ * (app_lat_rows), nwith of them. */
+struct rows { const uint32_t *ids; uint32_t nwith; };
 
-static uint32_t row_of(const struct tc_app *a, const struct tc_latview *v)
+static struct rows rows_of(struct tc_app *a)
 {
-	for (uint32_t i = 0; i < v->nwith; i++)
-		if (v->order[i] == a->lat_region) return i + 1;
+	uint32_t n;
+	struct rows e;
+	e.ids = app_lat_rows(a, &n, &e.nwith);
+	return e;
+}
+
+static uint32_t nrows_of(const struct rows *e) { return 1 + e->nwith; }
+
+static uint32_t row_of(const struct tc_app *a, const struct rows *e)
+{
+	for (uint32_t i = 0; i < e->nwith; i++)
+		if (e->ids[i] == a->lat_region) return i + 1;
 	return 0;
 }
 
-static void series(const struct tc_latency *lat, const struct tc_latview *v, uint32_t row, const struct tc_lat_win **w,
+static void series(const struct tc_latency *lat, const struct rows *e, uint32_t row, const struct tc_lat_win **w,
 		   const struct tc_period **p, uint32_t *np)
 {
 	if (!row) {
@@ -34,7 +46,7 @@ static void series(const struct tc_latency *lat, const struct tc_latview *v, uin
 		*p = lat->periods_all;
 		*np = lat->nperiods_all;
 	} else {
-		const struct tc_lat_region *R = &lat->regions[v->order[row - 1]];
+		const struct tc_lat_region *R = &lat->regions[e->ids[row - 1]];
 		*w = R->win;
 		*p = R->periods;
 		*np = R->nperiods;
@@ -91,25 +103,25 @@ static bool rises(const struct tc_lat_win *w, const struct tc_period *pe)
 	return isfinite(lo) && isfinite(hi) && hi - lo > 0.05 && hi > lo * 1.05;
 }
 
-static void draw_row(struct tc_app *a, const struct tc_latview *v, struct tc_grid *g, struct tc_rect r, int y,
+static void draw_row(struct tc_app *a, const struct tc_latview *v, const struct rows *e, struct tc_grid *g, struct tc_rect r, int y,
 		     uint32_t row, bool cur, int cw, uint32_t nshow)
 {
 	const struct tc_latency *lat = v->lat;
 	const struct tc_lat_win *w;
 	const struct tc_period *p;
 	uint32_t np;
-	series(lat, v, row, &w, &p, &np);
+	series(lat, e, row, &w, &p, &np);
 	char name[48], lab[64];
 	double rl = lat->mean_l;
 	if (row) {
-		const struct tc_lat_region *R = &lat->regions[v->order[row - 1]];
+		const struct tc_lat_region *R = &lat->regions[e->ids[row - 1]];
 		struct strbuf b = { 0 };
 		fmt_ranges(&b, R->ranks, R->nranks);
-		snprintf(name, sizeof name, "r%u %s", v->order[row - 1], b.s ? b.s : "");
+		snprintf(name, sizeof name, "r%u %s", e->ids[row - 1], b.s ? b.s : "");
 		sb_free(&b);
 		rl = R->rl;
 	} else {
-		snprintf(name, sizeof name, "all msgs");
+		snprintf(name, sizeof name, a->nvis < a->t->nranks ? "all ranks" : "all msgs");   /* global under a filter too */
 	}
 	bool cut = strlen(name) > 10;
 	if (cut) name[9] = 0;   /* an ellipsis glyph goes in the tenth column */
@@ -196,27 +208,28 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		}
 	}
 
-	uint32_t nrows = nrows_of(v), cur = row_of(a, v);
+	struct rows e = rows_of(a);
+	uint32_t nrows = nrows_of(&e), cur = row_of(a, &e);
 	int fit = (r.h - 3) / 2;
 	a->ev.rows = fit;
 	app_list_top(&a->ev.top, cur, nrows, fit);
 	for (int i = 0; i < fit; i++) {
 		uint32_t row = a->ev.top + (uint32_t)i;
 		if (row >= nrows) break;
-		draw_row(a, v, g, r, r.y + 2 + 2 * i, row, row == cur, cw, nshow);
+		draw_row(a, v, &e, g, r, r.y + 2 + 2 * i, row, row == cur, cw, nshow);
 	}
 
 	/* the window under the cursor */
 	const struct tc_lat_win *w;
 	const struct tc_period *p;
 	uint32_t np;
-	series(lat, v, cur, &w, &p, &np);
+	series(lat, &e, cur, &w, &p, &np);
 	uint32_t wi = a->ev.win;
 	char b0[32], b1[32];
 	fmt_seconds(b0, sizeof b0, tc_sec(t, tc_lat_win_start(lat, wi)));
 	fmt_seconds(b1, sizeof b1, tc_sec(t, TC_MIN(tc_lat_win_end(lat, wi), t->tmax)));
 	struct strbuf b = { 0 };
-	if (cur) sb_printf(&b, "region %u", v->order[cur - 1]);
+	if (cur) sb_printf(&b, "region %u", e.ids[cur - 1]);
 	else sb_add(&b, "all messages");
 	sb_printf(&b, ", window %u: %s - %s", wi, b0, b1);
 	if (w && w[wi].n)
@@ -235,9 +248,10 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	const struct tc_latview *v = app_latview(a);
 	const struct tc_latency *lat = v->lat;
 	if (!lat || !lat->nwindows || !a->t->nmsgs) return false;
-	uint32_t row = row_of(a, v), nw = lat->nwindows;
-	if (app_list_move(&row, nrows_of(v), a->ev.rows, act)) {
-		a->lat_region = row ? v->order[row - 1] : TC_NONE;
+	struct rows rs = rows_of(a);
+	uint32_t row = row_of(a, &rs), nw = lat->nwindows;
+	if (app_list_move(&row, nrows_of(&rs), a->ev.rows, act)) {
+		a->lat_region = row ? rs.ids[row - 1] : TC_NONE;
 		return true;
 	}
 	switch (act) {
@@ -278,5 +292,5 @@ static const char *const help[] = {
 
 const struct view view_evolution = {
 	.name = "evolution", .id = TC_V_EVOLUTION, .min_w = 30, .min_h = 5, .draw = draw, .key = key, .help = help,
-	.ready = view_ready_latency, .prepare = view_prepare_latency,
+	.filtered = true, .ready = view_ready_latency, .prepare = view_prepare_latency,
 };

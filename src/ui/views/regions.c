@@ -27,11 +27,11 @@ static int digits(uint64_t v)
 	return d;
 }
 
-/* Position of the selected region in the RL order (the first when none is selected). */
-static uint32_t sel_index(const struct tc_app *a, const struct tc_latview *v)
+/* Position of the selected region among the rows (the first when none is selected). */
+static uint32_t sel_index(const struct tc_app *a, const uint32_t *ids, uint32_t n)
 {
-	for (uint32_t i = 0; i < v->lat->nregions; i++)
-		if (v->order[i] == a->lat_region) return i;
+	for (uint32_t i = 0; i < n; i++)
+		if (ids[i] == a->lat_region) return i;
 	return 0;
 }
 
@@ -92,17 +92,16 @@ static void draw_strip(struct tc_app *a, const struct tc_latview *v, struct tc_g
 	if (rpc > 1 && used + 12 <= w) grid_printf(g, x + used + 1, y, w - used - 1, TC_R_AXIS, "%u per cell", rpc);
 }
 
-/* Messages between the top regions (rows: from, columns: to), ids ascending. */
-static void draw_matrix(const struct tc_latview *v, struct tc_grid *g, int x, int y, int w, int h, uint32_t sel)
+/* Messages from each table row's region (on that row: rows[top + i] at
+ * y0 + i) to the regions with the most crossing traffic (columns, ids
+ * ascending, their ids on the heading row y0 - 1). */
+static void draw_matrix(const struct tc_latview *v, struct tc_grid *g, int x, int y0, int w, int rows,
+			const uint32_t *ids, uint32_t nids, uint32_t top, uint32_t sel)
 {
-	uint32_t maxid = 0;
-	for (uint32_t i = 0; i < v->ntop; i++) maxid = TC_MAX(maxid, v->top[i]);
-	int lw = TC_MAX(digits(maxid) + 1, 3);
 	int cw = TC_MAX(digits(v->matrix_max) + 1, 3);
 	if (cw > 6) cw = 6;
 	uint32_t n = v->ntop;
-	if (w - lw < (int)n * cw) n = (uint32_t)TC_MAX(0, (w - lw) / cw);
-	if (h - 2 < (int)n) n = (uint32_t)TC_MAX(0, h - 2);
+	if (w < (int)n * cw) n = (uint32_t)TC_MAX(0, w / cw);
 	if (n < 2) return;
 	uint32_t idx[TC_LATV_TOP];   /* slots of the n busiest, by region id */
 	for (uint32_t i = 0; i < n; i++) idx[i] = i;
@@ -112,17 +111,17 @@ static void draw_matrix(const struct tc_latview *v, struct tc_grid *g, int x, in
 			idx[j] = idx[j - 1];
 			idx[j - 1] = tmp;
 		}
-	grid_printf(g, x, y, w, TC_R_HEADING, "messages from\\to region");
+	grid_printf(g, x, y0 - 2, w, TC_R_HEADING, "row's messages to");
 	for (uint32_t j = 0; j < n; j++)
-		grid_printf(g, x + lw + (int)j * cw, y + 1, cw, v->top[idx[j]] == sel ? TC_R_CURSOR : TC_R_AXIS, "%*u", cw - 1,
+		grid_printf(g, x + (int)j * cw, y0 - 1, cw, v->top[idx[j]] == sel ? TC_R_CURSOR : TC_R_AXIS, "%*u", cw - 1,
 			    v->top[idx[j]]);
-	for (uint32_t i = 0; i < n; i++) {
-		int yy = y + 2 + (int)i;
-		grid_printf(g, x, yy, lw, v->top[idx[i]] == sel ? TC_R_CURSOR : TC_R_AXIS, "%*u", lw - 1, v->top[idx[i]]);
+	for (int i = 0; i < rows && top + (uint32_t)i < nids; i++) {
+		int yy = y0 + i;
+		uint32_t from = ids[top + (uint32_t)i];
 		for (uint32_t j = 0; j < n; j++) {
-			int cx = x + lw + (int)j * cw;
-			uint64_t c = v->matrix[idx[i] * TC_LATV_TOP + idx[j]];
-			if (i == j) {
+			int cx = x + (int)j * cw;
+			uint64_t c = v->matrix[(size_t)from * TC_LATV_TOP + idx[j]];
+			if (from == v->top[idx[j]]) {
 				grid_putr(g, cx + cw - 2, yy, grid_glyph(g, TC_G_AGG), TC_R_AXIS);
 				continue;
 			}
@@ -148,15 +147,23 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		grid_text(g, r.x, r.y, r.w, TC_R_LABEL, "no ranks: no communication regions");
 		return;
 	}
-	uint32_t n = lat->nregions, si = sel_index(a, v), sel = v->order[si];
+	uint32_t n, nwith;
+	const uint32_t *ids = app_lat_rows(a, &n, &nwith);
+	if (!n) {
+		grid_text(g, r.x, r.y, r.w, TC_R_LABEL, "no region holds a rank of the filter");
+		return;
+	}
+	uint32_t si = sel_index(a, ids, n), sel = ids[si];
+	char of[48] = "";
+	if (n < lat->nregions) snprintf(of, sizeof of, " (of %u; with ranks of f:)", lat->nregions);
 	if (a->rg.latency)
-		grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "%u region%s by RL (mean L inside); colour: RL %.2f to %.2f", n,
-			    n == 1 ? "" : "s", v->rl_min, v->rl_max);
+		grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "%u region%s%s by RL (mean L inside); colour: RL %.2f to %.2f", n,
+			    n == 1 ? "" : "s", of, v->rl_min, v->rl_max);
 	else {
 		char line[200];
 		snprintf(line, sizeof line,
-			 "%u region%s by RL = mean L inside, L = transfer / median of its size class; L>=%g: high; threshold %.2f",
-			 n, n == 1 ? "" : "s", lat->opts.high_l, lat->threshold_used);
+			 "%u region%s%s by RL = mean L inside, L = transfer / median of its size class; L>=%g: high; threshold %.2f",
+			 n, n == 1 ? "" : "s", of, lat->opts.high_l, lat->threshold_used);
 		grid_text_elide(g, r.x, r.y, r.w, TC_R_LABEL, line);
 	}
 	int tw = TC_MIN(r.w, TABLE_W);
@@ -170,7 +177,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	for (int i = 0; i < rows; i++) {
 		uint32_t k = a->rg.top + (uint32_t)i;
 		if (k >= n) break;
-		const struct tc_lat_region *R = &lat->regions[v->order[k]];
+		const struct tc_lat_region *R = &lat->regions[ids[k]];
 		char mem[64], rl[16];
 		bool cut = members(R, mem, sizeof mem, 12);
 		if (isfinite(R->rl)) snprintf(rl, sizeof rl, "%6.2f", R->rl);
@@ -178,12 +185,12 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		enum tc_role role = k == si ? TC_R_CURSOR : a->rg.latency ? rl_role(v, R->rl) : TC_R_NORMAL;
 		int y = r.y + 3 + i;
 		if (role != TC_R_NORMAL) grid_fill(g, r.x, y, tw, 1, ' ', role);
-		grid_printf(g, r.x, y, tw, role, "%c%4u %-12s %5u %7llu %6llu %s %7llu", k == si ? '>' : ' ', v->order[k], mem,
+		grid_printf(g, r.x, y, tw, role, "%c%4u %-12s %5u %7llu %6llu %s %7llu", k == si ? '>' : ' ', ids[k], mem,
 			    R->nnodes, (unsigned long long)R->messages_inside, (unsigned long long)R->messages_crossing, rl,
 			    (unsigned long long)R->high);
 		if (cut) grid_put(g, r.x + 6 + 11, y, grid_glyph(g, TC_G_ELLIPSIS), role, role, 0);
 	}
-	if (r.w - tw >= 12) draw_matrix(v, g, r.x + tw + 2, r.y + 1, r.w - tw - 2, r.h - 2, sel);
+	if (r.w - tw >= 12) draw_matrix(v, g, r.x + tw + 2, r.y + 3, r.w - tw - 2, rows, ids, n, a->rg.top, sel);
 
 	/* the selected region in full */
 	const struct tc_lat_region *R = &lat->regions[sel];
@@ -204,9 +211,11 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	const struct tc_latview *v = app_latview(a);
 	const struct tc_latency *lat = v->lat;
 	if (!lat || !lat->nregions) return false;
-	uint32_t i = sel_index(a, v);
-	if (app_list_move(&i, lat->nregions, a->rg.rows, act)) {
-		a->lat_region = v->order[i];
+	uint32_t n, nwith;
+	const uint32_t *ids = app_lat_rows(a, &n, &nwith);
+	uint32_t i = sel_index(a, ids, n);
+	if (app_list_move(&i, n, a->rg.rows, act)) {
+		if (n) a->lat_region = ids[i];
 		return true;
 	}
 	switch (act) {
@@ -215,7 +224,8 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 		app_message(a, false, "latency mode %s", a->rg.latency ? "on: colour = region latency (RL)" : "off");
 		return true;
 	case ACT_ENTER: {
-		uint32_t id = v->order[i];
+		if (!n) return true;
+		uint32_t id = ids[i];
 		const struct tc_lat_region *R = &lat->regions[id];
 		char label[32];
 		snprintf(label, sizeof label, "region %u", id);
@@ -234,12 +244,14 @@ static void csv(struct tc_app *a, FILE *f)
 {
 	const struct tc_latview *v = app_latview(a);
 	const struct tc_latency *lat = v->lat;
+	uint32_t n, nwith;
+	const uint32_t *ids = app_lat_rows(a, &n, &nwith);
 	fprintf(f, "region,ranks,nodes,inside,crossing,rl,delayed,high\n");
-	for (uint32_t k = 0; lat && k < lat->nregions; k++) {
-		const struct tc_lat_region *R = &lat->regions[v->order[k]];
+	for (uint32_t k = 0; lat && k < n; k++) {
+		const struct tc_lat_region *R = &lat->regions[ids[k]];
 		struct strbuf b = { 0 };
 		fmt_ranges(&b, R->ranks, R->nranks);
-		fprintf(f, "%u,", v->order[k]);
+		fprintf(f, "%u,", ids[k]);
 		export_csv_str(f, b.s ? b.s : "");
 		sb_free(&b);
 		fprintf(f, ",%u,%llu,%llu,", R->nnodes, (unsigned long long)R->messages_inside, (unsigned long long)R->messages_crossing);
@@ -256,8 +268,9 @@ static const char *const help[] = {
 	"member ranks, nodes spanned, messages inside and crossing the border, RL,",
 	"high-latency messages inside (L >= 2, option high_l).",
 	"The strip marks the selected region's ranks. L colours rows and strip by",
-	"RL, from the lowest region (map0) to the highest (map7). Right: messages",
-	"between the regions with the most crossing traffic (row: from, column: to).",
+	"RL, from the lowest region (map0) to the highest (map7). Right, on each",
+	"region's row: its messages to the regions with the most crossing traffic",
+	"(columns). With a filter (f) only regions holding one of its ranks show.",
 	"Enter shows only the selected region's ranks in the other views; Esc",
 	"shows all ranks again.",
 	NULL,
@@ -265,6 +278,6 @@ static const char *const help[] = {
 
 const struct view view_regions = {
 	.name = "regions", .id = TC_V_REGIONS, .min_w = 40, .min_h = 5, .draw = draw, .key = key, .help = help,
-	.csv = csv,
+	.csv = csv, .filtered = true,
 	.ready = view_ready_latency, .prepare = view_prepare_latency,
 };

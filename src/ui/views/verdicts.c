@@ -43,6 +43,7 @@ struct tc_verdview {
 	bool built;
 	uint32_t built_scope;
 	int built_w;
+	uint32_t built_gen;      /* the app's vis_gen: evidence rows are the visible ranks' */
 	struct tc_verdict_win *win;   /* the scope's panels, one per window */
 	uint32_t nwin, group, ncols;  /* windows; windows per strip column; strip columns */
 	VEC(struct vline) L;
@@ -179,11 +180,16 @@ static void build(struct tc_app *a, struct tc_verdview *s, int w)
 	s->built = true;
 	s->built_scope = s->scope;
 	s->built_w = w;
+	s->built_gen = a->vis_gen;
+	bool filtered = a->nvis < t->nranks;
 	char b1[32], b2[32], b3[32];
 	struct strbuf b;
 	sb_init(&b);
 
-	/* the verdicts of the scope */
+	/* the verdicts of the scope; under a filter they stay global (the
+	 * analysis is of the whole run), the rank rows below are the filter's */
+	if (filtered) add(s, K_TEXT, TC_R_LABEL, "(verdict over all ranks; strips: all ranks; rank rows: the %u of f:)",
+			  a->nvis);
 	if (s->scope == TC_NONE) {
 		add(s, K_TEXT, TC_R_HEADING, "Verdicts for the run (r: next scope)");
 	} else {
@@ -309,10 +315,12 @@ static void build(struct tc_app *a, struct tc_verdview *s, int w)
 		if (!any) continue;
 		add(s, K_TEXT, TC_R_NORMAL, "%s", "");
 		add(s, K_TEXT, TC_R_HEADING, "Imbalance: blamed ranks and their worst steps (Enter: logical view there)");
+		uint32_t hidden = 0;
 		for (uint32_t k = 0; k < v->nranks && k < 64; k++) {
 			uint32_t r = v->ranks[k];
 			const struct tc_verdict_rank *x = r < V->nranks ? &V->rank[r] : NULL;
 			if (!x) continue;
+			if (!app_rank_visible(a, r)) { hidden++; continue; }
 			fmt_seconds(b1, sizeof b1, x->own_late);
 			fmt_seconds(b2, sizeof b2, x->caused);
 			fmt_seconds(b3, sizeof b3, x->waited);
@@ -332,6 +340,8 @@ static void build(struct tc_app *a, struct tc_verdview *s, int w)
 				l->step = v->steps[j].step;
 			}
 		}
+		if (hidden) add(s, K_TEXT, TC_R_LABEL, "  %u blamed rank%s outside the filter (Esc clears it)", hidden,
+				hidden == 1 ? "" : "s");
 	}
 	sb_free(&b);
 }
@@ -347,7 +357,7 @@ static struct tc_verdview *state(struct tc_app *a)
 
 static void ensure(struct tc_app *a, struct tc_verdview *s, int w)
 {
-	if (s->built && s->built_scope == s->scope && s->built_w == w) return;
+	if (s->built && s->built_scope == s->scope && s->built_w == w && s->built_gen == a->vis_gen) return;
 	bool first = !s->built;
 	build(a, s, w);
 	if (first)   /* start on the first verdict: Enter leads to what it blames */
@@ -560,6 +570,13 @@ static void enter(struct tc_app *a, struct tc_verdview *s)
 	}
 }
 
+static bool region_visible(const struct tc_app *a, const struct tc_lat_region *R)
+{
+	for (uint32_t k = 0; k < R->nranks; k++)
+		if (app_rank_visible(a, R->ranks[k])) return true;
+	return false;
+}
+
 static bool key(struct tc_app *a, int k, enum tc_action act)
 {
 	struct tc_verdview *s = state(a);
@@ -578,7 +595,8 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	case ACT_ENTER: enter(a, s); return true;
 	case ACT_SCOPE: {
 		const struct tc_latency *lat = session_latency(a->sess);
-		s->scope = view_next_region(lat, s->scope);   /* the run, then each region of >= 2 ranks */
+		do s->scope = view_next_region(lat, s->scope);   /* the run, then each region of >= 2 ranks */
+		while (s->scope != TC_NONE && !region_visible(a, &lat->regions[s->scope]));   /* ... holding a visible rank */
 		s->sel = s->top = 0;
 		s->built = false;
 		if (s->scope == TC_NONE) app_message(a, false, "scope: the run");
@@ -607,6 +625,6 @@ static const char *const help[] = {
 
 const struct view view_verdicts = {
 	.name = "verdicts", .id = TC_V_VERDICTS, .min_w = 40, .min_h = 5, .draw = draw, .key = key, .help = help,
-	.free_state = free_state,
+	.free_state = free_state, .filtered = true,
 	.ready = view_ready_verdicts, .prepare = view_prepare_verdicts,
 };

@@ -24,6 +24,10 @@ struct ws_cache {
 	const struct tc_trace *t;
 	size_t nwaits;
 	uint32_t nranks;
+	uint32_t gen;                    /* key: the app's vis_gen (the lists hold visible ranks only) */
+	uint32_t nvis;                   /* visible ranks */
+	size_t nshown;                   /* waits of the visible ranks */
+	double total[TC_WS_COUNT];       /* per pattern: seconds waited by the visible ranks */
 	uint32_t *caused, ncaused;       /* ranks with caused > 0, most first */
 	uint32_t *waited, nwaited;       /* ranks with waited > 0, most first */
 	uint32_t *best_wait;             /* per rank: index of its largest wait, TC_NONE */
@@ -43,11 +47,12 @@ static int by_key_desc(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-static uint32_t *ranks_by(const double *v, uint32_t n, uint32_t *count)
+/* The visible ranks with v > 0, largest first. */
+static uint32_t *ranks_by(const struct tc_app *a, const double *v, uint32_t *count)
 {
-	uint32_t *r = xmalloc(((size_t)n + 1) * sizeof *r), k = 0;
-	for (uint32_t i = 0; i < n; i++)
-		if (v[i] > 0) r[k++] = i;
+	uint32_t *r = xmalloc(((size_t)a->nvis + 1) * sizeof *r), k = 0;
+	for (uint32_t j = 0; j < a->nvis; j++)
+		if (v[a->vis[j]] > 0) r[k++] = a->vis[j];
 	sort_key = v;
 	qsort(r, k, sizeof *r, by_key_desc);
 	*count = k;
@@ -63,11 +68,11 @@ static const double *cause_cost(struct tc_app *a)
 	return session_rootcause(a->sess)->delay_cost;
 }
 
-static const struct tc_waitstates *ws_sorted;
+static const double *ws_sorted;
 static int by_total_desc(const void *x, const void *y)
 {
 	int a = *(const int *)x, b = *(const int *)y;
-	if (ws_sorted->total[a] != ws_sorted->total[b]) return ws_sorted->total[a] > ws_sorted->total[b] ? -1 : 1;
+	if (ws_sorted[a] != ws_sorted[b]) return ws_sorted[a] > ws_sorted[b] ? -1 : 1;
 	return a - b;
 }
 
@@ -75,7 +80,8 @@ static const struct ws_cache *get_cache(struct tc_app *a)
 {
 	const struct tc_waitstates *w = session_waitstates(a->sess);
 	const struct tc_trace *t = a->t;
-	if (cache.w == w && cache.t == t && cache.nwaits == w->n && cache.nranks == t->nranks) return &cache;
+	if (cache.w == w && cache.t == t && cache.nwaits == w->n && cache.nranks == t->nranks && cache.gen == a->vis_gen)
+		return &cache;
 	free(cache.caused);
 	free(cache.waited);
 	free(cache.best_wait);
@@ -85,14 +91,21 @@ static const struct ws_cache *get_cache(struct tc_app *a)
 	cache.t = t;
 	cache.nwaits = w->n;
 	cache.nranks = t->nranks;
-	cache.caused = ranks_by(cause_cost(a), t->nranks, &cache.ncaused);
-	cache.waited = ranks_by(w->waited, t->nranks, &cache.nwaited);
+	cache.gen = a->vis_gen;
+	cache.nvis = a->nvis;
+	cache.caused = ranks_by(a, cause_cost(a), &cache.ncaused);
+	cache.waited = ranks_by(a, w->waited, &cache.nwaited);
+	bool all = a->nvis == t->nranks;
+	for (int k = 0; k < TC_WS_COUNT; k++) cache.total[k] = all ? w->total[k] : 0;
 	cache.best_wait = xmalloc(((size_t)t->nranks + 1) * sizeof *cache.best_wait);
 	cache.best_caused = xmalloc(((size_t)t->nranks + 1) * sizeof *cache.best_caused);
 	for (uint32_t r = 0; r < t->nranks; r++) cache.best_wait[r] = cache.best_caused[r] = TC_NONE;
 	for (int k = 0; k < TC_WS_COUNT; k++) cache.best_kind[k] = TC_NONE;
 	for (size_t i = 0; i < w->n; i++) {
 		const struct tc_wait *x = &w->w[i];
+		if (!all && !app_rank_visible(a, x->rank)) continue;   /* a pattern's waits are the visible ranks' */
+		if (!all && x->kind < TC_WS_COUNT) cache.total[x->kind] += x->seconds;
+		cache.nshown++;
 		uint32_t *b = &cache.best_wait[x->rank];
 		if (*b == TC_NONE || x->seconds > w->w[*b].seconds) *b = (uint32_t)i;
 		if (x->cause != TC_NONE && x->cause < t->nranks) {
@@ -105,15 +118,15 @@ static const struct ws_cache *get_cache(struct tc_app *a)
 		}
 	}
 	for (int k = 0; k < TC_WS_COUNT; k++) {
-		cache.sum += w->total[k];
-		if (w->total[k] > 0) cache.kinds[cache.nkinds++] = k;
+		cache.sum += cache.total[k];
+		if (cache.total[k] > 0) cache.kinds[cache.nkinds++] = k;
 	}
 	/* MPI time after MPI_Init and before MPI_Finalize (docs/span.md): Init would dilute every share */
 	const struct tc_span *sp = session_span(a->sess);
-	struct tc_profile *pf = tc_profile_compute_window(t, sp->rank_t0, sp->rank_t1, NULL, t->nranks);
+	struct tc_profile *pf = tc_profile_compute_window(t, sp->rank_t0, sp->rank_t1, all ? NULL : a->vis, a->nvis);
 	cache.mpi = pf->mpi;
 	tc_profile_free(pf);
-	ws_sorted = w;   /* patterns by size, largest first */
+	ws_sorted = cache.total;   /* patterns by size, largest first */
 	qsort(cache.kinds, (size_t)cache.nkinds, sizeof cache.kinds[0], by_total_desc);
 	return &cache;
 }
@@ -244,14 +257,14 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, struct tc_rect r, int 
 	case LN_PATTERN: {
 		int k = c->kinds[ln.i];
 		double top = 0;
-		for (int i = 0; i < c->nkinds; i++) top = TC_MAX(top, w->total[c->kinds[i]]);
+		for (int i = 0; i < c->nkinds; i++) top = TC_MAX(top, c->total[c->kinds[i]]);
 		int x = r.x + grid_printf(g, r.x, y, r.w, role, "  %-19s ", tc_ws_names[k]);
-		view_hbar(g, x, y, TC_MIN(bw, r.x + r.w - x), top > 0 ? w->total[k] / top : 0, bar);
+		view_hbar(g, x, y, TC_MIN(bw, r.x + r.w - x), top > 0 ? c->total[k] / top : 0, bar);
 		x += bw;
-		fmt_seconds(s, sizeof s, w->total[k]);
+		fmt_seconds(s, sizeof s, c->total[k]);
 		if (x < r.x + r.w)
 			grid_printf(g, x, y, r.x + r.w - x, role, " %10s %5.1f%% of MPI", s,
-				    c->mpi > 0 ? 100.0 * w->total[k] / c->mpi : 0.0);
+				    c->mpi > 0 ? 100.0 * c->total[k] / c->mpi : 0.0);
 		break;
 	}
 	case LN_ADVICE:
@@ -301,8 +314,10 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	char s1[32], s2[32];
 	fmt_seconds(s1, sizeof s1, c->sum);
 	fmt_seconds(s2, sizeof s2, c->mpi);
-	grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "Waiting %s of %s in MPI after MPI_Init (%.1f%%), %zu waits%s", s1, s2,
-		    c->mpi > 0 ? 100.0 * c->sum / c->mpi : 0.0, w->n, c->nkinds ? "" : ": no wait states");
+	char who[48] = "";
+	if (c->nvis < a->t->nranks) snprintf(who, sizeof who, " (ranks of f: %u of %u)", c->nvis, a->t->nranks);
+	grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "Waiting %s of %s in MPI after MPI_Init (%.1f%%), %zu waits%s%s", s1, s2,
+		    c->mpi > 0 ? 100.0 * c->sum / c->mpi : 0.0, c->nshown, who, c->nkinds ? "" : ": no wait states");
 	bool status = r.h >= 8;
 	int rows = r.h - 1 - status;
 	a->ws.rows = rows;
@@ -333,7 +348,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	describe_wait(a->t, &w->w[wi], d, sizeof d);
 	char line[320], tot[32];
 	if (k == LN_PATTERN) {
-		fmt_seconds(tot, sizeof tot, w->total[c->kinds[a->ws.sel]]);
+		fmt_seconds(tot, sizeof tot, c->total[c->kinds[a->ws.sel]]);
 		snprintf(line, sizeof line, "selected: %s, %s in all; its largest wait: %s", tc_ws_names[c->kinds[a->ws.sel]], tot, d);
 	} else if (k == LN_CAUSED) snprintf(line, sizeof line, "selected: rank %u; the largest wait it caused: %s", rank, d);
 	else snprintf(line, sizeof line, "selected: rank %u; its largest wait: %s", rank, d);
@@ -416,8 +431,8 @@ static void csv(struct tc_app *a, FILE *f)
 	const struct tc_waitstates *w = c->w;
 	fprintf(f, "section,item,seconds,percent\n");
 	for (int i = 0; i < c->nkinds; i++)
-		fprintf(f, "pattern,%s,%.9g,%.3f\n", tc_ws_names[c->kinds[i]], w->total[c->kinds[i]],
-			c->mpi > 0 ? 100.0 * w->total[c->kinds[i]] / c->mpi : 0.0);
+		fprintf(f, "pattern,%s,%.9g,%.3f\n", tc_ws_names[c->kinds[i]], c->total[c->kinds[i]],
+			c->mpi > 0 ? 100.0 * c->total[c->kinds[i]] / c->mpi : 0.0);
 	for (uint32_t i = 0; i < c->ncaused; i++)
 		fprintf(f, "caused,%u,%.9g,%.3f\n", c->caused[i], cause_cost(a)[c->caused[i]],
 			c->sum > 0 ? 100.0 * cause_cost(a)[c->caused[i]] / c->sum : 0.0);
@@ -440,5 +455,5 @@ static const char *const help[] = {
 
 const struct view view_waitstates = {
 	.name = "waitstates", .id = TC_V_WAITSTATES, .min_w = 40, .min_h = 4, .draw = draw, .key = key, .help = help, .csv = csv,
-	.ready = view_ready_waitstates, .prepare = view_prepare_waitstates,
+	.ready = view_ready_waitstates, .prepare = view_prepare_waitstates, .filtered = true,
 };
