@@ -14,7 +14,7 @@ BUILD=${1:-build}
 BIN=${2:-./tracecomb}
 case $BIN in */*) ;; *) BIN=./$BIN ;; esac   # the Makefile passes "tracecomb" for the default build
 DATA=$BUILD/bench-data
-for b in gen rawdecode load analysis regions clusters redraw views; do
+for b in gen rawdecode touch load analysis regions clusters redraw views; do
 	if [ ! -x "$BUILD/bench/$b" ]; then echo "bench: $BUILD/bench/$b is missing (make all)" >&2; exit 1; fi
 done
 # gen_once NAME GEN-OPTIONS...: $DATA/NAME, written once
@@ -33,9 +33,13 @@ uniq=$DATA/halo-256-unique
 echo "== warm-up (page cache): the floor"
 "$BUILD/bench/rawdecode" "$few" >/dev/null || exit 1
 "$BUILD/bench/rawdecode" "$uniq" || exit 1
+echo "== what fresh memory costs here (the first write to each page; docs/model.md, Load time)"
+touch_out=$("$BUILD/bench/touch") || exit 1
+echo "$touch_out"
+touch_ms=$(echo "$touch_out" | sed -n 's/^fresh_ms_per_mb=//p')
 echo "== load, report --json and first frame (render --view logical --size 120x36) against the floor"
 echo "   goals (CPU time / floor): load <= 1.5, report <= 3, first frame <= 2.5; peak <= 40 B/event; 2 threads faster than 1"
-"$BUILD/bench/load" --reps 3 --bin "$BIN" "$few" "$uniq" || exit 1
+"$BUILD/bench/load" --reps 3 --bin "$BIN" --touch-ms "$touch_ms" "$few" "$uniq" || exit 1
 raw=$("$BUILD/bench/rawdecode" "$uniq" | sed -n 's/.*seconds=\([0-9.]*\).*/\1/p')
 echo "== analyses on the unique-tag archive (wall time; the floor now $raw s)"
 "$BUILD/bench/analysis" "$uniq" --raw "$raw" || exit 1

@@ -176,6 +176,9 @@ size_t tc_prefault_ahead(void *base, size_t n, size_t cap, size_t size, size_t b
  * copy), so that its pages can be handed to another such array whole.  Zero
  * = empty.  cap is in bytes (a multiple of the page size). */
 struct tc_pages { char *p; size_t cap; };
+/* From this size on a tc_pages array is aligned to it and advised to take
+ * transparent huge pages (MADV_HUGEPAGE; ordinary pages where refused). */
+#define TC_HUGE_PAGE ((size_t)2 << 20)
 void tc_pages_reserve(struct tc_pages *a, size_t bytes);      /* contents kept */
 void tc_pages_shrink(struct tc_pages *a, size_t bytes);       /* unmaps whole pages past bytes */
 void tc_pages_free(struct tc_pages *a);

@@ -14,9 +14,12 @@ void json_init(struct json *j, FILE *f, int indent)
 
 static void newline(struct json *j)
 {
+	static const char spaces[] = "\n                                                                ";
 	if (!j->indent) return;
-	fputc('\n', j->f);
-	for (int i = 0; i < j->depth * j->indent; i++) fputc(' ', j->f);
+	/* one write per line break: report --json writes ~10^6 of them */
+	size_t n = (size_t)(j->depth * j->indent) + 1;
+	fwrite(spaces, 1, TC_MIN(n, sizeof spaces - 1), j->f);
+	for (n = n > sizeof spaces - 1 ? n - (sizeof spaces - 1) : 0; n; n--) fputc(' ', j->f);
 }
 
 /* Before any value: a comma when it is not the first in its container. */
@@ -56,6 +59,13 @@ static void put_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		size_t plain = 0;  /* a run of bytes written as they are: one write */
+		while (p[plain] >= 0x20 && p[plain] < 0x7f && p[plain] != '"' && p[plain] != '\\') plain++;
+		if (plain) {
+			fwrite(p, 1, plain, f);
+			p += plain - 1;
+			continue;
+		}
 		switch (*p) {
 		case '"': fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;

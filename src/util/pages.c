@@ -26,14 +26,45 @@ static size_t grown(size_t cap)
 	return round_up(cap + cap / 8, tc_page_size());
 }
 
+/* A fresh mapping of cap bytes starting at a TC_HUGE_PAGE boundary, advised to
+ * take transparent huge pages (where the kernel has none or refuses, it is an
+ * ordinary mapping); NULL when there is no room. */
+static char *map_huge(size_t cap)
+{
+	size_t slack = TC_HUGE_PAGE;
+	char *raw = mmap(NULL, cap + slack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (raw == MAP_FAILED) return NULL;
+	char *p = (char *)(((uintptr_t)raw + slack - 1) & ~(uintptr_t)(slack - 1));
+	if (p > raw) (void)munmap(raw, (size_t)(p - raw));
+	if (raw + slack > p) (void)munmap(p + cap, (size_t)(raw + slack - p));
+	(void)madvise(p, cap, MADV_HUGEPAGE);
+	return p;
+}
+
+/* Arrays of 2 MiB and more live in huge-page mappings: on a VM whose first
+ * write to each 4 KiB page is what costs (docs/model.md, "Load time"), that
+ * is half of the load's memory cost or less.  Growing one moves its pages to
+ * a new aligned mapping by mremap (no copy, nothing faulted in again). */
 void tc_pages_reserve(struct tc_pages *a, size_t bytes)
 {
 	if (bytes <= a->cap) return;
 	size_t cap = a->cap ? a->cap : 16 * tc_page_size();
 	while (cap < bytes) cap = grown(cap);
-	void *p = a->p ? mremap(a->p, a->cap, cap, MREMAP_MAYMOVE)
-		       : mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) tc_oom(cap);
+	char *p = cap >= TC_HUGE_PAGE ? map_huge(cap) : NULL;
+	if (p && a->p) {
+		if (mremap(a->p, a->cap, a->cap, MREMAP_MAYMOVE | MREMAP_FIXED, p) == MAP_FAILED) {
+			(void)munmap(p, cap);
+			p = NULL;
+		} else {
+			(void)madvise(p, cap, MADV_HUGEPAGE);  /* the moved pages kept their old advice */
+		}
+	}
+	if (!p) {
+		void *q = a->p ? mremap(a->p, a->cap, cap, MREMAP_MAYMOVE)
+			       : mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (q == MAP_FAILED) tc_oom(cap);
+		p = q;
+	}
 	a->p = p;
 	a->cap = cap;
 }
