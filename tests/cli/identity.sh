@@ -1,9 +1,10 @@
 #!/bin/sh
 # Issue 15 added fields, never changed old ones: `report --json` (every
 # section) on every shared trace, with the added fields deleted, equals the
-# output of the base commit 110897c's binary byte for byte (after jq -c, which
-# prints both sides alike).  The reference binary is $TC_REF_BIN, or built once
-# from `git archive 110897c` into $BUILD/ref-110897c (a few minutes).
+# output of main just before issue 15's model landed (0d74265, main's side of
+# that merge: the same analyses) byte for byte (after jq -c, which prints both
+# sides alike).  The reference binary is $TC_REF_BIN, or built once from
+# `git archive 0d74265` into $BUILD/ref-0d74265 (a few minutes).
 # Left out of the comparison: the fields added since (NEW below),
 # regions.seconds (the wall time that analysis took) and, on traces with
 # regions still open at the end (the tracer-stencil4d ones), profile.regions:
@@ -11,7 +12,7 @@
 # MEASUREMENT_ON_OFF there, 228 / 378 ticks after the last Enter/Leave), as
 # issue 15 asks; tests/cli/profile_ref.sh checks them against otf2-print.
 . "$(dirname "$0")/../lib.sh"
-BASE=110897c
+BASE=0d74265
 NEW='locations_by_type threads_per_rank streams_per_rank metrics per_rank per_location regions_total regions_truncated per_rank_total per_rank_truncated per_location_total per_location_truncated causes_total causes_truncated waiters_total waiters_truncated longest_total longest_truncated top_total top_truncated partition_list_total phase_shapes_total phase_shapes_truncated comm_matrix_bytes_total comm_matrix_bytes_truncated counters'
 command -v jq >/dev/null || { echo "skip identity: jq not installed"; exit 0; }
 [ -d "$TRACES" ] || { echo "skip identity: no traces at $TRACES"; exit 0; }
