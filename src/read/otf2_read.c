@@ -1023,6 +1023,18 @@ static char *check_local_files(struct loadctx *L)
 	return NULL;
 }
 
+/* Reader threads when the user named none: min(CPUs, 4); one under an
+ * address-space limit (`ulimit -v`, common on login nodes): every thread
+ * grows its own message block, and two blocks growing at once reserve more
+ * address space than one (docs/model.md, "Memory").  The results do not
+ * depend on the thread count. */
+static int default_threads(void)
+{
+	struct rlimit r;
+	if (getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY) return 1;
+	return TC_MIN(tc_ncpus(), 4);
+}
+
 /* --- amplification guard ---------------------------------------------------------
  * A few changed bytes in an anchor can make libotf2 allocate (and touch) tens
  * of GB before it fails.  While libotf2 opens the anchor and reads the global
@@ -1177,7 +1189,7 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 		goto fail;
 	}
 	double t_read = tc_now();
-	int nthreads = opts && opts->threads > 0 ? opts->threads : TC_MIN(tc_ncpus(), 4);
+	int nthreads = opts && opts->threads > 0 ? opts->threads : default_threads();
 	if ((uint32_t)nthreads > L.nlc) nthreads = (int)L.nlc;
 	if (nthreads < 1) nthreads = 1;
 	if (nthreads > TC_MAX_THREADS) nthreads = TC_MAX_THREADS;
