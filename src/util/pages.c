@@ -43,27 +43,26 @@ static char *map_huge(size_t cap)
 
 /* Arrays of 2 MiB and more live in huge-page mappings: on a VM whose first
  * write to each 4 KiB page is what costs (docs/model.md, "Load time"), that
- * is half of the load's memory cost or less.  Growing one moves its pages to
- * a new aligned mapping by mremap (no copy, nothing faulted in again). */
+ * is half of the load's memory cost or less.  A fresh one starts on a huge-page
+ * boundary; growing one is a plain mremap (pages moved, not copied; one
+ * mapping, so the next growth works and an address-space limit counts only
+ * the growth — moving the pages into a second, aligned mapping left two
+ * mappings that mremap cannot grow, and needed old + new address space at
+ * once: docs/model.md, "Memory"). */
 void tc_pages_reserve(struct tc_pages *a, size_t bytes)
 {
 	if (bytes <= a->cap) return;
 	size_t cap = a->cap ? a->cap : 16 * tc_page_size();
 	while (cap < bytes) cap = grown(cap);
-	char *p = cap >= TC_HUGE_PAGE ? map_huge(cap) : NULL;
-	if (p && a->p) {
-		if (mremap(a->p, a->cap, a->cap, MREMAP_MAYMOVE | MREMAP_FIXED, p) == MAP_FAILED) {
-			(void)munmap(p, cap);
-			p = NULL;
-		} else {
-			(void)madvise(p, cap, MADV_HUGEPAGE);  /* the moved pages kept their old advice */
-		}
-	}
-	if (!p) {
-		void *q = a->p ? mremap(a->p, a->cap, cap, MREMAP_MAYMOVE)
-			       : mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (q == MAP_FAILED) tc_oom(cap);
-		p = q;
+	void *p;
+	if (a->p) {
+		p = mremap(a->p, a->cap, cap, MREMAP_MAYMOVE);
+		if (p == MAP_FAILED) tc_oom(cap);
+		if (cap >= TC_HUGE_PAGE) (void)madvise(p, cap, MADV_HUGEPAGE);
+	} else {
+		p = cap >= TC_HUGE_PAGE ? map_huge(cap) : NULL;
+		if (!p) p = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) tc_oom(cap);
 	}
 	a->p = p;
 	a->cap = cap;

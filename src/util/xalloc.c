@@ -34,9 +34,15 @@ void tc_oom(size_t n)
 static void *advise_huge(void *p, size_t n)
 {
 	if (n < 2 * TC_HUGE_PAGE) return p;
-	uintptr_t a = ((uintptr_t)p + TC_HUGE_PAGE - 1) & ~(uintptr_t)(TC_HUGE_PAGE - 1);
-	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(TC_HUGE_PAGE - 1);
-	if (e > a) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+	/* the whole pages the block covers, from the page holding malloc's chunk
+	 * header: a block this large is its own mapping, and advising all of it
+	 * keeps it one mapping (advising only its aligned middle split it in
+	 * three, and glibc's realloc, which grows a block by mremap, then failed
+	 * and copied the block into a new one) */
+	uintptr_t pg = (uintptr_t)tc_page_size();
+	uintptr_t a = ((uintptr_t)p - 2 * sizeof(size_t)) & ~(pg - 1);
+	uintptr_t e = ((uintptr_t)p + n + pg - 1) & ~(pg - 1);
+	(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
 	return p;
 }
 
