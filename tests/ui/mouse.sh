@@ -37,6 +37,12 @@ wait_for "physical |"
 click 50 8   # row 8: the 5th rank row below the axis (row 3), rank 4 at the top of the list
 check click-physical-rank "physical | rank 4/31"
 
+keys 3
+wait_for "overview |"
+click 50 6   # a column in the middle of the bars: its step
+check_not click-overview "step 0/40"
+check click-overview-view "overview | rank 4/31"
+
 keys 7
 wait_for "Rank time"
 click 10 8   # the 4th table row under the header: MPI_Waitall (by exclusive time)
