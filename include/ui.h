@@ -155,8 +155,13 @@ enum tc_key {
 	TK_NONE = 0,
 	TK_ESC = 27, TK_ENTER = '\r', TK_TAB = '\t', TK_BACKSPACE = 127, TK_CTRL_L = 12,
 	TK_UP = 0x110000, TK_DOWN, TK_LEFT, TK_RIGHT, TK_PGUP, TK_PGDN, TK_HOME, TK_END,
-	TK_BTAB, TK_F1, TK_RESIZE, TK_DELETE, TK_INTERRUPT
+	TK_BTAB, TK_F1, TK_RESIZE, TK_DELETE, TK_INTERRUPT,
+	TK_MOUSE   /* a mouse event: term_mouse() says which (docs/tui.md, "Mouse") */
 };
+/* A mouse event at screen cell (x, y), 0-based: a button-1 click or a wheel notch;
+ * ctrl: Ctrl was held (the wheel then zooms). */
+enum tc_mouse_kind { TC_MOUSE_CLICK, TC_MOUSE_WHEEL_UP, TC_MOUSE_WHEEL_DOWN };
+struct tc_mouse { int x, y; enum tc_mouse_kind kind; bool ctrl; };
 enum tc_action {
 	ACT_NONE, ACT_QUIT, ACT_DOWN, ACT_UP, ACT_LEFT, ACT_RIGHT, ACT_PGDN, ACT_PGUP, ACT_TOP, ACT_BOTTOM,
 	ACT_FIRST, ACT_LAST, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_FIT, ACT_RANKS_IN, ACT_RANKS_OUT,
@@ -266,6 +271,10 @@ struct view {
 	 * prepare computes it (in a worker thread); both NULL: nothing slow */
 	bool (*ready)(const struct tc_session *s);
 	void (*prepare)(struct tc_session *s);
+	/* a click at screen cell (x, y) inside r, the area draw was last given: moves the
+	 * cursor or selection there; true if handled.  NULL: clicks are ignored (the wheel
+	 * works in every view through its keys, app_mouse) */
+	bool (*click)(struct tc_app *a, struct tc_rect r, int x, int y);
 };
 extern const struct view view_logical, view_physical, view_overview, view_detail, view_help;
 extern const struct view view_regions, view_evolution;
@@ -409,6 +418,7 @@ struct tc_app {
 	bool quit;
 	bool interactive;    /* the terminal UI (keys answer); false in `render` */
 	int last_w, last_h;
+	struct tc_rect view_rect;   /* where the current view was last drawn (clicks, src/ui/mouse.c) */
 	struct tc_theme theme;
 	char *theme_request;  /* :theme NAME asks the terminal to reload colours */
 };
@@ -418,6 +428,12 @@ void app_free(struct tc_app *a);
 const struct tc_lsum *app_sum(struct tc_app *a);
 void app_draw(struct tc_app *a, struct tc_grid *g);
 void app_key(struct tc_app *a, int key);
+/* A mouse event (src/ui/mouse.c): a click goes to the view's click hook, the wheel
+ * moves by rows (up/down keys), with Ctrl it zooms (+/-). */
+void app_mouse(struct tc_app *a, const struct tc_mouse *m);
+/* A click at row y of a list drawn from *top in rows lines starting at screen row y0:
+ * *sel becomes that line when it is one of the n; true if it moved. */
+bool app_list_click(uint32_t *sel, uint32_t top, uint32_t n, int rows, int y0, int y);
 bool app_set_view(struct tc_app *a, const char *name);
 void app_push(struct tc_app *a, const struct view *v);
 void app_pop(struct tc_app *a);
@@ -546,7 +562,7 @@ void export_csv_str(FILE *f, const char *s);
 
 /* --- terminal (src/ui/term.c, the only curses user) --------------------------- */
 enum tc_colormode { TC_CM_AUTO, TC_CM_ALWAYS, TC_CM_NEVER };
-struct tc_term_opts { enum tc_colormode color; bool ascii; };
+struct tc_term_opts { enum tc_colormode color; bool ascii, mouse; };   /* mouse: report clicks and the wheel */
 /* Checks TERM and opens the screen; false with *err set (nothing to restore). */
 bool term_open(const struct tc_term_opts *o, char **err);
 void term_close(void);          /* idempotent; safe from signal handlers */
@@ -557,6 +573,8 @@ void term_size(int *w, int *h);
 void term_blit(const struct tc_grid *g);
 /* Next key (enum tc_key or character); TK_NONE after timeout_ms (-1: wait). */
 int term_key(int timeout_ms);
+/* The event behind the last TK_MOUSE; false when it was none we use. */
+bool term_mouse(struct tc_mouse *m);
 void term_redraw_all(void);   /* Ctrl-L: repaint everything */
 /* ANSI rendering of a grid (for `render --color`): 256-colour SGR. */
 void grid_write_ansi(const struct tc_grid *g, const struct tc_theme *th, FILE *f);

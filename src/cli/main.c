@@ -23,13 +23,13 @@ static const struct command {
 	  "         [--metric M] [--color] [--ascii] [--theme NAME|PATH] [--no-agg] [--filter REGEX]\n"
 	  "         [--search REGEX]\n"
 	  "      one view drawn exactly as the terminal UI draws it, as text (ANSI with --color)" },
-	{ "tui", cmd_tui, "tui TRACE [--theme NAME|PATH] [--ascii] [--color=auto|always|never] [--threads N]\n"
+	{ "tui", cmd_tui, "tui TRACE [--theme NAME|PATH] [--ascii] [--color=auto|always|never] [--threads N] [--no-mouse]\n"
 	  "      the terminal UI (the same as `tracecomb TRACE`); keys: ? inside" },
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: tracecomb TRACE [--theme NAME|PATH] [--ascii] [--color=auto|always|never] [--threads N]\n"
+	fprintf(f, "usage: tracecomb TRACE [--theme NAME|PATH] [--ascii] [--color=auto|always|never] [--threads N] [--no-mouse]\n"
 		   "      open the terminal UI (press ? inside for the keys)\n");
 	for (size_t i = 0; i < TC_NELEM(commands); i++)
 		fprintf(f, "       tracecomb %s\n", commands[i].usage);

@@ -13,7 +13,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: tracecomb TRACE [--theme NAME|PATH] [--ascii] [--color=auto|always|never] [--threads N]\n");
+	fprintf(stderr, "usage: tracecomb TRACE [--theme NAME|PATH] [--ascii] [--color=auto|always|never] [--threads N] [--no-mouse]\n");
 	return 1;
 }
 
@@ -76,13 +76,14 @@ static void *compute(void *arg)
 int cmd_tui(int argc, char **argv)
 {
 	struct tc_read_opts ropts = { 0 };
-	struct tc_term_opts topts = { TC_CM_AUTO, false };
+	struct tc_term_opts topts = { TC_CM_AUTO, false, true };
 	const char *path = NULL, *theme_spec = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		if (!strcmp(o, "--theme") && i + 1 < argc) theme_spec = argv[++i];
 		else if (!strncmp(o, "--theme=", 8)) theme_spec = o + 8;
 		else if (!strcmp(o, "--ascii")) topts.ascii = true;
+		else if (!strcmp(o, "--no-mouse")) topts.mouse = false;
 		else if (!strcmp(o, "--color") || !strcmp(o, "--color=always")) topts.color = TC_CM_ALWAYS;
 		else if (!strcmp(o, "--color=never") || !strcmp(o, "--no-color")) topts.color = TC_CM_NEVER;
 		else if (!strcmp(o, "--color=auto")) topts.color = TC_CM_AUTO;
@@ -171,6 +172,11 @@ int cmd_tui(int argc, char **argv)
 		int k = term_key(app_busy(&a) ? 200 : -1);   /* a view computing: redraw as it goes */
 		if (k == TK_NONE) continue;
 		if (k == TK_RESIZE) continue;
+		if (k == TK_MOUSE) {
+			struct tc_mouse m;
+			if (term_mouse(&m)) app_mouse(&a, &m);
+			continue;
+		}
 		if (k == TK_CTRL_L && !a.prompt) { term_redraw_all(); continue; }
 		app_key(&a, k);
 		if (a.theme_request) {

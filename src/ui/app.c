@@ -940,6 +940,7 @@ void app_draw(struct tc_app *a, struct tc_grid *g)
 		return;
 	}
 	if (g->h >= 14 && r.h - 1 >= a->view->min_h && draw_strip(a, g, 1)) { r.y++; r.h--; }   /* room to spare */
+	a->view_rect = r;
 	if (app_view_ready(a, a->view)) a->view->draw(a, g, r);
 	else app_draw_computing(a, g, r);
 	draw_title(a, g);

@@ -199,6 +199,10 @@ bool term_open(const struct tc_term_opts *o, char **err)
 	intrflush(stdscr, FALSE);
 	keypad(stdscr, TRUE);
 	curs_set(0);
+	if (o->mouse) {   /* no click interval: a press answers at once (a click is press + release) */
+		mouseinterval(0);
+		mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED | BUTTON_CTRL, NULL);
+	}
 	level = LV_MONO;
 	const char *nc = getenv("NO_COLOR");
 	bool want = o->color == TC_CM_ALWAYS || (o->color == TC_CM_AUTO && !(nc && *nc));
@@ -215,6 +219,20 @@ void term_size(int *w, int *h)
 {
 	*w = COLS;
 	*h = LINES;
+}
+
+bool term_mouse(struct tc_mouse *m)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK) return false;
+	if (ev.bstate & BUTTON1_PRESSED) m->kind = TC_MOUSE_CLICK;
+	else if (ev.bstate & BUTTON4_PRESSED) m->kind = TC_MOUSE_WHEEL_UP;
+	else if (ev.bstate & BUTTON5_PRESSED) m->kind = TC_MOUSE_WHEEL_DOWN;
+	else return false;
+	m->x = ev.x;
+	m->y = ev.y;
+	m->ctrl = (ev.bstate & BUTTON_CTRL) != 0;
+	return true;
 }
 
 void term_redraw_all(void)
@@ -287,6 +305,7 @@ int term_key(int timeout_ms)
 			case KEY_BACKSPACE: return TK_BACKSPACE;
 			case KEY_ENTER: return TK_ENTER;
 			case KEY_DC: return TK_DELETE;
+			case KEY_MOUSE: return TK_MOUSE;
 			default: continue;
 			}
 		}

@@ -266,6 +266,60 @@ static void test_critical_path_key(void **state)
 	session_free(s);
 }
 
+/* Mouse events (src/ui/mouse.c): a click on the logical view's cell picks its
+ * rank and step, the wheel moves rows, nothing happens while a prompt is open. */
+static void test_mouse(void **state)
+{
+	(void)state;
+	struct tc_session *s = ring(4);
+	struct tc_app a;
+	app_init(&a, s, "ring", true, false);
+	struct tc_grid g;
+	grid_init(&g, 80, 24, false);
+	app_draw(&a, &g);
+	int row = -1, row0 = -1;   /* the first rows labelled " 2" and " 0" */
+	for (int y = 0; y < g.h; y++) {
+		bool lab = grid_at(&g, 0, y)->ch == ' ' && grid_at(&g, 2, y)->ch == ' ';
+		if (lab && grid_at(&g, 1, y)->ch == '2' && row < 0) row = y;
+		if (lab && grid_at(&g, 1, y)->ch == '0' && row0 < 0 && y > 2) row0 = y;
+	}
+	assert_true(row > 0 && row0 > 0);
+	struct tc_mouse m = { g.w - 1, row, TC_MOUSE_CLICK, false };
+	app_mouse(&a, &m);
+	assert_int_equal(a.rank, 2);
+	assert_int_equal(a.step, (int64_t)a.st->max_step);   /* the last column: the last step */
+	m.kind = TC_MOUSE_WHEEL_UP;   /* 3 rows up from rank 2: rank 0 */
+	app_mouse(&a, &m);
+	assert_int_equal(a.rank, 0);
+	m.kind = TC_MOUSE_WHEEL_DOWN;
+	app_mouse(&a, &m);
+	assert_int_equal(a.rank, 3);
+	m.kind = TC_MOUSE_CLICK;
+	m.x = 0;      /* on the label: the rank only */
+	m.y = row0;
+	app_mouse(&a, &m);
+	assert_int_equal(a.rank, 0);
+	assert_int_equal(a.step, (int64_t)a.st->max_step);
+	uk_keys(&a, "/");   /* a prompt is open: clicks are ignored */
+	m.y = row;
+	app_mouse(&a, &m);
+	assert_int_equal(a.rank, 0);
+	app_key(&a, TK_ESC);
+	m.y = 0;      /* the title: outside the view */
+	app_mouse(&a, &m);
+	assert_int_equal(a.rank, 0);
+	/* app_list_click: rows 5..7 show lines 10..12 of 12 */
+	uint32_t sel = 99;
+	assert_false(app_list_click(&sel, 10, 12, 3, 5, 4));
+	assert_true(app_list_click(&sel, 10, 12, 3, 5, 6));
+	assert_int_equal(sel, 11);
+	assert_false(app_list_click(&sel, 10, 12, 3, 5, 7));   /* line 12 does not exist */
+	assert_int_equal(sel, 11);
+	grid_free(&g);
+	app_free(&a);
+	session_free(s);
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
@@ -273,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_moves_and_views), cmocka_unit_test(test_search_filter),
 		cmocka_unit_test(test_partners_and_sizes), cmocka_unit_test(test_empty_trace),
 		cmocka_unit_test(test_origin_key), cmocka_unit_test(test_critical_path_key),
+		cmocka_unit_test(test_mouse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -220,11 +220,17 @@ static void draw_rows(struct tc_app *a, struct tc_grid *g, const struct frame *f
 	}
 }
 
+/* Columns of the rank labels (and the gap after them). */
+static int label_width(const struct tc_app *a)
+{
+	int lw = digits(a->t->nranks ? a->t->nranks - 1 : 0) + 1;
+	return lw < 3 ? 3 : lw;
+}
+
 static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 {
 	const struct tc_lsum *s = app_sum(a);
-	int lw = digits(a->t->nranks ? a->t->nranks - 1 : 0) + 1;
-	if (lw < 3) lw = 3;
+	int lw = label_width(a);
 	bool legend = r.h >= 8, evline = r.h >= 12;
 	int rows = r.h - 1 - legend - evline, cols = r.w - lw;
 	if (!a->lv.fitted) app_fit_logical(a, cols, rows);
@@ -320,6 +326,28 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	return true;
 }
 
+/* A click on a row picks its (first) rank, on a cell also its step; on the
+ * axis or a label only what the position names. */
+static bool click(struct tc_app *a, struct tc_rect r, int x, int y)
+{
+	const struct tc_lsum *s = app_sum(a);
+	int row = y - (r.y + 1), col = x - (r.x + label_width(a));
+	if (!a->nvis || !s->nx || a->lv.rows < 1 || a->lv.cols < 1 || row >= a->lv.rows) return false;
+	if (row >= 0) {
+		struct tc_band rb = app_logical_rband(a, a->lv.rows);
+		uint32_t v = band_lo(&rb, row);
+		if (v >= a->nvis) return false;
+		if (app_vis_index(a, a->rank) < v || app_vis_index(a, a->rank) >= TC_MIN(band_hi(&rb, row), a->nvis))
+			a->rank = a->vis[v];
+	}
+	if (col >= 0 && col < a->lv.cols) {
+		struct tc_band xb = app_logical_xband(a, a->lv.cols);
+		uint32_t xu = band_lo(&xb, col);
+		if (xu < s->nx) app_set_step(a, lsum_step_of_x(a->show_agg, xu));
+	}
+	return true;
+}
+
 static const char *const help[] = {
 	"Rows are ranks, columns logical steps; odd steps are the aggregate",
 	"(non-communication) blocks before each event. Colour: the metric, from",
@@ -331,5 +359,5 @@ static const char *const help[] = {
 
 const struct view view_logical = {
 	.name = "logical", .id = TC_V_LOGICAL, .min_w = 16, .min_h = 3, .draw = draw, .key = key, .help = help,
-	.filtered = true,
+	.filtered = true, .click = click,
 };

@@ -120,6 +120,20 @@ static void jump(struct tc_app *a, int64_t s0, int64_t s1)
 	app_message(a, false, "steps %lld-%lld selected", (long long)s0, (long long)s1);
 }
 
+/* A click on a column (bars or axis) moves the cursor to its first step. */
+static bool click(struct tc_app *a, struct tc_rect r, int x, int y)
+{
+	(void)y;
+	const struct tc_lsum *s = app_sum(a);
+	int c = x - r.x;
+	if (c < 0 || c >= a->ov.cols || !s->nx) return false;
+	struct tc_band xb = xband(a, s, a->ov.cols);
+	uint32_t xu = band_lo(&xb, c);
+	if (xu >= s->nx) return false;
+	app_set_step(a, lsum_step_of_x(a->show_agg, xu));
+	return true;
+}
+
 static bool key(struct tc_app *a, int k, enum tc_action act)
 {
 	const struct tc_lsum *s = app_sum(a);
@@ -170,6 +184,6 @@ static const char *const help[] = {
 };
 
 const struct view view_overview = {
-	.name = "overview", .id = TC_V_OVERVIEW, .min_w = 16, .min_h = 3, .draw = draw, .key = key, .help = help,
+	.name = "overview", .id = TC_V_OVERVIEW, .min_w = 16, .min_h = 3, .draw = draw, .key = key, .help = help, .click = click,
 	.filtered = true,
 };

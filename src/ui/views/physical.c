@@ -175,12 +175,18 @@ static void draw_path(struct tc_app *a, struct tc_grid *g, int x0, int y0, int r
 	}
 }
 
+/* Columns of the rank labels (and the gap after them). */
+static int label_width(const struct tc_trace *t)
+{
+	int lw = 1;
+	for (uint32_t v = t->nranks ? t->nranks - 1 : 0; v >= 10; v /= 10) lw++;
+	return TC_MAX(lw + 1, 3);
+}
+
 static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 {
 	const struct tc_trace *t = a->t;
-	int lw = 1;
-	for (uint32_t v = t->nranks ? t->nranks - 1 : 0; v >= 10; v /= 10) lw++;
-	lw = TC_MAX(lw + 1, 3);
+	int lw = label_width(t);
 	bool evline = r.h >= 12, legend = r.h >= 8;
 	int rows = r.h - 1 - evline - legend, cols = r.w - lw;
 	a->pv.cols = cols;
@@ -291,6 +297,18 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	return true;
 }
 
+/* A click on a row picks its rank, on a cell also the time at the middle of the column. */
+static bool click(struct tc_app *a, struct tc_rect r, int x, int y)
+{
+	int row = y - (r.y + 1), col = x - (r.x + label_width(a->t));
+	if (!a->nvis || a->pv.cols < 1 || row >= a->pv.rows) return false;
+	if (row >= 0 && a->pv.top + (uint32_t)row < a->nvis) a->rank = a->vis[a->pv.top + (uint32_t)row];
+	double dt = (double)(a->pv.t1 - a->pv.t0) / a->pv.cols;
+	if (col >= 0 && col < a->pv.cols) app_set_time(a, a->pv.t0 + (uint64_t)((col + 0.5) * dt));
+	else app_set_time(a, a->time);   /* the step follows the new rank */
+	return true;
+}
+
 static const char *const help[] = {
 	"Rows are ranks, columns wall-clock time. Grey shades: non-MPI calls by",
 	"depth (deeper is lighter). MPI calls that communicate are coloured by the",
@@ -304,5 +322,5 @@ static const char *const help[] = {
 
 const struct view view_physical = {
 	.name = "physical", .id = TC_V_PHYSICAL, .min_w = 16, .min_h = 3, .draw = draw, .key = key, .help = help,
-	.filtered = true,
+	.filtered = true, .click = click,
 };

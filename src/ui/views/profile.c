@@ -257,6 +257,13 @@ static char *exact_pattern(const char *name)
 	return b.s;
 }
 
+/* A click on a table row selects it. */
+static bool click(struct tc_app *a, struct tc_rect r, int x, int y)
+{
+	(void)x;
+	return app_list_click(&a->pf.sel, a->pf.top, profile_of(a)->n, a->pf.rows, r.y + 2, y);
+}
+
 static bool key(struct tc_app *a, int k, enum tc_action act)
 {
 	const struct tc_profile *p = profile_of(a);
@@ -316,6 +323,7 @@ static const char *const help[] = {
 
 const struct view view_profile = {
 	.name = "profile", .id = TC_V_PROFILE, .min_w = 50, .min_h = 5, .draw = draw, .key = key, .help = help, .csv = csv,
+	.click = click,
 	.free_state = free_state, .filtered = true,
 	.ready = view_ready_profile, .prepare = view_prepare_profile,
 };

@@ -206,6 +206,19 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	sb_free(&b);
 }
 
+/* A click on a table row (or its matrix row) selects that region. */
+static bool click(struct tc_app *a, struct tc_rect r, int x, int y)
+{
+	(void)x;
+	const struct tc_latview *v = app_latview(a);
+	if (!v->lat || !v->lat->nregions) return false;
+	uint32_t n, nwith, k;
+	const uint32_t *ids = app_lat_rows(a, &n, &nwith);
+	if (!app_list_click(&k, a->rg.top, n, a->rg.rows, r.y + 3, y)) return false;
+	a->lat_region = ids[k];
+	return true;
+}
+
 static bool key(struct tc_app *a, int k, enum tc_action act)
 {
 	const struct tc_latview *v = app_latview(a);
@@ -277,7 +290,7 @@ static const char *const help[] = {
 };
 
 const struct view view_regions = {
-	.name = "regions", .id = TC_V_REGIONS, .min_w = 40, .min_h = 5, .draw = draw, .key = key, .help = help,
+	.name = "regions", .id = TC_V_REGIONS, .min_w = 40, .min_h = 5, .draw = draw, .key = key, .help = help, .click = click,
 	.csv = csv, .filtered = true,
 	.ready = view_ready_latency, .prepare = view_prepare_latency,
 };

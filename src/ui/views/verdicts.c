@@ -577,6 +577,14 @@ static bool region_visible(const struct tc_app *a, const struct tc_lat_region *R
 	return false;
 }
 
+/* A click on a line selects it (as j/k would reach it). */
+static bool click(struct tc_app *a, struct tc_rect r, int x, int y)
+{
+	(void)x;
+	struct tc_verdview *s = state(a);
+	return s->built && app_list_click(&s->sel, s->top, (uint32_t)s->L.n, s->page, r.y, y);
+}
+
 static bool key(struct tc_app *a, int k, enum tc_action act)
 {
 	struct tc_verdview *s = state(a);
@@ -624,7 +632,7 @@ static const char *const help[] = {
 };
 
 const struct view view_verdicts = {
-	.name = "verdicts", .id = TC_V_VERDICTS, .min_w = 40, .min_h = 5, .draw = draw, .key = key, .help = help,
+	.name = "verdicts", .id = TC_V_VERDICTS, .min_w = 40, .min_h = 5, .draw = draw, .key = key, .help = help, .click = click,
 	.free_state = free_state, .filtered = true,
 	.ready = view_ready_verdicts, .prepare = view_prepare_verdicts,
 };

@@ -396,6 +396,24 @@ static void enter(struct tc_app *a, const struct ws_cache *c)
 	go(a, rank, x->cause_call, e != TC_NONE ? (int64_t)a->st->cevs[e].step : -1, d);
 }
 
+/* A click on a pattern (or its advice), a causing or a waiting rank selects it;
+ * headings and empty lines are ignored. */
+static bool click(struct tc_app *a, struct tc_rect r, int x, int y)
+{
+	(void)x;
+	const struct ws_cache *c = get_cache(a);
+	struct layout L = layout(c, r.w);
+	uint32_t l, nk = (uint32_t)c->nkinds;
+	if (!app_list_click(&l, a->ws.top, n_lines(c, &L), a->ws.rows, r.y + 1, y)) return false;
+	struct line ln = line_at(c, &L, l);
+	switch (ln.k) {
+	case LN_PATTERN: case LN_ADVICE: a->ws.sel = ln.i; return true;
+	case LN_CAUSED: a->ws.sel = nk + ln.i; return true;
+	case LN_WAITED: a->ws.sel = nk + c->ncaused + ln.i; return true;
+	default: return false;
+	}
+}
+
 static bool key(struct tc_app *a, int k, enum tc_action act)
 {
 	const struct ws_cache *c = get_cache(a);
@@ -455,5 +473,6 @@ static const char *const help[] = {
 
 const struct view view_waitstates = {
 	.name = "waitstates", .id = TC_V_WAITSTATES, .min_w = 40, .min_h = 4, .draw = draw, .key = key, .help = help, .csv = csv,
+	.click = click,
 	.ready = view_ready_waitstates, .prepare = view_prepare_waitstates, .filtered = true,
 };
