@@ -160,11 +160,11 @@ static void draw_axes(const struct tc_app *a, struct tc_grid *g, const struct la
 
 /* The legend: the total, then the scale's levels with their lower bounds while they fit. */
 static void draw_legend(const struct tc_app *a, struct tc_grid *g, int x, int y, int w, uint64_t vmin, uint64_t vmax,
-			uint64_t total)
+			uint64_t bytes, uint64_t msgs)
 {
 	char v[32];
-	fmt_value(a, v, sizeof v, total);
-	int used = grid_printf(g, x, y, w, TC_R_LABEL, "total %s%s; log scale from ", v, a->mx.msgs ? " messages" : "");
+	int used = grid_printf(g, x, y, w, TC_R_LABEL, "total %llu bytes in %llu messages; log scale ",
+			       (unsigned long long)bytes, (unsigned long long)msgs);
 	for (int k = 1; k <= NLEVELS && vmax; k++) {
 		if (vmax <= vmin && k < NLEVELS) continue;
 		fmt_value(a, v, sizeof v, level_floor(k, vmin, vmax));
@@ -205,9 +205,10 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	matrix_blocks(a->mx.count, a->t->nranks, &L.rows, &L.cols, cnt);
 	matrix_blocks(a->mx.bytes, a->t->nranks, &L.rows, &L.cols, byt);
 	const uint64_t *v = a->mx.msgs ? cnt : byt;
-	uint64_t vmin = 0, vmax = 0, total = 0;
+	uint64_t vmin = 0, vmax = 0, tb = 0, tm = 0;
 	for (size_t k = 0; k < nc; k++) {
-		total += v[k];
+		tb += byt[k];
+		tm += cnt[k];
 		if (v[k] && (!vmin || v[k] < vmin)) vmin = v[k];
 		if (v[k] > vmax) vmax = v[k];
 	}
@@ -235,7 +236,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 			}
 			grid_fill(g, L.x0 + j * L.cw, L.y0 + i, L.cw, 1, ch, role);
 		}
-	draw_legend(a, g, r.x, r.y + r.h - 2, r.w, vmin, vmax, total);
+	draw_legend(a, g, r.x, r.y + r.h - 2, r.w, vmin, vmax, tb, tm);
 	if (ci >= 0 && cj >= 0) draw_status(a, g, r.y + r.h - 1, &L, ci, cj, cnt, byt);
 	free(cnt);
 	free(byt);
