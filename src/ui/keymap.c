@@ -51,7 +51,7 @@ const struct tc_keybind tc_keymap[] = {
 	{ ' ', A, ACT_PGDN, NULL, NULL, NULL, 0 },
 	{ TK_PGUP, A, ACT_PGUP, NULL, NULL, NULL, 0 },
 	{ 'b', MX, ACT_METRIC, "b", "bytes/msgs", "shade by bytes or by messages (toggles)", 0 },
-	{ 'b', A, ACT_PGUP, NULL, NULL, NULL, 0 },
+	{ 'b', A & ~MX, ACT_PGUP, NULL, NULL, NULL, 0 },   /* matrix: b toggles bytes / messages */
 	{ 'g', A, ACT_TOP, "g G", NULL, "first / last rank, region, line or tree node", 0 },
 	{ 'G', A, ACT_BOTTOM, NULL, NULL, NULL, 0 },
 	{ TK_HOME, MT | C, ACT_FIRST, "Home End", NULL, "first / last step, time (physical, calls), window or level", 0 },

@@ -110,13 +110,6 @@ static void range_text(char *buf, size_t n, const struct tc_band *b, int i)
 	else snprintf(buf, n, "%u-%u", lo, hi - 1);
 }
 
-static int digits(uint32_t v)
-{
-	int d = 1;
-	while (v >= 10) { v /= 10; d++; }
-	return d;
-}
-
 struct layout {
 	struct tc_band rows, cols;
 	int x0, y0, cw;   /* top-left cell, cell width */
@@ -125,7 +118,7 @@ struct layout {
 static bool layout(const struct tc_app *a, struct tc_rect r, struct layout *L)
 {
 	uint32_t n = a->t->nranks;
-	int lw = digits(n ? n - 1 : 0) + 2;   /* rank label, node mark */
+	int lw = snprintf(NULL, 0, "%u", n ? n - 1 : 0) + 2;   /* rank label, node mark */
 	int w = r.w - lw, h = r.h - 4;        /* heading, axis; legend, status */
 	if (w < 1 || h < 1 || !n) return false;
 	L->cw = w >= 2 * (int)n ? 2 : 1;
