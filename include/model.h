@@ -256,6 +256,11 @@ uint64_t tc_trace_events(const struct tc_trace *t);
 struct tc_pair { uint32_t src, dst; uint64_t msgs, bytes, bytes1; };  /* bytes1: sum of max(bytes, 1) */
 size_t tc_msg_pairs(const struct tc_trace *t, struct tc_pair **out);
 uint64_t tc_inter_node_msgs(const struct tc_trace *t);
+/* The rank × rank communication matrix (docs/tui.md, matrix view; info --json
+ * comm_matrix_bytes): bytes[src * nranks + dst] and msgs[...] summed over every
+ * matched message, messages to self on the diagonal.  Either array may be NULL;
+ * each one the caller's, nranks² long, zeroed here. */
+void tc_comm_matrix(const struct tc_trace *t, uint64_t *bytes, uint64_t *msgs);
 enum tc_coll_class tc_coll_class(uint8_t op);
 const char *tc_coll_op_name(uint8_t op);
 /* Classify an MPI function name ("MPI_Isend" → TC_RK_MPI_ISEND); non-MPI → TC_RK_USER. */

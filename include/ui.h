@@ -178,7 +178,7 @@ enum tc_action {
 enum tc_view_id {
 	TC_V_LOGICAL, TC_V_PHYSICAL, TC_V_OVERVIEW, TC_V_DETAIL, TC_V_HELP, TC_V_REGIONS, TC_V_EVOLUTION,
 	TC_V_WAITSTATES, TC_V_PROFILE, TC_V_CALLS, TC_V_DAG, TC_V_VERDICTS,
-	TC_V_CLUSTERS,
+	TC_V_CLUSTERS, TC_V_MATRIX,
 	TC_V_COUNT
 };
 #define TC_VM(v) (1u << (v))
@@ -280,7 +280,7 @@ extern const struct view view_logical, view_physical, view_overview, view_detail
 extern const struct view view_regions, view_evolution;
 extern const struct view view_waitstates, view_profile, view_calls;
 extern const struct view view_dag, view_verdicts;
-extern const struct view view_clusters;
+extern const struct view view_clusters, view_matrix;
 /* The main views in Tab order (src/ui/views/registry.c). */
 extern const struct view *const tc_main_views[];
 extern const size_t tc_nmain_views;
@@ -373,6 +373,9 @@ struct tc_app {
 		int rows;
 		char text[160];
 	} cl;
+	/* matrix: the cursor pair (sender, receiver ranks), messages instead of bytes, the
+	 * communication matrices (tc_comm_matrix, built on first draw; nranks² each) */
+	struct { uint32_t src, dst; bool msgs, ready; uint64_t *bytes, *count; int rows, cols; } mx;
 	/* selected ranks (a cluster's members): drawn in the selection role on the rank
 	 * labels of the timelines; nrank_sel == 0: none (Esc clears) */
 	uint8_t *rank_sel;
@@ -526,6 +529,11 @@ void app_list_top(uint32_t *top, uint32_t cur, uint32_t n, int rows);
 /* The latency region of at least two ranks after g (TC_NONE: from the first); TC_NONE after
  * the last.  The DAG and verdict views cycle through it with r (src/ui/views/dag.c). */
 uint32_t view_next_region(const struct tc_latency *lat, uint32_t g);
+
+/* The matrix view's blocks (src/ui/views/matrix.c): out[i * cols->cells + j] = the sum
+ * of m (n × n, row-major) over rows band_lo..band_hi(rows, i) × columns of cols, j. */
+void matrix_blocks(const uint64_t *m, uint32_t n, const struct tc_band *rows, const struct tc_band *cols,
+		   uint64_t *out);
 
 /* --- slow views (src/ui/job.c) ------------------------------------------------------
  * app_view_ready: whether v can draw now; starts its prepare in a worker when its data

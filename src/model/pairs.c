@@ -31,3 +31,19 @@ size_t tc_msg_pairs(const struct tc_trace *t, struct tc_pair **out)
 	*out = d.a;
 	return d.n;
 }
+
+void tc_comm_matrix(const struct tc_trace *t, uint64_t *bytes, uint64_t *msgs)
+{
+	size_t n = t->nranks, cells = n * n;
+	for (size_t i = 0; i < cells; i++) {
+		if (bytes) bytes[i] = 0;
+		if (msgs) msgs[i] = 0;
+	}
+	for (size_t i = 0; i < t->nmsgs; i++) {
+		const struct tc_msg *m = &t->msgs[i];
+		if (m->src >= n || m->dst >= n) continue;
+		size_t k = (size_t)m->src * n + m->dst;
+		if (bytes) bytes[k] += m->bytes;
+		if (msgs) msgs[k]++;
+	}
+}

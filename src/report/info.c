@@ -156,7 +156,7 @@ void report_info_json(struct tc_session *s, struct json *j)
 	size_t mrows = report_limit(s, t->nranks, 64);   /* the matrix whole or not at all */
 	if (mrows == t->nranks) {
 		uint64_t *m = xcalloc((size_t)t->nranks * t->nranks + 1, sizeof *m);
-		for (size_t i = 0; i < t->nmsgs; i++) m[(size_t)t->msgs[i].src * t->nranks + t->msgs[i].dst] += t->msgs[i].bytes;
+		tc_comm_matrix(t, m, NULL);
 		json_key(j, "comm_matrix_bytes");
 		json_arr_begin(j);
 		for (uint32_t src = 0; src < t->nranks; src++) {

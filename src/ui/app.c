@@ -896,14 +896,16 @@ static void draw_bottom(struct tc_app *a, struct tc_grid *g)
 /* The view strip under the title: every main view with its key (1..9; the rest
  * by Tab or :view), the current one in the cursor role.  Full names when they
  * fit, else four letters; false (not drawn) when even that does not fit. */
+/* The view strip: every main view with its digit, names shortened to 4 then 3
+ * letters when the full ones do not fit, "(Tab)" when there is room. */
 static bool draw_strip(struct tc_app *a, struct tc_grid *g, int y)
 {
+	static const int widths[] = { 64, 4, 3 };
 	const struct view *cur = a->depth > 0 ? a->stack[0] : a->view;
-	for (int abbrev = 0; abbrev < 2; abbrev++) {
-		int len = 0;
+	for (size_t k = 0; k < TC_NELEM(widths); k++) {
+		int wmax = widths[k], len = 0;
 		for (size_t i = 0; i < tc_nmain_views; i++)
-			len += (i < 9 ? 2 : 0) + (abbrev ? TC_MIN(4, (int)strlen(tc_main_views[i]->name)) : (int)strlen(tc_main_views[i]->name)) + 1;
-		len += 5;   /* "(Tab)" after the views without a digit */
+			len += (i < 9 ? 2 : 0) + TC_MIN(wmax, (int)strlen(tc_main_views[i]->name)) + 1;
 		if (len > g->w) continue;
 		grid_fill(g, 0, y, g->w, 1, ' ', TC_R_HINT);
 		int x = 0;
@@ -911,10 +913,10 @@ static bool draw_strip(struct tc_app *a, struct tc_grid *g, int y)
 			const struct view *v = tc_main_views[i];
 			enum tc_role r = v == cur ? TC_R_CURSOR : TC_R_HINT;
 			if (i < 9) x += grid_printf(g, x, y, g->w - x, v == cur ? TC_R_CURSOR : TC_R_HINT_KEY, "%zu", i + 1);
-			x += grid_printf(g, x, y, g->w - x, r, "%.*s", abbrev ? 4 : 64, v->name);
+			x += grid_printf(g, x, y, g->w - x, r, "%.*s", wmax, v->name);
 			x++;
 		}
-		grid_text(g, x, y, g->w - x, TC_R_HINT, "(Tab)");
+		if (x + 5 <= g->w) grid_text(g, x, y, g->w - x, TC_R_HINT, "(Tab)");
 		return true;
 	}
 	return false;

@@ -20,6 +20,7 @@
 #define DG TC_VM(TC_V_DAG)
 #define VD TC_VM(TC_V_VERDICTS)
 #define CL TC_VM(TC_V_CLUSTERS)
+#define MX TC_VM(TC_V_MATRIX)
 #define MT (M & ~RG & ~X)   /* main views whose h/l move along steps, time, windows or levels */
 #define M TC_VM_MAIN
 #define A TC_VM_ALL
@@ -49,7 +50,8 @@ const struct tc_keybind tc_keymap[] = {
 	{ TK_PGDN, A, ACT_PGDN, "PgDn PgUp", NULL, "one page down / up", 0 },
 	{ ' ', A, ACT_PGDN, NULL, NULL, NULL, 0 },
 	{ TK_PGUP, A, ACT_PGUP, NULL, NULL, NULL, 0 },
-	{ 'b', A, ACT_PGUP, NULL, NULL, NULL, 0 },
+	{ 'b', MX, ACT_METRIC, "b", "bytes/msgs", "shade by bytes or by messages (toggles)", 0 },
+	{ 'b', A & ~MX, ACT_PGUP, NULL, NULL, NULL, 0 },   /* matrix: b toggles bytes / messages */
 	{ 'g', A, ACT_TOP, "g G", NULL, "first / last rank, region, line or tree node", 0 },
 	{ 'G', A, ACT_BOTTOM, NULL, NULL, NULL, 0 },
 	{ TK_HOME, MT | C, ACT_FIRST, "Home End", NULL, "first / last step, time (physical, calls), window or level", 0 },
@@ -85,6 +87,7 @@ const struct tc_keybind tc_keymap[] = {
 	{ TK_ENTER, C, ACT_ENTER, "Enter", "physical", "physical timeline over the same time window", 5 },
 	{ TK_ENTER, DG, ACT_ENTER, "Enter", "fold", "fold / unfold the cursor rank's nodes (one line per node, with its edges)", 5 },
 	{ TK_ENTER, VD, ACT_ENTER, "Enter", "jump", "jump to the window (physical) or rank and step (logical) behind the line", 5 },
+	{ TK_ENTER, MX, ACT_ENTER, "Enter", "pair", "show only the cell's ranks (sender and receiver) in the other views (Esc: all)", 5 },
 	{ TK_ENTER, CL, ACT_ENTER, "Enter", "open", "open / close the dendrogram node under the cursor and select it", 5 },
 	{ '\n', M, ACT_ENTER, NULL, NULL, NULL, 0 },
 	{ 's', F, ACT_SORT, "s", "sort", "sort by exclusive, inclusive, calls, imbalance (cycles)", 0 },

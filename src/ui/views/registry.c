@@ -17,6 +17,7 @@ const struct view *const tc_main_views[] = {
 	&view_clusters,
 	&view_calls,
 	&view_dag,
+	&view_matrix,
 };
 const size_t tc_nmain_views = TC_NELEM(tc_main_views);
 
