@@ -266,6 +266,7 @@ const char *tc_coll_op_name(uint8_t op);
 /* Classify an MPI function name ("MPI_Isend" → TC_RK_MPI_ISEND); non-MPI → TC_RK_USER. */
 enum tc_region_kind tc_classify_region(const char *name, bool mpi_paradigm);
 /* Index of the innermost call on rank that contains time t, TC_NONE if none. */
+uint32_t tc_call_at_hint(const struct tc_rank *R, uint32_t *hint, uint64_t time);
 uint32_t tc_call_at(const struct tc_trace *t, uint32_t rank, uint64_t time);
 void tc_warn(struct tc_trace *t, const char *fmt, ...) TC_PRINTF(2, 3);
 void tc_trace_free(struct tc_trace *t);

@@ -268,33 +268,6 @@ static int nbdone_cmp(const void *x, const void *y)
 	return a->msg < b->msg ? -1 : a->msg > b->msg;
 }
 
-/* tc_call_at (the innermost call of R holding time) searched forward from
- * *hint, the previous answer's position, by doubling steps: a rank's messages
- * come in time order, so most searches are short. */
-static uint32_t call_at_hint(const struct tc_rank *R, uint32_t *hint, uint64_t time)
-{
-	/* calls before lo enter at or before time; calls[hi] (when hi < ncalls) after it */
-	uint32_t lo = 0, hi = R->ncalls, h = *hint;
-	if (h < R->ncalls && R->calls[h].enter <= time) {
-		lo = h + 1;
-		hi = lo;
-		for (uint32_t step = 1; hi < R->ncalls && R->calls[hi].enter <= time; step *= 2) {
-			lo = hi + 1;
-			hi = R->ncalls - hi > step ? hi + step : R->ncalls;
-		}
-	}
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (R->calls[mid].enter <= time) lo = mid + 1;
-		else hi = mid;
-	}
-	if (lo == 0) return TC_NONE;
-	uint32_t c = lo - 1;
-	*hint = c;
-	while (c != TC_NONE && R->calls[c].leave < time) c = R->calls[c].parent;
-	return c;
-}
-
 static struct nbdone *isend_completions(const struct tc_trace *t, size_t *n)
 {
 	struct nbdone *v = tc_rc_big((t->nmsgs ? t->nmsgs : 1) * sizeof *v);
@@ -306,7 +279,7 @@ static struct nbdone *isend_completions(const struct tc_trace *t, size_t *n)
 		if (!(m->flags & TC_MSG_NB_SEND) || m->src >= t->nranks) continue;
 		if (m->src != src) { src = m->src; hint = 0; }
 		const struct tc_rank *R = &t->ranks[m->src];
-		uint32_t c = call_at_hint(R, &hint, m->send_done);
+		uint32_t c = tc_call_at_hint(R, &hint, m->send_done);
 		while (c != TC_NONE && !outermost_mpi(t, R, &R->calls[c])) c = R->calls[c].parent;
 		if (c == TC_NONE || c == m->send_call) continue;
 		if (t->regions[R->calls[c].region].kind != TC_RK_MPI_WAIT) continue;

@@ -529,20 +529,37 @@ const char *tc_coll_op_name(uint8_t op)
 	return op < TC_NELEM(names) ? names[op] : "collective";
 }
 
-uint32_t tc_call_at(const struct tc_trace *t, uint32_t rank, uint64_t time)
+/* tc_call_at searched forward from *hint, the previous answer's position, by
+ * doubling steps (callers asking in time order make most searches short);
+ * *hint = the position found. */
+uint32_t tc_call_at_hint(const struct tc_rank *R, uint32_t *hint, uint64_t time)
 {
-	const struct tc_rank *r = &t->ranks[rank];
-	/* last call with enter <= time, then walk up to the first that contains time */
-	uint32_t lo = 0, hi = r->ncalls;
+	/* calls before lo enter at or before time; calls[hi] (when hi < ncalls) after it */
+	uint32_t lo = 0, hi = R->ncalls, h = *hint;
+	if (h < R->ncalls && R->calls[h].enter <= time) {
+		lo = h + 1;
+		hi = lo;
+		for (uint32_t step = 1; hi < R->ncalls && R->calls[hi].enter <= time; step *= 2) {
+			lo = hi + 1;
+			hi = R->ncalls - hi > step ? hi + step : R->ncalls;
+		}
+	}
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (r->calls[mid].enter <= time) lo = mid + 1;
+		if (R->calls[mid].enter <= time) lo = mid + 1;
 		else hi = mid;
 	}
 	if (lo == 0) return TC_NONE;
 	uint32_t c = lo - 1;
-	while (c != TC_NONE && r->calls[c].leave < time) c = r->calls[c].parent;
+	*hint = c;
+	while (c != TC_NONE && R->calls[c].leave < time) c = R->calls[c].parent;
 	return c;
+}
+
+uint32_t tc_call_at(const struct tc_trace *t, uint32_t rank, uint64_t time)
+{
+	uint32_t hint = UINT32_MAX;   /* no hint: a plain binary search */
+	return tc_call_at_hint(&t->ranks[rank], &hint, time);
 }
 
 void tc_build_free(struct tc_build *B)
