@@ -23,6 +23,8 @@ struct tc_cluster_opts {
 				 * ≤ dense_max steps compute distances where needed, the
 				 * others keep a distance matrix (8; 0: always a matrix).
 				 * Speed only: the results are the same. */
+	double min_sep;         /* the default cut never splits clusters closer than
+				 * this fraction of the phase's duration (0.001) */
 };
 #define TC_CLUSTER_SEED 0x5eedULL
 void tc_cluster_default_opts(struct tc_cluster_opts *o);
@@ -66,6 +68,7 @@ struct tc_phase_clusters {
 	enum tc_metric metric;           /* the metric the phase was clustered on */
 	double max;                      /* largest metric value in the phase ... */
 	uint32_t max_rank;               /* ... and its rank: the default focus seed */
+	double min_sep;                  /* seconds: the default cut's least separation */
 	enum tc_exchange pattern;
 	uint32_t focus_seed, radius;
 	uint32_t nfocus;

@@ -21,6 +21,7 @@ void tc_cluster_default_opts(struct tc_cluster_opts *o)
 	o->radius = 1;
 	o->focus_max = 32;
 	o->dense_max = 8;
+	o->min_sep = 0.001;
 }
 
 /* Sums of one leaf at one column: the glyph before division. */
@@ -797,13 +798,15 @@ static void cut_count(struct tc_phase_clusters *ph, uint32_t q)
  * (RMS distance lo) and the first merge undone (hi).  It separates well when
  * hi ≥ 2·lo (the clusters are twice as far apart as anything inside them) and
  * the gap hi − lo is material: at least 5 % of the phase's largest metric
- * value and at least a quarter of the widest such gap.  The finest cut that
+ * value, at least ph->min_sep (a fraction of the phase's duration: 35 ns
+ * between ranks of a phase lasting 1 s is noise, however small the phase's
+ * values) and at least a quarter of the widest such gap.  The finest cut that
  * separates well is taken (up to max_default clusters), else one cluster.
  * Merge heights are non-decreasing in node order. */
 static uint32_t default_cut(const struct tc_phase_clusters *ph, uint32_t max_default)
 {
 	uint32_t c = ph->nleaves, qmax = TC_MIN(c, max_default), best = 1;
-	double floor = 0.05 * fabs(ph->max), widest = 0;
+	double floor = TC_MAX(0.05 * fabs(ph->max), ph->min_sep), widest = 0;
 	if (!(floor > 0)) return 1;
 	for (int pass = 0; pass < 2; pass++)
 		for (uint32_t q = 2; q <= qmax; q++) {
@@ -1128,6 +1131,8 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 	pp->centroid = xmalloc(ph->nnodes * sizeof *pp->centroid);
 	for (uint32_t x = 0; x < ph->nnodes; x++) pp->centroid[x] = TC_NONE;
 	ph->visible = xmalloc(ph->nnodes * sizeof *ph->visible);
+	const struct tc_partition *P = s->parts ? &s->parts[p] : NULL;
+	if (s->t && P && P->leave > P->enter) ph->min_sep = c->o.min_sep * tc_dur(s->t, P->leave - P->enter);
 	ph->default_clusters = default_cut(ph, TC_MAX(c->o.max_default, 1u));
 	cut_count(ph, ph->default_clusters);
 
@@ -1163,6 +1168,7 @@ struct tc_clusters *tc_clusters_new(const struct tc_steps *s, const struct tc_cl
 	c->o.max_default = TC_MAX(c->o.max_default, 1u);
 	c->o.focus_max = TC_MAX(c->o.focus_max, 1u);
 	c->o.dense_max = TC_MIN(c->o.dense_max, (uint32_t)DENSE_MAX);
+	if (!(c->o.min_sep >= 0)) c->o.min_sep = 0;
 	if ((unsigned)c->o.metric >= TC_M_COUNT) c->o.metric = TC_M_LATENESS;
 	c->npart = s->npartitions;
 	cl_index_init(&c->ix, s, TC_MIN(tc_ncpus(), 4));

@@ -24,6 +24,7 @@ struct tc_clusters *session_clusters(struct tc_session *s)
 		if ((v = session_opt(s, "cluster_k", NULL)) && strtoul(v, NULL, 10) > 0) o.k = (uint32_t)strtoul(v, NULL, 10);
 		if ((v = session_opt(s, "focus_radius", NULL))) o.radius = (uint32_t)strtoul(v, NULL, 10);
 		if ((v = session_opt(s, "cluster_direct_max", NULL))) o.direct_max = (uint32_t)strtoul(v, NULL, 10);
+		o.min_sep = session_opt_num(s, "cluster_min_sep", o.min_sep);
 		s->clusters = tc_clusters_new(st, &o);
 	}
 	return s->clusters;
@@ -97,6 +98,7 @@ void report_clusters_json(struct tc_session *s, struct json *j)
 		json_kbool(j, "clara", ph->clara);
 		json_kstr(j, "pattern", tc_exchange_names[ph->pattern]);
 		json_knum(j, "max", ph->max);
+		json_knum(j, "min_separation_s", ph->min_sep);
 		json_kuint(j, "max_rank", ph->max_rank);
 		json_kuint(j, "radius", ph->radius);
 		json_key(j, "focus");

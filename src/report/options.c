@@ -27,6 +27,7 @@ static const struct report_opt {
 	{ "cluster_k", OPT_INT, 1, 4096, NULL },
 	{ "focus_radius", OPT_INT, 0, 4096, NULL },
 	{ "cluster_direct_max", OPT_INT, 2, 16384, NULL },
+	{ "cluster_min_sep", OPT_NUM, 0, 1, NULL },
 	{ "region_threshold", OPT_NUM, 0, 1e6, NULL },
 	{ "region_margin", OPT_NUM, 0, 1e6, NULL },
 	{ "region_damping", OPT_NUM, 1e-6, 0.999999, NULL },

@@ -31,4 +31,15 @@ case "$out" in *"clusters"*) echo "ok render-clusters-listed";; *) echo "not ok 
 if grep 'dendrogram' "$tmp" | grep -q -- '-1' || ! grep 'dendrogram' "$tmp" | grep -q 'init'; then
 	echo "not ok render-clusters-axis-init"; grep dendrogram "$tmp"
 else echo "ok render-clusters-axis-init"; fi
+# a one-step phase does not leave the pane blank (issue 14): the columns around it
+# show the neighbouring steps (focus rows: their events; bands: the medoid's, grey)
+"$BIN" render "$TRACES/tracer-stencil4d-32p" --view clusters --size 100x24 --step 38 --ascii >"$tmp" 2>&1
+n=$(sed -n 's/.*|#1 //p' "$tmp" | head -n 1 | tr -d ' ' | wc -c)
+if [ "${n:-0}" -gt 40 ]; then echo "ok render-clusters-neighbours"
+else echo "not ok render-clusters-neighbours: $n glyphs in band #1"; grep '|#1' "$tmp"; fi
+# a trace narrower than the pane stretches its steps over the whole width
+"$BIN" render "$TRACES/casita-late-sender-barrier-4p" --view clusters --size 80x24 --step 12 --rank 3 --ascii >"$tmp" 2>&1
+w=$(sed -n 4p "$tmp" | sed 's/ *$//' | wc -c)
+if [ "${w:-0}" -ge 78 ]; then echo "ok render-clusters-stretch"
+else echo "not ok render-clusters-stretch: the focus row ends at column $w"; sed -n 4p "$tmp"; fi
 rm -f "$tmp"

@@ -243,21 +243,34 @@ struct frame {
 	struct tc_grid *g;
 	double vmax;
 	int64_t s0, s1;     /* steps of the phase's columns */
+	int64_t v1;         /* last step drawn: s1, or later when neighbouring phases fill the pane */
 	int dx;             /* steps per column: 1 with aggregate blocks, else 2 */
-	int64_t left;       /* first column shown */
+	int64_t left;       /* first column shown (negative: neighbouring steps before s0) */
+	int64_t n;          /* step columns shown; n < cols: each takes cols/n screen columns */
 	int x0, cols;       /* cells of the right pane */
 	int64_t e0;         /* even step of glyph 0 */
 	uint32_t ng;        /* glyphs per band */
 };
 
-static int64_t col_step(const struct frame *f, int c) { return f->s0 + (f->left + c) * f->dx; }
+/* The step of screen column c (stretched when fewer step columns than screen columns). */
+static int64_t col_step(const struct frame *f, int c)
+{
+	int64_t i = f->n && f->n < f->cols ? (int64_t)c * f->n / f->cols : c;
+	return f->s0 + (f->left + i) * f->dx;
+}
+
+/* Column c is the first screen column of its step (where marks and labels go). */
+static bool first_col(const struct frame *f, int c) { return c == 0 || col_step(f, c - 1) != col_step(f, c); }
+
+static bool in_phase(const struct frame *f, int64_t s) { return s >= f->s0 && s <= f->s1; }
 
 /* Screen column of step s, -1 when not shown. */
 static int step_col(const struct frame *f, int64_t s)
 {
-	if (s < f->s0 || s > f->s1) return -1;
+	if (s < col_step(f, 0) || s > f->v1) return -1;
 	if (f->dx == 2 && (s - f->s0) & 1) s++;
 	int64_t c = (s - f->s0) / f->dx - f->left;
+	if (f->n && f->n < f->cols) c = (c * f->cols + f->n - 1) / f->n;   /* the step's first column */
 	return c >= 0 && c < f->cols ? (int)c : -1;
 }
 
@@ -357,11 +370,11 @@ static void focus_row(const struct frame *f, uint32_t rank, int y, int lw)
 	grid_printf(g, f->x0 - lw, y, lw - 1, lr, "%*u", lw - 1, rank);
 	for (int c = 0; c < f->cols; c++) {
 		int64_t s = col_step(f, c);
-		if (s > f->s1) break;
+		if (s > f->v1) break;
 		bool agg = s < 0 || (s & 1);
 		int64_t es = s < 0 ? 0 : s + (s & 1);
 		uint32_t e = es <= (int64_t)a->st->max_step ? tc_steps_find(a->st, rank, (uint32_t)es) : TC_NONE;
-		bool cur = rank == a->rank && s == a->step;
+		bool cur = rank == a->rank && s == a->step && first_col(f, c);
 		if (e == TC_NONE || (agg && s < 0 && a->st->cevs[e].step != 0)) {
 			if (cur) grid_put(g, f->x0 + c, y, grid_glyph(g, TC_G_MARK), TC_R_CURSOR, TC_R_CURSOR, 0);
 			continue;
@@ -371,6 +384,37 @@ static void focus_row(const struct frame *f, uint32_t rank, int y, int lw)
 		if (cur) grid_put(g, f->x0 + c, y, ch, TC_R_CURSOR, TC_R_CURSOR, 0);
 		else put_cell(g, f->x0 + c, y, ch, tc_cev_metric(ev, a->metric, agg), f->vmax);
 	}
+}
+
+/* A band's column at step s outside its phase (a neighbouring phase, where
+ * these clusters do not exist): the event of the band's medoid rank there, in
+ * the axis colour, so the pane shows what comes before and after the phase. */
+static void neighbour_cell(const struct frame *f, const struct tc_cnode *N, int64_t s, int x, int y)
+{
+	const struct tc_steps *st = f->a->st;
+	bool agg = s < 0 || (s & 1);
+	int64_t es = s < 0 ? 0 : s + (s & 1);
+	uint32_t e = es <= (int64_t)st->max_step ? tc_steps_find(st, N->medoid, (uint32_t)es) : TC_NONE;
+	if (e == TC_NONE || (agg && s < 0 && st->cevs[e].step != 0)) return;
+	uint32_t ch = agg ? grid_glyph(f->g, TC_G_AGG) : flags_glyph(f->g, st->cevs[e].flags);
+	struct tc_cell *p = grid_at(f->g, x, y);
+	if (p) grid_put(f->g, x, y, ch, TC_R_AXIS, p->bg, 0);
+}
+
+/* When the phase has fewer columns than the pane, the columns around it show
+ * the neighbouring steps (half before, the rest after, as far as the trace
+ * goes): f->left becomes negative and f->v1 passes f->s1. */
+static void fill_neighbours(struct frame *f, int64_t ncols, int64_t max_step)
+{
+	if (ncols >= f->cols) return;
+	int64_t smin = f->dx == 1 ? -1 : 0;
+	int64_t before = (f->s0 - smin) / f->dx, after = (max_step - f->s1) / f->dx;
+	int64_t extra = f->cols - ncols;
+	int64_t pre = TC_MIN(extra / 2, before), post = TC_MIN(extra - pre, after);
+	pre = TC_MIN(extra - post, before);
+	f->left = -pre;
+	f->v1 = f->s1 + post * f->dx;
+	f->n = pre + ncols + post;   /* fewer than cols only when the whole trace is narrower */
 }
 
 /* Heights of nb bands from b0 in rows (rows >= nb): one each, the rest in
@@ -395,6 +439,29 @@ static void band_heights(const struct tc_phase_clusters *ph, uint32_t b0, uint32
 		rem[best] = -1;
 	}
 	free(rem);
+}
+
+/* The step axis: a label every 10 columns (at least two apart when stretched),
+ * ticks between, the cursor's step marked on its first column. */
+static void draw_axis(const struct frame *f, int y)
+{
+	struct tc_grid *g = f->g;
+	int next = 0;
+	for (int col = 0; col < f->cols; col++) {
+		int64_t s = col_step(f, col);
+		if (s > f->v1) break;
+		bool first = first_col(f, col);
+		char lab[24];
+		app_step_label(s, lab, sizeof lab);   /* "init" before step 0, never "-1" */
+		int len = (int)strlen(lab);
+		if (first && col >= next && (col % 10 == 0 || (f->n < f->cols && col >= next)) && col + len <= f->cols) {
+			grid_text(g, f->x0 + col, y, f->cols - col, TC_R_AXIS, lab);
+			next = col + TC_MAX(10, len + 2);
+		} else if (grid_at(g, f->x0 + col, y)->ch == ' ') {
+			grid_putr(g, f->x0 + col, y, first && col % 5 == 0 ? grid_glyph(g, TC_G_TICK) : ' ', TC_R_AXIS);
+		}
+		if (s == f->a->step && first) mark(g, f->x0 + col, y, TC_R_CURSOR);
+	}
 }
 
 static void draw_legend(const struct frame *f, int x, int y, int w)
@@ -501,7 +568,10 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	if (a->cl.left + f.cols > ncols) a->cl.left = ncols - f.cols;
 	if (a->cl.left < 0) a->cl.left = 0;
 	f.left = a->cl.left;
-	int64_t v0 = col_step(&f, 0), v1 = TC_MIN(col_step(&f, f.cols - 1), f.s1);
+	f.v1 = f.s1;
+	f.n = 0;
+	fill_neighbours(&f, ncols, a->st->max_step);
+	int64_t v0 = TC_MAX(col_step(&f, 0), f.s0), v1 = TC_MIN(col_step(&f, f.cols - 1), f.s1);
 	f.e0 = v0 < 0 ? 0 : v0 + (v0 & 1);
 	int64_t e1 = v1 + (v1 & 1);
 	f.ng = e1 >= f.e0 ? (uint32_t)((e1 - f.e0) / 2 + 1) : 0;
@@ -521,18 +591,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	/* axis */
 	grid_text(g, r.x, r.y + 1, dw, TC_R_AXIS, "dendrogram");
 	grid_fill(g, r.x + dw, r.y + 1, 1, body + 1, grid_glyph(g, TC_G_VLINE), TC_R_AXIS);
-	for (int col = 0; col < f.cols; col++) {
-		int64_t s = col_step(&f, col);
-		if (s > f.s1) break;
-		if (col % 10 == 0) {
-			char lab[24];
-			app_step_label(s, lab, sizeof lab);   /* "init" before step 0, never "-1" */
-			if (col + (int)strlen(lab) <= f.cols) grid_text(g, f.x0 + col, r.y + 1, f.cols - col, TC_R_AXIS, lab);
-		} else if (grid_at(g, f.x0 + col, r.y + 1)->ch == ' ') {
-			grid_putr(g, f.x0 + col, r.y + 1, col % 5 == 0 ? grid_glyph(g, TC_G_TICK) : ' ', TC_R_AXIS);
-		}
-		if (s == a->step) mark(g, f.x0 + col, r.y + 1, TC_R_CURSOR);
-	}
+	draw_axis(&f, r.y + 1);
 	int y = r.y + 2;
 	draw_tree(a, g, ph, L, nl, cur, r.x, y, dw, body);
 
@@ -599,12 +658,16 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		if (f.ng) tc_clusters_glyphs(c, a->cl.part, ph->visible[b], (uint32_t)f.e0, f.ng, G);
 		for (int col = 0; col < f.cols; col++) {
 			int64_t s = col_step(&f, col);
-			if (s > f.s1) break;
+			if (s > f.v1) break;
+			if (!in_phase(&f, s)) {
+				neighbour_cell(&f, N, s, f.x0 + col, y);
+				continue;
+			}
 			bool agg = s < 0 || (s & 1);
 			int64_t es = s < 0 ? 0 : s + (s & 1);
 			if (es < f.e0 || (es - f.e0) / 2 >= f.ng) continue;
 			band_cell(&f, &G[(es - f.e0) / 2], agg, f.x0 + col, y, bh, bg);
-			if (b == cursor_band && s == a->step) mark(g, f.x0 + col, y, TC_R_CURSOR);
+			if (b == cursor_band && s == a->step && first_col(&f, col)) mark(g, f.x0 + col, y, TC_R_CURSOR);
 		}
 		y += bh;
 	}
