@@ -32,7 +32,9 @@ const struct tc_latency *session_latency(struct tc_session *s)
 	o.steady_min = (uint32_t)session_opt_num(s, "steady_min", o.steady_min);
 	o.growth_min = session_opt_num(s, "growth_min", o.growth_min);
 	o.threads = (int)session_opt_num(s, "threads", o.threads);
-	if (session_opt_bool(s, "latency_span", false)) {   /* windows over the application span (opt in) */
+	/* windows over the application span (docs/span.md); --opt span=all: the whole trace;
+	 * --opt latency_span=off: the whole trace for these windows only (as before issue 14) */
+	if (session_opt_bool(s, "latency_span", true)) {
 		const struct tc_span *sp = session_span(s);
 		o.win_t0 = sp->t0;
 		o.win_t1 = sp->t1;

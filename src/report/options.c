@@ -49,6 +49,7 @@ static const struct report_opt {
 	{ "dag_region", OPT_INT, 0, 4e9, NULL },
 	{ "dag_window", OPT_INT, 0, 10000, NULL },
 	{ "span", OPT_CHOICE, 0, 0, "app|all" },
+	{ "latency_span", OPT_BOOL, 0, 0, NULL },
 	{ "rc_mad_k", OPT_NUM, 0, 1e6, NULL },
 	{ "rc_median_frac", OPT_NUM, 0, 1e6, NULL },
 	{ "rc_floor_s", OPT_NUM, 0, 1e6, NULL },

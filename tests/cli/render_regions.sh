@@ -34,4 +34,27 @@ for d in "$TRACES"/*/; do
 	done
 	[ $okall = 1 ] && echo "ok render-latency-views-$tr" || echo "not ok render-latency-views-$tr"
 done
+# no growth arrow over a flat series (issue 14): under every strip, a run of ↗ covers
+# bars that are not all the same height
+flat=""
+for d in "$TRACES"/*/; do
+	"$BIN" render "$d" --view evolution --size 120x36 >"$tmp" 2>&1
+	python3 - "$tmp" <<'PY' || flat="$flat $(basename "$d")"
+import sys
+L = open(sys.argv[1], encoding="utf-8").read().split("\n")
+bad = False
+for bars, marks in zip(L, L[1:]):
+    runs, cur = [], []
+    for i, ch in enumerate(marks):
+        if ch == "\u2197": cur.append(i)
+        elif cur: runs.append(cur); cur = []
+    if cur: runs.append(cur)
+    for r in runs:
+        hs = {bars[i] for i in r if i < len(bars)}
+        if len(hs) <= 1 and not marks.lstrip().startswith(("\u2197growth",)) and "growth" not in marks:
+            bad = True
+sys.exit(1 if bad else 0)
+PY
+done
+[ -z "$flat" ] && echo "ok render-evolution-no-flat-growth" || echo "not ok render-evolution-no-flat-growth:$flat"
 rm -f "$tmp"

@@ -28,22 +28,26 @@ keys : 'view dag' Enter
 golden verdicts-dag-open "region 1 (8 ranks) win 22/23"
 same_as_render dag-render-same "$ST" dag
 check dag-hints "Enter:fold"
-keys j
-check dag-down "rank 9 on quartz2: L0"
-check dag-cursor-shared "dag | rank 9/31"
+# the windows cover the application span (docs/span.md): the DAG opens on region 0's
+# window 17, where rank 1 has no message; rank 2 sends at L0 and receives at L1
+keys j j
+check dag-down "rank 2 on quartz1: L0"
+check dag-cursor-shared "dag | rank 2/31"
 keys l
-check dag-right "rank 9 on quartz2: L1"
+check dag-right "rank 2 on quartz1: L1"
 keys Enter
-check dag-unfold "rank 9 unfolded"
-check dag-unfold-lines "L2  recv 6 from"
+check dag-unfold "rank 2 unfolded"
+check dag-unfold-lines "L1  recv 6 from"
 keys Enter
-check dag-fold "rank 9 folded"
+check dag-fold "rank 2 folded"
+keys ']' ']' ']' ']' ']' ']'
+check dag-window-22 "win 22/23"
 keys ']'
 check dag-last-window "no later window"
 keys '['
 check dag-prev-window "window 21/23"
 keys r
-check dag-region "region 2 (8 ranks)"
+check dag-region "region 1 (8 ranks)"   # r: the next region (the DAG opens on region 0)
 keys '?'
 check dag-help "Keys in the dag view"
 keys Escape

@@ -355,13 +355,18 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	else sb_printf(&b, "region %u (%u ranks)", d->region, d->nranks);
 	if (a->nvis < t->nranks) sb_add(&b, ", rows: ranks of f:");
 	if (s->window != TC_NONE) sb_printf(&b, " win %u/%u", s->window, lat->nwindows);
+	/* the start with as many decimals as the window's length needs (a 100 us window at
+	 * 1.55 s is "1.5523 s", not "1.55 s-1.55 s"), then the length */
 	char t0[32], t1[32];
-	fmt_seconds(t0, sizeof t0, tc_sec(t, d->t0));
-	fmt_seconds(t1, sizeof t1, tc_sec(t, d->t1));
-	sb_printf(&b, " %s-%s: %u msg%s%s %u nodes %u levels", t0, t1, d->nmsgs,
+	double len = tc_dur(t, d->t1 > d->t0 ? d->t1 - d->t0 : 0);
+	int dec = len > 0 ? (int)ceil(-log10(len)) + 1 : 3;
+	snprintf(t0, sizeof t0, "%.*f s", TC_MIN(TC_MAX(dec, 2), 9), tc_sec(t, d->t0));
+	t1[0] = '+';
+	fmt_seconds(t1 + 1, sizeof t1 - 1, len);
+	sb_printf(&b, " %s %s: %u msg%s%s %u nodes %u levels", t0, t1, d->nmsgs,
 		  d->nmsgs == 1 ? "" : "s", d->truncated ? " (first)" : "", d->nnodes, d->nlevels);
 	if (!isnan(d->mean_l)) sb_printf(&b, " L %.2f", d->mean_l);
-	grid_text(g, r.x, r.y, r.w, TC_R_HEADING, b.s);
+	grid_text_elide(g, r.x, r.y, r.w, TC_R_HEADING, b.s);
 	b.len = 0;
 	b.s[0] = 0;
 	struct cols c = layout(d, r.w);

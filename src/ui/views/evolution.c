@@ -89,9 +89,17 @@ static void layout(struct tc_app *a, const struct tc_latency *lat, int avail, in
 	*nshow = show;
 }
 
+/* The bar height (1..8 eighths) of a window's mean L on the log scale up to vmax. */
+static int bar_level(double l, double vmax)
+{
+	int level = vmax > 0 ? (int)(scaled(l) / vmax * 8 + 0.5) : 0;
+	return level < 1 ? 1 : level;
+}
+
 /* A growth period whose windows' mean L does not rise (a flat series) gets no arrow:
- * the last window with messages must be above the first by 5 % and 0.05. */
-static bool rises(const struct tc_lat_win *w, const struct tc_period *pe)
+ * the last window with messages must be above the first by 5 % and 0.05, and the
+ * bars must show it (a rise from 1.03 to 1.25 under a top of 103 draws flat bars). */
+static bool rises(const struct tc_lat_win *w, const struct tc_period *pe, double vmax)
 {
 	if (!w) return false;
 	double lo = NAN, hi = NAN;
@@ -100,7 +108,7 @@ static bool rises(const struct tc_lat_win *w, const struct tc_period *pe)
 			if (isnan(lo)) lo = w[i].mean_l;
 			hi = w[i].mean_l;
 		}
-	return isfinite(lo) && isfinite(hi) && hi - lo > 0.05 && hi > lo * 1.05;
+	return isfinite(lo) && isfinite(hi) && hi - lo > 0.05 && hi > lo * 1.05 && bar_level(hi, vmax) > bar_level(lo, vmax);
 }
 
 static void draw_row(struct tc_app *a, const struct tc_latview *v, const struct rows *e, struct tc_grid *g, struct tc_rect r, int y,
@@ -140,9 +148,7 @@ static void draw_row(struct tc_app *a, const struct tc_latview *v, const struct 
 		bool curw = cur && wi == a->ev.win;
 		if (w && w[wi].n && isfinite(w[wi].mean_l)) {
 			double s = scaled(w[wi].mean_l);
-			int level = vmax > 0 ? (int)(s / vmax * 8 + 0.5) : 0;
-			if (level < 1) level = 1;
-			uint32_t ch = bar_glyph(g, level);
+			uint32_t ch = bar_glyph(g, bar_level(w[wi].mean_l, vmax));
 			for (int c = 0; c < cw; c++) {
 				if (curw) grid_put(g, x + c, y, ch, TC_R_CURSOR, TC_R_CURSOR, 0);
 				else if (!kept) grid_put(g, x + c, y, ch, TC_R_INACTIVE, TC_R_NORMAL, TC_A_DIM);
@@ -153,11 +159,11 @@ static void draw_row(struct tc_app *a, const struct tc_latview *v, const struct 
 		}
 		/* marks under the strip */
 		if (!pe) continue;
-		if (pe->kind == TC_PERIOD_GROWTH && rises(w, pe)) {
+		if (pe->kind == TC_PERIOD_GROWTH && rises(w, pe, vmax)) {
 			for (int c = 0; c < cw; c++) grid_put(g, x + c, y + 1, g->ascii ? '/' : 0x2197, TC_R_MESSAGE, TC_R_NORMAL, 0);
 		} else if (pe->kind == TC_PERIOD_STEADY_HIGH) {
 			for (int c = 0; c < cw; c++) grid_put(g, x + c, y + 1, g->ascii ? '^' : 0x2580, TC_R_HELP_KEY, TC_R_NORMAL, 0);
-		} else {
+		} else {   /* other periods, and a flat growth period: start, mid, end */
 			char m = wi == pe->keep[2] ? 'e' : wi == pe->keep[1] ? 'm' : wi == pe->keep[0] ? 's' : 0;
 			if (m) grid_put(g, x, y + 1, (uint32_t)m, TC_R_AXIS, TC_R_NORMAL, 0);
 		}
