@@ -73,3 +73,24 @@ if [ -d "$p" ]; then
 	"$BIN" report "$p" --json --section latency --opt latency_buckets=linear --opt latency_bucket_bytes=50 >"$out" 2>&1
 	check "stencil64 linear buckets" grep -q '"buckets": "linear"' "$out"
 fi
+# issue 14: the windows cover the application span (docs/span.md) on every trace:
+# the first starts where `info --json` says the span starts, the last ends at its
+# end (the window width rounds up to a tick); --opt span=all and latency_span=off
+# put them over the whole trace again
+if [ $have_jq = yes ]; then
+	bad=""
+	for d in "$TRACES"/*/; do
+		s=$("$BIN" info "$d" --json | jq '.application_span.start_s')
+		e=$("$BIN" info "$d" --json | jq '.application_span.end_s')
+		"$BIN" report "$d" --json --section evolution >"$out" 2>/dev/null || { bad="$bad $(basename "$d")"; continue; }
+		jq -e --argjson s "$s" --argjson e "$e" '.evolution.all.windows as $w |
+			(($w[0].start - $s) | fabs) < 1e-6 and $w[-1].end >= $e - 1e-6 and
+			$w[-1].end - $e < .evolution.window_s' "$out" >/dev/null || bad="$bad $(basename "$d")"
+	done
+	[ -z "$bad" ] && echo "ok windows over the application span" || echo "not ok windows over the application span:$bad"
+	d=$TRACES/casita-jacobi-mpi-omp-cuda-cpu015-2p
+	for o in span=all latency_span=off; do
+		"$BIN" report "$d" --json --section evolution --opt $o >"$out" 2>&1
+		check "windows over the whole trace with $o" jq -e '.evolution.all.windows[0].start < 0.5' "$out"
+	done
+fi
