@@ -107,7 +107,8 @@ uint32_t tc_call_density(const struct tc_trace *t, uint64_t t0, uint64_t t1, uin
 struct tc_call_summary {
 	uint64_t tmin, width;
 	uint32_t nbins;
-	uint32_t nranks;
+	uint32_t nranks;            /* ranks summed (shares are of them) */
+	uint32_t *ranks;            /* which (ascending), NULL: all ranks of the trace */
 	uint64_t res;
 	uint32_t nregions;          /* MPI regions of the trace */
 	uint32_t *region;           /* their trace region indices, ascending */
@@ -123,6 +124,10 @@ struct tc_call_summary {
 /* About nbins bins (0: TC_CALL_BINS): width = ⌈(tmax − tmin) / nbins⌉ ticks,
  * then as many as reach past tmax (fewer when the trace has fewer ticks). */
 struct tc_call_summary *tc_call_summary_new(const struct tc_trace *t, uint32_t nbins);
+/* The same over the nranks ranks listed (a filter's; ranks NULL: all ranks); tc_call_bins
+ * then counts only them, in its exact pass too. */
+struct tc_call_summary *tc_call_summary_new_ranks(const struct tc_trace *t, uint32_t nbins, const uint32_t *ranks,
+						  uint32_t nranks);
 void tc_call_summary_free(struct tc_call_summary *s);
 uint32_t tc_call_summary_activity(const struct tc_call_summary *s, uint64_t t0, uint64_t t1, uint32_t nx,
 				  uint32_t max_slots, uint32_t *slots, double *share);

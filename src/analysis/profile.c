@@ -359,6 +359,8 @@ static double edge_off(uint64_t t0, uint64_t t1, uint32_t nx, uint32_t x)
 /* The exact pass over the outermost MPI calls overlapping [t0, t1). */
 struct exact {
 	const struct tc_trace *t;
+	const uint32_t *ranks;    /* the ranks counted (NULL: all) and how many */
+	uint32_t nranks;
 	uint64_t t0, t1;
 	uint32_t nx;
 	double w;                 /* column width in ticks */
@@ -387,7 +389,8 @@ static void exact_time(struct exact *e, const struct tc_call *c)
 static void exact_pass(struct exact *e)
 {
 	const struct tc_trace *t = e->t;
-	for (uint32_t r = 0; r < t->nranks; r++) {
+	for (uint32_t i = 0; i < e->nranks; i++) {
+		uint32_t r = e->ranks ? e->ranks[i] : i;
 		const struct tc_rank *R = &t->ranks[r];
 		if (e->tk) {
 			uint32_t span = outer_mpi_spanning(t, r, e->t0);
@@ -409,14 +412,15 @@ static void exact_pass(struct exact *e)
 }
 
 /* The exact pass and the steps after it: activity when share is given (nx ≥ 1, max_slots ≥ 2), density when
- * counts is (ny ≥ 1, ax the duration axis). */
-static struct tc_call_bins exact_bins(const struct tc_trace *t, uint64_t t0, uint64_t t1, uint32_t nx, uint32_t ny,
-				      const struct dur_axis *ax, uint32_t max_slots, uint32_t *slots, double *share,
-				      uint32_t *counts)
+ * counts is (ny ≥ 1, ax the duration axis).  Over the ranks listed (ranks NULL: all nranks of t). */
+static struct tc_call_bins exact_bins(const struct tc_trace *t, const uint32_t *ranks, uint32_t nranks, uint64_t t0,
+				      uint64_t t1, uint32_t nx, uint32_t ny, const struct dur_axis *ax, uint32_t max_slots,
+				      uint32_t *slots, double *share, uint32_t *counts)
 {
 	struct tc_call_bins res = { .exact = true };
 	uint32_t nr = t->nregions ? t->nregions : 1;
-	struct exact e = { .t = t, .t0 = t0, .t1 = t1, .nx = nx, .w = t1 > t0 ? (double)(t1 - t0) / nx : 0 };
+	struct exact e = { .t = t, .ranks = ranks, .nranks = nranks, .t0 = t0, .t1 = t1, .nx = nx,
+			   .w = t1 > t0 ? (double)(t1 - t0) / nx : 0 };
 	e.cid = xmalloc(nr * sizeof *e.cid);
 	e.ids = xmalloc(nr * sizeof *e.ids);
 	e.nreg = mpi_regions(t, e.cid, e.ids);
@@ -426,7 +430,7 @@ static struct tc_call_bins exact_bins(const struct tc_trace *t, uint64_t t0, uin
 		e.ax = *ax;
 	}
 	if (t1 > t0) exact_pass(&e);
-	if (share) res.nslots = fold_slots(e.tk, e.nreg, e.ids, nx, e.w, t->nranks, max_slots, slots, share);
+	if (share) res.nslots = fold_slots(e.tk, e.nreg, e.ids, nx, e.w, nranks, max_slots, slots, share);
 	if (counts) res.cmax = bucket_rows(e.fine, nx, ny, counts);
 	free(e.cid);
 	free(e.ids);
@@ -439,7 +443,7 @@ uint32_t tc_activity(const struct tc_trace *t, uint64_t t0, uint64_t t1, uint32_
 		     uint32_t *slots, double *share)
 {
 	if (!nx || max_slots < 2) return 0;
-	return exact_bins(t, t0, t1, nx, 0, NULL, max_slots, slots, share, NULL).nslots;
+	return exact_bins(t, NULL, t->nranks, t0, t1, nx, 0, NULL, max_slots, slots, share, NULL).nslots;
 }
 
 uint32_t tc_call_density(const struct tc_trace *t, uint64_t t0, uint64_t t1, uint32_t nx, uint32_t ny,
@@ -448,14 +452,15 @@ uint32_t tc_call_density(const struct tc_trace *t, uint64_t t0, uint64_t t1, uin
 	memset(counts, 0, (size_t)nx * ny * sizeof *counts);
 	if (!nx || !ny || t1 <= t0 || dmin <= 0 || dmax <= dmin) return 0;
 	struct dur_axis ax = dur_axis(dmin, dmax, t->res);
-	return exact_bins(t, t0, t1, nx, ny, &ax, 0, NULL, NULL, counts).cmax;
+	return exact_bins(t, NULL, t->nranks, t0, t1, nx, ny, &ax, 0, NULL, NULL, counts).cmax;
 }
 
-/* Each outermost MPI call of the trace. */
-static void each_outer_mpi_call(const struct tc_trace *t, void (*fn)(void *ctx, const struct tc_call *c), void *ctx)
+/* Each outermost MPI call of the summary's ranks (all when s->ranks is NULL). */
+static void each_outer_mpi_call(const struct tc_trace *t, const struct tc_call_summary *s,
+				void (*fn)(void *ctx, const struct tc_call *c), void *ctx)
 {
-	for (uint32_t r = 0; r < t->nranks; r++) {
-		const struct tc_rank *R = &t->ranks[r];
+	for (uint32_t i = 0; i < s->nranks; i++) {
+		const struct tc_rank *R = &t->ranks[s->ranks ? s->ranks[i] : i];
 		for (uint32_t c = 0; c < R->ncalls; c++)
 			if (outer_mpi(t, R, &R->calls[c])) fn(ctx, &R->calls[c]);
 	}
@@ -504,18 +509,28 @@ static void prefix_sums(uint64_t *p, uint32_t nrows, uint32_t stride)
 
 struct tc_call_summary *tc_call_summary_new(const struct tc_trace *t, uint32_t nbins)
 {
+	return tc_call_summary_new_ranks(t, nbins, NULL, t->nranks);
+}
+
+struct tc_call_summary *tc_call_summary_new_ranks(const struct tc_trace *t, uint32_t nbins, const uint32_t *ranks,
+						  uint32_t nranks)
+{
 	struct tc_call_summary *s = xcalloc(1, sizeof *s);
 	uint32_t nr = t->nregions ? t->nregions : 1;
 	uint32_t *cid = xmalloc(nr * sizeof *cid);
 	s->region = xmalloc(nr * sizeof *s->region);
 	s->nregions = mpi_regions(t, cid, s->region);
-	s->nranks = t->nranks;
+	s->nranks = ranks ? nranks : t->nranks;
+	if (ranks) {
+		s->ranks = xmalloc(((size_t)nranks + 1) * sizeof *s->ranks);
+		memcpy(s->ranks, ranks, (size_t)nranks * sizeof *s->ranks);
+	}
 	s->res = t->res;
 	s->tmin = t->tmin;
 	s->exact_calls = TC_CALL_EXACT;
 	s->min_bins = 2;
 	struct sum_ctx x = { .s = s, .lo = UINT64_MAX, .cid = cid };
-	each_outer_mpi_call(t, sum_range, &x);
+	each_outer_mpi_call(t, s, sum_range, &x);
 	s->dmin = x.lo != UINT64_MAX ? tc_dur(t, x.lo) : 1.0 / (double)t->res;
 	s->dmax = tc_dur(t, x.hi);
 	if (s->dmax < s->dmin * 10) s->dmax = s->dmin * 10;
@@ -527,7 +542,7 @@ struct tc_call_summary *tc_call_summary_new(const struct tc_trace *t, uint32_t n
 	s->time = xcalloc((size_t)(s->nbins + 1) * (s->nregions ? s->nregions : 1), sizeof *s->time);
 	s->count = xcalloc((size_t)(s->nbins + 1) * TC_CALL_BUCKETS, sizeof *s->count);
 	x.ax = dur_axis(s->dmin, s->dmax, t->res);
-	each_outer_mpi_call(t, sum_add, &x);
+	each_outer_mpi_call(t, s, sum_add, &x);
 	prefix_sums(s->time, s->nbins + 1, s->nregions);
 	prefix_sums(s->count, s->nbins + 1, TC_CALL_BUCKETS);
 	free(cid);
@@ -537,6 +552,7 @@ struct tc_call_summary *tc_call_summary_new(const struct tc_trace *t, uint32_t n
 void tc_call_summary_free(struct tc_call_summary *s)
 {
 	if (!s) return;
+	free(s->ranks);
 	free(s->region);
 	free(s->time);
 	free(s->count);
@@ -640,7 +656,7 @@ struct tc_call_bins tc_call_bins(const struct tc_trace *t, const struct tc_call_
 		return res;
 	}
 	struct dur_axis ax = dur_axis(s->dmin, s->dmax, s->res);
-	return exact_bins(t, t0, t1, nx, ny, &ax, max_slots, slots, share, counts);
+	return exact_bins(t, s->ranks, s->nranks, t0, t1, nx, ny, &ax, max_slots, slots, share, counts);
 }
 
 double tc_opacity(uint32_t d, uint32_t dmax, double omin, bool logscale)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The rank filter (`render --filter`, the UI's `f`) applies in the list views
-# (wait states, regions, evolution, verdicts, clusters, dag): their rows are the
+# (wait states, regions, evolution, verdicts, clusters, dag, calls, profile, overview): their rows are the
 # filter's ranks, a global result says so, and the title never adds
 # "(all ranks here)" for them.  And the region matrix: each row of it sits on
 # the table row of the region it counts from (its diagonal cell "·" is in the
@@ -14,13 +14,24 @@ LS=$TRACES/casita-late-sender-barrier-4p
 ok() { if [ "$2" = 1 ]; then echo "ok $1"; else echo "not ok $1"; sed -n 1,40p "$tmp"; fi; }
 
 # the views that apply the filter do not say "(all ranks here)"
-for v in waitstates regions evolution verdicts clusters dag; do
+for v in waitstates regions evolution verdicts clusters dag calls profile overview; do
 	"$BIN" render "$S64" --view $v --size 120x30 --filter '^(4|5)$' >"$tmp" 2>&1
 	r=1
 	head -n 1 "$tmp" | grep -q 'f:^(4|5)\$' || r=0
 	grep -q 'all ranks here' "$tmp" && r=0
 	ok "filter-title-$v" $r
 done
+
+# calls: both halves count the filter's ranks (issue 14): the header names them, and the
+# calls starting under the cursor column are rank 1's only (fewer than everyone's)
+"$BIN" render "$S32" --view calls --size 100x24 --filter '^1$' >"$tmp" 2>&1
+r=1
+grep -q 'Share of the 1 rank of f: in MPI functions' "$tmp" || r=0
+grep -q 'MPI calls (ranks of f:)' "$tmp" || r=0
+one=$(sed -n 's/.*| \([0-9]*\) calls\{0,1\} start.*/\1/p' "$tmp")
+all=$("$BIN" render "$S32" --view calls --size 100x24 | sed -n 's/.*| \([0-9]*\) calls\{0,1\} start.*/\1/p')
+[ -n "$one" ] && [ -n "$all" ] && [ "$one" -lt "$all" ] || r=0
+ok filter-calls $r
 
 # wait states: the ranks listed are rank 1 only, the header counts 1 of 32
 "$BIN" render "$S32" --view waitstates --size 100x30 --filter '^1$' >"$tmp" 2>&1

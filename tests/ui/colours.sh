@@ -16,8 +16,9 @@ if $T capture-pane -p -e -t m | grep -q "$(printf '\033')\[2m[▶◀◆✶]"; th
 else echo "not ok no-color-levels: no dim event glyphs"; fi
 keys q
 restored no-color-quit 0
-# a view that does not restrict itself to the filter's ranks says so
-"$BIN" render "$ST" --view calls --size 100x24 --filter quartz2 >"$tmp/w.txt" 2>&1
+# a view that does not restrict itself to the filter's ranks says so (the matrix: every
+# rank's row and column; the calls view counts the filter's ranks since issue 14)
+"$BIN" render "$ST" --view matrix --size 100x24 --filter quartz2 >"$tmp/w.txt" 2>&1
 head -n 1 "$tmp/w.txt" | grep -q 'f:quartz2 (all ranks here)' && echo "ok filter-all-ranks-note" || echo "not ok filter-all-ranks-note"
 "$BIN" render "$ST" --view profile --size 100x24 --filter quartz2 >"$tmp/w.txt" 2>&1
 head -n 1 "$tmp/w.txt" | grep -q 'f:quartz2 |' && echo "ok filter-profile-applied" || echo "not ok filter-profile-applied"

@@ -14,7 +14,9 @@
  * and more than TC_CALL_EXACT calls costs O(columns × (regions + buckets)),
  * and a narrower one the exact pass over the calls overlapping it (cheap, as
  * it holds few calls).  The bins are kept per (window, columns, rows), so a
- * frame that keeps those costs O(screen).  The cache is file-static (views
+ * frame that keeps those costs O(screen).  Under a rank filter both halves
+ * count only its ranks (tc_call_summary_new_ranks, built again when the
+ * visible ranks change: one pass over their calls).  The cache is file-static (views
  * have no per-app free hook) and keyed by the trace. */
 #include <math.h>
 #include <stdlib.h>
@@ -28,8 +30,9 @@
 #define LW 9              /* y-axis labels */
 
 struct cv_cache {
-	const struct tc_trace *t;    /* key */
-	uint32_t nranks;
+	const struct tc_trace *t;    /* key, with the visible ranks' generation */
+	uint32_t nranks, vis_gen;
+	bool all;                    /* summed over every rank (no filter) */
 	uint64_t tmin, tmax;
 	struct tc_call_summary *sum;
 	/* bins, for (t0, t1, cols, drows) */
@@ -67,19 +70,24 @@ static void letters(const struct tc_trace *t)
 	}
 }
 
+/* The summary over the visible ranks (the filter's, else all): built again when they change. */
 static const struct cv_cache *bins(struct tc_app *a, int cols, int drows)
 {
 	const struct tc_trace *t = a->t;
-	if (cache.t != t || cache.nranks != t->nranks || cache.tmin != t->tmin || cache.tmax != t->tmax) {
+	bool all = a->nvis >= t->nranks;
+	if (cache.t != t || cache.nranks != t->nranks || cache.tmin != t->tmin || cache.tmax != t->tmax ||
+	    cache.all != all || (!all && cache.vis_gen != a->vis_gen)) {
 		free(cache.share);
 		free(cache.count);
 		tc_call_summary_free(cache.sum);
 		memset(&cache, 0, sizeof cache);
 		cache.t = t;
 		cache.nranks = t->nranks;
+		cache.vis_gen = a->vis_gen;
+		cache.all = all;
 		cache.tmin = t->tmin;
 		cache.tmax = t->tmax;
-		cache.sum = tc_call_summary_new(t, 0);
+		cache.sum = all ? tc_call_summary_new(t, 0) : tc_call_summary_new_ranks(t, 0, a->vis, a->nvis);
 	}
 	if (cache.share && cache.t0 == a->pv.t0 && cache.t1 == a->pv.t1 && cache.cols == cols && cache.drows == drows)
 		return &cache;
@@ -198,7 +206,9 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	/* activity */
 	fmt_seconds(b1, sizeof b1, tc_dur(t, a->pv.t1 - a->pv.t0));
 	fmt_seconds(b2, sizeof b2, tc_dur(t, (uint64_t)dt));
-	grid_printf(g, r.x, r.y, r.w, TC_R_HEADING, "Share of ranks in MPI functions over %s (%s per column)", b1, b2);
+	if (c->all) grid_printf(g, r.x, r.y, r.w, TC_R_HEADING, "Share of ranks in MPI functions over %s (%s per column)", b1, b2);
+	else grid_printf(g, r.x, r.y, r.w, TC_R_HEADING, "Share of the %u rank%s of f: in MPI functions over %s (%s per column)",
+			 c->sum->nranks, c->sum->nranks == 1 ? "" : "s", b1, b2);
 	int ay = r.y + 1;
 	for (int i = 0; i < arows; i++) {
 		const char *lab = i == 0 ? "100%" : i == arows - 1 ? "0%" : i == arows / 2 && arows >= 5 ? "50%" : "";
@@ -225,8 +235,8 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 
 	/* density */
 	int dy = ly + 1;
-	grid_printf(g, r.x, dy, r.w, TC_R_HEADING, "MPI calls: duration (log) by start time, %s opacity (o), max %u calls/cell",
-		    a->cv.linear ? "linear" : "log", c->cmax);
+	grid_printf(g, r.x, dy, r.w, TC_R_HEADING, "MPI calls%s: duration (log) by start time, %s opacity (o), max %u calls/cell",
+		    c->all ? "" : " (ranks of f:)", a->cv.linear ? "linear" : "log", c->cmax);
 	double l0 = log10(c->sum->dmin), l1 = log10(c->sum->dmax);
 	for (int i = 0; i < drows; i++) {
 		int y = dy + 1 + i;
@@ -325,5 +335,5 @@ static const char *const help[] = {
 };
 
 const struct view view_calls = {
-	.name = "calls", .id = TC_V_CALLS, .min_w = 30, .min_h = 8, .draw = draw, .key = key, .help = help,
+	.name = "calls", .id = TC_V_CALLS, .min_w = 30, .min_h = 8, .draw = draw, .key = key, .help = help, .filtered = true,
 };
