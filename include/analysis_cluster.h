@@ -101,6 +101,9 @@ const struct tc_cluster_opts *tc_clusters_opts(const struct tc_clusters *c);
 /* The clusters of one partition, computed on first use and again after the
  * metric changed; NULL when partition is out of range. */
 const struct tc_phase_clusters *tc_clusters_phase(struct tc_clusters *c, uint32_t partition);
+/* Is the partition clustered for the current metric (tc_clusters_phase would not compute)?
+ * Phases are independent: one thread may compute phase p while another reads phase q. */
+bool tc_clusters_phase_ready(const struct tc_clusters *c, uint32_t partition);
 /* Compute every phase now, in parallel (threads ≤ 0: min(cores, 4)). */
 void tc_clusters_compute_all(struct tc_clusters *c, int threads);
 /* Change the clustered metric: phases recompute lazily as they are asked for. */

@@ -366,7 +366,7 @@ struct tc_app {
 	 * first step column and band; the (rank, step, metric) it was picked for (a change
 	 * elsewhere picks the phase again); the selected node; its ranks as text */
 	struct {
-		bool ready;
+		bool ready, pending;   /* pending: the phase is being clustered in the worker */
 		uint32_t part, node, top, btop, seen_rank, sel_part, sel_node, text_part, text_node;
 		int64_t left, seen_step;
 		enum tc_metric metric;
@@ -543,6 +543,10 @@ bool app_view_ready(struct tc_app *a, const struct view *v);
 void app_job_poll(struct tc_app *a);
 bool app_busy(const struct tc_app *a);
 void app_draw_computing(struct tc_app *a, struct tc_grid *g, struct tc_rect r);
+/* Run fn(ctx) in the worker on behalf of view v (what: the text while it runs, e.g.
+ * "clusters of phase 12"); v then draws "computing …" until it is done.  False when a
+ * worker runs already or none can start (the caller then computes in place or waits). */
+bool app_job_start(struct tc_app *a, const struct view *v, const char *what, void (*fn)(void *), void *ctx);
 /* The views' ready / prepare hooks, one pair per session result. */
 bool view_ready_latency(const struct tc_session *s);
 void view_prepare_latency(struct tc_session *s);

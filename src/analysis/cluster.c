@@ -1208,6 +1208,11 @@ const struct tc_phase_clusters *tc_clusters_phase(struct tc_clusters *c, uint32_
 	return phase_get(c, partition);
 }
 
+bool tc_clusters_phase_ready(const struct tc_clusters *c, uint32_t partition)
+{
+	return partition < c->npart && c->pp[partition].done && c->ph[partition].metric == c->o.metric;
+}
+
 /* Phases are independent: each phase_compute writes only its own ph[p] and pp[p]. */
 static void compute_one(void *ctx, uint32_t p, int tid)
 {

@@ -9,14 +9,17 @@
  * others (timelines, overview, calls, detail) use only what was computed
  * before the UI opened.  `render` (not interactive) computes in place. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "ui.h"
 
 struct tc_job {
 	pthread_t tid;
-	const struct view *v;   /* whose prepare runs */
-	struct tc_session *s;
+	const struct view *v;   /* whose data it computes */
+	void (*fn)(void *ctx);  /* what runs: v->prepare(s), or app_job_start's */
+	void *ctx;
+	char what[64];          /* what the view says meanwhile ("" : the view's name) */
 	double t0;
 	int done;               /* set by the worker (atomic) */
 };
@@ -24,9 +27,39 @@ struct tc_job {
 static void *run(void *arg)
 {
 	struct tc_job *j = arg;
-	j->v->prepare(j->s);
+	j->fn(j->ctx);
 	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+/* Start fn(ctx) in a worker on behalf of v; false (nothing started) when a worker runs
+ * already or no thread can be made. */
+static bool job_start(struct tc_app *a, const struct view *v, const char *what, void (*fn)(void *), void *ctx)
+{
+	if (a->job) return false;
+	struct tc_job *j = xcalloc(1, sizeof *j);
+	*j = (struct tc_job){ .v = v, .fn = fn, .ctx = ctx, .t0 = tc_now() };
+	snprintf(j->what, sizeof j->what, "%s", what ? what : "");
+	if (pthread_create(&j->tid, NULL, run, j) != 0) {
+		free(j);
+		return false;
+	}
+	a->job = j;
+	return true;
+}
+
+bool app_job_start(struct tc_app *a, const struct view *v, const char *what, void (*fn)(void *), void *ctx)
+{
+	return job_start(a, v, what, fn, ctx);
+}
+
+/* v->prepare as a job function: ctx is the job's view, the session is the app's. */
+struct prep { const struct view *v; struct tc_session *s; };
+static void run_prepare(void *ctx)
+{
+	struct prep *p = ctx;
+	p->v->prepare(p->s);
+	free(p);
 }
 
 void app_job_poll(struct tc_app *a)
@@ -53,14 +86,13 @@ bool app_view_ready(struct tc_app *a, const struct view *v)
 		v->prepare(a->sess);
 		return true;
 	}
-	struct tc_job *j = xcalloc(1, sizeof *j);
-	*j = (struct tc_job){ .v = v, .s = a->sess, .t0 = tc_now() };
-	if (pthread_create(&j->tid, NULL, run, j) != 0) {   /* no thread: compute here */
-		free(j);
+	struct prep *p = xmalloc(sizeof *p);
+	*p = (struct prep){ .v = v, .s = a->sess };
+	if (!job_start(a, v, NULL, run_prepare, p)) {   /* no thread: compute here */
+		free(p);
 		v->prepare(a->sess);
 		return true;
 	}
-	a->job = j;
 	return false;
 }
 
@@ -69,8 +101,8 @@ void app_draw_computing(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	const struct tc_job *j = a->job;
 	char line[160];
 	if (j && j->v == a->view)
-		snprintf(line, sizeof line, "computing %s \u2026 %.1f s (q cancels: back; the result is kept)", a->view->name,
-			 tc_now() - j->t0);
+		snprintf(line, sizeof line, "computing %s \u2026 %.1f s (q cancels: back; the result is kept)",
+			 *j->what ? j->what : a->view->name, tc_now() - j->t0);
 	else if (j)
 		snprintf(line, sizeof line, "waiting for %s to finish computing \u2026 (q: back)", j->v->name);
 	else

@@ -47,3 +47,10 @@ for dir in "$TRACES"/*/; do
 done
 if "$BIN" render "$TRACES/tracer-stencil4d-64p" --view matrix --size 80x24 --ascii | LC_ALL=C grep -q '[^ -~]'
 then notok matrix-ascii-only; else ok matrix-ascii-only; fi
+# above 4096 ranks the view says it does not draw instead of allocating 16 bytes per rank
+# pair (65536 ranks: 64 GiB, the UI ended with "out of memory"); 4100 ranks here
+GEN=$BUILD/bench/gen
+if [ -x "$GEN" ] && "$GEN" -o "$TMPD/r4100" --ranks 4100 --iters 1 >/dev/null 2>&1; then
+	"$BIN" render "$TMPD/r4100" --view matrix --size 80x10 >"$TMPD/m4100" 2>&1
+	check matrix-too-many-ranks grep -q '4100 ranks: the matrix view draws up to 4096 ranks' "$TMPD/m4100"
+else echo "skip matrix-too-many-ranks: no bench/gen"; fi

@@ -74,7 +74,11 @@ wait_for "?:help" >/dev/null
 keys $K
 golden clusters-ascii "phase 0/5"
 if screen | LC_ALL=C grep -q '[^ -~]'; then echo "not ok clusters-ascii-only: non-ASCII bytes on screen"; else echo "ok clusters-ascii-only"; fi
-keys : 'step 38' Enter j
+keys : 'step 38' Enter
+# a phase not clustered yet is clustered in the worker ("computing clusters of phase 3");
+# keys typed meanwhile go to the computing screen, so wait for it
+check clusters-ascii-phase "phase 3/5 steps 38-38"
+keys j
 check clusters-ascii-select "| sel 16"
 keys Tab
 check clusters-ascii-tab "calls | rank"

@@ -72,16 +72,46 @@ static uint32_t step_part(const struct tc_app *a, int64_t step)
 	return lo - 1;
 }
 
+/* Clustering a phase in the worker (src/ui/job.c). */
+struct phase_job { struct tc_clusters *c; uint32_t p; };
+static void phase_job_run(void *ctx)
+{
+	struct phase_job *j = ctx;
+	tc_clusters_phase(j->c, j->p);
+	free(j);
+}
+
+/* Is phase p clustered?  In the terminal, a phase not yet clustered is clustered in
+ * the worker (CLARA over 64k ranks takes 50 ms to a second: keys must not wait for
+ * it) and the view says "computing" meanwhile: false, a->cl.pending set.  render
+ * clusters it in place when used. */
+static bool phase_ready(struct tc_app *a, struct tc_clusters *c, uint32_t p)
+{
+	a->cl.pending = false;
+	if (!a->interactive || tc_clusters_phase_ready(c, p)) return true;
+	a->cl.pending = true;
+	if (app_busy(a)) return false;   /* another computation first; asked again at the next draw */
+	struct phase_job *j = xmalloc(sizeof *j);
+	*j = (struct phase_job){ c, p };
+	char what[64];
+	snprintf(what, sizeof what, "clusters of phase %u", p);
+	if (app_job_start(a, &view_clusters, what, phase_job_run, j)) return false;
+	free(j);   /* no worker: here */
+	a->cl.pending = false;
+	return true;
+}
+
 static void set_phase(struct tc_app *a, struct tc_clusters *c, uint32_t p)
 {
 	if (p == a->cl.part && a->cl.metric == a->metric && a->cl.node != TC_NONE) return;
-	const struct tc_phase_clusters *ph = tc_clusters_phase(c, p);
 	a->cl.part = p;
 	a->cl.metric = a->metric;
 	a->cl.top = a->cl.btop = 0;
 	a->cl.left = -1;   /* centre on the cursor at the next draw */
 	a->cl.node = TC_NONE;
 	a->cl.text[0] = 0;
+	if (!phase_ready(a, c, p)) return;   /* the node is chosen once it is clustered */
+	const struct tc_phase_clusters *ph = tc_clusters_phase(c, p);
 	if (ph && ph->nnodes) {
 		uint32_t n = tc_clusters_visible_of(c, p, a->rank);
 		a->cl.node = n != TC_NONE ? n : ph->root;
@@ -114,7 +144,8 @@ static const struct tc_phase_clusters *phase(struct tc_app *a, struct tc_cluster
 	if (!a->cl.ready || a->rank != a->cl.seen_rank || a->step != a->cl.seen_step || a->cl.part >= a->st->npartitions)
 		pick_phase(a, c, false);
 	if (a->cl.part == TC_NONE) return NULL;
-	if (a->cl.metric != a->metric) set_phase(a, c, a->cl.part);   /* clustered again: new nodes */
+	if (a->cl.metric != a->metric || a->cl.pending) set_phase(a, c, a->cl.part);   /* clustered again: new nodes */
+	if (a->cl.pending) return NULL;
 	const struct tc_phase_clusters *ph = tc_clusters_phase(c, a->cl.part);
 	if (ph && ph->nnodes && (a->cl.node == TC_NONE || a->cl.node >= ph->nnodes)) a->cl.node = ph->root;
 	return ph;
@@ -520,6 +551,10 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 {
 	struct tc_clusters *c;
 	const struct tc_phase_clusters *ph = phase(a, &c);
+	if (!ph && a->cl.pending) {   /* the worker clusters it; app_draw_computing from the next frame */
+		grid_printf(g, r.x + 1, r.y + 1, r.w - 1, TC_R_MESSAGE, "computing clusters of phase %u ...", a->cl.part);
+		return;
+	}
 	if (!ph) {
 		grid_text(g, r.x, r.y + 1, r.w, TC_R_LABEL, "no communication events in this trace");
 		return;

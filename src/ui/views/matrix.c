@@ -35,10 +35,14 @@ static void free_state(struct tc_app *a)
 	a->mx.ready = false;
 }
 
+/* The dense n × n matrices cost 16 n² bytes: 256 MiB at 4096 ranks, 64 GiB at 65536
+ * (which ended the UI with "out of memory"); above MAX_RANKS the view says so instead. */
+#define MAX_RANKS 4096
+
 /* Builds the matrices once; the cursor starts on the heaviest pair (by bytes). */
 static void prepare(struct tc_app *a)
 {
-	if (a->mx.ready) return;
+	if (a->mx.ready || a->t->nranks > MAX_RANKS) return;
 	size_t n = a->t->nranks, cells = n * n;
 	a->mx.bytes = xcalloc(cells + 1, sizeof *a->mx.bytes);
 	a->mx.count = xcalloc(cells + 1, sizeof *a->mx.count);
@@ -185,6 +189,12 @@ static void draw_status(const struct tc_app *a, struct tc_grid *g, int y, const 
 
 static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 {
+	if (a->t->nranks > MAX_RANKS) {
+		grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "%u ranks: the matrix view draws up to %d ranks (a dense matrix of",
+			    a->t->nranks, MAX_RANKS);
+		grid_text(g, r.x, r.y + 1, r.w, TC_R_LABEL, "16 bytes per rank pair); the regions view (4) groups the traffic");
+		return;
+	}
 	prepare(a);
 	struct layout L;
 	if (!layout(a, r, &L)) {
@@ -271,7 +281,7 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	(void)k;
 	prepare(a);
 	uint32_t n = a->t->nranks;
-	if (!n) return false;
+	if (!n || !a->mx.ready) return false;   /* too many ranks (MAX_RANKS) */
 	int page = TC_MAX(1, a->mx.rows - 1);
 	switch (act) {
 	case ACT_DOWN: a->mx.src = step_rank(a->mx.src, a->mx.rows, n, 1); return true;
@@ -299,6 +309,7 @@ static void csv(struct tc_app *a, FILE *f)
 	prepare(a);
 	uint32_t n = a->t->nranks;
 	fprintf(f, "src,dst,messages,bytes\n");
+	if (!a->mx.ready) return;   /* too many ranks (MAX_RANKS) */
 	for (size_t k = 0; k < (size_t)n * n; k++)
 		if (a->mx.count[k])
 			fprintf(f, "%zu,%zu,%llu,%llu\n", k / n, k % n, (unsigned long long)a->mx.count[k],
