@@ -163,10 +163,10 @@ check zero-event-location-loads rc_is z 0
 fresh ld; rm "$TMPD/ld/traces/0.def"; mkdir "$TMPD/ld/traces/0.def"
 run ld "$BIN" info "$TMPD/ld"
 check unusable-local-def-warned sh -c "test \"\$(cat '$TMPD/ld.rc')\" = 0 && grep -q 'no local definitions file (first: .*0.def)' '$TMPD/ld.out'"
-# a local .def that cannot be read (EIO): warned, not skipped silently
+# a local .def that cannot be read (EIO): warned with errno's text (whichever reader thread met it), not skipped silently
 fresh ud; ln -sf /proc/self/mem "$TMPD/ud/traces/1.def"
 run ud "$BIN" info "$TMPD/ud"
-check unreadable-local-def-warned sh -c "test \"\$(cat '$TMPD/ud.rc')\" = 0 && grep -q 'local definitions files cannot be read (first: .*1.def)' '$TMPD/ud.out'"
+check unreadable-local-def-warned sh -c "test \"\$(cat '$TMPD/ud.rc')\" = 0 && grep -q 'local definitions files cannot be read (first: .*1.def: Input/output error' '$TMPD/ud.out'"
 # an event file that cannot be read (EIO): errno's text, not its number ("(5: ...")
 fresh ev; poke "$TMPD/ev/traces.def" 5737 '\000'; ln -sf /proc/self/mem "$TMPD/ev/traces/1.evt"
 run ev "$BIN" info "$TMPD/ev"
