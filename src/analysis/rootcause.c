@@ -50,6 +50,7 @@ void tc_rc_default_opts(struct tc_rc_opts *o)
 
 void *tc_rc_big(size_t bytes)
 {
+	tc_alloc_check(bytes);
 	if (bytes < BIG_MIN) {
 		char *p = xcalloc(1, bytes + 16);
 		((size_t *)p)[0] = 0;
