@@ -138,10 +138,7 @@ static void json_verdict(struct json *j, const struct tc_verdict *v)
 	}
 	json_kstr(j, "cause", tc_cause_names[v->cause]);
 	json_knum(j, "confidence", v->confidence);
-	json_key(j, "ranks");
-	json_arr_begin(j);
-	for (uint32_t k = 0; k < v->nranks; k++) json_uint(j, v->ranks[k]);
-	json_arr_end(j);
+	json_kuint32s(j, "ranks", v->ranks, v->nranks);
 	json_key(j, "evidence");
 	json_obj_begin(j);
 	for (uint32_t k = 0; k < v->nev; k++) json_knum(j, v->ev[k].key, v->ev[k].value);
