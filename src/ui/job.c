@@ -16,10 +16,10 @@
 
 struct tc_job {
 	pthread_t tid;
-	const struct view *v;   /* whose data it computes */
-	void (*fn)(void *ctx);  /* what runs: v->prepare(s), or app_job_start's */
+	void (*fn)(void *ctx);  /* what runs: a prepare hook (run_prepare), or app_job_start's */
 	void *ctx;
-	char what[64];          /* what the view says meanwhile ("" : the view's name) */
+	const struct view *v;   /* whose data it computes (NULL: data for a key, app_data_ready) */
+	char what[64];          /* its name in the messages */
 	double t0;
 	int done;               /* set by the worker (atomic) */
 };
@@ -38,8 +38,8 @@ static bool job_start(struct tc_app *a, const struct view *v, const char *what, 
 {
 	if (a->job) return false;
 	struct tc_job *j = xcalloc(1, sizeof *j);
-	*j = (struct tc_job){ .v = v, .fn = fn, .ctx = ctx, .t0 = tc_now() };
-	snprintf(j->what, sizeof j->what, "%s", what ? what : "");
+	*j = (struct tc_job){ .fn = fn, .ctx = ctx, .v = v, .t0 = tc_now() };
+	snprintf(j->what, sizeof j->what, "%s", what ? what : v ? v->name : "");
 	if (pthread_create(&j->tid, NULL, run, j) != 0) {
 		free(j);
 		return false;
@@ -53,12 +53,15 @@ bool app_job_start(struct tc_app *a, const struct view *v, const char *what, voi
 	return job_start(a, v, what, fn, ctx);
 }
 
-/* v->prepare as a job function: ctx is the job's view, the session is the app's. */
-struct prep { const struct view *v; struct tc_session *s; };
+/* A prepare hook as a job function. */
+struct prep {
+	void (*prepare)(struct tc_session *);
+	struct tc_session *s;
+};
 static void run_prepare(void *ctx)
 {
 	struct prep *p = ctx;
-	p->v->prepare(p->s);
+	p->prepare(p->s);
 	free(p);
 }
 
@@ -76,24 +79,40 @@ bool app_busy(const struct tc_app *a)
 	return a->job != NULL;
 }
 
+/* ready or started: true when the data are there now (computed in place
+ * when not interactive or when no thread can be had) */
+static bool ready_or_start(struct tc_app *a, bool (*ready)(const struct tc_session *),
+			   void (*prepare)(struct tc_session *), const struct view *v, const char *what)
+{
+	if (ready(a->sess)) return true;
+	if (a->job) return false;
+	if (!a->interactive) {   /* render: in place */
+		prepare(a->sess);
+		return true;
+	}
+	struct prep *p = xmalloc(sizeof *p);
+	*p = (struct prep){ prepare, a->sess };
+	if (!job_start(a, v, what, run_prepare, p)) {   /* no thread: compute here */
+		free(p);
+		prepare(a->sess);
+		return true;
+	}
+	return false;
+}
+
 bool app_view_ready(struct tc_app *a, const struct view *v)
 {
 	app_job_poll(a);
 	if (!v->prepare) return true;
 	if (a->job) return false;
-	if (v->ready(a->sess)) return true;
-	if (!a->interactive) {   /* render: in place */
-		v->prepare(a->sess);
-		return true;
-	}
-	struct prep *p = xmalloc(sizeof *p);
-	*p = (struct prep){ .v = v, .s = a->sess };
-	if (!job_start(a, v, NULL, run_prepare, p)) {   /* no thread: compute here */
-		free(p);
-		v->prepare(a->sess);
-		return true;
-	}
-	return false;
+	return ready_or_start(a, v->ready, v->prepare, v, v->name);
+}
+
+bool app_data_ready(struct tc_app *a, bool (*ready)(const struct tc_session *), void (*prepare)(struct tc_session *),
+		    const char *what)
+{
+	app_job_poll(a);
+	return ready_or_start(a, ready, prepare, NULL, what);
 }
 
 void app_draw_computing(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
@@ -101,10 +120,10 @@ void app_draw_computing(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	const struct tc_job *j = a->job;
 	char line[160];
 	if (j && j->v == a->view)
-		snprintf(line, sizeof line, "computing %s \u2026 %.1f s (q cancels: back; the result is kept)",
-			 *j->what ? j->what : a->view->name, tc_now() - j->t0);
+		snprintf(line, sizeof line, "computing %s \u2026 %.1f s (q cancels: back; the result is kept)", j->what,
+			 tc_now() - j->t0);
 	else if (j)
-		snprintf(line, sizeof line, "waiting for %s to finish computing \u2026 (q: back)", j->v->name);
+		snprintf(line, sizeof line, "waiting for %s to finish computing \u2026 (q: back)", j->what);
 	else
 		snprintf(line, sizeof line, "computing %s \u2026", a->view->name);
 	grid_text_elide(g, r.x + 1, r.y + 1, r.w - 1, TC_R_MESSAGE, line);
@@ -116,6 +135,8 @@ void app_draw_computing(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 #define HAS(s, f) (__atomic_load_n(&(s)->f, __ATOMIC_ACQUIRE) != NULL)
 
 bool view_ready_latency(const struct tc_session *s) { return HAS(s, latency); }
+bool view_ready_rootcause(const struct tc_session *s) { return HAS(s, rootcause); }
+void view_prepare_rootcause(struct tc_session *s) { session_rootcause(s); }
 void view_prepare_latency(struct tc_session *s) { session_latency(s); }
 bool view_ready_waitstates(const struct tc_session *s) { return HAS(s, waitstates) && HAS(s, rootcause); }
 void view_prepare_waitstates(struct tc_session *s)
