@@ -89,10 +89,11 @@ static void test_verdicts_jump_window(void **state)
 	assert_true(found);
 	app_key(&f.a, TK_ENTER);
 	assert_ptr_equal(f.a.view, &view_physical);
-	/* the cursor starts on the most latent window (22 of 23) */
-	assert_int_equal(f.a.pv.t0, tc_lat_win_start(lat, 22));
-	assert_int_equal(f.a.pv.t1, tc_lat_win_end(lat, 22));
-	assert_int_equal(f.a.time, tc_lat_win_start(lat, 22));
+	/* the cursor starts on the most latent window (17 of 23: the windows cover the
+	 * application span since issue 14) */
+	assert_int_equal(f.a.pv.t0, tc_lat_win_start(lat, 17));
+	assert_int_equal(f.a.pv.t1, tc_lat_win_end(lat, 17));
+	assert_int_equal(f.a.time, tc_lat_win_start(lat, 17));
 	/* scopes: the run, then the regions */
 	assert_true(app_set_view(&f.a, "verdicts"));
 	app_key(&f.a, 'r');
@@ -106,21 +107,23 @@ static void test_dag(void **state)
 	struct fix f;
 	open_trace(&f, "tracer-stencil4d-32p");
 	assert_true(app_set_view(&f.a, "dag"));
-	assert_true(screen_has(&f.a, 80, 24, "region 1 (8 ranks) win 22/23"));
-	assert_true(screen_has(&f.a, 80, 24, "rank 8 on quartz1: L0  send 6 to 9*"));
+	/* windows over the application span (issue 14): region 0's window 17 first */
+	assert_true(screen_has(&f.a, 80, 24, "region 0 (8 ranks) win 17/23"));
+	assert_true(screen_has(&f.a, 80, 24, "rank 0 on quartz1: L0  send 2 to 2"));
 	app_key(&f.a, 'j');
-	assert_int_equal(f.a.rank, 9);
+	app_key(&f.a, 'j');
+	assert_int_equal(f.a.rank, 2);
 	app_key(&f.a, 'l');
-	assert_true(screen_has(&f.a, 80, 24, "rank 9 on quartz2: L1  recv 6 from"));
+	assert_true(screen_has(&f.a, 80, 24, "rank 2 on quartz1: L1  recv 6 from"));
 	app_key(&f.a, TK_ENTER);
-	assert_true(screen_has(&f.a, 80, 24, "-   9 quartz2"));
-	assert_true(screen_has(&f.a, 80, 24, "L2  recv 6 from"));
+	assert_true(screen_has(&f.a, 80, 24, "-   2 quartz1"));
+	assert_true(screen_has(&f.a, 80, 24, "L1  recv 6 from"));
 	app_key(&f.a, TK_ENTER);
-	assert_true(screen_has(&f.a, 80, 24, "+   9 quartz2"));
+	assert_true(screen_has(&f.a, 80, 24, "+   2 quartz1"));
 	app_key(&f.a, '[');
-	assert_true(screen_has(&f.a, 80, 24, "win 21/23"));
+	assert_true(screen_has(&f.a, 80, 24, "win 16/23"));
 	app_key(&f.a, 'r');
-	assert_true(screen_has(&f.a, 80, 24, "region 2 (8 ranks)"));
+	assert_true(screen_has(&f.a, 80, 24, "region 1 (8 ranks)"));
 	/* too small */
 	assert_true(screen_has(&f.a, 39, 24, "area too small"));
 	close_trace(&f);

@@ -429,7 +429,7 @@ static void neighbour_cell(const struct frame *f, const struct tc_cnode *N, int6
 	if (e == TC_NONE || (agg && s < 0 && st->cevs[e].step != 0)) return;
 	uint32_t ch = agg ? grid_glyph(f->g, TC_G_AGG) : flags_glyph(f->g, st->cevs[e].flags);
 	struct tc_cell *p = grid_at(f->g, x, y);
-	if (p) grid_put(f->g, x, y, ch, TC_R_AXIS, p->bg, 0);
+	if (p) grid_put(f->g, x, y, ch, TC_R_AXIS, p->bg, TC_A_DIM);   /* dim without colour too */
 }
 
 /* When the phase has fewer columns than the pane, the columns around it show
