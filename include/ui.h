@@ -309,6 +309,7 @@ struct tc_app {
 	const struct tc_trace *t;
 	const struct tc_steps *st;
 	struct tc_lsum *sums[TC_M_COUNT][2];   /* cache by (metric, agg) */
+	bool sum_pending;    /* a summary for a metric / aggregate change is built in the worker (sumswitch.c) */
 	const char *trace_name;
 	bool utf8;
 	bool color;          /* colours reach the screen (else glyphs and attributes carry everything) */
@@ -549,10 +550,15 @@ bool app_data_ready(struct tc_app *a, bool (*ready)(const struct tc_session *), 
 void app_job_poll(struct tc_app *a);
 bool app_busy(const struct tc_app *a);
 void app_draw_computing(struct tc_app *a, struct tc_grid *g, struct tc_rect r);
-/* Run fn(ctx) in the worker on behalf of view v (what: the text while it runs, e.g.
- * "clusters of phase 12"); v then draws "computing …" until it is done.  False when a
- * worker runs already or none can start (the caller then computes in place or waits). */
-bool app_job_start(struct tc_app *a, const struct view *v, const char *what, void (*fn)(void *), void *ctx);
+/* Run fn(ctx) in the worker on behalf of view v (NULL: none; what: the text while it
+ * runs, e.g. "clusters of phase 12"); v then draws "computing …" until it is done, and
+ * done(a, ctx) (if not NULL) runs on the UI thread when app_job_poll reaps it.  False
+ * when a worker runs already or none can start (the caller then computes in place). */
+bool app_job_start(struct tc_app *a, const struct view *v, const char *what, void (*fn)(void *), void *ctx,
+		   void (*done)(struct tc_app *a, void *ctx));
+/* Metric m with aggregate blocks agg (sumswitch.c): at once when its summary is there
+ * or not interactive (true), else built in the worker and switched to when done (false). */
+bool app_switch_summary(struct tc_app *a, enum tc_metric m, bool agg);
 /* The views' ready / prepare hooks, one pair per session result. */
 bool view_ready_latency(const struct tc_session *s);
 void view_prepare_latency(struct tc_session *s);

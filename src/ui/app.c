@@ -407,7 +407,7 @@ bool app_set_metric(struct tc_app *a, const char *name)
 	};
 	for (size_t i = 0; i < TC_NELEM(al); i++)
 		if (!strcasecmp(name, al[i].alias)) {
-			a->metric = al[i].m;
+			app_switch_summary(a, al[i].m, a->show_agg);
 			return true;
 		}
 	return false;
@@ -539,8 +539,7 @@ void app_command(struct tc_app *a, const char *cmd)
 	} else if (!strcmp(word, "search")) {
 		if (*arg) app_set_search(a, arg);
 	} else if (!strcmp(word, "agg")) {
-		a->show_agg = !(!strcmp(arg, "off") || !strcmp(arg, "0") || !strcmp(arg, "no"));
-		app_set_step(a, a->step);
+		app_switch_summary(a, a->metric, !(!strcmp(arg, "off") || !strcmp(arg, "0") || !strcmp(arg, "no")));
 	} else {
 		app_message(a, true, "unknown command ':%s' (step, rank, metric, theme, view, filter, search, agg, write, csv, q)", word);
 	}
@@ -713,15 +712,11 @@ static void global_key(struct tc_app *a, int key, enum tc_action act)
 		app_history_push(a);
 		if (!app_search_next(a, act == ACT_PREV)) a->nhist--;
 		break;
-	case ACT_METRIC:
-		a->metric = (enum tc_metric)((a->metric + 1) % TC_M_COUNT);
-		app_message(a, false, "metric: %s", app_metric_label(a->metric));
+	case ACT_METRIC:   /* the summary of the new metric is built in the worker if needed */
+		app_switch_summary(a, (enum tc_metric)((a->metric + 1) % TC_M_COUNT), a->show_agg);
 		break;
 	case ACT_AGG:
-		a->show_agg = !a->show_agg;
-		app_set_step(a, a->step);
-		a->lv.fitted = a->ov.fitted = false;
-		app_message(a, false, "aggregate steps %s", a->show_agg ? "shown" : "hidden");
+		app_switch_summary(a, a->metric, !a->show_agg);
 		break;
 	case ACT_ENTER:
 		a->detail_scroll = 0;

@@ -18,6 +18,7 @@ struct tc_job {
 	pthread_t tid;
 	void (*fn)(void *ctx);  /* what runs: a prepare hook (run_prepare), or app_job_start's */
 	void *ctx;
+	void (*finish)(struct tc_app *a, void *ctx);   /* on the UI thread once it ran (NULL: nothing) */
 	const struct view *v;   /* whose data it computes (NULL: data for a key, app_data_ready) */
 	char what[64];          /* its name in the messages */
 	double t0;
@@ -34,11 +35,12 @@ static void *run(void *arg)
 
 /* Start fn(ctx) in a worker on behalf of v; false (nothing started) when a worker runs
  * already or no thread can be made. */
-static bool job_start(struct tc_app *a, const struct view *v, const char *what, void (*fn)(void *), void *ctx)
+static bool job_start(struct tc_app *a, const struct view *v, const char *what, void (*fn)(void *), void *ctx,
+		      void (*done)(struct tc_app *a, void *ctx))
 {
 	if (a->job) return false;
 	struct tc_job *j = xcalloc(1, sizeof *j);
-	*j = (struct tc_job){ .fn = fn, .ctx = ctx, .v = v, .t0 = tc_now() };
+	*j = (struct tc_job){ .fn = fn, .ctx = ctx, .finish = done, .v = v, .t0 = tc_now() };
 	snprintf(j->what, sizeof j->what, "%s", what ? what : v ? v->name : "");
 	if (pthread_create(&j->tid, NULL, run, j) != 0) {
 		free(j);
@@ -48,9 +50,10 @@ static bool job_start(struct tc_app *a, const struct view *v, const char *what, 
 	return true;
 }
 
-bool app_job_start(struct tc_app *a, const struct view *v, const char *what, void (*fn)(void *), void *ctx)
+bool app_job_start(struct tc_app *a, const struct view *v, const char *what, void (*fn)(void *), void *ctx,
+		   void (*done)(struct tc_app *a, void *ctx))
 {
-	return job_start(a, v, what, fn, ctx);
+	return job_start(a, v, what, fn, ctx, done);
 }
 
 /* A prepare hook as a job function. */
@@ -70,8 +73,9 @@ void app_job_poll(struct tc_app *a)
 	struct tc_job *j = a->job;
 	if (!j || !__atomic_load_n(&j->done, __ATOMIC_ACQUIRE)) return;
 	pthread_join(j->tid, NULL);
-	free(j);
 	a->job = NULL;
+	if (j->finish) j->finish(a, j->ctx);
+	free(j);
 }
 
 bool app_busy(const struct tc_app *a)
@@ -92,7 +96,7 @@ static bool ready_or_start(struct tc_app *a, bool (*ready)(const struct tc_sessi
 	}
 	struct prep *p = xmalloc(sizeof *p);
 	*p = (struct prep){ prepare, a->sess };
-	if (!job_start(a, v, what, run_prepare, p)) {   /* no thread: compute here */
+	if (!job_start(a, v, what, run_prepare, p, NULL)) {   /* no thread: compute here */
 		free(p);
 		prepare(a->sess);
 		return true;

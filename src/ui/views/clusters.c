@@ -95,7 +95,7 @@ static bool phase_ready(struct tc_app *a, struct tc_clusters *c, uint32_t p)
 	*j = (struct phase_job){ c, p };
 	char what[64];
 	snprintf(what, sizeof what, "clusters of phase %u", p);
-	if (app_job_start(a, &view_clusters, what, phase_job_run, j)) return false;
+	if (app_job_start(a, &view_clusters, what, phase_job_run, j, NULL)) return false;
 	free(j);   /* no worker: here */
 	a->cl.pending = false;
 	return true;
@@ -770,9 +770,9 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 		app_set_step(a, act == ACT_FIRST ? 0 : (int64_t)a->st->max_step);
 		return true;
 	case ACT_METRIC:
-		a->metric = (enum tc_metric)((a->metric + 1) % TC_M_COUNT);
-		if (c) tc_clusters_set_metric(c, a->metric);
-		app_message(a, false, "metric: %s (the phase is clustered again)", app_metric_label(a->metric));
+		/* the clusters follow the app's metric when drawn (clusters_of) */
+		if (app_switch_summary(a, (enum tc_metric)((a->metric + 1) % TC_M_COUNT), a->show_agg))
+			app_message(a, false, "metric: %s (the phase is clustered again)", app_metric_label(a->metric));
 		return true;
 	default:
 		break;
