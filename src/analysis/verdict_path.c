@@ -49,7 +49,11 @@ static double intra_model(uint8_t bucket)
  * time is compared by transfer where possible, not with the rare calls that
  * happened to be intra-node only.  Each piece counts at its typical pace, its
  * excess over its own context's median left out: a placement makes every
- * inter-node transfer slow, a stall is background's or noise's to claim. */
+ * inter-node transfer slow, a stall is background's or noise's to claim.
+ * A context counts only when its typical own time stands above the reference
+ * as an excess must (ref + max(½·ref, the trace's noise floor)): MPI's own
+ * software cost, tens of µs, is above the shared-memory model on any machine
+ * and is no evidence that the placement costs anything. */
 double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootcause *rc, double inter_cost,
 				 double *ratio)
 {
@@ -74,9 +78,13 @@ double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootc
 		const struct tc_rc_ctx *C = &rc->ctx[rc->acts[p->act].ctx];
 		uint32_t k = u64map_get(&intra, (uint64_t)C->region << 8 | C->size_bucket);
 		double ref = k != U64MAP_NONE ? rc->ctx[k].median : intra_model(C->size_bucket);
-		if (len > ref) cost += len - ref;
 		sum_inter += C->median;
 		sum_intra += ref;
+		/* detected as an excess is (rootcause.c): the context's typical
+		 * inter-node own time above ref + max(½·ref, the noise floor); what
+		 * counts is what lies above ref */
+		if (!(C->median > ref + TC_MAX(0.5 * ref, rc->noise_floor))) continue;
+		if (len > ref) cost += len - ref;
 	}
 	u64map_free(&intra);
 	*ratio = by_transfer ? inter_cost : sum_intra > 0 ? sum_inter / sum_intra : NAN;
