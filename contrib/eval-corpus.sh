@@ -4,7 +4,9 @@
 # are in contrib/README.md, "Corpus").  For every CORPUS_DIR/<case>/ with
 # traces.otf2 and truth.txt it runs `BIN report --json --section
 # verdicts,steps` and `BIN info --json` and checks:
-#   - the top verdict (verdicts.verdicts[0]) has a cause in truth's accept list;
+#   - the top verdict (verdicts.verdicts[0]) has a cause in truth's accept list
+#     (plus noise for a clean twin that ran on a busy machine: noise_busy_blocks
+#     >= 4 % of noise_blocks, compute sleeps the machine woke up late);
 #   - planted cases (cause != none): its confidence is >= 0.5;
 #   - imbalance truth: the verdict's ranks contain delay_rank (or, with no
 #     delay_rank, one of truth's ranks);
@@ -36,13 +38,21 @@ origin_hits() {
 		'BEGIN { a = (a - off) / res; b = (b - off) / res; exit !(e <= b && x >= a) }'
 }
 
-np=0 npok=0 nc=0 ncok=0 bad=0 noisy=0
+np=0 npok=0 nc=0 ncok=0 bad=0 noisy=0 busy=0
 for d in "$DIR"/*/; do
 	d=${d%/}
 	name=$(basename "$d")
 	truth=$d/truth.txt
 	[ -f "$truth" ] && [ -f "$d/traces.otf2" ] || continue
 	cause=$(key cause "$truth"); accept=$(key accept "$truth")
+	# a clean run on a busy machine (the tracer saw >= 4 % of the compute
+	# sleeps woken up late by more than max(0.2 ms, a tenth of the sleep)) was
+	# oversubscribed in fact: "noise" is a right answer, as for OVER runs
+	if [ "$cause" = none ] && ! in_list noise "$accept" &&
+	   awk -v b="$(key noise_busy_blocks "$truth")" -v n="$(key noise_blocks "$truth")" \
+		'BEGIN { exit !(b != "" && n > 0 && b >= 0.04 * n) }'; then
+		accept="$accept,noise"; busy=$((busy + 1))
+	fi
 	if [ "$cause" = none ]; then nc=$((nc + 1)); else np=$((np + 1)); fi
 	why=""
 	if ! "$BIN" report --json --section verdicts,steps "$d/traces.otf2" >"$tmp/rep.json" 2>"$tmp/err"; then
@@ -94,6 +104,7 @@ for d in "$DIR"/*/; do
 	fi
 done
 echo "planted: $npok of $np named; clean: $ncok of $nc quiet"
+[ $busy = 0 ] || echo "($busy of the clean twins ran on a busy machine: noise accepted)"
 [ $noisy = 0 ] || echo "($noisy of the clean misses ran on a noisy machine: a compute sleep overran by >= 10 ms)"
 [ $((np + nc)) -gt 0 ] || { echo "eval-corpus: no case with traces.otf2 and truth.txt under $DIR"; exit 2; }
 [ $bad = 0 ]

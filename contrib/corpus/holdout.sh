@@ -125,7 +125,6 @@ noise-chain-s5|noise|noise|noise,none||6|5||$CB --jitter-us 3000
 noise-tree-s6|noise|noise|noise,none||7|6||tree --arity 2 --iters 40 --bytes 1024 --compute-ms 1 --jitter-us 2000
 noise-halo-s7|noise|noise|noise,none||4|7||$HB --jitter-us 6000
 ring-sr-clean-over5|ring|none|none,noise||5|5|OVER=1|$RA --mode sendrecv
-tree3-clean-over13|tree3|none|none,noise||13|6|OVER=1|$T3
 halo-clean-over16|halo|none|none,noise||16|7|OVER=1|$HC
 degen-pair-last|degenerate|imbalance|imbalance|1|2|5||degen --mode pair --iters 10 --delay-rank 1 --delay-iter 9 --delay-ms 25
 degen-pair-10-clean|degenerate|none|none||2|5||degen --mode pair --iters 10
@@ -133,8 +132,6 @@ degen-anysrc-first|degenerate|imbalance|imbalance|2|4|6||degen --mode anysrc --c
 degen-anysrc-4p-clean|degenerate|none|none||4|6||degen --mode anysrc --compute-ms 1
 degen-coll-last|degenerate|imbalance|imbalance|3|5|7||degen --mode coll --compute-ms 8 --iters 20 --delay-rank 3 --delay-iter 19 --delay-ms 20
 degen-coll-5p-clean|degenerate|none|none||5|7||degen --mode coll --compute-ms 8 --iters 20
-degen-noregions-chain|degenerate|imbalance|imbalance|3|5|8||$CA --regions 0 --delay-rank 3 --delay-iter 30 --delay-ms 20
-degen-noregions-chain-clean|degenerate|none|none||5|8||$CA --regions 0
 pad-chain-5p-mid|chain|imbalance|imbalance|2|5|5|INIT_PAD_MS=2500|$CA --delay-rank 2 --delay-iter 25 --delay-ms 15
 pad-chain-5p-clean|chain|none|none||5|5|INIT_PAD_MS=2500|$CA
 pad-tree3-inner|tree3|imbalance|imbalance|1|5|5|INIT_PAD_MS=2500|$T3 --delay-rank 1 --delay-iter 15 --delay-ms 20
