@@ -7,7 +7,7 @@ struct tc_trace *halo_trace(const struct halo_spec *h)
 {
 	struct tc_trace *t = tc_trace_new(h->res, 0, 0);
 	uint32_t n = h->nranks;
-	tc_def_simple(t, n, NULL, 1);
+	tc_def_simple(t, n, h->node_of, h->node_of ? h->nnodes : 1);
 	uint32_t r_main = tc_def_region(t, "main", 0, 0, false);
 	uint32_t r_comp = tc_def_region(t, "compute", 0, 0, false);
 	uint32_t r_irecv = tc_def_region(t, "MPI_Irecv", 0, 0, true);
