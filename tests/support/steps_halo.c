@@ -46,6 +46,8 @@ struct tc_trace *halo_trace(const struct halo_spec *h)
 			tcb_isend(t, r, e + 3, right, 0, 1, 64, 4);
 			tcb_leave(t, r, e + 4, r_isend);
 			uint64_t w = TC_MAX(e + 4, TC_MAX(c[left] + 3, c[right] + 2)) + 1;
+			for (int k = 0; k < 2; k++)
+				if (r == h->mpi_stall_rank[k] && i == h->mpi_stall_iter[k]) w += h->mpi_stall[k];
 			tcb_enter(t, r, e + 4, r_wait);
 			tcb_isend_complete(t, r, w, 3);
 			tcb_isend_complete(t, r, w, 4);

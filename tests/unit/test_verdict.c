@@ -568,6 +568,45 @@ static void test_verdict_mapping_floor(void **state)
 	assert_true(cost > 0.5 * (double)n * 1e-4);
 }
 
+
+/* Background is many stalled transfers: the largest single stall on the
+ * critical path is left out of its time (a leave-one-out sum).  Ring halo of
+ * 8 ranks, 10 iterations of 100 s; rank 2's Waitall of iteration 4 is held
+ * 100 s (one event: the OS, a page fault storm), rank 3's of iteration 5 12 s
+ * (above the stall yardstick of 10 s, so MPI stalled on two ranks).  No
+ * compute stalls: the MPI stalls are all beyond the noise.  The path (1163 s)
+ * carries both stalls; left out the 100 s one, 12 s remain: no background
+ * claim (before session 6: 112 s, "background traffic" with confidence
+ * (112 / 1163) / 0.15 = 0.64). */
+static void test_verdict_background_one_event(void **st)
+{
+	(void)st;
+	struct halo_spec h = { .nranks = 8, .iters = 10, .res = 1, .work = 100, .delay_rank = TC_NONE,
+			       .mpi_stall_rank = { 2, 3 }, .mpi_stall_iter = { 4, 5 }, .mpi_stall = { 100, 12 } };
+	struct tc_trace *t = halo_trace(&h);
+	struct tc_latency *lat = tc_latency_compute(t, NULL);
+	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
+	struct tc_verdicts *V = tc_verdicts_compute(t, lat, NULL, NULL, NULL, rc, NULL);
+	double B = 0, top = 0;
+	for (size_t i = 0; i < rc->npath; i++)
+		if (rc->path[i].kind == TC_CP_MPI_INTRA) {
+			B += rc->path[i].excess;
+			top = TC_MAX(top, (double)rc->path[i].excess);
+		}
+	assert_float_equal(B, 112, 1e-4);
+	assert_float_equal(top, 100, 1e-4);
+	assert_int_equal(rc->stall_ranks_mpi, 2);
+	assert_int_equal(rc->n_compute_stalls, 0);
+	/* the claim that stays under min_confidence: (12 s / path) / 0.15 */
+	assert_int_equal(V->n, 1);
+	assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
+	assert_float_equal(V->v[0].confidence, 1 - 12 / rc->path_len / 0.15, 1e-6);
+	tc_verdicts_free(V);
+	tc_rootcause_free(rc);
+	tc_latency_free(lat);
+	tc_trace_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -583,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_verdict_region_scope),
 		cmocka_unit_test(test_verdict_noise_last),
 		cmocka_unit_test(test_verdict_mapping_floor),
+		cmocka_unit_test(test_verdict_background_one_event),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
