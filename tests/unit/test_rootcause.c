@@ -529,6 +529,36 @@ static void test_rc_own_context_typical(void **state)
 	tc_trace_free(t);
 }
 
+
+static uint64_t work_delay(uint32_t r, uint32_t i) { return r == 2 && i == 3 ? 60 : 10; }
+
+/* The pipeline of test_rc_pipeline_fill with rank 2 computing 50 s longer in
+ * iteration 3: its segment (60 against the context's median 10) has excess
+ * 50, rank 3 waits for it, the verdict is imbalance of rank 2 and the top
+ * origin is that segment; without the delay (test_rc_pipeline_fill) there is
+ * no origin and no claim.  Removing the planted delay removes the verdict on
+ * a structure where every step holds one event. */
+static void test_rc_pipeline_delay(void **state)
+{
+	(void)state;
+	struct tc_trace *t = chain_trace(4, 8, work_delay);
+	struct tc_rootcause *rc;
+	struct tc_verdicts *V = verdicts_of(t, &rc);
+	struct tc_rc_origin o[4];
+	assert_true(tc_rc_origins(rc, 4, o) >= 1);
+	assert_int_equal(o[0].rank, 2);
+	assert_float_equal(o[0].excess, 50, 1e-4);
+	assert_int_equal(rc->acts[o[0].act].end - rc->acts[o[0].act].start, 60);
+	assert_float_equal(rc->path_compute_excess[2], 50, 1e-4);
+	assert_int_equal(V->v[0].cause, TC_CAUSE_IMBALANCE);
+	assert_int_equal(V->v[0].nranks, 1);
+	assert_int_equal(V->v[0].ranks[0], 2);
+	assert_float_equal(V->v[0].confidence, TC_MIN(1.0, 50 / rc->path_len / 0.15), 1e-6);
+	tc_verdicts_free(V);
+	tc_rootcause_free(rc);
+	tc_trace_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -544,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_rc_backoff_unique_tags),
 		cmocka_unit_test(test_rc_pipeline_fill),
 		cmocka_unit_test(test_rc_own_context_typical),
+		cmocka_unit_test(test_rc_pipeline_delay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
