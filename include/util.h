@@ -135,6 +135,8 @@ void json_kint(struct json *j, const char *k, int64_t v);
 void json_kuint(struct json *j, const char *k, uint64_t v);
 void json_knum(struct json *j, const char *k, double v);
 void json_kbool(struct json *j, const char *k, bool v);
+/* "k": [a[0], ..., a[n-1]] */
+void json_kuint32s(struct json *j, const char *k, const uint32_t *a, size_t n);
 
 /* qsort comparison of uint32_t, ascending. */
 int tc_cmp_u32(const void *a, const void *b);
