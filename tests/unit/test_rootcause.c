@@ -463,8 +463,9 @@ static uint64_t work_10(uint32_t r, uint32_t i) { (void)r; (void)i; return 10; }
 /* A clean pipeline of 4 ranks (10 ticks of compute everywhere): rank 1 waits
  * 10 s at its first receive for rank 0's first compute, rank 2 21 s for rank
  * 1's, rank 3 32 s: the pipeline filling up; rank 3, which sends nothing, runs
- * 1 s a round faster than rank 2 and waits 1 s for each later item (39 s).  Rank 0's first segment (no MPI
- * call before it, a context of one) joins its 7 later segments' context (same
+ * 1 s a round faster than rank 2 and waits 1 s for each later item (39 s).
+ * Rank 0's first segment (no MPI call before it, a context of one) joins its
+ * 7 later segments' context (same
  * region, same next call): typical, no excess, no origin, verdict none.
  * Before session 6 the thin-context rule made its normal 10 s the delay of
  * rank 1's wait: excess 10 s and an imbalance claim on rank 0. */
@@ -503,10 +504,11 @@ static uint64_t work_jitter(uint32_t r, uint32_t i) { return r ? 11 : i % 2 ? 12
  * producer's segments form a context of 10 on one rank, median 11: a typical
  * value, none stands above it.  So no excess, no verdict; the waits are the
  * two ranks' coupling.  Before session 6 a context on one rank counted as
- * thin: every wait became its cause's excess,
- * which on the corpus blamed the tail of a pipeline for the jitter it waited
- * on (here 10 s on the first segment and 1 s on the second).  (A rank that alone does some work, slow every time, is therefore not
- * called imbalanced: nothing says how long that work should take.) */
+ * thin: every wait became its cause's excess, which on the corpus blamed the
+ * tail of a pipeline for the jitter it waited on (here 10 s on the first
+ * segment and 1 s on the second).  (A rank that alone does some work, slow
+ * every time, is therefore not called imbalanced: nothing says how long that
+ * work should take.) */
 static void test_rc_own_context_typical(void **state)
 {
 	(void)state;
