@@ -100,7 +100,7 @@ static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, co
 
 /* A rank's first compute segment (no previous MPI call) and its context key
  * without the previous call (first_segments). */
-struct first_seg { uint32_t act; uint64_t coarse; };
+struct first_seg { uint32_t act; uint64_t steady; };
 
 struct build {
 	const struct tc_trace *t;
@@ -195,13 +195,16 @@ static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, co
 	uint64_t coarse = mix(mix(mix(3, pr), nr), gap_sig);
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = next_idx, .partner = TC_NONE,
 			    .kind = TC_ACT_COMPUTE };
+	size_t nctx = b->ctx.n;
 	a.ctx = ctx_of(b, key, coarse, TC_ACT_COMPUTE, nr, 0, 0);
-	uint64_t steady = mix(mix(mix(3, nr), call_tag(t, r, next)), gap_sig);  /* first_segments */
-	if (!prev) {
-		struct first_seg f = { (uint32_t)b->acts.n, steady };
-		VEC_PUSH(b->firsts, f);
-	} else if (u64map_get(&b->steady, steady) == U64MAP_NONE) {
-		u64map_put(&b->steady, steady, a.ctx);
+	if (!prev || b->ctx.n != nctx) {  /* a first segment, or a new context: first_segments */
+		uint64_t steady = mix(mix(mix(3, nr), call_tag(t, r, next)), gap_sig);
+		if (!prev) {
+			struct first_seg f = { (uint32_t)b->acts.n, steady };
+			VEC_PUSH(b->firsts, f);
+		} else if (u64map_get(&b->steady, steady) == U64MAP_NONE) {
+			u64map_put(&b->steady, steady, a.ctx);
+		}
 	}
 	b->acts.a[b->acts.n++] = a;
 	b->scale_bin[size_bucket(e - s)] += (double)(e - s);
@@ -252,7 +255,7 @@ static void first_segments(struct build *b)
 	for (size_t i = 0; i < b->firsts.n; i++) {
 		struct tc_act *a = &b->acts.a[b->firsts.a[i].act];
 		if (b->ctx.a[a->ctx].n >= 3) continue;
-		uint32_t k = u64map_get(&b->steady, b->firsts.a[i].coarse);
+		uint32_t k = u64map_get(&b->steady, b->firsts.a[i].steady);
 		if (k == U64MAP_NONE || k == a->ctx) continue;
 		b->ctx.a[a->ctx].n--;
 		b->ctx.a[k].n++;
