@@ -235,7 +235,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 			}
 		}
 	}
-	if (a->pv.path) draw_path(a, g, x0, r.y + 1, rows, cols, dt);
+	if (a->pv.path && view_ready_rootcause(a->sess)) draw_path(a, g, x0, r.y + 1, rows, cols, dt);
 	if (evline) app_event_line(a, g, r.y + r.h - 1 - legend);
 	if (legend) draw_legend(a, g, r.x, r.y + r.h - 1, r.w);
 }
@@ -245,6 +245,11 @@ static void toggle_path(struct tc_app *a)
 	a->pv.path = !a->pv.path;
 	if (!a->pv.path) {
 		app_message(a, false, "critical path off");
+		return;
+	}
+	if (!app_data_ready(a, view_ready_rootcause, view_prepare_rootcause, "root causes")) {
+		/* computed off the UI thread; drawn once it is there */
+		app_message(a, false, "computing the critical path \u2026 drawn when ready (c: off)");
 		return;
 	}
 	const struct tc_rootcause *rc = session_rootcause(a->sess);
