@@ -460,6 +460,7 @@ void app_set_step(struct tc_app *a, int64_t step);   /* also moves time */
 /* A step as shown to the user: "init" for the aggregate before step 0, else the number. */
 const char *app_step_label(int64_t step, char *buf, size_t n);
 void app_set_rank(struct tc_app *a, uint32_t rank);
+void app_follow_rank(struct tc_app *a);   /* after the rank moved by itself: time or step follows */
 void app_set_time(struct tc_app *a, uint64_t time);  /* also moves step */
 bool app_set_filter(struct tc_app *a, const char *pat);
 /* Restrict the visible ranks to ranks[0..n) (sorted, distinct, < nranks), named label in the title

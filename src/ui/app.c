@@ -193,6 +193,17 @@ void app_set_rank(struct tc_app *a, uint32_t rank)
 	a->rank = a->vis[app_vis_index(a, rank)];
 }
 
+/* The cursor went to another rank by itself (the filter hid its rank): one
+ * cursor, so in the views along time (physical, calls) the time stays and the
+ * step follows, elsewhere the step stays and the time follows (the new rank's
+ * event at that step). */
+void app_follow_rank(struct tc_app *a)
+{
+	const struct view *v = a->depth > 0 ? a->stack[0] : a->view;
+	if (v == &view_physical || v == &view_calls) app_set_time(a, a->time);
+	else app_set_step(a, a->step);
+}
+
 /* --- filter and search ------------------------------------------------------------ */
 static bool compile(struct tc_app *a, char prompt, const char *pat, struct tc_regex **out)
 {
@@ -234,7 +245,9 @@ bool app_set_rank_set(struct tc_app *a, const uint32_t *ranks, uint32_t n, const
 	free(a->filter);
 	a->filter = l;
 	if (!ranks) return true;   /* all ranks again: the rows stay as they are */
+	uint32_t was = a->rank;
 	app_set_rank(a, a->rank);
+	if (a->rank != was) app_follow_rank(a);
 	a->lv.top = a->pv.top = 0;
 	a->lv.fitted = false;   /* fit the rows to the new set */
 	return true;

@@ -167,3 +167,25 @@ keys Escape Escape
 check detail-partner-back "back to logical, rank 0 step 0"
 keys q
 restored detail-quit 0
+
+# --- p on a collective walks its peers; the filter moving the rank moves the time -------
+start 120 30 "$UTF" "$LS"
+wait_for "?:help" >/dev/null
+keys / MPI_Barrier Enter
+check coll-search "MPI_Barrier on rank 1, step 12"
+keys p
+check coll-peer-1 "partner 1 of 3: rank 0 step 12"
+keys p
+check coll-peer-2 "partner 2 of 3: rank 2 step 12"
+keys p
+check coll-peer-3 "partner 3 of 3: rank 3 step 12"
+# rank 0 at step 11 is at 10.24 s; the filter keeps ranks 2 and 3: rank 2's event at
+# step 11 is at 12.26 s (render --rank 2 --step 11 says so), and the physical view agrees
+keys Escape Escape Escape Escape
+keys : "step 11" Enter
+keys : "rank 0" Enter
+check filter-time-before "rank 0/3 | step 11/12 | 10.24 s"
+keys f "^[23]$" Enter
+check filter-time-follows "rank 2/3 | step 11/12 | 12.26 s"
+keys 2
+check filter-time-physical "physical | rank 2/3 | step 11/12 | 12.26 s"
