@@ -16,6 +16,15 @@ BIG=$tmp/big
 title() { screen | head -n 1; }
 
 start 120 30 "$UTF" "$BIG"
+# after the events are read the screen says what follows (never a frozen "100 %")
+i=0 said=""
+while [ $i -lt 600 ] && [ -z "$said" ]; do
+	s=$(screen)
+	case $s in *"building the model"*|*"Computing logical steps"*) said=yes ;; *"?:help"*) break ;; esac
+	sleep 0.05; i=$((i + 1))
+done
+if [ -n "$said" ]; then echo "ok loading-says-what-follows"
+else echo "not ok loading-says-what-follows: neither 'building the model' nor 'Computing logical steps' seen"; fi
 WAIT_S=60 wait_for "?:help" >/dev/null
 keys o
 check origin-computing-said "computing the root causes"
