@@ -268,6 +268,8 @@ enum tc_region_kind tc_classify_region(const char *name, bool mpi_paradigm);
 /* Index of the innermost call on rank that contains time t, TC_NONE if none. */
 uint32_t tc_call_at_hint(const struct tc_rank *R, uint32_t *hint, uint64_t time);
 uint32_t tc_call_at(const struct tc_trace *t, uint32_t rank, uint64_t time);
+/* The same over a location's own calls (a thread or stream; the master's are its rank's). */
+uint32_t tc_loc_call_at(const struct tc_loc *L, uint64_t time);
 void tc_warn(struct tc_trace *t, const char *fmt, ...) TC_PRINTF(2, 3);
 void tc_trace_free(struct tc_trace *t);
 

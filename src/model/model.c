@@ -562,6 +562,13 @@ uint32_t tc_call_at(const struct tc_trace *t, uint32_t rank, uint64_t time)
 	return tc_call_at_hint(&t->ranks[rank], &hint, time);
 }
 
+uint32_t tc_loc_call_at(const struct tc_loc *L, uint64_t time)
+{
+	struct tc_rank R = { .ncalls = L->ncalls, .calls = L->calls };
+	uint32_t hint = UINT32_MAX;
+	return tc_call_at_hint(&R, &hint, time);
+}
+
 void tc_build_free(struct tc_build *B)
 {
 	if (!B) return;

@@ -96,6 +96,9 @@ static void build(struct tc_app *a, lines_t *L)
 	const struct tc_rank *R = &t->ranks[a->rank];
 	add(L, TC_R_HEADING, "Rank %u on node %s   step %lld   time %s", a->rank,
 	    R->node < t->nnodes ? t->nodes[R->node].name : "?", (long long)a->step, at(b1, 32, tc_sec(t, a->time)));
+	char cl[256];
+	counter_line(a, cl, sizeof cl);   /* the counter picked in the physical view (#) */
+	if (cl[0]) add(L, TC_R_NORMAL, "Counter %s", cl);
 	uint32_t ce = app_cursor_cev(a);
 	if (ce != TC_NONE && !(a->step & 1) && a->step >= 0) {
 		event_lines(a, L, ce);
