@@ -16,7 +16,8 @@
 
 /* Three ranks (res 1000 ticks/s).  Exclusive ticks per rank:
  *   rank 0: master main[0,100] > f[10,40]; thread 1 "!$omp parallel"[20,50];
- *           a stream: kern[30,70]; counter cyc on the master 0, 100, 400, 1600
+ *           a stream: kern[30,70], then a memcpy (RMA get, 4096 bytes) [72,80] and a
+ *           put at 85 never completed; counter cyc on the master 0, 100, 400, 1600
  *           at 0, 10, 40, 100
  *   rank 1: master main[0,80] > f[10,30]
  *   rank 2: master main[0,60] > f[10,50]; thread 1 "!$omp parallel"[10,20]
@@ -46,6 +47,9 @@ static struct tc_session *hybrid(void)
 	}
 	tcb_enter(t, th0, 20, omp); tcb_leave(t, th0, 50, omp);
 	tcb_enter(t, gpu, 30, k); tcb_leave(t, gpu, 70, k);
+	tcb_xfer_begin(t, gpu, 72, 4096, 42, true);
+	tcb_xfer_end(t, gpu, 80, 42);
+	tcb_xfer_begin(t, gpu, 85, 16, 42, false);
 	tcb_enter(t, th2, 10, omp); tcb_leave(t, th2, 20, omp);
 	tc_trace_finish(t);
 	return session_new(t);
@@ -99,6 +103,24 @@ static void test_rows(void **state)
 	assert_int_equal(a.rank, 0);
 	app_set_time(&a, 35);
 	assert_true(uk_screen_has(&a, 60, 16, "rank 0 CUDA[0:7] (g0): kern 40.0 ms (depth 0)"));
+	/* its memcpy: M on the row, named on the event line; the one never completed lasts no time */
+	app_set_time(&a, 75);
+	assert_true(uk_screen_has(&a, 60, 16, "rank 0 CUDA[0:7] (g0): memcpy 4.0 KiB in 8.0 ms (RMA get)"));
+	txt = uk_draw(&a, 60, 16, true);
+	assert_non_null(strchr(line_of(txt, 4, l, sizeof l) + 3, 'M'));
+	free(txt);
+	const struct tc_loc *L = NULL;   /* the stream */
+	for (uint32_t i = 0; i < s->t->nlocs; i++)
+		if (s->t->locs[i].type == TC_LOC_GPU) L = &s->t->locs[i];
+	assert_int_equal(L->nxfers, 2);
+	assert_true(L->xfers[0].begin == 72 && L->xfers[0].end == 80 && L->xfers[0].bytes == 4096);
+	assert_int_equal(L->xfers[0].flags, TC_XFER_GET);
+	assert_true(L->xfers[1].begin == 85 && L->xfers[1].end == 85);
+	assert_int_equal(L->xfers[1].flags, TC_XFER_OPEN);
+	assert_int_equal(tc_xfer_at(L, 71), TC_NONE);
+	assert_int_equal(tc_xfer_at(L, 80), 0);
+	assert_int_equal(tc_xfer_at(L, 81), TC_NONE);
+	assert_int_equal(tc_xfer_at(L, 85), 1);
 	uk_keys(&a, "jj");
 	assert_int_equal(a.rank, 2);
 	uk_keys(&a, "E");   /* all closed: the cursor back on its rank's row */

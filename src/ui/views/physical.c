@@ -34,10 +34,25 @@ struct tc_physv {
 	uint32_t loc;          /* the cursor's sub-row location, TC_NONE: the rank row */
 	struct prow *rows;     /* the rows of the visible ranks, rebuilt each frame */
 	uint32_t nrows;
+	uint8_t *rclass;       /* per region: RC_* */
 };
+/* Regions drawn in their own role: OpenMP constructs (on CPU rows) and data
+ * transfers (on stream rows; every other call on a stream is a kernel). */
+enum { RC_PLAIN, RC_OMP, RC_XFER };
 
 /* The calls a row draws: the master's are its rank's (which carry the MPI ops). */
-struct src { struct tc_rank R; uint32_t rank; bool master; uint8_t type; };
+struct src { struct tc_rank R; uint32_t rank; bool master; uint8_t type; const struct tc_loc *L; };
+
+/* OpenMP: the OpenMP paradigm, or Score-P's "!$omp" names (old traces give them other
+ * paradigms); transfers: the data-transfer role, "targetupdate" (MIC offload) or "memcpy". */
+static uint8_t region_class(const struct tc_region *r)
+{
+	const char *n = r->name ? r->name : "";
+	if (r->role == 30 /* OTF2_REGION_ROLE_DATA_TRANSFER */ || strstr(n, "targetupdate") || strstr(n, "emcpy"))
+		return RC_XFER;
+	if (r->paradigm == 3 /* OTF2_PARADIGM_OPENMP */ || !strncmp(n, "!$omp", 5)) return RC_OMP;
+	return RC_PLAIN;
+}
 
 static bool sub_kind(const struct tc_loc *L) { return L->type == TC_LOC_CPU || L->type == TC_LOC_GPU; }
 
@@ -68,6 +83,8 @@ static struct tc_physv *physv(struct tc_app *a)
 	v->open = xcalloc((size_t)t->nranks + 1, 1);
 	v->sub_first = xcalloc((size_t)t->nranks + 2, sizeof *v->sub_first);
 	v->loc = TC_NONE;
+	v->rclass = xmalloc((size_t)t->nregions + 1);
+	for (uint32_t r = 0; r < t->nregions; r++) v->rclass[r] = region_class(&t->regions[r]);
 	for (uint32_t l = 0; l < t->nlocs; l++) {
 		uint32_t r = t->locs[l].rank;
 		if (r < t->nranks && l != t->ranks[r].loc && sub_kind(&t->locs[l])) v->sub_first[r + 2]++;
@@ -124,9 +141,10 @@ static struct src row_src(const struct tc_trace *t, struct prow p)
 		s.R = t->ranks[p.rank];
 		s.type = TC_LOC_CPU;
 	} else {
-		s.R.calls = t->locs[p.loc].calls;
-		s.R.ncalls = t->locs[p.loc].ncalls;
-		s.type = t->locs[p.loc].type;
+		s.L = &t->locs[p.loc];
+		s.R.calls = s.L->calls;
+		s.R.ncalls = s.L->ncalls;
+		s.type = s.L->type;
 	}
 	return s;
 }
@@ -166,23 +184,32 @@ static struct seg mpi_seg(struct tc_app *a, const struct tc_grid *g, uint32_t ra
 	return s;
 }
 
-/* Glyphs of the thread and stream roles without colour: K kernel, o OpenMP. */
+/* Glyphs of the thread and stream roles without colour: K kernel, M memcpy, o OpenMP. */
 static struct seg role_seg(struct tc_app *a, enum tc_role role, uint32_t ci)
 {
 	uint32_t ch = ' ';
-	if (!a->color) ch = role == TC_R_GPU_KERNEL ? 'K' : 'o';
+	if (!a->color) ch = role == TC_R_GPU_KERNEL ? 'K' : role == TC_R_GPU_MEMCPY ? 'M' : 'o';
 	return (struct seg){ role, ch, ci };
 }
 
-static struct seg call_seg(struct tc_app *a, const struct tc_grid *g, const struct src *s, uint32_t ci)
+/* What fills a stream's cell outside its kernels: a memcpy running at time, else nothing. */
+static struct seg gap_seg(struct tc_app *a, const struct src *s, uint64_t time)
 {
-	if (ci == TC_NONE) return (struct seg){ TC_R_NORMAL, ' ', TC_NONE };
+	if (s->type == TC_LOC_GPU && s->L && s->L->nxfers && tc_xfer_at(s->L, time) != TC_NONE)
+		return role_seg(a, TC_R_GPU_MEMCPY, TC_NONE);
+	return (struct seg){ TC_R_NORMAL, ' ', TC_NONE };
+}
+
+static struct seg call_seg(struct tc_app *a, const struct tc_grid *g, const struct src *s, uint32_t ci, uint64_t time)
+{
+	if (ci == TC_NONE) return gap_seg(a, s, time);
 	const struct tc_trace *t = a->t;
 	const struct tc_call *c = &s->R.calls[ci];
 	const struct tc_region *reg = c->region < t->nregions ? &t->regions[c->region] : NULL;
 	if (s->master && reg && TC_RK_IS_MPI(reg->kind)) return mpi_seg(a, g, s->rank, ci);
-	if (s->type == TC_LOC_GPU) return role_seg(a, TC_R_GPU_KERNEL, ci);
-	if (reg && reg->paradigm == 3 /* OTF2_PARADIGM_OPENMP */) return role_seg(a, TC_R_OPENMP, ci);
+	uint8_t rc = reg ? a->phv->rclass[c->region] : RC_PLAIN;
+	if (s->type == TC_LOC_GPU) return role_seg(a, rc == RC_XFER ? TC_R_GPU_MEMCPY : TC_R_GPU_KERNEL, ci);
+	if (rc == RC_OMP) return role_seg(a, TC_R_OPENMP, ci);
 	return (struct seg){ depth_role(c->depth), depth_glyph(a, g, c->depth), ci };
 }
 
@@ -257,8 +284,9 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, const struct src *s, i
 		struct seg smp[8];
 		uint32_t comm = TC_NONE;
 		for (int k = 0; k < 8; k++) {
-			uint32_t ci = tc_call_at_hint(&s->R, &hint, lo + (uint64_t)((k + 0.5) * (double)(hi - lo) / 8));
-			smp[k] = call_seg(a, g, s, ci);
+			uint64_t at = lo + (uint64_t)((k + 0.5) * (double)(hi - lo) / 8);
+			uint32_t ci = tc_call_at_hint(&s->R, &hint, at);
+			smp[k] = call_seg(a, g, s, ci, at);
 			if (s->master && ci != TC_NONE && s->R.calls[ci].op != TC_NONE && comm == TC_NONE) comm = ci;
 		}
 		/* a communicating call starting inside the cell */
@@ -380,8 +408,14 @@ static void sub_event_line(struct tc_app *a, struct tc_grid *g, const struct tc_
 	const struct tc_loc *L = &t->locs[v->loc];
 	char lab[16], d[32], line[512];
 	sub_label(t, v, v->loc, lab, sizeof lab);
-	uint32_t c = tc_loc_call_at(L, a->time);
-	if (c == TC_NONE) {
+	uint32_t c = tc_loc_call_at(L, a->time), x = L->type == TC_LOC_GPU ? tc_xfer_at(L, a->time) : TC_NONE;
+	if (c == TC_NONE && x != TC_NONE) {
+		char b[32];
+		fmt_bytes(b, sizeof b, L->xfers[x].bytes);
+		fmt_seconds(d, sizeof d, tc_dur(t, L->xfers[x].end - L->xfers[x].begin));
+		snprintf(line, sizeof line, "rank %u %s (%s): memcpy %s in %s (RMA %s%s)", a->rank, L->name, lab, b, d,
+			 L->xfers[x].flags & TC_XFER_GET ? "get" : "put", L->xfers[x].flags & TC_XFER_OPEN ? ", never completed" : "");
+	} else if (c == TC_NONE) {
 		snprintf(line, sizeof line, "rank %u %s (%s): no call here", a->rank, L->name, lab);
 	} else {
 		fmt_seconds(d, sizeof d, tc_dur(t, L->calls[c].leave - L->calls[c].enter));
@@ -402,13 +436,19 @@ static int strip_rows(struct tc_app *a, int h, int nranks)
 static void draw_legend_extra(struct tc_app *a, struct tc_grid *g, int x, int y, int w)
 {
 	const struct tc_trace *t = a->t;
-	bool gpu = false, omp = false;
-	for (uint32_t l = 0; l < t->nlocs && !gpu; l++) gpu = t->locs[l].type == TC_LOC_GPU && t->locs[l].ncalls;
-	for (uint32_t r = 0; r < t->nregions && !omp; r++) omp = t->regions[r].paradigm == 3;
+	bool gpu = false, mem = false, omp = false;
+	for (uint32_t l = 0; l < t->nlocs; l++) {
+		gpu |= t->locs[l].type == TC_LOC_GPU && t->locs[l].ncalls;
+		mem |= t->locs[l].type == TC_LOC_GPU && t->locs[l].nxfers;
+	}
+	for (uint32_t r = 0; r < t->nregions; r++) {
+		omp |= a->phv->rclass[r] == RC_OMP;
+		mem |= gpu && a->phv->rclass[r] == RC_XFER;   /* transfer regions on streams (MIC offload) */
+	}
 	int u = 0;
-	struct { bool on; enum tc_role role; const char *name; } k[2] = { { gpu, TC_R_GPU_KERNEL, " kernel " },
-									  { omp, TC_R_OPENMP, " OpenMP " } };
-	for (int i = 0; i < 2; i++) {
+	struct { bool on; enum tc_role role; const char *name; } k[3] = {
+		{ gpu, TC_R_GPU_KERNEL, " kernel " }, { mem, TC_R_GPU_MEMCPY, " memcpy " }, { omp, TC_R_OPENMP, " OpenMP " } };
+	for (int i = 0; i < 3; i++) {
 		if (!k[i].on || u + 9 > w) continue;
 		struct seg s = role_seg(a, k[i].role, TC_NONE);
 		grid_putr(g, x + u++, y, s.ch, s.role);
@@ -635,6 +675,7 @@ static void free_state(struct tc_app *a)
 	free(v->sub_first);
 	free(v->sub);
 	free(v->rows);
+	free(v->rclass);
 	free(v);
 	a->phv = NULL;
 }
@@ -650,8 +691,9 @@ static const char *const help[] = {
 	"A rank row is its master thread; + before its number: it has more threads",
 	"or accelerator streams. e opens the cursor rank into them (t1 t2 ..: CPU",
 	"threads, g0 g1 ..: streams; - closes), E opens / closes every rank. Kernels",
-	"on streams use the gpu_kernel colour (K without colour), OpenMP regions the",
-	"openmp colour (o) on every thread. # draws the next counter (hardware or",
+	"on streams use the gpu_kernel colour (K without colour), their memcpys",
+	"(RMA put/get records) gpu_memcpy (M), OpenMP regions the openmp colour (o)",
+	"on every thread. # draws the next counter (hardware or",
 	"software METRIC) per rank under the rows: sparkline of its rate",
 	"(accumulated counters) or value; the event line gives it at the cursor.",
 	NULL,
