@@ -188,9 +188,16 @@ void counter_strip(struct tc_app *a, struct tc_grid *g, int x0, int lw, int y, c
 	char hi[32], lo[32];
 	fmt_si(hi, sizeof hi, vmax);
 	fmt_si(lo, sizeof lo, vmin);
+	char here[64] = "";
+	double cv, cr;
+	if (counter_at(a, a->rank, a->time, &cv, &cr)) {
+		char b[32];
+		fmt_si(b, sizeof b, c->rate ? cr : cv);
+		snprintf(here, sizeof here, ", cursor %s", b);
+	}
 	grid_fill(g, x0 - lw, y, cols + lw, 1, ' ', TC_R_HEADING);
-	grid_printf(g, x0 - lw, y, cols + lw, TC_R_HEADING, "%s %s [%s%s] %s .. %s (#: next counter)", m->name,
-		    c->rate ? "rate" : "value", m->unit, c->rate ? "/s" : "", lo, hi);
+	grid_printf(g, x0 - lw, y, cols + lw, TC_R_HEADING, "%s %s [%s%s] %s .. %s%s (#: next counter)", m->name,
+		    c->rate ? "rate" : "value", m->unit, c->rate ? "/s" : "", lo, hi, here);
 	for (int i = 0; i < n; i++) {
 		grid_printf(g, x0 - lw, y + 1 + i, lw - 1, ranks[i] == a->rank ? TC_R_CURSOR : TC_R_LABEL, "%*u", lw - 1,
 			    ranks[i]);

@@ -310,7 +310,7 @@ static bool table_key(struct tc_app *a, enum tc_action act)
 		if (v->mode == PT_FLAT) v->mode = PT_WHO;
 	}
 	static const char *const names[PT_MODES] = { "flat profile (master threads)", "a column per %s",
-						     "statistics over the %s" };
+						     "statistics over the %ss" };
 	char m[96];
 	snprintf(m, sizeof m, names[v->mode], v->per_loc ? "location" : "rank");
 	app_message(a, false, "profile: %s%s", m, v->mode == PT_FLAT ? "" : v->per_loc ? ", each thread and stream" : ", threads and streams summed");
