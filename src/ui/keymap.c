@@ -92,6 +92,7 @@ const struct tc_keybind tc_keymap[] = {
 	{ '\n', M, ACT_ENTER, NULL, NULL, NULL, 0 },
 	{ 's', F, ACT_SORT, "s", "sort", "sort by exclusive, inclusive, calls, imbalance (cycles); table: by the cursor column (again: reverse)", 0 },
 	{ 't', F, ACT_TABLE, "t", "table", "per-rank x function table, then rank statistics, then the flat profile (cycles)", 0 },
+	{ 'm', F, ACT_METRIC, "m", NULL, "table: exclusive time, inclusive time, calls (cycles)", 0 },
 	{ 'w', F, ACT_WHO, "w", "rank/loc", "table columns per rank (threads and streams summed) or per location", 0 },
 	{ 'h', F, ACT_LEFT, "h l  Left Right", NULL, "table: the column cursor (s sorts by it)", 0 },
 	{ TK_LEFT, F, ACT_LEFT, NULL, NULL, NULL, 0 },

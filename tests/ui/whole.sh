@@ -38,6 +38,10 @@ check whole-flat "Master threads only (t: every thread and stream)"
 keys t
 check whole-table "Per rank (its threads and streams summed)"
 check whole-table-row "!\$omp for @jacobi_cuda.c:175"
+keys m
+check whole-inclusive "Per rank (its threads and streams summed): inclusive time"
+keys m m
+check whole-exclusive "Per rank (its threads and streams summed): exclusive time"
 keys w
 check whole-locations "Per location (each thread and stream)"
 check whole-loc-col "0:g0"

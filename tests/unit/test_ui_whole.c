@@ -191,6 +191,18 @@ static void test_table(void **state)
 			       "\"!$omp parallel\",0.040000000000000001,0.029999999999999999,,0.01\n"
 			       "\"kern\",0.040000000000000001,0.040000000000000001,,\n");
 	free(c);
+	/* m: inclusive time (main holds f), then calls, then exclusive again */
+	uk_keys(&a, "m");
+	c = csv_of(&a);
+	const char *incl = "\"main\",0.23999999999999999,0.10000000000000001,0.080000000000000002,0.059999999999999998\n";
+	assert_int_equal(strncmp(strchr(c, '\n') + 1, incl, strlen(incl)), 0);
+	free(c);
+	uk_keys(&a, "m");
+	c = csv_of(&a);
+	const char *calls = "region,total,0,1,2\n\"main\",3,1,1,1\n";
+	assert_int_equal(strncmp(c, calls, strlen(calls)), 0);
+	free(c);
+	uk_keys(&a, "m");
 	uk_keys(&a, "t");   /* statistics over the ranks that called the region */
 	c = csv_of(&a);
 	assert_string_equal(c, "region,total_s,min_s,median_s,max_s,imbal\n"

@@ -320,6 +320,10 @@ static bool table_key(struct tc_app *a, enum tc_action act)
 static bool key(struct tc_app *a, int k, enum tc_action act)
 {
 	if (act == ACT_TABLE || act == ACT_WHO) return table_key(a, act);
+	if (act == ACT_METRIC && (!a->pfv || a->pfv->mode == PT_FLAT)) {
+		app_message(a, false, "m: the table's value (exclusive, inclusive, calls); t opens the table");
+		return true;
+	}
 	if (a->pfv && a->pfv->mode != PT_FLAT) {
 		if (act != ACT_ENTER) return pt_key(a, act);
 		uint32_t reg = pt_selected_region(a);
@@ -382,7 +386,8 @@ static const char *const help[] = {
 	"of its threads and streams (w: per location, each thread and stream its",
 	"own column), over the whole trace; t again: statistics over the ranks",
 	"that called it (min, median, max, imbalance); t again: the flat profile.",
-	"h/l move the column cursor, s sorts by it (again: reverse).",
+	"h/l move the column cursor, s sorts by it (again: reverse); m shows",
+	"inclusive time, then calls, then exclusive time again.",
 	NULL,
 };
 

@@ -1,5 +1,5 @@
 /* proftable.c — the profile view's per-rank × function table (issue 15):
- * rows are regions, columns the exclusive time of each rank (the sum of its
+ * rows are regions, columns the exclusive time (m: inclusive, calls) of each rank (the sum of its
  * threads and streams, Score-P's per-process view) or of each location, or
  * the rank statistics min / median / max / imbalance over the ranks (or
  * locations) that called the region; a total column first.  Any column sorts
@@ -18,6 +18,7 @@
 #define CELL_W 10   /* a column: 9 characters and a blank */
 
 static const char *const stat_names[PT_S_COUNT] = { "min", "median", "max", "imbal" };
+static const char *const value_names[PT_V_COUNT] = { "exclusive time", "inclusive time", "calls" };
 
 struct tc_pfview *pt_state(struct tc_app *a)
 {
@@ -32,13 +33,14 @@ static void free_matrix(struct tc_pfview *v)
 {
 	free(v->reg);
 	free(v->who);
-	free(v->excl);
+	for (int k = 0; k < PT_V_COUNT; k++) free(v->m[k]);
 	free(v->called);
 	free(v->total);
 	free(v->stat);
 	free(v->order);
 	v->reg = v->who = v->order = NULL;
-	v->excl = v->total = NULL;
+	for (int k = 0; k < PT_V_COUNT; k++) v->m[k] = NULL;
+	v->val = v->total = NULL;
 	v->called = NULL;
 	v->stat = NULL;
 	v->built = false;
@@ -108,11 +110,12 @@ static void row_stats(struct tc_pfview *v, uint32_t i, uint64_t *tmp)
 	uint64_t sum = 0;
 	for (uint32_t k = 0; k < v->nwho; k++) {
 		size_t c = (size_t)i * v->nwho + k;
-		sum += v->excl[c];
-		if (v->called[c]) tmp[n++] = v->excl[c];
+		sum += v->val[c];
+		if (v->called[c]) tmp[n++] = v->val[c];
 	}
 	v->total[i] = sum;
 	double *s = &v->stat[(size_t)i * PT_S_COUNT];
+	memset(s, 0, PT_S_COUNT * sizeof *s);
 	if (!n) return;
 	qsort(tmp, n, sizeof *tmp, by_u64);
 	s[PT_S_MIN] = (double)tmp[0];
@@ -122,13 +125,22 @@ static void row_stats(struct tc_pfview *v, uint32_t i, uint64_t *tmp)
 	s[PT_S_IMBAL] = tmp[n - 1] ? ((double)tmp[n - 1] - mean) / (double)tmp[n - 1] : 0;
 }
 
+/* Every row's total and statistics of the value shown. */
+static void all_stats(struct tc_pfview *v)
+{
+	v->val = v->m[v->value];
+	uint64_t *tmp = xmalloc(((size_t)v->nwho + 1) * sizeof *tmp);
+	for (uint32_t i = 0; i < v->nreg; i++) row_stats(v, i, tmp);
+	free(tmp);
+}
+
 /* The value a row is sorted by in column c (0 total, then who or statistics). */
 static double sort_value(const struct tc_pfview *v, uint32_t i, int c)
 {
 	if (c <= 0) return (double)v->total[i];
 	if (v->mode == PT_STATS) return v->stat[(size_t)i * PT_S_COUNT + (c - 1)];
 	size_t k = (size_t)i * v->nwho + (size_t)(c - 1);
-	return v->called[k] ? (double)v->excl[k] : -1;   /* not called: after a zero time */
+	return v->called[k] ? (double)v->val[k] : -1;   /* not called: after a zero */
 }
 
 static const struct tc_pfview *cmp_v;
@@ -176,25 +188,25 @@ static void build(struct tc_app *a, struct tc_pfview *v)
 		v->reg[v->nreg++] = c->region;
 	}
 	size_t cells = (size_t)v->nreg * v->nwho + 1;
-	v->excl = xcalloc(cells, sizeof *v->excl);
+	for (int k = 0; k < PT_V_COUNT; k++) v->m[k] = xcalloc(cells, sizeof *v->m[k]);
 	v->called = xcalloc(cells, 1);
 	for (size_t i = 0; i < pt->n; i++) {
 		const struct tc_prof_cell *c = &pt->cells[i];
 		if (colof[c->who] == TC_NONE || c->region >= t->nregions) continue;
 		size_t k = (size_t)rowof[c->region] * v->nwho + colof[c->who];
-		v->excl[k] = c->excl;
+		v->m[PT_V_EXCL][k] = c->excl;
+		v->m[PT_V_INCL][k] = c->incl;
+		v->m[PT_V_CALLS][k] = c->calls;
 		v->called[k] = c->calls > 0;
 	}
 	v->total = xcalloc((size_t)v->nreg + 1, sizeof *v->total);
 	v->stat = xcalloc((size_t)v->nreg * PT_S_COUNT + 1, sizeof *v->stat);
-	uint64_t *tmp = xmalloc(((size_t)v->nwho + 1) * sizeof *tmp);
-	for (uint32_t i = 0; i < v->nreg; i++) row_stats(v, i, tmp);
+	all_stats(v);
 	v->order = xmalloc(((size_t)v->nreg + 1) * sizeof *v->order);
 	for (uint32_t i = 0; i < v->nreg; i++) v->order[i] = i;
 	v->sel = TC_NONE;   /* sort_rows keeps no selection */
 	sort_rows(a, v);
 	v->sel = v->top = v->left = 0;
-	free(tmp);
 	free(colof);
 	free(rowof);
 	v->built = true;
@@ -248,19 +260,27 @@ static void col_label(const struct tc_trace *t, const struct tc_pfview *v, int c
 	else who_label(t, v, (uint32_t)(c - 1), buf, n);
 }
 
+/* A value shown: ticks as seconds, or calls (a median may be a half). */
+static void fmt_value(const struct tc_trace *t, const struct tc_pfview *v, double x, char *buf, size_t n)
+{
+	if (v->value != PT_V_CALLS) fmt_seconds(buf, n, x / (double)t->res);
+	else if (x == (double)(uint64_t)x) snprintf(buf, n, "%llu", (unsigned long long)x);
+	else snprintf(buf, n, "%.1f", x);
+}
+
 /* Text of row i in column c (≥ 0); dim: not called there. */
 static void cell_text(const struct tc_trace *t, const struct tc_pfview *v, uint32_t i, int c, char *buf, size_t n,
 		      bool *dim)
 {
 	*dim = false;
 	if (c == 0) {
-		fmt_seconds(buf, n, tc_dur(t, v->total[i]));
+		fmt_value(t, v, (double)v->total[i], buf, n);
 		return;
 	}
 	if (v->mode == PT_STATS) {
 		double s = v->stat[(size_t)i * PT_S_COUNT + (c - 1)];
 		if (c - 1 == PT_S_IMBAL) snprintf(buf, n, "%.1f%%", 100 * s);
-		else fmt_seconds(buf, n, s / (double)t->res);
+		else fmt_value(t, v, s, buf, n);
 		return;
 	}
 	size_t k = (size_t)i * v->nwho + (size_t)(c - 1);
@@ -269,7 +289,7 @@ static void cell_text(const struct tc_trace *t, const struct tc_pfview *v, uint3
 		*dim = true;
 		return;
 	}
-	fmt_seconds(buf, n, tc_dur(t, v->excl[k]));
+	fmt_value(t, v, (double)v->val[k], buf, n);
 }
 
 /* The columns shown: total, then from v->left as many as fit (statistics: all). */
@@ -369,12 +389,12 @@ static void status(struct tc_app *a, struct tc_grid *g, int x, int y, int w)
 	for (uint32_t k = 0; k < v->nwho; k++) n += v->called[(size_t)i * v->nwho + k];
 	const double *s = &v->stat[(size_t)i * PT_S_COUNT];
 	char mn[32], md[32], mx[32];
-	fmt_seconds(e, sizeof e, tc_dur(t, v->total[i]));
-	fmt_seconds(mn, sizeof mn, s[PT_S_MIN] / (double)t->res);
-	fmt_seconds(md, sizeof md, s[PT_S_MEDIAN] / (double)t->res);
-	fmt_seconds(mx, sizeof mx, s[PT_S_MAX] / (double)t->res);
-	grid_printf(g, x, y, w, TC_R_STATUS, "%s: %s over %u %s; min %s median %s max %s, imbalance %.1f%%",
-		    tc_region_name(t, reg), e, n, v->per_loc ? (n == 1 ? "location" : "locations") : (n == 1 ? "rank" : "ranks"), mn, md,
+	fmt_value(t, v, (double)v->total[i], e, sizeof e);
+	fmt_value(t, v, s[PT_S_MIN], mn, sizeof mn);
+	fmt_value(t, v, s[PT_S_MEDIAN], md, sizeof md);
+	fmt_value(t, v, s[PT_S_MAX], mx, sizeof mx);
+	grid_printf(g, x, y, w, TC_R_STATUS, "%s: %s %s over %u %s; min %s median %s max %s, imbalance %.1f%%",
+		    tc_region_name(t, reg), e, v->value == PT_V_CALLS ? "calls" : value_names[v->value], n, v->per_loc ? (n == 1 ? "location" : "locations") : (n == 1 ? "rank" : "ranks"), mn, md,
 		    mx, 100 * s[PT_S_IMBAL]);
 }
 
@@ -384,10 +404,12 @@ void pt_draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	struct tc_pfview *v = a->pfv;
 	char sortlab[32], line[320];
 	col_label(a->t, v, v->sort, sortlab, sizeof sortlab);
-	snprintf(line, sizeof line, "%s: exclusive time over the whole trace, %u regions x %u %s; by %s%s (t: %s, w: per %s)",
-		 v->per_loc ? "Per location (each thread and stream)" : "Per rank (its threads and streams summed)", v->nreg,
+	snprintf(line, sizeof line, "%s: %s over the whole trace, %u regions x %u %s; by %s%s (t: %s, w: per %s, m: %s)",
+		 v->per_loc ? "Per location (each thread and stream)" : "Per rank (its threads and streams summed)",
+		 value_names[v->value], v->nreg,
 		 v->nwho, v->per_loc ? "locations" : "ranks", sortlab, v->rev ? " reversed" : "",
-		 v->mode == PT_WHO ? "statistics" : "flat profile", v->per_loc ? "rank" : "location");
+		 v->mode == PT_WHO ? "statistics" : "flat profile", v->per_loc ? "rank" : "location",
+		 value_names[(v->value + 1) % PT_V_COUNT]);
 	grid_text_elide(g, r.x, r.y, r.w, TC_R_LABEL, line);
 	bool st = r.h >= 6;
 	v->rows = TC_MAX(1, r.h - 2 - st);
@@ -415,6 +437,12 @@ bool pt_key(struct tc_app *a, enum tc_action act)
 	case ACT_RIGHT:
 		if (v->col + 1 < pt_ncols(v)) v->col++;
 		return true;
+	case ACT_METRIC:
+		v->value = (v->value + 1) % PT_V_COUNT;
+		all_stats(v);
+		sort_rows(a, v);
+		app_message(a, false, "table: %s", value_names[v->value]);
+		return true;
 	case ACT_SORT: {
 		char lab[32];
 		if (v->sort == v->col) v->rev = !v->rev;
@@ -437,7 +465,8 @@ void pt_csv(struct tc_app *a, FILE *f)
 	fprintf(f, "region");
 	for (int c = 0; c < pt_ncols(v); c++) {
 		col_label(a->t, v, c, lab, sizeof lab);
-		fprintf(f, ",%s%s", lab, c == 0 || v->mode == PT_WHO || c - 1 != PT_S_IMBAL ? "_s" : "");
+		bool imbal = v->mode == PT_STATS && c > 0 && c - 1 == PT_S_IMBAL;
+		fprintf(f, ",%s%s", lab, imbal || v->value == PT_V_CALLS ? "" : "_s");
 	}
 	fprintf(f, "\n");
 	for (uint32_t k = 0; k < v->nreg; k++) {
@@ -445,9 +474,10 @@ void pt_csv(struct tc_app *a, FILE *f)
 		export_csv_str(f, tc_region_name(a->t, v->reg[i]));
 		for (int c = 0; c < pt_ncols(v); c++) {
 			double x = c == 0 ? (double)v->total[i] : v->mode == PT_STATS ? v->stat[(size_t)i * PT_S_COUNT + (c - 1)]
-											: (double)v->excl[(size_t)i * v->nwho + (c - 1)];
+											: (double)v->val[(size_t)i * v->nwho + (c - 1)];
 			if (v->mode == PT_STATS && c - 1 == PT_S_IMBAL) fprintf(f, ",%.4f", x);
 			else if (v->mode == PT_WHO && c > 0 && !v->called[(size_t)i * v->nwho + (c - 1)]) fprintf(f, ",");
+			else if (v->value == PT_V_CALLS) fprintf(f, ",%.17g", x);
 			else fprintf(f, ",%.17g", x / (double)a->t->res);
 		}
 		fprintf(f, "\n");

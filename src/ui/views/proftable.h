@@ -7,6 +7,7 @@
 
 enum { PT_FLAT, PT_WHO, PT_STATS, PT_MODES };   /* struct tc_pfview's mode */
 enum { PT_S_MIN, PT_S_MEDIAN, PT_S_MAX, PT_S_IMBAL, PT_S_COUNT };
+enum { PT_V_EXCL, PT_V_INCL, PT_V_CALLS, PT_V_COUNT };
 
 /* The profile view's state beyond the flat table (a->pfv). */
 struct tc_pfview {
@@ -18,10 +19,12 @@ struct tc_pfview {
 	uint32_t built_gen;
 	uint32_t nreg, nwho;
 	uint32_t *reg, *who;      /* regions (rows), ranks or locations (columns) */
-	uint64_t *excl;           /* nreg × nwho exclusive ticks */
+	int value;                /* PT_V_*: what the cells show */
+	uint64_t *m[PT_V_COUNT];  /* nreg × nwho: exclusive ticks, inclusive ticks, calls */
+	uint64_t *val;            /* m[value] */
 	uint8_t *called;          /* nreg × nwho: the cell has calls */
 	uint64_t *total;          /* per region: over its columns */
-	double *stat;             /* nreg × PT_S_COUNT: min, median, max (ticks), imbalance (0..1) over called cells */
+	double *stat;             /* nreg × PT_S_COUNT: min, median, max (of val), imbalance (0..1) over called cells */
 	uint32_t *order;          /* rows in sort order */
 	int col;                  /* cursor column: 0 total, then who or statistics columns */
 	int sort;                 /* sort column (-1: region name) */
