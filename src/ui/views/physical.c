@@ -311,9 +311,10 @@ static void draw_legend(struct tc_app *a, struct tc_grid *g, int x, int y, int w
 /* The critical path (docs/rootcause.md) over the rows on screen: each piece's
  * cells on the row of its rank in the path role (underlined, glyph kept).  The
  * pieces are in time order and do not overlap, so the window's are found by a
- * binary search: O(log path + pieces on screen).  rowof[rank]: its screen row
- * or -1 (the ranks on screen only). */
-static void draw_path(struct tc_app *a, struct tc_grid *g, int x0, int y0, const int *rowof, int cols, double dt)
+ * binary search: O(log path + pieces on screen × rows).  rank_at[i]: the rank
+ * of screen row i when it is a rank row, else TC_NONE. */
+static void draw_path(struct tc_app *a, struct tc_grid *g, int x0, int y0, const uint32_t *rank_at, int rows, int cols,
+		      double dt)
 {
 	const struct tc_rootcause *rc = session_rootcause(a->sess);
 	size_t lo = 0, hi = rc->npath;
@@ -324,11 +325,13 @@ static void draw_path(struct tc_app *a, struct tc_grid *g, int x0, int y0, const
 	}
 	for (size_t i = lo; i < rc->npath && rc->path[i].start < a->pv.t1; i++) {
 		const struct tc_cp_piece *p = &rc->path[i];
-		if (p->rank >= a->t->nranks || rowof[p->rank] < 0) continue;
+		int row = 0;
+		while (row < rows && rank_at[row] != p->rank) row++;
+		if (row == rows) continue;
 		int c0 = p->start > a->pv.t0 ? (int)((double)(p->start - a->pv.t0) / dt) : 0;
 		int c1 = (int)((double)(p->end - a->pv.t0) / dt);
 		for (int c = c0; c <= c1 && c < cols; c++) {
-			struct tc_cell *cell = grid_at(g, x0 + c, y0 + rowof[p->rank]);
+			struct tc_cell *cell = grid_at(g, x0 + c, y0 + row);
 			if (!cell || cell->fg == TC_R_CURSOR) continue;
 			cell->fg = cell->bg = TC_R_PATH;
 			cell->attr = 0;
@@ -476,18 +479,17 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	double dt = (double)(a->pv.t1 - a->pv.t0) / cols;
 	int x0 = r.x + lw;
 	draw_axis(a, g, r.x, r.y, lw, cols, dt);
-	int *rowof = xmalloc(((size_t)t->nranks + 1) * sizeof *rowof);
-	for (uint32_t k = 0; k < t->nranks; k++) rowof[k] = -1;
-	uint32_t *shown = xmalloc(((size_t)rows + 1) * sizeof *shown);
+	uint32_t *rank_at = xmalloc(((size_t)rows + 1) * sizeof *rank_at), *shown = xmalloc(((size_t)rows + 1) * sizeof *shown);
 	int nshown = 0;
 	for (int i = 0; i < rows; i++) {
 		uint32_t k = a->pv.top + (uint32_t)i;
-		if (k >= v->nrows) break;
+		rank_at[i] = TC_NONE;
+		if (k >= v->nrows) continue;
 		struct prow p = v->rows[k];
 		struct src s = row_src(t, p);
 		draw_label(a, g, v, p, r.x, r.y + 1 + i, lw);
 		draw_row(a, g, &s, x0, r.y + 1 + i, cols, dt);
-		if (p.loc == TC_NONE) { rowof[p.rank] = i; shown[nshown++] = p.rank; }
+		if (p.loc == TC_NONE) rank_at[i] = shown[nshown++] = p.rank;
 		if (p.rank == a->rank && p.loc == v->loc && a->time >= a->pv.t0 && a->time < a->pv.t1) {
 			struct tc_cell *c = grid_at(g, x0 + (int)((double)(a->time - a->pv.t0) / dt), r.y + 1 + i);
 			if (c) {
@@ -497,10 +499,10 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 			}
 		}
 	}
-	if (a->pv.path) draw_path(a, g, x0, r.y + 1, rowof, cols, dt);
+	if (a->pv.path) draw_path(a, g, x0, r.y + 1, rank_at, rows, cols, dt);
 	int drawn = (int)TC_MIN((uint32_t)rows, v->nrows - TC_MIN(v->nrows, a->pv.top));   /* the strip right under them */
 	if (srows) counter_strip(a, g, x0, lw, r.y + 1 + drawn, shown, TC_MIN(nshown, srows), cols, a->pv.t0, a->pv.t1);
-	free(rowof);
+	free(rank_at);
 	free(shown);
 	if (evline) {
 		if (v->loc != TC_NONE) sub_event_line(a, g, v, r.y + r.h - 1 - legend);
