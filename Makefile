@@ -116,7 +116,7 @@ FUZZ_HAVE   := $(shell command -v $(FUZZ_CC) >/dev/null 2>&1 && echo yes)
 fuzz:
 ifeq ($(FUZZ_HAVE),yes)
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) OPT="-O1 -g -fno-omit-frame-pointer" \
-	    SAN="$(FUZZ_SAN)" fuzz-build
+	    SAN="$(FUZZ_SAN) -DTC_FUZZ_ALLOC_LIMIT=1073741824" fuzz-build
 else
 	@echo "skip fuzz: $(FUZZ_CC) not installed (make deps installs clang)"
 endif

@@ -62,12 +62,16 @@ static inline double tc_act_own(const struct tc_trace *t, const struct tc_act *a
  * (region, message size bucket, intra/inter node). */
 struct tc_rc_ctx {
 	uint64_t key;
+	uint64_t coarse;      /* compute: the same key without the tags (the back-off context) */
 	uint32_t n;           /* activities */
 	uint32_t nranks;      /* distinct ranks with such an activity */
 	uint32_t region;      /* compute: the next MPI call's region; MPI: the call's region */
 	uint8_t kind;         /* enum tc_act_kind */
 	uint8_t inter;        /* MPI */
 	uint8_t size_bucket;  /* MPI: floor(log2(bytes + 1)) */
+	uint8_t typical;      /* it has a typical value: seen >= 3 times on >= 2 ranks (1), or a
+	                         compute context that is not, whose coarse context is (2: median
+	                         and MAD are the coarse context's); 0: none (docs/rootcause.md §3) */
 	double median, mad;   /* s, of the durations (compute) or own times (MPI) */
 	double threshold;     /* s: median + max(k·MAD, frac·median, floor) */
 };

@@ -423,12 +423,13 @@ struct tc_app {
 	bool msg_err;
 	char *err_caret;     /* regex error: pattern with a caret, drawn above the bottom line */
 
-	/* `o`: the largest differential-lateness blocks (where lateness starts), visited in turn */
-	struct tc_origin origins[20];     /* root causes at their steps (analysis_origins.h) */
+	/* `o`: the root causes at their steps (analysis_origins.h), visited in turn */
+	struct tc_origin origins[20];
 	size_t norigins, origin_next;
 	bool origins_done;
+	bool origin_pending; /* `o` pressed while the root causes were computing: go when they are there */
 
-	struct tc_job *job;  /* a view's data being computed off the UI thread (job.c), NULL if none */
+	struct tc_job *job;  /* data being computed off the UI thread (job.c), NULL if none */
 	bool quit;
 	bool interactive;    /* the terminal UI (keys answer); false in `render` */
 	int last_w, last_h;
@@ -567,12 +568,19 @@ void counter_free(struct tc_app *a);
  * are missing (in place when not interactive).  app_job_poll reaps a finished worker;
  * app_busy: a worker runs (the key loop then polls). */
 bool app_view_ready(struct tc_app *a, const struct view *v);
+/* The same for data a key needs (o, c: the root causes): true when ready(s)
+ * (computed in place when not interactive), else false, with prepare started
+ * in the worker under the name what (or another job still running). */
+bool app_data_ready(struct tc_app *a, bool (*ready)(const struct tc_session *), void (*prepare)(struct tc_session *),
+		    const char *what);
 void app_job_poll(struct tc_app *a);
 bool app_busy(const struct tc_app *a);
 void app_draw_computing(struct tc_app *a, struct tc_grid *g, struct tc_rect r);
 /* The views' ready / prepare hooks, one pair per session result. */
 bool view_ready_latency(const struct tc_session *s);
 void view_prepare_latency(struct tc_session *s);
+bool view_ready_rootcause(const struct tc_session *s);   /* o, c: the root causes */
+void view_prepare_rootcause(struct tc_session *s);
 bool view_ready_waitstates(const struct tc_session *s);
 void view_prepare_waitstates(struct tc_session *s);
 bool view_ready_profile(const struct tc_session *s);

@@ -34,6 +34,15 @@ char *xasprintf(const char *fmt, ...) TC_PRINTF(1, 2);
 char *xvasprintf(const char *fmt, va_list ap);
 TC_NORETURN void tc_fatal(const char *fmt, ...) TC_PRINTF(1, 2);
 TC_NORETURN void tc_oom(size_t n);  /* "out of memory (allocating n bytes)", exit 3 */
+/* Fuzz builds (make fuzz passes -DTC_FUZZ_ALLOC_LIMIT=bytes): one allocation
+ * of ours (the x*alloc above, tc_pages, the root causes' big arrays) larger
+ * than the limit aborts, which libFuzzer saves as a finding
+ * (tests/fuzz/README.md, "Limits"); a no-op in every other build. */
+#ifdef TC_FUZZ_ALLOC_LIMIT
+void tc_alloc_check(size_t n);
+#else
+static inline void tc_alloc_check(size_t n) { (void)n; }
+#endif
 /* Called once by tc_oom and tc_fatal before their message (the UI puts the
  * terminal back there, so that the message is seen); NULL to clear. */
 void tc_on_fatal(void (*restore)(void));
@@ -126,6 +135,8 @@ void json_kint(struct json *j, const char *k, int64_t v);
 void json_kuint(struct json *j, const char *k, uint64_t v);
 void json_knum(struct json *j, const char *k, double v);
 void json_kbool(struct json *j, const char *k, bool v);
+/* "k": [a[0], ..., a[n-1]] */
+void json_kuint32s(struct json *j, const char *k, const uint32_t *a, size_t n);
 
 /* qsort comparison of uint32_t, ascending. */
 int tc_cmp_u32(const void *a, const void *b);

@@ -171,8 +171,9 @@ static uint32_t assign(struct dc *d, uint32_t p, uint32_t j, double C, double wa
 	return tw;
 }
 
-/* A context seen fewer than 3 times or on one rank only has no typical value
- * (a unique compute segment has nothing to be compared with): when a wait's
+/* A context seen fewer than 3 times or on one rank only, whose coarse context
+ * (rootcause.c, backoff_thin) is no better, has no typical value (a unique
+ * compute segment has nothing to be compared with): when a wait's
  * cause interval holds no excess at all, its longest compute segment in a thin
  * context takes the wait as its excess (Böhme's delay: the cause spent that
  * much longer than its victim before the synchronisation).  Marked outlier 3. */
@@ -181,7 +182,7 @@ static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *r
 {
 	bool any = false;  /* no thin compute context: nothing to do (the usual case on big traces) */
 	for (uint32_t c = 0; c < rc->nctx && !any; c++)
-		any = rc->ctx[c].kind == TC_ACT_COMPUTE && !(rc->ctx[c].n >= 3 && rc->ctx[c].nranks >= 2);
+		any = rc->ctx[c].kind == TC_ACT_COMPUTE && !rc->ctx[c].typical;
 	if (!any) return;
 	for (size_t k = 0; k < nw; k++) {
 		const struct tc_act *a = &rc->acts[d->wact[k]];
@@ -199,7 +200,7 @@ static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *r
 		}
 		if (E > 0 || best == TC_NONE) continue;
 		const struct tc_rc_ctx *C = &rc->ctx[rc->acts[best].ctx];
-		if (C->n >= 3 && C->nranks >= 2) continue;
+		if (C->typical) continue;
 		struct tc_act *b = &rc->acts[best];
 		double wt = TC_MIN(tc_act_wait(t, a), tc_dur(t, b->end - b->start));
 		if (wt > b->excess) {

@@ -50,6 +50,7 @@ void tc_rc_default_opts(struct tc_rc_opts *o)
 
 void *tc_rc_big(size_t bytes)
 {
+	tc_alloc_check(bytes);
 	if (bytes < BIG_MIN) {
 		char *p = xcalloc(1, bytes + 16);
 		((size_t *)p)[0] = 0;
@@ -129,7 +130,8 @@ static uint64_t call_tag(const struct tc_trace *t, uint32_t r, const struct tc_c
 	return 0xffff;
 }
 
-static uint32_t ctx_of(struct build *b, uint64_t key, uint8_t kind, uint32_t region, uint8_t inter, uint8_t bucket)
+static uint32_t ctx_of(struct build *b, uint64_t key, uint64_t coarse, uint8_t kind, uint32_t region, uint8_t inter,
+		       uint8_t bucket)
 {
 	uint32_t i = u64map_get(&b->keys, key);
 	if (i != U64MAP_NONE) {
@@ -137,7 +139,8 @@ static uint32_t ctx_of(struct build *b, uint64_t key, uint8_t kind, uint32_t reg
 		return i;
 	}
 	i = (uint32_t)b->ctx.n;
-	struct tc_rc_ctx c = { .key = key, .n = 1, .region = region, .kind = kind, .inter = inter, .size_bucket = bucket };
+	struct tc_rc_ctx c = { .key = key, .coarse = coarse, .n = 1, .region = region, .kind = kind, .inter = inter,
+			       .size_bucket = bucket };
 	VEC_PUSH(b->ctx, c);
 	u64map_put(&b->keys, key, i);
 	return i;
@@ -183,9 +186,10 @@ static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, co
 	const struct tc_trace *t = b->t;
 	uint32_t pr = prev ? prev->region : TC_NONE - 1, nr = next ? next->region : TC_NONE - 1;
 	uint64_t key = mix(mix(mix(mix(mix(1, pr), call_tag(t, r, prev)), nr), call_tag(t, r, next)), gap_sig);
+	uint64_t coarse = mix(mix(mix(3, pr), nr), gap_sig);
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = next_idx, .partner = TC_NONE,
 			    .kind = TC_ACT_COMPUTE };
-	a.ctx = ctx_of(b, key, TC_ACT_COMPUTE, nr, 0, 0);
+	a.ctx = ctx_of(b, key, coarse, TC_ACT_COMPUTE, nr, 0, 0);
 	b->acts.a[b->acts.n++] = a;
 	b->scale_bin[size_bucket(e - s)] += (double)(e - s);
 	b->scale_tot += (double)(e - s);
@@ -217,7 +221,7 @@ static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32
 	uint64_t key = mix(mix(mix(2, c->region), bucket), inter);
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = ci, .partner = TC_NONE, .kind = TC_ACT_MPI,
 			    .inter = inter };
-	a.ctx = ctx_of(b, key, TC_ACT_MPI, c->region, inter, bucket);
+	a.ctx = ctx_of(b, key, 0, TC_ACT_MPI, c->region, inter, bucket);
 	call_wait(t, r, &a, b->nb, b->nnb, &b->nbpos, b->coll);
 	b->acts.a[b->acts.n++] = a;
 }
@@ -430,6 +434,83 @@ static void group_by_ctx(const struct tc_rootcause *rc, uint32_t **first, uint32
 	*first = f;
 }
 
+/* The values of the activities of the contexts ctx[0..nc) (the contexts of one
+ * coarse group) into v; their median and MAD; *two: they are on >= 2 ranks. */
+static void group_stats(const struct tc_trace *t, const struct tc_rootcause *rc, const uint32_t *idx,
+			const uint32_t *first, const uint32_t *ctx, uint32_t nc, double *v, double *med,
+			double *mad, bool *two)
+{
+	size_t n = 0;
+	uint32_t r0 = TC_NONE;
+	*two = false;
+	for (uint32_t q = 0; q < nc; q++)
+		for (uint32_t k = first[ctx[q]]; k < first[ctx[q] + 1]; k++) {
+			const struct tc_act *a = &rc->acts[idx[k]];
+			v[n++] = act_value(t, a);
+			uint32_t r = tc_rc_rank_of(rc, idx[k]);
+			if (r0 == TC_NONE) r0 = r;
+			else if (r != r0) *two = true;
+		}
+	*med = tc_median(v, n);
+	for (size_t k = 0; k < n; k++) v[k] = fabs(v[k] - *med);
+	*mad = 1.4826 * tc_median(v, n);
+}
+
+/* Back-off: a compute context seen fewer than 3 times or on one rank has no
+ * typical value of its own (a tag unique to a rank or to an iteration makes it
+ * so).  It takes the median and MAD of its coarse context (the same MPI calls
+ * and user regions around it, tags left out) when that one is seen >= 3 times
+ * on >= 2 ranks; then its outliers are found like everyone's, and the
+ * delay-cost rule for contexts with no typical value (delaycost.c) is left for
+ * the ones with none even there.  Only run when such a context exists. */
+static void backoff_thin(const struct tc_trace *t, struct tc_rootcause *rc, const uint32_t *idx,
+			 const uint32_t *first)
+{
+	uint32_t nthin = 0;
+	for (uint32_t c = 0; c < rc->nctx; c++) nthin += rc->ctx[c].kind == TC_ACT_COMPUTE && !rc->ctx[c].typical;
+	if (!nthin) return;
+	/* the compute contexts ordered by coarse key (a counting sort over group ids) */
+	struct u64map g;
+	u64map_init(&g);
+	uint32_t *gid = xmalloc(((size_t)rc->nctx + 1) * sizeof *gid), ng = 0;
+	for (uint32_t c = 0; c < rc->nctx; c++) {
+		gid[c] = TC_NONE;
+		if (rc->ctx[c].kind != TC_ACT_COMPUTE) continue;
+		uint32_t j = u64map_get(&g, rc->ctx[c].coarse);
+		if (j == U64MAP_NONE) u64map_put(&g, rc->ctx[c].coarse, j = ng++);
+		gid[c] = j;
+	}
+	u64map_free(&g);
+	uint32_t *gfirst = xcalloc((size_t)ng + 2, sizeof *gfirst), *order = xmalloc(((size_t)rc->nctx + 1) * sizeof *order);
+	size_t *gn = xcalloc((size_t)ng + 1, sizeof *gn);
+	bool *gthin = xcalloc((size_t)ng + 1, 1);
+	for (uint32_t c = 0; c < rc->nctx; c++)
+		if (gid[c] != TC_NONE) {
+			gfirst[gid[c] + 2]++;
+			gn[gid[c]] += rc->ctx[c].n;
+			gthin[gid[c]] |= !rc->ctx[c].typical;
+		}
+	for (uint32_t j = 0; j < ng; j++) gfirst[j + 2] += gfirst[j + 1];
+	for (uint32_t c = 0; c < rc->nctx; c++)
+		if (gid[c] != TC_NONE) order[gfirst[gid[c] + 1]++] = c;
+	for (uint32_t j = 0; j < ng; j++) {
+		if (!gthin[j] || gn[j] < 3) continue;
+		double *v = xmalloc(gn[j] * sizeof *v), med, mad;
+		bool two;
+		group_stats(t, rc, idx, first, order + gfirst[j], gfirst[j + 1] - gfirst[j], v, &med, &mad, &two);
+		free(v);
+		if (!two) continue;
+		for (uint32_t q = gfirst[j]; q < gfirst[j + 1]; q++) {
+			struct tc_rc_ctx *C = &rc->ctx[order[q]];
+			if (C->typical) continue;
+			C->median = med;
+			C->mad = mad;
+			C->typical = 2;
+		}
+	}
+	free(gid); free(gfirst); free(order); free(gn); free(gthin);
+}
+
 static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, const uint32_t *idx,
 			  const uint32_t *first, double *buf, double *dev)
 {
@@ -450,9 +531,11 @@ static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, con
 		C->median = tc_median(buf, n);
 		for (uint32_t k = 0; k < n; k++) buf[k] = fabs(buf[k] - C->median);
 		C->mad = 1.4826 * tc_median(buf, n);
+		C->typical = n >= 3 && C->nranks >= 2;
 		if (C->kind == TC_ACT_COMPUTE && n >= 3)
 			for (uint32_t k = 0; k < n; k++) dev[ndev++] = buf[k];
 	}
+	backoff_thin(t, rc, idx, first);
 	rc->compute_spread = ndev ? 1.4826 * tc_median(dev, ndev) : 0;
 	rc->noise_floor = TC_MAX(rc->opts.floor_min, rc->opts.floor_k * rc->compute_spread);
 	for (uint32_t c = 0; c < rc->nctx; c++) {

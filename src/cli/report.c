@@ -25,116 +25,144 @@ static bool csv_table_arg(const char *v, const char **table)
 	return true;
 }
 
-int cmd_report(int argc, char **argv)
+struct report_args {
+	struct tc_read_opts opts;
+	const char *path, *csv_table;
+	bool json, csv;
+	VEC(const struct report_section *) want;
+	VEC(const char *) kv;      /* --opt and --limit settings, checked */
+	VEC(char *) owned;         /* "limit=N" strings given to the session */
+};
+
+/* --limit N: checked as the option limit=N.  0 or the exit code. */
+static int limit_arg(struct report_args *A, const char *v)
 {
-	struct tc_read_opts opts = { 0 };
-	const char *path = NULL;
-	bool json = false, csv = false;
-	const char *csv_table = NULL;
-	VEC(const struct report_section *) want = { 0 };
-	VEC(const char *) kv = { 0 };
-	VEC(char *) owned = { 0 };   /* "limit=N" strings given to the session */
-	int rc = 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) json = true;
-		else if (!strcmp(argv[i], "--csv")) csv = true;
-		else if (!strcmp(argv[i], "--limit") && i + 1 < argc) {
-			char *e = NULL, *limit_kv = xasprintf("limit=%s", argv[++i]);
-			VEC_PUSH(owned, limit_kv);
-			if (!report_opt_check(limit_kv, &e)) {
-				fprintf(stderr, "tracecomb report: --limit %s: %s\n", argv[i], strstr(e, "takes") ? strstr(e, "takes") : e);
-				free(e);
-				rc = 1;
-				goto out;
-			}
-			VEC_PUSH(kv, limit_kv);
+	char *e = NULL, *limit_kv = xasprintf("limit=%s", v);
+	VEC_PUSH(A->owned, limit_kv);
+	if (!report_opt_check(limit_kv, &e)) {
+		fprintf(stderr, "tracecomb report: --limit %s: %s\n", v, strstr(e, "takes") ? strstr(e, "takes") : e);
+		free(e);
+		return 1;
+	}
+	VEC_PUSH(A->kv, limit_kv);
+	return 0;
+}
+
+/* --opt KEY=VALUE (checked) or --section a,b,... (known names, or one
+ * table for --csv).  0 or the exit code. */
+static int section_or_opt_arg(struct report_args *A, bool sec, const char *v)
+{
+	if (!sec) {
+		char *e = NULL;
+		if (!report_opt_check(v, &e)) {
+			fprintf(stderr, "tracecomb report: %s\n", e);
+			free(e);
+			return 1;
 		}
-		else if (cli_opt_threads(argc, argv, &i, &opts)) continue;
+		VEC_PUSH(A->kv, v);
+		return 0;
+	}
+	if (csv_table_arg(v, &A->csv_table)) return 0;
+	char *list = xstrdup(v);
+	int rc = 0;
+	for (char *save, *tok = strtok_r(list, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		const struct report_section *r = report_find(tok);
+		if (r) VEC_PUSH(A->want, r);
+		else {
+			fprintf(stderr, "tracecomb report: unknown section '%s'\n", tok);
+			rc = usage();
+		}
+	}
+	free(list);
+	return rc;
+}
+
+/* The command line and what goes together (--csv takes one table).  0 or the
+ * exit code. */
+static int parse_args(int argc, char **argv, struct report_args *A)
+{
+	for (int i = 1; i < argc; i++) {
+		int rc = 0;
+		if (!strcmp(argv[i], "--json")) A->json = true;
+		else if (!strcmp(argv[i], "--csv")) A->csv = true;
+		else if (!strcmp(argv[i], "--limit") && i + 1 < argc) rc = limit_arg(A, argv[++i]);
+		else if (cli_opt_threads(argc, argv, &i, &A->opts)) continue;
 		else if ((!strcmp(argv[i], "--section") || !strcmp(argv[i], "--opt")) && i + 1 < argc) {
 			bool sec = !strcmp(argv[i], "--section");
-			char *list = xstrdup(argv[++i]);
-			if (sec && csv_table_arg(argv[i], &csv_table)) { free(list); continue; }
-			for (char *save, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				if (!sec) {
-					char *e = NULL;
-					if (!report_opt_check(argv[i], &e)) {
-						fprintf(stderr, "tracecomb report: %s\n", e);
-						free(e);
-						free(list);
-						rc = 1;
-						goto out;
-					}
-					VEC_PUSH(kv, argv[i]);
-					break;
-				}
-				const struct report_section *r = report_find(tok);
-				if (!r) {
-					fprintf(stderr, "tracecomb report: unknown section '%s'\n", tok);
-					free(list);
-					rc = usage();
-					goto out;
-				}
-				VEC_PUSH(want, r);
-			}
-			free(list);
+			rc = section_or_opt_arg(A, sec, argv[++i]);
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "tracecomb report: unknown option '%s'\n", argv[i]);
 			rc = usage();
-			goto out;
-		} else if (!path) path = argv[i];
-		else { rc = usage(); goto out; }
+		} else if (!A->path) A->path = argv[i];
+		else rc = usage();
+		if (rc) return rc;
 	}
-	if (!path) { rc = usage(); goto out; }
-	if (csv && !csv_table && want.n == 1) {
-		csv_table = want.a[0]->name;
-		want.n = 0;
+	if (!A->path) return usage();
+	if (A->csv && !A->csv_table && A->want.n == 1) {
+		A->csv_table = A->want.a[0]->name;
+		A->want.n = 0;
 	}
-	if (!csv && csv_table) {
-		fprintf(stderr, "tracecomb report: --section %s names a table: for --csv\n", csv_table);
-		rc = 1;
-		goto out;
+	if (!A->csv && A->csv_table) {
+		fprintf(stderr, "tracecomb report: --section %s names a table: for --csv\n", A->csv_table);
+		return 1;
 	}
-	if (csv && (!csv_table || json || want.n)) {
+	if (A->csv && (!A->csv_table || A->json || A->want.n)) {
 		fprintf(stderr, "tracecomb report: --csv needs one --section NAME[.LIST] (a table: %s)\n",
 			"e.g. profile, profile.per_rank, profile.per_location, waitstates.longest, latency.top");
-		rc = 1;
-		goto out;
+		return 1;
 	}
-	if (!want.n)
-		for (size_t i = 0; i < report_nsections; i++) VEC_PUSH(want, &report_sections[i]);
-	struct tc_trace *t = cli_load(path, &opts);
-	if (!t) { rc = 2; goto out; }
-	struct tc_session *s = session_new(t);
-	if (csv) session_set_opt(s, "limit=0");   /* a table whole unless --limit says otherwise */
-	for (size_t i = 0; i < kv.n; i++) session_set_opt(s, kv.a[i]);
-	if (csv) {
+	if (!A->want.n)
+		for (size_t i = 0; i < report_nsections; i++) VEC_PUSH(A->want, &report_sections[i]);
+	return 0;
+}
+
+/* The sections as text, as one JSON object, or the one table as CSV.  0 or 1. */
+static int write_report(struct tc_session *s, const struct report_args *A)
+{
+	if (A->csv) {
 		char *e = NULL;
-		if (!report_csv(s, csv_table, stdout, &e)) {
-			fprintf(stderr, "tracecomb report: --csv --section %s: %s\n", csv_table, e);
-			free(e);
-			rc = 1;
-		}
-	} else if (json) {
+		if (report_csv(s, A->csv_table, stdout, &e)) return 0;
+		fprintf(stderr, "tracecomb report: --csv --section %s: %s\n", A->csv_table, e);
+		free(e);
+		return 1;
+	}
+	if (A->json) {
 		struct json j;
 		json_init(&j, stdout, 2);
 		json_obj_begin(&j);
-		for (size_t i = 0; i < want.n; i++) {
-			json_key(&j, want.a[i]->name);
-			want.a[i]->json(s, &j);
+		for (size_t i = 0; i < A->want.n; i++) {
+			json_key(&j, A->want.a[i]->name);
+			A->want.a[i]->json(s, &j);
 		}
 		json_obj_end(&j);
 		json_finish(&j);
-	} else {
-		for (size_t i = 0; i < want.n; i++) {
-			printf("%s== %s ==\n", i ? "\n" : "", want.a[i]->name);
-			want.a[i]->text(s, stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < A->want.n; i++) {
+		printf("%s== %s ==\n", i ? "\n" : "", A->want.a[i]->name);
+		A->want.a[i]->text(s, stdout);
+	}
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args A = { 0 };
+	int rc = parse_args(argc, argv, &A);
+	if (!rc) {
+		struct tc_trace *t = cli_load(A.path, &A.opts);
+		if (!t) rc = 2;
+		else {
+			struct tc_session *s = session_new(t);
+			if (A.csv) session_set_opt(s, "limit=0");   /* a table whole unless --limit says otherwise */
+			for (size_t i = 0; i < A.kv.n; i++) session_set_opt(s, A.kv.a[i]);
+			rc = write_report(s, &A);
+			session_free(s);
 		}
 	}
-	session_free(s);
-out:
-	VEC_FREE(want);
-	VEC_FREE(kv);
-	for (size_t i = 0; i < owned.n; i++) free(owned.a[i]);
-	VEC_FREE(owned);
+	VEC_FREE(A.want);
+	VEC_FREE(A.kv);
+	for (size_t i = 0; i < A.owned.n; i++) free(A.owned.a[i]);
+	VEC_FREE(A.owned);
 	return rc;
 }

@@ -73,45 +73,152 @@ static void *compute(void *arg)
 	return NULL;
 }
 
-int cmd_tui(int argc, char **argv)
+struct tui_args {
+	struct tc_read_opts ropts;
+	struct tc_term_opts topts;
+	const char *path, *theme_spec;
+};
+
+/* The command line; false after printing the usage. */
+static bool parse_args(int argc, char **argv, struct tui_args *A)
 {
-	struct tc_read_opts ropts = { 0 };
-	struct tc_term_opts topts = { TC_CM_AUTO, false, true };
-	const char *path = NULL, *theme_spec = NULL;
+	*A = (struct tui_args){ .topts = { TC_CM_AUTO, false, true } };
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
-		if (!strcmp(o, "--theme") && i + 1 < argc) theme_spec = argv[++i];
-		else if (!strncmp(o, "--theme=", 8)) theme_spec = o + 8;
-		else if (!strcmp(o, "--ascii")) topts.ascii = true;
-		else if (!strcmp(o, "--no-mouse")) topts.mouse = false;
-		else if (!strcmp(o, "--color") || !strcmp(o, "--color=always")) topts.color = TC_CM_ALWAYS;
-		else if (!strcmp(o, "--color=never") || !strcmp(o, "--no-color")) topts.color = TC_CM_NEVER;
-		else if (!strcmp(o, "--color=auto")) topts.color = TC_CM_AUTO;
-		else if (cli_opt_threads(argc, argv, &i, &ropts)) continue;
+		if (!strcmp(o, "--theme") && i + 1 < argc) A->theme_spec = argv[++i];
+		else if (!strncmp(o, "--theme=", 8)) A->theme_spec = o + 8;
+		else if (!strcmp(o, "--ascii")) A->topts.ascii = true;
+		else if (!strcmp(o, "--no-mouse")) A->topts.mouse = false;
+		else if (!strcmp(o, "--color") || !strcmp(o, "--color=always")) A->topts.color = TC_CM_ALWAYS;
+		else if (!strcmp(o, "--color=never") || !strcmp(o, "--no-color")) A->topts.color = TC_CM_NEVER;
+		else if (!strcmp(o, "--color=auto")) A->topts.color = TC_CM_AUTO;
+		else if (cli_opt_threads(argc, argv, &i, &A->ropts)) continue;
 		else if (o[0] == '-' && o[1]) {
 			fprintf(stderr, "tracecomb: unknown option '%s'\n", o);
-			return usage();
-		} else if (!path) path = o;
-		else return usage();
+			return usage(), false;
+		} else if (!A->path) A->path = o;
+		else return usage(), false;
 	}
-	if (!path) return usage();
+	if (!A->path) return usage(), false;
+	return true;
+}
+
+/* The built-in theme, or the one asked for; a theme that cannot be loaded
+ * leaves the built-in one and a message for the status line in *msg. */
+static void initial_theme(const char *spec, struct tc_theme *th, char **msg)
+{
+	theme_builtin(th);
+	*msg = NULL;
+	char *e = NULL;
+	if (spec && !theme_load(th, spec, &e)) {
+		*msg = xasprintf("%s; using the built-in theme", e);
+		free(e);
+	}
+}
+
+/* Loads the archive on the open terminal with a progress line; NULL (the
+ * terminal closed, the message printed, *rc set) when it cannot or the user
+ * cancelled. */
+static struct tc_trace *load_on_terminal(const char *anchor, struct tc_read_opts *ropts, struct tc_grid *g,
+					 const char *name, int *rc)
+{
+	struct progress pr = { .g = g, .name = name };
+	ropts->progress = on_progress;
+	ropts->progress_ctx = &pr;
+	draw_progress(g, "Loading", name, 0, 0);
+	char *err = NULL;
+	struct tc_trace *t = tc_read_otf2(anchor, ropts, &err);
+	if (!t) {
+		term_close();
+		if (pr.cancelled) fprintf(stderr, "tracecomb: loading cancelled\n");
+		else fprintf(stderr, "tracecomb: %s\n", err ? err : "cannot load trace");
+		*rc = pr.cancelled ? 1 : 2;
+	}
+	free(err);
+	return t;
+}
+
+/* The logical steps and the lateness summary of the first view, computed in a
+ * worker while the progress line keeps answering q (which ends the process). */
+static struct tc_lsum *steps_on_terminal(struct tc_session *s, struct tc_grid *g, const char *name)
+{
+	struct worker w = { .s = s };
+	pthread_t tid;
+	bool threaded = pthread_create(&tid, NULL, compute, &w) == 0;
+	if (!threaded) compute(&w);
+	double t0 = tc_now();
+	while (!__atomic_load_n(&w.done, __ATOMIC_ACQUIRE)) {
+		char what[64];
+		snprintf(what, sizeof what, "Computing logical steps (%.1f s)", tc_now() - t0);
+		draw_progress(g, what, name, 0, 0);
+		int k = term_key(100);
+		if (k == 'q' || k == 'Q' || k == TK_INTERRUPT || k == TK_ESC) {
+			term_close();
+			fprintf(stderr, "tracecomb: analysis cancelled\n");
+			_exit(1);
+		}
+	}
+	if (threaded) pthread_join(tid, NULL);
+	return w.sum;
+}
+
+/* The theme the user asked for with :theme, applied (or why not, said). */
+static void apply_theme_request(struct tc_app *a)
+{
+	struct tc_theme nt;
+	char *e = NULL;
+	if (theme_load(&nt, a->theme_request, &e)) {
+		a->theme = nt;
+		term_set_theme(&nt);
+		a->color = strcmp(term_color_desc(), "mono") && !nt.monochrome;
+		app_message(a, false, "theme %s", nt.name);
+	} else {
+		app_message(a, true, "%s", e);
+		free(e);
+	}
+	free(a->theme_request);
+	a->theme_request = NULL;
+}
+
+/* Draw, read a key, act, until the app quits. */
+static void key_loop(struct tc_app *a, struct tc_grid *g)
+{
+	for (;;) {
+		int W, H;
+		term_size(&W, &H);
+		if (W != g->w || H != g->h) grid_resize(g, W, H);
+		app_draw(a, g);
+		term_blit(g);
+		int k = term_key(app_busy(a) ? 200 : -1);   /* a view computing: redraw as it goes */
+		if (k == TK_NONE || k == TK_RESIZE) continue;
+		if (k == TK_MOUSE) {
+			struct tc_mouse m;
+			if (term_mouse(&m)) app_mouse(a, &m);
+			continue;
+		}
+		if (k == TK_CTRL_L && !a->prompt) { term_redraw_all(); continue; }
+		app_key(a, k);
+		if (a->theme_request) apply_theme_request(a);
+		if (a->quit) break;
+	}
+}
+
+int cmd_tui(int argc, char **argv)
+{
+	struct tui_args A;
+	if (!parse_args(argc, argv, &A)) return 1;
 	setlocale(LC_ALL, "");
 	/* check the archive before taking over the terminal */
-	char *err = NULL, *anchor = tc_find_anchor(path, &err);
+	char *err = NULL, *anchor = tc_find_anchor(A.path, &err);
 	if (!anchor) {
-		fprintf(stderr, "tracecomb: %s\n", err ? err : path);
+		fprintf(stderr, "tracecomb: %s\n", err ? err : A.path);
 		free(err);
 		return 2;
 	}
 	struct tc_theme th;
-	theme_builtin(&th);
-	char *theme_err = NULL;
-	if (theme_spec && !theme_load(&th, theme_spec, &theme_err)) {
-		char *m = xasprintf("%s; using the built-in theme", theme_err);
-		free(theme_err);
-		theme_err = m;
-	}
-	if (!term_open(&topts, &err)) {
+	char *theme_err;
+	initial_theme(A.theme_spec, &th, &theme_err);
+	if (!term_open(&A.topts, &err)) {
 		fprintf(stderr, "tracecomb: %s\n", err);
 		free(err);
 		free(anchor);
@@ -122,80 +229,24 @@ int cmd_tui(int argc, char **argv)
 	char *name = cli_trace_name(anchor);
 	struct tc_grid g;
 	grid_init(&g, 1, 1, !term_utf8());
-	struct progress pr = { .g = &g, .name = name };
-	ropts.progress = on_progress;
-	ropts.progress_ctx = &pr;
-	draw_progress(&g, "Loading", name, 0, 0);
-	struct tc_trace *t = tc_read_otf2(anchor, &ropts, &err);
+	int rc = 0;
+	struct tc_trace *t = load_on_terminal(anchor, &A.ropts, &g, name, &rc);
 	free(anchor);
 	if (!t) {
-		term_close();
-		if (pr.cancelled) fprintf(stderr, "tracecomb: loading cancelled\n");
-		else fprintf(stderr, "tracecomb: %s\n", err ? err : "cannot load trace");
-		free(err);
 		free(name);
 		free(theme_err);
 		grid_free(&g);
-		return pr.cancelled ? 1 : 2;
+		return rc;
 	}
 	struct tc_session *s = session_new(t);
-	struct worker w = { .s = s };
-	pthread_t tid;
-	bool threaded = pthread_create(&tid, NULL, compute, &w) == 0;
-	if (!threaded) compute(&w);
-	double t0 = tc_now();
-	while (!__atomic_load_n(&w.done, __ATOMIC_ACQUIRE)) {
-		char what[64];
-		snprintf(what, sizeof what, "Computing logical steps (%.1f s)", tc_now() - t0);
-		draw_progress(&g, what, name, 0, 0);
-		int k = term_key(100);
-		if (k == 'q' || k == 'Q' || k == TK_INTERRUPT || k == TK_ESC) {
-			term_close();
-			fprintf(stderr, "tracecomb: analysis cancelled\n");
-			_exit(1);
-		}
-	}
-	if (threaded) pthread_join(tid, NULL);
-
+	struct tc_lsum *sum = steps_on_terminal(s, &g, name);
 	struct tc_app a;
 	app_init(&a, s, name, term_utf8(), strcmp(term_color_desc(), "mono") && !th.monochrome);
-	a.sums[TC_M_LATENESS][1] = w.sum;
+	a.sums[TC_M_LATENESS][1] = sum;
 	a.interactive = true;
 	a.theme = th;
 	if (theme_err) app_message(&a, true, "%s", theme_err);
-	for (;;) {
-		int W, H;
-		term_size(&W, &H);
-		if (W != g.w || H != g.h) grid_resize(&g, W, H);
-		app_draw(&a, &g);
-		term_blit(&g);
-		int k = term_key(app_busy(&a) ? 200 : -1);   /* a view computing: redraw as it goes */
-		if (k == TK_NONE) continue;
-		if (k == TK_RESIZE) continue;
-		if (k == TK_MOUSE) {
-			struct tc_mouse m;
-			if (term_mouse(&m)) app_mouse(&a, &m);
-			continue;
-		}
-		if (k == TK_CTRL_L && !a.prompt) { term_redraw_all(); continue; }
-		app_key(&a, k);
-		if (a.theme_request) {
-			struct tc_theme nt;
-			char *e2 = NULL;
-			if (theme_load(&nt, a.theme_request, &e2)) {
-				a.theme = nt;
-				term_set_theme(&nt);
-				a.color = strcmp(term_color_desc(), "mono") && !nt.monochrome;
-				app_message(&a, false, "theme %s", nt.name);
-			} else {
-				app_message(&a, true, "%s", e2);
-				free(e2);
-			}
-			free(a.theme_request);
-			a.theme_request = NULL;
-		}
-		if (a.quit) break;
-	}
+	key_loop(&a, &g);
 	term_close();
 	if (app_busy(&a)) _exit(0);   /* a worker still fills the session: nothing to free safely */
 	app_free(&a);

@@ -334,6 +334,7 @@ struct loadctx {
 	 * threads, one warning after the load (first_* guarded by mu) */
 	atomic_uint no_local_defs, bad_local_defs;
 	uint64_t first_no_local_def, first_bad_local_def;
+	char first_bad_local_def_msg[sizeof otf2_msg]; /* libotf2's message for it, taken on the reading thread */
 	struct plan plan;
 	atomic_bool cancel;
 	atomic_uint_fast64_t done;
@@ -634,11 +635,16 @@ static void set_file_err(struct loadctx *L, uint64_t ref, const char *ext, const
 	free(msg);
 }
 
-/* A location's local definitions are missing or unreadable: count it, keep the first. */
-static void note_local_def(struct loadctx *L, atomic_uint *count, uint64_t *first, uint64_t ref)
+/* A location's local definitions are missing or unreadable: count it, keep the
+ * first, and for an unreadable one libotf2's message (msg: this thread's
+ * otf2_msg, which the thread that warns later cannot see). */
+static void note_local_def(struct loadctx *L, atomic_uint *count, uint64_t *first, uint64_t ref, char *msg)
 {
 	pthread_mutex_lock(&L->mu);
-	if (!atomic_fetch_add(count, 1)) *first = ref;
+	if (!atomic_fetch_add(count, 1)) {
+		*first = ref;
+		if (msg) snprintf(msg, sizeof L->first_bad_local_def_msg, "%s", otf2_msg);
+	}
 	pthread_mutex_unlock(&L->mu);
 }
 
@@ -652,8 +658,9 @@ static void warn_local_defs(struct loadctx *L)
 	}
 	if (u) {
 		char *f = loc_file(L, L->first_bad_local_def, "def");
+		const char *m = L->first_bad_local_def_msg;
 		tc_warn(L->t, "%u local definitions files cannot be read (first: %s%s%s): skipped", u, f,
-			otf2_msg[0] ? ": " : "", otf2_msg);
+			m[0] ? ": " : "", m);
 		free(f);
 	}
 }
@@ -661,10 +668,10 @@ static void warn_local_defs(struct loadctx *L)
 /* Read one location: local definitions first, then its events in chunks. */
 static void read_location(struct loadctx *L, struct locctx *c, OTF2_EvtReaderCallbacks *cb)
 {
-	if (L->have_local_defs && !c->local_def) note_local_def(L, &L->no_local_defs, &L->first_no_local_def, c->ref);
+	if (L->have_local_defs && !c->local_def) note_local_def(L, &L->no_local_defs, &L->first_no_local_def, c->ref, NULL);
 	if (L->have_local_defs && c->local_def && !c->def_empty) {
 		OTF2_DefReader *dr = OTF2_Reader_GetDefReader(L->rd, c->ref);
-		if (!dr) note_local_def(L, &L->bad_local_defs, &L->first_bad_local_def, c->ref);
+		if (!dr) note_local_def(L, &L->bad_local_defs, &L->first_bad_local_def, c->ref, L->first_bad_local_def_msg);
 		if (dr) {
 			uint64_t n;
 			OTF2_ErrorCode rc;

@@ -99,20 +99,14 @@ void report_clusters_json(struct tc_session *s, struct json *j)
 		json_knum(j, "max", ph->max);
 		json_kuint(j, "max_rank", ph->max_rank);
 		json_kuint(j, "radius", ph->radius);
-		json_key(j, "focus");
-		json_arr_begin(j);
-		for (uint32_t i = 0; i < ph->nfocus; i++) json_uint(j, ph->focus[i]);
-		json_arr_end(j);
+		json_kuint32s(j, "focus", ph->focus, ph->nfocus);
 		json_key(j, "clusters");
 		json_arr_begin(j);
 		for (uint32_t i = 0; i < ph->nvisible; i++) {
 			const struct tc_cnode *N = &ph->nodes[ph->visible[i]];
 			uint32_t *v = tc_clusters_node_ranks(ph, ph->visible[i]);
 			json_obj_begin(j);
-			json_key(j, "ranks");
-			json_arr_begin(j);
-			for (uint32_t k = 0; k < N->size; k++) json_uint(j, v[k]);
-			json_arr_end(j);
+			json_kuint32s(j, "ranks", v, N->size);
 			json_kuint(j, "size", N->size);
 			json_knum(j, "mean", N->mean);
 			json_knum(j, "max", N->max);

@@ -49,14 +49,8 @@ static void info_locations_json(const struct tc_trace *t, struct json *j)
 	json_kuint(j, "metric", c.by_type[TC_LOC_METRIC]);
 	json_kuint(j, "other", c.by_type[TC_LOC_OTHER]);
 	json_obj_end(j);
-	json_key(j, "threads_per_rank");
-	json_arr_begin(j);
-	for (uint32_t r = 0; r < t->nranks; r++) json_uint(j, c.threads[r]);
-	json_arr_end(j);
-	json_key(j, "streams_per_rank");
-	json_arr_begin(j);
-	for (uint32_t r = 0; r < t->nranks; r++) json_uint(j, c.streams[r]);
-	json_arr_end(j);
+	json_kuint32s(j, "threads_per_rank", c.threads, t->nranks);
+	json_kuint32s(j, "streams_per_rank", c.streams, t->nranks);
 	json_key(j, "metrics");
 	json_arr_begin(j);
 	for (uint32_t m = 0; m < t->nmetrics; m++) {

@@ -80,10 +80,7 @@ void report_regions_json(struct tc_session *s, struct json *j)
 		const struct tc_lat_region *R = &lat->regions[i];
 		json_obj_begin(j);
 		json_kuint(j, "id", i);
-		json_key(j, "ranks");
-		json_arr_begin(j);
-		for (uint32_t k = 0; k < R->nranks; k++) json_uint(j, R->ranks[k]);
-		json_arr_end(j);
+		json_kuint32s(j, "ranks", R->ranks, R->nranks);
 		struct strbuf sb;
 		ranks_text(&sb, R);
 		json_kstr(j, "ranks_text", sb.s);

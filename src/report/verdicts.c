@@ -119,60 +119,50 @@ static void json_numarr_win(struct json *j, const char *key, const struct tc_ver
 	json_arr_end(j);
 }
 
-void report_verdicts_json(struct tc_session *s, struct json *j)
+static void json_verdict(struct json *j, const struct tc_verdict *v)
 {
-	const struct tc_verdicts *V = session_verdicts(s);
-	const struct tc_latency *lat = session_latency(s);
-	const struct tc_trace *t = s->t;
 	json_obj_begin(j);
-	json_key(j, "verdicts");
-	json_arr_begin(j);
-	for (uint32_t i = 0; i < V->n; i++) {
-		const struct tc_verdict *v = &V->v[i];
+	json_key(j, "scope");
+	if (v->scope == TC_NONE) json_str(j, "run");
+	else json_uint(j, v->scope);
+	json_key(j, "window");
+	if (!v->windowed) {
+		json_null(j);
+	} else {
 		json_obj_begin(j);
-		json_key(j, "scope");
-		if (v->scope == TC_NONE) json_str(j, "run");
-		else json_uint(j, v->scope);
-		json_key(j, "window");
-		if (!v->windowed) {
-			json_null(j);
-		} else {
-			json_obj_begin(j);
-			json_knum(j, "start", v->start);
-			json_knum(j, "end", v->end);
-			json_kuint(j, "first", v->win_first);
-			json_kuint(j, "last", v->win_last);
-			json_obj_end(j);
-		}
-		json_kstr(j, "cause", tc_cause_names[v->cause]);
-		json_knum(j, "confidence", v->confidence);
-		json_key(j, "ranks");
-		json_arr_begin(j);
-		for (uint32_t k = 0; k < v->nranks; k++) json_uint(j, v->ranks[k]);
-		json_arr_end(j);
-		json_key(j, "evidence");
-		json_obj_begin(j);
-		for (uint32_t k = 0; k < v->nev; k++) json_knum(j, v->ev[k].key, v->ev[k].value);
-		json_obj_end(j);
-		if (v->nsteps) {
-			json_key(j, "steps");
-			json_arr_begin(j);
-			for (uint32_t k = 0; k < v->nsteps; k++) {
-				json_obj_begin(j);
-				json_kuint(j, "rank", v->steps[k].rank);
-				json_kuint(j, "step", v->steps[k].step);
-				json_knum(j, "seconds", v->steps[k].seconds);
-				json_knum(j, "at", v->steps[k].at);
-				json_obj_end(j);
-			}
-			json_arr_end(j);
-		}
-		json_kstr(j, "summary", v->summary);
-		json_kstr(j, "advice", v->advice);
+		json_knum(j, "start", v->start);
+		json_knum(j, "end", v->end);
+		json_kuint(j, "first", v->win_first);
+		json_kuint(j, "last", v->win_last);
 		json_obj_end(j);
 	}
-	json_arr_end(j);
-	json_key(j, "remap");
+	json_kstr(j, "cause", tc_cause_names[v->cause]);
+	json_knum(j, "confidence", v->confidence);
+	json_kuint32s(j, "ranks", v->ranks, v->nranks);
+	json_key(j, "evidence");
+	json_obj_begin(j);
+	for (uint32_t k = 0; k < v->nev; k++) json_knum(j, v->ev[k].key, v->ev[k].value);
+	json_obj_end(j);
+	if (v->nsteps) {
+		json_key(j, "steps");
+		json_arr_begin(j);
+		for (uint32_t k = 0; k < v->nsteps; k++) {
+			json_obj_begin(j);
+			json_kuint(j, "rank", v->steps[k].rank);
+			json_kuint(j, "step", v->steps[k].step);
+			json_knum(j, "seconds", v->steps[k].seconds);
+			json_knum(j, "at", v->steps[k].at);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+	}
+	json_kstr(j, "summary", v->summary);
+	json_kstr(j, "advice", v->advice);
+	json_obj_end(j);
+}
+
+static void json_remap(struct json *j, const struct tc_verdicts *V)
+{
 	json_obj_begin(j);
 	json_kuint(j, "inter_node_messages_before", V->remap_msgs_before);
 	json_kuint(j, "inter_node_messages_after", V->remap_msgs_after);
@@ -181,7 +171,10 @@ void report_verdicts_json(struct tc_session *s, struct json *j)
 	json_kuint(j, "ranks_moved", V->remap_moved);
 	json_kbool(j, "improved", V->remap_improved);
 	json_obj_end(j);
-	json_key(j, "run");
+}
+
+static void json_run(struct json *j, const struct tc_verdicts *V)
+{
 	json_obj_begin(j);
 	json_knum(j, "span_s", V->span);
 	json_kuint(j, "messages", V->msgs);
@@ -205,26 +198,24 @@ void report_verdicts_json(struct tc_session *s, struct json *j)
 	json_knum(j, "mpi_stall_rate", V->mpi_stall_rate);
 	json_knum(j, "compute_stall_rate", V->compute_stall_rate);
 	json_obj_end(j);
-	/* panels: one array per series, one entry per latency window */
-	json_key(j, "windows");
+}
+
+/* The panels: one array per series, one entry per latency window (the
+ * series in the order of the verdicts' window table). */
+static void json_windows(struct json *j, const struct tc_verdicts *V, double window_s)
+{
+	static const char *const series[] = { "messages", "inter", "bytes", "inter_bytes", "lb_max",
+					      "ad_over_mean", "max_over_mean", "busiest", "bg_messages",
+					      "bg_level", "bg_cv", "bg_score", "disturbed" };
 	json_obj_begin(j);
 	json_kuint(j, "count", V->nwindows);
-	json_knum(j, "window_s", tc_dur(t, lat->win_dt));
-	json_numarr_win(j, "messages", V, 0);
-	json_numarr_win(j, "inter", V, 1);
-	json_numarr_win(j, "bytes", V, 2);
-	json_numarr_win(j, "inter_bytes", V, 3);
-	json_numarr_win(j, "lb_max", V, 4);
-	json_numarr_win(j, "ad_over_mean", V, 5);
-	json_numarr_win(j, "max_over_mean", V, 6);
-	json_numarr_win(j, "busiest", V, 7);
-	json_numarr_win(j, "bg_messages", V, 8);
-	json_numarr_win(j, "bg_level", V, 9);
-	json_numarr_win(j, "bg_cv", V, 10);
-	json_numarr_win(j, "bg_score", V, 11);
-	json_numarr_win(j, "disturbed", V, 12);
+	json_knum(j, "window_s", window_s);
+	for (int k = 0; k < (int)TC_NELEM(series); k++) json_numarr_win(j, series[k], V, k);
 	json_obj_end(j);
-	json_key(j, "ranks");
+}
+
+static void json_ranks(struct json *j, const struct tc_trace *t, const struct tc_verdicts *V)
+{
 	json_arr_begin(j);
 	for (uint32_t r = 0; r < V->nranks; r++) {
 		const struct tc_verdict_rank *x = &V->rank[r];
@@ -248,6 +239,26 @@ void report_verdicts_json(struct tc_session *s, struct json *j)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+}
+
+void report_verdicts_json(struct tc_session *s, struct json *j)
+{
+	const struct tc_verdicts *V = session_verdicts(s);
+	const struct tc_latency *lat = session_latency(s);
+	const struct tc_trace *t = s->t;
+	json_obj_begin(j);
+	json_key(j, "verdicts");
+	json_arr_begin(j);
+	for (uint32_t i = 0; i < V->n; i++) json_verdict(j, &V->v[i]);
+	json_arr_end(j);
+	json_key(j, "remap");
+	json_remap(j, V);
+	json_key(j, "run");
+	json_run(j, V);
+	json_key(j, "windows");
+	json_windows(j, V, tc_dur(t, lat->win_dt));
+	json_key(j, "ranks");
+	json_ranks(j, t, V);
 	json_obj_end(j);
 }
 

@@ -674,6 +674,22 @@ static void back_key(struct tc_app *a)
 
 /* What the current view did not take: quitting, help, views, prompts,
  * search steps, metric, aggregates, detail, partners, marks, origins. */
+/* `o`: the next origin, where we were pushed on the jump history. */
+static void go_origin(struct tc_app *a)
+{
+	app_history_push(a);
+	if (!app_next_origin(a)) a->nhist--;
+}
+
+/* A pending `o` (pressed while the root causes were computing) goes once they
+ * are there; another job first ends, then theirs starts. */
+static void pending_origin(struct tc_app *a)
+{
+	if (!a->origin_pending || !app_data_ready(a, view_ready_rootcause, view_prepare_rootcause, "root causes")) return;
+	a->origin_pending = false;
+	go_origin(a);
+}
+
 static void global_key(struct tc_app *a, int key, enum tc_action act)
 {
 	switch (act) {
@@ -719,8 +735,13 @@ static void global_key(struct tc_app *a, int key, enum tc_action act)
 		app_message(a, false, "%s: a letter (a-z)", act == ACT_SET_MARK ? "mark" : "go to mark");
 		break;
 	case ACT_ORIGIN:
-		app_history_push(a);
-		if (!app_next_origin(a)) a->nhist--;
+		if (!app_data_ready(a, view_ready_rootcause, view_prepare_rootcause, "root causes")) {
+			/* computed off the UI thread; the first origin follows when they are there */
+			a->origin_pending = true;
+			app_message(a, false, "computing the root causes \u2026 the first origin follows (keys still work)");
+			break;
+		}
+		go_origin(a);
 		break;
 	default: break;
 	}
@@ -944,6 +965,7 @@ void app_draw(struct tc_app *a, struct tc_grid *g)
 	}
 	if (g->h >= 14 && r.h - 1 >= a->view->min_h && draw_strip(a, g, 1)) { r.y++; r.h--; }   /* room to spare */
 	a->view_rect = r;
+	pending_origin(a);
 	if (app_view_ready(a, a->view)) a->view->draw(a, g, r);
 	else app_draw_computing(a, g, r);
 	draw_title(a, g);

@@ -15,7 +15,9 @@
 
 struct tc_job {
 	pthread_t tid;
-	const struct view *v;   /* whose prepare runs */
+	void (*prepare)(struct tc_session *);
+	const struct view *v;   /* whose prepare runs (NULL: data for a key, app_data_ready) */
+	const char *what;       /* its name in the messages */
 	struct tc_session *s;
 	double t0;
 	int done;               /* set by the worker (atomic) */
@@ -24,7 +26,7 @@ struct tc_job {
 static void *run(void *arg)
 {
 	struct tc_job *j = arg;
-	j->v->prepare(j->s);
+	j->prepare(j->s);
 	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -43,25 +45,41 @@ bool app_busy(const struct tc_app *a)
 	return a->job != NULL;
 }
 
+/* ready or started: true when the data are there now (computed in place
+ * when not interactive or when no thread can be had) */
+static bool ready_or_start(struct tc_app *a, bool (*ready)(const struct tc_session *),
+			   void (*prepare)(struct tc_session *), const struct view *v, const char *what)
+{
+	if (ready(a->sess)) return true;
+	if (a->job) return false;
+	if (!a->interactive) {   /* render: in place */
+		prepare(a->sess);
+		return true;
+	}
+	struct tc_job *j = xcalloc(1, sizeof *j);
+	*j = (struct tc_job){ .prepare = prepare, .v = v, .what = what, .s = a->sess, .t0 = tc_now() };
+	if (pthread_create(&j->tid, NULL, run, j) != 0) {   /* no thread: compute here */
+		free(j);
+		prepare(a->sess);
+		return true;
+	}
+	a->job = j;
+	return false;
+}
+
 bool app_view_ready(struct tc_app *a, const struct view *v)
 {
 	app_job_poll(a);
 	if (!v->prepare) return true;
 	if (a->job) return false;
-	if (v->ready(a->sess)) return true;
-	if (!a->interactive) {   /* render: in place */
-		v->prepare(a->sess);
-		return true;
-	}
-	struct tc_job *j = xcalloc(1, sizeof *j);
-	*j = (struct tc_job){ .v = v, .s = a->sess, .t0 = tc_now() };
-	if (pthread_create(&j->tid, NULL, run, j) != 0) {   /* no thread: compute here */
-		free(j);
-		v->prepare(a->sess);
-		return true;
-	}
-	a->job = j;
-	return false;
+	return ready_or_start(a, v->ready, v->prepare, v, v->name);
+}
+
+bool app_data_ready(struct tc_app *a, bool (*ready)(const struct tc_session *), void (*prepare)(struct tc_session *),
+		    const char *what)
+{
+	app_job_poll(a);
+	return ready_or_start(a, ready, prepare, NULL, what);
 }
 
 void app_draw_computing(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
@@ -72,7 +90,7 @@ void app_draw_computing(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		snprintf(line, sizeof line, "computing %s \u2026 %.1f s (q cancels: back; the result is kept)", a->view->name,
 			 tc_now() - j->t0);
 	else if (j)
-		snprintf(line, sizeof line, "waiting for %s to finish computing \u2026 (q: back)", j->v->name);
+		snprintf(line, sizeof line, "waiting for %s to finish computing \u2026 (q: back)", j->what);
 	else
 		snprintf(line, sizeof line, "computing %s \u2026", a->view->name);
 	grid_text_elide(g, r.x + 1, r.y + 1, r.w - 1, TC_R_MESSAGE, line);
@@ -84,6 +102,8 @@ void app_draw_computing(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 #define HAS(s, f) (__atomic_load_n(&(s)->f, __ATOMIC_ACQUIRE) != NULL)
 
 bool view_ready_latency(const struct tc_session *s) { return HAS(s, latency); }
+bool view_ready_rootcause(const struct tc_session *s) { return HAS(s, rootcause); }
+void view_prepare_rootcause(struct tc_session *s) { session_rootcause(s); }
 void view_prepare_latency(struct tc_session *s) { session_latency(s); }
 bool view_ready_waitstates(const struct tc_session *s) { return HAS(s, waitstates) && HAS(s, rootcause); }
 void view_prepare_waitstates(struct tc_session *s)

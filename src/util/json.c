@@ -117,3 +117,11 @@ void json_kint(struct json *j, const char *k, int64_t v) { json_key(j, k); json_
 void json_kuint(struct json *j, const char *k, uint64_t v) { json_key(j, k); json_uint(j, v); }
 void json_knum(struct json *j, const char *k, double v) { json_key(j, k); json_num(j, v); }
 void json_kbool(struct json *j, const char *k, bool v) { json_key(j, k); json_bool(j, v); }
+
+void json_kuint32s(struct json *j, const char *k, const uint32_t *a, size_t n)
+{
+	json_key(j, k);
+	json_arr_begin(j);
+	for (size_t i = 0; i < n; i++) json_uint(j, a[i]);
+	json_arr_end(j);
+}

@@ -54,6 +54,7 @@ void tc_pages_reserve(struct tc_pages *a, size_t bytes)
 	if (bytes <= a->cap) return;
 	size_t cap = a->cap ? a->cap : 16 * tc_page_size();
 	while (cap < bytes) cap = grown(cap);
+	tc_alloc_check(cap);
 	void *p;
 	if (a->p) {
 		p = mremap(a->p, a->cap, cap, MREMAP_MAYMOVE);

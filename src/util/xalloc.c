@@ -46,8 +46,19 @@ static void *advise_huge(void *p, size_t n)
 	return p;
 }
 
+#ifdef TC_FUZZ_ALLOC_LIMIT
+void tc_alloc_check(size_t n)
+{
+	if (n <= (size_t)TC_FUZZ_ALLOC_LIMIT) return;
+	fprintf(stderr, "tracecomb (fuzz build): one allocation of %zu bytes, over the limit of %zu\n", n,
+		(size_t)TC_FUZZ_ALLOC_LIMIT);
+	abort();
+}
+#endif
+
 void *xmalloc(size_t n)
 {
+	tc_alloc_check(n);
 	void *p = malloc(n ? n : 1);
 	if (!p) tc_oom(n);
 	return advise_huge(p, n);
@@ -55,6 +66,7 @@ void *xmalloc(size_t n)
 
 void *xcalloc(size_t n, size_t size)
 {
+	tc_alloc_check(size && n > SIZE_MAX / size ? SIZE_MAX : n * size);
 	void *p = calloc(n ? n : 1, size ? size : 1);
 	if (!p) tc_oom(n * size);
 	return advise_huge(p, n * size);
@@ -62,6 +74,7 @@ void *xcalloc(size_t n, size_t size)
 
 void *xrealloc(void *p, size_t n)
 {
+	tc_alloc_check(n);
 	void *q = realloc(p, n ? n : 1);
 	if (!q) tc_oom(n);
 	return advise_huge(q, n);

@@ -340,6 +340,80 @@ static void test_rc_big_and_scratch(void **state)
 	assert_int_equal(rc.scratch_bytes, 0);
 }
 
+/* Master/worker with a tag unique to each worker (1 tick = 1 s): workers 1..5
+ * compute from 0 to w[r], then send to rank 0 with tag 100 + r (1 s in
+ * MPI_Send); the master posts its receives from 0 on, in rank order.  Each
+ * worker's compute segment is a context of its own (the tag): no typical value
+ * of its own.  Its coarse context (start -> MPI_Send, tags left out) is seen 5
+ * times on 5 ranks: median 100, MAD 1.4826, threshold 100 + 50.  With the
+ * usual work (w = 100, 102, 98, 101, 99) no segment is an outlier: the 100 s
+ * the master waits for rank 1 is nobody's delay (it was early, not rank 1
+ * late), where the rule for contexts without a typical value once gave rank 1
+ * 100 s of excess.  With rank 3 computing 300 s, its excess is 300 - 101 (the
+ * median of 100, 102, 300, 101, 99), an outlier of the coarse context. */
+static struct tc_trace *mw_unique_tags(const uint64_t *w)
+{
+	struct tc_trace *t = tc_trace_new(1, 0, 0);
+	tc_def_simple(t, 6, NULL, 1);
+	uint32_t rs = tc_def_region(t, "MPI_Send", 0, 0, true), rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
+	uint64_t at = 0;
+	for (uint32_t r = 1; r <= 5; r++) {
+		tcb_enter(t, r, w[r], rs);
+		tcb_send(t, r, w[r], 0, 0, 100 + r, 64);
+		tcb_leave(t, r, w[r] + 1, rs);
+	}
+	for (uint32_t r = 1; r <= 5; r++) {
+		uint64_t done = TC_MAX(at, w[r]) + 1;
+		tcb_enter(t, 0, at, rr);
+		tcb_recv(t, 0, done, r, 0, 100 + r, 64);
+		tcb_leave(t, 0, done, rr);
+		at = done;
+	}
+	tc_trace_finish(t);
+	return t;
+}
+
+static void test_rc_backoff_unique_tags(void **state)
+{
+	(void)state;
+	uint64_t w[6] = { 0, 100, 102, 98, 101, 99 };
+	struct tc_trace *t = mw_unique_tags(w);
+	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
+	for (uint32_t r = 1; r <= 5; r++) {
+		const struct tc_act *a = &rc->acts[rc->act_first[r]];
+		assert_int_equal(a->kind, TC_ACT_COMPUTE);
+		const struct tc_rc_ctx *C = &rc->ctx[a->ctx];
+		assert_int_equal(C->n, 1);
+		assert_int_equal(C->typical, 2);
+		assert_float_equal(C->median, 100, 0);
+		assert_float_equal(C->mad, 1.4826, 1e-12);
+		assert_float_equal(a->excess, 0, 0);
+		assert_float_equal(rc->delay_cost[r], 0, 0);
+	}
+	/* the master's first receive waited 100 s for rank 1 */
+	const struct tc_act *m = &rc->acts[rc->act_first[0]];
+	assert_int_equal(m->kind, TC_ACT_MPI);
+	assert_float_equal(tc_act_wait(t, m), 100, 0);
+	struct tc_rc_origin o[4];
+	size_t no = tc_rc_origins(rc, 4, o);
+	for (size_t k = 0; k < no; k++) assert_true(o[k].rank == 0 || o[k].excess == 0);
+	tc_rootcause_free(rc);
+	tc_trace_free(t);
+
+	w[3] = 300;
+	t = mw_unique_tags(w);
+	rc = tc_rootcause_compute(t, NULL, NULL);
+	const struct tc_act *a3 = &rc->acts[rc->act_first[3]];
+	assert_int_equal(a3->outlier, 1);
+	assert_float_equal(a3->excess, 199, 1e-4);
+	assert_float_equal(rc->ctx[a3->ctx].median, 101, 0);
+	for (uint32_t r = 1; r <= 5; r++)
+		if (r != 3) assert_float_equal(rc->acts[rc->act_first[r]].excess, 0, 0);
+	assert_true(rc->delay_cost[3] > 0);
+	tc_rootcause_free(rc);
+	tc_trace_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_rc_excess_bounds),
 		cmocka_unit_test(test_rc_act_at_hint),
 		cmocka_unit_test(test_rc_big_and_scratch),
+		cmocka_unit_test(test_rc_backoff_unique_tags),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

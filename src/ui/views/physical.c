@@ -499,7 +499,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 			}
 		}
 	}
-	if (a->pv.path) draw_path(a, g, x0, r.y + 1, rank_at, rows, cols, dt);
+	if (a->pv.path && view_ready_rootcause(a->sess)) draw_path(a, g, x0, r.y + 1, rank_at, rows, cols, dt);
 	int drawn = (int)TC_MIN((uint32_t)rows, v->nrows - TC_MIN(v->nrows, a->pv.top));   /* the strip right under them */
 	if (srows) counter_strip(a, g, x0, lw, r.y + 1 + drawn, shown, TC_MIN(nshown, srows), cols, a->pv.t0, a->pv.t1);
 	free(rank_at);
@@ -521,6 +521,11 @@ static void toggle_path(struct tc_app *a)
 	a->pv.path = !a->pv.path;
 	if (!a->pv.path) {
 		app_message(a, false, "critical path off");
+		return;
+	}
+	if (!app_data_ready(a, view_ready_rootcause, view_prepare_rootcause, "root causes")) {
+		/* computed off the UI thread; drawn once it is there */
+		app_message(a, false, "computing the critical path \u2026 drawn when ready (c: off)");
 		return;
 	}
 	const struct tc_rootcause *rc = session_rootcause(a->sess);
