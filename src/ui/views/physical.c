@@ -436,7 +436,7 @@ static int strip_rows(struct tc_app *a, int h, int nranks)
 }
 
 /* Whether the trace has threads or streams, and kernels / OpenMP regions: the legend's extra keys. */
-static void draw_legend_extra(struct tc_app *a, struct tc_grid *g, int x, int y, int w)
+static void draw_legend_extra(struct tc_app *a, struct tc_grid *g, int x0, int y, int w, int used)
 {
 	const struct tc_trace *t = a->t;
 	bool gpu = false, mem = false, omp = false;
@@ -448,14 +448,24 @@ static void draw_legend_extra(struct tc_app *a, struct tc_grid *g, int x, int y,
 		omp |= a->phv->rclass[r] == RC_OMP;
 		mem |= gpu && a->phv->rclass[r] == RC_XFER;   /* transfer regions on streams (MIC offload) */
 	}
-	int u = 0;
 	struct { bool on; enum tc_role role; const char *name; } k[3] = {
-		{ gpu, TC_R_GPU_KERNEL, " kernel " }, { mem, TC_R_GPU_MEMCPY, " memcpy " }, { omp, TC_R_OPENMP, " OpenMP " } };
+		{ gpu, TC_R_GPU_KERNEL, " kernel" }, { mem, TC_R_GPU_MEMCPY, " memcpy" }, { omp, TC_R_OPENMP, " OpenMP" } };
+	int need = 0;
+	for (int i = 0; i < 3; i++) need += k[i].on ? 2 + (int)strlen(k[i].name) : 0;
+	if (!need) return;
+	int x = x0 + used + 2;
+	if (used + 2 + need > w + 1) {
+		/* no room after the legend: over its end, when threads or streams are shown */
+		if (!a->phv->nopen || need > w) return;
+		x = x0 + w - need + 1;
+		while (x > x0 && grid_at(g, x - 1, y)->ch != ' ') x--;   /* never half a word ("234" of "234.8 ms") */
+		grid_fill(g, x, y, x0 + w - x, 1, ' ', TC_R_NORMAL);
+	}
 	for (int i = 0; i < 3; i++) {
-		if (!k[i].on || u + 9 > w) continue;
-		struct seg s = role_seg(a, k[i].role, TC_NONE);
-		grid_putr(g, x + u++, y, s.ch, s.role);
-		u += grid_text(g, x + u, y, w - u, TC_R_LABEL, k[i].name);
+		if (!k[i].on) continue;
+		struct seg sg = role_seg(a, k[i].role, TC_NONE);
+		grid_putr(g, x++, y, sg.ch, sg.role);
+		x += grid_text(g, x, y, x0 + w - x, TC_R_LABEL, k[i].name) + 1;
 	}
 }
 
@@ -512,7 +522,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		draw_legend(a, g, r.x, r.y + r.h - 1, r.w);
 		int used = r.w;   /* the extra keys after the legend's last glyph */
 		while (used > 0 && grid_at(g, r.x + used - 1, r.y + r.h - 1)->ch == ' ') used--;
-		if (used + 2 < r.w) draw_legend_extra(a, g, r.x + used + 2, r.y + r.h - 1, r.w - used - 2);
+		draw_legend_extra(a, g, r.x, r.y + r.h - 1, r.w, used);
 	}
 }
 
