@@ -547,6 +547,10 @@ uint32_t view_next_region(const struct tc_latency *lat, uint32_t g);
 void matrix_blocks(const uint64_t *m, uint32_t n, const struct tc_band *rows, const struct tc_band *cols,
 		   uint64_t *out);
 
+/* The physical view's cursor row when it is a thread or stream (trace->locs index), else
+ * TC_NONE: the rank's master (src/ui/views/physical.c). */
+uint32_t physical_cursor_loc(const struct tc_app *a);
+
 /* --- counters (src/ui/counters.c): the picked metric (a->counter) per rank as a time
  * series from the rank's location with most samples of it; accumulated counters are
  * drawn as their rate (interpolated between samples), others as their value. */

@@ -124,17 +124,18 @@ int cmd_render(int argc, char **argv)
 	}
 	if (!detail) app_set_view(&a, view);   /* after the cursor: physical shows the cursor step */
 	if (detail) app_push(&a, &view_detail);
-	/* --keys: typed in the view before drawing (e.g. "E#" opens every rank and picks a counter;
-	 * the two characters \r are Enter) */
+	struct tc_grid g;
+	grid_init(&g, w, h, ascii);
+	/* --keys: typed in the view, each after a frame as in the UI (the views lay out on drawing),
+	 * e.g. "E#" opens every rank and picks a counter; the two characters \r are Enter */
 	for (const char *k = keys; k && *k; k++) {
+		app_draw(&a, &g);
 		if (k[0] == '\\' && k[1] == 'r') {
 			app_key(&a, TK_ENTER);
 			k++;
 		} else app_key(&a, (unsigned char)*k);
 	}
 	a.msg[0] = 0;
-	struct tc_grid g;
-	grid_init(&g, w, h, ascii);
 	app_draw(&a, &g);
 	if (color) grid_write_ansi(&g, &a.theme, stdout);
 	else grid_write_text(&g, stdout);

@@ -103,6 +103,12 @@ static void test_rows(void **state)
 	assert_int_equal(a.rank, 0);
 	app_set_time(&a, 35);
 	assert_true(uk_screen_has(&a, 60, 16, "rank 0 CUDA[0:7] (g0): kern 40.0 ms (depth 0)"));
+	/* Enter: the detail pane gives the stream's call stack, not the master's */
+	uk_keys(&a, "\n");
+	assert_true(uk_screen_has(&a, 60, 16, "Location CUDA[0:7] of rank 0 (accelerator stream"));
+	assert_true(uk_screen_has(&a, 60, 16, "  kern  40.0 ms"));
+	uk_keys(&a, "q");
+	assert_true(uk_screen_has(&a, 60, 16, "physical | rank 0/2"));
 	/* its memcpy: M on the row, named on the event line; the one never completed lasts no time */
 	app_set_time(&a, 75);
 	assert_true(uk_screen_has(&a, 60, 16, "rank 0 CUDA[0:7] (g0): memcpy 4.0 KiB in 8.0 ms (RMA get)"));

@@ -683,6 +683,14 @@ static bool click(struct tc_app *a, struct tc_rect r, int x, int y)
 	return true;
 }
 
+uint32_t physical_cursor_loc(const struct tc_app *a)
+{
+	const struct tc_physv *v = a->phv;
+	if (!v || v->loc == TC_NONE || v->loc >= a->t->nlocs || a->t->locs[v->loc].rank != a->rank || !v->open[a->rank])
+		return TC_NONE;
+	return v->loc;
+}
+
 static void free_state(struct tc_app *a)
 {
 	struct tc_physv *v = a->phv;
