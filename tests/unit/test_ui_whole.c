@@ -72,13 +72,20 @@ static char *line_of(const char *text, int y, char *buf, size_t n)
 	return buf;
 }
 
+/* An app on the hybrid trace showing view (no colour: glyphs). */
+static struct tc_session *open_view(struct tc_app *a, const char *view)
+{
+	struct tc_session *s = hybrid();
+	app_init(a, s, "hybrid", false, false);
+	assert_true(app_set_view(a, view));
+	return s;
+}
+
 static void test_rows(void **state)
 {
 	(void)state;
-	struct tc_session *s = hybrid();
 	struct tc_app a;
-	app_init(&a, s, "hybrid", false, false);
-	app_set_view(&a, "physical");
+	struct tc_session *s = open_view(&a, "physical");
 	char *txt = uk_draw(&a, 60, 16, true), l[128];
 	/* one row per rank, a + on the ranks that have threads or streams */
 	/* (title, axis, then the rows: no view strip at 60 columns) */
@@ -138,10 +145,8 @@ static void test_rows(void **state)
 static void test_counter(void **state)
 {
 	(void)state;
-	struct tc_session *s = hybrid();
 	struct tc_app a;
-	app_init(&a, s, "hybrid", false, false);
-	app_set_view(&a, "physical");
+	struct tc_session *s = open_view(&a, "physical");
 	double v, r;
 	assert_false(counter_at(&a, 0, 20, &v, &r));   /* none picked */
 	uk_keys(&a, "#");
@@ -181,13 +186,21 @@ static char *csv_of(struct tc_app *a)
 	return buf;
 }
 
+/* After keys, the CSV (its header skipped when body) starts with want. */
+static void csv_starts(struct tc_app *a, const char *keys, bool body, const char *want)
+{
+	uk_keys(a, keys);
+	char *c = csv_of(a);
+	const char *from = body ? strchr(c, '\n') + 1 : c;
+	if (strncmp(from, want, strlen(want))) fail_msg("CSV after '%s' starts\n%s\nnot\n%s", keys, from, want);
+	free(c);
+}
+
 static void test_table(void **state)
 {
 	(void)state;
-	struct tc_session *s = hybrid();
 	struct tc_app a;
-	app_init(&a, s, "hybrid", false, false);
-	app_set_view(&a, "profile");
+	struct tc_session *s = open_view(&a, "profile");
 	uk_keys(&a, "t");
 	char *c = csv_of(&a);
 	/* per rank, threads and streams summed; by total, descending */
@@ -198,16 +211,8 @@ static void test_table(void **state)
 			       "\"kern\",0.040000000000000001,0.040000000000000001,,\n");
 	free(c);
 	/* m: inclusive time (main holds f), then calls, then exclusive again */
-	uk_keys(&a, "m");
-	c = csv_of(&a);
-	const char *incl = "\"main\",0.23999999999999999,0.10000000000000001,0.080000000000000002,0.059999999999999998\n";
-	assert_int_equal(strncmp(strchr(c, '\n') + 1, incl, strlen(incl)), 0);
-	free(c);
-	uk_keys(&a, "m");
-	c = csv_of(&a);
-	const char *calls = "region,total,0,1,2\n\"main\",3,1,1,1\n";
-	assert_int_equal(strncmp(c, calls, strlen(calls)), 0);
-	free(c);
+	csv_starts(&a, "m", true, "\"main\",0.23999999999999999,0.10000000000000001,0.080000000000000002,0.059999999999999998\n");
+	csv_starts(&a, "m", false, "region,total,0,1,2\n\"main\",3,1,1,1\n");
 	uk_keys(&a, "m");
 	uk_keys(&a, "t");   /* statistics over the ranks that called the region */
 	c = csv_of(&a);
@@ -218,21 +223,11 @@ static void test_table(void **state)
 			       "\"kern\",0.040000000000000001,0.040000000000000001,0.040000000000000001,0.040000000000000001,0.0000\n");
 	free(c);
 	/* sorted by the imbalance column, descending: l l l l l s (region total min median max imbal) */
-	uk_keys(&a, "llllls");
-	c = csv_of(&a);
-	assert_int_equal(strncmp(strchr(c, '\n') + 1, "\"!$omp parallel\"", 16), 0);
-	free(c);
-	uk_keys(&a, "s");   /* reversed: kern (0) first */
-	c = csv_of(&a);
-	assert_int_equal(strncmp(strchr(c, '\n') + 1, "\"kern\"", 6), 0);
-	free(c);
+	csv_starts(&a, "llllls", true, "\"!$omp parallel\"");
+	csv_starts(&a, "s", true, "\"kern\"");   /* reversed: kern (0) first */
 	/* per location: each thread and stream its own column */
-	uk_keys(&a, "tw");
+	csv_starts(&a, "tw", false, "region,total_s,0:t0_s,0:t1_s,0:g0_s,1:t0_s,2:t0_s,2:t1_s\n");
 	assert_true(uk_screen_has(&a, 120, 20, "Per location (each thread and stream)"));
-	c = csv_of(&a);
-	const char *hdr = "region,total_s,0:t0_s,0:t1_s,0:g0_s,1:t0_s,2:t0_s,2:t1_s\n";
-	assert_int_equal(strncmp(c, hdr, strlen(hdr)), 0);
-	free(c);
 	/* back to the flat profile (statistics, then flat): the master threads only, said in the header */
 	uk_keys(&a, "tt");
 	assert_true(uk_screen_has(&a, 160, 20, "Master threads only (t: every thread and stream). Rank time"));
