@@ -557,7 +557,7 @@ uint32_t physical_cursor_loc(const struct tc_app *a);
 /* The next metric with samples after a->counter (TC_NONE after the last); true if one was picked. */
 bool counter_next(struct tc_app *a);
 /* The counter's value (last sample at or before time) and rate (per second, between the samples
- * around time) on rank; false when the rank has no sample of it. */
+ * around time) on rank; false when the rank has no sample of it at or before time. */
 bool counter_at(struct tc_app *a, uint32_t rank, uint64_t time, double *value, double *rate);
 /* The strip: a heading at y, then one row of sparkline glyphs per rank of ranks[0..n) over
  * [t0, t1) in cols columns from x0 (labels left of x0, lw wide). */

@@ -117,7 +117,7 @@ bool counter_at(struct tc_app *a, uint32_t rank, uint64_t time, double *value, d
 	if (!c || rank >= a->t->nranks || c->first[rank] == c->first[rank + 1]) return false;
 	int64_t i = last_at(c, rank, time);
 	int64_t f = c->first[rank], e = c->first[rank + 1];
-	if (i < f) i = f;
+	if (i < f) return false;   /* before its first sample */
 	*value = c->val[i];
 	/* the rate between the samples around time (the last two at the end) */
 	int64_t j = i + 1 < e ? i + 1 : i, k = j - 1;
@@ -220,7 +220,8 @@ void counter_line(struct tc_app *a, char *buf, size_t n)
 	double v, r;
 	if (!counter_at(a, a->rank, a->time, &v, &r)) {
 		if (a->counter != TC_NONE && a->counter < a->t->nmetrics)
-			snprintf(buf, n, "%s: no sample on rank %u", a->t->metrics[a->counter].name, a->rank);
+			snprintf(buf, n, "%s: no sample on rank %u at or before the cursor", a->t->metrics[a->counter].name,
+				 a->rank);
 		return;
 	}
 	const struct tc_metric_def *m = &a->t->metrics[a->counter];
