@@ -9,6 +9,7 @@
 #   make bench      load / analysis benchmarks (ratios against raw libotf2 decode)
 #   make traces     contrib tracer + MPI mini-apps → real traces under build/traces
 #   make corpus     the planted-cause corpus → build/corpus/<case>/{traces.otf2,truth.txt}
+#   make corpus-holdout  its holdout table (other parameters) → build/corpus-holdout/<case>/
 #   make install PREFIX=/usr/local
 
 PREFIX  ?= /usr/local
@@ -46,7 +47,7 @@ BIN      := $(if $(filter build,$(BUILD)),tracecomb,$(BUILD)/tracecomb)
 DEB_PKGS = build-essential pkg-config libotf2-trace-dev otf2-tools libncurses-dev libyaml-dev \
            libpcre2-dev libcmocka-dev libmetis-dev tmux openmpi-bin libopenmpi-dev jq clang
 
-.PHONY: all deps check test demo asan bench traces corpus install clean fuzz fuzz-build fuzz-smoke
+.PHONY: all deps check test demo asan bench traces corpus corpus-holdout install clean fuzz fuzz-build fuzz-smoke
 # keep the test and bench objects (pattern-rule intermediates): a second make relinks nothing
 .SECONDARY:
 all: $(BIN) $(TEST_BIN) $(BENCH_BIN)
@@ -100,6 +101,11 @@ traces: deps
 # the planted-cause corpus (contrib/README.md, "Corpus") → $(BUILD)/corpus/<case>/{traces.otf2,truth.txt}
 corpus: deps
 	@$(MAKE) --no-print-directory -C contrib BUILD=$(abspath $(BUILD))/contrib CORPUS=$(abspath $(BUILD))/corpus corpus
+
+# the same runner on the holdout table (contrib/corpus/holdout.sh) → $(BUILD)/corpus-holdout/<case>/
+corpus-holdout: deps
+	@$(MAKE) --no-print-directory -C contrib BUILD=$(abspath $(BUILD))/contrib CORPUS=$(abspath $(BUILD))/corpus-holdout \
+		CORPUS_SET=holdout corpus
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tracecomb/themes

@@ -71,7 +71,8 @@ struct tc_rc_ctx {
 	uint8_t size_bucket;  /* MPI: floor(log2(bytes + 1)) */
 	uint8_t typical;      /* it has a typical value: seen >= 3 times on >= 2 ranks (1), or a
 	                         compute context that is not, whose coarse context is (2: median
-	                         and MAD are the coarse context's); 0: none (docs/rootcause.md §3) */
+	                         and MAD are the coarse context's), or else seen >= 3 times on one
+	                         rank (3: that rank's own); 0: none (docs/rootcause.md §3) */
 	double median, mad;   /* s, of the durations (compute) or own times (MPI) */
 	double threshold;     /* s: median + max(k·MAD, frac·median, floor) */
 };

@@ -161,6 +161,7 @@ struct tc_verdict {
 	struct tc_blame_step *steps; /* imbalance: the worst steps of the blamed ranks */
 	char *summary;            /* one line: what and why */
 	char *advice;             /* O1 / O2 / O3 / rebalance */
+	double rank_key;          /* the ranking key (verdict.c, rank_keys); not reported */
 };
 
 /* Per time window (the latency windows): the attribution panels (messages

@@ -22,6 +22,14 @@ const struct report_section *report_find(const char *name);
  * mistyped value, or a number out of the key's bounds. */
 bool report_opt_check(const char *kv, char **err);
 
+/* A timestamp (src/report/timejson.c): key_s = seconds since the trace's first
+ * timestamp (info.clock.offset), 9 significant digits as every JSON number, and
+ * key_ticks = the same as exact integer ticks (seconds = ticks / clock.resolution):
+ * a 9-digit double loses microseconds on a run of hours, the ticks never do. */
+struct tc_trace;
+void report_time_json(struct json *j, const char *key_s, const char *key_ticks, const struct tc_trace *t,
+		      uint64_t ticks);
+
 /* Lists cut for length (src/report/limit.c): report_limit gives how many of
  * total items to list: `--limit N` (--opt limit=N; 0 = all) when given, else
  * def (0 = all); report_list_cut_json writes "<name>_total" and

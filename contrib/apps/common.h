@@ -138,6 +138,8 @@ struct corpus {
 	uint64_t t0[3], t1[3];  /* this rank's planted sleeps: delay, delay2, slow (first start, last end) */
 	uint64_t init_ns;       /* CLOCK_MONOTONIC right after MPI_Init */
 	uint64_t blocks, late_blocks, max_over_ns;  /* machine noise: compute sleeps that overran by > 1 ms */
+	uint64_t busy_blocks;  /* ... by more than max(0.2 ms, a tenth of the sleep): a wake-up the machine held back */
+	double added_ns;       /* what the machine added to this rank's compute: overruns beyond 0.2 ms, summed */
 };
 
 static inline uint64_t mono_ns(void)
@@ -215,6 +217,8 @@ static inline void corpus_work(struct corpus *cs, long it, double base_ms, const
 	double over = (double)(mono_ns() - s0) - want * 1e6;
 	cs->blocks++;
 	if (over > 1e6) cs->late_blocks++;
+	if (over > 2e5 && over > 0.1 * want * 1e6) cs->busy_blocks++;
+	if (over > 2e5) cs->added_ns += over - 2e5;
 	if (over > (double)cs->max_over_ns) cs->max_over_ns = (uint64_t)over;
 	for (int k = 0; k < 2; k++)
 		if (cs->rank == cs->drank[k] && it == cs->diter[k] && cs->dms[k] > 0) {
@@ -248,18 +252,28 @@ static inline void corpus_truth(struct corpus *cs, int argc, char **argv)
 {
 	uint64_t mine[6] = { cs->t0[0], cs->t1[0], cs->t0[1], cs->t1[1], cs->t0[2], cs->t1[2] }, t[6];
 	MPI_Reduce(mine, t, 6, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
-	uint64_t nz[3] = { cs->blocks, cs->late_blocks, 0 }, nzs[3], mo;
+	uint64_t nz[3] = { cs->blocks, cs->late_blocks, cs->busy_blocks }, nzs[3], mo;
 	MPI_Reduce(nz, nzs, 3, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
 	MPI_Reduce(&cs->max_over_ns, &mo, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+	int size;
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	double *added = cs->rank == 0 ? calloc((size_t)size, sizeof *added) : NULL;
+	MPI_Gather(&cs->added_ns, 1, MPI_DOUBLE, added, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 	const char *path = opt_str(argc, argv, "--truth", NULL);
-	if (cs->rank != 0 || !path) return;
-	FILE *f = fopen(path, "a");
+	FILE *f = cs->rank == 0 && path ? fopen(path, "a") : NULL;
 	if (!f) {
-		fprintf(stderr, "cannot append to %s: %s\n", path, strerror(errno));
+		if (cs->rank == 0 && path) fprintf(stderr, "cannot append to %s: %s\n", path, strerror(errno));
+		free(added);
 		return;
 	}
 	fprintf(f, "seed=%ld\njitter_us=%ld\ncompute_ms=%g\n", cs->seed, cs->jitter_us, cs->compute_ms);
 	/* how noisy the machine was: compute blocks whose sleep overran by more than 1 ms */
+	fprintf(f, "noise_busy_blocks=%llu\n", (unsigned long long)nzs[2]);
+	/* per rank, what the machine added to its compute (ms): a machine-made imbalance */
+	fprintf(f, "noise_rank_added_ms=");
+	for (int r = 0; r < size && added; r++) fprintf(f, "%s%.1f", r ? "," : "", added[r] / 1e6);
+	fprintf(f, "\n");
+	free(added);
 	fprintf(f, "noise_late_blocks=%llu\nnoise_blocks=%llu\nnoise_max_overrun_ms=%.1f\n", (unsigned long long)nzs[1],
 		(unsigned long long)nzs[0], (double)mo / 1e6);
 	char it[32];

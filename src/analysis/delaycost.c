@@ -171,9 +171,12 @@ static uint32_t assign(struct dc *d, uint32_t p, uint32_t j, double C, double wa
 	return tw;
 }
 
-/* A context seen fewer than 3 times or on one rank only, whose coarse context
- * (rootcause.c, backoff_thin) is no better, has no typical value (a unique
- * compute segment has nothing to be compared with): when a wait's
+/* A context with no typical value (rootcause.c: seen fewer than 3 times, and
+ * its coarse context, backoff_thin, no better; a context seen 3 times or more
+ * on a single rank has that rank's own median, as the tail of a pipeline or the
+ * root of a tree: the waits its usual length causes are the structure's
+ * coupling, not a delay): a unique compute segment has nothing to be compared
+ * with.  When a wait's
  * cause interval holds no excess at all, its longest compute segment in a thin
  * context takes the wait as its excess (Böhme's delay: the cause spent that
  * much longer than its victim before the synchronisation).  Marked outlier 3. */

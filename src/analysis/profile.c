@@ -148,10 +148,12 @@ static int cell_order(const void *a, const void *b)
 	return x->region < y->region ? -1 : x->region > y->region;
 }
 
-/* Per-region sums of one location's calls into acc (indexed by region; excl
- * kept signed while children are subtracted), the regions touched listed. */
+/* Per-region sums of one location's calls into acc (indexed by region), the
+ * regions touched listed.  excl: the calls' durations minus their children's,
+ * summed modulo 2^64 (unsigned: defined whatever the timestamps of a corrupt
+ * trace; read as signed at the end, where a negative sum counts as 0). */
 struct region_acc {
-	int64_t *excl;
+	uint64_t *excl;
 	uint64_t *incl, *calls;
 	VEC(uint32_t) touched;
 };
@@ -164,9 +166,9 @@ static void acc_location(const struct tc_trace *t, const struct tc_loc *L, struc
 		if (call->region >= nr) continue;
 		uint64_t d = call->leave - call->enter;
 		if (!a->calls[call->region]++) VEC_PUSH(a->touched, call->region);
-		a->excl[call->region] += (int64_t)d;
+		a->excl[call->region] += d;
 		if (call->parent != TC_NONE && L->calls[call->parent].region < nr)
-			a->excl[L->calls[call->parent].region] -= (int64_t)d;
+			a->excl[L->calls[call->parent].region] -= d;
 		bool nested = false;
 		for (uint32_t p = call->parent; p != TC_NONE && !nested; p = L->calls[p].parent)
 			nested = L->calls[p].region == call->region;
@@ -185,7 +187,7 @@ struct tc_prof_table *tc_profile_locations(const struct tc_trace *t)
 		acc_location(t, &t->locs[l], &a);
 		for (size_t k = 0; k < a.touched.n; k++) {
 			uint32_t r = a.touched.a[k];
-			struct tc_prof_cell c = { r, l, a.calls[r], a.excl[r] > 0 ? (uint64_t)a.excl[r] : 0, a.incl[r] };
+			struct tc_prof_cell c = { r, l, a.calls[r], (int64_t)a.excl[r] > 0 ? a.excl[r] : 0, a.incl[r] };
 			VEC_PUSH(out, c);
 			a.excl[r] = 0;
 			a.incl[r] = a.calls[r] = 0;

@@ -98,6 +98,10 @@ struct coll_ready;
 static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, const struct nbdone *nb, size_t nnb,
 		      size_t *nbpos, struct coll_ready *cache);
 
+/* A rank's first compute segment (no previous MPI call) and its context key
+ * without the previous call (first_segments). */
+struct first_seg { uint32_t act; uint64_t steady; };
+
 struct build {
 	const struct tc_trace *t;
 	struct tc_rootcause *rc;
@@ -108,6 +112,8 @@ struct build {
 	double scale_bin[65], scale_tot;  /* compute time by log2 duration (compute_scale) */
 	struct u64map keys;               /* context key → index */
 	VEC(struct tc_rc_ctx) ctx;
+	struct u64map steady;             /* compute: key without the previous call → a context with one */
+	VEC(struct first_seg) firsts;     /* each rank's compute segment before its first MPI call */
 	bool *is_bound;                   /* per region: MPI_Init / MPI_Finalize */
 };
 
@@ -189,7 +195,17 @@ static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, co
 	uint64_t coarse = mix(mix(mix(3, pr), nr), gap_sig);
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = next_idx, .partner = TC_NONE,
 			    .kind = TC_ACT_COMPUTE };
+	size_t nctx = b->ctx.n;
 	a.ctx = ctx_of(b, key, coarse, TC_ACT_COMPUTE, nr, 0, 0);
+	if (!prev || b->ctx.n != nctx) {  /* a first segment, or a new context: first_segments */
+		uint64_t steady = mix(mix(mix(3, nr), call_tag(t, r, next)), gap_sig);
+		if (!prev) {
+			struct first_seg f = { (uint32_t)b->acts.n, steady };
+			VEC_PUSH(b->firsts, f);
+		} else if (u64map_get(&b->steady, steady) == U64MAP_NONE) {
+			u64map_put(&b->steady, steady, a.ctx);
+		}
+	}
 	b->acts.a[b->acts.n++] = a;
 	b->scale_bin[size_bucket(e - s)] += (double)(e - s);
 	b->scale_tot += (double)(e - s);
@@ -224,6 +240,27 @@ static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32
 	a.ctx = ctx_of(b, key, 0, TC_ACT_MPI, c->region, inter, bucket);
 	call_wait(t, r, &a, b->nb, b->nnb, &b->nbpos, b->coll);
 	b->acts.a[b->acts.n++] = a;
+}
+
+/* A rank's compute segment before its first MPI call has no previous call:
+ * when its context is too thin to have a typical value (fewer than 3
+ * segments: a rank that alone starts by computing, as the head of a
+ * pipeline or the root of a tree), it joins the context of the segments with
+ * the same user regions and the same next call (the context with the fewest
+ * parts that still means the same work).  Without this, the wait its normal
+ * length causes (the pipeline filling up) became its excess by the
+ * thin-context rule of the delay costs. */
+static void first_segments(struct build *b)
+{
+	for (size_t i = 0; i < b->firsts.n; i++) {
+		struct tc_act *a = &b->acts.a[b->firsts.a[i].act];
+		if (b->ctx.a[a->ctx].n >= 3) continue;
+		uint32_t k = u64map_get(&b->steady, b->firsts.a[i].steady);
+		if (k == U64MAP_NONE || k == a->ctx) continue;
+		b->ctx.a[a->ctx].n--;
+		b->ctx.a[k].n++;
+		a->ctx = k;
+	}
 }
 
 /* The activities of rank r in [t0, t1]. */
@@ -528,6 +565,10 @@ static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, con
 			if (r != last_rank) C->nranks++;
 			last_rank = r;
 		}
+		if (!n) {  /* emptied by first_segments: nothing to type */
+			C->typical = 1;
+			continue;
+		}
 		C->median = tc_median(buf, n);
 		for (uint32_t k = 0; k < n; k++) buf[k] = fabs(buf[k] - C->median);
 		C->mad = 1.4826 * tc_median(buf, n);
@@ -536,6 +577,11 @@ static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, con
 			for (uint32_t k = 0; k < n; k++) dev[ndev++] = buf[k];
 	}
 	backoff_thin(t, rc, idx, first);
+	/* still none, but seen 3 times or more (on one rank): that rank's own
+	 * median is its typical value (the tail of a pipeline, a tree's only inner
+	 * node; docs/rootcause.md, thin contexts) */
+	for (uint32_t c = 0; c < rc->nctx; c++)
+		if (!rc->ctx[c].typical && rc->ctx[c].n >= 3) rc->ctx[c].typical = 3;
 	rc->compute_spread = ndev ? 1.4826 * tc_median(dev, ndev) : 0;
 	rc->noise_floor = TC_MAX(rc->opts.floor_min, rc->opts.floor_k * rc->compute_spread);
 	for (uint32_t c = 0; c < rc->nctx; c++) {
@@ -789,6 +835,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	b.coll = cache;
 	phase_done(rc, TC_RCP_ISENDS, &mark);
 	u64map_init(&b.keys);
+	u64map_init(&b.steady);
 	b.is_bound = xcalloc(t->nregions + 1, sizeof *b.is_bound);
 	for (uint32_t g = 0; g < t->nregions; g++) b.is_bound[g] = tc_region_is_init(t, g) || tc_region_is_finalize(t, g);
 	rc->act_first = xcalloc((size_t)N + 1, sizeof *rc->act_first);
@@ -803,6 +850,9 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 		rank_activities(&b, r, a, z);
 	}
 	rc->act_first[N] = (uint32_t)b.acts.n;
+	first_segments(&b);
+	u64map_free(&b.steady);
+	VEC_FREE(b.firsts);
 	rc->acts = b.acts.a;
 	rc->nacts = b.acts.n;
 	rc->ctx = b.ctx.a;

@@ -451,24 +451,42 @@ static void run_numbers(struct tc_verdicts *V, const struct tc_trace *t, const s
 /* Claims are ranked by the share of the critical path they explain (the
  * cause that cost the run most first), confidence breaking ties; noise is the
  * explanation of last resort: it counts half, so a specific cause explaining
- * at least half as much comes first.  Claims without a path share (no
- * root-cause analysis) rank by confidence alone, after those with one. */
-static double rank_key(const struct tc_verdict *v)
+ * at least half as much comes first, and it comes after every imbalance or
+ * background claim: those two were tested against the machine's noise
+ * (imbalance's standout asks twice as much on a busy machine, background
+ * counts only what stalls beyond the noise), so when one stands, it is the
+ * answer and the noise is what the rest of the path lost (a residual, which
+ * on a busy machine can be larger than a delay that stands out of it).
+ * Claims without a path share (no root-cause analysis) rank by confidence
+ * alone, after those with one. */
+static void rank_keys(struct tc_verdict *v, size_t n)
 {
-	double s = tc_verdict_ev(v, "path_share");
-	if (isnan(s)) return -1;
-	return v->cause == TC_CAUSE_NOISE ? 0.5 * s : s;
+	bool tested = false;
+	for (size_t i = 0; i < n; i++) {
+		double s = tc_verdict_ev(&v[i], "path_share");
+		v[i].rank_key = isnan(s) ? -1 : v[i].cause == TC_CAUSE_NOISE ? 0.5 * s : s;
+		tested |= !isnan(s) && (v[i].cause == TC_CAUSE_IMBALANCE || v[i].cause == TC_CAUSE_BACKGROUND);
+	}
+	if (tested)
+		for (size_t i = 0; i < n; i++)
+			if (v[i].cause == TC_CAUSE_NOISE && v[i].rank_key >= 0) v[i].rank_key = 0;
 }
 
 static int cmp_verdict(const void *a, const void *b)
 {
 	const struct tc_verdict *x = a, *y = b;
-	double kx = rank_key(x), ky = rank_key(y);
+	double kx = x->rank_key, ky = y->rank_key;
 	if (kx != ky) return kx > ky ? -1 : 1;
 	if (x->confidence != y->confidence) return x->confidence > y->confidence ? -1 : 1;
 	if (x->cause != y->cause) return x->cause < y->cause ? -1 : 1;
 	if (x->scope != y->scope) return x->scope < y->scope ? -1 : 1;
 	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+void verdict_sort(struct tc_verdict *v, size_t n)
+{
+	rank_keys(v, n);
+	if (n) qsort(v, n, sizeof *v, cmp_verdict);
 }
 
 void verdict_free_one(struct tc_verdict *v)
@@ -691,7 +709,7 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 				       "traffic all look normal");
 		v->advice = xasprintf("nothing to change for communication; look at the profile for compute hot spots");
 	}
-	qsort(b.v.a, b.v.n, sizeof *b.v.a, cmp_verdict);
+	verdict_sort(b.v.a, b.v.n);
 	V->n = (uint32_t)b.v.n;
 	V->v = b.v.a;
 	scope_free(&run);

@@ -49,7 +49,11 @@ static double intra_model(uint8_t bucket)
  * time is compared by transfer where possible, not with the rare calls that
  * happened to be intra-node only.  Each piece counts at its typical pace, its
  * excess over its own context's median left out: a placement makes every
- * inter-node transfer slow, a stall is background's or noise's to claim. */
+ * inter-node transfer slow, a stall is background's or noise's to claim.
+ * A context counts only when its typical own time stands above the reference
+ * as an excess must (ref + max(½·ref, the trace's noise floor)): MPI's own
+ * software cost, tens of µs, is above the shared-memory model on any machine
+ * and is no evidence that the placement costs anything. */
 double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootcause *rc, double inter_cost,
 				 double *ratio)
 {
@@ -74,9 +78,13 @@ double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootc
 		const struct tc_rc_ctx *C = &rc->ctx[rc->acts[p->act].ctx];
 		uint32_t k = u64map_get(&intra, (uint64_t)C->region << 8 | C->size_bucket);
 		double ref = k != U64MAP_NONE ? rc->ctx[k].median : intra_model(C->size_bucket);
-		if (len > ref) cost += len - ref;
 		sum_inter += C->median;
 		sum_intra += ref;
+		/* detected as an excess is (rootcause.c): the context's typical
+		 * inter-node own time above ref + max(½·ref, the noise floor); what
+		 * counts is what lies above ref */
+		if (!(C->median > ref + TC_MAX(0.5 * ref, rc->noise_floor))) continue;
+		if (len > ref) cost += len - ref;
 	}
 	u64map_free(&intra);
 	*ratio = by_transfer ? inter_cost : sum_intra > 0 ? sum_inter / sum_intra : NAN;
@@ -352,15 +360,21 @@ void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_tra
 	V->compute_stall_rate = stall_rate(rc->n_compute_stalls, rc->n_compute);
 	/* when the mapping is claimed, the inter-node pieces' time is its (the
 	 * placement makes them slow: their stalls are not background) */
-	double B = 0;
+	double B = 0, top = 0;
 	for (size_t i = 0; i < rc->npath; i++) {
 		const struct tc_cp_piece *p = &rc->path[i];
-		if (p->kind == TC_CP_MPI_INTRA || (p->kind == TC_CP_MPI_INTER && !(V->path_mapping > 0))) B += p->excess;
+		if (p->kind == TC_CP_MPI_INTRA || (p->kind == TC_CP_MPI_INTER && !(V->path_mapping > 0))) {
+			B += p->excess;
+			top = TC_MAX(top, (double)p->excess);
+		}
 	}
 	if (!(B > 0) || !(rc->path_len > 0)) return;
 	double beyond = beyond_noise(rc, o);
 	double spread = rc->stall_ranks_mpi >= 2 ? 1.0 : 0.5;
-	double part = B * beyond;
+	/* background stalls many transfers: the largest single stall on the path
+	 * is left out (one call held 19 ms by the OS is an event, not traffic;
+	 * many similar stalls lose one of many) */
+	double part = (B - top) * beyond;
 	V->path_background = part;
 	double S = part / rc->path_len;
 	struct tc_verdict *v = vnew(b, TC_CAUSE_BACKGROUND, TC_NONE);
@@ -368,6 +382,7 @@ void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_tra
 	v->confidence = clamp01(S / o->path_full) * spread;
 	episode(v, t, lat, rc);
 	ev_add(v, "stalled_s", B);
+	ev_add(v, "largest_stall_s", top);
 	ev_add(v, "path_share", S);
 	ev_add(v, "mpi_stall_rate", V->mpi_stall_rate);
 	ev_add(v, "compute_stall_rate", V->compute_stall_rate);

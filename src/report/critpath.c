@@ -78,8 +78,8 @@ void report_critpath_json(struct tc_session *s, struct json *j)
 		const struct tc_cp_piece *p = &rc->path[idx[i]];
 		json_obj_begin(j);
 		json_kuint(j, "rank", p->rank);
-		json_knum(j, "start_s", tc_sec(t, p->start));
-		json_knum(j, "end_s", tc_sec(t, p->end));
+		report_time_json(j, "start_s", "start_ticks", t, p->start);
+		report_time_json(j, "end_s", "end_ticks", t, p->end);
 		json_kstr(j, "kind", tc_cp_kind_names[p->kind]);
 		json_kstr(j, "region", act_region(t, p->rank, &rc->acts[p->act]));
 		json_knum(j, "excess_s", p->excess);

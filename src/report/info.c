@@ -123,8 +123,8 @@ void report_info_json(struct tc_session *s, struct json *j)
 	static const char *const src_names[] = { "init_finalize", "communication", "all" };
 	json_key(j, "application_span");
 	json_obj_begin(j);
-	json_knum(j, "start_s", tc_sec(t, sp->t0));
-	json_knum(j, "end_s", tc_sec(t, sp->t1));
+	report_time_json(j, "start_s", "start_ticks", t, sp->t0);
+	report_time_json(j, "end_s", "end_ticks", t, sp->t1);
 	json_knum(j, "length_s", tc_span_len(t, sp));
 	json_knum(j, "init_s", sp->init_s);
 	json_knum(j, "finalize_s", sp->finalize_s);

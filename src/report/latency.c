@@ -205,7 +205,7 @@ void report_latency_json(struct tc_session *s, struct json *j)
 		json_kuint(j, "dst", m->dst);
 		json_kuint(j, "bytes", m->bytes);
 		json_kstr(j, "class", class_names[lat->cls[tp[i].msg]]);
-		json_knum(j, "send_s", tc_sec(t, m->send_time));
+		report_time_json(j, "send_s", "send_ticks", t, m->send_time);
 		json_knum(j, "transfer_s", lat->transfer[tp[i].msg]);
 		json_knum(j, "raw_s", lat->raw[tp[i].msg]);
 		json_knum(j, "l", lat->l[tp[i].msg]);
@@ -263,8 +263,8 @@ static void json_windows(struct json *j, const struct tc_latency *lat, const str
 	json_arr_begin(j);
 	for (uint32_t i = 0; i < lat->nwindows; i++) {
 		json_obj_begin(j);
-		json_knum(j, "start", tc_sec(t, tc_lat_win_start(lat, i)));
-		json_knum(j, "end", tc_sec(t, tc_lat_win_end(lat, i)));
+		report_time_json(j, "start", "start_ticks", t, tc_lat_win_start(lat, i));
+		report_time_json(j, "end", "end_ticks", t, tc_lat_win_end(lat, i));
 		json_kuint(j, "messages", w[i].n);
 		json_kuint(j, "inter", w[i].n_inter);
 		json_knum(j, "mean_l", w[i].mean_l);
@@ -287,8 +287,8 @@ static void json_periods(struct json *j, const struct tc_latency *lat, const str
 		json_kstr(j, "kind", tc_period_kind_names[p[i].kind]);
 		json_kuint(j, "first", p[i].first);
 		json_kuint(j, "last", p[i].last);
-		json_knum(j, "start", tc_sec(t, tc_lat_win_start(lat, p[i].first)));
-		json_knum(j, "end", tc_sec(t, tc_lat_win_end(lat, p[i].last)));
+		report_time_json(j, "start", "start_ticks", t, tc_lat_win_start(lat, p[i].first));
+		report_time_json(j, "end", "end_ticks", t, tc_lat_win_end(lat, p[i].last));
 		json_knum(j, "mean_l", p[i].mean_l);
 		if (p[i].kind == TC_PERIOD_OTHER) {
 			json_key(j, "keep");

@@ -56,8 +56,8 @@ static void json_block_fields(struct json *j, const struct tc_steps *st, struct 
 	json_kbool(j, "aggregate", b.agg);
 	json_kstr(j, "kind", cev_kind(e));
 	json_kuint(j, "calls", e->nops);
-	json_knum(j, "enter_s", tc_sec(t, b.agg ? e->agg_start : e->enter));
-	json_knum(j, "exit_s", tc_sec(t, b.agg ? e->enter : e->leave));
+	report_time_json(j, "enter_s", "enter_ticks", t, b.agg ? e->agg_start : e->enter);
+	report_time_json(j, "exit_s", "exit_ticks", t, b.agg ? e->enter : e->leave);
 	for (int m = 0; m < TC_M_COUNT; m++) {
 		char key[40];
 		snprintf(key, sizeof key, "%s_s", tc_metric_names[m]);
@@ -89,8 +89,8 @@ static void json_origin(struct json *j, const struct tc_steps *st, const struct 
 		json_key(j, "partition");
 		json_null(j);
 	}
-	json_knum(j, "enter_s", tc_sec(t, a->start));
-	json_knum(j, "exit_s", tc_sec(t, a->end));
+	report_time_json(j, "enter_s", "enter_ticks", t, a->start);
+	report_time_json(j, "exit_s", "exit_ticks", t, a->end);
 	json_kstr(j, "activity", a->kind == TC_ACT_COMPUTE ? "compute" : "mpi_own");
 	json_knum(j, "excess_s", o->rc.excess);
 	json_knum(j, "delay_cost_s", o->rc.delay_cost);
@@ -187,8 +187,8 @@ void report_steps_json(struct tc_session *s, struct json *j)
 		json_kuint(j, "events", P->ncevs);
 		json_kuint(j, "ranks", P->nranks);
 		json_kuint(j, "leap", P->leap);
-		json_knum(j, "enter_s", tc_sec(t, P->enter));
-		json_knum(j, "exit_s", tc_sec(t, P->leave));
+		report_time_json(j, "enter_s", "enter_ticks", t, P->enter);
+		report_time_json(j, "exit_s", "exit_ticks", t, P->leave);
 		json_obj_end(j);
 	}
 	json_arr_end(j);

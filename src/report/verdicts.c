@@ -329,8 +329,8 @@ void report_dag_json(struct tc_session *s, struct json *j)
 	json_key(j, "region");
 	if (d->region == TC_NONE) json_null(j);
 	else json_uint(j, d->region);
-	json_knum(j, "start", tc_sec(t, d->t0));
-	json_knum(j, "end", tc_sec(t, d->t1));
+	report_time_json(j, "start", "start_ticks", t, d->t0);
+	report_time_json(j, "end", "end_ticks", t, d->t1);
 	json_kuint(j, "messages", d->nmsgs);
 	json_kuint(j, "messages_window", d->nmsgs_window);
 	json_kbool(j, "truncated", d->truncated);
@@ -351,8 +351,8 @@ void report_dag_json(struct tc_session *s, struct json *j)
 		json_kuint(j, "send", n->nsend);
 		json_kuint(j, "bytes_in", n->bytes_in);
 		json_kuint(j, "bytes_out", n->bytes_out);
-		json_knum(j, "first", tc_sec(t, n->first));
-		json_knum(j, "last", tc_sec(t, n->last));
+		report_time_json(j, "first", "first_ticks", t, n->first);
+		report_time_json(j, "last", "last_ticks", t, n->last);
 		json_knum(j, "max_l", n->max_l);
 		json_obj_end(j);
 	}

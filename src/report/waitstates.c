@@ -107,7 +107,7 @@ void report_waitstates_json(struct tc_session *s, struct json *j)
 		json_kstr(j, "kind", tc_ws_names[x->kind]);
 		json_kuint(j, "rank", x->rank);
 		json_kstr(j, "region", tc_region_name(t, c->region));
-		json_knum(j, "enter_s", tc_sec(t, c->enter));
+		report_time_json(j, "enter_s", "enter_ticks", t, c->enter);
 		json_knum(j, "wait_s", x->seconds);
 		json_key(j, "cause");
 		if (x->cause == TC_NONE) json_null(j);

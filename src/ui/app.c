@@ -674,11 +674,19 @@ static void back_key(struct tc_app *a)
 
 /* What the current view did not take: quitting, help, views, prompts,
  * search steps, metric, aggregates, detail, partners, marks, origins. */
-/* `o`: the next origin, where we were pushed on the jump history. */
+/* `o`: the next origin, where we were pushed on the jump history (Esc comes
+ * back); from a view that does not show ranks along time (verdicts, wait
+ * states) the origin is shown in the logical view. */
 static void go_origin(struct tc_app *a)
 {
 	app_history_push(a);
-	if (!app_next_origin(a)) a->nhist--;
+	if (!app_next_origin(a)) {
+		a->nhist--;
+		return;
+	}
+	if (a->depth == 0 && a->view != &view_logical && a->view != &view_physical && a->view != &view_overview &&
+	    a->view != &view_clusters)
+		a->view = &view_logical;
 }
 
 /* A pending `o` (pressed while the root causes were computing) goes once they

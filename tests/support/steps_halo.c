@@ -7,7 +7,7 @@ struct tc_trace *halo_trace(const struct halo_spec *h)
 {
 	struct tc_trace *t = tc_trace_new(h->res, 0, 0);
 	uint32_t n = h->nranks;
-	tc_def_simple(t, n, NULL, 1);
+	tc_def_simple(t, n, h->node_of, h->node_of ? h->nnodes : 1);
 	uint32_t r_main = tc_def_region(t, "main", 0, 0, false);
 	uint32_t r_comp = tc_def_region(t, "compute", 0, 0, false);
 	uint32_t r_irecv = tc_def_region(t, "MPI_Irecv", 0, 0, true);
@@ -46,6 +46,8 @@ struct tc_trace *halo_trace(const struct halo_spec *h)
 			tcb_isend(t, r, e + 3, right, 0, 1, 64, 4);
 			tcb_leave(t, r, e + 4, r_isend);
 			uint64_t w = TC_MAX(e + 4, TC_MAX(c[left] + 3, c[right] + 2)) + 1;
+			for (int k = 0; k < 2; k++)
+				if (r == h->mpi_stall_rank[k] && i == h->mpi_stall_iter[k]) w += h->mpi_stall[k];
 			tcb_enter(t, r, e + 4, r_wait);
 			tcb_isend_complete(t, r, w, 3);
 			tcb_isend_complete(t, r, w, 4);

@@ -18,6 +18,12 @@ struct halo_spec {
 	uint32_t delay_rank, delay_iter;  /* delay added to that compute block */
 	uint64_t delay;
 	uint64_t init;     /* > 0: MPI_Init [1, 1 + init] first and MPI_Finalize (1 tick) last on every rank */
+	const uint32_t *node_of;  /* node of each rank (NULL: all on node 0) */
+	uint32_t nnodes;
+	/* up to two MPI stalls: that rank's Waitall of that iteration lasts that
+	 * many ticks longer (own time: the OS or the network held it) */
+	uint32_t mpi_stall_rank[2], mpi_stall_iter[2];
+	uint64_t mpi_stall[2];
 };
 
 struct tc_trace *halo_trace(const struct halo_spec *h);

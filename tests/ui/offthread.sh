@@ -36,3 +36,14 @@ keys c
 check path-computing-said "computing the critical path"
 keys c
 check path-off "critical path off"
+
+# o from the verdicts view: the origin is shown in the logical view; Esc returns
+start 120 30 "$UTF" "$BIG"
+WAIT_S=60 wait_for "?:help" >/dev/null
+keys 8
+WAIT_S=60 wait_for "Verdicts for the run" >/dev/null
+keys o
+check verdicts-o-shows-logical " logical | rank 77/255"
+check verdicts-o-origin "origin 1/"
+keys Escape
+check verdicts-o-esc-back " verdicts | "
