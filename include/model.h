@@ -141,6 +141,14 @@ static inline double tc_sample_value(const struct tc_sample *s)
 	return s->vtype == TC_MV_DOUBLE ? s->v.d : s->vtype == TC_MV_INT64 ? (double)s->v.i : (double)s->v.u;
 }
 
+/* A memory transfer of an accelerator stream (src/model/xfers.c): Score-P writes a
+ * CUDA/OpenCL/MIC memcpy as an RMA put or get record on the stream's location,
+ * completed by an RMA op-complete record with the same matching id.  Kept in
+ * record order; the views draw them, no analysis reads them. */
+#define TC_XFER_GET 0x1    /* an RmaGet record (else RmaPut) */
+#define TC_XFER_OPEN 0x2   /* no completion record: end = begin */
+struct tc_xfer { uint64_t begin, end, bytes; uint32_t flags; };
+
 enum tc_loc_type { TC_LOC_CPU = 0, TC_LOC_GPU, TC_LOC_METRIC, TC_LOC_OTHER };
 struct tc_loc {
 	uint64_t id;         /* OTF2 location ref */
@@ -154,6 +162,8 @@ struct tc_loc {
 	struct tc_call *calls;  /* every location's own Enter/Leave pairs, as tc_rank's */
 	uint32_t nsamples;
 	struct tc_sample *samples; /* its METRIC records' values, in record order */
+	uint32_t nxfers;
+	struct tc_xfer *xfers;     /* its RMA transfers (memcpy of a stream), in record order */
 	uint64_t last_record;   /* timestamp of its last record of any kind (0: none) */
 };
 
@@ -268,6 +278,8 @@ enum tc_region_kind tc_classify_region(const char *name, bool mpi_paradigm);
 /* Index of the innermost call on rank that contains time t, TC_NONE if none. */
 uint32_t tc_call_at_hint(const struct tc_rank *R, uint32_t *hint, uint64_t time);
 uint32_t tc_call_at(const struct tc_trace *t, uint32_t rank, uint64_t time);
+/* The same over a location's own calls (a thread or stream; the master's are its rank's). */
+uint32_t tc_loc_call_at(const struct tc_loc *L, uint64_t time);
 void tc_warn(struct tc_trace *t, const char *fmt, ...) TC_PRINTF(2, 3);
 void tc_trace_free(struct tc_trace *t);
 
@@ -314,6 +326,12 @@ uint32_t tc_def_metric(struct tc_trace *t, const char *name, const char *unit, e
 void tcb_metric(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t metric, enum tc_metric_vtype vtype,
 		union tc_mvalue v);
 void tcb_seen(struct tc_trace *t, uint32_t loc, uint64_t time);
+/* An RMA put or get record (a stream's memcpy) and the op-complete record with its
+ * matching id (src/model/xfers.c); both also count as tcb_seen. */
+void tcb_xfer_begin(struct tc_trace *t, uint32_t loc, uint64_t time, uint64_t bytes, uint64_t match, bool get);
+void tcb_xfer_end(struct tc_trace *t, uint32_t loc, uint64_t time, uint64_t match);
+/* The transfer of loc running at time (the latest begun at or before it), TC_NONE if none. */
+uint32_t tc_xfer_at(const struct tc_loc *L, uint64_t time);
 /* Whether loc is its rank's master location (its CPU thread with the lowest
  * thread number), the one whose send and receive records are matched; valid
  * once all locations are defined. */

@@ -50,7 +50,11 @@
 	X(MAP6, "map6", "#ffffff", "#c65a45", 0, TC_A_REVERSE)                       \
 	X(MAP7, "map7", "#ffffff", "#b22222", TC_A_BOLD, TC_A_REVERSE | TC_A_BOLD)   \
 	X(HELP_KEY, "help_key", "#ffd75f", "", TC_A_BOLD, TC_A_BOLD)                 \
-	X(HEADING, "heading", "#87d7ff", "", TC_A_BOLD, TC_A_BOLD | TC_A_UNDERLINE)
+	X(HEADING, "heading", "#87d7ff", "", TC_A_BOLD, TC_A_BOLD | TC_A_UNDERLINE) \
+	X(GPU_KERNEL, "gpu_kernel", "#000000", "#d75fd7", 0, TC_A_BOLD)               \
+	X(GPU_MEMCPY, "gpu_memcpy", "#000000", "#d7af5f", 0, TC_A_UNDERLINE)          \
+	X(OPENMP, "openmp", "#000000", "#87af87", 0, 0)                              \
+	X(COUNTER, "counter", "#87d787", "", 0, 0)
 
 #define TC_A_BOLD 0x1
 #define TC_A_REVERSE 0x2
@@ -173,6 +177,9 @@ enum tc_action {
 	ACT_SET_MARK, ACT_GOTO_MARK,         /* M / ' + letter (src/ui/marks.c) */
 	ACT_PARTNER,                         /* the cursor to the next message partner / collective peer */
 	ACT_PATH,                            /* physical: the critical path on / off (docs/rootcause.md) */
+	ACT_EXPAND, ACT_EXPAND_ALL,          /* physical: the cursor rank's threads and streams as rows / all ranks' */
+	ACT_COUNTER,                         /* physical: the next counter (METRIC) drawn under the timeline */
+	ACT_TABLE, ACT_WHO,                  /* profile: flat / per-rank table / rank statistics; per rank / per location */
 	ACT_COUNT
 };
 enum tc_view_id {
@@ -363,6 +370,10 @@ struct tc_app {
 	struct { bool linear; } cv;
 	struct tc_dagview *dagv;     /* dag.c: chosen region/window, cursor, the cached DAG */
 	struct tc_verdview *verdv;   /* verdicts.c: scope, selected line, window cursor, panels */
+	struct tc_physv *phv;        /* physical.c: expanded ranks, the cursor's thread or stream row */
+	struct tc_pfview *pfv;       /* profile.c: the per-rank x function table's mode, columns, order */
+	uint32_t counter;            /* the counter (trace->metrics index) drawn, TC_NONE: none (src/ui/counters.c) */
+	struct tc_ctrack *ctr;       /* its per-rank series (counters.c), NULL until drawn */
 	/* clusters: the phase shown, the dendrogram cursor (node) and first tree line, the
 	 * first step column and band; the (rank, step, metric) it was picked for (a change
 	 * elsewhere picks the phase again); the selected node; its ranks as text */
@@ -537,6 +548,26 @@ uint32_t view_next_region(const struct tc_latency *lat, uint32_t g);
  * of m (n × n, row-major) over rows band_lo..band_hi(rows, i) × columns of cols, j. */
 void matrix_blocks(const uint64_t *m, uint32_t n, const struct tc_band *rows, const struct tc_band *cols,
 		   uint64_t *out);
+
+/* The physical view's cursor row when it is a thread or stream (trace->locs index), else
+ * TC_NONE: the rank's master (src/ui/views/physical.c). */
+uint32_t physical_cursor_loc(const struct tc_app *a);
+
+/* --- counters (src/ui/counters.c): the picked metric (a->counter) per rank as a time
+ * series from the rank's location with most samples of it; accumulated counters are
+ * drawn as their rate (interpolated between samples), others as their value. */
+/* The next metric with samples after a->counter (TC_NONE after the last); true if one was picked. */
+bool counter_next(struct tc_app *a);
+/* The counter's value (last sample at or before time) and rate (per second, between the samples
+ * around time) on rank; false when the rank has no sample of it at or before time. */
+bool counter_at(struct tc_app *a, uint32_t rank, uint64_t time, double *value, double *rate);
+/* The strip: a heading at y, then one row of sparkline glyphs per rank of ranks[0..n) over
+ * [t0, t1) in cols columns from x0 (labels left of x0, lw wide). */
+void counter_strip(struct tc_app *a, struct tc_grid *g, int x0, int lw, int y, const uint32_t *ranks, int n,
+		   int cols, uint64_t t0, uint64_t t1);
+/* One line about the counter at the cursor ("" when none is picked) into buf. */
+void counter_line(struct tc_app *a, char *buf, size_t n);
+void counter_free(struct tc_app *a);
 
 /* --- slow views (src/ui/job.c) ------------------------------------------------------
  * app_view_ready: whether v can draw now; starts its prepare in a worker when its data

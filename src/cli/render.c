@@ -13,7 +13,7 @@ static int usage(void)
 	view_names(&b, "|");
 	fprintf(stderr, "usage: tracecomb render TRACE --view %s|detail --size WxH\n"
 			"         [--step N] [--rank R] [--metric M] [--color] [--ascii] [--theme NAME|PATH]\n"
-			"         [--no-agg] [--filter REGEX] [--search REGEX] [--threads N]\n", b.s);
+			"         [--no-agg] [--filter REGEX] [--search REGEX] [--keys KEYS] [--threads N]\n", b.s);
 	sb_free(&b);
 	return 1;
 }
@@ -38,7 +38,7 @@ char *cli_trace_name(const char *anchor)
 int cmd_render(int argc, char **argv)
 {
 	struct tc_read_opts opts = { 0 };
-	const char *path = NULL, *view = "logical", *metric = NULL, *theme = NULL, *filter = NULL, *search = NULL;
+	const char *path = NULL, *view = "logical", *metric = NULL, *theme = NULL, *filter = NULL, *search = NULL, *keys = NULL;
 	int w = 80, h = 24;
 	long long step = -2;
 	long rank = -1;
@@ -58,6 +58,7 @@ int cmd_render(int argc, char **argv)
 		else if (!strcmp(o, "--theme") && more) theme = argv[++i];
 		else if (!strcmp(o, "--filter") && more) filter = argv[++i];
 		else if (!strcmp(o, "--search") && more) search = argv[++i];
+		else if (!strcmp(o, "--keys") && more) keys = argv[++i];
 		else if (!strcmp(o, "--color") || !strcmp(o, "--color=always")) color = true;
 		else if (!strcmp(o, "--color=never")) color = false;
 		else if (!strcmp(o, "--ascii")) ascii = true;
@@ -123,9 +124,18 @@ int cmd_render(int argc, char **argv)
 	}
 	if (!detail) app_set_view(&a, view);   /* after the cursor: physical shows the cursor step */
 	if (detail) app_push(&a, &view_detail);
-	a.msg[0] = 0;
 	struct tc_grid g;
 	grid_init(&g, w, h, ascii);
+	/* --keys: typed in the view, each after a frame as in the UI (the views lay out on drawing),
+	 * e.g. "E#" opens every rank and picks a counter; the two characters \r are Enter */
+	for (const char *k = keys; k && *k; k++) {
+		app_draw(&a, &g);
+		if (k[0] == '\\' && k[1] == 'r') {
+			app_key(&a, TK_ENTER);
+			k++;
+		} else app_key(&a, (unsigned char)*k);
+	}
+	a.msg[0] = 0;
 	app_draw(&a, &g);
 	if (color) grid_write_ansi(&g, &a.theme, stdout);
 	else grid_write_text(&g, stdout);

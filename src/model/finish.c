@@ -668,6 +668,7 @@ void tc_trace_finish(struct tc_trace *t)
 	DETACH(t->comms, t->ncomms, B->comms);
 	DETACH(t->locs, t->nlocs, B->locs);
 	tc_finish_metrics(t);
+	tc_finish_xfers(t);
 	close_calls(t);
 	setup_ranks(t);
 	pick_world(t);

@@ -468,7 +468,7 @@ void tc_sendblk_free(struct sendblk *s)
 
 void tc_locb_free(struct locb *b)
 {
-	VEC_FREE(b->calls); VEC_FREE(b->recv); VEC_FREE(b->coll); VEC_FREE(b->samples);
+	VEC_FREE(b->calls); VEC_FREE(b->recv); VEC_FREE(b->coll); VEC_FREE(b->samples); VEC_FREE(b->xfers); VEC_FREE(b->xmatch);
 	tc_sendblk_free(b->own);
 	b->own = b->blk = NULL;
 	free_reqmaps(b);
@@ -562,6 +562,13 @@ uint32_t tc_call_at(const struct tc_trace *t, uint32_t rank, uint64_t time)
 	return tc_call_at_hint(&t->ranks[rank], &hint, time);
 }
 
+uint32_t tc_loc_call_at(const struct tc_loc *L, uint64_t time)
+{
+	struct tc_rank R = { .ncalls = L->ncalls, .calls = L->calls };
+	uint32_t hint = UINT32_MAX;
+	return tc_call_at_hint(&R, &hint, time);
+}
+
 void tc_build_free(struct tc_build *B)
 {
 	if (!B) return;
@@ -581,6 +588,7 @@ void tc_trace_free(struct tc_trace *t)
 	for (uint32_t i = 0; i < t->nlocs; i++) {
 		free(t->locs[i].calls);
 		free(t->locs[i].samples);
+		free(t->locs[i].xfers);
 	}
 	free(t->metrics);
 	for (uint32_t r = 0; r < t->nranks; r++) {

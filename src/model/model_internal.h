@@ -90,6 +90,9 @@ struct locb {
 	/* metrics.c: METRIC samples, and the latest record no other tcb_* call saw */
 	VEC(struct tc_sample) samples;
 	uint64_t seen_time;
+	/* xfers.c: RMA transfers and their matching ids while open */
+	VEC(struct tc_xfer) xfers;
+	VEC(uint64_t) xmatch;
 };
 
 struct tc_build {
@@ -133,5 +136,6 @@ void tc_build_free(struct tc_build *B);
 /* metrics.c, from tc_trace_finish once t->locs exist: samples and metrics
  * into the model, each location's last_record. */
 void tc_finish_metrics(struct tc_trace *t);
+void tc_finish_xfers(struct tc_trace *t);
 
 #endif

@@ -494,11 +494,6 @@ SEEN(ThreadWait, OTF2_CommRef a, uint64_t b)
 SEEN(ThreadEnd, OTF2_CommRef a, uint64_t b)
 SEEN(RmaWinCreate, OTF2_RmaWinRef a)
 SEEN(RmaWinDestroy, OTF2_RmaWinRef a)
-SEEN(RmaPut, OTF2_RmaWinRef a, uint32_t b, uint64_t e, uint64_t f)
-SEEN(RmaGet, OTF2_RmaWinRef a, uint32_t b, uint64_t e, uint64_t f)
-SEEN(RmaOpCompleteBlocking, OTF2_RmaWinRef a, uint64_t b)
-SEEN(RmaOpCompleteNonBlocking, OTF2_RmaWinRef a, uint64_t b)
-SEEN(RmaOpCompleteRemote, OTF2_RmaWinRef a, uint64_t b)
 SEEN(RmaOpTest, OTF2_RmaWinRef a, uint64_t b)
 SEEN(RmaSync, OTF2_RmaWinRef a, uint32_t b, OTF2_RmaSyncType e)
 SEEN(RmaWaitChange, OTF2_RmaWinRef a)
@@ -509,16 +504,44 @@ SEEN(CommCreate, OTF2_CommRef a)
 SEEN(CommDestroy, OTF2_CommRef a)
 #undef SEEN
 
+/* RMA puts and gets and their completions: a stream's memcpy (src/model/xfers.c). */
+#define XFER(kind, get)                                                                              \
+	static OTF2_CallbackCode e_xfer_##kind(EV_ARGS, OTF2_RmaWinRef win, uint32_t remote, uint64_t bytes, \
+					       uint64_t match)                                       \
+	{                                                                                            \
+		EV_CTX;                                                                              \
+		(void)win; (void)remote;                                                             \
+		tcb_xfer_begin(c->L->t, c->loc, time, bytes, match, get);                            \
+		return OTF2_CALLBACK_SUCCESS;                                                        \
+	}
+XFER(RmaPut, false)
+XFER(RmaGet, true)
+#undef XFER
+#define XFER_DONE(kind)                                                                     \
+	static OTF2_CallbackCode e_xfer_##kind(EV_ARGS, OTF2_RmaWinRef win, uint64_t match) \
+	{                                                                                   \
+		EV_CTX;                                                                     \
+		(void)win;                                                                  \
+		tcb_xfer_end(c->L->t, c->loc, time, match);                                 \
+		return OTF2_CALLBACK_SUCCESS;                                               \
+	}
+XFER_DONE(RmaOpCompleteBlocking)
+XFER_DONE(RmaOpCompleteNonBlocking)
+XFER_DONE(RmaOpCompleteRemote)
+#undef XFER_DONE
+
 static void register_seen(OTF2_EvtReaderCallbacks *cb)
 {
 #define R(kind) OTF2_EvtReaderCallbacks_Set##kind##Callback(cb, e_seen_##kind)
 	R(MeasurementOnOff); R(ProgramBegin); R(ProgramEnd); R(ThreadFork); R(ThreadJoin);
 	R(ThreadTeamBegin); R(ThreadTeamEnd); R(ThreadAcquireLock); R(ThreadReleaseLock);
 	R(ThreadTaskCreate); R(ThreadTaskSwitch); R(ThreadTaskComplete); R(ThreadCreate);
-	R(ThreadBegin); R(ThreadWait); R(ThreadEnd); R(RmaWinCreate); R(RmaWinDestroy); R(RmaPut);
-	R(RmaGet); R(RmaOpCompleteBlocking); R(RmaOpCompleteNonBlocking); R(RmaOpCompleteRemote);
+	R(ThreadBegin); R(ThreadWait); R(ThreadEnd); R(RmaWinCreate); R(RmaWinDestroy);
 	R(RmaOpTest); R(RmaSync); R(RmaWaitChange); R(ParameterString); R(ParameterInt);
 	R(ParameterUnsignedInt); R(CommCreate); R(CommDestroy);
+#undef R
+#define R(kind) OTF2_EvtReaderCallbacks_Set##kind##Callback(cb, e_xfer_##kind)
+	R(RmaPut); R(RmaGet); R(RmaOpCompleteBlocking); R(RmaOpCompleteNonBlocking); R(RmaOpCompleteRemote);
 #undef R
 	OTF2_EvtReaderCallbacks_SetMetricCallback(cb, e_metric);
 }

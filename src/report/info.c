@@ -77,16 +77,18 @@ static void info_locations_text(const struct tc_trace *t, FILE *f)
 	uint32_t folded_threads = 0;
 	for (uint32_t r = 0; r < t->nranks; r++) folded_threads += c.threads[r] > 1 ? c.threads[r] - 1 : 0;
 	if (folded_threads || c.by_type[TC_LOC_GPU])
-		fprintf(f, "views       one row per rank = its master thread (its calls, MPI messages; the flat profile too); folded: "
-			   "%u other CPU threads (up to %u per rank), %u accelerator streams; report --section profile "
-			   "--json per_rank sums every location of a rank, per_location lists each\n",
+		fprintf(f, "views       one row per rank = its master thread (its calls, MPI messages; the flat profile too); "
+			   "%u other CPU threads (up to %u per rank) and %u accelerator streams are folded until the "
+			   "physical view opens a rank (e, E: every rank); the profile's table (t) sums every location "
+			   "of a rank (w: each location), as report --section profile --json per_rank / per_location\n",
 			folded_threads, c.max_threads ? c.max_threads - 1 : 0, c.by_type[TC_LOC_GPU]);
 	else
 		fprintf(f, "views       one row per rank = its only thread: nothing folded\n");
 	for (uint32_t m = 0; m < t->nmetrics; m++)
-		fprintf(f, "metric      %s [%s] %s, %llu samples (not drawn; info --json metrics)\n", t->metrics[m].name,
+		fprintf(f, "metric      %s [%s] %s, %llu samples%s\n", t->metrics[m].name,
 			t->metrics[m].unit, metric_modes[t->metrics[m].mode <= TC_MM_OTHER ? t->metrics[m].mode : TC_MM_OTHER],
-			(unsigned long long)t->metrics[m].nsamples);
+			(unsigned long long)t->metrics[m].nsamples,
+			t->metrics[m].nsamples ? " (physical view: # draws it per rank)" : " (nothing to draw)");
 	loc_census_free(&c);
 }
 

@@ -34,6 +34,7 @@ void app_init(struct tc_app *a, struct tc_session *s, const char *trace_name, bo
 	a->view = &view_logical;
 	a->lat_region = TC_NONE;
 	a->pt_at = a->pt_from = TC_NONE;
+	a->counter = TC_NONE;
 	theme_builtin(&a->theme);
 	/* start on the first event of rank 0 */
 	a->step = 0;

@@ -96,6 +96,9 @@ static void build(struct tc_app *a, lines_t *L)
 	const struct tc_rank *R = &t->ranks[a->rank];
 	add(L, TC_R_HEADING, "Rank %u on node %s   step %lld   time %s", a->rank,
 	    R->node < t->nnodes ? t->nodes[R->node].name : "?", (long long)a->step, at(b1, 32, tc_sec(t, a->time)));
+	char cl[256];
+	counter_line(a, cl, sizeof cl);   /* the counter picked in the physical view (#) */
+	if (cl[0]) add(L, TC_R_NORMAL, "Counter %s", cl);
 	uint32_t ce = app_cursor_cev(a);
 	if (ce != TC_NONE && !(a->step & 1) && a->step >= 0) {
 		event_lines(a, L, ce);
@@ -111,11 +114,21 @@ static void build(struct tc_app *a, lines_t *L)
 	} else {
 		add(L, TC_R_LABEL, "No communication event of rank %u at step %lld.", a->rank, (long long)a->step);
 	}
+	/* the call stack of the physical view's thread or stream row, else of the rank's master */
+	uint32_t loc = physical_cursor_loc(a);
+	const struct tc_call *calls = R->calls;
 	uint32_t c = tc_call_at(t, a->rank, a->time);
+	if (loc != TC_NONE) {
+		const struct tc_loc *Lc = &t->locs[loc];
+		calls = Lc->calls;
+		c = tc_loc_call_at(Lc, a->time);
+		add(L, TC_R_HEADING, "Location %s of rank %u (%s %u)", Lc->name, a->rank,
+		    Lc->type == TC_LOC_GPU ? "accelerator stream, thread number" : "CPU thread", Lc->thread);
+	}
 	if (c != TC_NONE) {
 		add(L, TC_R_HEADING, "Call stack at %s", at(b1, 32, tc_sec(t, a->time)));
-		for (int n = 0; c != TC_NONE && n < 64; c = R->calls[c].parent, n++) {
-			const struct tc_call *cc = &R->calls[c];
+		for (int n = 0; c != TC_NONE && n < 64; c = calls[c].parent, n++) {
+			const struct tc_call *cc = &calls[c];
 			add(L, TC_R_NORMAL, "  %*s%s  %s", (int)TC_MIN(cc->depth, 20) * 2, "", tc_region_name(t, cc->region),
 			    secs(b2, 32, tc_dur(t, cc->leave - cc->enter)));
 		}

@@ -6,12 +6,18 @@
  * selected region by its exact name, so the timelines highlight it.
  *
  * The order for each sort key is computed once and kept (file-static, keyed
- * by the profile: views have no per-app free hook); a frame costs O(rows). */
+ * by the profile: views have no per-app free hook); a frame costs O(rows).
+ *
+ * The flat profile is the master threads' (the ranks' MPI timelines); `t`
+ * shows the per-rank × function table instead (src/ui/views/proftable.c:
+ * every thread and stream, per rank or, with `w`, per location), `t` again
+ * its rank statistics, then the flat profile again. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis_profile.h"
 #include "analysis_span.h"
+#include "proftable.h"
 #include "ui.h"
 
 enum { SORT_EXCL, SORT_INCL, SORT_CALLS, SORT_IMBAL, SORT_COUNT };
@@ -45,6 +51,7 @@ static const struct tc_profile *profile_of(struct tc_app *a)
 
 static void free_state(struct tc_app *a)
 {
+	pt_free(a);
 	if (shown.p) tc_profile_free(shown.p);
 	memset(&shown, 0, sizeof shown);
 	for (int i = 0; i < SORT_COUNT; i++) free(cache.order[i]);
@@ -160,7 +167,17 @@ static int hist_rows(const struct tc_profile *p, int room, int *rows)
 	return m;
 }
 
-static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
+/* Whether the trace has threads or streams the flat profile leaves out. */
+static bool has_more_locations(const struct tc_trace *t)
+{
+	for (uint32_t l = 0; l < t->nlocs; l++) {
+		const struct tc_loc *L = &t->locs[l];
+		if (L->rank < t->nranks && l != t->ranks[L->rank].loc && L->ncalls) return true;
+	}
+	return false;
+}
+
+static void draw_flat(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 {
 	const struct tc_profile *p = profile_of(a);
 	const uint32_t *o = order(a, p, a->pf.sort);
@@ -170,7 +187,8 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	const struct tc_span *sp = session_span(a->sess);
 	char s3[32], line[256];
 	fmt_seconds(s3, sizeof s3, sp->init_s);
-	snprintf(line, sizeof line, "Rank time %s, MPI %s (%.1f%%), %u regions, by %s; after MPI_Init%s%s%s", s1, s2,
+	snprintf(line, sizeof line, "%sRank time %s, MPI %s (%.1f%%), %u regions, by %s; after MPI_Init%s%s%s",
+		 has_more_locations(a->t) ? "Master threads only (t: every thread and stream). " : "", s1, s2,
 		 p->total > 0 ? 100.0 * p->mpi / p->total : 0.0, p->n, sort_names[a->pf.sort],
 		 sp->have_init ? " (took " : "", sp->have_init ? s3 : "", sp->have_init ? ")" : "");
 	grid_text_elide(g, r.x, r.y, r.w, TC_R_LABEL, line);
@@ -237,6 +255,12 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		    tc_region_name(a->t, pr->region), pr->nranks, mn, mean, mx, pr->rank_max);
 }
 
+static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
+{
+	if (a->pfv && a->pfv->mode != PT_FLAT) pt_draw(a, g, r);
+	else draw_flat(a, g, r);
+}
+
 /* An exact, case-sensitive pattern for a name: ^name$ with every ASCII
  * punctuation character escaped. */
 static char *exact_pattern(const char *name)
@@ -261,11 +285,51 @@ static char *exact_pattern(const char *name)
 static bool click(struct tc_app *a, struct tc_rect r, int x, int y)
 {
 	(void)x;
+	if (a->pfv && a->pfv->mode != PT_FLAT)
+		return app_list_click(&a->pfv->sel, a->pfv->top, a->pfv->nreg, a->pfv->rows, r.y + 2, y);
 	return app_list_click(&a->pf.sel, a->pf.top, profile_of(a)->n, a->pf.rows, r.y + 2, y);
+}
+
+/* Enter: the region searched by its exact name (the timelines highlight it). */
+static void highlight(struct tc_app *a, const char *name)
+{
+	char *pat = exact_pattern(name);
+	/* the next call after the cursor, else the one before it */
+	if (!app_set_search(a, pat) && a->search && !strcmp(a->search, pat) && !app_search_next(a, true))
+		app_message(a, false, "/%s: highlighted in the timelines (no call on the visible ranks)", pat);
+	free(pat);
+}
+
+/* t: flat → per-rank table → rank statistics → flat; w: per rank / per location (opens the table). */
+static bool table_key(struct tc_app *a, enum tc_action act)
+{
+	struct tc_pfview *v = pt_state(a);
+	if (act == ACT_TABLE) v->mode = (v->mode + 1) % PT_MODES;
+	else {
+		v->per_loc = !v->per_loc;
+		if (v->mode == PT_FLAT) v->mode = PT_WHO;
+	}
+	static const char *const names[PT_MODES] = { "flat profile (master threads)", "a column per %s",
+						     "statistics over the %ss" };
+	char m[96];
+	snprintf(m, sizeof m, names[v->mode], v->per_loc ? "location" : "rank");
+	app_message(a, false, "profile: %s%s", m, v->mode == PT_FLAT ? "" : v->per_loc ? ", each thread and stream" : ", threads and streams summed");
+	return true;
 }
 
 static bool key(struct tc_app *a, int k, enum tc_action act)
 {
+	if (act == ACT_TABLE || act == ACT_WHO) return table_key(a, act);
+	if (act == ACT_METRIC && (!a->pfv || a->pfv->mode == PT_FLAT)) {
+		app_message(a, false, "m: the table's value (exclusive, inclusive, calls); t opens the table");
+		return true;
+	}
+	if (a->pfv && a->pfv->mode != PT_FLAT) {
+		if (act != ACT_ENTER) return pt_key(a, act);
+		uint32_t reg = pt_selected_region(a);
+		if (reg != TC_NONE) highlight(a, tc_region_name(a->t, reg));
+		return true;
+	}
 	const struct tc_profile *p = profile_of(a);
 	uint32_t n = p->n, *s = &a->pf.sel;
 	if (app_list_move(s, n, a->pf.rows, act)) return true;
@@ -282,12 +346,7 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 	}
 	case ACT_ENTER: {
 		if (!n) return true;
-		const char *name = tc_region_name(a->t, p->regions[order(a, p, a->pf.sort)[*s]].region);
-		char *pat = exact_pattern(name);
-		/* the next call after the cursor, else the one before it */
-		if (!app_set_search(a, pat) && a->search && !strcmp(a->search, pat) && !app_search_next(a, true))
-			app_message(a, false, "/%s: highlighted in the timelines (no call on the visible ranks)", pat);
-		free(pat);
+		highlight(a, tc_region_name(a->t, p->regions[order(a, p, a->pf.sort)[*s]].region));
 		return true;
 	}
 	default: return false;
@@ -297,6 +356,10 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 /* One line per region in the view's sort order; share is of all rank time. */
 static void csv(struct tc_app *a, FILE *f)
 {
+	if (a->pfv && a->pfv->mode != PT_FLAT) {
+		pt_csv(a, f);
+		return;
+	}
 	const struct tc_profile *p = profile_of(a);
 	const uint32_t *o = order(a, p, a->pf.sort);
 	fprintf(f, "region,calls,exclusive_s,percent,inclusive_s,imbalance,slowest_rank,slowest_exclusive_s\n");
@@ -318,6 +381,13 @@ static const char *const help[] = {
 	"sizes in power-of-two buckets (count and bytes). Enter searches the selected",
 	"region by its exact name: the timelines highlight its calls, the cursor goes",
 	"to its next call (or the one before), n/N step through them.",
+	"The flat profile is the master threads'. t shows the per-rank x function",
+	"table: exclusive time of every region (rows) per rank, each rank the sum",
+	"of its threads and streams (w: per location, each thread and stream its",
+	"own column), over the whole trace; t again: statistics over the ranks",
+	"that called it (min, median, max, imbalance); t again: the flat profile.",
+	"h/l move the column cursor, s sorts by it (again: reverse); m shows",
+	"inclusive time, then calls, then exclusive time again.",
 	NULL,
 };
 
