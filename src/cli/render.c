@@ -35,112 +35,132 @@ char *cli_trace_name(const char *anchor)
 	return n;
 }
 
-int cmd_render(int argc, char **argv)
+struct render_args {
+	struct tc_read_opts opts;
+	const char *path, *view, *metric, *theme, *filter, *search, *keys;
+	int w, h;
+	long long step;   /* -2: not given */
+	long rank;        /* -1: not given */
+	bool color, ascii, noagg;
+};
+
+/* The command line.  0 or the exit code. */
+static int parse_args(int argc, char **argv, struct render_args *A)
 {
-	struct tc_read_opts opts = { 0 };
-	const char *path = NULL, *view = "logical", *metric = NULL, *theme = NULL, *filter = NULL, *search = NULL, *keys = NULL;
-	int w = 80, h = 24;
-	long long step = -2;
-	long rank = -1;
-	bool color = false, ascii = false, noagg = false;
+	*A = (struct render_args){ .view = "logical", .w = 80, .h = 24, .step = -2, .rank = -1 };
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		bool more = i + 1 < argc;
-		if (!strcmp(o, "--view") && more) view = argv[++i];
+		if (!strcmp(o, "--view") && more) A->view = argv[++i];
 		else if (!strcmp(o, "--size") && more) {
-			if (sscanf(argv[++i], "%dx%d", &w, &h) != 2 || w < 1 || h < 1 || w > 4096 || h > 4096) {
+			if (sscanf(argv[++i], "%dx%d", &A->w, &A->h) != 2 || A->w < 1 || A->h < 1 || A->w > 4096 ||
+			    A->h > 4096) {
 				fprintf(stderr, "tracecomb render: --size takes WxH, e.g. 80x24\n");
 				return 1;
 			}
-		} else if (!strcmp(o, "--step") && more) step = strtoll(argv[++i], NULL, 10);
-		else if (!strcmp(o, "--rank") && more) rank = strtol(argv[++i], NULL, 10);
-		else if (!strcmp(o, "--metric") && more) metric = argv[++i];
-		else if (!strcmp(o, "--theme") && more) theme = argv[++i];
-		else if (!strcmp(o, "--filter") && more) filter = argv[++i];
-		else if (!strcmp(o, "--search") && more) search = argv[++i];
-		else if (!strcmp(o, "--keys") && more) keys = argv[++i];
-		else if (!strcmp(o, "--color") || !strcmp(o, "--color=always")) color = true;
-		else if (!strcmp(o, "--color=never")) color = false;
-		else if (!strcmp(o, "--ascii")) ascii = true;
-		else if (!strcmp(o, "--no-agg")) noagg = true;
-		else if (cli_opt_threads(argc, argv, &i, &opts)) continue;
+		} else if (!strcmp(o, "--step") && more) A->step = strtoll(argv[++i], NULL, 10);
+		else if (!strcmp(o, "--rank") && more) A->rank = strtol(argv[++i], NULL, 10);
+		else if (!strcmp(o, "--metric") && more) A->metric = argv[++i];
+		else if (!strcmp(o, "--theme") && more) A->theme = argv[++i];
+		else if (!strcmp(o, "--filter") && more) A->filter = argv[++i];
+		else if (!strcmp(o, "--search") && more) A->search = argv[++i];
+		else if (!strcmp(o, "--keys") && more) A->keys = argv[++i];
+		else if (!strcmp(o, "--color") || !strcmp(o, "--color=always")) A->color = true;
+		else if (!strcmp(o, "--color=never")) A->color = false;
+		else if (!strcmp(o, "--ascii")) A->ascii = true;
+		else if (!strcmp(o, "--no-agg")) A->noagg = true;
+		else if (cli_opt_threads(argc, argv, &i, &A->opts)) continue;
 		else if (o[0] == '-' && o[1]) {
 			fprintf(stderr, "tracecomb render: unknown option '%s'\n", o);
 			return usage();
-		} else if (!path) path = o;
+		} else if (!A->path) A->path = o;
 		else return usage();
 	}
-	if (!path) return usage();
+	return A->path ? 0 : usage();
+}
+
+/* The app set up as the arguments say (metric, view, filter, rank, step,
+ * search).  0 or 1 after a message. */
+static int set_up(struct tc_app *a, const struct render_args *A, bool detail)
+{
+	if (A->noagg) a->show_agg = false;
+	if (A->metric && !app_set_metric(a, A->metric)) {
+		fprintf(stderr, "tracecomb render: unknown metric '%s' (lateness, global_lateness, diff_lateness, duration)\n",
+			A->metric);
+		return 1;
+	}
+	if (!detail && !view_find(A->view)) {
+		struct strbuf b = { 0 };
+		view_names(&b, ", ");
+		fprintf(stderr, "tracecomb render: unknown view '%s' (%s, detail)\n", A->view, b.s);
+		sb_free(&b);
+		return 1;
+	}
+	if (A->filter && !app_set_filter(a, A->filter)) {
+		fprintf(stderr, "tracecomb render: %s\n%s\n", a->msg, a->err_caret ? a->err_caret : "");
+		return 1;
+	}
+	if (A->rank >= 0) {
+		if (A->rank >= (long)a->t->nranks) {
+			fprintf(stderr, "tracecomb render: --rank must be below %u\n", a->t->nranks);
+			return 1;
+		}
+		app_set_rank(a, (uint32_t)A->rank);
+	}
+	app_set_step(a, A->step > -2 ? A->step : a->step);
+	if (A->search && !app_set_search(a, A->search) && a->err_caret) {
+		fprintf(stderr, "tracecomb render: %s\n%s\n", a->msg, a->err_caret);
+		return 1;
+	}
+	if (!detail) app_set_view(a, A->view);   /* after the cursor: physical shows the cursor step */
+	else app_push(a, &view_detail);
+	return 0;
+}
+
+/* The frame, after the --keys typed in the view, each after a frame as in the
+ * UI (the views lay out on drawing), e.g. "E#" opens every rank and picks a
+ * counter; the two characters \r are Enter. */
+static void draw_frame(struct tc_app *a, const struct render_args *A)
+{
+	struct tc_grid g;
+	grid_init(&g, A->w, A->h, A->ascii);
+	for (const char *k = A->keys; k && *k; k++) {
+		app_draw(a, &g);
+		if (k[0] == '\\' && k[1] == 'r') {
+			app_key(a, TK_ENTER);
+			k++;
+		} else app_key(a, (unsigned char)*k);
+	}
+	a->msg[0] = 0;
+	app_draw(a, &g);
+	if (A->color) grid_write_ansi(&g, &a->theme, stdout);
+	else grid_write_text(&g, stdout);
+	grid_free(&g);
+}
+
+int cmd_render(int argc, char **argv)
+{
+	struct render_args A;
+	int rc = parse_args(argc, argv, &A);
+	if (rc) return rc;
 	struct tc_theme th;
 	theme_builtin(&th);
-	if (theme) {
+	if (A.theme) {
 		char *err = NULL;
-		if (!theme_load(&th, theme, &err)) {
+		if (!theme_load(&th, A.theme, &err)) {
 			fprintf(stderr, "tracecomb: %s; using the built-in theme\n", err);
 			free(err);
 		}
 	}
-	struct tc_trace *t = cli_load(path, &opts);
+	struct tc_trace *t = cli_load(A.path, &A.opts);
 	if (!t) return 2;
 	struct tc_session *s = session_new(t);
 	char *name = cli_trace_name(t->anchor);
 	struct tc_app a;
-	app_init(&a, s, name, !ascii, color);
+	app_init(&a, s, name, !A.ascii, A.color);
 	a.theme = th;
-	int rc = 0;
-	if (noagg) a.show_agg = false;
-	if (metric && !app_set_metric(&a, metric)) {
-		fprintf(stderr, "tracecomb render: unknown metric '%s' (lateness, global_lateness, diff_lateness, duration)\n", metric);
-		rc = 1;
-		goto out;
-	}
-	bool detail = !strcmp(view, "detail");
-	if (!detail && !view_find(view)) {
-		struct strbuf b = { 0 };
-		view_names(&b, ", ");
-		fprintf(stderr, "tracecomb render: unknown view '%s' (%s, detail)\n", view, b.s);
-		sb_free(&b);
-		rc = 1;
-		goto out;
-	}
-	if (filter && !app_set_filter(&a, filter)) {
-		fprintf(stderr, "tracecomb render: %s\n%s\n", a.msg, a.err_caret ? a.err_caret : "");
-		rc = 1;
-		goto out;
-	}
-	if (rank >= 0) {
-		if (rank >= (long)t->nranks) {
-			fprintf(stderr, "tracecomb render: --rank must be below %u\n", t->nranks);
-			rc = 1;
-			goto out;
-		}
-		app_set_rank(&a, (uint32_t)rank);
-	}
-	app_set_step(&a, step > -2 ? step : a.step);
-	if (search && !app_set_search(&a, search) && a.err_caret) {
-		fprintf(stderr, "tracecomb render: %s\n%s\n", a.msg, a.err_caret);
-		rc = 1;
-		goto out;
-	}
-	if (!detail) app_set_view(&a, view);   /* after the cursor: physical shows the cursor step */
-	if (detail) app_push(&a, &view_detail);
-	struct tc_grid g;
-	grid_init(&g, w, h, ascii);
-	/* --keys: typed in the view, each after a frame as in the UI (the views lay out on drawing),
-	 * e.g. "E#" opens every rank and picks a counter; the two characters \r are Enter */
-	for (const char *k = keys; k && *k; k++) {
-		app_draw(&a, &g);
-		if (k[0] == '\\' && k[1] == 'r') {
-			app_key(&a, TK_ENTER);
-			k++;
-		} else app_key(&a, (unsigned char)*k);
-	}
-	a.msg[0] = 0;
-	app_draw(&a, &g);
-	if (color) grid_write_ansi(&g, &a.theme, stdout);
-	else grid_write_text(&g, stdout);
-	grid_free(&g);
-out:
+	rc = set_up(&a, &A, !strcmp(A.view, "detail"));
+	if (!rc) draw_frame(&a, &A);
 	app_free(&a);
 	free(name);
 	session_free(s);
