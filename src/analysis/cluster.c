@@ -982,20 +982,10 @@ static void phase_clear(struct tc_phase_clusters *ph, struct phase_priv *pp)
 	ph->partition = part;
 }
 
-static void phase_compute(struct tc_clusters *c, uint32_t p)
+/* The phase's steps: first and last, the base and the number of columns. */
+static void phase_step_range(const struct tc_steps *s, const struct cl_events *ev, struct tc_phase_clusters *ph,
+			     struct phase_priv *pp)
 {
-	const struct tc_steps *s = c->s;
-	struct tc_phase_clusters *ph = &c->ph[p];
-	struct phase_priv *pp = &c->pp[p];
-	double t0 = tc_now();
-	phase_clear(ph, pp);
-	ph->metric = c->o.metric;
-	ph->root = ph->max_rank = ph->focus_seed = TC_NONE;
-	cl_events_init(&pp->ev, p, &c->ix, c->ix.pcev + c->ix.pfirst[p], c->ix.pfirst[p + 1] - c->ix.pfirst[p]);
-	const struct cl_events *ev = &pp->ev;
-	uint32_t nr = ph->nranks = ev->nranks;
-	pp->done = true;
-	if (!nr) { ph->seconds = tc_now() - t0; return; }
 	uint32_t lo = UINT32_MAX, hi = 0;
 	for (uint32_t i = 0; i < ev->n; i++) {
 		uint32_t st = s->cevs[ev->cev[i]].step;
@@ -1005,35 +995,35 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 	pp->base = ph->first_step = lo;
 	ph->last_step = hi;
 	pp->ncols = (hi - lo) / 2 + 1;
+}
 
-	struct vecs v;
-	/* per rank: sum, count, max (first rank wins ties) */
-	double *rsum = xmalloc(nr * sizeof *rsum), *rmax = xmalloc(nr * sizeof *rmax);
-	uint32_t *rcnt = xmalloc(nr * sizeof *rcnt);
-	build_vecs(c, pp, ph->metric, &v, rsum, rmax);
-	ph->max = -INFINITY;
-	for (uint32_t r = 0; r < nr; r++) {
-		rcnt[r] = ev->off[r + 1] - ev->off[r];
-		if (rmax[r] > ph->max) { ph->max = rmax[r]; ph->max_rank = ev->ranks[r]; }
-	}
-
-	/* leaves: CLARA clusters, or one per rank */
-	uint32_t nl;
+/* Stage one: the leaves, CLARA clusters (their mean vectors into *lv) or one
+ * per rank; their count.  pp->leaf_of, pp->leaf_medoid set. */
+static uint32_t make_leaves(struct tc_clusters *c, uint32_t p, struct tc_phase_clusters *ph, struct phase_priv *pp,
+			    const struct vecs *v, struct vecs *lv)
+{
+	uint32_t nr = ph->nranks, nl;
 	pp->leaf_of = xmalloc(nr * sizeof *pp->leaf_of);
-	struct vecs lv = { 0 };
-	const struct vecs *leafv = &v;
 	if (nr > c->o.direct_max) {
 		ph->clara = true;
 		uint32_t *med = xmalloc(TC_MIN(TC_MAX(c->o.k, 1u), nr) * sizeof *med);
-		nl = clara(&c->o, c->o.seed ^ ((uint64_t)p * 0x9e3779b97f4a7c15ULL), &v, med, pp->leaf_of);
+		nl = clara(&c->o, c->o.seed ^ ((uint64_t)p * 0x9e3779b97f4a7c15ULL), v, med, pp->leaf_of);
 		pp->leaf_medoid = med;
-		mean_vecs(&v, pp->ncols, pp->leaf_of, nl, &lv);
-		leafv = &lv;
+		mean_vecs(v, pp->ncols, pp->leaf_of, nl, lv);
 	} else {
 		nl = nr;
 		pp->leaf_medoid = xmalloc(nr * sizeof *pp->leaf_medoid);
 		for (uint32_t r = 0; r < nr; r++) pp->leaf_of[r] = pp->leaf_medoid[r] = r;
 	}
+	return nl;
+}
+
+/* The dendrogram's nodes (leaves first, the root last), each leaf's size,
+ * metric sum (in mean), event count (in first) and maximum; returns each
+ * node's lowest rank (the single linkage's tie rule), leaves filled. */
+static uint32_t *leaf_stats(struct tc_phase_clusters *ph, const struct phase_priv *pp, const struct cl_events *ev,
+			    uint32_t nl, const double *rsum, const double *rmax)
+{
 	ph->nleaves = nl;
 	ph->nnodes = 2 * nl - 1;
 	ph->root = ph->nnodes - 1;
@@ -1043,61 +1033,67 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 		N->child[0] = N->child[1] = N->parent = TC_NONE;
 		N->max = -INFINITY;
 	}
-	/* leaf statistics */
 	uint32_t *minrank = xmalloc(ph->nnodes * sizeof *minrank);
 	for (uint32_t l = 0; l < nl; l++) minrank[l] = UINT32_MAX;
-	for (uint32_t r = 0; r < nr; r++) {
+	for (uint32_t r = 0; r < ph->nranks; r++) {
 		struct tc_cnode *L = &ph->nodes[pp->leaf_of[r]];
 		L->size++;
-		L->mean += rsum[r];       /* sum for now */
-		L->first += rcnt[r];      /* event count for now */
+		L->mean += rsum[r];                        /* sum for now */
+		L->first += ev->off[r + 1] - ev->off[r];   /* event count for now */
 		if (rmax[r] > L->max) { L->max = rmax[r]; L->max_rank = ev->ranks[r]; }
 		minrank[pp->leaf_of[r]] = TC_MIN(minrank[pp->leaf_of[r]], ev->ranks[r]);
 	}
-	/* stage two: single linkage over the leaves */
-	struct ldist LD, M = { 0 };
-	ldist_init(&LD, leafv, c->o.dense_max);
-	single_linkage(ph, &LD, minrank);
-	/* distances between leaf medoids (those of the leaves when leaves are ranks) */
-	if (ph->clara) {
-		M.n = nl;
-		M.D = xmalloc(((size_t)nl * nl + 1) * sizeof *M.D);
-		for (uint32_t a = 0; a < nl; a++) {
-			M.D[(size_t)a * nl + a] = 0;
-			for (uint32_t b = a + 1; b < nl; b++)
-				M.D[(size_t)a * nl + b] = M.D[(size_t)b * nl + a] =
-					vdist(&v, pp->leaf_medoid[a], &v, pp->leaf_medoid[b]);
-		}
-	}
+	return minrank;
+}
 
-	/* display order (child[0] first): leaves in leaf_seq, members in members[] */
-	pp->leaf_seq = xmalloc(nl * sizeof *pp->leaf_seq);
-	pp->node_lfirst = xmalloc(ph->nnodes * sizeof *pp->node_lfirst);
-	uint32_t *nleafs = pp->node_nleaves = xmalloc(ph->nnodes * sizeof *nleafs);
-	uint32_t *msum = xcalloc(ph->nnodes, sizeof *msum); /* members before a node */
-	{
-		uint32_t *stack = xmalloc(ph->nnodes * sizeof *stack), sp = 0, nseq = 0, mpos = 0;
-		stack[sp++] = ph->root;
-		while (sp) {
-			uint32_t x = stack[--sp];
-			struct tc_cnode *N = &ph->nodes[x];
-			pp->node_lfirst[x] = nseq;
-			msum[x] = mpos;
-			if (N->child[0] == TC_NONE) {
-				pp->leaf_seq[nseq++] = x;
-				mpos += N->size;
-			} else {
-				stack[sp++] = N->child[1];
-				stack[sp++] = N->child[0];
-			}
-		}
-		free(stack);
+/* Distances between the leaf medoids (CLARA leaves). */
+static void medoid_matrix(const struct vecs *v, const struct phase_priv *pp, uint32_t nl, struct ldist *M)
+{
+	M->n = nl;
+	M->D = xmalloc(((size_t)nl * nl + 1) * sizeof *M->D);
+	for (uint32_t a = 0; a < nl; a++) {
+		M->D[(size_t)a * nl + a] = 0;
+		for (uint32_t b = a + 1; b < nl; b++)
+			M->D[(size_t)a * nl + b] = M->D[(size_t)b * nl + a] =
+				vdist(v, pp->leaf_medoid[a], v, pp->leaf_medoid[b]);
 	}
-	/* leaf stats into their final form; internal nodes from their children */
+}
+
+/* Display order (child[0] first): the leaves in pp->leaf_seq, each node's
+ * first leaf there; returns the members before each node. */
+static uint32_t *display_order(const struct tc_phase_clusters *ph, struct phase_priv *pp)
+{
+	pp->leaf_seq = xmalloc(ph->nleaves * sizeof *pp->leaf_seq);
+	pp->node_lfirst = xmalloc(ph->nnodes * sizeof *pp->node_lfirst);
+	uint32_t *msum = xcalloc(ph->nnodes, sizeof *msum);
+	uint32_t *stack = xmalloc(ph->nnodes * sizeof *stack), sp = 0, nseq = 0, mpos = 0;
+	stack[sp++] = ph->root;
+	while (sp) {
+		uint32_t x = stack[--sp];
+		const struct tc_cnode *N = &ph->nodes[x];
+		pp->node_lfirst[x] = nseq;
+		msum[x] = mpos;
+		if (N->child[0] == TC_NONE) {
+			pp->leaf_seq[nseq++] = x;
+			mpos += N->size;
+		} else {
+			stack[sp++] = N->child[1];
+			stack[sp++] = N->child[0];
+		}
+	}
+	free(stack);
+	return msum;
+}
+
+/* Leaf statistics into their final form, internal nodes' from their
+ * children: size, mean metric per event, maximum, leaves below, first member. */
+static void node_stats(struct tc_phase_clusters *ph, struct phase_priv *pp, const uint32_t *msum)
+{
+	uint32_t nl = ph->nleaves;
+	uint32_t *nleafs = pp->node_nleaves = xmalloc(ph->nnodes * sizeof *nleafs);
 	uint64_t *evcnt = xcalloc(ph->nnodes, sizeof *evcnt);
 	for (uint32_t l = 0; l < nl; l++) {
-		struct tc_cnode *L = &ph->nodes[l];
-		evcnt[l] = L->first;
+		evcnt[l] = ph->nodes[l].first;
 		nleafs[l] = 1;
 	}
 	for (uint32_t x = nl; x < ph->nnodes; x++) {
@@ -1115,14 +1111,68 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 		N->mean = evcnt[x] ? N->mean / (double)evcnt[x] : 0;
 		N->first = msum[x];
 	}
-	/* members: ranks of each leaf ascending, leaves in display order */
-	ph->members = xmalloc(nr * sizeof *ph->members);
-	{
-		uint32_t *fill = xmalloc(nl * sizeof *fill);
-		for (uint32_t l = 0; l < nl; l++) fill[l] = ph->nodes[l].first;
-		for (uint32_t r = 0; r < nr; r++) ph->members[fill[pp->leaf_of[r]]++] = ev->ranks[r];
-		free(fill);
-	}
+	free(evcnt);
+}
+
+/* Members: the ranks of each leaf ascending, leaves in display order. */
+static void fill_members(struct tc_phase_clusters *ph, const struct phase_priv *pp, const struct cl_events *ev)
+{
+	ph->members = xmalloc(ph->nranks * sizeof *ph->members);
+	uint32_t *fill = xmalloc(ph->nleaves * sizeof *fill);
+	for (uint32_t l = 0; l < ph->nleaves; l++) fill[l] = ph->nodes[l].first;
+	for (uint32_t r = 0; r < ph->nranks; r++) ph->members[fill[pp->leaf_of[r]]++] = ev->ranks[r];
+	free(fill);
+}
+
+/* The exchange pattern and the focus ranks around the max-metric rank. */
+static void phase_focus(const struct tc_clusters *c, const struct cl_events *ev, struct tc_phase_clusters *ph)
+{
+	struct cl_peers g;
+	cl_peers_init(&g, ev);
+	ph->pattern = cl_exchange(c->s, ev, &g);
+	ph->focus = xmalloc(TC_MAX(c->o.focus_max, 1u) * sizeof *ph->focus);
+	ph->focus_seed = ph->max_rank;
+	ph->radius = c->o.radius;
+	ph->nfocus = cl_focus(ev, &g, ph->focus_seed, ph->radius, TC_MAX(c->o.focus_max, 1u), ph->focus);
+	cl_peers_free(&g);
+}
+
+static void phase_compute(struct tc_clusters *c, uint32_t p)
+{
+	const struct tc_steps *s = c->s;
+	struct tc_phase_clusters *ph = &c->ph[p];
+	struct phase_priv *pp = &c->pp[p];
+	double t0 = tc_now();
+	phase_clear(ph, pp);
+	ph->metric = c->o.metric;
+	ph->root = ph->max_rank = ph->focus_seed = TC_NONE;
+	cl_events_init(&pp->ev, p, &c->ix, c->ix.pcev + c->ix.pfirst[p], c->ix.pfirst[p + 1] - c->ix.pfirst[p]);
+	const struct cl_events *ev = &pp->ev;
+	uint32_t nr = ph->nranks = ev->nranks;
+	pp->done = true;
+	if (!nr) { ph->seconds = tc_now() - t0; return; }
+	phase_step_range(s, ev, ph, pp);
+
+	struct vecs v;
+	/* per rank: sum, max (first rank wins ties) */
+	double *rsum = xmalloc(nr * sizeof *rsum), *rmax = xmalloc(nr * sizeof *rmax);
+	build_vecs(c, pp, ph->metric, &v, rsum, rmax);
+	ph->max = -INFINITY;
+	for (uint32_t r = 0; r < nr; r++)
+		if (rmax[r] > ph->max) { ph->max = rmax[r]; ph->max_rank = ev->ranks[r]; }
+
+	struct vecs lv = { 0 };
+	uint32_t nl = make_leaves(c, p, ph, pp, &v, &lv);
+	const struct vecs *leafv = ph->clara ? &lv : &v;
+	uint32_t *minrank = leaf_stats(ph, pp, ev, nl, rsum, rmax);
+	/* stage two: single linkage over the leaves */
+	struct ldist LD, M = { 0 };
+	ldist_init(&LD, leafv, c->o.dense_max);
+	single_linkage(ph, &LD, minrank);
+	if (ph->clara) medoid_matrix(&v, pp, nl, &M);
+	uint32_t *msum = display_order(ph, pp);
+	node_stats(ph, pp, msum);
+	fill_members(ph, pp, ev);
 	/* medoids: a leaf's own, then the internal nodes' */
 	for (uint32_t l = 0; l < nl; l++) ph->nodes[l].medoid = ev->ranks[pp->leaf_medoid[l]];
 	node_medoids(ph, pp, ph->clara ? &M : &LD);
@@ -1135,20 +1185,12 @@ static void phase_compute(struct tc_clusters *c, uint32_t p)
 	if (s->t && P && P->leave > P->enter) ph->min_sep = c->o.min_sep * tc_dur(s->t, P->leave - P->enter);
 	ph->default_clusters = default_cut(ph, TC_MAX(c->o.max_default, 1u));
 	cut_count(ph, ph->default_clusters);
+	phase_focus(c, ev, ph);
 
-	struct cl_peers g;
-	cl_peers_init(&g, ev);
-	ph->pattern = cl_exchange(s, ev, &g);
-	ph->focus = xmalloc(TC_MAX(c->o.focus_max, 1u) * sizeof *ph->focus);
-	ph->focus_seed = ph->max_rank;
-	ph->radius = c->o.radius;
-	ph->nfocus = cl_focus(ev, &g, ph->focus_seed, ph->radius, TC_MAX(c->o.focus_max, 1u), ph->focus);
-	cl_peers_free(&g);
-
-	free(msum); free(evcnt); free(minrank);
-	free(rsum); free(rmax); free(rcnt);
+	free(msum); free(minrank);
+	free(rsum); free(rmax);
 	vecs_free(&v);
-	if (leafv == &lv) vecs_free(&lv);
+	if (ph->clara) vecs_free(&lv);
 	ph->seconds = tc_now() - t0;
 }
 
