@@ -154,20 +154,21 @@ static void strip_lines(struct tc_verdview *s, uint8_t k1, const char *l1, uint8
 	l->jump = J_STRIP;
 }
 
-static void build(struct tc_app *a, struct tc_verdview *s, int w)
+/* The scope's windows (the run's, or recomputed for a region) and the
+ * strips' columns; the window cursor on the most latent window, else the
+ * busiest, the first time. */
+static void build_windows(struct tc_app *a, struct tc_verdview *s, int w)
 {
 	const struct tc_verdicts *V = session_verdicts(a->sess);
 	const struct tc_latency *lat = session_latency(a->sess);
-	const struct tc_trace *t = a->t;
-	clear_lines(s);
 	free(s->win);
 	s->nwin = lat->nwindows;
 	s->win = xcalloc((size_t)s->nwin + 1, sizeof *s->win);
 	if (s->scope == TC_NONE) memcpy(s->win, V->win, (size_t)TC_MIN(s->nwin, V->nwindows) * sizeof *s->win);
-	else tc_verdict_windows(t, lat, s->scope, &V->opts, s->win);
+	else tc_verdict_windows(a->t, lat, s->scope, &V->opts, s->win);
 	s->ncols = w > LABEL_W + 1 ? (uint32_t)(w - LABEL_W - 1) : 1;
 	s->group = s->nwin > s->ncols ? (s->nwin + s->ncols - 1) / s->ncols : 1;
-	if (!s->wcur_set) {   /* start on the most latent window, else the busiest */
+	if (!s->wcur_set) {
 		s->wcur_set = true;
 		s->wcur = V->hot_window;
 		if (s->wcur == TC_NONE) {
@@ -177,19 +178,19 @@ static void build(struct tc_app *a, struct tc_verdview *s, int w)
 		}
 	}
 	if (s->wcur >= s->nwin) s->wcur = s->nwin ? s->nwin - 1 : 0;
-	s->built = true;
-	s->built_scope = s->scope;
-	s->built_w = w;
-	s->built_gen = a->vis_gen;
-	bool filtered = a->nvis < t->nranks;
-	char b1[32], b2[32], b3[32];
+}
+
+/* The heading and the verdicts of the scope (under a filter they stay
+ * global: the analysis is of the whole run; the rank rows below are the
+ * filter's). */
+static void build_verdicts(struct tc_app *a, struct tc_verdview *s, int w)
+{
+	const struct tc_verdicts *V = session_verdicts(a->sess);
+	const struct tc_latency *lat = session_latency(a->sess);
 	struct strbuf b;
 	sb_init(&b);
-
-	/* the verdicts of the scope; under a filter they stay global (the
-	 * analysis is of the whole run), the rank rows below are the filter's */
-	if (filtered) add(s, K_TEXT, TC_R_LABEL, "(verdict over all ranks; strips: all ranks; rank rows: the %u of f:)",
-			  a->nvis);
+	if (a->nvis < a->t->nranks)
+		add(s, K_TEXT, TC_R_LABEL, "(verdict over all ranks; strips: all ranks; rank rows: the %u of f:)", a->nvis);
 	if (s->scope == TC_NONE) {
 		add(s, K_TEXT, TC_R_HEADING, "Verdicts for the run (r: next scope)");
 	} else {
@@ -226,13 +227,13 @@ static void build(struct tc_app *a, struct tc_verdview *s, int w)
 		shown++;
 	}
 	if (!shown) add(s, K_TEXT, TC_R_LABEL, "  no verdict for this scope: nothing stands out");
-	if (!s->nwin) {
-		add(s, K_TEXT, TC_R_LABEL, "no time windows (no messages): no panels");
-		sb_free(&b);
-		return;
-	}
+	sb_free(&b);
+}
 
-	/* mapping */
+/* A1: the share of messages and bytes crossing nodes, the remap, the strips. */
+static void build_mapping(struct tc_app *a, struct tc_verdview *s, int w)
+{
+	const struct tc_verdicts *V = session_verdicts(a->sess);
 	uint64_t msgs = 0, inter = 0, bytes = 0, binter = 0;
 	for (uint32_t k = 0; k < s->nwin; k++) {
 		msgs += s->win[k].msgs;
@@ -241,13 +242,14 @@ static void build(struct tc_app *a, struct tc_verdview *s, int w)
 		binter += s->win[k].bytes_inter;
 	}
 	add(s, K_TEXT, TC_R_NORMAL, "%s", "");
-	b.len = 0;
-	b.s[0] = 0;
+	struct strbuf b;
+	sb_init(&b);
 	sb_printf(&b, "Mapping (A1): %.1f%% of %llu messages cross nodes", msgs ? 100.0 * (double)inter / (double)msgs : 0.0,
 		  (unsigned long long)msgs);
 	if (bytes) sb_printf(&b, " (%.1f%% of the bytes)", 100.0 * (double)binter / (double)bytes);
 	if (!isnan(V->inter_cost)) sb_printf(&b, "; inter/intra cost %.2fx", V->inter_cost);
 	wrap(s, b.s, 0, w, TC_R_HEADING, NULL);
+	char b1[32], b2[32];
 	fmt_bytes(b1, sizeof b1, V->remap_bytes_before);
 	fmt_bytes(b2, sizeof b2, V->remap_bytes_after);
 	b.len = 0;
@@ -260,33 +262,43 @@ static void build(struct tc_app *a, struct tc_verdview *s, int w)
 		sb_add(&b, "the remap (O1) is computed for the run: r to the run scope");
 	wrap(s, b.s, 2, w, TC_R_NORMAL, NULL);
 	strip_lines(s, K_INTRA, "intra", K_INTER, "inter");
+	sb_free(&b);
+}
 
-	/* pattern */
+/* A2: load balance and the busiest rank per window. */
+static void build_pattern(struct tc_app *a, struct tc_verdview *s, int w)
+{
+	const struct tc_verdicts *V = session_verdicts(a->sess);
 	add(s, K_TEXT, TC_R_NORMAL, "%s", "");
 	double lbm = 0, mmm = 0;
 	for (uint32_t k = 0; k < s->nwin; k++) {
 		if (s->win[k].lb_max > lbm) lbm = s->win[k].lb_max;
 		if (s->win[k].max_mean > mmm) mmm = s->win[k].max_mean;
 	}
-	b.len = 0;
-	b.s[0] = 0;
-	sb_printf(&b, "Pattern (A2): per window LB max (up to %.1f) and busiest rank / mean (up to %.1f); a hot spot has LB >= %g",
-		  lbm, mmm, V->opts.pat_lb);
-	wrap(s, b.s, 0, w, TC_R_HEADING, NULL);
+	char *h = xasprintf("Pattern (A2): per window LB max (up to %.1f) and busiest rank / mean (up to %.1f); "
+			    "a hot spot has LB >= %g", lbm, mmm, V->opts.pat_lb);
+	wrap(s, h, 0, w, TC_R_HEADING, NULL);
+	free(h);
 	strip_lines(s, K_LB, "LB max", K_MAXMEAN, "max/mean");
 	struct vline *l = add(s, K_BUSIEST, TC_R_NORMAL, NULL);
 	l->jump = J_BUSIEST;
+}
 
-	/* background */
+/* A3: the inter-node level and score per window, the disturbed runs. */
+static void build_background(struct tc_app *a, struct tc_verdview *s, int w)
+{
+	const struct tc_verdicts *V = session_verdicts(a->sess);
+	const struct tc_latency *lat = session_latency(a->sess);
 	add(s, K_TEXT, TC_R_NORMAL, "%s", "");
 	uint32_t ndist = 0;
 	for (uint32_t k = 0; k < s->nwin; k++) ndist += s->win[k].disturbed;
-	b.len = 0;
-	b.s[0] = 0;
+	struct strbuf b;
+	sb_init(&b);
 	sb_add(&b, "Background (A3): inter-node level (mean L) and score per window");
 	if (s->scope == TC_NONE && !isnan(V->bg_quiet)) sb_printf(&b, "; quiet %.2f, spread %.2f", V->bg_quiet, V->bg_spread);
 	sb_printf(&b, "; %u disturbed (!)", ndist);
 	wrap(s, b.s, 0, w, TC_R_HEADING, NULL);
+	sb_free(&b);
 	strip_lines(s, K_BGLEVEL, "level", K_BGSCORE, "score");
 	for (uint32_t k = 0; k < s->nwin; k++) {   /* runs of disturbed windows */
 		if (!s->win[k].disturbed) continue;
@@ -294,15 +306,45 @@ static void build(struct tc_app *a, struct tc_verdview *s, int w)
 		while (e + 1 < s->nwin && s->win[e + 1].disturbed) e++;
 		double lv = 0;
 		for (uint32_t j = k; j <= e; j++) lv = fmax(lv, s->win[j].bg_level);
-		l = add(s, K_TEXT, TC_R_NORMAL, "  disturbed: windows %u-%u, %.4f-%.4f s, level up to %.2f", k, e,
-			tc_sec(t, tc_lat_win_start(lat, k)), tc_sec(t, tc_lat_win_end(lat, e)), lv);
+		struct vline *l = add(s, K_TEXT, TC_R_NORMAL, "  disturbed: windows %u-%u, %.4f-%.4f s, level up to %.2f", k, e,
+				      tc_sec(a->t, tc_lat_win_start(lat, k)), tc_sec(a->t, tc_lat_win_end(lat, e)), lv);
 		l->jump = J_WINDOWS;
 		l->w0 = k;
 		l->w1 = e;
 		k = e;
 	}
+}
 
-	/* imbalance: the blamed ranks and steps */
+/* One blamed rank's line and its worst steps (Enter: the logical view there). */
+static void imbalance_rank(struct tc_app *a, struct tc_verdview *s, const struct tc_verdict *v,
+			   const struct tc_verdict_rank *x, uint32_t r)
+{
+	const struct tc_trace *t = a->t;
+	char b1[32], b2[32], b3[32];
+	fmt_seconds(b1, sizeof b1, x->own_late);
+	fmt_seconds(b2, sizeof b2, x->caused);
+	fmt_seconds(b3, sizeof b3, x->waited);
+	struct vline *l = add(s, K_TEXT, TC_R_NORMAL, "  rank %u on %s: own lateness %s, caused %s of waiting, waited %s", r,
+			      t->ranks[r].node < t->nnodes ? t->nodes[t->ranks[r].node].name : "?", b1, b2, b3);
+	l->jump = J_RANK;
+	l->rank = r;
+	for (uint32_t j = 0; j < v->nsteps; j++)
+		if (v->steps[j].rank == r) { l->step = v->steps[j].step; break; }
+	for (uint32_t j = 0; j < v->nsteps; j++) {
+		if (v->steps[j].rank != r) continue;
+		fmt_seconds(b1, sizeof b1, v->steps[j].seconds);
+		l = add(s, K_TEXT, TC_R_NORMAL, "    step %u at %.4f s: own lateness +%s", v->steps[j].step, v->steps[j].at, b1);
+		l->jump = J_RANK;
+		l->rank = r;
+		l->step = v->steps[j].step;
+	}
+}
+
+/* Imbalance: the blamed ranks (of the scope, inside the filter) and their steps. */
+static void build_imbalance(struct tc_app *a, struct tc_verdview *s)
+{
+	const struct tc_verdicts *V = session_verdicts(a->sess);
+	const struct tc_latency *lat = session_latency(a->sess);
 	for (uint32_t i = 0; i < V->n; i++) {
 		const struct tc_verdict *v = &V->v[i];
 		if (v->cause != TC_CAUSE_IMBALANCE) continue;
@@ -321,29 +363,30 @@ static void build(struct tc_app *a, struct tc_verdview *s, int w)
 			const struct tc_verdict_rank *x = r < V->nranks ? &V->rank[r] : NULL;
 			if (!x) continue;
 			if (!app_rank_visible(a, r)) { hidden++; continue; }
-			fmt_seconds(b1, sizeof b1, x->own_late);
-			fmt_seconds(b2, sizeof b2, x->caused);
-			fmt_seconds(b3, sizeof b3, x->waited);
-			l = add(s, K_TEXT, TC_R_NORMAL, "  rank %u on %s: own lateness %s, caused %s of waiting, waited %s", r,
-				t->ranks[r].node < t->nnodes ? t->nodes[t->ranks[r].node].name : "?", b1, b2, b3);
-			l->jump = J_RANK;
-			l->rank = r;
-			for (uint32_t j = 0; j < v->nsteps; j++)
-				if (v->steps[j].rank == r) { l->step = v->steps[j].step; break; }
-			for (uint32_t j = 0; j < v->nsteps; j++) {
-				if (v->steps[j].rank != r) continue;
-				fmt_seconds(b1, sizeof b1, v->steps[j].seconds);
-				l = add(s, K_TEXT, TC_R_NORMAL, "    step %u at %.4f s: own lateness +%s", v->steps[j].step,
-					v->steps[j].at, b1);
-				l->jump = J_RANK;
-				l->rank = r;
-				l->step = v->steps[j].step;
-			}
+			imbalance_rank(a, s, v, x, r);
 		}
 		if (hidden) add(s, K_TEXT, TC_R_LABEL, "  %u blamed rank%s outside the filter (Esc clears it)", hidden,
 				hidden == 1 ? "" : "s");
 	}
-	sb_free(&b);
+}
+
+static void build(struct tc_app *a, struct tc_verdview *s, int w)
+{
+	clear_lines(s);
+	build_windows(a, s, w);
+	s->built = true;
+	s->built_scope = s->scope;
+	s->built_w = w;
+	s->built_gen = a->vis_gen;
+	build_verdicts(a, s, w);
+	if (!s->nwin) {
+		add(s, K_TEXT, TC_R_LABEL, "no time windows (no messages): no panels");
+		return;
+	}
+	build_mapping(a, s, w);
+	build_pattern(a, s, w);
+	build_background(a, s, w);
+	build_imbalance(a, s);
 }
 
 static struct tc_verdview *state(struct tc_app *a)
