@@ -547,22 +547,188 @@ static int focus_ranks(const struct tc_app *a, const struct tc_phase_clusters *p
 	return (int)n;
 }
 
+/* The right pane's columns: the phase's steps (with the aggregate block before
+ * its first event), scrolled to keep the cursor step in view, neighbouring
+ * phases' steps where the phase leaves room; the glyph range. */
+static void frame_columns(struct tc_app *a, const struct tc_partition *P, struct frame *f)
+{
+	f->dx = a->show_agg ? 1 : 2;
+	f->s0 = (int64_t)P->first_step - (a->show_agg ? 1 : 0);
+	f->s1 = P->last_step;
+	int64_t ncols = (f->s1 - f->s0) / f->dx + 1;
+	int64_t cc = a->step >= f->s0 && a->step <= f->s1 ? (a->step - f->s0 + f->dx - 1) / f->dx : -1;
+	if (a->cl.left < 0) a->cl.left = cc >= 0 ? cc - f->cols / 2 : 0;
+	if (cc >= 0 && cc < a->cl.left) a->cl.left = cc;
+	if (cc >= 0 && cc >= a->cl.left + f->cols) a->cl.left = cc - f->cols + 1;
+	if (a->cl.left + f->cols > ncols) a->cl.left = ncols - f->cols;
+	if (a->cl.left < 0) a->cl.left = 0;
+	f->left = a->cl.left;
+	f->v1 = f->s1;
+	f->n = 0;
+	fill_neighbours(f, ncols, a->st->max_step);
+	int64_t v0 = TC_MAX(col_step(f, 0), f->s0), v1 = TC_MIN(col_step(f, f->cols - 1), f->s1);
+	f->e0 = v0 < 0 ? 0 : v0 + (v0 & 1);
+	int64_t e1 = v1 + (v1 & 1);
+	f->ng = e1 >= f->e0 ? (uint32_t)((e1 - f->e0) / 2 + 1) : 0;
+}
+
+static void draw_header(struct tc_app *a, struct tc_grid *g, const struct tc_phase_clusters *ph,
+			const struct tc_partition *P, const struct tline *line, struct tc_rect r)
+{
+	const struct tc_cnode *N = &ph->nodes[a->cl.node];
+	char who[24];
+	if (line->band != TC_NONE) snprintf(who, sizeof who, "#%u", line->band + 1);
+	else snprintf(who, sizeof who, "node");
+	grid_printf(g, r.x, r.y, r.w, TC_R_HEADING, "phase %u/%u steps %u-%u | %s | %s | %u cluster%s | %s %u rank%s: %s",
+		    a->cl.part, a->st->npartitions, P->first_step, P->last_step,
+		    ph->pattern == TC_EX_NONE ? "no exchange" : tc_exchange_names[ph->pattern], app_metric_label(a->metric),
+		    ph->nvisible, ph->nvisible == 1 ? "" : "s", who, N->size, N->size == 1 ? "" : "s", node_ranks(a, ph));
+}
+
+/* The focus rows and the message partners on them. */
+static void draw_focus(struct frame *f, const uint32_t *fr, int nf, int y, int lw, const uint32_t *pcev, uint32_t np)
+{
+	for (int i = 0; i < nf; i++) focus_row(f, fr[i], y + i, lw);
+	for (uint32_t k = 0; k < np; k++) {
+		const struct tc_cev *pe = &f->a->st->cevs[pcev[k]];
+		int col = step_col(f, pe->step);
+		if (col < 0) continue;
+		for (int i = 0; i < nf; i++)
+			if (fr[i] == pe->rank) mark(f->g, f->x0 + col, y + i, TC_R_PARTNER);
+	}
+}
+
+/* The bands' heights h[]: all of them by size when they fit in brows rows,
+ * else a window of one row each around the cursor's band; the first shown. */
+static uint32_t band_window(struct tc_app *a, const struct tc_phase_clusters *ph, int brows, uint32_t cb0, int *h)
+{
+	uint32_t nb = ph->nvisible;
+	if ((int)nb <= brows) {
+		band_heights(ph, 0, nb, brows, h);
+		a->cl.btop = 0;
+		return 0;
+	}
+	uint32_t want = cb0 != TC_NONE ? cb0 : 0;
+	if (want < a->cl.btop) a->cl.btop = want;
+	if (want >= a->cl.btop + (uint32_t)brows) a->cl.btop = want - (uint32_t)brows + 1;
+	if (a->cl.btop + (uint32_t)brows > nb) a->cl.btop = nb - (uint32_t)brows;
+	for (uint32_t i = 0; i < nb; i++) h[i] = 1;
+	return a->cl.btop;
+}
+
+/* The line between the focus rows and the bands, with what is shown. */
+static void draw_separator(struct tc_app *a, struct tc_grid *g, const struct tc_phase_clusters *ph, int rx, int rw,
+			   int y, int nf, int brows, uint32_t bfirst)
+{
+	uint32_t nb = ph->nvisible;
+	grid_fill(g, rx, y, rw, 1, grid_glyph(g, TC_G_HLINE), TC_R_AXIS);
+	char lab[96];
+	const char *all = a->nvis < a->t->nranks ? "(clusters over all ranks; focus: ranks of f:) " : "";
+	if ((int)nb <= brows) snprintf(lab, sizeof lab, " %u cluster%s, focus %u of %u %s", nb, nb == 1 ? "" : "s",
+				       (uint32_t)nf, ph->nfocus, all);
+	else snprintf(lab, sizeof lab, " clusters %u-%u of %u %s", bfirst + 1, bfirst + (uint32_t)brows, nb, all);
+	grid_text(g, rx + 1, y, rw - 1, TC_R_AXIS, lab);
+}
+
+/* One band's label column, its glyphs along the steps and the cursor. */
+static void draw_band(struct frame *f, struct tc_clusters *c, uint32_t b, int rx, int rw, int lw, int y, int bh,
+		      bool in_cur, bool in_sel, bool cursor_here, struct tc_cluster_glyph *G)
+{
+	struct tc_app *a = f->a;
+	struct tc_grid *g = f->g;
+	const struct tc_phase_clusters *ph = f->ph;
+	const struct tc_cnode *N = &ph->nodes[ph->visible[b]];
+	enum tc_role bg = (b & 1) ? TC_R_HINT : TC_R_NORMAL;
+	grid_fill(g, rx, y, rw, bh, ' ', bg);
+	enum tc_role lr = in_cur ? TC_R_CURSOR : in_sel ? TC_R_SELECTION : TC_R_LABEL;
+	grid_fill(g, rx, y, lw - 1, bh, ' ', in_cur || in_sel ? lr : bg);
+	grid_printf(g, rx, y, lw - 1, lr, "#%u", b + 1);
+	for (int i = 1; i < bh; i++) grid_put(g, rx, y + i, grid_glyph(g, TC_G_VLINE), lr, in_cur || in_sel ? lr : bg, 0);
+	if (f->ng) tc_clusters_glyphs(c, a->cl.part, ph->visible[b], (uint32_t)f->e0, f->ng, G);
+	for (int col = 0; col < f->cols; col++) {
+		int64_t s = col_step(f, col);
+		if (s > f->v1) break;
+		if (!in_phase(f, s)) {
+			neighbour_cell(f, N, s, f->x0 + col, y);
+			continue;
+		}
+		bool agg = s < 0 || (s & 1);
+		int64_t es = s < 0 ? 0 : s + (s & 1);
+		if (es < f->e0 || (es - f->e0) / 2 >= f->ng) continue;
+		band_cell(f, &G[(es - f->e0) / 2], agg, f->x0 + col, y, bh, bg);
+		if (cursor_here && s == a->step && first_col(f, col)) mark(g, f->x0 + col, y, TC_R_CURSOR);
+	}
+}
+
+/* The bands from bfirst down to y_end; each one's row in band_y (-1: not shown). */
+static void draw_bands(struct frame *f, struct tc_clusters *c, const int *h, uint32_t bfirst, uint32_t cb0, uint32_t cb1,
+		       int rx, int rw, int lw, int y, int y_end, int *band_y)
+{
+	struct tc_app *a = f->a;
+	const struct tc_phase_clusters *ph = f->ph;
+	uint32_t nb = ph->nvisible;
+	struct tc_cluster_glyph *G = xmalloc(((size_t)f->ng + 1) * sizeof *G);
+	uint32_t cursor_band = TC_NONE;
+	uint32_t vn = tc_clusters_visible_of(c, a->cl.part, a->rank);
+	for (uint32_t b = 0; vn != TC_NONE && b < nb; b++)
+		if (ph->visible[b] == vn) cursor_band = b;
+	bool sel_here = a->nrank_sel && a->cl.sel_part == a->cl.part && a->cl.sel_node < ph->nnodes;
+	const struct tc_cnode *S = sel_here ? &ph->nodes[a->cl.sel_node] : NULL;
+	for (uint32_t b = 0; b < nb; b++) band_y[b] = -1;
+	for (uint32_t b = bfirst; b < nb && y < y_end; b++) {
+		const struct tc_cnode *N = &ph->nodes[ph->visible[b]];
+		int bh = TC_MIN(h[b], y_end - y);
+		band_y[b] = y;
+		bool in_cur = cb0 != TC_NONE && b >= cb0 && b <= cb1;
+		bool in_sel = S && N->first >= S->first && N->first + N->size <= S->first + S->size;
+		draw_band(f, c, b, rx, rw, lw, y, bh, in_cur, in_sel, b == cursor_band, G);
+		y += bh;
+	}
+	free(G);
+}
+
+/* Message partners outside the focus rows: marked on the band holding them. */
+static void mark_band_partners(struct frame *f, struct tc_clusters *c, const uint32_t *fr, int nf,
+			       const uint32_t *pcev, uint32_t np, const int *band_y)
+{
+	struct tc_app *a = f->a;
+	const struct tc_phase_clusters *ph = f->ph;
+	for (uint32_t k = 0; k < np; k++) {
+		const struct tc_cev *pe = &a->st->cevs[pcev[k]];
+		if (pe->partition != a->cl.part) continue;
+		bool focus = false;
+		for (int i = 0; i < nf; i++) focus |= fr[i] == pe->rank;
+		int col = step_col(f, pe->step);
+		if (focus || col < 0) continue;
+		uint32_t vn = tc_clusters_visible_of(c, a->cl.part, pe->rank);
+		for (uint32_t b = 0; b < ph->nvisible; b++)
+			if (ph->visible[b] == vn && band_y[b] >= 0) mark(f->g, f->x0 + col, band_y[b], TC_R_PARTNER);
+	}
+}
+
+/* Nothing to cluster (no events, none in the phase, still computing): said. */
+static bool draw_nothing(struct tc_app *a, struct tc_grid *g, const struct tc_phase_clusters *ph, struct tc_rect r)
+{
+	if (!ph && a->cl.pending) {   /* the worker clusters it; app_draw_computing from the next frame */
+		grid_printf(g, r.x + 1, r.y + 1, r.w - 1, TC_R_MESSAGE, "computing clusters of phase %u ...", a->cl.part);
+		return true;
+	}
+	if (!ph) {
+		grid_text(g, r.x, r.y + 1, r.w, TC_R_LABEL, "no communication events in this trace");
+		return true;
+	}
+	if (!ph->nnodes) {
+		grid_printf(g, r.x, r.y + 1, r.w, TC_R_LABEL, "phase %u has no events", a->cl.part);
+		return true;
+	}
+	return false;
+}
+
 static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 {
 	struct tc_clusters *c;
 	const struct tc_phase_clusters *ph = phase(a, &c);
-	if (!ph && a->cl.pending) {   /* the worker clusters it; app_draw_computing from the next frame */
-		grid_printf(g, r.x + 1, r.y + 1, r.w - 1, TC_R_MESSAGE, "computing clusters of phase %u ...", a->cl.part);
-		return;
-	}
-	if (!ph) {
-		grid_text(g, r.x, r.y + 1, r.w, TC_R_LABEL, "no communication events in this trace");
-		return;
-	}
-	if (!ph->nnodes) {
-		grid_printf(g, r.x, r.y + 1, r.w, TC_R_LABEL, "phase %u has no events", a->cl.part);
-		return;
-	}
+	if (draw_nothing(a, g, ph, r)) return;
 	const struct tc_partition *P = &a->st->parts[a->cl.part];
 	bool legend = r.h >= 10, evline = r.h >= 16;
 	int body = r.h - 2 - legend - evline;   /* rows under the header and the axis */
@@ -587,139 +753,28 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	size_t cur = line_of(L, nl, a->cl.node);
 	uint32_t cb0, cb1;
 	bands_of(L, nl, cur, &cb0, &cb1);
+	struct frame f = { .a = a, .ph = ph, .g = g, .vmax = app_sum(a)->vmax, .x0 = rx + lw, .cols = rw - lw };
+	frame_columns(a, P, &f);
 
-	/* columns: the phase's steps (with the aggregate block before its first event) */
-	struct frame f = { .a = a, .ph = ph, .g = g, .vmax = app_sum(a)->vmax };
-	f.dx = a->show_agg ? 1 : 2;
-	f.s0 = (int64_t)P->first_step - (a->show_agg ? 1 : 0);
-	f.s1 = P->last_step;
-	f.x0 = rx + lw;
-	f.cols = rw - lw;
-	int64_t ncols = (f.s1 - f.s0) / f.dx + 1;
-	int64_t cc = a->step >= f.s0 && a->step <= f.s1 ? (a->step - f.s0 + f.dx - 1) / f.dx : -1;
-	if (a->cl.left < 0) a->cl.left = cc >= 0 ? cc - f.cols / 2 : 0;
-	if (cc >= 0 && cc < a->cl.left) a->cl.left = cc;
-	if (cc >= 0 && cc >= a->cl.left + f.cols) a->cl.left = cc - f.cols + 1;
-	if (a->cl.left + f.cols > ncols) a->cl.left = ncols - f.cols;
-	if (a->cl.left < 0) a->cl.left = 0;
-	f.left = a->cl.left;
-	f.v1 = f.s1;
-	f.n = 0;
-	fill_neighbours(&f, ncols, a->st->max_step);
-	int64_t v0 = TC_MAX(col_step(&f, 0), f.s0), v1 = TC_MIN(col_step(&f, f.cols - 1), f.s1);
-	f.e0 = v0 < 0 ? 0 : v0 + (v0 & 1);
-	int64_t e1 = v1 + (v1 & 1);
-	f.ng = e1 >= f.e0 ? (uint32_t)((e1 - f.e0) / 2 + 1) : 0;
-
-	/* header */
-	{
-		const struct tc_cnode *N = &ph->nodes[a->cl.node];
-		char who[24];
-		if (L[cur].band != TC_NONE) snprintf(who, sizeof who, "#%u", L[cur].band + 1);
-		else snprintf(who, sizeof who, "node");
-		grid_printf(g, r.x, r.y, r.w, TC_R_HEADING, "phase %u/%u steps %u-%u | %s | %s | %u cluster%s | %s %u rank%s: %s",
-			    a->cl.part, a->st->npartitions, P->first_step, P->last_step,
-			    ph->pattern == TC_EX_NONE ? "no exchange" : tc_exchange_names[ph->pattern],
-			    app_metric_label(a->metric), ph->nvisible, ph->nvisible == 1 ? "" : "s", who, N->size,
-			    N->size == 1 ? "" : "s", node_ranks(a, ph));
-	}
-	/* axis */
+	draw_header(a, g, ph, P, &L[cur], r);
 	grid_text(g, r.x, r.y + 1, dw, TC_R_AXIS, "dendrogram");
 	grid_fill(g, r.x + dw, r.y + 1, 1, body + 1, grid_glyph(g, TC_G_VLINE), TC_R_AXIS);
 	draw_axis(&f, r.y + 1);
 	int y = r.y + 2;
 	draw_tree(a, g, ph, L, nl, cur, r.x, y, dw, body);
-
-	/* focus ranks */
 	uint32_t pcev[MAX_PARTNERS];
 	uint32_t np = view_partners(a, pcev, MAX_PARTNERS);
-	for (int i = 0; i < nf; i++) focus_row(&f, fr[i], y + i, lw);
-	for (uint32_t k = 0; k < np; k++) {
-		const struct tc_cev *pe = &a->st->cevs[pcev[k]];
-		int col = step_col(&f, pe->step);
-		if (col < 0) continue;
-		for (int i = 0; i < nf; i++)
-			if (fr[i] == pe->rank) mark(g, f.x0 + col, y + i, TC_R_PARTNER);
-	}
+	draw_focus(&f, fr, nf, y, lw, pcev, np);
 	y += nf;
 
-	/* clusters: all of them with heights by size, or a window of one row each */
-	uint32_t nb = ph->nvisible, bfirst = 0;
+	uint32_t nb = ph->nvisible;
 	int *h = xmalloc(((size_t)nb + 1) * sizeof *h);
-	if ((int)nb <= brows) {
-		band_heights(ph, 0, nb, brows, h);
-		a->cl.btop = 0;
-	} else {
-		uint32_t want = cb0 != TC_NONE ? cb0 : 0;
-		if (want < a->cl.btop) a->cl.btop = want;
-		if (want >= a->cl.btop + (uint32_t)brows) a->cl.btop = want - (uint32_t)brows + 1;
-		if (a->cl.btop + (uint32_t)brows > nb) a->cl.btop = nb - (uint32_t)brows;
-		bfirst = a->cl.btop;
-		for (uint32_t i = 0; i < nb; i++) h[i] = 1;
-	}
-	if (sep) {
-		grid_fill(g, rx, y, rw, 1, grid_glyph(g, TC_G_HLINE), TC_R_AXIS);
-		char lab[96];
-		const char *all = a->nvis < a->t->nranks ? "(clusters over all ranks; focus: ranks of f:) " : "";
-		if ((int)nb <= brows) snprintf(lab, sizeof lab, " %u cluster%s, focus %u of %u %s", nb, nb == 1 ? "" : "s",
-					       (uint32_t)nf, ph->nfocus, all);
-		else snprintf(lab, sizeof lab, " clusters %u-%u of %u %s", bfirst + 1, bfirst + (uint32_t)brows, nb, all);
-		grid_text(g, rx + 1, y, rw - 1, TC_R_AXIS, lab);
-		y++;
-	}
-	struct tc_cluster_glyph *G = xmalloc(((size_t)f.ng + 1) * sizeof *G);
-	uint32_t cursor_band = TC_NONE;
-	{
-		uint32_t vn = tc_clusters_visible_of(c, a->cl.part, a->rank);
-		for (uint32_t b = 0; vn != TC_NONE && b < nb; b++)
-			if (ph->visible[b] == vn) cursor_band = b;
-	}
-	bool sel_here = a->nrank_sel && a->cl.sel_part == a->cl.part && a->cl.sel_node < ph->nnodes;
-	const struct tc_cnode *S = sel_here ? &ph->nodes[a->cl.sel_node] : NULL;
+	uint32_t bfirst = band_window(a, ph, brows, cb0, h);
+	if (sep) draw_separator(a, g, ph, rx, rw, y++, nf, brows, bfirst);
 	int *band_y = xmalloc(((size_t)nb + 1) * sizeof *band_y);
-	for (uint32_t b = 0; b < nb; b++) band_y[b] = -1;
-	for (uint32_t b = bfirst; b < nb && y < r.y + 2 + body; b++) {
-		const struct tc_cnode *N = &ph->nodes[ph->visible[b]];
-		int bh = TC_MIN(h[b], r.y + 2 + body - y);
-		enum tc_role bg = (b & 1) ? TC_R_HINT : TC_R_NORMAL;
-		band_y[b] = y;
-		grid_fill(g, rx, y, rw, bh, ' ', bg);
-		bool in_cur = cb0 != TC_NONE && b >= cb0 && b <= cb1;
-		bool in_sel = S && N->first >= S->first && N->first + N->size <= S->first + S->size;
-		enum tc_role lr = in_cur ? TC_R_CURSOR : in_sel ? TC_R_SELECTION : TC_R_LABEL;
-		grid_fill(g, rx, y, lw - 1, bh, ' ', in_cur || in_sel ? lr : bg);
-		grid_printf(g, rx, y, lw - 1, lr, "#%u", b + 1);
-		for (int i = 1; i < bh; i++) grid_put(g, rx, y + i, grid_glyph(g, TC_G_VLINE), lr, in_cur || in_sel ? lr : bg, 0);
-		if (f.ng) tc_clusters_glyphs(c, a->cl.part, ph->visible[b], (uint32_t)f.e0, f.ng, G);
-		for (int col = 0; col < f.cols; col++) {
-			int64_t s = col_step(&f, col);
-			if (s > f.v1) break;
-			if (!in_phase(&f, s)) {
-				neighbour_cell(&f, N, s, f.x0 + col, y);
-				continue;
-			}
-			bool agg = s < 0 || (s & 1);
-			int64_t es = s < 0 ? 0 : s + (s & 1);
-			if (es < f.e0 || (es - f.e0) / 2 >= f.ng) continue;
-			band_cell(&f, &G[(es - f.e0) / 2], agg, f.x0 + col, y, bh, bg);
-			if (b == cursor_band && s == a->step && first_col(&f, col)) mark(g, f.x0 + col, y, TC_R_CURSOR);
-		}
-		y += bh;
-	}
-	/* partners outside the focus: the cluster holding them */
-	for (uint32_t k = 0; k < np; k++) {
-		const struct tc_cev *pe = &a->st->cevs[pcev[k]];
-		if (pe->partition != a->cl.part) continue;
-		bool focus = false;
-		for (int i = 0; i < nf; i++) focus |= fr[i] == pe->rank;
-		int col = step_col(&f, pe->step);
-		if (focus || col < 0) continue;
-		uint32_t vn = tc_clusters_visible_of(c, a->cl.part, pe->rank);
-		for (uint32_t b = 0; b < nb; b++)
-			if (ph->visible[b] == vn && band_y[b] >= 0) mark(g, f.x0 + col, band_y[b], TC_R_PARTNER);
-	}
+	draw_bands(&f, c, h, bfirst, cb0, cb1, rx, rw, lw, y, r.y + 2 + body, band_y);
+	mark_band_partners(&f, c, fr, nf, pcev, np, band_y);
 	free(band_y);
-	free(G);
 	free(h);
 	free(L);
 	free(fr);
