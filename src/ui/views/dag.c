@@ -341,52 +341,49 @@ static bool cursor_visible(const struct tc_app *a, struct tc_dagview *s, int dir
 	return false;
 }
 
-static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
+/* The header: what the DAG covers, the start with as many decimals as the
+ * window's length needs (a 100 us window at 1.55 s is "1.5523 s", not
+ * "1.55 s-1.55 s"), then the length, messages, nodes and levels. */
+static void draw_header(struct tc_app *a, const struct tc_dagview *s, struct tc_grid *g, struct tc_rect r)
 {
-	struct tc_dagview *s = state(a);
-	ensure(a, s);
 	const struct tc_dag *d = s->dag;
 	const struct tc_trace *t = a->t;
-	const struct tc_latency *lat = session_latency(a->sess);
 	struct strbuf b;
 	sb_init(&b);
-	/* header: what the DAG covers */
 	if (d->region == TC_NONE) sb_printf(&b, "all %u ranks", t->nranks);
 	else sb_printf(&b, "region %u (%u ranks)", d->region, d->nranks);
 	if (a->nvis < t->nranks) sb_add(&b, ", rows: ranks of f:");
-	if (s->window != TC_NONE) sb_printf(&b, " win %u/%u", s->window, lat->nwindows);
-	/* the start with as many decimals as the window's length needs (a 100 us window at
-	 * 1.55 s is "1.5523 s", not "1.55 s-1.55 s"), then the length */
+	if (s->window != TC_NONE) sb_printf(&b, " win %u/%u", s->window, session_latency(a->sess)->nwindows);
 	char t0[32], t1[32];
 	double len = tc_dur(t, d->t1 > d->t0 ? d->t1 - d->t0 : 0);
 	int dec = len > 0 ? (int)ceil(-log10(len)) + 1 : 3;
 	snprintf(t0, sizeof t0, "%.*f s", TC_MIN(TC_MAX(dec, 2), 9), tc_sec(t, d->t0));
 	t1[0] = '+';
 	fmt_seconds(t1 + 1, sizeof t1 - 1, len);
-	sb_printf(&b, " %s %s: %u msg%s%s %u nodes %u levels", t0, t1, d->nmsgs,
-		  d->nmsgs == 1 ? "" : "s", d->truncated ? " (first)" : "", d->nnodes, d->nlevels);
+	sb_printf(&b, " %s %s: %u msg%s%s %u nodes %u levels", t0, t1, d->nmsgs, d->nmsgs == 1 ? "" : "s",
+		  d->truncated ? " (first)" : "", d->nnodes, d->nlevels);
 	if (!isnan(d->mean_l)) sb_printf(&b, " L %.2f", d->mean_l);
 	grid_text_elide(g, r.x, r.y, r.w, TC_R_HEADING, b.s);
-	b.len = 0;
-	b.s[0] = 0;
-	struct cols c = layout(d, r.w);
-	int ncols = (r.w - c.dagx) / LEVEL_W;
-	if (ncols < 1) ncols = 0;
-	/* column heads */
-	int hx = r.x + 1 + c.rw - 4;
+	sb_free(&b);
+}
+
+/* The column heads: the state columns, then the level numbers from s->left
+ * (the cursor level kept in view). */
+static void draw_heads(struct tc_dagview *s, struct tc_grid *g, const struct cols *c, struct tc_rect r, int dx, int ncols)
+{
+	const struct tc_dag *d = s->dag;
+	int hx = r.x + 1 + c->rw - 4;
 	grid_text(g, hx, r.y + 1, 4, TC_R_AXIS, "rank");
-	hx = r.x + 1 + c.rw + 1;
-	if (c.node) { grid_text(g, hx, r.y + 1, c.node, TC_R_AXIS, "node"); hx += c.node + 1; }
-	grid_text(g, hx, r.y + 1, c.lb + c.lbv, TC_R_AXIS, "LB");
-	hx += c.lb + c.lbv + 1;
-	grid_text(g, hx, r.y + 1, 3 + c.cnt + c.tb, TC_R_AXIS, c.full ? "in    n t" : "in");
-	hx += 4 + c.cnt + c.tb;
-	grid_text(g, hx, r.y + 1, 3 + c.cnt + c.tb, TC_R_AXIS, c.full ? "out   n t" : "out");
-	hx += 4 + c.cnt + c.tb;
-	grid_text(g, hx, r.y + 1, c.lw, TC_R_AXIS, "   L");
-	int dx = r.x + c.dagx;
+	hx = r.x + 1 + c->rw + 1;
+	if (c->node) { grid_text(g, hx, r.y + 1, c->node, TC_R_AXIS, "node"); hx += c->node + 1; }
+	grid_text(g, hx, r.y + 1, c->lb + c->lbv, TC_R_AXIS, "LB");
+	hx += c->lb + c->lbv + 1;
+	grid_text(g, hx, r.y + 1, 3 + c->cnt + c->tb, TC_R_AXIS, c->full ? "in    n t" : "in");
+	hx += 4 + c->cnt + c->tb;
+	grid_text(g, hx, r.y + 1, 3 + c->cnt + c->tb, TC_R_AXIS, c->full ? "out   n t" : "out");
+	hx += 4 + c->cnt + c->tb;
+	grid_text(g, hx, r.y + 1, c->lw, TC_R_AXIS, "   L");
 	if (d->nlevels && s->level >= d->nlevels) s->level = d->nlevels - 1;
-	/* keep the cursor level visible */
 	if (ncols > 0) {
 		if (s->level < s->left) s->left = s->level;
 		if (s->level >= s->left + (uint32_t)ncols) s->left = s->level - (uint32_t)ncols + 1;
@@ -403,28 +400,114 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		grid_text(g, x, r.y + 1, r.w, lv == s->level ? TC_R_HELP_KEY : TC_R_AXIS, lab);
 		lastend = x + (int)strlen(lab);
 	}
-	int rows = r.h - 3;   /* header, heads, detail line */
-	int y0 = r.y + 2;
+}
+
+/* Scroll so that the cursor rank and (if they fit) its unfolded lines stay
+ * in the rows; false (and said) when no rank of the DAG is to be drawn. */
+static bool scroll_rows(struct tc_app *a, struct tc_dagview *s, struct tc_grid *g, struct tc_rect r, int y0, int rows)
+{
+	const struct tc_dag *d = s->dag;
 	if (!d->nranks || !d->nmsgs) {
-		if (d->region == TC_NONE) sb_printf(&b, "no messages in this window");
-		else sb_printf(&b, "no messages inside region %u in this window", d->region);
-		sb_add(&b, " ([ ] other windows, r other regions)");
-		grid_text(g, r.x, y0, r.w, TC_R_LABEL, b.s);
+		char m[160], in[48] = "";
+		if (d->region != TC_NONE) snprintf(in, sizeof in, "inside region %u ", d->region);
+		snprintf(m, sizeof m, "no messages %sin this window ([ ] other windows, r other regions)", in);
+		grid_text(g, r.x, y0, r.w, TC_R_LABEL, m);
 	}
-	/* scroll: the cursor rank and (if they fit) its unfolded lines stay visible */
 	bool any = d->nranks && cursor_visible(a, s, 1);
 	if (d->nranks && !any) grid_text(g, r.x, y0, r.w, TC_R_LABEL, "no rank of the filter in this DAG (r: other regions)");
-	if (any) {
-		if (s->cur < s->top) s->top = s->cur;
-		if (s->cur - s->top > (uint32_t)rows) s->top = s->cur - (uint32_t)rows;
-		for (;;) {
-			uint32_t used = 0;
-			for (uint32_t i = s->top; i < s->cur; i++) used += rows_of(a, s, i);
-			uint32_t need = TC_MIN(rows_of(a, s, s->cur), (uint32_t)rows);
-			if (used + need <= (uint32_t)rows || s->top >= s->cur) break;
-			s->top++;
-		}
+	if (!any) return false;
+	if (s->cur < s->top) s->top = s->cur;
+	if (s->cur - s->top > (uint32_t)rows) s->top = s->cur - (uint32_t)rows;
+	for (;;) {
+		uint32_t used = 0;
+		for (uint32_t i = s->top; i < s->cur; i++) used += rows_of(a, s, i);
+		uint32_t need = TC_MIN(rows_of(a, s, s->cur), (uint32_t)rows);
+		if (used + need <= (uint32_t)rows || s->top >= s->cur) break;
+		s->top++;
 	}
+	return true;
+}
+
+/* A rank's unfolded lines: its nodes in the window, one per line. */
+static int draw_unfolded(struct tc_app *a, struct tc_dagview *s, struct tc_grid *g, const struct cols *c, struct tc_rect r,
+			 uint32_t ri, int y0, int y, int rows)
+{
+	const struct tc_dag *d = s->dag;
+	struct strbuf b;
+	sb_init(&b);
+	for (uint32_t k = s->rfirst[ri]; k < s->rfirst[ri + 1] && y < rows; k++, y++) {
+		b.len = 0;
+		if (b.s) b.s[0] = 0;
+		node_text(a, d, s->rnodes[k], &b, (size_t)r.w * 4);
+		bool on = ri == s->cur && d->nodes[s->rnodes[k]].level == s->level;
+		grid_text(g, r.x + 2 + c->rw, y0 + y, r.w - 2 - c->rw, on ? TC_R_SELECTION : TC_R_NORMAL, b.s ? b.s : "");
+	}
+	if (s->rfirst[ri] == s->rfirst[ri + 1] && y < rows) {
+		grid_text(g, r.x + 2 + c->rw, y0 + y, r.w - 2 - c->rw, TC_R_LABEL, "no node in this window");
+		y++;
+	}
+	sb_free(&b);
+	return y;
+}
+
+/* The cursor node's senders and receivers marked, then the cursor cell. */
+static void draw_cursor(struct tc_dagview *s, struct tc_grid *g, const uint32_t *rowy, int rows, int dx, int ncols,
+			uint32_t cv)
+{
+	const struct tc_dag *d = s->dag;
+	if (cv != TC_NONE) {
+		const struct tc_dag_node *n = &d->nodes[cv];
+		for (uint32_t k = 0; k < n->nin && k < 4096; k++)
+			mark(s, g, rowy, rows, dx, ncols, d->edges[d->in_edges[n->first_in + k]].from, TC_R_SEND);
+		for (uint32_t k = 0; k < n->nout && k < 4096; k++)
+			mark(s, g, rowy, rows, dx, ncols, d->edges[d->out_edges[n->first_out + k]].to, TC_R_RECV);
+	}
+	if (!(d->nranks && d->nmsgs && s->cur >= s->top && s->cur - s->top < (uint32_t)rows &&
+	      rowy[s->cur - s->top] != UINT32_MAX && s->level >= s->left && s->level < s->left + (uint32_t)ncols))
+		return;
+	int x = dx + (int)(s->level - s->left) * LEVEL_W;
+	int yy = (int)rowy[s->cur - s->top];
+	for (int k = 0; k < 2; k++) {
+		struct tc_cell *p = grid_at(g, x + k, yy);
+		if (!p) continue;
+		if (cv == TC_NONE) p->ch = k ? ' ' : grid_glyph(g, TC_G_MARK);
+		p->fg = p->bg = TC_R_CURSOR;
+	}
+}
+
+/* The detail line: the node under the cursor. */
+static void draw_detail(struct tc_app *a, const struct tc_dagview *s, struct tc_grid *g, struct tc_rect r, uint32_t cv)
+{
+	const struct tc_dag *d = s->dag;
+	const struct tc_trace *t = a->t;
+	struct strbuf b;
+	sb_init(&b);
+	if (d->nranks && d->nmsgs) {
+		const struct tc_dag_rank *R = &d->ranks[s->cur];
+		sb_printf(&b, "rank %u on %s: ", R->rank, R->node < t->nnodes ? t->nodes[R->node].name : "?");
+		if (cv != TC_NONE) node_text(a, d, cv, &b, (size_t)r.w * 2);
+		else sb_printf(&b, "no node at level %u (h/l: its nodes)", s->level);
+	}
+	int ly = r.y + r.h - 1;
+	grid_fill(g, r.x, ly, r.w, 1, ' ', TC_R_STATUS);
+	grid_text(g, r.x, ly, r.w, TC_R_STATUS, b.s ? b.s : "");
+	sb_free(&b);
+}
+
+static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
+{
+	struct tc_dagview *s = state(a);
+	ensure(a, s);
+	const struct tc_dag *d = s->dag;
+	draw_header(a, s, g, r);
+	struct cols c = layout(d, r.w);
+	int ncols = (r.w - c.dagx) / LEVEL_W;
+	if (ncols < 1) ncols = 0;
+	int dx = r.x + c.dagx;
+	draw_heads(s, g, &c, r, dx, ncols);
+	int rows = r.h - 3;   /* header, heads, detail line */
+	int y0 = r.y + 2;
+	bool any = scroll_rows(a, s, g, r, y0, rows);
 	s->page = 0;
 	uint32_t *rowy = xmalloc(((size_t)rows + 1) * sizeof *rowy);   /* screen row of rank top+i */
 	for (int i = 0; i <= rows; i++) rowy[i] = UINT32_MAX;
@@ -436,54 +519,12 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 		draw_levels(a, s, g, dx, y0 + y, ncols, ri);
 		y++;
 		s->page++;
-		if (s->unfolded[d->ranks[ri].rank]) {
-			for (uint32_t k = s->rfirst[ri]; k < s->rfirst[ri + 1] && y < rows; k++, y++) {
-				b.len = 0;
-				b.s[0] = 0;
-				node_text(a, d, s->rnodes[k], &b, (size_t)r.w * 4);
-				bool on = ri == s->cur && d->nodes[s->rnodes[k]].level == s->level;
-				grid_text(g, r.x + 2 + c.rw, y0 + y, r.w - 2 - c.rw, on ? TC_R_SELECTION : TC_R_NORMAL, b.s);
-			}
-			if (s->rfirst[ri] == s->rfirst[ri + 1] && y < rows) {
-				grid_text(g, r.x + 2 + c.rw, y0 + y, r.w - 2 - c.rw, TC_R_LABEL, "no node in this window");
-				y++;
-			}
-		}
+		if (s->unfolded[d->ranks[ri].rank]) y = draw_unfolded(a, s, g, &c, r, ri, y0, y, rows);
 	}
-	/* the cursor node, its senders and receivers */
 	uint32_t cv = d->nranks && d->nmsgs ? node_at(s, s->cur, s->level) : TC_NONE;
-	if (cv != TC_NONE) {
-		const struct tc_dag_node *n = &d->nodes[cv];
-		for (uint32_t k = 0; k < n->nin && k < 4096; k++)
-			mark(s, g, rowy, rows, dx, ncols, d->edges[d->in_edges[n->first_in + k]].from, TC_R_SEND);
-		for (uint32_t k = 0; k < n->nout && k < 4096; k++)
-			mark(s, g, rowy, rows, dx, ncols, d->edges[d->out_edges[n->first_out + k]].to, TC_R_RECV);
-	}
-	if (d->nranks && d->nmsgs && s->cur >= s->top && s->cur - s->top < (uint32_t)rows && rowy[s->cur - s->top] != UINT32_MAX &&
-	    s->level >= s->left && s->level < s->left + (uint32_t)ncols) {
-		int x = dx + (int)(s->level - s->left) * LEVEL_W;
-		int yy = (int)rowy[s->cur - s->top];
-		for (int k = 0; k < 2; k++) {
-			struct tc_cell *p = grid_at(g, x + k, yy);
-			if (!p) continue;
-			if (cv == TC_NONE) p->ch = k ? ' ' : grid_glyph(g, TC_G_MARK);
-			p->fg = p->bg = TC_R_CURSOR;
-		}
-	}
+	draw_cursor(s, g, rowy, rows, dx, ncols, cv);
 	free(rowy);
-	/* detail line: the node under the cursor */
-	b.len = 0;
-	b.s[0] = 0;
-	if (d->nranks && d->nmsgs) {
-		const struct tc_dag_rank *R = &d->ranks[s->cur];
-		sb_printf(&b, "rank %u on %s: ", R->rank, R->node < t->nnodes ? t->nodes[R->node].name : "?");
-		if (cv != TC_NONE) node_text(a, d, cv, &b, (size_t)r.w * 2);
-		else sb_printf(&b, "no node at level %u (h/l: its nodes)", s->level);
-	}
-	int ly = r.y + r.h - 1;
-	grid_fill(g, r.x, ly, r.w, 1, ' ', TC_R_STATUS);
-	grid_text(g, r.x, ly, r.w, TC_R_STATUS, b.s ? b.s : "");
-	sb_free(&b);
+	draw_detail(a, s, g, r, cv);
 }
 
 /* The shared cursor follows: rank, and the time of the node (or of the rank's nearest node). */
