@@ -14,15 +14,17 @@ static const struct command {
 } commands[] = {
 	{ "info", cmd_info, "info TRACE [--json] [--threads N]\n"
 	  "      what is in the archive: ranks, nodes, events by kind, messages, collectives, clock" },
-	{ "report", cmd_report, "report TRACE [--json] [--section NAME[,NAME...]] [--opt KEY=VALUE] [--limit N]\n"
+	{ "report", cmd_report, "report TRACE [--json | --csv] [--section NAME[,NAME...]] [--opt KEY=VALUE] [--limit N]\n"
 	  "      every analysis as text or one JSON object (a key per section); --limit N: at most N\n"
-	  "      items per long list (0 = all), JSON says <list>_total and <list>_truncated" },
+	  "      items per long list (0 = all), JSON says <list>_total and <list>_truncated; every\n"
+	  "      timestamp X_s has X_ticks beside it; --csv --section NAME[.LIST]: one table as CSV" },
 	{ "remap", cmd_remap, "remap TRACE [-o FILE [--force]] [--format openmpi|mpich|plain] [--weight bytes|messages]\n"
 	  "      a rank-to-node placement (METIS) that cuts inter-node traffic; writes only with -o" },
 	{ "render", cmd_render, "render TRACE --view VIEW --size WxH [--step N] [--rank R]\n"
 	  "         [--metric M] [--color] [--ascii] [--theme NAME|PATH] [--no-agg] [--filter REGEX]\n"
-	  "         [--search REGEX]\n"
-	  "      one view drawn exactly as the terminal UI draws it, as text (ANSI with --color)" },
+	  "         [--search REGEX] [--keys KEYS]\n"
+	  "      one view drawn exactly as the terminal UI draws it, as text (ANSI with --color);\n"
+	  "      --keys: typed in the view first (e.g. E, #, t; \\r is Enter)" },
 	{ "tui", cmd_tui, "tui TRACE [--theme NAME|PATH] [--ascii] [--color=auto|always|never] [--threads N] [--no-mouse]\n"
 	  "      the terminal UI (the same as `tracecomb TRACE`); keys: ? inside" },
 };

@@ -7,7 +7,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: tracecomb report TRACE [--json] [--section NAME[,NAME...]] [--opt KEY=VALUE] [--limit N]\n"
+	fprintf(stderr, "usage: tracecomb report TRACE [--json | --csv] [--section NAME[,NAME...]] [--opt KEY=VALUE] [--limit N]\n"
 			"  --limit N   list at most N items in each long list (0 = all; default: each list's own cut,\n"
 			"              all for per_rank/per_location); JSON says <list>_total and <list>_truncated\n"
 			"sections:");
