@@ -78,6 +78,10 @@ struct tc_steps {
 };
 
 struct tc_steps *tc_steps_compute(const struct tc_trace *t, const struct tc_steps_opts *o);
+/* A step as users read it: "init" for the aggregate block before step 0 (the
+ * time before a rank's first communication event, mostly MPI_Init), else the
+ * number.  Into buf (n bytes); returns buf. */
+const char *tc_step_label(int64_t step, char *buf, size_t n);
 void tc_steps_free(struct tc_steps *s);
 /* The value of a metric for an event (agg = its aggregate block). */
 double tc_cev_metric(const struct tc_cev *e, enum tc_metric m, bool agg);

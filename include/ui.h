@@ -468,8 +468,7 @@ bool app_set_metric(struct tc_app *a, const char *name);
  * `:metric` take both names. */
 const char *app_metric_label(enum tc_metric m);
 void app_set_step(struct tc_app *a, int64_t step);   /* also moves time */
-/* A step as shown to the user: "init" for the aggregate before step 0, else the number. */
-const char *app_step_label(int64_t step, char *buf, size_t n);
+/* (a step as shown to the user: tc_step_label, analysis_steps.h) */
 void app_set_rank(struct tc_app *a, uint32_t rank);
 void app_follow_rank(struct tc_app *a);   /* after the rank moved by itself: time or step follows */
 void app_set_time(struct tc_app *a, uint64_t time);  /* also moves step */

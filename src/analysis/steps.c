@@ -430,6 +430,13 @@ static void global_steps(struct steps_build *b)
 	free(order); free(acc); free(leap); free(po); free(rank_of);
 }
 
+const char *tc_step_label(int64_t step, char *buf, size_t n)
+{
+	if (step < 0) snprintf(buf, n, "init");
+	else snprintf(buf, n, "%lld", (long long)step);
+	return buf;
+}
+
 struct tc_steps *tc_steps_compute(const struct tc_trace *t, const struct tc_steps_opts *o)
 {
 	struct tc_steps_opts def;

@@ -50,7 +50,9 @@ static void json_block_fields(struct json *j, const struct tc_steps *st, struct 
 	const struct tc_trace *t = st->t;
 	const struct tc_cev *e = &st->cevs[b.cev];
 	json_kuint(j, "rank", e->rank);
+	char sl[24];
 	json_kint(j, "step", (int64_t)e->step - (b.agg ? 1 : 0));
+	json_kstr(j, "step_label", tc_step_label((int64_t)e->step - (b.agg ? 1 : 0), sl, sizeof sl));
 	json_kuint(j, "partition", e->partition);
 	json_kstr(j, "region", cev_region(st, e));
 	json_kbool(j, "aggregate", b.agg);
@@ -250,8 +252,9 @@ static void text_blocks(FILE *f, const struct tc_steps *st, const char *title, e
 		fmt_seconds(l, sizeof l, tc_cev_metric(e, TC_M_LATENESS, agg));
 		fmt_seconds(d, sizeof d, tc_cev_metric(e, TC_M_DLATENESS, agg));
 		snprintf(name, sizeof name, "%s%.16s", agg ? "before " : "", cev_region(st, e));
-		fprintf(f, "  %6u %7lld %5u  %-20s %10s %10s %10s\n", e->rank, (long long)e->step - (agg ? 1 : 0),
-			e->partition, name, x, l, d);
+		char sl[24];
+		fprintf(f, "  %6u %7s %5u  %-20s %10s %10s %10s\n", e->rank,
+			tc_step_label((int64_t)e->step - (agg ? 1 : 0), sl, sizeof sl), e->partition, name, x, l, d);
 	}
 }
 
@@ -275,7 +278,7 @@ static void text_origins(FILE *f, struct tc_session *s)
 		fmt_seconds(c, sizeof c, og[i].rc.delay_cost);
 		if (og[i].have_block) {
 			const struct tc_cev *ev = &st->cevs[og[i].block.cev];
-			snprintf(stp, sizeof stp, "%lld", (long long)ev->step - (og[i].block.agg ? 1 : 0));
+			tc_step_label((int64_t)ev->step - (og[i].block.agg ? 1 : 0), stp, sizeof stp);
 			snprintf(prt, sizeof prt, "%u", ev->partition);
 		}
 		if (a->kind == TC_ACT_COMPUTE) snprintf(name, sizeof name, "compute");

@@ -402,7 +402,7 @@ bool app_search_next(struct tc_app *a, bool backward)
 	char sl[24];
 	app_message(a, false, "/%s: %s on rank %u, step %s: match %zu of %zu (n/N: next/previous)", a->search,
 		    c != TC_NONE ? tc_region_name(t, t->ranks[h->rank].calls[c].region) : "?", h->rank,
-		    app_step_label(a->step, sl, sizeof sl), i + 1, a->nhits);
+		    tc_step_label(a->step, sl, sizeof sl), i + 1, a->nhits);
 	return true;
 }
 
@@ -486,7 +486,7 @@ bool app_history_pop(struct tc_app *a)
 	a->pv.t0 = p->pv_t0;
 	a->pv.t1 = p->pv_t1;
 	char sl[24];
-	app_message(a, false, "back to %s, rank %u step %s%s", a->view->name, a->rank, app_step_label(a->step, sl, sizeof sl),
+	app_message(a, false, "back to %s, rank %u step %s%s", a->view->name, a->rank, tc_step_label(a->step, sl, sizeof sl),
 		    a->nhist ? " (Esc: further back)" : "");
 	return true;
 }
@@ -845,12 +845,6 @@ bool app_next_origin(struct tc_app *a)
 /* --- frame ---------------------------------------------------------------------------- */
 /* "init" for the aggregate before step 0 (the time before the first
  * communication event), else the number. */
-const char *app_step_label(int64_t step, char *buf, size_t n)
-{
-	if (step < 0) snprintf(buf, n, "init");
-	else snprintf(buf, n, "%lld", (long long)step);
-	return buf;
-}
 
 /* The title: fields in order, dropped by priority (highest number first)
  * until the line fits; "N/M" is always "index / last index" (rank 5/63,
@@ -863,7 +857,7 @@ static void draw_title(struct tc_app *a, struct tc_grid *g)
 	fmt_seconds(tbuf, sizeof tbuf, tc_sec(a->t, a->time));
 	FIELD(0, "%s", a->view->name);
 	FIELD(1, "rank %u/%u", a->rank, a->t->nranks ? a->t->nranks - 1 : 0);
-	FIELD(2, "step %s/%u", app_step_label(a->step, sl, sizeof sl), a->st->max_step);
+	FIELD(2, "step %s/%u", tc_step_label(a->step, sl, sizeof sl), a->st->max_step);
 	FIELD(5, "%s", tbuf);
 	FIELD(6, "%s", app_metric_label(a->metric));
 	/* a view that cannot restrict itself to the filter's ranks says so */

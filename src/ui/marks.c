@@ -91,7 +91,7 @@ bool marks_key(struct tc_app *a, char cmd, int key)
 		*m = (struct tc_mark){ true, v, a->rank, a->step, a->time };
 		if (save(a))
 			app_message(a, false, "mark %c: %s, rank %u step %s ('%c returns)", key, v->name, a->rank,
-				    app_step_label(a->step, sl, sizeof sl), key);
+				    tc_step_label(a->step, sl, sizeof sl), key);
 		return true;
 	}
 	if (!m->set) {
@@ -105,6 +105,6 @@ bool marks_key(struct tc_app *a, char cmd, int key)
 	if (m->view == &view_physical) app_set_time(a, m->time);
 	app_follow_time(a);
 	app_message(a, false, "mark %c: %s, rank %u step %s (Esc: back)", key, m->view->name, a->rank,
-		    app_step_label(a->step, sl, sizeof sl));
+		    tc_step_label(a->step, sl, sizeof sl));
 	return true;
 }

@@ -20,7 +20,7 @@
 # default cut's least separation (issue 14, cluster_min_sep=0: none) neither.
 . "$(dirname "$0")/../lib.sh"
 BASE=0d74265
-NEW='enter_ticks exit_ticks start_ticks end_ticks send_ticks first_ticks last_ticks locations_by_type threads_per_rank streams_per_rank metrics per_rank per_location regions_total regions_truncated per_rank_total per_rank_truncated per_location_total per_location_truncated causes_total causes_truncated waiters_total waiters_truncated longest_total longest_truncated top_total top_truncated partition_list_total phase_shapes_total phase_shapes_truncated comm_matrix_bytes_total comm_matrix_bytes_truncated counters min_separation_s'
+NEW='step_label enter_ticks exit_ticks start_ticks end_ticks send_ticks first_ticks last_ticks locations_by_type threads_per_rank streams_per_rank metrics per_rank per_location regions_total regions_truncated per_rank_total per_rank_truncated per_location_total per_location_truncated causes_total causes_truncated waiters_total waiters_truncated longest_total longest_truncated top_total top_truncated partition_list_total phase_shapes_total phase_shapes_truncated comm_matrix_bytes_total comm_matrix_bytes_truncated counters min_separation_s'
 command -v jq >/dev/null || { echo "skip identity: jq not installed"; exit 0; }
 [ -d "$TRACES" ] || { echo "skip identity: no traces at $TRACES"; exit 0; }
 ref=${TC_REF_BIN:-}

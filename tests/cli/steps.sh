@@ -65,3 +65,13 @@ if [ -d "$TRACES/casita-late-sender-barrier-4p" ]; then
 	   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "steps" in d and "info" in d' "$out"
 	then echo "ok full-report-json"; else echo "not ok full-report-json"; fi
 fi
+# the block before step 0 is "init" in the text report, never -1; JSON keeps the
+# number and says so in step_label (issue 14: no "step -1" where a person reads)
+check late-sender-barrier-init casita-late-sender-barrier-4p \
+	'(s["origins"][0]["step"], s["origins"][0]["step_label"], s["origins"][1]["step_label"]) == (-1, "init", "11")'
+if [ -d "$TRACES/casita-late-sender-barrier-4p" ]; then
+	if "$BIN" report "$TRACES/casita-late-sender-barrier-4p" --section steps >"$out" 2>&1 &&
+	   grep -q '^       0    init     0  compute' "$out" && ! grep -qE '^ +[0-9]+ +-1 ' "$out"; then
+		echo "ok text-init"
+	else echo "not ok text-init"; fi
+fi

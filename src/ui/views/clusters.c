@@ -483,7 +483,7 @@ static void draw_axis(const struct frame *f, int y)
 		if (s > f->v1) break;
 		bool first = first_col(f, col);
 		char lab[24];
-		app_step_label(s, lab, sizeof lab);   /* "init" before step 0, never "-1" */
+		tc_step_label(s, lab, sizeof lab);   /* "init" before step 0, never "-1" */
 		int len = (int)strlen(lab);
 		if (first && col >= next && (col % 10 == 0 || (f->n < f->cols && col >= next)) && col + len <= f->cols) {
 			grid_text(g, f->x0 + col, y, f->cols - col, TC_R_AXIS, lab);
