@@ -454,6 +454,11 @@ bool app_set_view(struct tc_app *a, const char *name);
 void app_push(struct tc_app *a, const struct view *v);
 void app_pop(struct tc_app *a);
 /* Remember where the cursor is (view, rank, step, time, time window) before a jump. */
+/* The main view under the panes pushed on it (detail, help): what the cursor belongs to. */
+static inline const struct view *app_base_view(const struct tc_app *a)
+{
+	return a->depth > 0 ? a->stack[0] : a->view;
+}
 void app_history_push(struct tc_app *a);
 /* Back to the last remembered place; false when there is none. */
 bool app_history_pop(struct tc_app *a);

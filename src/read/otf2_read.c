@@ -636,14 +636,14 @@ static void set_file_err(struct loadctx *L, uint64_t ref, const char *ext, const
 }
 
 /* A location's local definitions are missing or unreadable: count it, keep the
- * first, and for an unreadable one libotf2's message (msg: this thread's
- * otf2_msg, which the thread that warns later cannot see). */
-static void note_local_def(struct loadctx *L, atomic_uint *count, uint64_t *first, uint64_t ref, char *msg)
+ * first, and for an unreadable one (keep_msg) libotf2's message: this thread's
+ * otf2_msg, which the thread that warns later cannot see. */
+static void note_local_def(struct loadctx *L, atomic_uint *count, uint64_t *first, uint64_t ref, bool keep_msg)
 {
 	pthread_mutex_lock(&L->mu);
 	if (!atomic_fetch_add(count, 1)) {
 		*first = ref;
-		if (msg) snprintf(msg, sizeof L->first_bad_local_def_msg, "%s", otf2_msg);
+		if (keep_msg) snprintf(L->first_bad_local_def_msg, sizeof L->first_bad_local_def_msg, "%s", otf2_msg);
 	}
 	pthread_mutex_unlock(&L->mu);
 }
@@ -668,10 +668,10 @@ static void warn_local_defs(struct loadctx *L)
 /* Read one location: local definitions first, then its events in chunks. */
 static void read_location(struct loadctx *L, struct locctx *c, OTF2_EvtReaderCallbacks *cb)
 {
-	if (L->have_local_defs && !c->local_def) note_local_def(L, &L->no_local_defs, &L->first_no_local_def, c->ref, NULL);
+	if (L->have_local_defs && !c->local_def) note_local_def(L, &L->no_local_defs, &L->first_no_local_def, c->ref, false);
 	if (L->have_local_defs && c->local_def && !c->def_empty) {
 		OTF2_DefReader *dr = OTF2_Reader_GetDefReader(L->rd, c->ref);
-		if (!dr) note_local_def(L, &L->bad_local_defs, &L->first_bad_local_def, c->ref, L->first_bad_local_def_msg);
+		if (!dr) note_local_def(L, &L->bad_local_defs, &L->first_bad_local_def, c->ref, true);
 		if (dr) {
 			uint64_t n;
 			OTF2_ErrorCode rc;

@@ -200,7 +200,7 @@ void app_set_rank(struct tc_app *a, uint32_t rank)
  * event at that step). */
 void app_follow_rank(struct tc_app *a)
 {
-	const struct view *v = a->depth > 0 ? a->stack[0] : a->view;
+	const struct view *v = app_base_view(a);
 	if (v == &view_physical || v == &view_calls) app_set_time(a, a->time);
 	else app_set_step(a, a->step);
 }
@@ -465,7 +465,7 @@ void app_pop(struct tc_app *a)
 
 void app_history_push(struct tc_app *a)
 {
-	const struct view *v = a->depth > 0 ? a->stack[0] : a->view;
+	const struct view *v = app_base_view(a);
 	struct tc_place p = { v, a->rank, a->step, a->time, a->pv.t0, a->pv.t1, ++a->ticks };
 	if (a->nhist == (int)TC_NELEM(a->hist)) {   /* full: forget the oldest */
 		memmove(a->hist, a->hist + 1, sizeof a->hist - sizeof a->hist[0]);
@@ -861,7 +861,7 @@ static void draw_title(struct tc_app *a, struct tc_grid *g)
 	FIELD(5, "%s", tbuf);
 	FIELD(6, "%s", app_metric_label(a->metric));
 	/* a view that cannot restrict itself to the filter's ranks says so */
-	const struct view *base = a->depth > 0 ? a->stack[0] : a->view;
+	const struct view *base = app_base_view(a);
 	if (a->filter) FIELD(3, "f:%s%s", a->filter, base->filtered ? "" : " (all ranks here)");
 	if (a->nrank_sel) FIELD(4, "sel %u", a->nrank_sel);
 	FIELD(7, "%s", a->trace_name);
@@ -933,7 +933,7 @@ static void draw_bottom(struct tc_app *a, struct tc_grid *g)
 static bool draw_strip(struct tc_app *a, struct tc_grid *g, int y)
 {
 	static const int widths[] = { 64, 4, 3 };
-	const struct view *cur = a->depth > 0 ? a->stack[0] : a->view;
+	const struct view *cur = app_base_view(a);
 	for (size_t k = 0; k < TC_NELEM(widths); k++) {
 		int wmax = widths[k], len = 0;
 		for (size_t i = 0; i < tc_nmain_views; i++)

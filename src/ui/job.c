@@ -16,7 +16,7 @@
 
 struct tc_job {
 	pthread_t tid;
-	void (*fn)(void *ctx);  /* what runs: a prepare hook (run_prepare), or app_job_start's */
+	void (*fn)(void *ctx);  /* what runs: a prepare hook (run_prepare), or another caller's */
 	void *ctx;
 	void (*finish)(struct tc_app *a, void *ctx);   /* on the UI thread once it ran (NULL: nothing) */
 	const struct view *v;   /* whose data it computes (NULL: data for a key, app_data_ready) */
@@ -35,8 +35,8 @@ static void *run(void *arg)
 
 /* Start fn(ctx) in a worker on behalf of v; false (nothing started) when a worker runs
  * already or no thread can be made. */
-static bool job_start(struct tc_app *a, const struct view *v, const char *what, void (*fn)(void *), void *ctx,
-		      void (*done)(struct tc_app *a, void *ctx))
+bool app_job_start(struct tc_app *a, const struct view *v, const char *what, void (*fn)(void *), void *ctx,
+		   void (*done)(struct tc_app *a, void *ctx))
 {
 	if (a->job) return false;
 	struct tc_job *j = xcalloc(1, sizeof *j);
@@ -48,12 +48,6 @@ static bool job_start(struct tc_app *a, const struct view *v, const char *what, 
 	}
 	a->job = j;
 	return true;
-}
-
-bool app_job_start(struct tc_app *a, const struct view *v, const char *what, void (*fn)(void *), void *ctx,
-		   void (*done)(struct tc_app *a, void *ctx))
-{
-	return job_start(a, v, what, fn, ctx, done);
 }
 
 /* A prepare hook as a job function. */
@@ -96,7 +90,7 @@ static bool ready_or_start(struct tc_app *a, bool (*ready)(const struct tc_sessi
 	}
 	struct prep *p = xmalloc(sizeof *p);
 	*p = (struct prep){ prepare, a->sess };
-	if (!job_start(a, v, what, run_prepare, p, NULL)) {   /* no thread: compute here */
+	if (!app_job_start(a, v, what, run_prepare, p, NULL)) {   /* no thread: compute here */
 		free(p);
 		prepare(a->sess);
 		return true;

@@ -87,7 +87,7 @@ bool marks_key(struct tc_app *a, char cmd, int key)
 	struct tc_mark *m = &a->marks[key - 'a'];
 	char sl[24];
 	if (cmd == 'M') {
-		const struct view *v = a->depth > 0 ? a->stack[0] : a->view;
+		const struct view *v = app_base_view(a);
 		*m = (struct tc_mark){ true, v, a->rank, a->step, a->time };
 		if (save(a))
 			app_message(a, false, "mark %c: %s, rank %u step %s ('%c returns)", key, v->name, a->rank,
