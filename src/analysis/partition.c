@@ -260,106 +260,167 @@ static void merge_messages(struct uf *u, const struct tc_trace *t, const struct 
  * this round.  Returns true when it merged (*kstart = the leap before the first
  * merge); the caller rebuilds the DAG and calls again.  Merging several leaps
  * per round keeps the number of rounds near log(partitions) on chains. */
+/* What one round reads: the partitions' leaps, their ranks, their parents
+ * (reverse CSR with gaps) and the partitions by leap. */
+struct leaps {
+	const struct pgraph *g;
+	struct uf *u;
+	const uint32_t *first_cev;
+	uint32_t *leap, maxleap;
+	uint32_t *roff, *rk;          /* ranks of partition p: rk[roff[p] .. roff[p+1]) */
+	uint32_t *ioff, *isrc;        /* parents of p: isrc[ioff[p] .. ioff[p+1]), gaps igap */
+	uint64_t *igap;
+	uint32_t *loff, *lp;          /* partitions of leap k: lp[loff[k] .. loff[k+1]) */
+	uint32_t active;              /* ranks with at least one cev */
+	uint32_t *mark;               /* rank → the leap that counted it last */
+	uint8_t *touched;             /* partition took part in a merge this round */
+};
+
+static void leap_levels(struct leaps *L)
+{
+	const struct pgraph *g = L->g;
+	uint32_t np = g->np;
+	uint32_t *order = xmalloc(((size_t)np + 1) * sizeof *order);
+	L->leap = xcalloc((size_t)np + 1, sizeof *L->leap);
+	steps_topo_order(np, g->off, g->adj, NULL, order);
+	L->maxleap = 0;
+	for (uint32_t i = 0; i < np; i++) {
+		uint32_t p = order[i];
+		L->maxleap = TC_MAX(L->maxleap, L->leap[p]);
+		for (uint32_t e = g->off[p]; e < g->off[p + 1]; e++)
+			if (L->leap[g->adj[e]] < L->leap[p] + 1) L->leap[g->adj[e]] = L->leap[p] + 1;
+	}
+	free(order);
+	/* partitions by leap */
+	L->loff = xcalloc((size_t)L->maxleap + 3, sizeof *L->loff);
+	for (uint32_t p = 0; p < np; p++) L->loff[L->leap[p] + 2]++;
+	for (uint32_t k = 0; k <= L->maxleap; k++) L->loff[k + 2] += L->loff[k + 1];
+	L->lp = xmalloc(((size_t)np + 1) * sizeof *L->lp);
+	for (uint32_t p = 0; p < np; p++) L->lp[L->loff[L->leap[p] + 1]++] = p;
+}
+
+/* Ranks of each partition: runs of cevs (contiguous per rank after cycle merge). */
+static void partition_ranks(struct leaps *L, const struct tc_steps *s)
+{
+	const struct pgraph *g = L->g;
+	uint32_t np = g->np;
+	L->roff = xcalloc((size_t)np + 2, sizeof *L->roff);
+	for (size_t i = 0; i < s->ncevs; i++) {
+		uint32_t pv = steps_prev(s, (uint32_t)i);
+		if (pv == TC_NONE || g->pid[pv] != g->pid[i]) L->roff[g->pid[i] + 2]++;
+	}
+	for (uint32_t p = 0; p < np; p++) L->roff[p + 2] += L->roff[p + 1];
+	L->rk = xmalloc((L->roff[np + 1] + 1) * sizeof *L->rk);
+	for (size_t i = 0; i < s->ncevs; i++) {
+		uint32_t pv = steps_prev(s, (uint32_t)i);
+		if (pv == TC_NONE || g->pid[pv] != g->pid[i]) L->rk[L->roff[g->pid[i] + 1]++] = s->cevs[i].rank;
+	}
+	uint32_t nranks = s->t->nranks;
+	L->active = 0;
+	for (uint32_t r = 0; r < nranks; r++) L->active += s->rank_first[r + 1] > s->rank_first[r];
+	L->mark = xmalloc(((size_t)nranks + 1) * sizeof *L->mark);
+	for (uint32_t r = 0; r < nranks; r++) L->mark[r] = TC_NONE;
+}
+
+/* Parents with their gaps: the reverse CSR of g. */
+static void parents(struct leaps *L)
+{
+	const struct pgraph *g = L->g;
+	uint32_t np = g->np, ne = g->off[np];
+	L->ioff = xcalloc((size_t)np + 2, sizeof *L->ioff);
+	for (uint32_t e = 0; e < ne; e++) L->ioff[g->adj[e] + 2]++;
+	for (uint32_t p = 0; p < np; p++) L->ioff[p + 2] += L->ioff[p + 1];
+	L->isrc = xmalloc((ne + 1) * sizeof *L->isrc);
+	L->igap = xmalloc((ne + 1) * sizeof *L->igap);
+	for (uint32_t p = 0; p < np; p++)
+		for (uint32_t e = g->off[p]; e < g->off[p + 1]; e++) {
+			uint32_t k = L->ioff[g->adj[e] + 1]++;
+			L->isrc[k] = p;
+			L->igap[k] = g->gap[e];
+		}
+}
+
+static bool join(struct leaps *L, uint32_t p, uint32_t q)
+{
+	if (!uf_union(L->u, L->first_cev[p], L->first_cev[q])) return false;
+	L->touched[p] = L->touched[q] = 1;
+	return true;
+}
+
+/* Partition p of leap k: merged backwards with its parents when they are more
+ * than 10× closer in time than its children, else with the children that add
+ * ranks.  Sets *any_child when p has a child at the next leap. */
+static bool merge_one(struct leaps *L, uint32_t p, uint32_t k, bool *any_child)
+{
+	const struct pgraph *g = L->g;
+	bool merged = false;
+	uint64_t pd = UINT64_MAX, cd = UINT64_MAX;
+	for (uint32_t e = L->ioff[p]; e < L->ioff[p + 1]; e++)
+		if (L->leap[L->isrc[e]] + 1 == k && L->igap[e] < pd) pd = L->igap[e];
+	for (uint32_t e = g->off[p]; e < g->off[p + 1]; e++)
+		if (L->leap[g->adj[e]] == k + 1) {
+			*any_child = true;
+			if (g->gap[e] < cd) cd = g->gap[e];
+		}
+	if (pd != UINT64_MAX && (cd == UINT64_MAX || cd / 10 > pd)) {
+		for (uint32_t e = L->ioff[p]; e < L->ioff[p + 1]; e++)
+			if (L->leap[L->isrc[e]] + 1 == k) merged |= join(L, p, L->isrc[e]);
+		return merged;
+	}
+	for (uint32_t e = g->off[p]; e < g->off[p + 1]; e++) {
+		uint32_t c = g->adj[e];
+		if (L->leap[c] != k + 1) continue;
+		bool adds = false;
+		for (uint32_t j = L->roff[c]; j < L->roff[c + 1]; j++)
+			if (L->mark[L->rk[j]] != k) { L->mark[L->rk[j]] = k; adds = true; }
+		if (adds) merged |= join(L, p, c);
+	}
+	return merged;
+}
+
+/* Leap k: nothing when its partitions cover every active rank or one of them
+ * was touched this round (its leaps are stale until the DAG is rebuilt); else
+ * every partition merges (merge_one), or, when none did, the whole next leap
+ * reachable from here is absorbed.  Returns whether it merged. */
+static bool merge_leap(struct leaps *L, uint32_t k)
+{
+	const struct pgraph *g = L->g;
+	uint32_t have = 0;
+	bool stale = false;
+	for (uint32_t i = L->loff[k]; i < L->loff[k + 1]; i++) {
+		stale |= L->touched[L->lp[i]];
+		for (uint32_t j = L->roff[L->lp[i]]; j < L->roff[L->lp[i] + 1]; j++)
+			if (L->mark[L->rk[j]] != k) { L->mark[L->rk[j]] = k; have++; }
+	}
+	if (have >= L->active || stale) return false;
+	bool any_child = false, merged = false;
+	for (uint32_t i = L->loff[k]; i < L->loff[k + 1]; i++) merged |= merge_one(L, L->lp[i], k, &any_child);
+	if (!merged && any_child) /* force: absorb the next leap reachable from here */
+		for (uint32_t i = L->loff[k]; i < L->loff[k + 1]; i++)
+			for (uint32_t e = g->off[L->lp[i]]; e < g->off[L->lp[i] + 1]; e++)
+				if (L->leap[g->adj[e]] == k + 1) merged |= join(L, L->lp[i], g->adj[e]);
+	return merged;
+}
+
+/* One round on a DAG g: every leap ≥ *kstart whose partitions do not cover
+ * every active rank merges (merge_leap), skipping leaps already changed in
+ * this round.  Returns true when it merged (*kstart = the leap before the first
+ * merge); the caller rebuilds the DAG and calls again.  Merging several leaps
+ * per round keeps the number of rounds near log(partitions) on chains. */
 static bool leap_round(struct uf *u, const struct tc_steps *s, const struct pgraph *g, const uint32_t *first_cev,
 		       uint32_t *kstart)
 {
-	uint32_t np = g->np, nranks = s->t->nranks;
-	uint32_t *order = xmalloc(((size_t)np + 1) * sizeof *order);
-	uint32_t *leap = xcalloc((size_t)np + 1, sizeof *leap);
-	steps_topo_order(np, g->off, g->adj, NULL, order);
-	uint32_t maxleap = 0;
-	for (uint32_t i = 0; i < np; i++) {
-		uint32_t p = order[i];
-		maxleap = TC_MAX(maxleap, leap[p]);
-		for (uint32_t e = g->off[p]; e < g->off[p + 1]; e++)
-			if (leap[g->adj[e]] < leap[p] + 1) leap[g->adj[e]] = leap[p] + 1;
-	}
-	/* ranks of each partition: runs of cevs (contiguous per rank after cycle merge) */
-	uint32_t *roff = xcalloc((size_t)np + 2, sizeof *roff);
-	for (size_t i = 0; i < s->ncevs; i++) {
-		uint32_t pv = steps_prev(s, (uint32_t)i);
-		if (pv == TC_NONE || g->pid[pv] != g->pid[i]) roff[g->pid[i] + 2]++;
-	}
-	for (uint32_t p = 0; p < np; p++) roff[p + 2] += roff[p + 1];
-	uint32_t *rk = xmalloc((roff[np + 1] + 1) * sizeof *rk);
-	for (size_t i = 0; i < s->ncevs; i++) {
-		uint32_t pv = steps_prev(s, (uint32_t)i);
-		if (pv == TC_NONE || g->pid[pv] != g->pid[i]) rk[roff[g->pid[i] + 1]++] = s->cevs[i].rank;
-	}
-	/* parents with their gaps: reverse CSR */
-	uint32_t *ioff = xcalloc((size_t)np + 2, sizeof *ioff);
-	uint32_t ne = g->off[np];
-	for (uint32_t e = 0; e < ne; e++) ioff[g->adj[e] + 2]++;
-	for (uint32_t p = 0; p < np; p++) ioff[p + 2] += ioff[p + 1];
-	uint32_t *isrc = xmalloc((ne + 1) * sizeof *isrc);
-	uint64_t *igap = xmalloc((ne + 1) * sizeof *igap);
-	for (uint32_t p = 0; p < np; p++)
-		for (uint32_t e = g->off[p]; e < g->off[p + 1]; e++) {
-			uint32_t k = ioff[g->adj[e] + 1]++;
-			isrc[k] = p;
-			igap[k] = g->gap[e];
-		}
-	/* partitions by leap */
-	uint32_t *loff = xcalloc((size_t)maxleap + 3, sizeof *loff);
-	for (uint32_t p = 0; p < np; p++) loff[leap[p] + 2]++;
-	for (uint32_t k = 0; k <= maxleap; k++) loff[k + 2] += loff[k + 1];
-	uint32_t *lp = xmalloc(((size_t)np + 1) * sizeof *lp);
-	for (uint32_t p = 0; p < np; p++) lp[loff[leap[p] + 1]++] = p;
-	/* active ranks */
-	uint32_t active = 0;
-	for (uint32_t r = 0; r < nranks; r++) active += s->rank_first[r + 1] > s->rank_first[r];
-	uint32_t *mark = xmalloc(((size_t)nranks + 1) * sizeof *mark);
-	for (uint32_t r = 0; r < nranks; r++) mark[r] = TC_NONE;
-
-	/* touched[p]: p took part in a merge this round; a leap holding a touched
-	 * partition waits for the next round (its leaps are stale until then) */
-	uint8_t *touched = xcalloc((size_t)np + 1, 1);
+	struct leaps L = { .g = g, .u = u, .first_cev = first_cev };
+	leap_levels(&L);
+	partition_ranks(&L, s);
+	parents(&L);
+	L.touched = xcalloc((size_t)g->np + 1, 1);
 	uint32_t first_merge = TC_NONE;
-#define JOIN(p, q) do { if (uf_union(u, first_cev[p], first_cev[q])) { merged_here = true; touched[p] = touched[q] = 1; } } while (0)
-	for (uint32_t k = *kstart; k <= maxleap; k++) {
-		uint32_t have = 0;
-		bool stale = false;
-		for (uint32_t i = loff[k]; i < loff[k + 1]; i++) {
-			stale |= touched[lp[i]];
-			for (uint32_t j = roff[lp[i]]; j < roff[lp[i] + 1]; j++)
-				if (mark[rk[j]] != k) { mark[rk[j]] = k; have++; }
-		}
-		if (have >= active || stale) continue;
-		bool any_child = false, merged_here = false;
-		for (uint32_t i = loff[k]; i < loff[k + 1]; i++) {
-			uint32_t p = lp[i];
-			uint64_t pd = UINT64_MAX, cd = UINT64_MAX;
-			for (uint32_t e = ioff[p]; e < ioff[p + 1]; e++)
-				if (leap[isrc[e]] + 1 == k && igap[e] < pd) pd = igap[e];
-			for (uint32_t e = g->off[p]; e < g->off[p + 1]; e++)
-				if (leap[g->adj[e]] == k + 1) {
-					any_child = true;
-					if (g->gap[e] < cd) cd = g->gap[e];
-				}
-			if (pd != UINT64_MAX && (cd == UINT64_MAX || cd / 10 > pd)) {
-				for (uint32_t e = ioff[p]; e < ioff[p + 1]; e++)
-					if (leap[isrc[e]] + 1 == k) JOIN(p, isrc[e]);
-				continue;
-			}
-			for (uint32_t e = g->off[p]; e < g->off[p + 1]; e++) {
-				uint32_t c = g->adj[e];
-				if (leap[c] != k + 1) continue;
-				bool adds = false;
-				for (uint32_t j = roff[c]; j < roff[c + 1]; j++)
-					if (mark[rk[j]] != k) { mark[rk[j]] = k; adds = true; }
-				if (adds) JOIN(p, c);
-			}
-		}
-		if (!merged_here && any_child) /* force: absorb the next leap reachable from here */
-			for (uint32_t i = loff[k]; i < loff[k + 1]; i++)
-				for (uint32_t e = g->off[lp[i]]; e < g->off[lp[i] + 1]; e++)
-					if (leap[g->adj[e]] == k + 1) JOIN(lp[i], g->adj[e]);
-		if (merged_here && first_merge == TC_NONE) first_merge = k;
-	}
-#undef JOIN
-	*kstart = first_merge == TC_NONE ? maxleap + 1 : first_merge > 0 ? first_merge - 1 : 0;
-	free(order); free(leap); free(roff); free(rk); free(ioff); free(isrc); free(igap);
-	free(loff); free(lp); free(mark); free(touched);
+	for (uint32_t k = *kstart; k <= L.maxleap; k++)
+		if (merge_leap(&L, k) && first_merge == TC_NONE) first_merge = k;
+	*kstart = first_merge == TC_NONE ? L.maxleap + 1 : first_merge > 0 ? first_merge - 1 : 0;
+	free(L.leap); free(L.roff); free(L.rk); free(L.ioff); free(L.isrc); free(L.igap);
+	free(L.loff); free(L.lp); free(L.mark); free(L.touched);
 	return first_merge != TC_NONE;
 }
 
