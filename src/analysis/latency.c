@@ -293,16 +293,12 @@ static void sanitize(struct tc_latency_opts *o)
 	if (!(o->growth_min >= 0)) o->growth_min = d.growth_min;
 }
 
-struct tc_latency *tc_latency_compute(const struct tc_trace *t, const struct tc_latency_opts *o)
+/* Per message: transfer time, raw latency, class; then the criteria per
+ * (class, size bucket) and each message's latency l = transfer / criterion. */
+static void message_latencies(struct tc_latency *lat)
 {
-	struct tc_latency *lat = xcalloc(1, sizeof *lat);
-	if (o) lat->opts = *o;
-	else tc_latency_default_opts(&lat->opts);
-	sanitize(&lat->opts);
-	const struct tc_latency_opts *op = &lat->opts;
-	lat->t = t;
-	size_t m = t->nmsgs;
-	size_t m1 = m ? m : 1;
+	const struct tc_trace *t = lat->t;
+	size_t m = t->nmsgs, m1 = m ? m : 1;
 	lat->transfer = xmalloc(m1 * sizeof *lat->transfer);
 	lat->raw = xmalloc(m1 * sizeof *lat->raw);
 	lat->l = xmalloc(m1 * sizeof *lat->l);
@@ -325,13 +321,48 @@ struct tc_latency *tc_latency_compute(const struct tc_trace *t, const struct tc_
 		lat->l[i] = lat->transfer[i] / TC_MAX(c, floor_s);
 		suml += lat->l[i];
 		lat->delayed += lat->l[i] > 1.0;
-		lat->high += lat->l[i] >= op->high_l;
+		lat->high += lat->l[i] >= lat->opts.high_l;
 	}
 	lat->mean_l = m ? suml / (double)m : NAN;
+}
 
-	compute_regions(lat);
+/* Message i into its window: the run's, its class's, and its region's when
+ * both ends are in one region (else it crosses both); sum_touch: latency
+ * summed per region over the messages touching it. */
+static void window_add(struct tc_latency *lat, size_t i, uint64_t w, double *sum_touch)
+{
+	const struct tc_msg *g = &lat->t->msgs[i];
+	double high = lat->opts.high_l;
+	bool inter = lat->cls[i] == TC_LAT_INTER;
+	double l = lat->l[i], tr = lat->transfer[i];
+	lat_win_add(&lat->win_all[w], l, tr, inter, high);
+	lat_win_add(&lat->win_class[w * 2 + lat->cls[i]], l, tr, inter, high);
+	uint32_t ra = lat->rank_region[g->src], rb = lat->rank_region[g->dst];
+	if (ra == rb) {
+		struct tc_lat_region *R = &lat->regions[ra];
+		R->messages_inside++;
+		R->inter_inside += inter;
+		R->delayed += l > 1.0;
+		R->high += l >= high;
+		R->rl += l;
+		sum_touch[ra] += l;
+		lat_win_add(&R->win[w], l, tr, inter, high);
+	} else {
+		lat->regions[ra].messages_crossing++;
+		lat->regions[rb].messages_crossing++;
+		sum_touch[ra] += l;
+		sum_touch[rb] += l;
+	}
+}
 
-	/* windows over the analysed span, by receive completion */
+/* Windows over the analysed span, by receive completion: every message
+ * added to its window, then each window's, region's and the run's summary
+ * and the periods (temporal evolution). */
+static void windows(struct tc_latency *lat)
+{
+	const struct tc_trace *t = lat->t;
+	const struct tc_latency_opts *op = &lat->opts;
+	size_t m = t->nmsgs;
 	uint32_t W = op->windows ? op->windows : auto_windows(m);
 	lat->nwindows = W;
 	bool given = op->win_t1 > op->win_t0;
@@ -345,31 +376,11 @@ struct tc_latency *tc_latency_compute(const struct tc_trace *t, const struct tc_
 	for (uint32_t i = 0; i < lat->nregions; i++) lat->regions[i].win = xcalloc(W, sizeof(struct tc_lat_win));
 	double *sum_touch = xcalloc(lat->nregions ? lat->nregions : 1, sizeof *sum_touch);
 	for (size_t i = 0; i < m; i++) {
-		const struct tc_msg *g = &t->msgs[i];
-		uint64_t rt = g->recv_time > lat->win_t0 ? g->recv_time - lat->win_t0 : 0;
+		uint64_t rt = t->msgs[i].recv_time > lat->win_t0 ? t->msgs[i].recv_time - lat->win_t0 : 0;
 		uint64_t w = rt / lat->win_dt;
 		if (w >= W) w = W - 1;
 		lat->window[i] = (uint32_t)w;
-		bool inter = lat->cls[i] == TC_LAT_INTER;
-		double l = lat->l[i], tr = lat->transfer[i];
-		lat_win_add(&lat->win_all[w], l, tr, inter, op->high_l);
-		lat_win_add(&lat->win_class[w * 2 + lat->cls[i]], l, tr, inter, op->high_l);
-		uint32_t ra = lat->rank_region[g->src], rb = lat->rank_region[g->dst];
-		if (ra == rb) {
-			struct tc_lat_region *R = &lat->regions[ra];
-			R->messages_inside++;
-			R->inter_inside += inter;
-			R->delayed += l > 1.0;
-			R->high += l >= op->high_l;
-			R->rl += l;
-			sum_touch[ra] += l;
-			lat_win_add(&R->win[w], l, tr, inter, op->high_l);
-		} else {
-			lat->regions[ra].messages_crossing++;
-			lat->regions[rb].messages_crossing++;
-			sum_touch[ra] += l;
-			sum_touch[rb] += l;
-		}
+		window_add(lat, i, w, sum_touch);
 	}
 	lat_win_finish(lat->win_all, W);
 	lat_win_finish(lat->win_class, (size_t)W * 2);
@@ -383,6 +394,18 @@ struct tc_latency *tc_latency_compute(const struct tc_trace *t, const struct tc_
 	}
 	free(sum_touch);
 	lat->nperiods_all = tc_lat_periods(lat->win_all, W, op, &lat->periods_all);
+}
+
+struct tc_latency *tc_latency_compute(const struct tc_trace *t, const struct tc_latency_opts *o)
+{
+	struct tc_latency *lat = xcalloc(1, sizeof *lat);
+	if (o) lat->opts = *o;
+	else tc_latency_default_opts(&lat->opts);
+	sanitize(&lat->opts);
+	lat->t = t;
+	message_latencies(lat);
+	compute_regions(lat);
+	windows(lat);
 	return lat;
 }
 
