@@ -808,10 +808,10 @@ static uint32_t level(struct tc_clusters *c, uint32_t p, const struct tc_phase_c
 	return k;
 }
 
-static bool key(struct tc_app *a, int k, enum tc_action act)
+/* Keys that work without a dendrogram: steps, the metric.  Returns false
+ * when act is not one of them. */
+static bool step_key(struct tc_app *a, struct tc_clusters *c, enum tc_action act)
 {
-	struct tc_clusters *c;
-	const struct tc_phase_clusters *ph = phase(a, &c);
 	switch (act) {
 	case ACT_LEFT:
 	case ACT_RIGHT: {
@@ -830,32 +830,16 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 			app_message(a, false, "metric: %s (the phase is clustered again)", app_metric_label(a->metric));
 		return true;
 	default:
-		break;
+		return false;
 	}
-	if (!ph || !ph->nnodes) {
-		switch (act) {
-		case ACT_DOWN: case ACT_UP: case ACT_PGDN: case ACT_PGUP: case ACT_TOP: case ACT_BOTTOM:
-		case ACT_ENTER: case ACT_ZOOM_IN: case ACT_ZOOM_OUT: case ACT_ZOOM_FIT: case ACT_FOCUS_MAX:
-		case ACT_FOCUS_CENTROID:
-			return true;
-		default:
-			return false;
-		}
-	}
+}
+
+/* The dendrogram keys that change what is open or focused at the cursor
+ * node (Enter, + / -, =, the focus keys).  Returns false for other keys. */
+static bool tree_key(struct tc_app *a, struct tc_clusters *c, const struct tc_phase_clusters *ph, enum tc_action act)
+{
 	uint32_t p = a->cl.part;
-	struct tline *L = xmalloc(((size_t)ph->nnodes + 1) * sizeof *L);
-	size_t nl = tree_lines(ph, L);
-	a->cl.node = shown_node(ph, a->cl.node);
-	size_t cur = line_of(L, nl, a->cl.node);
-	size_t page = a->cl.rows > 1 ? (size_t)a->cl.rows - 1 : 1;
-	bool handled = true, moved = false;
 	switch (act) {
-	case ACT_DOWN: if (cur + 1 < nl) cur++; moved = true; break;
-	case ACT_UP: if (cur) cur--; moved = true; break;
-	case ACT_PGDN: cur = cur + page < nl ? cur + page : nl - 1; moved = true; break;
-	case ACT_PGUP: cur = cur > page ? cur - page : 0; moved = true; break;
-	case ACT_TOP: cur = 0; moved = true; break;
-	case ACT_BOTTOM: cur = nl - 1; moved = true; break;
 	case ACT_ENTER: {
 		const struct tc_cnode *N = &ph->nodes[a->cl.node];
 		if (N->child[0] != TC_NONE) {
@@ -863,7 +847,7 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 			app_message(a, false, "%s: %u cluster%s", N->open ? "opened" : "closed", n, n == 1 ? "" : "s");
 		}
 		select_node(a, ph);
-		break;
+		return true;
 	}
 	case ACT_ZOOM_IN:
 	case ACT_ZOOM_OUT: {
@@ -876,32 +860,69 @@ static bool key(struct tc_app *a, int k, enum tc_action act)
 		}
 		if (n) app_message(a, false, "%u cluster%s", ph->nvisible, ph->nvisible == 1 ? "" : "s");
 		else app_message(a, false, open ? "nothing left to open here" : "nothing to close");
-		break;
+		return true;
 	}
 	case ACT_ZOOM_FIT:
 		tc_clusters_cut(c, p, 0);
 		a->cl.node = shown_node(ph, a->cl.node);
 		app_message(a, false, "default cut: %u cluster%s", ph->nvisible, ph->nvisible == 1 ? "" : "s");
-		break;
+		return true;
 	case ACT_FOCUS_MAX:
 	case ACT_FOCUS_CENTROID: {
 		uint32_t seed = act == ACT_FOCUS_MAX ? ph->nodes[a->cl.node].max_rank : tc_clusters_centroid(c, p, a->cl.node);
-		if (seed == TC_NONE) break;
+		if (seed == TC_NONE) return true;
 		uint32_t n = tc_clusters_refocus(c, p, seed, ph->radius);
 		app_message(a, false, "focus: %u rank%s around %s rank %u", n, n == 1 ? "" : "s",
 			    act == ACT_FOCUS_MAX ? "the max-metric" : "the centroid", seed);
-		break;
+		return true;
 	}
 	default:
-		handled = false;
-		break;
+		return false;
+	}
+}
+
+/* Cursor moves over the dendrogram's lines (a node per line). */
+static bool move_key(struct tc_app *a, const struct tc_phase_clusters *ph, enum tc_action act)
+{
+	struct tline *L = xmalloc(((size_t)ph->nnodes + 1) * sizeof *L);
+	size_t nl = tree_lines(ph, L);
+	size_t cur = line_of(L, nl, a->cl.node);
+	size_t page = a->cl.rows > 1 ? (size_t)a->cl.rows - 1 : 1;
+	bool moved = true;
+	switch (act) {
+	case ACT_DOWN: if (cur + 1 < nl) cur++; break;
+	case ACT_UP: if (cur) cur--; break;
+	case ACT_PGDN: cur = cur + page < nl ? cur + page : nl - 1; break;
+	case ACT_PGUP: cur = cur > page ? cur - page : 0; break;
+	case ACT_TOP: cur = 0; break;
+	case ACT_BOTTOM: cur = nl - 1; break;
+	default: moved = false; break;
 	}
 	if (moved) {
 		a->cl.node = L[cur].node;
 		select_node(a, ph);
 	}
 	free(L);
-	return handled;
+	return moved;
+}
+
+static bool key(struct tc_app *a, int k, enum tc_action act)
+{
+	struct tc_clusters *c;
+	const struct tc_phase_clusters *ph = phase(a, &c);
+	if (step_key(a, c, act)) return true;
+	if (!ph || !ph->nnodes) {
+		switch (act) {
+		case ACT_DOWN: case ACT_UP: case ACT_PGDN: case ACT_PGUP: case ACT_TOP: case ACT_BOTTOM:
+		case ACT_ENTER: case ACT_ZOOM_IN: case ACT_ZOOM_OUT: case ACT_ZOOM_FIT: case ACT_FOCUS_MAX:
+		case ACT_FOCUS_CENTROID:
+			return true;
+		default:
+			return false;
+		}
+	}
+	a->cl.node = shown_node(ph, a->cl.node);
+	return move_key(a, ph, act) || tree_key(a, c, ph, act);
 }
 
 static const char *const help[] = {
