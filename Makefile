@@ -10,6 +10,7 @@
 #   make traces     contrib tracer + MPI mini-apps → real traces under build/traces
 #   make corpus     the planted-cause corpus → build/corpus/<case>/{traces.otf2,truth.txt}
 #   make corpus-holdout  its holdout table (other parameters) → build/corpus-holdout/<case>/
+#   make corpus-fresh    a third table, written after the method was frozen → build/corpus-fresh/<case>/
 #   make install PREFIX=/usr/local
 
 PREFIX  ?= /usr/local
@@ -47,7 +48,7 @@ BIN      := $(if $(filter build,$(BUILD)),tracecomb,$(BUILD)/tracecomb)
 DEB_PKGS = build-essential pkg-config libotf2-trace-dev otf2-tools libncurses-dev libyaml-dev \
            libpcre2-dev libcmocka-dev libmetis-dev tmux openmpi-bin libopenmpi-dev jq clang
 
-.PHONY: all deps check test demo asan bench traces corpus corpus-holdout install clean fuzz fuzz-build fuzz-smoke
+.PHONY: all deps check test demo asan bench traces corpus corpus-holdout corpus-fresh install clean fuzz fuzz-build fuzz-smoke
 # keep the test and bench objects (pattern-rule intermediates): a second make relinks nothing
 .SECONDARY:
 all: $(BIN) $(TEST_BIN) $(BENCH_BIN)
@@ -106,6 +107,11 @@ corpus: deps
 corpus-holdout: deps
 	@$(MAKE) --no-print-directory -C contrib BUILD=$(abspath $(BUILD))/contrib CORPUS=$(abspath $(BUILD))/corpus-holdout \
 		CORPUS_SET=holdout corpus
+
+# a third table written after the method was frozen (contrib/corpus/fresh.sh) → $(BUILD)/corpus-fresh/<case>/
+corpus-fresh: deps
+	@$(MAKE) --no-print-directory -C contrib BUILD=$(abspath $(BUILD))/contrib CORPUS=$(abspath $(BUILD))/corpus-fresh \
+		CORPUS_SET=fresh corpus
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tracecomb/themes

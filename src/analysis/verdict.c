@@ -228,6 +228,21 @@ static void pattern_verdict(struct vb *b, const struct tc_trace *t, const struct
 	free(h.ranks);
 }
 
+/* A hot spot matters by what its traffic costs the critical path: the
+ * claims' confidence × min(1, C / path_full), C = the share of the path in the
+ * hot ranks' own MPI time at its typical pace (path_comm_share); path_share
+ * (all their pieces, compute too) stays in the evidence.  docs/verdicts.md, A2. */
+static void weigh_by_traffic(struct tc_verdict *v, size_t n, const struct tc_rootcause *rc, const bool *hot,
+			     const struct tc_verdict_opts *o)
+{
+	double h = verdict_path_share_of(rc, hot), c = verdict_path_comm_share_of(rc, hot);
+	for (size_t i = 0; i < n; i++) {
+		ev_add(&v[i], "path_share", h);
+		ev_add(&v[i], "path_comm_share", c);
+		v[i].confidence *= clamp01(c / o->path_full);
+	}
+}
+
 /* windows where one rank is a hot spot although the whole scope is not */
 static void pattern_windows(struct vb *b, const struct tc_trace *t, const struct tc_latency *lat,
 			    const struct scope_stats *s, uint32_t scope, const struct tc_verdict_opts *o)
@@ -625,13 +640,15 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 	for (size_t i = before; i < b.v.n; i++)
 		if (b.v.a[i].cause == TC_CAUSE_PATTERN && !b.v.a[i].windowed)
 			for (uint32_t k = 0; k < b.v.a[i].nranks; k++) hot[b.v.a[i].ranks[k]] = true;
-	/* a hot spot matters by the share of the critical path it holds */
-	if (rc)
-		for (size_t i = before; i < b.v.n; i++) {
-			double h = verdict_path_share_of(rc, hot);
-			ev_add(&b.v.a[i], "path_share", h);
-			b.v.a[i].confidence *= clamp01(h / o->path_full);
-		}
+	if (rc) {
+		weigh_by_traffic(b.v.a + before, b.v.n - before, rc, hot, o);
+		/* a hot spot whose traffic costs the path little is no excuse for its compute */
+		memset(hot, 0, (N ? N : 1) * sizeof *hot);
+		for (size_t i = before; i < b.v.n; i++)
+			if (b.v.a[i].cause == TC_CAUSE_PATTERN && !b.v.a[i].windowed &&
+			    b.v.a[i].confidence >= o->min_confidence)
+				for (uint32_t k = 0; k < b.v.a[i].nranks; k++) hot[b.v.a[i].ranks[k]] = true;
+	}
 	own_late_numbers(V, t, steps, ws);
 	V->path_len = NAN;
 	if (rc) {
@@ -666,10 +683,8 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 				for (size_t i = nb0; i < b.v.n; i++) {
 					bool *in = xcalloc(N ? N : 1, sizeof *in);
 					for (uint32_t k = 0; k < b.v.a[i].nranks; k++) in[b.v.a[i].ranks[k]] = true;
-					double h = verdict_path_share_of(rc, in);
+					weigh_by_traffic(&b.v.a[i], 1, rc, in, o);
 					free(in);
-					ev_add(&b.v.a[i], "path_share", h);
-					b.v.a[i].confidence *= clamp01(h / o->path_full);
 				}
 			scope_free(&s);
 		}

@@ -73,6 +73,8 @@ double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootc
 				 double *ratio);
 /* Share of the critical path spent on the given ranks. */
 double verdict_path_share_of(const struct tc_rootcause *rc, const bool *ranks);
+/* The same for their own MPI time only (a hot spot's traffic; verdict_path.c). */
+double verdict_path_comm_share_of(const struct tc_rootcause *rc, const bool *ranks);
 double verdict_machine_busy(const struct tc_rootcause *rc, const struct tc_verdict_opts *o, bool typical);
 /* Sorts claims into their reported order (verdict.c, rank_keys). */
 void verdict_sort(struct tc_verdict *v, size_t n);

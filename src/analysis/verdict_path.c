@@ -30,6 +30,28 @@ double verdict_path_share_of(const struct tc_rootcause *rc, const bool *ranks)
 	return typical > 0 ? typical / rc->path_len : 0;
 }
 
+/* The share of the critical path in the ranks' own communication (MPI
+ * pieces, intra- and inter-node) at its typical pace: what a hot spot's
+ * handling of its messages costs the run.  A tree's root or a master is on the
+ * path with its compute too; that is not its traffic (docs/verdicts.md, A2). */
+double verdict_path_comm_share_of(const struct tc_rootcause *rc, const bool *ranks)
+{
+	if (!(rc->path_len > 0)) return 0;
+	uint64_t on = 0, all = 0;
+	double excess = 0;
+	for (size_t i = 0; i < rc->npath; i++) {
+		const struct tc_cp_piece *P = &rc->path[i];
+		all += P->end - P->start;
+		if (ranks[P->rank] && (P->kind == TC_CP_MPI_INTRA || P->kind == TC_CP_MPI_INTER)) {
+			on += P->end - P->start;
+			excess += P->excess;
+		}
+	}
+	if (!all) return 0;
+	double typical = (double)on / (double)all * rc->path_len - excess;
+	return typical > 0 ? typical / rc->path_len : 0;
+}
+
 /* An intra-node transfer of 2^(bucket-1) bytes when the trace has none to
  * compare with: 2 µs plus 4 GB/s (shared memory; a deliberately generous
  * reference, so that only clearly slower inter-node pieces count). */

@@ -14,6 +14,10 @@
 #     it, and gen makes inter-node transfers slower: a remap would help.
 #   mw-clean: pattern or none — with 100 us tasks the master's 15 serial
 #     receives are a quarter of the critical path: a real many-to-one hot spot.
+# tree5-root: a 5-ary tree's root handles 2.9x the mean message count, but
+# its traffic is a small part of the path: its delay is imbalance, not a
+# pattern (before the pattern was weighed by the hot rank's own MPI time on
+# the path, this case read "none": the root, a hot spot, was never blamed).
 #   rr-clean: mapping — round-robin placement puts every halo neighbour on
 #     another node (verdicts.sh checks the remap's numbers).
 # Env: BIN, BUILD.
@@ -43,6 +47,9 @@ tree-delay|imbalance|20|--ranks 31 --iters 200 --pattern tree --seed 6 --delay 2
 tree3-delay|imbalance|13|--ranks 40 --iters 200 --pattern tree --fanout 3 --seed 6 --delay 13:50:0.05
 tree7-clean|none|-|--ranks 7 --iters 100 --pattern tree --seed 5
 tree7-root|imbalance|0|--ranks 7 --iters 100 --pattern tree --seed 5 --delay 0:50:0.03
+tree5-clean|none|-|--ranks 7 --iters 100 --pattern tree --fanout 5 --seed 11
+tree5-root|imbalance|0|--ranks 7 --iters 100 --pattern tree --fanout 5 --seed 11 --delay 0:50:0.03
+tree5-leaf|imbalance|6|--ranks 7 --iters 100 --pattern tree --fanout 5 --seed 11 --delay 6:50:0.03
 mw-clean|none,pattern|-|--ranks 16 --iters 200 --pattern masterworker --seed 7
 mw-delay|imbalance|5|--ranks 16 --iters 200 --pattern masterworker --seed 7 --delay 5:60:0.05
 mw4-delay|imbalance|2|--ranks 4 --iters 300 --pattern masterworker --seed 5 --delay 2:100:0.03

@@ -491,6 +491,28 @@ static void test_machine_busy(void **state)
 }
 
 
+/* A hot spot's cost on the path is its own MPI time there (A2): rank 0 holds
+ * 5 of 10 s of the path, of which 1 s communicating with 0.5 s excess.
+ * path_share = (5/10 · 10 − 0.5) / 10 = 0.45; path_comm_share = (1/10 · 10 −
+ * 0.5) / 10 = 0.05; rank 1 holds no communication. */
+static void test_path_comm_share(void **state)
+{
+	(void)state;
+	struct tc_cp_piece p[] = {
+		{ .start = 0, .end = 4, .rank = 0, .kind = TC_CP_COMPUTE },
+		{ .start = 4, .end = 5, .rank = 0, .kind = TC_CP_MPI_INTRA, .excess = 0.5 },
+		{ .start = 5, .end = 10, .rank = 1, .kind = TC_CP_COMPUTE },
+	};
+	struct tc_rootcause rc = { .npath = 3, .path = p, .path_len = 10 };
+	bool hot0[2] = { true, false }, hot1[2] = { false, true };
+	assert_float_equal(verdict_path_share_of(&rc, hot0), 0.45, 1e-12);
+	assert_float_equal(verdict_path_comm_share_of(&rc, hot0), 0.05, 1e-12);
+	assert_float_equal(verdict_path_share_of(&rc, hot1), 0.5, 1e-12);
+	assert_float_equal(verdict_path_comm_share_of(&rc, hot1), 0, 0);
+	p[1].kind = TC_CP_MPI_INTER;
+	assert_float_equal(verdict_path_comm_share_of(&rc, hot0), 0.05, 1e-12);
+}
+
 /* Noise is the explanation of last resort: a claim that was tested against
  * the machine's noise (imbalance, background) comes before it whatever the
  * shares; against the others (mapping, pattern) noise counts half its share.
@@ -612,6 +634,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load_balance),
 		cmocka_unit_test(test_machine_busy),
+		cmocka_unit_test(test_path_comm_share),
 		cmocka_unit_test(test_dispersion),
 		cmocka_unit_test(test_dag_chain),
 		cmocka_unit_test(test_dag_fan_in),
