@@ -559,44 +559,16 @@ void tc_verdict_windows(const struct tc_trace *t, const struct tc_latency *lat, 
 	scope_free(&s);
 }
 
-struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct tc_latency *lat,
-					const struct tc_steps *steps, const struct tc_waitstates *ws,
-					const struct tc_remap *remap, const struct tc_rootcause *rc,
-					const struct tc_verdict_opts *o)
+/* Per rank over the whole run: messages, bytes, mean L, distinct partners
+ * (returned, caller frees). */
+static uint32_t *rank_numbers(struct tc_verdicts *V, const struct tc_trace *t, const struct tc_latency *lat)
 {
-	struct tc_verdicts *V = xcalloc(1, sizeof *V);
-	if (o) V->opts = *o;
-	else tc_verdict_default_opts(&V->opts);
-	o = &V->opts;
-	uint32_t N = t->nranks, W = lat->nwindows;
-	V->nranks = N;
-	V->nwindows = W;
-	V->rank = xcalloc(N ? N : 1, sizeof *V->rank);
-	V->win = xcalloc(W ? W : 1, sizeof *V->win);
-	V->hot_region = V->hot_window = TC_NONE;
-	run_numbers(V, t, lat);
-	if (ws)
-		for (int k = 0; k < TC_WS_COUNT; k++) V->waiting += ws->total[k];
-	if (remap) {
-		V->remap_msgs_before = remap->inter_msgs_before;
-		V->remap_msgs_after = remap->inter_msgs_after;
-		V->remap_bytes_before = remap->inter_bytes_before;
-		V->remap_bytes_after = remap->inter_bytes_after;
-		V->remap_moved = remap->moved;
-		V->remap_improved = remap->improved;
-	}
-
-	/* messages grouped by window */
-	size_t M = t->nmsgs;
-	uint32_t *win_first;
-	uint32_t *by_win = group_by_window(t, lat, &win_first);
-
-	/* per rank, whole run */
+	uint32_t N = t->nranks;
 	struct u64map pairs;
 	u64map_init(&pairs);
 	uint32_t *partners = xcalloc(N ? N : 1, sizeof *partners);
 	double *lsum = xcalloc(N ? N : 1, sizeof *lsum);
-	for (size_t i = 0; i < M; i++) {
+	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tc_msg *m = &t->msgs[i];
 		struct tc_verdict_rank *s = &V->rank[m->src], *r = &V->rank[m->dst];
 		s->msgs_out++; s->bytes_out += m->bytes;
@@ -617,113 +589,184 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 		V->rank[r].partners = partners[r];
 	}
 	free(lsum);
+	return partners;
+}
 
-	struct vb b = { 0 };
-	struct scope_stats run;
-	scope_compute(t, lat, TC_NONE, by_win, win_first, &run);
-	{
-		double *lb = xmalloc((N ? N : 1) * sizeof *lb);
-		tc_load_balance(run.load, N, lb, NULL);
-		for (uint32_t r = 0; r < N; r++) V->rank[r].lb = lb[r];
-		tc_load_balance(run.loadb, N, lb, NULL);
-		for (uint32_t r = 0; r < N; r++) V->rank[r].lb_bytes = lb[r];
-		free(lb);
+/* The verdicts' header: options, run numbers, waiting, the remap's numbers,
+ * per-rank load balance of messages and bytes over the run. */
+static struct tc_verdicts *verdicts_new(const struct tc_trace *t, const struct tc_latency *lat,
+					const struct tc_waitstates *ws, const struct tc_remap *remap,
+					const struct tc_verdict_opts *o)
+{
+	struct tc_verdicts *V = xcalloc(1, sizeof *V);
+	if (o) V->opts = *o;
+	else tc_verdict_default_opts(&V->opts);
+	uint32_t N = t->nranks, W = lat->nwindows;
+	V->nranks = N;
+	V->nwindows = W;
+	V->rank = xcalloc(N ? N : 1, sizeof *V->rank);
+	V->win = xcalloc(W ? W : 1, sizeof *V->win);
+	V->hot_region = V->hot_window = TC_NONE;
+	run_numbers(V, t, lat);
+	if (ws)
+		for (int k = 0; k < TC_WS_COUNT; k++) V->waiting += ws->total[k];
+	if (remap) {
+		V->remap_msgs_before = remap->inter_msgs_before;
+		V->remap_msgs_after = remap->inter_msgs_after;
+		V->remap_bytes_before = remap->inter_bytes_before;
+		V->remap_bytes_after = remap->inter_bytes_after;
+		V->remap_moved = remap->moved;
+		V->remap_improved = remap->improved;
 	}
-	double *score = xmalloc((W ? W : 1) * sizeof *score);
-	bool *dist = xmalloc((W ? W : 1) * sizeof *dist);
+	return V;
+}
 
-	mapping_verdict(&b, V, t, remap, rc, o);
-	size_t before = b.v.n;
-	pattern_verdict(&b, t, ws, &run, TC_NONE, partners, o);
-	if (b.v.n == before) pattern_windows(&b, t, lat, &run, TC_NONE, o);
-	bool *hot = xcalloc(N ? N : 1, sizeof *hot);
-	for (size_t i = before; i < b.v.n; i++)
-		if (b.v.a[i].cause == TC_CAUSE_PATTERN && !b.v.a[i].windowed)
-			for (uint32_t k = 0; k < b.v.a[i].nranks; k++) hot[b.v.a[i].ranks[k]] = true;
-	if (rc) {
-		weigh_by_traffic(b.v.a + before, b.v.n - before, rc, hot, o);
-		/* a hot spot whose traffic costs the path little is no excuse for its compute */
-		memset(hot, 0, (N ? N : 1) * sizeof *hot);
-		for (size_t i = before; i < b.v.n; i++)
-			if (b.v.a[i].cause == TC_CAUSE_PATTERN && !b.v.a[i].windowed &&
-			    b.v.a[i].confidence >= o->min_confidence)
-				for (uint32_t k = 0; k < b.v.a[i].nranks; k++) hot[b.v.a[i].ranks[k]] = true;
+static void rank_balance(struct tc_verdicts *V, const struct scope_stats *run)
+{
+	uint32_t N = V->nranks;
+	double *lb = xmalloc((N ? N : 1) * sizeof *lb);
+	tc_load_balance(run->load, N, lb, NULL);
+	for (uint32_t r = 0; r < N; r++) V->rank[r].lb = lb[r];
+	tc_load_balance(run->loadb, N, lb, NULL);
+	for (uint32_t r = 0; r < N; r++) V->rank[r].lb_bytes = lb[r];
+	free(lb);
+}
+
+/* hot[r]: rank r is a hot spot of a run-level pattern claim from index
+ * `from` on (with min_conf > 0: only of a claim at least that confident). */
+static void mark_hot(const struct vb *b, size_t from, double min_conf, bool *hot, uint32_t N)
+{
+	memset(hot, 0, (N ? N : 1) * sizeof *hot);
+	for (size_t i = from; i < b->v.n; i++)
+		if (b->v.a[i].cause == TC_CAUSE_PATTERN && !b->v.a[i].windowed && b->v.a[i].confidence >= min_conf)
+			for (uint32_t k = 0; k < b->v.a[i].nranks; k++) hot[b->v.a[i].ranks[k]] = true;
+}
+
+/* The claims on the critical path (analysis_rootcause.h): imbalance (leaving
+ * out the hot spots of a pattern claim that stands), background, noise; and
+ * the path's numbers in V. */
+static void path_claims(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_latency *lat,
+			const struct tc_steps *steps, const struct tc_rootcause *rc, bool *hot)
+{
+	/* a hot spot whose traffic costs the path little is no excuse for its compute */
+	mark_hot(b, 0, V->opts.min_confidence, hot, V->nranks);
+	V->path_len = rc->path_len;
+	V->span = tc_dur(t, rc->t1 - rc->t0);  /* the application span, docs/span.md */
+	for (int k = 0; k < TC_CP_NKINDS; k++) V->path_share[k] = rc->share[k];
+	for (uint32_t r = 0; r < V->nranks; r++) {
+		V->rank[r].delay_cost = rc->delay_cost[r];
+		V->rank[r].path_compute_excess = rc->path_compute_excess[r];
+		V->rank[r].path_mpi_excess = rc->path_mpi_excess[r];
 	}
-	own_late_numbers(V, t, steps, ws);
-	V->path_len = NAN;
-	if (rc) {
-		V->path_len = rc->path_len;
-		V->span = tc_dur(t, rc->t1 - rc->t0);  /* the application span, docs/span.md */
-		for (int k = 0; k < TC_CP_NKINDS; k++) V->path_share[k] = rc->share[k];
-		for (uint32_t r = 0; r < N; r++) {
-			V->rank[r].delay_cost = rc->delay_cost[r];
-			V->rank[r].path_compute_excess = rc->path_compute_excess[r];
-			V->rank[r].path_mpi_excess = rc->path_mpi_excess[r];
-		}
-		verdict_imbalance(&b, V, t, rc, steps, hot);
-		verdict_background(&b, V, t, lat, rc);
-		verdict_noise(&b, V, t, rc);
+	verdict_imbalance(b, V, t, rc, steps, hot);
+	verdict_background(b, V, t, lat, rc);
+	verdict_noise(b, V, t, rc);
+}
+
+/* Pattern inside each sizeable region, when there are several. */
+static void region_patterns(struct vb *b, const struct tc_trace *t, const struct tc_latency *lat,
+			    const struct tc_waitstates *ws, const struct tc_rootcause *rc, const uint32_t *by_win,
+			    const uint32_t *win_first, const uint32_t *partners, const struct tc_verdict_opts *o)
+{
+	if (lat->nregions < 2) return;
+	uint32_t N = t->nranks;
+	for (uint32_t g = 0; g < lat->nregions; g++) {
+		const struct tc_lat_region *R = &lat->regions[g];
+		if (R->nranks < 4 || R->messages_inside < TC_MAX((uint64_t)100, (uint64_t)t->nmsgs / 20)) continue;
+		struct scope_stats s;
+		scope_compute(t, lat, g, by_win, win_first, &s);
+		size_t nb0 = b->v.n;
+		pattern_verdict(b, t, ws, &s, g, partners, o);
+		if (rc)
+			for (size_t i = nb0; i < b->v.n; i++) {
+				bool *in = xcalloc(N ? N : 1, sizeof *in);
+				for (uint32_t k = 0; k < b->v.a[i].nranks; k++) in[b->v.a[i].ranks[k]] = true;
+				weigh_by_traffic(&b->v.a[i], 1, rc, in, o);
+				free(in);
+			}
+		scope_free(&s);
 	}
-	free(hot);
-	/* the A3 window panels (the UI's background strip): dispersion of L per window */
-	tc_dispersion(run.w_level, run.w_nbg, W, o->bg_min_msgs, o->bg_factor, o->bg_z, score, dist, &V->bg_quiet,
-		      &V->bg_spread);
-	fill_windows(&run, score, dist, W, V->win);
+}
 
-	/* regions: pattern inside each sizeable region, when there are several */
-	if (lat->nregions > 1)
-		for (uint32_t g = 0; g < lat->nregions; g++) {
-			const struct tc_lat_region *R = &lat->regions[g];
-			if (R->nranks < 4 || R->messages_inside < TC_MAX((uint64_t)100, (uint64_t)M / 20)) continue;
-			struct scope_stats s;
-			scope_compute(t, lat, g, by_win, win_first, &s);
-			size_t nb0 = b.v.n;
-			pattern_verdict(&b, t, ws, &s, g, partners, o);
-			if (rc)
-				for (size_t i = nb0; i < b.v.n; i++) {
-					bool *in = xcalloc(N ? N : 1, sizeof *in);
-					for (uint32_t k = 0; k < b.v.a[i].nranks; k++) in[b.v.a[i].ranks[k]] = true;
-					weigh_by_traffic(&b.v.a[i], 1, rc, in, o);
-					free(in);
-				}
-			scope_free(&s);
-		}
-
-	/* the most latent region and window (the DAG's default) */
+/* The most latent region and window (the DAG's default). */
+static void hot_region_window(struct tc_verdicts *V, const struct tc_latency *lat)
+{
 	double best = -1;
 	for (uint32_t g = 0; g < lat->nregions; g++) {
 		const struct tc_lat_region *R = &lat->regions[g];
 		if (R->nranks < 2) continue;
-		for (uint32_t w = 0; w < W; w++)
+		for (uint32_t w = 0; w < lat->nwindows; w++)
 			if (R->win[w].n >= 4 && R->win[w].mean_l > best) {
 				best = R->win[w].mean_l;
 				V->hot_region = g;
 				V->hot_window = w;
 			}
 	}
+}
 
-	/* drop weak claims; none left → "none" */
+/* Drops the claims below min_confidence; none left → one "none" claim whose
+ * confidence is 1 − the strongest rejected one. */
+static void drop_weak(struct vb *b, const struct tc_verdicts *V, const struct tc_latency *lat)
+{
 	double top = 0;
 	size_t k = 0;
-	for (size_t i = 0; i < b.v.n; i++) {
-		if (b.v.a[i].confidence > top) top = b.v.a[i].confidence;
-		if (b.v.a[i].confidence >= o->min_confidence) b.v.a[k++] = b.v.a[i];
-		else verdict_free_one(&b.v.a[i]);
+	for (size_t i = 0; i < b->v.n; i++) {
+		if (b->v.a[i].confidence > top) top = b->v.a[i].confidence;
+		if (b->v.a[i].confidence >= V->opts.min_confidence) b->v.a[k++] = b->v.a[i];
+		else verdict_free_one(&b->v.a[i]);
 	}
-	b.v.n = k;
-	if (!k) {
-		struct tc_verdict *v = vnew(&b, TC_CAUSE_NONE, TC_NONE);
-		set_ranks(v, NULL, 0);
-		v->confidence = 1.0 - top;
-		ev_add(v, "mean_l", lat->mean_l);
-		ev_add(v, "high_messages", (double)lat->high);
-		ev_add(v, "inter_share", V->msgs ? (double)V->inter / (double)V->msgs : NAN);
-		ev_add(v, "waiting_share", V->span > 0 && N ? V->waiting / (V->span * N) : NAN);
-		ev_add(v, "strongest_rejected", top);
-		v->summary = xasprintf("no clear cause: mapping, communication pattern, compute balance and background "
-				       "traffic all look normal");
-		v->advice = xasprintf("nothing to change for communication; look at the profile for compute hot spots");
-	}
+	b->v.n = k;
+	if (k) return;
+	uint32_t N = V->nranks;
+	struct tc_verdict *v = vnew(b, TC_CAUSE_NONE, TC_NONE);
+	set_ranks(v, NULL, 0);
+	v->confidence = 1.0 - top;
+	ev_add(v, "mean_l", lat->mean_l);
+	ev_add(v, "high_messages", (double)lat->high);
+	ev_add(v, "inter_share", V->msgs ? (double)V->inter / (double)V->msgs : NAN);
+	ev_add(v, "waiting_share", V->span > 0 && N ? V->waiting / (V->span * N) : NAN);
+	ev_add(v, "strongest_rejected", top);
+	v->summary = xasprintf("no clear cause: mapping, communication pattern, compute balance and background "
+			       "traffic all look normal");
+	v->advice = xasprintf("nothing to change for communication; look at the profile for compute hot spots");
+}
+
+struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct tc_latency *lat,
+					const struct tc_steps *steps, const struct tc_waitstates *ws,
+					const struct tc_remap *remap, const struct tc_rootcause *rc,
+					const struct tc_verdict_opts *o)
+{
+	struct tc_verdicts *V = verdicts_new(t, lat, ws, remap, o);
+	o = &V->opts;
+	uint32_t N = t->nranks, W = lat->nwindows;
+	uint32_t *win_first;
+	uint32_t *by_win = group_by_window(t, lat, &win_first);   /* messages grouped by window */
+	uint32_t *partners = rank_numbers(V, t, lat);
+	struct vb b = { 0 };
+	struct scope_stats run;
+	scope_compute(t, lat, TC_NONE, by_win, win_first, &run);
+	rank_balance(V, &run);
+
+	mapping_verdict(&b, V, t, remap, rc, o);
+	size_t before = b.v.n;
+	pattern_verdict(&b, t, ws, &run, TC_NONE, partners, o);
+	if (b.v.n == before) pattern_windows(&b, t, lat, &run, TC_NONE, o);
+	bool *hot = xcalloc(N ? N : 1, sizeof *hot);
+	mark_hot(&b, before, -INFINITY, hot, N);
+	if (rc) weigh_by_traffic(b.v.a + before, b.v.n - before, rc, hot, o);
+	own_late_numbers(V, t, steps, ws);
+	V->path_len = NAN;
+	if (rc) path_claims(&b, V, t, lat, steps, rc, hot);
+	free(hot);
+	/* the A3 window panels (the UI's background strip): dispersion of L per window */
+	double *score = xmalloc((W ? W : 1) * sizeof *score);
+	bool *dist = xmalloc((W ? W : 1) * sizeof *dist);
+	tc_dispersion(run.w_level, run.w_nbg, W, o->bg_min_msgs, o->bg_factor, o->bg_z, score, dist, &V->bg_quiet,
+		      &V->bg_spread);
+	fill_windows(&run, score, dist, W, V->win);
+	region_patterns(&b, t, lat, ws, rc, by_win, win_first, partners, o);
+	hot_region_window(V, lat);
+	drop_weak(&b, V, lat);
 	verdict_sort(b.v.a, b.v.n);
 	V->n = (uint32_t)b.v.n;
 	V->v = b.v.a;
