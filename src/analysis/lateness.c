@@ -77,11 +77,33 @@ static void prefetch_partners(const struct tc_steps *s, size_t i)
 	}
 }
 
+/* Event i's block (agg = 0) or aggregate block (agg = 1) into the sums of
+ * the step it is drawn on: events on their (even) step, aggregate blocks on
+ * step − 1. */
+static void step_add(struct tc_steps *s, const struct tc_cev *e, int agg)
+{
+	struct tc_step_sum *S = &s->steps[e->step - (uint32_t)agg];
+	uint64_t a = agg ? e->agg_start : e->enter, z = agg ? e->enter : e->leave;
+	S->enter_min = TC_MIN(S->enter_min, a);
+	S->leave_max = TC_MAX(S->leave_max, z);
+	S->ncevs++;
+	double l = tc_cev_metric(e, TC_M_LATENESS, agg), d = tc_cev_metric(e, TC_M_DLATENESS, agg);
+	S->lateness_max = TC_MAX(S->lateness_max, l);
+	S->lateness_sum += l;
+	S->dlateness_max = TC_MAX(S->dlateness_max, d);
+	S->dlateness_sum += d;
+	S->glateness_max = TC_MAX(S->glateness_max, tc_cev_metric(e, TC_M_GLATENESS, agg));
+	S->duration_max = TC_MAX(S->duration_max, tc_cev_metric(e, TC_M_DURATION, agg));
+}
+
 /* Differential lateness (docs/logical-time.md): what was not inherited, from
- * the predecessor (the event's own aggregate block) or from the partners. */
+ * the predecessor (the event's own aggregate block) or from the partners;
+ * each event then goes into its steps' sums (one pass over the events). */
 static void diff_lateness(struct tc_steps *s, const size_t *slot, const uint64_t *pmin, int x_n, int x_pred)
 {
 	enum { AHEAD = 8 };
+	size_t ng = (size_t)s->max_step + 1;
+	for (size_t g = 0; g < ng; g++) s->steps[g].enter_min = UINT64_MAX;
 	for (size_t i = 0; i < s->ncevs; i++) {
 		prefetch_partners(s, i + AHEAD);
 		struct tc_cev *e = &s->cevs[i];
@@ -89,6 +111,8 @@ static void diff_lateness(struct tc_steps *s, const size_t *slot, const uint64_t
 		e->dlateness_agg = dmax0(e->lateness_agg - prev);
 		double parent = e->lateness_agg, partners = inherited_from_partners(s, (uint32_t)i);
 		e->dlateness = dmax0(e->lateness - (partners > parent ? partners : parent));
+		step_add(s, e, 0);
+		if (e->step) step_add(s, e, 1);
 	}
 }
 
@@ -136,26 +160,6 @@ void steps_metrics(struct tc_steps *s)
 		e->glateness_agg = tc_dur(t, e->enter - gmin[e->step * 2 + 1]);
 	}
 	diff_lateness(s, slot, pmin, X_N, X_PRED);
-	/* per-step sums: events on their (even) step, aggregate blocks on step-1 */
-	for (size_t g = 0; g < ng; g++) s->steps[g].enter_min = UINT64_MAX;
-	for (size_t i = 0; i < n; i++) {
-		const struct tc_cev *e = &s->cevs[i];
-		for (int agg = 0; agg < 2; agg++) {
-			if (agg && e->step == 0) break;
-			struct tc_step_sum *S = &s->steps[e->step - (uint32_t)agg];
-			uint64_t a = agg ? e->agg_start : e->enter, z = agg ? e->enter : e->leave;
-			S->enter_min = TC_MIN(S->enter_min, a);
-			S->leave_max = TC_MAX(S->leave_max, z);
-			S->ncevs++;
-			double l = tc_cev_metric(e, TC_M_LATENESS, agg), d = tc_cev_metric(e, TC_M_DLATENESS, agg);
-			S->lateness_max = TC_MAX(S->lateness_max, l);
-			S->lateness_sum += l;
-			S->dlateness_max = TC_MAX(S->dlateness_max, d);
-			S->dlateness_sum += d;
-			S->glateness_max = TC_MAX(S->glateness_max, tc_cev_metric(e, TC_M_GLATENESS, agg));
-			S->duration_max = TC_MAX(S->duration_max, tc_cev_metric(e, TC_M_DURATION, agg));
-		}
-	}
 	uint64_t last = t->tmin;
 	for (size_t g = 0; g < ng; g++) {
 		struct tc_step_sum *S = &s->steps[g];
