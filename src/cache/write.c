@@ -1,0 +1,254 @@
+/* write.c — the cache file written in one pass: the large arrays first (their
+ * offsets known before the small structs that point at them), then the small
+ * structs with offsets in place of pointers, the strings, and the header with
+ * every section's checksum last, at offset 0.  docs/cache.md. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_steps.h"
+#include "format.h"
+
+struct writer {
+	FILE *f;
+	uint64_t off;              /* bytes written so far */
+	struct tc_hash h;          /* of the open section */
+	struct tc_cache_header hdr;
+	int sec;                   /* the open section */
+	bool bad;
+	struct strbuf strings;     /* CS_STRINGS, built while the small structs are written */
+};
+
+static void put(struct writer *w, const void *p, size_t n)
+{
+	if (!n || w->bad) return;
+	if (fwrite(p, 1, n, w->f) != n) w->bad = true;
+	tc_hash_add(&w->h, p, n);
+	w->off += n;
+}
+
+static void pad(struct writer *w)
+{
+	static const char zeros[TC_CACHE_ALIGN];
+	put(w, zeros, (TC_CACHE_ALIGN - w->off % TC_CACHE_ALIGN) % TC_CACHE_ALIGN);
+}
+
+static void sec_begin(struct writer *w, int sec)
+{
+	static const char zeros[TC_CACHE_ALIGN];
+	size_t n = (TC_CACHE_ALIGN - w->off % TC_CACHE_ALIGN) % TC_CACHE_ALIGN;
+	if (n && fwrite(zeros, 1, n, w->f) != n) w->bad = true;   /* between sections: in none */
+	w->off += n;
+	w->sec = sec;
+	w->hdr.sec[sec].off = w->off;
+	tc_hash_init(&w->h, (uint64_t)sec);
+}
+
+static void sec_end(struct writer *w)
+{
+	w->hdr.sec[w->sec].size = w->off - w->hdr.sec[w->sec].off;
+	w->hdr.sec[w->sec].sum = tc_hash_end(&w->h);
+}
+
+/* An array inside the open section, 64-byte aligned; its file offset (0 when empty). */
+static uint64_t put_array(struct writer *w, const void *p, size_t n, size_t size)
+{
+	if (!n || !p) return 0;
+	pad(w);
+	uint64_t at = w->off;
+	put(w, p, n * size);
+	return at;
+}
+
+/* A string as its offset in CS_STRINGS plus one (0 = NULL). */
+static uintptr_t str_ref(struct writer *w, const char *s)
+{
+	if (!s) return 0;
+	uintptr_t at = w->strings.len + 1;
+	sb_addn(&w->strings, s, strlen(s) + 1);
+	return at;
+}
+
+/* The offsets of the per-rank and per-location arrays, written first. */
+struct big { uint64_t *loc_calls, *loc_samples, *loc_xfers, *ops, *sends, *recvs, *members; };
+
+static void write_big(struct writer *w, const struct tc_trace *t, struct big *B)
+{
+	sec_begin(w, CS_CALLS);
+	for (uint32_t i = 0; i < t->nlocs; i++) B->loc_calls[i] = put_array(w, t->locs[i].calls, t->locs[i].ncalls, sizeof(struct tc_call));
+	sec_end(w);
+	sec_begin(w, CS_OPS);
+	for (uint32_t r = 0; r < t->nranks; r++) B->ops[r] = put_array(w, t->ranks[r].ops, t->ranks[r].nops, sizeof(struct tc_op));
+	sec_end(w);
+	sec_begin(w, CS_SENDMSGS);
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		B->sends[r] = put_array(w, t->ranks[r].send_msgs, t->ranks[r].nsend_msgs, sizeof(uint32_t));
+		B->recvs[r] = put_array(w, t->ranks[r].recv_msgs, t->ranks[r].nrecv_msgs, sizeof(uint32_t));
+	}
+	sec_end(w);
+	sec_begin(w, CS_SAMPLES);
+	for (uint32_t i = 0; i < t->nlocs; i++) B->loc_samples[i] = put_array(w, t->locs[i].samples, t->locs[i].nsamples, sizeof(struct tc_sample));
+	sec_end(w);
+	sec_begin(w, CS_XFERS);
+	for (uint32_t i = 0; i < t->nlocs; i++) B->loc_xfers[i] = put_array(w, t->locs[i].xfers, t->locs[i].nxfers, sizeof(struct tc_xfer));
+	sec_end(w);
+	sec_begin(w, CS_MSGS);
+	put(w, t->msgs, t->nmsgs * sizeof *t->msgs);
+	sec_end(w);
+	sec_begin(w, CS_COLLS);
+	put(w, t->colls, t->ncolls * sizeof *t->colls);
+	sec_end(w);
+	sec_begin(w, CS_COLLMEMB);
+	size_t nmemb = 0;
+	for (size_t c = 0; c < t->ncolls; c++) nmemb = TC_MAX(nmemb, (size_t)t->colls[c].first + t->colls[c].n);
+	put(w, t->coll_members, nmemb * sizeof *t->coll_members);
+	sec_end(w);
+	sec_begin(w, CS_MEMBERS);
+	for (uint32_t c = 0; c < t->ncomms; c++) B->members[c] = put_array(w, t->comms[c].members, t->comms[c].size, sizeof(uint32_t));
+	sec_end(w);
+}
+
+/* The logical steps: their arrays, then the struct with offsets for pointers. */
+static void write_steps(struct writer *w, const struct tc_steps *st, uint32_t nranks, size_t nmsgs)
+{
+	sec_begin(w, CS_CEVS);
+	uint64_t cevs = st ? put_array(w, st->cevs, st->ncevs, sizeof *st->cevs) : 0;
+	sec_end(w);
+	sec_begin(w, CS_STEPARR);
+	struct tc_steps img = { 0 };
+	if (st) {
+		img = *st;
+		img.t = NULL;
+		img.cevs = (void *)(uintptr_t)cevs;
+		img.rank_first = (void *)(uintptr_t)put_array(w, st->rank_first, (size_t)nranks + 1, sizeof(uint32_t));
+		img.parts = (void *)(uintptr_t)put_array(w, st->parts, st->npartitions, sizeof *st->parts);
+		img.steps = (void *)(uintptr_t)put_array(w, st->steps, (size_t)st->max_step + 1, sizeof *st->steps);
+		img.msg_send_cev = (void *)(uintptr_t)put_array(w, st->msg_send_cev, nmsgs, sizeof(uint32_t));
+		img.msg_recv_cev = (void *)(uintptr_t)put_array(w, st->msg_recv_cev, nmsgs, sizeof(uint32_t));
+	}
+	sec_end(w);
+	sec_begin(w, CS_STEPS);
+	if (st) put(w, &img, sizeof img);
+	sec_end(w);
+}
+
+/* A small array of structs written through a copy with offsets for pointers. */
+#define PUT_IMAGES(w, arr, n, FIX)                                             \
+	do {                                                                   \
+		for (size_t i_ = 0; i_ < (size_t)(n); i_++) {                  \
+			__typeof__(*(arr)) img_;                               \
+			memcpy(&img_, &(arr)[i_], sizeof img_);                \
+			FIX;                                                   \
+			put(w, &img_, sizeof img_);                            \
+		}                                                              \
+	} while (0)
+#define OFF(x) ((void *)(uintptr_t)(x))
+
+static void write_small(struct writer *w, const struct tc_trace *t, const struct big *B)
+{
+	sec_begin(w, CS_RANKS);
+	PUT_IMAGES(w, t->ranks, t->nranks, {
+		const struct tc_rank *R = &t->ranks[i_];
+		img_.calls = OFF(R->loc < t->nlocs && R->calls == t->locs[R->loc].calls ? B->loc_calls[R->loc] : 0);
+		img_.ops = OFF(B->ops[i_]);
+		img_.send_msgs = OFF(B->sends[i_]);
+		img_.recv_msgs = OFF(B->recvs[i_]);
+	});
+	sec_end(w);
+	sec_begin(w, CS_LOCS);
+	PUT_IMAGES(w, t->locs, t->nlocs, {
+		img_.name = OFF(str_ref(w, t->locs[i_].name));
+		img_.calls = OFF(B->loc_calls[i_]);
+		img_.samples = OFF(B->loc_samples[i_]);
+		img_.xfers = OFF(B->loc_xfers[i_]);
+	});
+	sec_end(w);
+	sec_begin(w, CS_NODES);
+	PUT_IMAGES(w, t->nodes, t->nnodes, img_.name = OFF(str_ref(w, t->nodes[i_].name)));
+	sec_end(w);
+	sec_begin(w, CS_REGIONS);
+	PUT_IMAGES(w, t->regions, t->nregions, img_.name = OFF(str_ref(w, t->regions[i_].name)));
+	sec_end(w);
+	sec_begin(w, CS_COMMS);
+	PUT_IMAGES(w, t->comms, t->ncomms, {
+		img_.name = OFF(str_ref(w, t->comms[i_].name));
+		img_.members = OFF(B->members[i_]);
+	});
+	sec_end(w);
+	sec_begin(w, CS_METRICS);
+	PUT_IMAGES(w, t->metrics, t->nmetrics, {
+		img_.name = OFF(str_ref(w, t->metrics[i_].name));
+		img_.unit = OFF(str_ref(w, t->metrics[i_].unit));
+	});
+	sec_end(w);
+	sec_begin(w, CS_WARNINGS);
+	for (size_t i = 0; i < t->warnings.n; i++) {
+		uint64_t ref = str_ref(w, t->warnings.a[i]);
+		put(w, &ref, sizeof ref);
+	}
+	sec_end(w);
+}
+
+/* The trace's own struct with every pointer (and the builder state) zero. */
+static void write_trace(struct writer *w, const struct tc_trace *t)
+{
+	struct tc_trace img;
+	memcpy(&img, t, sizeof img);
+	img.anchor = NULL;
+	img.ranks = NULL, img.locs = NULL, img.nodes = NULL, img.regions = NULL;
+	img.comms = NULL, img.metrics = NULL, img.msgs = NULL, img.colls = NULL, img.coll_members = NULL;
+	memset(&img.msgs_map, 0, sizeof img.msgs_map);
+	memset(&img.mapped, 0, sizeof img.mapped);
+	memset(&img.warnings, 0, sizeof img.warnings);
+	img.arena = NULL;
+	img.b = NULL;
+	sec_begin(w, CS_TRACE);
+	put(w, &img, sizeof img);
+	sec_end(w);
+}
+
+static void write_header(struct writer *w)
+{
+	struct tc_cache_header *h = &w->hdr;
+	memcpy(h->magic, TC_CACHE_MAGIC, 8);
+	h->format = TC_CACHE_FORMAT;
+	h->endian = 0x01020304;
+	snprintf(h->version, sizeof h->version, "%s", TC_VERSION);
+	h->layout = tc_cache_layout();
+	h->file_size = w->off;
+	h->nsections = CS_COUNT;
+	h->sum = tc_hash64(h, offsetof(struct tc_cache_header, sum), 0);
+	if (fseek(w->f, 0, SEEK_SET) != 0 || fwrite(h, sizeof *h, 1, w->f) != 1) w->bad = true;
+}
+
+bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_steps *st, const char *identity, char **err)
+{
+	struct writer w = { .f = f };
+	static const struct tc_cache_header zero;
+	put(&w, &zero, sizeof zero);          /* the header's place, written last */
+	sec_begin(&w, CS_IDENT);
+	put(&w, identity, strlen(identity) + 1);
+	sec_end(&w);
+	struct big B;
+	size_t nl = (size_t)t->nlocs + 1, nr = (size_t)t->nranks + 1;
+	B.loc_calls = xcalloc(nl, 8), B.loc_samples = xcalloc(nl, 8), B.loc_xfers = xcalloc(nl, 8);
+	B.ops = xcalloc(nr, 8), B.sends = xcalloc(nr, 8), B.recvs = xcalloc(nr, 8);
+	B.members = xcalloc((size_t)t->ncomms + 1, 8);
+	write_big(&w, t, &B);
+	write_steps(&w, st, t->nranks, t->nmsgs);
+	write_small(&w, t, &B);
+	write_trace(&w, t);
+	sec_begin(&w, CS_STRINGS);
+	put(&w, w.strings.s ? w.strings.s : "", w.strings.len + 1);
+	sec_end(&w);
+	pad(&w);
+	write_header(&w);
+	free(B.loc_calls), free(B.loc_samples), free(B.loc_xfers);
+	free(B.ops), free(B.sends), free(B.recvs), free(B.members);
+	sb_free(&w.strings);
+	if (w.bad || fflush(f) != 0 || ferror(f)) {
+		*err = xasprintf("%s", errno ? strerror(errno) : "write error");
+		return false;
+	}
+	return true;
+}
