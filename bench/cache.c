@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis_span.h"
 #include "analysis_steps.h"
 #include "cache.h"
 #include "read.h"
@@ -53,8 +54,9 @@ static int open_split(const char *file, const char *archive)
 	}
 	struct tc_trace *t;
 	struct tc_steps *st;
+	struct tc_span *span;
 	double c0 = tc_usage().cpu;
-	enum tc_cache_status rc = tc_cache_open(file, ident, anchor, TC_VERIFY_SMALL, &t, &st, &err);
+	enum tc_cache_status rc = tc_cache_open(file, ident, anchor, TC_VERIFY_SMALL, &t, &st, &span, &err);
 	double c1 = tc_usage().cpu;
 	bool ok = rc == TC_CACHE_OK && tc_cache_verify_rest(t, &err);
 	double c2 = tc_usage().cpu;
@@ -65,6 +67,7 @@ static int open_split(const char *file, const char *archive)
 	printf("open (header, identity, small sections and steps checked, pointers fixed up): %.3f s CPU\n", c1 - c0);
 	printf("checksums of the large sections (the model's arrays; the file is %.1f MB): %.3f s CPU\n",
 	       (double)t->mapped.cap / 1e6, c2 - c1);
+	tc_span_free(span);
 	tc_steps_free(st);
 	tc_trace_free(t);
 	free(ident);

@@ -9,6 +9,7 @@
 #include "model.h"
 
 struct tc_steps;
+struct tc_span;
 
 #define TC_CACHE_MAGIC "TCCACHE\n"
 #define TC_CACHE_FORMAT 1u
@@ -32,10 +33,24 @@ bool tc_cache_mkdir(const char *dir);
  * denominator; docs/cache.md). */
 uint64_t tc_trace_bytes(const struct tc_trace *t);
 
-/* Write the cache of t (and of st, the logical steps, when not NULL) to f, a
- * seekable file opened for writing, positioned at 0.  false and *err on a
- * write error (the caller removes the file). */
-bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_steps *st, const char *identity, char **err);
+/* What a cache holds beside the model, each NULL / 0 when not stored: the
+ * logical steps, the application span, and named blobs of the layers above
+ * (e.g. the UI's lateness summary, src/ui/lsum.c), opaque here. */
+struct tc_cache_blob { const char *name; const void *p; size_t size; };
+struct tc_cache_results {
+	const struct tc_steps *steps;
+	const struct tc_span *span;
+	const struct tc_cache_blob *blobs;
+	size_t nblobs;
+};
+/* Write the cache of t and r to f, a seekable file opened for writing,
+ * positioned at 0.  false and *err on a write error (the caller removes the
+ * file). */
+bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_cache_results *r, const char *identity,
+		    char **err);
+/* A blob of a trace opened from a cache: its bytes (8-byte aligned, inside the
+ * mapping, valid as long as the trace) and *size, or NULL. */
+const void *tc_cache_blob(const struct tc_trace *t, const char *name, size_t *size);
 
 enum tc_cache_status {
 	TC_CACHE_OK,       /* opened: *t (and *st when the file has steps) set */
@@ -52,9 +67,11 @@ enum tc_cache_verify { TC_VERIFY_ALL, TC_VERIFY_SMALL };
  * the model's anchor becomes `anchor` (the path as the user gave it).  On
  * anything but TC_CACHE_OK, *why is one line (caller frees; NULL when
  * ABSENT).  The trace owns the mapping (tc_trace_free unmaps it); *st, when
- * set, is freed with tc_steps_free before the trace. */
+ * set, is freed with tc_steps_free before the trace; *span (a copy, when
+ * stored) with tc_span_free. */
 enum tc_cache_status tc_cache_open(const char *path, const char *identity, const char *anchor,
-				   enum tc_cache_verify verify, struct tc_trace **t, struct tc_steps **st, char **why);
+				   enum tc_cache_verify verify, struct tc_trace **t, struct tc_steps **st,
+				   struct tc_span **span, char **why);
 /* After TC_VERIFY_SMALL: check the sections left; false and *why when one
  * does not match (the trace must then not be used). */
 bool tc_cache_verify_rest(const struct tc_trace *t, char **why);

@@ -5,6 +5,7 @@
 
 #include "model.h"
 #include "read.h"
+#include "session.h"
 
 enum tc_exit {
 	TC_EXIT_OK = 0,
@@ -38,6 +39,9 @@ bool cli_opt_cache(int argc, char **argv, int *i, struct cli_cache *c);
  * (docs/cache.md, "Checksums"). */
 struct tc_session *cli_cache_session(const char *anchor, const struct cli_cache *c, const char *const *kv,
 				     size_t nkv, bool full, char **note);
+/* The first frame's lateness summary (ui.h) from the session's cache, NULL
+ * when it has none (then lsum_build). */
+struct tc_lsum *cli_cached_lsum(const struct tc_session *s);
 /* TRACE as a session: from its cache when valid (saying so on stderr), else
  * read (cli_load), the options kv set; NULL after a message. */
 struct tc_session *cli_open(const char *path, const struct tc_read_opts *ro, const struct cli_cache *c,

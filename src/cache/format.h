@@ -24,6 +24,8 @@ enum tc_cache_sec {
 	CS_CEVS,        /* steps->cevs */
 	CS_STEPARR,     /* steps->rank_first, parts, steps, msg_send_cev, msg_recv_cev */
 	CS_STEPS,       /* struct tc_steps (pointers as offsets); empty when not stored */
+	CS_SPAN,        /* struct tc_span (pointers zero), rank_t0[nranks], rank_t1[nranks]; or empty */
+	CS_BLOBS,       /* the layers above's own results: struct tc_cache_blob_ent[n], then the bytes */
 	CS_RANKS,       /* struct tc_rank[nranks] */
 	CS_LOCS,        /* struct tc_loc[nlocs] */
 	CS_NODES,
@@ -55,6 +57,9 @@ struct tc_cache_header {
 	struct tc_cache_section sec[CS_COUNT];
 	uint64_t sum;           /* tc_hash64 of every byte of the header before this field */
 };
+
+/* One named blob of CS_BLOBS (tc_cache_blob). */
+struct tc_cache_blob_ent { char name[48]; uint64_t off, size; };   /* off: from the section's start */
 
 /* A hash of the sizes of every stored struct and of the pointer size. */
 uint64_t tc_cache_layout(void);

@@ -10,12 +10,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis_span.h"
 #include "analysis_steps.h"
 #include "format.h"
 
 const char *const tc_cache_sec_names[CS_COUNT] = {
 	"identity", "calls", "ops", "messages of ops", "samples", "transfers", "messages", "collectives",
-	"collective members", "comm members", "steps events", "steps arrays", "steps", "ranks", "locations",
+	"collective members", "comm members", "steps events", "steps arrays", "steps", "span", "blobs", "ranks", "locations",
 	"nodes", "regions", "comms", "metrics", "warnings", "trace", "strings",
 };
 
@@ -168,6 +169,54 @@ static struct tc_steps *fix_steps(struct reader *r, const struct tc_trace *t)
 	return st;
 }
 
+/* A copy of the stored span (its arrays are the caller's to free), or NULL. */
+static struct tc_span *copy_span(struct reader *r, uint32_t nranks)
+{
+	const struct tc_cache_section *s = &r->h->sec[CS_SPAN];
+	size_t arr = (size_t)nranks * sizeof(uint64_t);
+	if (!s->size) return NULL;
+	if (s->size != sizeof(struct tc_span) + 2 * arr) {
+		r->bad = true;
+		return NULL;
+	}
+	struct tc_span *sp = xmalloc(sizeof *sp);
+	memcpy(sp, r->base + s->off, sizeof *sp);
+	sp->rank_t0 = xmalloc(arr + 1);
+	sp->rank_t1 = xmalloc(arr + 1);
+	memcpy(sp->rank_t0, r->base + s->off + sizeof *sp, arr);
+	memcpy(sp->rank_t1, r->base + s->off + sizeof *sp + arr, arr);
+	return sp;
+}
+
+/* The blob table of a mapping, checked: every entry inside the section. */
+static const struct tc_cache_blob_ent *blob_table(const struct reader *r, size_t *n)
+{
+	const struct tc_cache_section *s = &r->h->sec[CS_BLOBS];
+	const struct tc_cache_blob_ent *e = (const void *)(r->base + s->off);
+	*n = 0;
+	if (!s->size) return NULL;
+	size_t k = 0;
+	while ((k + 1) * sizeof *e <= s->size && e[k].name[0] && memchr(e[k].name, 0, sizeof e[k].name) &&
+	       e[k].off >= (k + 1) * sizeof *e && e[k].off <= s->size && e[k].size <= s->size - e[k].off)
+		k++;
+	*n = k;
+	return e;
+}
+
+const void *tc_cache_blob(const struct tc_trace *t, const char *name, size_t *size)
+{
+	if (!t->mapped.p) return NULL;
+	struct reader r = { .base = t->mapped.p, .size = t->mapped.cap, .h = (const void *)t->mapped.p };
+	size_t n;
+	const struct tc_cache_blob_ent *e = blob_table(&r, &n);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(e[i].name, name)) {
+			*size = e[i].size;
+			return r.base + r.h->sec[CS_BLOBS].off + e[i].off;
+		}
+	return NULL;
+}
+
 static bool sec_sum_ok(const struct reader *r, int sec)
 {
 	const struct tc_cache_section *s = &r->h->sec[sec];
@@ -266,10 +315,11 @@ static enum tc_cache_status check_identity(const struct reader *r, const char *i
 }
 
 enum tc_cache_status tc_cache_open(const char *path, const char *identity, const char *anchor,
-				   enum tc_cache_verify verify, struct tc_trace **t, struct tc_steps **st, char **why)
+				   enum tc_cache_verify verify, struct tc_trace **t, struct tc_steps **st,
+				   struct tc_span **span, char **why)
 {
 	struct reader r = { 0 };
-	*t = NULL, *st = NULL, *why = NULL;
+	*t = NULL, *st = NULL, *span = NULL, *why = NULL;
 	enum tc_cache_status rc = map_file(path, &r, verify == TC_VERIFY_ALL, why);
 	if (rc != TC_CACHE_OK) return rc;
 	rc = check_header(&r, why);
@@ -281,7 +331,10 @@ enum tc_cache_status tc_cache_open(const char *path, const char *identity, const
 	}
 	if (rc == TC_CACHE_OK && !(*t = fix_trace(&r, anchor))) r.bad = true;
 	if (rc == TC_CACHE_OK && !r.bad) *st = fix_steps(&r, *t);
+	if (rc == TC_CACHE_OK && !r.bad) *span = copy_span(&r, (*t)->nranks);
 	if (rc == TC_CACHE_OK && r.bad) {
+		tc_steps_free(*st);
+		*st = NULL;
 		*why = xstrdup("an offset or a count out of bounds");
 		rc = TC_CACHE_CORRUPT;
 		if (*t) tc_trace_free(*t);   /* unmaps */

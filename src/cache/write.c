@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis_span.h"
 #include "analysis_steps.h"
 #include "format.h"
 
@@ -132,6 +133,43 @@ static void write_steps(struct writer *w, const struct tc_steps *st, uint32_t nr
 	sec_end(w);
 }
 
+/* The application span: its struct (pointers zero), then both per-rank arrays. */
+static void write_span(struct writer *w, const struct tc_span *sp, uint32_t nranks)
+{
+	sec_begin(w, CS_SPAN);
+	if (sp) {
+		struct tc_span img;
+		memcpy(&img, sp, sizeof img);
+		img.rank_t0 = img.rank_t1 = NULL;
+		put(w, &img, sizeof img);
+		put(w, sp->rank_t0, (size_t)nranks * sizeof *sp->rank_t0);
+		put(w, sp->rank_t1, (size_t)nranks * sizeof *sp->rank_t1);
+	}
+	sec_end(w);
+}
+
+/* The blobs: a table of names and offsets, then each blob 64-byte aligned. */
+static void write_blobs(struct writer *w, const struct tc_cache_blob *b, size_t n)
+{
+	sec_begin(w, CS_BLOBS);
+	struct tc_cache_blob_ent *ents = xcalloc(n + 1, sizeof *ents);
+	uint64_t at = n * sizeof *ents;
+	for (size_t i = 0; i < n; i++) {
+		at = (at + TC_CACHE_ALIGN - 1) / TC_CACHE_ALIGN * TC_CACHE_ALIGN;
+		snprintf(ents[i].name, sizeof ents[i].name, "%s", b[i].name);
+		ents[i].off = at;
+		ents[i].size = b[i].size;
+		at += b[i].size;
+	}
+	put(w, ents, n * sizeof *ents);
+	for (size_t i = 0; i < n; i++) {
+		pad(w);
+		put(w, b[i].p, b[i].size);
+	}
+	free(ents);
+	sec_end(w);
+}
+
 /* A small array of structs written through a copy with offsets for pointers. */
 #define PUT_IMAGES(w, arr, n, FIX)                                             \
 	do {                                                                   \
@@ -221,7 +259,8 @@ static void write_header(struct writer *w)
 	if (fseek(w->f, 0, SEEK_SET) != 0 || fwrite(h, sizeof *h, 1, w->f) != 1) w->bad = true;
 }
 
-bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_steps *st, const char *identity, char **err)
+bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_cache_results *res, const char *identity,
+		    char **err)
 {
 	struct writer w = { .f = f };
 	static const struct tc_cache_header zero;
@@ -235,7 +274,9 @@ bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_steps *st
 	B.ops = xcalloc(nr, 8), B.sends = xcalloc(nr, 8), B.recvs = xcalloc(nr, 8);
 	B.members = xcalloc((size_t)t->ncomms + 1, 8);
 	write_big(&w, t, &B);
-	write_steps(&w, st, t->nranks, t->nmsgs);
+	write_steps(&w, res->steps, t->nranks, t->nmsgs);
+	write_span(&w, res->span, t->nranks);
+	write_blobs(&w, res->blobs, res->nblobs);
 	write_small(&w, t, &B);
 	write_trace(&w, t);
 	sec_begin(&w, CS_STRINGS);

@@ -5,6 +5,7 @@
 #include "cache.h"
 #include "cli.h"
 #include "session.h"
+#include "ui.h"
 
 struct tc_trace *cli_load(const char *path, const struct tc_read_opts *opts)
 {
@@ -52,13 +53,15 @@ struct tc_session *cli_cache_session(const char *anchor, const struct cli_cache 
 	char *ident = path ? tc_cache_identity(anchor, kv, nkv, &err) : NULL;
 	struct tc_trace *t = NULL;
 	struct tc_steps *st = NULL;
-	enum tc_cache_status rc = ident ? tc_cache_open(path, ident, anchor, full ? TC_VERIFY_ALL : TC_VERIFY_SMALL, &t, &st, &err)
-					: TC_CACHE_ABSENT;
+	struct tc_span *span = NULL;
+	enum tc_cache_verify v = full ? TC_VERIFY_ALL : TC_VERIFY_SMALL;
+	enum tc_cache_status rc = ident ? tc_cache_open(path, ident, anchor, v, &t, &st, &span, &err) : TC_CACHE_ABSENT;
 	static const char *const what[] = { "", "no such file", "stale", "corrupt" };
 	struct tc_session *s = NULL;
 	if (rc == TC_CACHE_OK) {
 		s = session_new(t);
 		s->steps = st;
+		s->span = span;
 		for (size_t i = 0; i < nkv; i++) session_set_opt(s, kv[i]);
 		*note = xasprintf("cache: %s used", path);
 	} else if (rc != TC_CACHE_ABSENT || c->file)
@@ -89,4 +92,11 @@ struct tc_session *cli_open(const char *path, const struct tc_read_opts *ro, con
 	s = session_new(t);
 	for (size_t i = 0; i < nkv; i++) session_set_opt(s, kv[i]);
 	return s;
+}
+
+struct tc_lsum *cli_cached_lsum(const struct tc_session *s)
+{
+	size_t n = 0;
+	const void *blob = s->steps ? tc_cache_blob(s->t, LSUM_CACHE_BLOB, &n) : NULL;
+	return blob ? lsum_unpack(blob, n, s->steps) : NULL;
 }

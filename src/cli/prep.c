@@ -10,6 +10,7 @@
 #include "cache.h"
 #include "cli.h"
 #include "report.h"
+#include "ui.h"
 
 #define PREP_USAGE "usage: tracecomb prep TRACE [-o FILE [--force]] [--opt KEY=VALUE] [--threads N]\n"
 
@@ -86,10 +87,18 @@ static int write_cache(struct tc_session *s, const char *path, bool force, const
 	struct cli_out o;
 	int rc = cli_out_open(&o, path, force, anchor);
 	if (rc) return rc;
+	/* what the first frame needs: the steps, the span, the lateness summary */
 	const struct tc_steps *st = session_steps(s);
+	struct tc_lsum *sum = lsum_build(st, TC_M_LATENESS, true);
+	struct strbuf blob = { 0 };
+	lsum_pack(sum, &blob);
+	lsum_free(sum);
+	struct tc_cache_blob b = { LSUM_CACHE_BLOB, blob.s, blob.len };
+	struct tc_cache_results res = { st, session_span(s), &b, 1 };
 	char *err = NULL;
 	double t0 = tc_now();
-	if (!tc_cache_write(o.f, s->t, st, ident, &err)) free(err);   /* cli_out_close says why */
+	if (!tc_cache_write(o.f, s->t, &res, ident, &err)) free(err);   /* cli_out_close says why */
+	sb_free(&blob);
 	long size = fseek(o.f, 0, SEEK_END) == 0 ? ftell(o.f) : -1;
 	rc = cli_out_close(&o);
 	if (!rc) {
@@ -97,7 +106,7 @@ static int write_cache(struct tc_session *s, const char *path, bool force, const
 		uint64_t model = tc_trace_bytes(s->t);
 		fmt_bytes(b1, sizeof b1, (uint64_t)size);
 		fmt_bytes(b2, sizeof b2, model);
-		printf("prep: wrote %s: %s (the model %s in memory: %.2fx), the logical steps stored; written in %.2f s\n",
+		printf("prep: wrote %s: %s (the model %s in memory: %.2fx), the logical steps, span and lateness summary stored; written in %.2f s\n",
 		       path, b1, b2, model ? (double)size / (double)model : 0.0, tc_now() - t0);
 	}
 	return rc;

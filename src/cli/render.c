@@ -160,6 +160,7 @@ int cmd_render(int argc, char **argv)
 	char *name = cli_trace_name(s->t->anchor);
 	struct tc_app a;
 	app_init(&a, s, name, !A.ascii, A.color);
+	if (!a.sums[TC_M_LATENESS][1]) a.sums[TC_M_LATENESS][1] = cli_cached_lsum(s);
 	a.theme = th;
 	rc = set_up(&a, &A, !strcmp(A.view, "detail"));
 	if (!rc) draw_frame(&a, &A);

@@ -70,7 +70,8 @@ static void *compute(void *arg)
 {
 	struct worker *w = arg;
 	const struct tc_steps *st = session_steps(w->s);
-	w->sum = lsum_build(st, TC_M_LATENESS, true);
+	w->sum = cli_cached_lsum(w->s);
+	if (!w->sum) w->sum = lsum_build(st, TC_M_LATENESS, true);
 	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
