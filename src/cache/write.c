@@ -70,6 +70,21 @@ static uintptr_t str_ref(struct writer *w, const char *s)
 	return at;
 }
 
+/* A location's transfers (structs with padding: zeroed in the file). */
+static uint64_t put_xfers(struct writer *w, const struct tc_xfer *a, size_t n)
+{
+	if (!n || !a) return 0;
+	pad(w);
+	uint64_t at = w->off;
+	for (size_t i = 0; i < n; i++) {
+		struct tc_xfer x;
+		memset(&x, 0, sizeof x);
+		x.begin = a[i].begin, x.end = a[i].end, x.bytes = a[i].bytes, x.flags = a[i].flags;
+		put(w, &x, sizeof x);
+	}
+	return at;
+}
+
 /* The offsets of the per-rank and per-location arrays, written first. */
 struct big { uint64_t *loc_calls, *loc_samples, *loc_xfers, *ops, *sends, *recvs, *members; };
 
@@ -91,13 +106,20 @@ static void write_big(struct writer *w, const struct tc_trace *t, struct big *B)
 	for (uint32_t i = 0; i < t->nlocs; i++) B->loc_samples[i] = put_array(w, t->locs[i].samples, t->locs[i].nsamples, sizeof(struct tc_sample));
 	sec_end(w);
 	sec_begin(w, CS_XFERS);
-	for (uint32_t i = 0; i < t->nlocs; i++) B->loc_xfers[i] = put_array(w, t->locs[i].xfers, t->locs[i].nxfers, sizeof(struct tc_xfer));
+	for (uint32_t i = 0; i < t->nlocs; i++) B->loc_xfers[i] = put_xfers(w, t->locs[i].xfers, t->locs[i].nxfers);
 	sec_end(w);
 	sec_begin(w, CS_MSGS);
 	put(w, t->msgs, t->nmsgs * sizeof *t->msgs);
 	sec_end(w);
 	sec_begin(w, CS_COLLS);
-	put(w, t->colls, t->ncolls * sizeof *t->colls);
+	for (size_t c = 0; c < t->ncolls; c++) {
+		const struct tc_coll *o = &t->colls[c];
+		struct tc_coll x;
+		memset(&x, 0, sizeof x);   /* its padding zero in the file */
+		x.begin = o->begin, x.end = o->end, x.comm = o->comm, x.root = o->root;
+		x.first = o->first, x.n = o->n, x.op = o->op;
+		put(w, &x, sizeof x);
+	}
 	sec_end(w);
 	sec_begin(w, CS_COLLMEMB);
 	size_t nmemb = 0;
@@ -116,10 +138,13 @@ static void write_steps(struct writer *w, const struct tc_steps *st, uint32_t nr
 	uint64_t cevs = st ? put_array(w, st->cevs, st->ncevs, sizeof *st->cevs) : 0;
 	sec_end(w);
 	sec_begin(w, CS_STEPARR);
-	struct tc_steps img = { 0 };
+	struct tc_steps img;
+	memset(&img, 0, sizeof img);   /* field by field below: no stray padding bytes in the file */
 	if (st) {
-		img = *st;
-		img.t = NULL;
+		img.opts = st->opts;
+		img.ncevs = st->ncevs;
+		img.npartitions = st->npartitions;
+		img.max_step = st->max_step;
 		img.cevs = (void *)(uintptr_t)cevs;
 		img.rank_first = (void *)(uintptr_t)put_array(w, st->rank_first, (size_t)nranks + 1, sizeof(uint32_t));
 		img.parts = (void *)(uintptr_t)put_array(w, st->parts, st->npartitions, sizeof *st->parts);
@@ -170,55 +195,85 @@ static void write_blobs(struct writer *w, const struct tc_cache_blob *b, size_t 
 	sec_end(w);
 }
 
-/* A small array of structs written through a copy with offsets for pointers. */
-#define PUT_IMAGES(w, arr, n, FIX)                                             \
-	do {                                                                   \
-		for (size_t i_ = 0; i_ < (size_t)(n); i_++) {                  \
-			__typeof__(*(arr)) img_;                               \
-			memcpy(&img_, &(arr)[i_], sizeof img_);                \
-			FIX;                                                   \
-			put(w, &img_, sizeof img_);                            \
-		}                                                              \
-	} while (0)
+/* The small structs as they go into the file: every field copied into a
+ * zeroed struct (no stray padding bytes from the heap in the file),
+ * offsets in place of pointers. */
 #define OFF(x) ((void *)(uintptr_t)(x))
+
+static void put_rank(struct writer *w, const struct tc_trace *t, const struct big *B, uint32_t r)
+{
+	const struct tc_rank *R = &t->ranks[r];
+	struct tc_rank x;
+	memset(&x, 0, sizeof x);
+	x.loc = R->loc, x.node = R->node, x.ncalls = R->ncalls, x.nops = R->nops;
+	x.nsend_msgs = R->nsend_msgs, x.nrecv_msgs = R->nrecv_msgs;
+	x.first_time = R->first_time, x.last_time = R->last_time;
+	x.calls = OFF(R->loc < t->nlocs && R->calls == t->locs[R->loc].calls ? B->loc_calls[R->loc] : 0);
+	x.ops = OFF(B->ops[r]), x.send_msgs = OFF(B->sends[r]), x.recv_msgs = OFF(B->recvs[r]);
+	put(w, &x, sizeof x);
+}
+
+static void put_loc(struct writer *w, const struct tc_trace *t, const struct big *B, uint32_t i)
+{
+	const struct tc_loc *L = &t->locs[i];
+	struct tc_loc x;
+	memset(&x, 0, sizeof x);
+	x.id = L->id, x.rank = L->rank, x.thread = L->thread, x.type = L->type;
+	x.nevents_def = L->nevents_def, x.nevents_read = L->nevents_read, x.last_record = L->last_record;
+	x.ncalls = L->ncalls, x.nsamples = L->nsamples, x.nxfers = L->nxfers;
+	x.name = OFF(str_ref(w, L->name));
+	x.calls = OFF(B->loc_calls[i]), x.samples = OFF(B->loc_samples[i]), x.xfers = OFF(B->loc_xfers[i]);
+	put(w, &x, sizeof x);
+}
+
+static void put_defs(struct writer *w, const struct tc_trace *t, const struct big *B)
+{
+	sec_begin(w, CS_NODES);
+	for (uint32_t i = 0; i < t->nnodes; i++) {
+		struct tc_node x = { OFF(str_ref(w, t->nodes[i].name)) };
+		put(w, &x, sizeof x);
+	}
+	sec_end(w);
+	sec_begin(w, CS_REGIONS);
+	for (uint32_t i = 0; i < t->nregions; i++) {
+		const struct tc_region *g = &t->regions[i];
+		struct tc_region x;
+		memset(&x, 0, sizeof x);
+		x.name = OFF(str_ref(w, g->name)), x.kind = g->kind, x.paradigm = g->paradigm, x.role = g->role;
+		put(w, &x, sizeof x);
+	}
+	sec_end(w);
+	sec_begin(w, CS_COMMS);
+	for (uint32_t i = 0; i < t->ncomms; i++) {
+		const struct tc_comm *c = &t->comms[i];
+		struct tc_comm x;
+		memset(&x, 0, sizeof x);
+		x.name = OFF(str_ref(w, c->name)), x.size = c->size, x.members = OFF(B->members[i]);
+		x.self = c->self, x.global = c->global;
+		put(w, &x, sizeof x);
+	}
+	sec_end(w);
+	sec_begin(w, CS_METRICS);
+	for (uint32_t i = 0; i < t->nmetrics; i++) {
+		const struct tc_metric_def *m = &t->metrics[i];
+		struct tc_metric_def x;
+		memset(&x, 0, sizeof x);
+		x.name = OFF(str_ref(w, m->name)), x.unit = OFF(str_ref(w, m->unit));
+		x.mode = m->mode, x.timing = m->timing, x.vtype = m->vtype, x.nsamples = m->nsamples;
+		put(w, &x, sizeof x);
+	}
+	sec_end(w);
+}
 
 static void write_small(struct writer *w, const struct tc_trace *t, const struct big *B)
 {
 	sec_begin(w, CS_RANKS);
-	PUT_IMAGES(w, t->ranks, t->nranks, {
-		const struct tc_rank *R = &t->ranks[i_];
-		img_.calls = OFF(R->loc < t->nlocs && R->calls == t->locs[R->loc].calls ? B->loc_calls[R->loc] : 0);
-		img_.ops = OFF(B->ops[i_]);
-		img_.send_msgs = OFF(B->sends[i_]);
-		img_.recv_msgs = OFF(B->recvs[i_]);
-	});
+	for (uint32_t r = 0; r < t->nranks; r++) put_rank(w, t, B, r);
 	sec_end(w);
 	sec_begin(w, CS_LOCS);
-	PUT_IMAGES(w, t->locs, t->nlocs, {
-		img_.name = OFF(str_ref(w, t->locs[i_].name));
-		img_.calls = OFF(B->loc_calls[i_]);
-		img_.samples = OFF(B->loc_samples[i_]);
-		img_.xfers = OFF(B->loc_xfers[i_]);
-	});
+	for (uint32_t i = 0; i < t->nlocs; i++) put_loc(w, t, B, i);
 	sec_end(w);
-	sec_begin(w, CS_NODES);
-	PUT_IMAGES(w, t->nodes, t->nnodes, img_.name = OFF(str_ref(w, t->nodes[i_].name)));
-	sec_end(w);
-	sec_begin(w, CS_REGIONS);
-	PUT_IMAGES(w, t->regions, t->nregions, img_.name = OFF(str_ref(w, t->regions[i_].name)));
-	sec_end(w);
-	sec_begin(w, CS_COMMS);
-	PUT_IMAGES(w, t->comms, t->ncomms, {
-		img_.name = OFF(str_ref(w, t->comms[i_].name));
-		img_.members = OFF(B->members[i_]);
-	});
-	sec_end(w);
-	sec_begin(w, CS_METRICS);
-	PUT_IMAGES(w, t->metrics, t->nmetrics, {
-		img_.name = OFF(str_ref(w, t->metrics[i_].name));
-		img_.unit = OFF(str_ref(w, t->metrics[i_].unit));
-	});
-	sec_end(w);
+	put_defs(w, t, B);
 	sec_begin(w, CS_WARNINGS);
 	for (size_t i = 0; i < t->warnings.n; i++) {
 		uint64_t ref = str_ref(w, t->warnings.a[i]);
