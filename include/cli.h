@@ -61,6 +61,8 @@ int cli_finish_stdout(int rc);
 struct cli_out { const char *path; char *tmp; FILE *f; int fd; bool force; };
 int cli_out_open(struct cli_out *o, const char *path, bool force, const char *anchor);
 int cli_out_close(struct cli_out *o);
+/* Give up a file opened with cli_out_open: the temporary file removed, nothing written. */
+void cli_out_abort(struct cli_out *o);
 /* Display name of a trace: the directory holding its anchor (caller frees). */
 char *cli_trace_name(const char *anchor);
 

@@ -278,7 +278,7 @@ static enum tc_cache_status map_file(const char *path, struct reader *r, bool po
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		if (errno == ENOENT) return TC_CACHE_ABSENT;
+		if (errno == ENOENT || errno == ENOTDIR) return TC_CACHE_ABSENT;
 		*why = xasprintf("cannot open %s: %s", path, strerror(errno));
 		return TC_CACHE_CORRUPT;
 	}

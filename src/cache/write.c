@@ -17,13 +17,14 @@ struct writer {
 	struct tc_cache_header hdr;
 	int sec;                   /* the open section */
 	bool bad;
+	int err;                   /* errno of the first failed write */
 	struct strbuf strings;     /* CS_STRINGS, built while the small structs are written */
 };
 
 static void put(struct writer *w, const void *p, size_t n)
 {
 	if (!n || w->bad) return;
-	if (fwrite(p, 1, n, w->f) != n) w->bad = true;
+	if (fwrite(p, 1, n, w->f) != n) w->bad = true, w->err = errno;
 	tc_hash_add(&w->h, p, n);
 	w->off += n;
 }
@@ -38,7 +39,7 @@ static void sec_begin(struct writer *w, int sec)
 {
 	static const char zeros[TC_CACHE_ALIGN];
 	size_t n = (TC_CACHE_ALIGN - w->off % TC_CACHE_ALIGN) % TC_CACHE_ALIGN;
-	if (n && fwrite(zeros, 1, n, w->f) != n) w->bad = true;   /* between sections: in none */
+	if (n && fwrite(zeros, 1, n, w->f) != n) w->bad = true, w->err = errno;   /* between sections: in none */
 	w->off += n;
 	w->sec = sec;
 	w->hdr.sec[sec].off = w->off;
@@ -311,7 +312,7 @@ static void write_header(struct writer *w)
 	h->file_size = w->off;
 	h->nsections = CS_COUNT;
 	h->sum = tc_hash64(h, offsetof(struct tc_cache_header, sum), 0);
-	if (fseek(w->f, 0, SEEK_SET) != 0 || fwrite(h, sizeof *h, 1, w->f) != 1) w->bad = true;
+	if (!w->bad && (fseek(w->f, 0, SEEK_SET) != 0 || fwrite(h, sizeof *h, 1, w->f) != 1)) w->bad = true, w->err = errno;
 }
 
 bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_cache_results *res, const char *identity,
@@ -342,8 +343,9 @@ bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_cache_res
 	free(B.loc_calls), free(B.loc_samples), free(B.loc_xfers);
 	free(B.ops), free(B.sends), free(B.recvs), free(B.members);
 	sb_free(&w.strings);
-	if (w.bad || fflush(f) != 0 || ferror(f)) {
-		*err = xasprintf("%s", errno ? strerror(errno) : "write error");
+	if (!w.bad && (fflush(f) != 0 || ferror(f))) w.bad = true, w.err = errno;
+	if (w.bad) {
+		*err = xstrdup(w.err ? strerror(w.err) : "write error");
 		return false;
 	}
 	return true;

@@ -97,9 +97,15 @@ static int write_cache(struct tc_session *s, const char *path, bool force, const
 	struct tc_cache_results res = { st, session_span(s), &b, 1 };
 	char *err = NULL;
 	double t0 = tc_now();
-	if (!tc_cache_write(o.f, s->t, &res, ident, &err)) free(err);   /* cli_out_close says why */
+	bool ok = tc_cache_write(o.f, s->t, &res, ident, &err);
 	sb_free(&blob);
-	long size = fseek(o.f, 0, SEEK_END) == 0 ? ftell(o.f) : -1;
+	long size = ok && fseek(o.f, 0, SEEK_END) == 0 ? ftell(o.f) : -1;
+	if (!ok) {   /* a full disk: no file, no temporary left */
+		fprintf(stderr, "tracecomb: %s: write failed: %s\n", path, err);
+		free(err);
+		cli_out_abort(&o);
+		return TC_EXIT_OUTPUT;
+	}
 	rc = cli_out_close(&o);
 	if (!rc) {
 		char b1[32], b2[32];
