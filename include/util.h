@@ -58,10 +58,10 @@ static inline unsigned tc_hash_shift(size_t cap)
 	return s;
 }
 
-/* A 64-bit checksum (src/util/hash.c: the XXH64 algorithm), one-shot or
- * streaming (init, add any number of times, end); the same bytes give the
- * same value however they are split between adds. */
-struct tc_hash { uint64_t v[4], total, seed; unsigned char buf[32]; size_t nbuf; };
+/* A 64-bit checksum (src/util/hash.c: XXH3-like lanes, near the memory
+ * bandwidth), one-shot or streaming (init, add any number of times, end); the
+ * same bytes give the same value however they are split between adds. */
+struct tc_hash { uint64_t acc[8], total, seed; unsigned char buf[64]; size_t nbuf; unsigned count; };
 void tc_hash_init(struct tc_hash *h, uint64_t seed);
 void tc_hash_add(struct tc_hash *h, const void *data, size_t n);
 uint64_t tc_hash_end(const struct tc_hash *h);

@@ -150,6 +150,8 @@ static struct tc_trace *load_on_terminal(const char *anchor, struct tc_read_opts
 static struct tc_session *cache_on_terminal(const char *anchor, const struct cli_cache *c, struct tc_grid *g,
 					    const char *name, char **note)
 {
+	*note = NULL;
+	if (c->off) return NULL;
 	draw_progress(g, "Opening the cache", name, 0, 0);
 	struct tc_session *s = cli_cache_session(anchor, c, NULL, 0, false, note);
 	char *why = NULL;
