@@ -58,6 +58,7 @@ struct tc_session *cli_cache_session(const char *anchor, const struct cli_cache 
 	enum tc_cache_status rc = ident ? tc_cache_open(path, ident, anchor, v, &t, &st, &span, &err) : TC_CACHE_ABSENT;
 	static const char *const what[] = { "", "no such file", "stale", "corrupt" };
 	struct tc_session *s = NULL;
+	char *why = err ? xasprintf(" (%s)", err) : xstrdup("");
 	if (rc == TC_CACHE_OK) {
 		s = session_new(t);
 		s->steps = st;
@@ -65,8 +66,9 @@ struct tc_session *cli_cache_session(const char *anchor, const struct cli_cache 
 		for (size_t i = 0; i < nkv; i++) session_set_opt(s, kv[i]);
 		*note = xasprintf("cache: %s used", path);
 	} else if (rc != TC_CACHE_ABSENT || c->file)
-		*note = xasprintf("cache: %s%s%s (%s), reading the trace", c->file ? c->file : "", c->file ? ": " : "",
-				  what[rc], err ? err : what[rc]);
+		*note = xasprintf("cache: %s%s%s%s, reading the trace", c->file ? c->file : "", c->file ? ": " : "",
+				  what[rc], why);
+	free(why);
 	free(err);
 	free(ident);
 	free(path);
@@ -81,12 +83,8 @@ struct tc_session *cli_open(const char *path, const struct tc_read_opts *ro, con
 	struct tc_session *s = anchor ? cli_cache_session(anchor, c, kv, nkv, true, &note) : NULL;
 	if (note) fprintf(stderr, "%s\n", note);
 	free(note);
-	if (s) {
-		/* the model's anchor: as the reader names it for the path given */
-		free(anchor);
-		return s;
-	}
 	free(anchor);
+	if (s) return s;
 	struct tc_trace *t = cli_load(path, ro);
 	if (!t) return NULL;
 	s = session_new(t);
