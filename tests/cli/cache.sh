@@ -1,7 +1,8 @@
 #!/bin/sh
 # The analysis cache (docs/cache.md, issue 18 §1): prep then report --json from
 # the cache equals report --json from the archive on every shared trace and a
-# generated one (regions.seconds, a wall time, left out); the default place
+# generated one (and up to 4 corpus traces when $BUILD/corpus exists;
+# regions.seconds, a wall time, left out); the default place
 # under $XDG_CACHE_HOME (else ~/.cache), --no-cache, --cache FILE; stale after
 # an .evt is touched and with other --opt; corrupt (bytes flipped, cut) said
 # and the trace read, exit 0, the same output; an unwritable cache place: a
@@ -35,6 +36,17 @@ for dir in "$TRACES"/*/ $gen; do
 	"$BIN" info --json --no-cache "$dir" >"$TMPD/a.info" 2>/dev/null
 	"$BIN" info --json "$dir" >"$TMPD/b.info" 2>/dev/null
 	check "info-json-same-$name" cmp -s "$TMPD/a.info" "$TMPD/b.info"
+done
+# a few planted-cause corpus traces when make corpus (or an earlier make check) wrote them
+corpus=$(ls -d "$BUILD"/corpus/*/ 2>/dev/null | awk 'NR % 25 == 1' | head -n 4)
+[ -n "$corpus" ] || echo "skip report-json-same-corpus: no $BUILD/corpus (make corpus)"
+for dir in $corpus; do
+	name=corpus-$(basename "$dir")
+	"$BIN" prep "$dir" >/dev/null 2>&1 || { notok "prep-$name"; continue; }
+	rep "$dir" --no-cache >"$TMPD/a.json"
+	rep "$dir" >"$TMPD/b.json"
+	if said "^cache: .* used$" && cmp -s "$TMPD/a.json" "$TMPD/b.json"; then ok "report-json-same-$name"
+	else notok "report-json-same-$name" "$(cat "$TMPD/rep.err")"; fi
 done
 check default-place-xdg sh -c "ls '$XDG_CACHE_HOME'/tracecomb/*.tcc >/dev/null 2>&1"
 check no-temp-files-left sh -c "! ls -a '$XDG_CACHE_HOME'/tracecomb | grep -q '^\.tracecomb-out'"
