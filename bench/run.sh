@@ -8,13 +8,13 @@
 # first frame against it, in CPU time, for both 256-rank archives; every
 # analysis against the floor; the scaling table; the regions at 1k/16k ranks,
 # one 64k-rank phase clustered, the logical view's redraw at 64k ranks x 10^6
-# steps and the list views.
+# steps and the list views; the analysis cache (prep, size, first frame from it).
 # Usage: bench/run.sh BUILD BIN
 BUILD=${1:-build}
 BIN=${2:-./tracecomb}
 case $BIN in */*) ;; *) BIN=./$BIN ;; esac   # the Makefile passes "tracecomb" for the default build
 DATA=$BUILD/bench-data
-for b in gen rawdecode touch load analysis regions clusters redraw views; do
+for b in gen rawdecode touch load analysis regions clusters redraw views cache; do
 	if [ ! -x "$BUILD/bench/$b" ]; then echo "bench: $BUILD/bench/$b is missing (make all)" >&2; exit 1; fi
 done
 # gen_once NAME GEN-OPTIONS...: $DATA/NAME, written once
@@ -43,6 +43,9 @@ echo "   goals (CPU time / floor): load <= 1.5, report <= 3, first frame <= 2.5;
 raw=$("$BUILD/bench/rawdecode" "$uniq" | sed -n 's/.*seconds=\([0-9.]*\).*/\1/p')
 echo "== analyses on the unique-tag archive (wall time; the floor now $raw s)"
 "$BUILD/bench/analysis" "$uniq" --raw "$raw" || exit 1
+echo "== the analysis cache (docs/cache.md): prep, cache size / model bytes, first frame from the cache / floor"
+echo "   goals: cache size <= 1.2x the model's bytes in memory; first frame from the cache <= 0.1x the floor (CPU)"
+"$BUILD/bench/cache" --rounds 3 --bin "$BIN" --rawdecode "$BUILD/bench/rawdecode" "$uniq" || exit 1
 echo "== scaling: events at 256 ranks, then ranks at ~4 M events (unique tags; best of 2, CPU seconds, x = / floor)"
 gen_once e1m --tags unique --iters 107
 gen_once e4m --tags unique --iters 429

@@ -75,6 +75,9 @@ struct tc_steps {
 	struct tc_step_sum *steps;  /* max_step+1 entries */
 	/* per message: the cev index of its send and of its receive */
 	uint32_t *msg_send_cev, *msg_recv_cev;
+	/* The arrays live in a cache file's mapping (src/cache), owned by the
+	 * trace: tc_steps_free frees only this struct. */
+	bool mapped;
 };
 
 struct tc_steps *tc_steps_compute(const struct tc_trace *t, const struct tc_steps_opts *o);

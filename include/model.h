@@ -222,6 +222,10 @@ struct tc_trace {
 	double read_seconds, finish_seconds; /* load phases, wall clock (reader only) */
 
 	VEC(char *) warnings;
+	/* Opened from a cache file (src/cache, docs/cache.md): its private
+	 * mapping, which holds every array above (the warnings are copies);
+	 * tc_trace_free unmaps it instead of freeing them.  Else empty. */
+	struct tc_pages mapped;
 	struct arena *arena;
 	struct tc_build *b;  /* builder state, NULL after finish */
 };

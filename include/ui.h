@@ -241,6 +241,12 @@ struct tc_lsum {
 };
 struct tc_lsum *lsum_build(const struct tc_steps *st, enum tc_metric m, bool agg);
 void lsum_free(struct tc_lsum *s);
+/* The summary as bytes for the analysis cache (appended to out), and back:
+ * NULL when the bytes do not fit st (other steps, truncated). */
+void lsum_pack(const struct tc_lsum *s, struct strbuf *out);
+struct tc_lsum *lsum_unpack(const void *blob, size_t len, const struct tc_steps *st);
+/* The name of the lateness summary's blob in the cache (the first frame's). */
+#define LSUM_CACHE_BLOB "ui.lsum.lateness.agg"
 /* Summary of ranks [r0, r1) × x units [x0, x1); exact when the block covers few ranks. */
 struct tc_cellsum lsum_query(const struct tc_lsum *s, uint32_t r0, uint32_t r1, uint32_t x0, uint32_t x1);
 /* Metric summed over x units [x0, x1) over all ranks. */

@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #define TC_NONE UINT32_MAX
+/* The tool's version (--version, cache files). */
+#define TC_VERSION "0.1.0"
 
 #if defined(__GNUC__)
 #define TC_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -55,6 +57,15 @@ static inline unsigned tc_hash_shift(size_t cap)
 	while (cap > 1) { cap >>= 1; s--; }
 	return s;
 }
+
+/* A 64-bit checksum (src/util/hash.c: XXH3-like lanes, near the memory
+ * bandwidth), one-shot or streaming (init, add any number of times, end); the
+ * same bytes give the same value however they are split between adds. */
+struct tc_hash { uint64_t acc[8], total, seed; unsigned char buf[64]; size_t nbuf; unsigned count; };
+void tc_hash_init(struct tc_hash *h, uint64_t seed);
+void tc_hash_add(struct tc_hash *h, const void *data, size_t n);
+uint64_t tc_hash_end(const struct tc_hash *h);
+uint64_t tc_hash64(const void *data, size_t n, uint64_t seed);
 
 /* Growable array of fixed-size items: VEC(T) v = {0}; VEC_PUSH(v, x); v.n, v.a[i]. */
 #define VEC(T) struct { T *a; size_t n, cap; }

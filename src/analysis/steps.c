@@ -465,6 +465,10 @@ struct tc_steps *tc_steps_compute(const struct tc_trace *t, const struct tc_step
 void tc_steps_free(struct tc_steps *s)
 {
 	if (!s) return;
+	if (s->mapped) {
+		free(s);
+		return;
+	}
 	free(s->cevs);
 	free(s->rank_first);
 	free(s->parts);

@@ -8,11 +8,13 @@
 int cmd_info(int argc, char **argv)
 {
 	struct tc_read_opts opts = { 0 };
+	struct cli_cache cache = { 0 };
 	const char *path = NULL;
 	bool json = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) json = true;
 		else if (cli_opt_threads(argc, argv, &i, &opts)) continue;
+		else if (cli_opt_cache(argc, argv, &i, &cache)) continue;
 		else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "tracecomb info: unknown option '%s'\n", argv[i]);
 			return 1;
@@ -23,12 +25,11 @@ int cmd_info(int argc, char **argv)
 		}
 	}
 	if (!path) {
-		fprintf(stderr, "usage: tracecomb info TRACE [--json] [--threads N]\n");
+		fprintf(stderr, "usage: tracecomb info TRACE [--json] [--threads N] [--no-cache | --cache FILE]\n");
 		return 1;
 	}
-	struct tc_trace *t = cli_load(path, &opts);
-	if (!t) return 2;
-	struct tc_session *s = session_new(t);
+	struct tc_session *s = cli_open(path, &opts, &cache, NULL, 0);
+	if (!s) return 2;
 	if (json) {
 		struct json j;
 		json_init(&j, stdout, 2);

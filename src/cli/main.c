@@ -5,16 +5,15 @@
 #include "cli.h"
 #include "ui.h"
 
-#define TC_VERSION "0.1.0"
-
 static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *usage;
 } commands[] = {
-	{ "info", cmd_info, "info TRACE [--json] [--threads N]\n"
+	{ "info", cmd_info, "info TRACE [--json] [--threads N] [--no-cache | --cache FILE]\n"
 	  "      what is in the archive: ranks, nodes, events by kind, messages, collectives, clock" },
 	{ "report", cmd_report, "report TRACE [--json | --csv] [--section NAME[,NAME...]] [--opt KEY=VALUE] [--limit N]\n"
+	  "         [--no-cache | --cache FILE]\n"
 	  "      every analysis as text or one JSON object (a key per section); --limit N: at most N\n"
 	  "      items per long list (0 = all), JSON says <list>_total and <list>_truncated; every\n"
 	  "      timestamp X_s has X_ticks beside it; --csv --section NAME[.LIST]: one table as CSV" },
@@ -22,16 +21,22 @@ static const struct command {
 	  "      a rank-to-node placement (METIS) that cuts inter-node traffic; writes only with -o" },
 	{ "render", cmd_render, "render TRACE --view VIEW --size WxH [--step N] [--rank R]\n"
 	  "         [--metric M] [--color] [--ascii] [--theme NAME|PATH] [--no-agg] [--filter REGEX]\n"
-	  "         [--search REGEX] [--keys KEYS]\n"
+	  "         [--search REGEX] [--keys KEYS] [--no-cache | --cache FILE]\n"
 	  "      one view drawn exactly as the terminal UI draws it, as text (ANSI with --color);\n"
 	  "      --keys: typed in the view first (e.g. E, #, t; \\r is Enter)" },
+	{ "prep", cmd_prep, "prep TRACE [-o FILE [--force]] [--opt KEY=VALUE] [--threads N]\n"
+	  "      read the archive once and write its analysis cache (the model and the logical steps;\n"
+	  "      default: $XDG_CACHE_HOME/tracecomb/, else ~/.cache/tracecomb/), used from then on by\n"
+	  "      the UI, info, report and render (--no-cache: not; --cache FILE: that file)" },
 	{ "tui", cmd_tui, "tui TRACE [--theme NAME|PATH] [--ascii] [--color=auto|always|never] [--threads N] [--no-mouse]\n"
+	  "         [--no-cache | --cache FILE]\n"
 	  "      the terminal UI (the same as `tracecomb TRACE`); keys: ? inside" },
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: tracecomb TRACE [--theme NAME|PATH] [--ascii] [--color=auto|always|never] [--threads N] [--no-mouse]\n"
+		   "                 [--no-cache | --cache FILE]\n"
 		   "      open the terminal UI (press ? inside for the keys)\n");
 	for (size_t i = 0; i < TC_NELEM(commands); i++)
 		fprintf(f, "       tracecomb %s\n", commands[i].usage);
@@ -40,6 +45,9 @@ static void usage(FILE *f)
 	fprintf(f, "\nVIEW is one of %s, detail.\n", views.s);
 	sb_free(&views);
 	fprintf(f, "TRACE is an OTF2 anchor file (traces.otf2) or the directory holding it.\n"
+		   "A valid cache written by `tracecomb prep TRACE` is used automatically (the UI's status line\n"
+		   "and stderr say so; a stale or corrupt one is ignored with one line why); --no-cache skips it,\n"
+		   "--cache FILE names one.\n"
 		   "Exit codes: 0 ok; 1 usage error (or an output place refused: -o on an existing file\n"
 		   "without --force, a symlink, a directory, a trace directory); 2 the trace cannot be read\n"
 		   "(missing, corrupt, implausible); 3 out of memory; 4 the output cannot be written\n"

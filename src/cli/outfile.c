@@ -151,3 +151,12 @@ int cli_out_close(struct cli_out *o)
 	o->tmp = NULL;
 	return rc;
 }
+
+void cli_out_abort(struct cli_out *o)
+{
+	if (o->f) fclose(o->f);
+	o->f = NULL;
+	if (o->tmp) unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+}

@@ -13,7 +13,8 @@ static int usage(void)
 	view_names(&b, "|");
 	fprintf(stderr, "usage: tracecomb render TRACE --view %s|detail --size WxH\n"
 			"         [--step N] [--rank R] [--metric M] [--color] [--ascii] [--theme NAME|PATH]\n"
-			"         [--no-agg] [--filter REGEX] [--search REGEX] [--keys KEYS] [--threads N]\n", b.s);
+			"         [--no-agg] [--filter REGEX] [--search REGEX] [--keys KEYS] [--threads N]\n"
+			"         [--no-cache | --cache FILE]\n", b.s);
 	sb_free(&b);
 	return 1;
 }
@@ -37,6 +38,7 @@ char *cli_trace_name(const char *anchor)
 
 struct render_args {
 	struct tc_read_opts opts;
+	struct cli_cache cache;
 	const char *path, *view, *metric, *theme, *filter, *search, *keys;
 	int w, h;
 	long long step;   /* -2: not given */
@@ -70,6 +72,7 @@ static int parse_args(int argc, char **argv, struct render_args *A)
 		else if (!strcmp(o, "--ascii")) A->ascii = true;
 		else if (!strcmp(o, "--no-agg")) A->noagg = true;
 		else if (cli_opt_threads(argc, argv, &i, &A->opts)) continue;
+		else if (cli_opt_cache(argc, argv, &i, &A->cache)) continue;
 		else if (o[0] == '-' && o[1]) {
 			fprintf(stderr, "tracecomb render: unknown option '%s'\n", o);
 			return usage();
@@ -152,12 +155,12 @@ int cmd_render(int argc, char **argv)
 			free(err);
 		}
 	}
-	struct tc_trace *t = cli_load(A.path, &A.opts);
-	if (!t) return 2;
-	struct tc_session *s = session_new(t);
-	char *name = cli_trace_name(t->anchor);
+	struct tc_session *s = cli_open(A.path, &A.opts, &A.cache, NULL, 0);
+	if (!s) return 2;
+	char *name = cli_trace_name(s->t->anchor);
 	struct tc_app a;
 	app_init(&a, s, name, !A.ascii, A.color);
+	if (!a.sums[TC_M_LATENESS][1]) a.sums[TC_M_LATENESS][1] = cli_cached_lsum(s);
 	a.theme = th;
 	rc = set_up(&a, &A, !strcmp(A.view, "detail"));
 	if (!rc) draw_frame(&a, &A);

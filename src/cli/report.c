@@ -8,6 +8,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: tracecomb report TRACE [--json | --csv] [--section NAME[,NAME...]] [--opt KEY=VALUE] [--limit N]\n"
+			"       [--no-cache | --cache FILE]\n"
 			"  --limit N   list at most N items in each long list (0 = all; default: each list's own cut,\n"
 			"              all for per_rank/per_location); JSON says <list>_total and <list>_truncated\n"
 			"sections:");
@@ -27,6 +28,7 @@ static bool csv_table_arg(const char *v, const char **table)
 
 struct report_args {
 	struct tc_read_opts opts;
+	struct cli_cache cache;
 	const char *path, *csv_table;
 	bool json, csv;
 	VEC(const struct report_section *) want;
@@ -87,6 +89,7 @@ static int parse_args(int argc, char **argv, struct report_args *A)
 		else if (!strcmp(argv[i], "--csv")) A->csv = true;
 		else if (!strcmp(argv[i], "--limit") && i + 1 < argc) rc = limit_arg(A, argv[++i]);
 		else if (cli_opt_threads(argc, argv, &i, &A->opts)) continue;
+		else if (cli_opt_cache(argc, argv, &i, &A->cache)) continue;
 		else if ((!strcmp(argv[i], "--section") || !strcmp(argv[i], "--opt")) && i + 1 < argc) {
 			bool sec = !strcmp(argv[i], "--section");
 			rc = section_or_opt_arg(A, sec, argv[++i]);
@@ -150,12 +153,13 @@ int cmd_report(int argc, char **argv)
 	struct report_args A = { 0 };
 	int rc = parse_args(argc, argv, &A);
 	if (!rc) {
-		struct tc_trace *t = cli_load(A.path, &A.opts);
-		if (!t) rc = 2;
+		VEC(const char *) kv = { 0 };
+		if (A.csv) VEC_PUSH(kv, "limit=0");   /* a table whole unless --limit says otherwise */
+		for (size_t i = 0; i < A.kv.n; i++) VEC_PUSH(kv, A.kv.a[i]);
+		struct tc_session *s = cli_open(A.path, &A.opts, &A.cache, kv.a, kv.n);
+		VEC_FREE(kv);
+		if (!s) rc = 2;
 		else {
-			struct tc_session *s = session_new(t);
-			if (A.csv) session_set_opt(s, "limit=0");   /* a table whole unless --limit says otherwise */
-			for (size_t i = 0; i < A.kv.n; i++) session_set_opt(s, A.kv.a[i]);
 			rc = write_report(s, &A);
 			session_free(s);
 		}

@@ -8,12 +8,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "cli.h"
 #include "ui.h"
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: tracecomb TRACE [--theme NAME|PATH] [--ascii] [--color=auto|always|never] [--threads N] [--no-mouse]\n");
+	fprintf(stderr, "usage: tracecomb TRACE [--theme NAME|PATH] [--ascii] [--color=auto|always|never] [--threads N] [--no-mouse]\n"
+			"                 [--no-cache | --cache FILE]\n");
 	return 1;
 }
 
@@ -68,7 +70,8 @@ static void *compute(void *arg)
 {
 	struct worker *w = arg;
 	const struct tc_steps *st = session_steps(w->s);
-	w->sum = lsum_build(st, TC_M_LATENESS, true);
+	w->sum = cli_cached_lsum(w->s);
+	if (!w->sum) w->sum = lsum_build(st, TC_M_LATENESS, true);
 	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -76,6 +79,7 @@ static void *compute(void *arg)
 struct tui_args {
 	struct tc_read_opts ropts;
 	struct tc_term_opts topts;
+	struct cli_cache cache;
 	const char *path, *theme_spec;
 };
 
@@ -93,6 +97,7 @@ static bool parse_args(int argc, char **argv, struct tui_args *A)
 		else if (!strcmp(o, "--color=never") || !strcmp(o, "--no-color")) A->topts.color = TC_CM_NEVER;
 		else if (!strcmp(o, "--color=auto")) A->topts.color = TC_CM_AUTO;
 		else if (cli_opt_threads(argc, argv, &i, &A->ropts)) continue;
+		else if (cli_opt_cache(argc, argv, &i, &A->cache)) continue;
 		else if (o[0] == '-' && o[1]) {
 			fprintf(stderr, "tracecomb: unknown option '%s'\n", o);
 			return usage(), false;
@@ -136,6 +141,28 @@ static struct tc_trace *load_on_terminal(const char *anchor, struct tc_read_opts
 	}
 	free(err);
 	return t;
+}
+
+/* The session from the archive's cache when it is valid (docs/cache.md): the
+ * small sections checked before the first frame, the large ones (what the
+ * first frame does not read) right after, before any key is taken.  NULL
+ * otherwise; *note says which (for the status line). */
+static struct tc_session *cache_on_terminal(const char *anchor, const struct cli_cache *c, struct tc_grid *g,
+					    const char *name, char **note)
+{
+	*note = NULL;
+	if (c->off) return NULL;
+	draw_progress(g, "Opening the cache", name, 0, 0);
+	struct tc_session *s = cli_cache_session(anchor, c, NULL, 0, false, note);
+	char *why = NULL;
+	if (s && !tc_cache_verify_rest(s->t, &why)) {
+		session_free(s);
+		s = NULL;
+		free(*note);
+		*note = xasprintf("cache: corrupt (%s), reading the trace", why);
+		free(why);
+	}
+	return s;
 }
 
 /* The logical steps and the lateness summary of the first view, computed in a
@@ -230,21 +257,26 @@ int cmd_tui(int argc, char **argv)
 	struct tc_grid g;
 	grid_init(&g, 1, 1, !term_utf8());
 	int rc = 0;
-	struct tc_trace *t = load_on_terminal(anchor, &A.ropts, &g, name, &rc);
+	char *cache_note = NULL;
+	struct tc_session *s = cache_on_terminal(anchor, &A.cache, &g, name, &cache_note);
+	struct tc_trace *t = s ? s->t : load_on_terminal(anchor, &A.ropts, &g, name, &rc);
 	free(anchor);
 	if (!t) {
 		free(name);
 		free(theme_err);
+		free(cache_note);
 		grid_free(&g);
 		return rc;
 	}
-	struct tc_session *s = session_new(t);
+	if (!s) s = session_new(t);
 	struct tc_lsum *sum = steps_on_terminal(s, &g, name);
 	struct tc_app a;
 	app_init(&a, s, name, term_utf8(), strcmp(term_color_desc(), "mono") && !th.monochrome);
 	a.sums[TC_M_LATENESS][1] = sum;
 	a.interactive = true;
 	a.theme = th;
+	if (cache_note) app_message(&a, !s->t->mapped.p, "%s", cache_note);
+	free(cache_note);
 	if (theme_err) app_message(&a, true, "%s", theme_err);
 	key_loop(&a, &g);
 	term_close();

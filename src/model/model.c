@@ -585,6 +585,12 @@ void tc_build_free(struct tc_build *B)
 void tc_trace_free(struct tc_trace *t)
 {
 	if (!t) return;
+	if (t->mapped.p) {   /* every array lives in the cache file's mapping */
+		tc_pages_free(&t->mapped);
+		t->nlocs = t->nranks = 0;
+		t->locs = NULL, t->ranks = NULL, t->nodes = NULL, t->regions = NULL, t->comms = NULL;
+		t->metrics = NULL, t->colls = NULL, t->coll_members = NULL;
+	}
 	for (uint32_t i = 0; i < t->nlocs; i++) {
 		free(t->locs[i].calls);
 		free(t->locs[i].samples);

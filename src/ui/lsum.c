@@ -65,6 +65,26 @@ static uint32_t leaf_lower(const struct tc_lsum *s, uint32_t r, uint32_t x)
 	return lo;
 }
 
+/* The tile pyramid's geometry from nranks and nx: at most 2^20 level-0
+ * tiles, about 4 x units per rank row. */
+static void geometry(struct tc_lsum *s)
+{
+	uint64_t nx = s->nx, nry = s->nranks ? s->nranks : 1;
+	s->rs = s->xs = 0;
+	while ((((nx - 1) >> s->xs) + 1) * (((nry - 1) >> s->rs) + 1) > (1u << 20)) {
+		if (((nx - 1) >> s->xs) + 1 > 4 * (((nry - 1) >> s->rs) + 1)) s->xs++;
+		else s->rs++;
+	}
+	s->tw[0] = (uint32_t)(((nx - 1) >> s->xs) + 1);
+	s->th[0] = (uint32_t)(((nry - 1) >> s->rs) + 1);
+	s->nlevels = 1;
+	while ((s->tw[s->nlevels - 1] > 1 || s->th[s->nlevels - 1] > 1) && s->nlevels < 24) {
+		s->tw[s->nlevels] = (s->tw[s->nlevels - 1] + 1) / 2;
+		s->th[s->nlevels] = (s->th[s->nlevels - 1] + 1) / 2;
+		s->nlevels++;
+	}
+}
+
 struct tc_lsum *lsum_build(const struct tc_steps *st, enum tc_metric m, bool agg)
 {
 	struct tc_lsum *s = xcalloc(1, sizeof *s);
@@ -82,21 +102,7 @@ struct tc_lsum *lsum_build(const struct tc_steps *st, enum tc_metric m, bool agg
 	}
 	s->b1 = xcalloc((size_t)s->b1_first[nr] + 1, sizeof *s->b1);
 	s->b2 = xcalloc((size_t)s->b2_first[nr] + 1, sizeof *s->b2);
-
-	/* tile pyramid geometry: at most 2^20 level-0 tiles, about 4 x units per rank row */
-	uint64_t nx = s->nx, nry = nr ? nr : 1;
-	while ((((nx - 1) >> s->xs) + 1) * (((nry - 1) >> s->rs) + 1) > (1u << 20)) {
-		if (((nx - 1) >> s->xs) + 1 > 4 * (((nry - 1) >> s->rs) + 1)) s->xs++;
-		else s->rs++;
-	}
-	s->tw[0] = (uint32_t)(((nx - 1) >> s->xs) + 1);
-	s->th[0] = (uint32_t)(((nry - 1) >> s->rs) + 1);
-	s->nlevels = 1;
-	while ((s->tw[s->nlevels - 1] > 1 || s->th[s->nlevels - 1] > 1) && s->nlevels < 24) {
-		s->tw[s->nlevels] = (s->tw[s->nlevels - 1] + 1) / 2;
-		s->th[s->nlevels] = (s->th[s->nlevels - 1] + 1) / 2;
-		s->nlevels++;
-	}
+	geometry(s);
 	for (int l = 0; l < s->nlevels; l++) s->tiles[l] = xcalloc((size_t)s->tw[l] * s->th[l], sizeof(struct tc_cellsum));
 	s->xsum = xcalloc((size_t)s->nx + 1, sizeof *s->xsum);
 
@@ -190,4 +196,84 @@ double *lsum_xsum_ranks(const struct tc_lsum *s, const uint32_t *ranks, uint32_t
 	}
 	for (uint32_t x = 0; x < s->nx; x++) p[x + 1] += p[x];
 	return p;
+}
+
+/* --- kept in the analysis cache (docs/cache.md, "Blobs") ------------------- */
+struct lsum_head { uint32_t metric, agg, nranks, nx; double vmax; };
+
+/* The arrays of s in blob order, their places and byte sizes; the sizes of
+ * b1 and b2 follow from b1_first and b2_first (NULL: 0 for now). */
+static int lsum_arrays(struct tc_lsum *s, void **place[], size_t size[])
+{
+	uint32_t nr = s->nranks;
+	int n = 0;
+	place[n] = (void **)&s->b1_first, size[n++] = ((size_t)nr + 1) * sizeof *s->b1_first;
+	place[n] = (void **)&s->b2_first, size[n++] = ((size_t)nr + 1) * sizeof *s->b2_first;
+	place[n] = (void **)&s->b1, size[n++] = s->b1_first ? ((size_t)s->b1_first[nr] + 1) * sizeof *s->b1 : 0;
+	place[n] = (void **)&s->b2, size[n++] = s->b2_first ? ((size_t)s->b2_first[nr] + 1) * sizeof *s->b2 : 0;
+	for (int l = 0; l < s->nlevels; l++)
+		place[n] = (void **)&s->tiles[l], size[n++] = (size_t)s->tw[l] * s->th[l] * sizeof(struct tc_cellsum);
+	place[n] = (void **)&s->xsum, size[n++] = ((size_t)s->nx + 1) * sizeof *s->xsum;
+	return n;
+}
+
+static size_t up8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+void lsum_pack(const struct tc_lsum *s, struct strbuf *out)
+{
+	struct lsum_head h = { (uint32_t)s->metric, s->agg, s->nranks, s->nx, s->vmax };
+	static const char zeros[8];
+	sb_addn(out, (const char *)&h, sizeof h);
+	void **place[32];
+	size_t size[32];
+	int n = lsum_arrays((struct tc_lsum *)s, place, size);
+	for (int i = 0; i < n; i++) {
+		sb_addn(out, (const char *)*place[i], size[i]);
+		sb_addn(out, zeros, up8(size[i]) - size[i]);
+	}
+}
+
+/* Whether the per-rank block offsets are those of st's events. */
+static bool firsts_ok(const struct tc_lsum *s)
+{
+	for (uint32_t r = 0; r < s->nranks; r++) {
+		uint32_t n = nleaves(s, r);
+		if (s->b1_first[r + 1] - s->b1_first[r] != (n + B1 - 1) / B1 ||
+		    s->b2_first[r + 1] - s->b2_first[r] != (n + B2 - 1) / B2)
+			return false;
+	}
+	return !s->b1_first[0] && !s->b2_first[0];
+}
+
+struct tc_lsum *lsum_unpack(const void *blob, size_t len, const struct tc_steps *st)
+{
+	struct lsum_head h;
+	if (len < sizeof h) return NULL;
+	memcpy(&h, blob, sizeof h);
+	if (h.metric >= TC_M_COUNT || h.agg > 1 || h.nranks != st->t->nranks ||
+	    h.nx != lsum_x_of_step(h.agg, st->max_step) + 1)
+		return NULL;
+	struct tc_lsum *s = xcalloc(1, sizeof *s);
+	*s = (struct tc_lsum){ .st = st, .metric = (enum tc_metric)h.metric, .agg = h.agg, .nranks = h.nranks,
+			       .nx = h.nx, .vmax = h.vmax };
+	geometry(s);
+	size_t at = sizeof h;
+	void **place[32];
+	size_t size[32];
+	bool ok = true;
+	for (int i = 0; ok && i < lsum_arrays(s, place, size); i++) {
+		lsum_arrays(s, place, size);     /* b1, b2: sizes known once their firsts are in */
+		ok = size[i] <= len - at;
+		if (ok) {
+			*place[i] = xmalloc(size[i] ? size[i] : 1);
+			memcpy(*place[i], (const char *)blob + at, size[i]);
+			at += up8(size[i]) <= len - at ? up8(size[i]) : len - at;
+		}
+		if (ok && i == 1) ok = firsts_ok(s);
+	}
+	if (!ok || at != len) {
+		lsum_free(s);
+		return NULL;
+	}
+	return s;
 }

@@ -6,7 +6,7 @@
 "$BIN" --help >"$TMPD/out" 2>"$TMPD/err"
 check top-help [ $? -eq 0 -a -s "$TMPD/out" -a ! -s "$TMPD/err" ]
 check top-help-lists-commands grep -q "tracecomb report TRACE" "$TMPD/out"
-for c in info report render remap tui; do
+for c in info report render remap tui prep; do
 	for h in --help -h; do
 		"$BIN" $c $h >"$TMPD/out" 2>"$TMPD/err"
 		rc=$?

@@ -1,0 +1,79 @@
+/* cache.h — the analysis cache (docs/cache.md): one file per archive that
+ * holds the model and the logical steps, opened by mmap and pointer
+ * fix-ups instead of decoding the archive.  Versioned, checksummed per
+ * section, little-endian (native layout: a build with other struct sizes
+ * reads its caches as stale).  No curses, no CLI here. */
+#ifndef TC_CACHE_H
+#define TC_CACHE_H
+
+#include "model.h"
+
+struct tc_steps;
+struct tc_span;
+
+#define TC_CACHE_MAGIC "TCCACHE\n"
+#define TC_CACHE_FORMAT 1u
+
+/* The archive's identity as text, one "key\tvalue" line each: format,
+ * tracecomb version, struct layout, the anchor's real path with size and
+ * mtime (ns), every .def and .evt of the archive (sorted) likewise, and the
+ * options that change results (opts: "key=value", sorted, the last of a key
+ * kept, limit left out).  NULL and *err when the anchor cannot be resolved.
+ * Caller frees. */
+char *tc_cache_identity(const char *anchor, const char *const *opts, size_t nopts, char **err);
+/* The default cache file of an archive:
+ * $XDG_CACHE_HOME/tracecomb/<name>-<hash of its real anchor path>.tcc (or
+ * ~/.cache/tracecomb/...); *dir gets the directory (both caller frees).
+ * NULL and *err when there is no home for it. */
+char *tc_cache_default_path(const char *anchor, char **dir, char **err);
+/* mkdir -p of dir (mode 0700 for the parts it creates); false with errno. */
+bool tc_cache_mkdir(const char *dir);
+
+/* Bytes the model's arrays and strings take in memory (the cache-size budget's
+ * denominator; docs/cache.md). */
+uint64_t tc_trace_bytes(const struct tc_trace *t);
+
+/* What a cache holds beside the model, each NULL / 0 when not stored: the
+ * logical steps, the application span, and named blobs of the layers above
+ * (e.g. the UI's lateness summary, src/ui/lsum.c), opaque here. */
+struct tc_cache_blob { const char *name; const void *p; size_t size; };
+struct tc_cache_results {
+	const struct tc_steps *steps;
+	const struct tc_span *span;
+	const struct tc_cache_blob *blobs;
+	size_t nblobs;
+};
+/* Write the cache of t and r to f, a seekable file opened for writing,
+ * positioned at 0.  false and *err on a write error (the caller removes the
+ * file). */
+bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_cache_results *r, const char *identity,
+		    char **err);
+/* A blob of a trace opened from a cache: its bytes (8-byte aligned, inside the
+ * mapping, valid as long as the trace) and *size, or NULL. */
+const void *tc_cache_blob(const struct tc_trace *t, const char *name, size_t *size);
+
+enum tc_cache_status {
+	TC_CACHE_OK,       /* opened: *t (and *st when the file has steps) set */
+	TC_CACHE_ABSENT,   /* no such file */
+	TC_CACHE_STALE,    /* another archive state, other options, other version */
+	TC_CACHE_CORRUPT,  /* truncated, a checksum that does not match, impossible offsets */
+};
+/* How much of the file tc_cache_open checks before anything is used: every
+ * section (TC_VERIFY_ALL), or all but the model's large arrays, checked by
+ * tc_cache_verify_rest before they are read (TC_VERIFY_SMALL).
+ * docs/cache.md, "Checksums". */
+enum tc_cache_verify { TC_VERIFY_ALL, TC_VERIFY_SMALL };
+/* Open the cache file at path for the archive whose identity is `identity`;
+ * the model's anchor becomes `anchor` (the path as the user gave it).  On
+ * anything but TC_CACHE_OK, *why is one line (caller frees; NULL when
+ * ABSENT).  The trace owns the mapping (tc_trace_free unmaps it); *st, when
+ * set, is freed with tc_steps_free before the trace; *span (a copy, when
+ * stored) with tc_span_free. */
+enum tc_cache_status tc_cache_open(const char *path, const char *identity, const char *anchor,
+				   enum tc_cache_verify verify, struct tc_trace **t, struct tc_steps **st,
+				   struct tc_span **span, char **why);
+/* After TC_VERIFY_SMALL: check the sections left; false and *why when one
+ * does not match (the trace must then not be used). */
+bool tc_cache_verify_rest(const struct tc_trace *t, char **why);
+
+#endif

@@ -1,0 +1,73 @@
+/* format.h — the cache file's layout (docs/cache.md, "Format"), shared by the
+ * writer (write.c) and the reader (open.c).  Little-endian, native struct
+ * layout; every section starts on a 64-byte boundary. */
+#ifndef TC_CACHE_FORMAT_H
+#define TC_CACHE_FORMAT_H
+
+#include "cache.h"
+
+#define TC_CACHE_ALIGN 64
+
+/* The sections, in file order.  Model arrays hold file offsets where the
+ * model has pointers (0 = NULL) and string-section offsets + 1 for strings. */
+enum tc_cache_sec {
+	CS_IDENT,       /* the identity text (tc_cache_identity), NUL-terminated */
+	CS_CALLS,       /* every location's calls, one array after another */
+	CS_OPS,         /* every rank's ops */
+	CS_SENDMSGS,    /* every rank's send_msgs, then recv_msgs */
+	CS_SAMPLES,     /* every location's samples */
+	CS_XFERS,       /* every location's transfers */
+	CS_MSGS,        /* trace->msgs */
+	CS_COLLS,       /* trace->colls */
+	CS_COLLMEMB,    /* trace->coll_members */
+	CS_MEMBERS,     /* every comm's members */
+	CS_CEVS,        /* steps->cevs */
+	CS_STEPARR,     /* steps->rank_first, parts, steps, msg_send_cev, msg_recv_cev */
+	CS_STEPS,       /* struct tc_steps (pointers as offsets); empty when not stored */
+	CS_SPAN,        /* struct tc_span (pointers zero), rank_t0[nranks], rank_t1[nranks]; or empty */
+	CS_BLOBS,       /* the layers above's own results: struct tc_cache_blob_ent[n], then the bytes */
+	CS_RANKS,       /* struct tc_rank[nranks] */
+	CS_LOCS,        /* struct tc_loc[nlocs] */
+	CS_NODES,
+	CS_REGIONS,
+	CS_COMMS,
+	CS_METRICS,
+	CS_WARNINGS,    /* uint64_t string offset + 1 per warning */
+	CS_TRACE,       /* struct tc_trace, every pointer zero */
+	CS_STRINGS,     /* every string, NUL-terminated */
+	CS_COUNT
+};
+extern const char *const tc_cache_sec_names[CS_COUNT];
+/* The large sections TC_VERIFY_SMALL leaves to tc_cache_verify_rest. */
+#define CS_IS_LARGE(s) ((s) >= CS_CALLS && (s) <= CS_MEMBERS)
+
+struct tc_cache_section {
+	uint64_t off, size;     /* bytes from the file's start; size without padding */
+	uint64_t sum;           /* tc_hash64(section bytes, seed = section index) */
+};
+
+struct tc_cache_header {
+	char magic[8];          /* TC_CACHE_MAGIC */
+	uint32_t format;        /* TC_CACHE_FORMAT */
+	uint32_t endian;        /* 0x01020304 as written */
+	char version[16];       /* TC_VERSION, NUL-padded */
+	uint64_t layout;        /* tc_cache_layout() */
+	uint64_t file_size;
+	uint64_t nsections;     /* CS_COUNT */
+	struct tc_cache_section sec[CS_COUNT];
+	uint64_t sum;           /* tc_hash64 of every byte of the header before this field */
+};
+
+/* One named blob of CS_BLOBS (tc_cache_blob). */
+struct tc_cache_blob_ent { char name[48]; uint64_t off, size; };   /* off: from the section's start */
+
+/* A hash of the sizes of every stored struct and of the pointer size. */
+uint64_t tc_cache_layout(void);
+/* The layout line of the identity ("sizes ..."), into buf. */
+void tc_cache_layout_text(char *buf, size_t n);
+
+/* Why identity `now` differs from `old`, the stored one: one phrase such as
+ * "traces/3.evt changed" (caller frees). */
+char *tc_cache_ident_diff(const char *old, const char *now);
+
+#endif

@@ -1,0 +1,447 @@
+/* test_cache.c — the analysis cache (src/cache, docs/cache.md): a hand-built
+ * trace written and opened again, every array and stored result equal; a
+ * file with a bad magic, another format or version, another identity, cut at
+ * several offsets or with a byte flipped in any section is refused with the
+ * right reason; the identity's stale reasons; the checksum itself. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../../src/cache/format.h"
+#include "analysis_span.h"
+#include "analysis_steps.h"
+#include "cache.h"
+
+#define IDENT "format\t1\ntest\tidentity\n"
+
+/* 3 ranks (2 nodes): point-to-point, Isend + Waitall, a barrier, a counter, a warning. */
+static struct tc_trace *build(void)
+{
+	struct tc_trace *t = tc_trace_new(1000, 5, 400);
+	uint32_t nodes[3] = { 0, 0, 1 };
+	tc_def_simple(t, 3, nodes, 2);
+	uint32_t main_ = tc_def_region(t, "main", 0, 0, false), send = tc_def_region(t, "MPI_Send", 0, 0, true);
+	uint32_t recv = tc_def_region(t, "MPI_Recv", 0, 0, true), isend = tc_def_region(t, "MPI_Isend", 0, 0, true);
+	uint32_t wait = tc_def_region(t, "MPI_Waitall", 0, 0, true), bar = tc_def_region(t, "MPI_Barrier", 0, 0, true);
+	uint32_t m = tc_def_metric(t, "PAPI_TOT_CYC", "cycles", TC_MM_ACCUMULATED, 0, TC_MV_UINT64);
+	for (uint32_t r = 0; r < 3; r++) {
+		tcb_enter(t, r, 0, main_);
+		tcb_metric(t, r, 1, m, TC_MV_UINT64, (union tc_mvalue){ .u = 100 + r });
+		if (r == 0) {
+			tcb_enter(t, 0, 10, send); tcb_send(t, 0, 15, 1, 0, 7, 64); tcb_leave(t, 0, 20, send);
+			tcb_enter(t, 0, 30, isend); tcb_isend(t, 0, 31, 2, 0, 9, 128, 55); tcb_leave(t, 0, 32, isend);
+			tcb_enter(t, 0, 40, wait); tcb_isend_complete(t, 0, 45, 55); tcb_leave(t, 0, 46, wait);
+		} else {
+			tcb_enter(t, r, 5, recv); tcb_recv(t, r, 28 + r, 0, 0, r == 1 ? 7 : 9, r == 1 ? 64 : 128);
+			tcb_leave(t, r, 35, recv);
+		}
+		tcb_enter(t, r, 50 + r, bar); tcb_coll_begin(t, r, 50 + r);
+		tcb_coll_end(t, r, 60, 0 /* barrier */, 0, TC_NONE, 0, 0); tcb_leave(t, r, 61, bar);
+		tcb_leave(t, r, 100, main_);
+	}
+	tc_trace_finish(t);
+	tc_warn(t, "a warning kept: %d", 42);
+	return t;
+}
+
+struct fixture { struct tc_trace *t; struct tc_steps *st; struct tc_span *span; char path[64]; };
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	f->t = build();
+	struct tc_steps_opts o;
+	tc_steps_default_opts(&o);
+	f->st = tc_steps_compute(f->t, &o);
+	f->span = tc_span_compute(f->t, false);
+	strcpy(f->path, "/tmp/tc-test-cache.XXXXXX");
+	int fd = mkstemp(f->path);
+	FILE *out = fdopen(fd, "w+");
+	static const char blob[] = "blob bytes";
+	struct tc_cache_blob b = { "test.blob", blob, sizeof blob };
+	struct tc_cache_results res = { f->st, f->span, &b, 1 };
+	char *err = NULL;
+	assert_true(tc_cache_write(out, f->t, &res, IDENT, &err));
+	fclose(out);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	unlink(f->path);
+	tc_span_free(f->span);
+	tc_steps_free(f->st);
+	tc_trace_free(f->t);
+	free(f);
+	return 0;
+}
+
+static enum tc_cache_status open_at(const char *path, enum tc_cache_verify v, char **why)
+{
+	struct tc_trace *t;
+	struct tc_steps *st;
+	struct tc_span *sp;
+	*why = NULL;
+	enum tc_cache_status rc = tc_cache_open(path, IDENT, "x.otf2", v, &t, &st, &sp, why);
+	if (rc == TC_CACHE_OK) {
+		tc_span_free(sp);
+		tc_steps_free(st);
+		tc_trace_free(t);
+	}
+	return rc;
+}
+
+#define SAME_ARRAY(a, b, n)                                                        \
+	do {                                                                       \
+		if (n) assert_memory_equal((a), (b), (size_t)(n) * sizeof *(a));   \
+	} while (0)
+
+static void same_model(const struct tc_trace *a, const struct tc_trace *b)
+{
+	assert_int_equal(a->res, b->res), assert_int_equal(a->t0, b->t0), assert_int_equal(a->length, b->length);
+	assert_int_equal(a->tmin, b->tmin), assert_int_equal(a->tmax, b->tmax);
+	assert_int_equal(a->ncalls, b->ncalls), assert_int_equal(a->msg_bytes, b->msg_bytes);
+	assert_memory_equal(a->ev_count, b->ev_count, sizeof a->ev_count);
+	assert_int_equal(a->world, b->world), assert_int_equal(a->nthreads, b->nthreads);
+	assert_int_equal(a->nranks, b->nranks);
+	for (uint32_t r = 0; r < a->nranks; r++) {
+		const struct tc_rank *x = &a->ranks[r], *y = &b->ranks[r];
+		assert_int_equal(x->ncalls, y->ncalls), assert_int_equal(x->nops, y->nops);
+		assert_int_equal(x->first_time, y->first_time), assert_int_equal(x->last_time, y->last_time);
+		SAME_ARRAY(x->calls, y->calls, x->ncalls);
+		SAME_ARRAY(x->ops, y->ops, x->nops);
+		SAME_ARRAY(x->send_msgs, y->send_msgs, x->nsend_msgs);
+		SAME_ARRAY(x->recv_msgs, y->recv_msgs, x->nrecv_msgs);
+		assert_ptr_equal(y->calls, b->locs[y->loc].calls);   /* the master's calls are its location's */
+	}
+	assert_int_equal(a->nlocs, b->nlocs);
+	for (uint32_t i = 0; i < a->nlocs; i++) {
+		const struct tc_loc *x = &a->locs[i], *y = &b->locs[i];
+		assert_string_equal(x->name, y->name);
+		assert_int_equal(x->id, y->id), assert_int_equal(x->rank, y->rank), assert_int_equal(x->nsamples, y->nsamples);
+		SAME_ARRAY(x->calls, y->calls, x->ncalls);
+		SAME_ARRAY(x->samples, y->samples, x->nsamples);
+		SAME_ARRAY(x->xfers, y->xfers, x->nxfers);
+	}
+	assert_int_equal(a->nregions, b->nregions);
+	for (uint32_t i = 0; i < a->nregions; i++) {
+		assert_string_equal(a->regions[i].name, b->regions[i].name);
+		assert_int_equal(a->regions[i].kind, b->regions[i].kind);
+	}
+	for (uint32_t i = 0; i < a->nnodes; i++) assert_string_equal(a->nodes[i].name, b->nodes[i].name);
+	assert_int_equal(a->ncomms, b->ncomms);
+	for (uint32_t i = 0; i < a->ncomms; i++) {
+		assert_string_equal(a->comms[i].name, b->comms[i].name);
+		SAME_ARRAY(a->comms[i].members, b->comms[i].members, a->comms[i].size);
+	}
+	assert_int_equal(a->nmetrics, b->nmetrics);
+	assert_string_equal(a->metrics[0].name, b->metrics[0].name);
+	assert_string_equal(a->metrics[0].unit, b->metrics[0].unit);
+	assert_int_equal(a->nmsgs, b->nmsgs), assert_int_equal(a->ncolls, b->ncolls);
+	SAME_ARRAY(a->msgs, b->msgs, a->nmsgs);
+	for (size_t c = 0; c < a->ncolls; c++) {   /* field by field: the original's padding is undefined */
+		const struct tc_coll *x = &a->colls[c], *y = &b->colls[c];
+		assert_true(x->begin == y->begin && x->end == y->end && x->comm == y->comm && x->root == y->root &&
+			    x->first == y->first && x->n == y->n && x->op == y->op);
+	}
+	for (size_t c = 0; c < a->ncolls; c++)
+		SAME_ARRAY(a->coll_members + a->colls[c].first, b->coll_members + b->colls[c].first, a->colls[c].n);
+	assert_int_equal(a->warnings.n, b->warnings.n);
+	for (size_t i = 0; i < a->warnings.n; i++) assert_string_equal(a->warnings.a[i], b->warnings.a[i]);
+}
+
+static void same_steps(const struct tc_steps *a, const struct tc_steps *b, uint32_t nranks, size_t nmsgs)
+{
+	assert_int_equal(a->ncevs, b->ncevs), assert_int_equal(a->npartitions, b->npartitions);
+	assert_int_equal(a->max_step, b->max_step);
+	assert_memory_equal(&a->opts, &b->opts, sizeof a->opts);
+	SAME_ARRAY(a->cevs, b->cevs, a->ncevs);   /* doubles bitwise */
+	SAME_ARRAY(a->rank_first, b->rank_first, nranks + 1);
+	SAME_ARRAY(a->parts, b->parts, a->npartitions);
+	SAME_ARRAY(a->steps, b->steps, a->max_step + 1);
+	SAME_ARRAY(a->msg_send_cev, b->msg_send_cev, nmsgs);
+	SAME_ARRAY(a->msg_recv_cev, b->msg_recv_cev, nmsgs);
+}
+
+static void test_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	struct tc_trace *t;
+	struct tc_steps *st;
+	struct tc_span *sp;
+	char *why = NULL;
+	assert_int_equal(tc_cache_open(f->path, IDENT, "x.otf2", TC_VERIFY_ALL, &t, &st, &sp, &why), TC_CACHE_OK);
+	assert_null(why);
+	assert_non_null(t->mapped.p);
+	assert_string_equal(t->anchor, "x.otf2");
+	assert_true(f->t->nmsgs == 2 && f->t->ncolls == 1 && f->t->warnings.n >= 1);
+	same_model(f->t, t);
+	assert_non_null(st);
+	assert_true(st->mapped && st->t == t && st->ncevs > 0);
+	same_steps(f->st, st, t->nranks, t->nmsgs);
+	assert_non_null(sp);
+	assert_int_equal(sp->t0, f->span->t0), assert_int_equal(sp->t1, f->span->t1);
+	assert_int_equal(sp->source, f->span->source);
+	assert_memory_equal(sp->rank_t0, f->span->rank_t0, 3 * sizeof(uint64_t));
+	assert_memory_equal(sp->rank_t1, f->span->rank_t1, 3 * sizeof(uint64_t));
+	size_t n = 0;
+	const char *blob = tc_cache_blob(t, "test.blob", &n);
+	assert_non_null(blob);
+	assert_int_equal(n, sizeof "blob bytes");
+	assert_string_equal(blob, "blob bytes");
+	assert_null(tc_cache_blob(t, "other", &n));
+	assert_true(tc_cache_verify_rest(t, &why));
+	/* the steps recomputed on the opened model are the stored ones */
+	struct tc_steps *again = tc_steps_compute(t, &f->st->opts);
+	same_steps(again, st, t->nranks, t->nmsgs);
+	tc_steps_free(again);
+	tc_span_free(sp);
+	tc_steps_free(st);
+	tc_trace_free(t);
+}
+
+/* A copy of the file with fn applied to its bytes; the copy's path. */
+static char *mutated(const char *path, void (*fn)(char *buf, size_t *len, size_t arg), size_t arg)
+{
+	FILE *in = fopen(path, "rb");
+	fseek(in, 0, SEEK_END);
+	size_t len = (size_t)ftell(in);
+	rewind(in);
+	char *buf = malloc(len + 1);
+	assert_int_equal(fread(buf, 1, len, in), len);
+	fclose(in);
+	fn(buf, &len, arg);
+	char *out = xasprintf("%s.m", path);
+	FILE *o = fopen(out, "wb");
+	fwrite(buf, 1, len, o);
+	fclose(o);
+	free(buf);
+	return out;
+}
+
+static void cut(char *buf, size_t *len, size_t at) { (void)buf; if (at < *len) *len = at; }
+static void flip(char *buf, size_t *len, size_t at) { if (at < *len) buf[at] ^= 0x20; }
+
+/* The status of the file changed by fn(arg), and its reason in *why. */
+static enum tc_cache_status try(const char *path, void (*fn)(char *, size_t *, size_t), size_t arg, char **why)
+{
+	char *m = mutated(path, fn, arg);
+	enum tc_cache_status rc = open_at(m, TC_VERIFY_ALL, why);
+	unlink(m);
+	free(m);
+	return rc;
+}
+
+static struct tc_cache_header header_of(const char *path)
+{
+	struct tc_cache_header h;
+	FILE *in = fopen(path, "rb");
+	assert_int_equal(fread(&h, sizeof h, 1, in), 1);
+	fclose(in);
+	return h;
+}
+
+static void test_truncated(void **state)
+{
+	struct fixture *f = *state;
+	struct tc_cache_header h = header_of(f->path);
+	size_t cuts[] = { 0, 7, 12, 100, sizeof h - 1, sizeof h, h.sec[CS_CALLS].off + 3, h.file_size / 2, h.file_size - 1 };
+	for (size_t i = 0; i < TC_NELEM(cuts); i++) {
+		char *why = NULL;
+		assert_int_equal(try(f->path, cut, cuts[i], &why), TC_CACHE_CORRUPT);
+		assert_non_null(why);
+		free(why);
+	}
+	char *why = NULL;
+	assert_int_equal(try(f->path, cut, sizeof h + 64, &why), TC_CACHE_CORRUPT);
+	assert_non_null(strstr(why, "truncated"));
+	free(why);
+}
+
+/* A byte flipped in the middle of each section that has bytes: that section named. */
+static void test_flipped_each_section(void **state)
+{
+	struct fixture *f = *state;
+	struct tc_cache_header h = header_of(f->path);
+	int tried = 0;
+	for (int s = 0; s < CS_COUNT; s++) {
+		if (!h.sec[s].size) continue;
+		char *why = NULL, *want = xasprintf("section %s: checksum mismatch", tc_cache_sec_names[s]);
+		assert_int_equal(try(f->path, flip, h.sec[s].off + h.sec[s].size / 2, &why), TC_CACHE_CORRUPT);
+		assert_string_equal(why, want);
+		free(why);
+		free(want);
+		tried++;
+	}
+	assert_true(tried >= CS_COUNT - 3);   /* samples/transfers-like sections may be empty */
+	char *why = NULL;
+	assert_int_equal(try(f->path, flip, offsetof(struct tc_cache_header, file_size), &why), TC_CACHE_CORRUPT);
+	assert_string_equal(why, "header checksum mismatch");
+	free(why);
+}
+
+/* With TC_VERIFY_SMALL a flipped byte in a large section is found by tc_cache_verify_rest. */
+static void test_verify_rest(void **state)
+{
+	struct fixture *f = *state;
+	struct tc_cache_header h = header_of(f->path);
+	char *m = mutated(f->path, flip, h.sec[CS_MSGS].off + 1);
+	struct tc_trace *t;
+	struct tc_steps *st;
+	struct tc_span *sp;
+	char *why = NULL;
+	assert_int_equal(tc_cache_open(m, IDENT, "x", TC_VERIFY_SMALL, &t, &st, &sp, &why), TC_CACHE_OK);
+	assert_false(tc_cache_verify_rest(t, &why));
+	assert_string_equal(why, "section messages: checksum mismatch");
+	free(why);
+	tc_span_free(sp);
+	tc_steps_free(st);
+	tc_trace_free(t);
+	assert_int_equal(open_at(m, TC_VERIFY_ALL, &why), TC_CACHE_CORRUPT);
+	free(why);
+	unlink(m);
+	free(m);
+}
+
+/* Header fields rewritten with a valid header checksum. */
+static void set_format(char *buf, size_t *len, size_t v)
+{
+	struct tc_cache_header *h = (void *)buf;
+	(void)len;
+	if (v == 0) memcpy(h->magic, "NOTCACHE", 8);
+	else if (v == 1) h->format = TC_CACHE_FORMAT + 1;
+	else if (v == 2) memcpy(h->version, "0.0.9", 6);
+	else if (v == 3) h->layout ^= 1;
+	h->sum = tc_hash64(h, offsetof(struct tc_cache_header, sum), 0);
+}
+
+static void test_header_rejections(void **state)
+{
+	struct fixture *f = *state;
+	static const struct { enum tc_cache_status rc; const char *why; } want[] = {
+		{ TC_CACHE_CORRUPT, "not a tracecomb cache file" },
+		{ TC_CACHE_STALE, "cache format 2, this tracecomb reads 1" },
+		{ TC_CACHE_STALE, "written by tracecomb 0.0.9, this is " TC_VERSION },
+		{ TC_CACHE_STALE, "written by a build with other struct layouts" },
+	};
+	for (size_t v = 0; v < TC_NELEM(want); v++) {
+		char *why = NULL;
+		assert_int_equal(try(f->path, set_format, v, &why), want[v].rc);
+		assert_string_equal(why, want[v].why);
+		free(why);
+	}
+	char *why = NULL;
+	struct tc_trace *t;
+	struct tc_steps *st;
+	struct tc_span *sp;
+	assert_int_equal(tc_cache_open(f->path, "format\t1\ntest\tother\n", "x", TC_VERIFY_ALL, &t, &st, &sp, &why),
+			 TC_CACHE_STALE);
+	assert_string_equal(why, "test changed");
+	free(why);
+	assert_int_equal(open_at("/nonexistent/cache.tcc", TC_VERIFY_ALL, &why), TC_CACHE_ABSENT);
+	assert_null(why);
+}
+
+static void write_file(const char *path, const char *s)
+{
+	FILE *o = fopen(path, "w");
+	fputs(s, o);
+	fclose(o);
+}
+
+/* A fake archive dir/traces.otf2, traces.def, traces/{0.def,0.evt,1.evt}: the identity's reasons. */
+static void test_identity_reasons(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/tc-test-ident.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *anchor = xasprintf("%s/traces.otf2", dir), *sub = xasprintf("%s/traces", dir);
+	char *evt0 = xasprintf("%s/0.evt", sub), *evt1 = xasprintf("%s/1.evt", sub), *def0 = xasprintf("%s/0.def", sub);
+	char *gdef = xasprintf("%s/traces.def", dir);
+	mkdir(sub, 0700);
+	write_file(anchor, "a"), write_file(gdef, "g"), write_file(def0, "d"), write_file(evt0, "e0"), write_file(evt1, "e1");
+	char *err = NULL;
+	const char *opts1[] = { "caller_merge=off", "limit=5" }, *opts2[] = { "caller_merge=on" };
+	char *a = tc_cache_identity(anchor, opts1, 2, &err);
+	assert_non_null(a);
+	assert_non_null(strstr(a, "file traces/0.evt\t2 "));
+	assert_non_null(strstr(a, "opts\tcaller_merge=off\n"));   /* limit changes no result */
+	const char *lim[] = { "caller_merge=off", "limit=9" };
+	char *same = tc_cache_identity(anchor, lim, 2, &err);
+	assert_string_equal(a, same);
+	char *o = tc_cache_identity(anchor, opts2, 1, &err), *why = tc_cache_ident_diff(a, o);
+	assert_string_equal(why, "other options: cache caller_merge=off, now caller_merge=on");
+	free(why), free(o);
+	write_file(evt0, "e0 grown");
+	char *b = tc_cache_identity(anchor, opts1, 2, &err);
+	why = tc_cache_ident_diff(a, b);
+	assert_string_equal(why, "traces/0.evt changed");
+	free(why);
+	unlink(evt1);
+	char *c = tc_cache_identity(anchor, opts1, 2, &err);
+	why = tc_cache_ident_diff(b, c);
+	assert_string_equal(why, "traces/1.evt removed");
+	free(why);
+	why = tc_cache_ident_diff(c, b);
+	assert_string_equal(why, "traces/1.evt added");
+	free(why);
+	char *dirp = NULL, *p = tc_cache_default_path(anchor, &dirp, &err);
+	assert_non_null(p);
+	assert_null(strstr(p, dir));   /* never the trace directory (unless XDG_CACHE_HOME says so) */
+	assert_non_null(strstr(p, ".tcc"));
+	free(p), free(dirp);
+	unlink(evt0), unlink(def0), unlink(gdef), unlink(anchor), rmdir(sub), rmdir(dir);
+	free(a), free(same), free(b), free(c), free(anchor), free(sub), free(evt0), free(evt1), free(def0), free(gdef);
+}
+
+static void test_hash(void **state)
+{
+	(void)state;
+	/* the values of the algorithm (a change of them is a new TC_CACHE_FORMAT): the
+	 * same from -O0, -O2, AVX2 and AVX-512 builds (docs/cache.md, "Checksums") */
+	assert_true(tc_hash64("", 0, 0) == 0xb2684cf17e22417fULL);
+	assert_true(tc_hash64("abc", 3, 0) == 0x5eef49e5d53ffd4dULL);
+	char v[300];
+	for (int i = 0; i < 300; i++) v[i] = (char)i;
+	assert_true(tc_hash64(v, 300, 7) == 0x5fcaba0507651e25ULL);
+	assert_true(tc_hash64(v, 300, 8) != 0x5fcaba0507651e25ULL);
+	char buf[5000];
+	for (size_t i = 0; i < sizeof buf; i++) buf[i] = (char)(i * 131 + 7);
+	uint64_t whole = tc_hash64(buf, sizeof buf, 3);
+	struct tc_hash h;
+	tc_hash_init(&h, 3);
+	for (size_t at = 0, k = 1; at < sizeof buf; at += k, k = k * 3 % 61 + 1)
+		tc_hash_add(&h, buf + at, TC_MIN(k, sizeof buf - at));
+	assert_true(tc_hash_end(&h) == whole);
+	/* every single bit flipped, at every 7th byte across the stripes and the tail, is seen */
+	for (size_t at = 0; at < sizeof buf; at += 7)
+		for (int bit = 0; bit < 8; bit++) {
+			buf[at] ^= (char)(1 << bit);
+			assert_true(tc_hash64(buf, sizeof buf, 3) != whole);
+			buf[at] ^= (char)(1 << bit);
+		}
+	assert_true(tc_hash64(buf, sizeof buf - 1, 3) != whole);   /* a shorter input with a zero tail */
+	buf[sizeof buf - 1] = 0;
+	assert_true(tc_hash64(buf, sizeof buf, 3) != tc_hash64(buf, sizeof buf - 1, 3));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_truncated, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_flipped_each_section, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verify_rest, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_header_rejections, setup, teardown),
+		cmocka_unit_test(test_identity_reasons),
+		cmocka_unit_test(test_hash),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
