@@ -18,6 +18,7 @@
 #include <otf2/otf2.h>
 #include <otf2/OTF2_Pthread_Locks.h>
 
+#include "part.h"
 #include "read.h"
 #include "u64map.h"
 
@@ -292,6 +293,7 @@ struct locctx {
 	uint64_t nread;
 	bool def_empty;      /* its local .def holds nothing (tc_otf2_def_file_empty): not read */
 	bool evt, local_def; /* its .evt / .def file exists */
+	bool other;          /* another process's (an MPI-parallel read): not read here */
 };
 
 /* The local files of d->loc.a[i] (check_local_files). */
@@ -751,17 +753,17 @@ static void make_plan(struct loadctx *L, int nthreads)
 {
 	struct plan *P = &L->plan;
 	P->order = xmalloc((L->nlc ? L->nlc : 1) * sizeof *P->order);
-	P->n = L->nlc;
 	uint64_t master_events = 0;
 	for (uint32_t i = 0; i < L->nlc; i++) L->lc[i].master = tcb_loc_is_master(L->t, L->lc[i].loc);
 	for (uint32_t i = 0; i < L->nlc; i++)
-		if (L->lc[i].master) {
+		if (L->lc[i].master && !L->lc[i].other) {
 			P->order[P->nmaster++] = i;
 			master_events += L->lc[i].nevents;
 		}
 	qsort_r(P->order, P->nmaster, sizeof *P->order, cmp_master, L->lc);
-	for (uint32_t i = 0, k = P->nmaster; i < L->nlc; i++)
-		if (!L->lc[i].master) P->order[k++] = i;
+	P->n = P->nmaster;
+	for (uint32_t i = 0; i < L->nlc; i++)
+		if (!L->lc[i].master && !L->lc[i].other) P->order[P->n++] = i;
 	P->nruns = TC_MAX(nthreads, 1);
 	uint64_t acc = 0;
 	uint32_t start = 0;
@@ -1150,7 +1152,8 @@ static char *open_and_read_global_defs(struct loadctx *L)
 	OTF2_GlobalDefReader *gdr = NULL;
 	if (!err) {
 		OTF2_Pthread_Reader_SetLockingCallbacks(L->rd, NULL);
-		OTF2_Reader_SetSerialCollectiveCallbacks(L->rd);
+		if (L->opts && L->opts->share) L->opts->share->collectives(L->opts->share->ctx, L->rd);
+		else OTF2_Reader_SetSerialCollectiveCallbacks(L->rd);
 		if (!(gdr = OTF2_Reader_GetGlobalDefReader(L->rd)))
 			err = xasprintf("%s.def: cannot read global definitions (%s)", L->archive_dir, otf2_msg);
 	}
@@ -1179,6 +1182,44 @@ static char *open_and_read_global_defs(struct loadctx *L)
 	return err;
 }
 
+/* After the global definitions: a clock, locations, their files. */
+static char *check_definitions(struct loadctx *L)
+{
+	if (!L->d.have_clock) return xasprintf("%s.def: no clock properties in the global definitions", L->archive_dir);
+	if (!L->d.loc.n) return xasprintf("%s.def: no locations defined", L->archive_dir);
+	return check_local_files(L);
+}
+
+/* Whether the load failed (*err); in an MPI-parallel read, whether any
+ * process did, every process then holding the first one's message. */
+static bool failed(struct loadctx *L, char **err)
+{
+	const struct tc_read_share *sh = L->opts ? L->opts->share : NULL;
+	return sh ? sh->agree(sh->ctx, err) : *err != NULL;
+}
+
+/* An MPI-parallel read: the ranks [lo, hi) of this process's share, balanced
+ * by the definitions' event counts; locations of other ranks are not read
+ * (those of no rank are process 0's). */
+static void share_locations(struct loadctx *L, uint32_t *lo, uint32_t *hi)
+{
+	const struct tc_dist *d = L->opts->share->dist;
+	uint32_t nranks = 0;
+	for (uint32_t i = 0; i < L->nlc; i++)
+		if (L->lc[i].rank != TC_NONE) nranks = TC_MAX(nranks, L->lc[i].rank + 1);
+	uint64_t *ev = xcalloc(nranks + 1, sizeof *ev);
+	for (uint32_t i = 0; i < L->nlc; i++)
+		if (L->lc[i].rank != TC_NONE) ev[L->lc[i].rank] += L->lc[i].nevents;
+	tc_share_ranks(ev, nranks, d->index, d->count, lo, hi);
+	free(ev);
+	L->total = 0;
+	for (uint32_t i = 0; i < L->nlc; i++) {
+		uint32_t r = L->lc[i].rank;
+		L->lc[i].other = r == TC_NONE ? d->index != 0 : r < *lo || r >= *hi;
+		if (!L->lc[i].other) L->total += L->lc[i].nevents;
+	}
+}
+
 struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts, char **err)
 {
 	install_error_callback();
@@ -1189,35 +1230,26 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 	u64map_init(&L.d.loc_index);
 	*err = NULL;
 	L.anchor = tc_find_anchor(path, err);
-	if (!L.anchor) goto fail;
-	if ((*err = check_archive(&L))) goto fail;
-
-	if ((*err = open_and_read_global_defs(&L))) goto fail;
-	if (!L.d.have_clock) {
-		*err = xasprintf("%s.def: no clock properties in the global definitions", L.archive_dir);
-		goto fail;
-	}
-	if (!L.d.loc.n) {
-		*err = xasprintf("%s.def: no locations defined", L.archive_dir);
-		goto fail;
-	}
-	if ((*err = check_local_files(&L))) goto fail;
+	if (L.anchor && !(*err = check_archive(&L)) && !(*err = open_and_read_global_defs(&L)))
+		*err = check_definitions(&L);
+	if (failed(&L, err)) goto fail;
 
 	L.t = tc_trace_new(L.d.res, L.d.offset, L.d.length);
 	free(L.t->anchor);
 	L.t->anchor = xstrdup(L.anchor);
 	define_model(&L);
+	uint32_t lo = 0, hi = 0;
+	if (opts && opts->share) share_locations(&L, &lo, &hi);
 
-	for (uint32_t i = 0; i < L.nlc; i++) OTF2_Reader_SelectLocation(L.rd, L.lc[i].ref);
+	for (uint32_t i = 0; i < L.nlc; i++)
+		if (!L.lc[i].other) OTF2_Reader_SelectLocation(L.rd, L.lc[i].ref);
 	if (L.have_local_defs && OTF2_Reader_OpenDefFiles(L.rd) != OTF2_SUCCESS) {
 		tc_warn(L.t, "%s/: cannot open the local definitions files (%s): events are read without mapping tables", L.archive_dir,
 			otf2_msg);
 		L.have_local_defs = false;
 	}
-	if (OTF2_Reader_OpenEvtFiles(L.rd) != OTF2_SUCCESS) {
-		*err = xasprintf("%s/: cannot open the event files (%s)", L.archive_dir, otf2_msg);
-		goto fail;
-	}
+	if (OTF2_Reader_OpenEvtFiles(L.rd) != OTF2_SUCCESS) /* read nothing, close, fail */
+		set_err(&L, xasprintf("%s/: cannot open the event files (%s)", L.archive_dir, otf2_msg));
 	double t_read = tc_now();
 	int nthreads = opts && opts->threads > 0 ? opts->threads : default_threads();
 	if ((uint32_t)nthreads > L.nlc) nthreads = (int)L.nlc;
@@ -1236,13 +1268,12 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 	OTF2_Reader_CloseEvtFiles(L.rd);
 	OTF2_Reader_Close(L.rd);
 	L.rd = NULL;
-	if (L.err) {
-		*err = L.err;
-		L.err = NULL;
-		goto fail;
-	}
+	*err = L.err;
+	L.err = NULL;
+	if (failed(&L, err)) goto fail;
 	double t_finish = tc_now();
 	tcb_set_threads(L.t, nthreads);
+	if (opts && opts->share) tcb_set_dist(L.t, opts->share->dist, lo, hi);
 	tc_trace_finish(L.t);
 	L.t->read_seconds = t_finish - t_read;
 	L.t->finish_seconds = tc_now() - t_finish;
