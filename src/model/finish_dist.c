@@ -92,8 +92,8 @@ static void match_incoming(struct dctx *D, struct tc_msg *in, size_t nin, struct
 	free(mi.delta);
 }
 
-/* Exchange 1 and 2: returns the receiver's side of each of the n local
- * messages (t->msgs), in their order; acc counts the receive pass here. */
+/* Exchange 1 and 2: returns the receiver's side of the n local messages
+ * (t->msgs), message i's at slot[i]; acc counts the receive pass here. */
 static struct recv_side *match_remote(struct dctx *D, size_t n, const uint64_t *slot, const uint64_t *scount,
 				      uint64_t *rcount, struct recv_acc *acc)
 {
@@ -105,19 +105,16 @@ static struct recv_side *match_remote(struct dctx *D, size_t n, const uint64_t *
 	free(out);
 	size_t nin = total(rcount, D->P);
 	match_incoming(D, in, nin, acc);
-	struct recv_side *back = xmalloc((nin ? nin : 1) * sizeof *back);
-	for (size_t j = 0; j < nin; j++)
-		back[j] = (struct recv_side){ in[j].recv_time, in[j].post_time, in[j].recv_call, in[j].post_call,
-					      in[j].flags, 0 };
-	free(in);
+	struct recv_side *back = (struct recv_side *)(void *)in;   /* in place: smaller, written forward */
+	for (size_t j = 0; j < nin; j++) {
+		struct recv_side r = { in[j].recv_time, in[j].post_time, in[j].recv_call, in[j].post_call, in[j].flags, 0 };
+		back[j] = r;
+	}
 	uint64_t *c2 = xmalloc((size_t)D->P * sizeof *c2);
 	struct recv_side *got = d->exchange(d->ctx, back, rcount, sizeof *back, c2);
-	free(back);
+	free(in);
 	free(c2);
-	struct recv_side *res = xmalloc((n ? n : 1) * sizeof *res);
-	for (size_t i = 0; i < n; i++) res[i] = got[slot[i]];
-	free(got);
-	return res;
+	return got;
 }
 
 /* Exchange 3: the final id of every message to its receiver; the receive
@@ -157,11 +154,12 @@ static void match_messages_dist(struct dctx *D, uint32_t **coll_of_rec)
 	uint64_t matched = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct tc_msg *m = &t->msgs[i];
-		m->recv_time = rs[i].recv_time;
-		m->post_time = rs[i].post_time;
-		m->recv_call = rs[i].recv_call;
-		m->post_call = rs[i].post_call;
-		m->flags = rs[i].flags;
+		const struct recv_side *r = &rs[slot[i]];
+		m->recv_time = r->recv_time;
+		m->post_time = r->post_time;
+		m->recv_call = r->recv_call;
+		m->post_call = r->post_call;
+		m->flags = r->flags;
 		matched += m->recv_call != TC_NONE;
 	}
 	free(rs);

@@ -131,6 +131,8 @@ static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *
 	if (rc) unlink(path);  /* another process's rename failed */
 	free(path);
 	if (rc || M->rank != 0) return rc;
+	if ((rc = cli_out_open(idx, o->out, o->force, M->part.t->anchor))) return rc;
+	tmp_paths[0] = idx->tmp;
 	const struct tc_part *p = &M->part;
 	fprintf(idx->f, "tracecomb-parts 1 (provisional: docs/scale.md)\nparts %d\nranks %u\nmsgs %llu\ncolls %llu\nmembers %llu\n",
 		M->size, p->t->nranks, (unsigned long long)p->msgs_total, (unsigned long long)p->colls_total,
@@ -180,10 +182,10 @@ static int prep(struct tc_mpi *M, int argc, char **argv)
 	int rc = parse(argc, argv, &o, M->rank == 0);
 	if (rc) return rc;
 	struct cli_out idx = { 0 };
-	if (o.out && M->rank == 0) {   /* the place is checked once, before the load */
+	if (o.out && M->rank == 0) {   /* the place is checked once before the load, opened after it */
 		char *e = NULL, *anchor = tc_find_anchor(o.trace, &e);
 		rc = cli_out_open(&idx, o.out, o.force, anchor);
-		tmp_paths[0] = idx.tmp;
+		out_discard(&idx, 0);
 		free(anchor);
 		free(e);
 	}
@@ -194,11 +196,10 @@ static int prep(struct tc_mpi *M, int argc, char **argv)
 	if (!t) {
 		if (M->rank == 0) fprintf(stderr, "tracecomb-mpi: %s\n", err ? err : "cannot load trace");
 		free(err);
-		if (M->rank == 0) out_discard(&idx, 0);
 		return TC_EXIT_TRACE;
 	}
 	rc = prep_loaded(M, &o, &idx);
-	if (rc && M->rank == 0 && tmp_paths[0]) out_discard(&idx, 0);
+	if (rc && tmp_paths[0]) out_discard(&idx, 0);
 	tc_part_release(&M->part);
 	tc_trace_free(t);
 	return rc;

@@ -650,9 +650,27 @@ static void note_local_def(struct loadctx *L, atomic_uint *count, uint64_t *firs
 	pthread_mutex_unlock(&L->mu);
 }
 
+/* An MPI-parallel read: *count summed over the processes, *first the first
+ * process's that has any. */
+static void share_first(struct loadctx *L, unsigned *count, uint64_t *first)
+{
+	const struct tc_dist *d = L->opts->share->dist;
+	uint64_t n = *count, who = *count ? (uint64_t)d->index : UINT64_MAX;
+	d->reduce(d->ctx, &n, 1, TC_DIST_SUM);
+	d->reduce(d->ctx, &who, 1, TC_DIST_MIN);
+	uint64_t f = who == (uint64_t)d->index ? *first : UINT64_MAX;
+	d->reduce(d->ctx, &f, 1, TC_DIST_MIN);
+	*count = (unsigned)n;
+	*first = f;
+}
+
 static void warn_local_defs(struct loadctx *L)
 {
 	unsigned n = atomic_load(&L->no_local_defs), u = atomic_load(&L->bad_local_defs);
+	if (L->opts && L->opts->share) {
+		share_first(L, &n, &L->first_no_local_def);
+		share_first(L, &u, &L->first_bad_local_def);
+	}
 	if (n) {
 		char *f = loc_file(L, L->first_no_local_def, "def");
 		tc_warn(L->t, "%u locations have no local definitions file (first: %s): their events are read without mapping tables", n, f);
