@@ -65,6 +65,24 @@ static uint64_t total(const uint64_t *c, int P)
 }
 
 /* --- messages ------------------------------------------------------------------- */
+/* A send as its receiver's owner needs it (40 bytes, not a whole tc_msg). */
+struct send_side { uint64_t send_time, bytes; uint32_t src, dst, tag, comm, flags, pad; };
+
+/* The sends received (nin send_side records in *in) become tc_msgs in place
+ * (grown: record j moves from 40 j to 72 j, so from the last one down). */
+static struct tc_msg *expand_sends(void *in, size_t nin)
+{
+	struct tc_msg *m = xreallocarray(in, nin ? nin : 1, sizeof *m);
+	const struct send_side *s = (const struct send_side *)(void *)m;
+	for (size_t j = nin; j-- > 0;) {
+		struct send_side r = s[j];
+		m[j] = (struct tc_msg){ .send_time = r.send_time, .bytes = r.bytes, .src = r.src, .dst = r.dst,
+					.send_call = TC_NONE, .recv_call = TC_NONE, .post_call = TC_NONE, .tag = r.tag,
+					.comm = r.comm, .flags = r.flags };
+	}
+	return m;
+}
+
 /* The receiver's side of a message, returned to its sender. */
 struct recv_side { uint64_t recv_time, post_time; uint32_t recv_call, post_call, flags, pad; };
 
@@ -99,11 +117,15 @@ static struct recv_side *match_remote(struct dctx *D, size_t n, const uint64_t *
 {
 	struct tc_trace *t = D->t;
 	const struct tc_dist *d = D->d;
-	struct tc_msg *out = xmalloc((n ? n : 1) * sizeof *out);
-	for (size_t i = 0; i < n; i++) out[slot[i]] = t->msgs[i];
-	struct tc_msg *in = d->exchange(d->ctx, out, scount, sizeof *out, rcount);
+	struct send_side *out = xmalloc((n ? n : 1) * sizeof *out);
+	for (size_t i = 0; i < n; i++) {
+		const struct tc_msg *m = &t->msgs[i];
+		out[slot[i]] = (struct send_side){ m->send_time, m->bytes, m->src, m->dst, m->tag, m->comm, m->flags, 0 };
+	}
+	void *got1 = d->exchange(d->ctx, out, scount, sizeof *out, rcount);
 	free(out);
 	size_t nin = total(rcount, D->P);
+	struct tc_msg *in = expand_sends(got1, nin);
 	match_incoming(D, in, nin, acc);
 	struct recv_side *back = (struct recv_side *)(void *)in;   /* in place: smaller, written forward */
 	for (size_t j = 0; j < nin; j++) {

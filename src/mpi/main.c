@@ -30,7 +30,7 @@ static void usage(FILE *f)
 		   "Exit codes as tracecomb's: 1 usage or a refused -o place, 2 the trace cannot be read\n"
 		   "(on any process: one message, from the first that failed), 3 out of memory, 4 the\n"
 		   "output cannot be written. TC_MPI_ROUND_BYTES: bytes a process sends (and receives)\n"
-		   "at most per exchange round (default 64 MiB).\n");
+		   "at most per exchange round (default 16 MiB).\n");
 }
 
 /* --- cleanup when a process dies ---------------------------------------------- */

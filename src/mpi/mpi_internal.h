@@ -10,7 +10,7 @@
 
 /* Bytes a process sends, and receives, at most in one round of an exchange
  * (TC_MPI_ROUND_BYTES in the environment overrides it: tests make it small). */
-#define TC_MPI_ROUND_BYTES ((size_t)64 << 20)
+#define TC_MPI_ROUND_BYTES ((size_t)16 << 20)
 
 struct tc_mpi {
 	MPI_Comm comm;
