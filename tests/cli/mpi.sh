@@ -129,6 +129,39 @@ if [ -f "$T/traces.otf2" ]; then
 	check "fail-share no output" [ -z "$(ls -A "$out")" ]
 fi
 
+# one process killed (kill -9) while the others run: every process ends, a
+# non-zero status, no output.  The processes are stopped (SIGSTOP) as soon as
+# they appear, so that the job cannot end before the kill.
+G=$TMPD/gen-halo2d
+if [ -f "$G/traces.otf2" ]; then
+	out=$TMPD/out3; mkdir -p "$out"
+	$MPIRUN -np 3 "$MPI_BIN" prep "$G" -o "$out/k.tcp" >"$TMPD/log" 2>&1 &
+	job=$!
+	pids=""; i=0
+	while [ $i -lt 400 ]; do
+		pids=$(for p in $(pgrep -x tracecomb-mpi); do
+			tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q "$out/k.tcp" && echo "$p"; done)
+		[ "$(echo $pids | wc -w)" = 3 ] && break
+		i=$((i + 1)); sleep 0.02
+	done
+	if [ "$(echo $pids | wc -w)" = 3 ]; then
+		kill -STOP $pids 2>/dev/null
+		victim=$(echo $pids | tr ' ' '\n' | sort -n | tail -n 1)
+		kill -9 "$victim"; kill -CONT $pids 2>/dev/null
+		wait $job; rc=$?
+		i=0; left=$pids
+		while [ -n "$left" ] && [ $i -lt 50 ]; do
+			sleep 0.1; i=$((i + 1))
+			left=$(for p in $pids; do kill -0 "$p" 2>/dev/null && echo "$p"; done)
+		done
+		check "killed-one ends all" [ $rc -ne 0 ] && [ -z "$left" ]
+		check "killed-one no output" [ -z "$(ls -A "$out")" ]
+	else
+		wait $job
+		echo "skip killed-one: the processes were not seen in time"
+	fi
+fi
+
 # --help; make mpi without mpicc says why
 "$MPI_BIN" --help >"$TMPD/help" 2>&1
 check "help" grep -q 'tracecomb-mpi prep TRACE' "$TMPD/help"
