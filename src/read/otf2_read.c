@@ -338,6 +338,8 @@ struct loadctx {
 	uint64_t first_no_local_def, first_bad_local_def;
 	char first_bad_local_def_msg[sizeof otf2_msg]; /* libotf2's message for it, taken on the reading thread */
 	struct plan plan;
+	bool *other;                /* an MPI-parallel read: per d->loc entry, another process's */
+	uint32_t lo, hi;            /* ... and the ranks of this process's share */
 	atomic_bool cancel;
 	atomic_uint_fast64_t done;
 	uint64_t total;
@@ -865,12 +867,13 @@ static void warn_definitions(struct loadctx *L)
 			(unsigned long long)d->dup_locs, (unsigned long long)d->first_dup_loc);
 }
 
-static void define_model(struct loadctx *L)
+/* The world rank of each location group: through the MPI COMM_LOCATIONS
+ * group (members[i] = the location of rank i, its master), else the process
+ * groups in definition order (*by_order).  *master: per group, its master
+ * location's ref when COMM_LOCATIONS names it, else UINT64_MAX. */
+static uint32_t *group_ranks(const struct loadctx *L, uint64_t **master, bool *by_order)
 {
-	struct defs *d = &L->d;
-	struct tc_trace *t = L->t;
-	warn_definitions(L);
-	/* the MPI COMM_LOCATIONS group: members[i] = location of world rank i */
+	const struct defs *d = &L->d;
 	const struct rgroup *cl = NULL;
 	for (size_t g = 0; g < d->grp.n; g++) {
 		const struct rgroup *G = &d->grp.a[g];
@@ -878,24 +881,43 @@ static void define_model(struct loadctx *L)
 		if (G->paradigm == OTF2_PARADIGM_MPI) { cl = G; break; }
 		if (!cl && G->paradigm == OTF2_PARADIGM_UNKNOWN) cl = G;
 	}
-	/* rank of each location group: through COMM_LOCATIONS, else process groups in order */
 	uint32_t *lg_rank = xmalloc((d->lg.n ? d->lg.n : 1) * sizeof *lg_rank);
-	uint64_t *master = xmalloc((d->lg.n ? d->lg.n : 1) * sizeof *master);
-	for (size_t g = 0; g < d->lg.n; g++) { lg_rank[g] = TC_NONE; master[g] = UINT64_MAX; }
+	*master = xmalloc((d->lg.n ? d->lg.n : 1) * sizeof **master);
+	for (size_t g = 0; g < d->lg.n; g++) { lg_rank[g] = TC_NONE; (*master)[g] = UINT64_MAX; }
+	*by_order = false;
 	if (cl) {
 		for (uint32_t i = 0; i < cl->n; i++) {
 			uint32_t l = u64map_get(&d->loc_index, cl->members[i]);
 			if (l != U64MAP_NONE && d->loc.a[l].group < d->lg.n) {
 				lg_rank[d->loc.a[l].group] = i;
-				master[d->loc.a[l].group] = d->loc.a[l].ref;
+				(*master)[d->loc.a[l].group] = d->loc.a[l].ref;
 			}
 		}
 	} else {
 		uint32_t r = 0;
 		for (size_t g = 0; g < d->lg.n; g++)
 			if (d->lg.a[g].present && d->lg.a[g].type == OTF2_LOCATION_GROUP_TYPE_PROCESS) lg_rank[g] = r++;
-		if (r) tc_warn(t, "no MPI location group: ranks numbered by process definition order");
+		*by_order = r > 0;
 	}
+	return lg_rank;
+}
+
+/* The world rank of location d->loc.a[l] (lg_rank from group_ranks), TC_NONE if none. */
+static uint32_t loc_rank(const struct defs *d, const uint32_t *lg_rank, size_t l)
+{
+	uint32_t g = d->loc.a[l].group;
+	return g < d->lg.n && d->lg.a[g].present ? lg_rank[g] : TC_NONE;
+}
+
+static void define_model(struct loadctx *L)
+{
+	struct defs *d = &L->d;
+	struct tc_trace *t = L->t;
+	warn_definitions(L);
+	uint64_t *master;
+	bool by_order;
+	uint32_t *lg_rank = group_ranks(L, &master, &by_order);
+	if (by_order) tc_warn(t, "no MPI location group: ranks numbered by process definition order");
 	uint32_t *stn_node = xmalloc((d->stn.n ? d->stn.n : 1) * sizeof *stn_node);
 	for (size_t s = 0; s < d->stn.n; s++) stn_node[s] = TC_NONE;
 	uint32_t *thread_of = xcalloc(d->lg.n ? d->lg.n : 1, sizeof *thread_of);
@@ -903,10 +925,9 @@ static void define_model(struct loadctx *L)
 	L->nlc = (uint32_t)d->loc.n;
 	for (size_t l = 0; l < d->loc.n; l++) {
 		const struct rloc *R = &d->loc.a[l];
-		uint32_t g = R->group, rank = TC_NONE, node = 0, thread = 0;
+		uint32_t g = R->group, rank = loc_rank(d, lg_rank, l), node = 0, thread = 0;
 		enum tc_loc_type ty = loc_type(R->type);
 		if (g < d->lg.n && d->lg.a[g].present) {
-			rank = lg_rank[g];
 			node = node_of_stn(L, d->lg.a[g].parent, stn_node);
 			if (ty == TC_LOC_CPU) {
 				if (master[g] == UINT64_MAX) master[g] = R->ref;
@@ -914,6 +935,7 @@ static void define_model(struct loadctx *L)
 			}
 		}
 		L->lc[l].L = L;
+		L->lc[l].other = L->other && L->other[l];
 		L->lc[l].ref = R->ref;
 		L->lc[l].rank = rank;
 		L->lc[l].nevents = R->nevents;
@@ -1046,6 +1068,7 @@ static char *check_local_files(struct loadctx *L)
 	uint32_t nonempty = 0;
 	L->files = xcalloc(L->d.loc.n ? L->d.loc.n : 1, sizeof *L->files);
 	for (size_t l = 0; l < L->d.loc.n; l++) {
+		if (L->other && L->other[l]) continue;
 		const struct rloc *R = &L->d.loc.a[l];
 		struct locfiles *F = &L->files[l];
 		char *p = loc_file(L, R->ref, "def");
@@ -1148,6 +1171,7 @@ static void free_load(struct loadctx *L)
 	free(L->metric_map);
 	free(L->lc);
 	free(L->files);
+	free(L->other);
 	u64map_free(&L->d.loc_index);
 	free(L->plan.order);
 	VEC_FREE(L->d.str); VEC_FREE(L->d.stn); VEC_FREE(L->d.lg); VEC_FREE(L->d.loc);
@@ -1200,12 +1224,51 @@ static char *open_and_read_global_defs(struct loadctx *L)
 	return err;
 }
 
-/* After the global definitions: a clock, locations, their files. */
+/* An MPI-parallel read: the ranks [lo, hi) of this process's share, balanced
+ * by the definitions' event counts (every process computes the same cut);
+ * L->other marks the locations of other ranks (those of no rank are
+ * process 0's), which this process neither checks nor reads. */
+static void share_pick(struct loadctx *L)
+{
+	const struct tc_dist *dist = L->opts->share->dist;
+	const struct defs *d = &L->d;
+	uint64_t *master;
+	bool by_order;
+	uint32_t *lg_rank = group_ranks(L, &master, &by_order), nranks = 0;
+	for (size_t l = 0; l < d->loc.n; l++) {
+		uint32_t r = loc_rank(d, lg_rank, l);
+		if (r != TC_NONE) nranks = TC_MAX(nranks, r + 1);
+	}
+	uint64_t *ev = xcalloc(nranks + 1, sizeof *ev);
+	for (size_t l = 0; l < d->loc.n; l++) {
+		uint32_t r = loc_rank(d, lg_rank, l);
+		if (r != TC_NONE) ev[r] += d->loc.a[l].nevents;
+	}
+	tc_share_ranks(ev, nranks, dist->index, dist->count, &L->lo, &L->hi);
+	L->other = xcalloc(d->loc.n + 1, sizeof *L->other);
+	for (size_t l = 0; l < d->loc.n; l++) {
+		uint32_t r = loc_rank(d, lg_rank, l);
+		L->other[l] = r == TC_NONE ? dist->index != 0 : r < L->lo || r >= L->hi;
+	}
+	free(ev);
+	free(lg_rank);
+	free(master);
+}
+
+/* After the global definitions: a clock, locations, their files (in an
+ * MPI-parallel read, those of this process's share). */
 static char *check_definitions(struct loadctx *L)
 {
 	if (!L->d.have_clock) return xasprintf("%s.def: no clock properties in the global definitions", L->archive_dir);
 	if (!L->d.loc.n) return xasprintf("%s.def: no locations defined", L->archive_dir);
-	return check_local_files(L);
+	const struct tc_read_share *sh = L->opts ? L->opts->share : NULL;
+	if (!sh) return check_local_files(L);
+	share_pick(L);
+	char *err = check_local_files(L);
+	uint64_t any = L->have_local_defs;   /* libotf2 opens the local definitions on every process or none */
+	sh->dist->reduce(sh->dist->ctx, &any, 1, TC_DIST_MAX);
+	L->have_local_defs = any != 0;
+	return err;
 }
 
 /* Whether the load failed (*err); in an MPI-parallel read, whether any
@@ -1214,28 +1277,6 @@ static bool failed(struct loadctx *L, char **err)
 {
 	const struct tc_read_share *sh = L->opts ? L->opts->share : NULL;
 	return sh ? sh->agree(sh->ctx, err) : *err != NULL;
-}
-
-/* An MPI-parallel read: the ranks [lo, hi) of this process's share, balanced
- * by the definitions' event counts; locations of other ranks are not read
- * (those of no rank are process 0's). */
-static void share_locations(struct loadctx *L, uint32_t *lo, uint32_t *hi)
-{
-	const struct tc_dist *d = L->opts->share->dist;
-	uint32_t nranks = 0;
-	for (uint32_t i = 0; i < L->nlc; i++)
-		if (L->lc[i].rank != TC_NONE) nranks = TC_MAX(nranks, L->lc[i].rank + 1);
-	uint64_t *ev = xcalloc(nranks + 1, sizeof *ev);
-	for (uint32_t i = 0; i < L->nlc; i++)
-		if (L->lc[i].rank != TC_NONE) ev[L->lc[i].rank] += L->lc[i].nevents;
-	tc_share_ranks(ev, nranks, d->index, d->count, lo, hi);
-	free(ev);
-	L->total = 0;
-	for (uint32_t i = 0; i < L->nlc; i++) {
-		uint32_t r = L->lc[i].rank;
-		L->lc[i].other = r == TC_NONE ? d->index != 0 : r < *lo || r >= *hi;
-		if (!L->lc[i].other) L->total += L->lc[i].nevents;
-	}
 }
 
 struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts, char **err)
@@ -1256,8 +1297,10 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 	free(L.t->anchor);
 	L.t->anchor = xstrdup(L.anchor);
 	define_model(&L);
-	uint32_t lo = 0, hi = 0;
-	if (opts && opts->share) share_locations(&L, &lo, &hi);
+	if (L.other) {   /* progress counts this process's events */
+		L.total = 0;
+		for (uint32_t i = 0; i < L.nlc; i++) L.total += L.lc[i].other ? 0 : L.lc[i].nevents;
+	}
 
 	for (uint32_t i = 0; i < L.nlc; i++)
 		if (!L.lc[i].other) OTF2_Reader_SelectLocation(L.rd, L.lc[i].ref);
@@ -1291,7 +1334,7 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 	if (failed(&L, err)) goto fail;
 	double t_finish = tc_now();
 	tcb_set_threads(L.t, nthreads);
-	if (opts && opts->share) tcb_set_dist(L.t, opts->share->dist, lo, hi);
+	if (opts && opts->share) tcb_set_dist(L.t, opts->share->dist, L.lo, L.hi);
 	tc_trace_finish(L.t);
 	L.t->read_seconds = t_finish - t_read;
 	L.t->finish_seconds = tc_now() - t_finish;
