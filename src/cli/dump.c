@@ -1,11 +1,12 @@
 /* dump.c — the hidden command `tracecomb dump-model TRACE --parts P --out DIR`:
  * the serial model cut into the P parts tracecomb-mpi would build (shares of
  * the ranks balanced by the definitions' event counts), each written as its
- * canonical dump DIR/part-<i>.txt (include/part.h); the reference the MPI
+ * canonical dump DIR/part-<i>.txt (include/part.h; DIR made when missing); the reference the MPI
  * tests compare tracecomb-mpi's parts with.  Not in --help: a test tool. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "part.h"
@@ -53,6 +54,10 @@ int cmd_dump_model(int argc, char **argv)
 	if (!path || !dir || nparts < 1 || nparts > 100000) {
 		fprintf(stderr, "usage: tracecomb dump-model TRACE --parts P --out DIR\n");
 		return TC_EXIT_USAGE;
+	}
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "tracecomb: %s: %s\n", dir, strerror(errno));
+		return TC_EXIT_OUTPUT;
 	}
 	struct tc_trace *t = cli_load(path, &opts);
 	if (!t) return TC_EXIT_TRACE;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -162,6 +163,11 @@ static int prep_loaded(struct tc_mpi *M, const struct prep *o, struct cli_out *i
 {
 	int rc = 0;
 	if (o->dump) {
+		if (M->rank == 0 && mkdir(o->dump, 0777) != 0 && errno != EEXIST) {
+			fprintf(stderr, "tracecomb-mpi: %s: %s\n", o->dump, strerror(errno));
+			rc = TC_EXIT_OUTPUT;
+		}
+		if ((rc = agree_rc(M, rc))) return rc;
 		char *path = tc_part_dump_path(o->dump, M->rank);
 		FILE *f = fopen(path, "w");
 		if (!f || !tc_part_dump(f, &M->part) || fclose(f) != 0) {
