@@ -11,6 +11,7 @@
 #   make corpus     the planted-cause corpus → build/corpus/<case>/{traces.otf2,truth.txt}
 #   make corpus-holdout  its holdout table (other parameters) → build/corpus-holdout/<case>/
 #   make corpus-fresh    a third table, written after the method was frozen → build/corpus-fresh/<case>/
+#   make mpi        build/tracecomb-mpi (mpicc; part of `all` when mpicc is installed): docs/scale.md
 #   make install PREFIX=/usr/local
 
 PREFIX  ?= /usr/local
@@ -32,7 +33,7 @@ SAN     ?=
 CFLAGS  += -std=c11 -D_GNU_SOURCE -DTC_DATADIR='"$(PREFIX)/share/tracecomb"' $(OPT) $(SAN) $(WARN) -Iinclude -MMD -MP $(PKG_CFLAGS)
 LDLIBS  += $(PKG_LIBS) $(METIS_LIBS) -lpthread -lm
 
-SRC      := $(shell find src -name '*.c' | sort)
+SRC      := $(shell find src -name '*.c' -not -path 'src/mpi/*' | sort)
 MAIN_SRC := src/cli/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(SRC))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -48,10 +49,31 @@ BIN      := $(if $(filter build,$(BUILD)),tracecomb,$(BUILD)/tracecomb)
 DEB_PKGS = build-essential pkg-config libotf2-trace-dev otf2-tools libncurses-dev libyaml-dev \
            libpcre2-dev libcmocka-dev libmetis-dev tmux openmpi-bin libopenmpi-dev jq clang
 
-.PHONY: all deps check test demo asan bench traces corpus corpus-holdout corpus-fresh install clean fuzz fuzz-build fuzz-smoke
+# tracecomb-mpi (src/mpi, docs/scale.md): the same library, linked with mpicc
+MPICC    ?= mpicc
+MPI_HAVE := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
+MPI_SRC  := $(wildcard src/mpi/*.c)
+MPI_OBJ  := $(MPI_SRC:%.c=$(BUILD)/%.o)
+MPI_BIN  := $(BUILD)/tracecomb-mpi
+
+.PHONY: all deps check test demo asan bench traces corpus corpus-holdout corpus-fresh install clean fuzz fuzz-build fuzz-smoke mpi
 # keep the test and bench objects (pattern-rule intermediates): a second make relinks nothing
 .SECONDARY:
-all: $(BIN) $(TEST_BIN) $(BENCH_BIN)
+all: $(BIN) $(TEST_BIN) $(BENCH_BIN) $(if $(MPI_HAVE),$(MPI_BIN))
+
+mpi:
+ifeq ($(MPI_HAVE),yes)
+	@$(MAKE) --no-print-directory $(MPI_BIN)
+else
+	@echo "skip mpi: $(MPICC) not installed (make deps installs openmpi-bin and libopenmpi-dev)"
+endif
+
+$(BUILD)/src/mpi/%.o: src/mpi/%.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) -c -o $@ $<
+
+$(MPI_BIN): $(MPI_OBJ) $(LIB)
+	$(MPICC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 $(BIN): $(BUILD)/$(MAIN_SRC:.c=.o) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)

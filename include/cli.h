@@ -21,6 +21,7 @@ int cmd_render(int argc, char **argv);
 int cmd_remap(int argc, char **argv);
 int cmd_tui(int argc, char **argv);
 int cmd_prep(int argc, char **argv);
+int cmd_dump_model(int argc, char **argv);  /* hidden: src/cli/dump.c */
 
 /* Shared option parsing: --threads N, --quiet.  Loads TRACE (anchor or directory)
  * or prints one line "tracecomb: PATH: problem" and returns NULL. */

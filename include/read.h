@@ -4,12 +4,29 @@
 
 #include "model.h"
 
+/* An MPI-parallel read (src/mpi, include/part.h): this process reads only
+ * the locations of its share of the ranks (tc_share_ranks), and the finish is
+ * distributed over the processes (tcb_set_dist). */
+struct tc_dist;
+struct tc_read_share {
+	const struct tc_dist *dist;   /* the processes and the finish's operations */
+	void *ctx;
+	/* right after libotf2 opened the anchor: the reader's collective
+	 * callbacks (reader: an OTF2_Reader *) */
+	void (*collectives)(void *ctx, void *reader);
+	/* Called by every process at the same points of the load: true when
+	 * some process failed; *err (this process's message or NULL) is then
+	 * the message of the first process that failed. */
+	bool (*agree)(void *ctx, char **err);
+};
+
 struct tc_read_opts {
 	int threads;   /* worker threads for event reading; 0 = min(cores, 4) */
 	/* Called between chunks from the reading threads (serialised); return
 	 * false to cancel the load.  May be NULL. */
 	bool (*progress)(void *ctx, uint64_t events_done, uint64_t events_total);
 	void *progress_ctx;
+	const struct tc_read_share *share;   /* NULL: the whole trace, serially */
 };
 
 /* Resolve PATH (an anchor file, or a directory holding exactly one *.otf2)

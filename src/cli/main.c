@@ -77,6 +77,7 @@ static int run(int argc, char **argv)
 		printf("tracecomb %s\n", TC_VERSION);
 		return 0;
 	}
+	if (!strcmp(argv[1], "dump-model")) return cmd_dump_model(argc - 1, argv + 1); /* tests only: not in --help */
 	for (size_t i = 0; i < TC_NELEM(commands); i++) {
 		if (strcmp(argv[1], commands[i].name) != 0) continue;
 		for (int a = 2; a < argc; a++)

@@ -59,24 +59,26 @@ static void setup_ranks(struct tc_trace *t)
 static void placeholder_regions(struct tc_trace *t)
 {
 	struct tc_build *B = t->b;
-	uint32_t nreg = (uint32_t)B->regions.n, ph = TC_NONE;
+	uint32_t nreg = (uint32_t)B->regions.n;
 	uint64_t bad = 0;
+	for (uint32_t l = 0; l < B->lb.n; l++)
+		for (size_t i = 0; i < B->lb.a[l].calls.n; i++) bad += B->lb.a[l].calls.a[i].region >= nreg;
+	tc_finish_sum(t, &bad, 1);   /* every part defines the placeholder when one needs it */
+	if (!bad) return;
+	uint32_t ph = tc_def_region(t, TC_UNDEFINED_REGION, 0, 0, false);
 	for (uint32_t l = 0; l < B->lb.n; l++) {
 		struct locb *b = &B->lb.a[l];
-		for (size_t i = 0; i < b->calls.n; i++) {
-			if (b->calls.a[i].region < nreg) continue;
-			if (ph == TC_NONE) ph = tc_def_region(t, TC_UNDEFINED_REGION, 0, 0, false);
-			b->calls.a[i].region = ph;
-			bad++;
-		}
+		for (size_t i = 0; i < b->calls.n; i++)
+			if (b->calls.a[i].region >= nreg) b->calls.a[i].region = ph;
 	}
-	if (bad) tc_warn(t, "%llu calls name a region that is not defined: shown as %s", (unsigned long long)bad,
-			 TC_UNDEFINED_REGION);
+	tc_warn(t, "%llu calls name a region that is not defined: shown as %s", (unsigned long long)bad,
+		TC_UNDEFINED_REGION);
 }
 
 static void close_calls(struct tc_trace *t)
 {
 	struct tc_build *B = t->b;
+	uint64_t v[6] = { 0 };   /* unclosed_locs, unclosed, bad, mism, rev, unpaired */
 	uint64_t unclosed_locs = 0, unclosed = 0, bad = 0, mism = 0, rev = 0, unpaired = 0;
 	for (uint32_t l = 0; l < t->nlocs; l++) {
 		struct locb *b = &B->lb.a[l];
@@ -99,6 +101,11 @@ static void close_calls(struct tc_trace *t)
 		}
 		if (L->type == TC_LOC_CPU) t->ncalls += L->ncalls;
 	}
+	v[0] = unclosed_locs, v[1] = unclosed, v[2] = bad, v[3] = mism, v[4] = rev, v[5] = unpaired;
+	tc_finish_sum(t, v, 6);
+	tc_finish_sum(t, t->ev_count, TC_EV_COUNT);
+	tc_finish_sum(t, &t->ncalls, 1);
+	unclosed_locs = v[0], unclosed = v[1], bad = v[2], mism = v[3], rev = v[4], unpaired = v[5];
 	if (unclosed)
 		tc_warn(t, "%llu regions on %llu locations still open at the end: closed at the last timestamp",
 			(unsigned long long)unclosed, (unsigned long long)unclosed_locs);
@@ -120,14 +127,6 @@ static void pick_world(struct tc_trace *t)
 
 
 /* --- messages ----------------------------------------------------------------- */
-/* Where each rank's messages are: in t->msgs, [first[r], first[r] + n[r]); the
- * block its sends were written to, and the offset from block-local ids. */
-struct msgmap {
-	uint32_t *first, *n;
-	struct sendblk **blk;
-	uint32_t *delta;      /* message id = block-local id + delta[r] (mod 2^32) */
-};
-
 static struct locb *rank_lb(const struct tc_trace *t, uint32_t r)
 {
 	return t->ranks[r].loc == TC_NONE ? NULL : &t->b->lb.a[t->ranks[r].loc];
@@ -167,7 +166,7 @@ static uint32_t block_ranks(const struct tc_trace *t, const struct msgmap *mm, u
  * place by whole pages: the first such block becomes the array (grown), the
  * others are remapped into it, so nothing is faulted in or copied twice;
  * other ranks' messages (locations read apart) are copied. */
-static size_t layout_messages(struct tc_trace *t, struct msgmap *mm, int threads)
+size_t fin_layout_messages(struct tc_trace *t, struct msgmap *mm, int threads)
 {
 	uint32_t n = t->nranks ? t->nranks : 1;
 	mm->first = xmalloc(n * sizeof *mm->first);
@@ -216,7 +215,7 @@ static size_t layout_messages(struct tc_trace *t, struct msgmap *mm, int threads
 	return total;
 }
 
-static void msgmap_free(struct msgmap *mm)
+void fin_msgmap_free(struct msgmap *mm)
 {
 	free(mm->first);
 	free(mm->n);
@@ -224,21 +223,10 @@ static void msgmap_free(struct msgmap *mm)
 	free(mm->delta);
 }
 
-/* Scratch of one thread: per call of the rank, its sends, receives, collective;
- * the list of the calls that have an op. */
-struct ops_scratch { uint32_t *ns, *nr, *co, *oc; };
-struct ops_pass {
-	struct tc_trace *t;
-	const struct msgmap *mm;
-	uint32_t **coll_of_rec;
-	uint32_t maxcalls;
-	struct ops_scratch *sc;   /* per thread, allocated on first use */
-};
-
 /* Rank r's ops (calls that communicate) with its messages grouped by op in
  * record order; also the send completion of blocking sends (the send call's
  * leave).  Its receive records are spent: their memory becomes the ops array. */
-static void ops_rank(void *ctx, uint32_t r, int tid)
+void fin_ops_rank(void *ctx, uint32_t r, int tid)
 {
 	struct ops_pass *op_ = ctx;
 	struct tc_trace *t = op_->t;
@@ -316,7 +304,7 @@ static void ops_rank(void *ctx, uint32_t r, int tid)
 
 /* Threads for the ops pass: scratch of 16 bytes per call of the largest rank
  * each, at most 256 MiB of it in all. */
-static int ops_threads(struct ops_pass *op, int threads)
+int fin_ops_threads(struct ops_pass *op, int threads)
 {
 	for (uint32_t r = 0; r < op->t->nranks; r++) op->maxcalls = TC_MAX(op->maxcalls, op->t->ranks[r].ncalls);
 	threads = TC_MAX(threads, 1);
@@ -325,7 +313,7 @@ static int ops_threads(struct ops_pass *op, int threads)
 	return threads;
 }
 
-static void ops_free(struct ops_pass *op, int threads)
+void fin_ops_free(struct ops_pass *op, int threads)
 {
 	for (int k = 0; k < threads; k++) {
 		free(op->sc[k].ns);
@@ -337,9 +325,10 @@ static void ops_free(struct ops_pass *op, int threads)
 }
 
 /* Rank r's ops after unreceived messages were dropped (remap: old id → new
- * id, TC_NONE when dropped): message ids renumbered, dropped sends taken out,
+ * id, TC_NONE when dropped; recv_remap the same for the receives, NULL to keep
+ * them): message ids renumbered, dropped sends taken out,
  * ops left with nothing removed and the calls' op indices renumbered. */
-static void ops_drop(struct tc_rank *R, const uint32_t *remap)
+void fin_ops_drop(struct tc_rank *R, const uint32_t *remap, const uint32_t *recv_remap)
 {
 	uint32_t ns = 0, no = 0;
 	for (uint32_t k = 0; k < R->nops; k++) {
@@ -349,8 +338,8 @@ static void ops_drop(struct tc_rank *R, const uint32_t *remap)
 			uint32_t id = remap[R->send_msgs[op.first_send + j]];
 			if (id != TC_NONE) R->send_msgs[ns++] = id;
 		}
-		for (uint32_t j = 0; j < op.nrecv; j++)
-			R->recv_msgs[op.first_recv + j] = remap[R->recv_msgs[op.first_recv + j]];
+		for (uint32_t j = 0; recv_remap && j < op.nrecv; j++)
+			R->recv_msgs[op.first_recv + j] = recv_remap[R->recv_msgs[op.first_recv + j]];
 		op.first_send = first;
 		op.nsend = ns - first;
 		if (!op.nsend && !op.nrecv && op.coll == TC_NONE) {
@@ -363,16 +352,6 @@ static void ops_drop(struct tc_rank *R, const uint32_t *remap)
 	R->nops = no;
 	R->nsend_msgs = ns;
 }
-
-/* Per-thread counters of the receive pass (padded apart). */
-struct recv_acc { uint64_t unmatched, size_mismatch, matched, clock_bad, bytes; char pad[24]; };
-struct recv_pass {
-	struct tc_trace *t;
-	const struct msgmap *mm;
-	struct recv_acc *acc;
-	struct qtab *bytag;      /* per thread: the per-tag queues of split queues */
-	struct ops_pass *ops;    /* each rank's ops, built while its records are in cache */
-};
 
 /* Take the head off queue e and ask the memory for the message PREFETCH_POPS
  * pops ahead (model id = block-local id + delta, mod 2^32): the key's next
@@ -463,7 +442,7 @@ static uint32_t take_msg(struct qent *e, const struct qkey *k, uint32_t tag, uin
 /* Match rank r's receives: take the first message of its tag from its
  * (comm, src, r) queue (a queue has one receiver, so no two threads touch a
  * queue, its messages' links or a message's receiver side). */
-static void recv_rank(void *ctx, uint32_t r, int tid)
+void fin_recv_rank(void *ctx, uint32_t r, int tid)
 {
 	struct recv_pass *rp = ctx;
 	struct tc_trace *t = rp->t;
@@ -480,11 +459,11 @@ static void recv_rank(void *ctx, uint32_t r, int tid)
 		struct sendblk *k = src < t->nranks ? mm->blk[src] : NULL;
 		struct qkey key = { comm, src, r, QTAG_ALL };
 		struct qent *e = k ? qtab_get(&k->q, &key) : NULL;
-		uint32_t got = e ? take_msg(e, &key, p->tag, k->next.a, t->msgs, mm->delta[src], &rp->bytag[tid])
+		uint32_t got = e ? take_msg(e, &key, p->tag, k->next.a, rp->msgs, mm->delta[src], &rp->bytag[tid])
 				 : TC_NONE;
 		if (got == TC_NONE) { acc->unmatched++; continue; }
 		uint32_t id = got + mm->delta[src];
-		struct tc_msg *m = &t->msgs[id];
+		struct tc_msg *m = &rp->msgs[id];
 		m->recv_time = p->time;
 		m->recv_call = p->call;
 		m->post_time = p->post_time;
@@ -504,8 +483,8 @@ static void recv_rank(void *ctx, uint32_t r, int tid)
 static void recv_and_ops(void *ctx, uint32_t r, int tid)
 {
 	struct recv_pass *rp = ctx;
-	recv_rank(ctx, r, tid);
-	ops_rank(rp->ops, r, tid);
+	fin_recv_rank(ctx, r, tid);
+	fin_ops_rank(rp->ops, r, tid);
 }
 
 /* Drop the messages nobody received and renumber the ids in the ops. */
@@ -516,7 +495,7 @@ static size_t drop_unreceived(struct tc_trace *t, size_t n)
 		remap[i] = t->msgs[i].recv_call == TC_NONE ? TC_NONE : k;
 		if (remap[i] != TC_NONE) t->msgs[k++] = t->msgs[i];
 	}
-	for (uint32_t r = 0; r < t->nranks; r++) ops_drop(&t->ranks[r], remap);
+	for (uint32_t r = 0; r < t->nranks; r++) fin_ops_drop(&t->ranks[r], remap, remap);
 	free(remap);
 	return k;
 }
@@ -527,38 +506,57 @@ static void match_messages(struct tc_trace *t, uint32_t **coll_of_rec)
 	struct tc_build *B = t->b;
 	int threads = TC_MAX(B->threads, 1);
 	struct msgmap mm = { 0 };
-	size_t nslots = layout_messages(t, &mm, threads);
+	size_t nslots = fin_layout_messages(t, &mm, threads);
 	struct ops_pass op = { .t = t, .mm = &mm, .coll_of_rec = coll_of_rec };
-	int rthreads = ops_threads(&op, threads);
-	struct recv_pass rp = { .t = t, .mm = &mm, .ops = &op };
+	int rthreads = fin_ops_threads(&op, threads);
+	struct recv_pass rp = { .t = t, .mm = &mm, .msgs = t->msgs, .ops = &op };
 	rp.acc = xcalloc((size_t)rthreads, sizeof *rp.acc);
 	rp.bytag = xcalloc((size_t)rthreads, sizeof *rp.bytag);
 	tc_parallel_for(t->nranks, rthreads, recv_and_ops, &rp);
-	ops_free(&op, rthreads);
+	fin_ops_free(&op, rthreads);
 	for (int k = 0; k < rthreads; k++) qtab_free(&rp.bytag[k]);
 	free(rp.bytag);
-	uint64_t unmatched_recvs = 0, size_mismatch = 0, matched = 0;
-	for (int k = 0; k < rthreads; k++) {
-		unmatched_recvs += rp.acc[k].unmatched;
-		size_mismatch += rp.acc[k].size_mismatch;
-		matched += rp.acc[k].matched;
-		t->clock_violations += rp.acc[k].clock_bad;
-		t->msg_bytes += rp.acc[k].bytes;
-	}
+	uint64_t matched = 0;
+	struct recv_acc sum = { 0 };
+	for (int k = 0; k < rthreads; k++) fin_recv_acc_add(&sum, &rp.acc[k]);
+	matched = sum.matched;
 	free(rp.acc);
 	size_t nmsgs = nslots;
 	if (nslots > matched) nmsgs = drop_unreceived(t, nslots); /* rare: sends nobody received */
 	tc_pages_shrink(&t->msgs_map, (nmsgs + 1) * sizeof *t->msgs);
-	msgmap_free(&mm);
+	fin_msgmap_free(&mm);
 	t->nmsgs = nmsgs;
-	t->unmatched_sends = nslots - matched;
-	t->unmatched_recvs = unmatched_recvs;
-	uint64_t outside = 0, badrank = 0, other_thread = 0;
+	fin_messages_done(t, nslots, &sum);
+}
+
+void fin_recv_acc_add(struct recv_acc *sum, const struct recv_acc *a)
+{
+	sum->unmatched += a->unmatched;
+	sum->size_mismatch += a->size_mismatch;
+	sum->matched += a->matched;
+	sum->clock_bad += a->clock_bad;
+	sum->bytes += a->bytes;
+}
+
+/* The message counters (summed over the processes of a distributed finish)
+ * and their warnings: nslots sends were kept, acc sums the receive pass. */
+void fin_messages_done(struct tc_trace *t, uint64_t nslots, const struct recv_acc *acc)
+{
+	struct tc_build *B = t->b;
+	/* kept sends, matched, unmatched receives, size mismatches, clock violations, bytes,
+	 * records outside a region, sends to a rank outside the comm, records on other threads */
+	uint64_t v[9] = { nslots, acc->matched, acc->unmatched, acc->size_mismatch, acc->clock_bad, acc->bytes };
 	for (uint32_t l = 0; l < t->nlocs; l++) {
-		outside += B->lb.a[l].outside;
-		badrank += B->lb.a[l].badrank;
-		other_thread += B->lb.a[l].other_p2p;
+		v[6] += B->lb.a[l].outside;
+		v[7] += B->lb.a[l].badrank;
+		v[8] += B->lb.a[l].other_p2p;
 	}
+	tc_finish_sum(t, v, 9);
+	uint64_t unmatched_recvs = v[2], size_mismatch = v[3], outside = v[6], badrank = v[7], other_thread = v[8];
+	t->unmatched_sends = v[0] - v[1];
+	t->unmatched_recvs = unmatched_recvs;
+	t->clock_violations += v[4];
+	t->msg_bytes += v[5];
 	if (t->unmatched_sends || unmatched_recvs)
 		tc_warn(t, "%llu sends and %llu receives have no partner (left out of the analysis)",
 			(unsigned long long)t->unmatched_sends, (unsigned long long)unmatched_recvs);
@@ -576,90 +574,130 @@ static void match_messages(struct tc_trace *t, uint32_t **coll_of_rec)
 }
 
 /* Collective instances: the k-th record of a rank on comm C is instance k on C. */
-static void match_collectives(struct tc_trace *t, uint32_t **coll_of_rec)
+void fin_coll_scan_init(struct tc_trace *t, struct coll_scan *cs)
 {
-	struct tc_build *B = t->b;
 	uint32_t nc = t->ncomms;
-	VEC(uint32_t) *inst = xcalloc(nc ? nc : 1, sizeof *inst);      /* per comm: instance ids by seq */
-	uint32_t *seq = xcalloc(nc ? nc : 1, sizeof *seq);
-	VEC(uint32_t) touched = { 0 };
-	VEC(struct tc_coll) colls = { 0 };
-	struct memref { uint32_t inst; struct tc_coll_member m; };
-	VEC(struct memref) mem = { 0 };
-	uint64_t bad = 0, opmismatch = 0;
-	for (uint32_t r = 0; r < t->nranks; r++) {
-		if (t->ranks[r].loc == TC_NONE) continue;
-		struct locb *b = &B->lb.a[t->ranks[r].loc];
-		coll_of_rec[r] = xmalloc((b->coll.n ? b->coll.n : 1) * sizeof(uint32_t));
-		for (size_t i = 0; i < b->coll.n; i++) {
-			struct raw_coll *c = &b->coll.a[i];
-			coll_of_rec[r][i] = TC_NONE;
-			if (c->call == TC_NONE || c->comm >= nc) { bad++; continue; }
-			/* a COMM_SELF-like communicator is a different one on every rank:
-			 * each of its collectives is an instance of one member */
-			bool self = t->comms[c->comm].self;
-			uint32_t k = 0;
-			if (!self) {
-				if (seq[c->comm] == 0) VEC_PUSH(touched, c->comm);
-				k = seq[c->comm]++;
-			}
-			if (self || k == inst[c->comm].n) {
-				struct tc_coll nco = { .begin = UINT64_MAX, .end = 0, .comm = c->comm, .op = c->op,
-						       .root = world_of(t, c->comm, c->root, r) };
-				VEC_PUSH(colls, nco);
-				if (!self) VEC_PUSH(inst[c->comm], (uint32_t)colls.n - 1);
-			}
-			uint32_t id = self ? (uint32_t)colls.n - 1 : inst[c->comm].a[k];
-			struct tc_coll *co = &colls.a[id];
-			if (co->op != c->op) opmismatch++;
-			const struct tc_call *call = &t->ranks[r].calls[c->call];
-			if (call->enter < co->begin) co->begin = call->enter;
-			if (call->leave > co->end) co->end = call->leave;
-			co->n++;
-			VEC_RESERVE(mem, mem.n + 1);
-			mem.a[mem.n].inst = id;
-			mem.a[mem.n].m = (struct tc_coll_member){ r, c->call, c->sent, c->recvd };
-			mem.n++;
-			coll_of_rec[r][i] = id;
+	*cs = (struct coll_scan){ 0 };
+	cs->inst = xcalloc(nc ? nc : 1, sizeof *cs->inst);
+	cs->seq = xcalloc(nc ? nc : 1, sizeof *cs->seq);
+}
+
+/* Rank r's collective records, in order: each joins its instance, created
+ * when the rank is the first to get there; coll_of_rec[r][i] = instance of
+ * record i (an index into cs->colls), TC_NONE for a record outside a call or
+ * on an unknown communicator. */
+void fin_coll_scan_rank(struct tc_trace *t, struct coll_scan *cs, uint32_t r, uint32_t **coll_of_rec)
+{
+	uint32_t nc = t->ncomms;
+	if (t->ranks[r].loc == TC_NONE) return;
+	struct locb *b = &t->b->lb.a[t->ranks[r].loc];
+	coll_of_rec[r] = xmalloc((b->coll.n ? b->coll.n : 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < b->coll.n; i++) {
+		struct raw_coll *c = &b->coll.a[i];
+		coll_of_rec[r][i] = TC_NONE;
+		if (c->call == TC_NONE || c->comm >= nc) { cs->bad++; continue; }
+		/* a COMM_SELF-like communicator is a different one on every rank:
+		 * each of its collectives is an instance of one member */
+		bool self = t->comms[c->comm].self;
+		uint32_t k = 0;
+		if (!self) {
+			if (cs->seq[c->comm] == 0) VEC_PUSH(cs->touched, c->comm);
+			k = cs->seq[c->comm]++;
 		}
-		for (size_t i = 0; i < touched.n; i++) seq[touched.a[i]] = 0;
-		touched.n = 0;
+		if (self || k == cs->inst[c->comm].n) {
+			struct tc_coll nco = { .begin = UINT64_MAX, .end = 0, .comm = c->comm, .op = c->op,
+					       .root = world_of(t, c->comm, c->root, r) };
+			VEC_PUSH(cs->colls, nco);
+			if (!self) VEC_PUSH(cs->inst[c->comm], (uint32_t)cs->colls.n - 1);
+		}
+		uint32_t id = self ? (uint32_t)cs->colls.n - 1 : cs->inst[c->comm].a[k];
+		struct tc_coll *co = &cs->colls.a[id];
+		if (co->op != c->op) cs->opmismatch++;
+		const struct tc_call *call = &t->ranks[r].calls[c->call];
+		if (call->enter < co->begin) co->begin = call->enter;
+		if (call->leave > co->end) co->end = call->leave;
+		co->n++;
+		VEC_RESERVE(cs->mem, cs->mem.n + 1);
+		cs->mem.a[cs->mem.n].inst = id;
+		cs->mem.a[cs->mem.n].m = (struct tc_coll_member){ r, c->call, c->sent, c->recvd };
+		cs->mem.n++;
+		coll_of_rec[r][i] = id;
 	}
-	/* counting sort of members by instance */
-	t->ncolls = colls.n;
-	t->colls = colls.a;
-	t->coll_members = xmalloc((mem.n ? mem.n : 1) * sizeof *t->coll_members);
+	for (size_t i = 0; i < cs->touched.n; i++) cs->seq[cs->touched.a[i]] = 0;
+	cs->touched.n = 0;
+}
+
+/* The instances become t->colls, their members (counting sort by instance)
+ * t->coll_members. */
+void fin_coll_members(struct tc_trace *t, struct coll_scan *cs)
+{
+	t->ncolls = cs->colls.n;
+	t->colls = cs->colls.a;
+	cs->colls.a = NULL;
+	cs->colls.n = cs->colls.cap = 0;
+	t->coll_members = xmalloc((cs->mem.n ? cs->mem.n : 1) * sizeof *t->coll_members);
 	uint32_t pos = 0;
 	for (size_t i = 0; i < t->ncolls; i++) {
 		t->colls[i].first = pos;
 		pos += t->colls[i].n;
 		t->colls[i].n = 0;
 	}
-	for (size_t i = 0; i < mem.n; i++) {
-		struct tc_coll *co = &t->colls[mem.a[i].inst];
-		t->coll_members[co->first + co->n++] = mem.a[i].m;
+	for (size_t i = 0; i < cs->mem.n; i++) {
+		struct tc_coll *co = &t->colls[cs->mem.a[i].inst];
+		t->coll_members[co->first + co->n++] = cs->mem.a[i].m;
 	}
-	for (size_t i = 0; i < t->ncolls; i++) {
-		const struct tc_comm *cm = &t->comms[t->colls[i].comm];
-		if (!cm->self && t->colls[i].n < (cm->global ? t->nranks : cm->size)) t->incomplete_colls++;
+}
+
+void fin_coll_scan_free(struct tc_trace *t, struct coll_scan *cs)
+{
+	for (uint32_t c = 0; c < t->ncomms; c++) VEC_FREE(cs->inst[c]);
+	free(cs->inst);
+	free(cs->seq);
+	VEC_FREE(cs->touched);
+	VEC_FREE(cs->colls);
+	VEC_FREE(cs->mem);
+}
+
+/* Instances of colls[0..n) that miss members of their communicator. */
+uint64_t fin_colls_incomplete(const struct tc_trace *t, const struct tc_coll *colls, size_t n)
+{
+	uint64_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct tc_comm *cm = &t->comms[colls[i].comm];
+		if (!cm->self && colls[i].n < (cm->global ? t->nranks : cm->size)) k++;
 	}
+	return k;
+}
+
+/* v: incomplete instances, records disagreeing on the op, bad records (summed
+ * over the processes of a distributed finish). */
+void fin_colls_done(struct tc_trace *t, uint64_t v[3])
+{
+	tc_finish_sum(t, v, 3);
+	t->incomplete_colls = v[0];
 	if (t->incomplete_colls)
 		tc_warn(t, "%llu collective instances miss some members of their communicator",
 			(unsigned long long)t->incomplete_colls);
-	if (opmismatch) tc_warn(t, "%llu collective records disagree on the operation", (unsigned long long)opmismatch);
-	if (bad) tc_warn(t, "%llu collective records outside a region or on an unknown communicator",
-			 (unsigned long long)bad);
-	for (uint32_t c = 0; c < nc; c++) VEC_FREE(inst[c]);
-	free(inst);
-	free(seq);
-	VEC_FREE(touched);
-	VEC_FREE(mem);
+	if (v[1]) tc_warn(t, "%llu collective records disagree on the operation", (unsigned long long)v[1]);
+	if (v[2]) tc_warn(t, "%llu collective records outside a region or on an unknown communicator",
+			  (unsigned long long)v[2]);
 }
 
-void tc_trace_finish(struct tc_trace *t)
+static void match_collectives(struct tc_trace *t, uint32_t **coll_of_rec)
+{
+	struct coll_scan cs;
+	fin_coll_scan_init(t, &cs);
+	for (uint32_t r = 0; r < t->nranks; r++) fin_coll_scan_rank(t, &cs, r, coll_of_rec);
+	fin_coll_members(t, &cs);
+	uint64_t v[3] = { fin_colls_incomplete(t, t->colls, t->ncolls), cs.opmismatch, cs.bad };
+	fin_colls_done(t, v);
+	fin_coll_scan_free(t, &cs);
+}
+
+/* Everything before collectives and messages: definitions, metrics, calls, ranks. */
+static void finish_begin(struct tc_trace *t)
 {
 	struct tc_build *B = t->b;
-	if (!B) return;
 	tcb_ranks(t);
 	if (B->nodes.n == 0) tc_def_node(t, "unknown");
 	placeholder_regions(t);
@@ -672,13 +710,10 @@ void tc_trace_finish(struct tc_trace *t)
 	close_calls(t);
 	setup_ranks(t);
 	pick_world(t);
+}
 
-	uint32_t **coll_of_rec = xcalloc(t->nranks ? t->nranks : 1, sizeof *coll_of_rec);
-	match_collectives(t, coll_of_rec);
-	match_messages(t, coll_of_rec);
-	for (uint32_t r = 0; r < t->nranks; r++) free(coll_of_rec[r]);
-	free(coll_of_rec);
-
+static void finish_end(struct tc_trace *t)
+{
 	t->tmin = UINT64_MAX;
 	t->tmax = 0;
 	for (uint32_t r = 0; r < t->nranks; r++) {
@@ -687,7 +722,33 @@ void tc_trace_finish(struct tc_trace *t)
 		t->tmin = TC_MIN(t->tmin, R->first_time);
 		t->tmax = TC_MAX(t->tmax, R->last_time);
 	}
+	if (t->b->dist) {
+		t->b->dist->reduce(t->b->dist->ctx, &t->tmin, 1, TC_DIST_MIN);
+		t->b->dist->reduce(t->b->dist->ctx, &t->tmax, 1, TC_DIST_MAX);
+	}
 	if (t->tmin == UINT64_MAX) t->tmin = t->tmax = t->t0;
-	tc_build_free(B);
+	tc_build_free(t->b);
 	t->b = NULL;
+}
+
+void tc_finish_sum(struct tc_trace *t, uint64_t *v, size_t n)
+{
+	const struct tc_dist *d = t->b->dist;
+	if (d) d->reduce(d->ctx, v, n, TC_DIST_SUM);
+}
+
+void tc_trace_finish(struct tc_trace *t)
+{
+	if (!t->b) return;
+	finish_begin(t);
+	if (t->b->dist) {
+		tc_finish_dist(t);
+	} else {
+		uint32_t **coll_of_rec = xcalloc(t->nranks ? t->nranks : 1, sizeof *coll_of_rec);
+		match_collectives(t, coll_of_rec);
+		match_messages(t, coll_of_rec);
+		for (uint32_t r = 0; r < t->nranks; r++) free(coll_of_rec[r]);
+		free(coll_of_rec);
+	}
+	finish_end(t);
 }

@@ -1,6 +1,7 @@
 /* metrics.c — counters (OTF2 METRIC records) in the model: their definitions
  * and one time series per location (docs/model.md, "Metrics").  Kept apart
  * from the calls and messages: an archive without metrics pays nothing. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "model_internal.h"
@@ -61,5 +62,13 @@ void tc_finish_metrics(struct tc_trace *t)
 	t->nmetrics = (uint32_t)B->metrics.n;
 	B->metrics.a = NULL;
 	B->metrics.n = B->metrics.cap = 0;
+	if (B->dist) { /* samples of the whole trace */
+		uint64_t *v = xmalloc((t->nmetrics + 1) * sizeof *v);
+		for (uint32_t m = 0; m < t->nmetrics; m++) v[m] = t->metrics[m].nsamples;
+		tc_finish_sum(t, v, t->nmetrics);
+		for (uint32_t m = 0; m < t->nmetrics; m++) t->metrics[m].nsamples = v[m];
+		free(v);
+	}
+	tc_finish_sum(t, &bad, 1);
 	if (bad) tc_warn(t, "%llu metric samples name a metric that is not defined: ignored", (unsigned long long)bad);
 }

@@ -270,6 +270,16 @@ void tcb_loc_begin(struct tc_trace *t, uint32_t loc, int slot)
 	b->blk_first = (uint32_t)b->blk->nm;
 }
 
+void tc_sendblk_link(struct sendblk *k, uint32_t id, const struct qkey *key)
+{
+	VEC_ROOM(k->next, k->next_ready, PREFAULT_BATCH);
+	k->next.a[k->next.n++] = TC_NONE;
+	struct qent *e = qtab_find_or_add(&k->q, key);
+	if (e->tail == TC_NONE) e->head = id;
+	else k->next.a[e->tail] = id;
+	e->tail = id;
+}
+
 /* A send record: a message with the sender's side filled in, linked into its
  * key's queue.  Returns its block-local id, TC_NONE when not kept. */
 static uint32_t send_rec(struct tc_trace *t, uint32_t loc, uint64_t time, bool isend, uint32_t peer,
@@ -298,13 +308,8 @@ static uint32_t send_rec(struct tc_trace *t, uint32_t loc, uint64_t time, bool i
 		.send_done = UINT64_MAX, .recv_call = TC_NONE, .post_call = TC_NONE, .tag = tag, .comm = comm,
 		.flags = nb ? TC_MSG_NB_SEND : 0,
 	};
-	VEC_ROOM(k->next, k->next_ready, PREFAULT_BATCH);
-	k->next.a[k->next.n++] = TC_NONE;
 	struct qkey key = { comm, src, dst, QTAG_ALL };   /* the tag is checked when receiving */
-	struct qent *e = qtab_find_or_add(&k->q, &key);
-	if (e->tail == TC_NONE) e->head = id;
-	else k->next.a[e->tail] = id;
-	e->tail = id;
+	tc_sendblk_link(k, id, &key);
 	b->nsends++;
 	mark_op(b, call);
 	return id;
@@ -440,6 +445,13 @@ void tcb_other(struct tc_trace *t, uint32_t loc, uint64_t time)
 void tcb_set_threads(struct tc_trace *t, int threads)
 {
 	t->b->threads = threads;
+}
+
+void tcb_set_dist(struct tc_trace *t, const struct tc_dist *d, uint32_t lo, uint32_t hi)
+{
+	t->b->dist = d;
+	t->b->dist_lo = lo;
+	t->b->dist_hi = hi;
 }
 
 void tcb_read_total(struct tc_trace *t, uint32_t loc, uint64_t n)

@@ -7,6 +7,7 @@
 
 #include "model.h"
 #include "msgq.h"
+#include "part.h"
 #include "u64map.h"
 
 /* A receive-completion record (MpiRecv, MpiIrecv) as read, before matching
@@ -111,6 +112,9 @@ struct tc_build {
 	uint32_t *master;        /* per rank: its master CPU location, TC_NONE if none */
 	uint8_t *is_master;      /* per location */
 	struct sendblk *slot[TC_MAX_THREADS]; /* blocks of tcb_loc_begin slots */
+	/* a distributed finish (tcb_set_dist): this process read ranks [dist_lo, dist_hi) */
+	const struct tc_dist *dist;
+	uint32_t dist_lo, dist_hi;
 };
 
 /* World rank of comm-local rank `local` on communicator comm, TC_NONE if none. */
@@ -137,5 +141,76 @@ void tc_build_free(struct tc_build *B);
  * into the model, each location's last_record. */
 void tc_finish_metrics(struct tc_trace *t);
 void tc_finish_xfers(struct tc_trace *t);
+
+/* --- the passes of tc_trace_finish (finish.c) that the distributed finish
+ * (finish_dist.c) runs on its own ranks ------------------------------------ */
+/* v[0..n) summed over the processes of a distributed finish (else kept). */
+void tc_finish_sum(struct tc_trace *t, uint64_t *v, size_t n);
+/* The distributed finish of messages and collectives (finish_dist.c). */
+void tc_finish_dist(struct tc_trace *t);
+
+/* Where each rank's messages are: in t->msgs, [first[r], first[r] + n[r]); the
+ * block its sends were written to, and the offset from block-local ids. */
+struct msgmap {
+	uint32_t *first, *n;
+	struct sendblk **blk;
+	uint32_t *delta;      /* message id = block-local id + delta[r] (mod 2^32) */
+};
+/* The kept sends, in rank order, become t->msgs; returns how many. */
+size_t fin_layout_messages(struct tc_trace *t, struct msgmap *mm, int threads);
+void fin_msgmap_free(struct msgmap *mm);
+
+/* Scratch of one thread: per call of the rank, its sends, receives, collective;
+ * the list of the calls that have an op. */
+struct ops_scratch { uint32_t *ns, *nr, *co, *oc; };
+struct ops_pass {
+	struct tc_trace *t;
+	const struct msgmap *mm;
+	uint32_t **coll_of_rec;
+	uint32_t maxcalls;
+	struct ops_scratch *sc;   /* per thread, allocated on first use */
+};
+/* Rank r's ops, from its sends (t->msgs by mm) and its matched receives
+ * (raw_recv.msg: message ids); the receive records are spent. */
+void fin_ops_rank(void *ctx, uint32_t r, int tid);
+int fin_ops_threads(struct ops_pass *op, int threads);
+void fin_ops_free(struct ops_pass *op, int threads);
+void fin_ops_drop(struct tc_rank *R, const uint32_t *remap, const uint32_t *recv_remap);
+
+/* Per-thread counters of the receive pass (padded apart). */
+struct recv_acc { uint64_t unmatched, size_mismatch, matched, clock_bad, bytes; char pad[24]; };
+struct recv_pass {
+	struct tc_trace *t;
+	const struct msgmap *mm;  /* the queues of each sender: mm->blk[src], ids + mm->delta[src] */
+	struct tc_msg *msgs;      /* the messages the ids name (t->msgs when serial) */
+	struct recv_acc *acc;
+	struct qtab *bytag;      /* per thread: the per-tag queues of split queues */
+	struct ops_pass *ops;    /* each rank's ops, built while its records are in cache */
+};
+/* Match rank r's receives (raw_recv.msg = the message id, TC_NONE if none). */
+void fin_recv_rank(void *ctx, uint32_t r, int tid);
+void fin_recv_acc_add(struct recv_acc *sum, const struct recv_acc *a);
+/* Counters and warnings of the messages: nslots kept sends, acc the receive pass. */
+void fin_messages_done(struct tc_trace *t, uint64_t nslots, const struct recv_acc *acc);
+
+/* Collective instances as a scan of the ranks in order builds them. */
+struct coll_memref { uint32_t inst; struct tc_coll_member m; };
+struct coll_scan {
+	VEC(uint32_t) *inst;      /* per comm: instance ids by sequence number */
+	uint32_t *seq;
+	VEC(uint32_t) touched;
+	VEC(struct tc_coll) colls;
+	VEC(struct coll_memref) mem;
+	uint64_t bad, opmismatch;
+};
+void fin_coll_scan_init(struct tc_trace *t, struct coll_scan *cs);
+void fin_coll_scan_rank(struct tc_trace *t, struct coll_scan *cs, uint32_t r, uint32_t **coll_of_rec);
+void fin_coll_members(struct tc_trace *t, struct coll_scan *cs);
+void fin_coll_scan_free(struct tc_trace *t, struct coll_scan *cs);
+uint64_t fin_colls_incomplete(const struct tc_trace *t, const struct tc_coll *colls, size_t n);
+void fin_colls_done(struct tc_trace *t, uint64_t v[3]);
+
+/* Link message id of block k into its key's queue (model.c). */
+void tc_sendblk_link(struct sendblk *k, uint32_t id, const struct qkey *key);
 
 #endif

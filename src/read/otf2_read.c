@@ -18,6 +18,7 @@
 #include <otf2/otf2.h>
 #include <otf2/OTF2_Pthread_Locks.h>
 
+#include "part.h"
 #include "read.h"
 #include "u64map.h"
 
@@ -292,6 +293,7 @@ struct locctx {
 	uint64_t nread;
 	bool def_empty;      /* its local .def holds nothing (tc_otf2_def_file_empty): not read */
 	bool evt, local_def; /* its .evt / .def file exists */
+	bool other;          /* another process's (an MPI-parallel read): not read here */
 };
 
 /* The local files of d->loc.a[i] (check_local_files). */
@@ -336,6 +338,8 @@ struct loadctx {
 	uint64_t first_no_local_def, first_bad_local_def;
 	char first_bad_local_def_msg[sizeof otf2_msg]; /* libotf2's message for it, taken on the reading thread */
 	struct plan plan;
+	bool *other;                /* an MPI-parallel read: per d->loc entry, another process's */
+	uint32_t lo, hi;            /* ... and the ranks of this process's share */
 	atomic_bool cancel;
 	atomic_uint_fast64_t done;
 	uint64_t total;
@@ -648,9 +652,27 @@ static void note_local_def(struct loadctx *L, atomic_uint *count, uint64_t *firs
 	pthread_mutex_unlock(&L->mu);
 }
 
+/* An MPI-parallel read: *count summed over the processes, *first the first
+ * process's that has any. */
+static void share_first(struct loadctx *L, unsigned *count, uint64_t *first)
+{
+	const struct tc_dist *d = L->opts->share->dist;
+	uint64_t n = *count, who = *count ? (uint64_t)d->index : UINT64_MAX;
+	d->reduce(d->ctx, &n, 1, TC_DIST_SUM);
+	d->reduce(d->ctx, &who, 1, TC_DIST_MIN);
+	uint64_t f = who == (uint64_t)d->index ? *first : UINT64_MAX;
+	d->reduce(d->ctx, &f, 1, TC_DIST_MIN);
+	*count = (unsigned)n;
+	*first = f;
+}
+
 static void warn_local_defs(struct loadctx *L)
 {
 	unsigned n = atomic_load(&L->no_local_defs), u = atomic_load(&L->bad_local_defs);
+	if (L->opts && L->opts->share) {
+		share_first(L, &n, &L->first_no_local_def);
+		share_first(L, &u, &L->first_bad_local_def);
+	}
 	if (n) {
 		char *f = loc_file(L, L->first_no_local_def, "def");
 		tc_warn(L->t, "%u locations have no local definitions file (first: %s): their events are read without mapping tables", n, f);
@@ -751,17 +773,17 @@ static void make_plan(struct loadctx *L, int nthreads)
 {
 	struct plan *P = &L->plan;
 	P->order = xmalloc((L->nlc ? L->nlc : 1) * sizeof *P->order);
-	P->n = L->nlc;
 	uint64_t master_events = 0;
 	for (uint32_t i = 0; i < L->nlc; i++) L->lc[i].master = tcb_loc_is_master(L->t, L->lc[i].loc);
 	for (uint32_t i = 0; i < L->nlc; i++)
-		if (L->lc[i].master) {
+		if (L->lc[i].master && !L->lc[i].other) {
 			P->order[P->nmaster++] = i;
 			master_events += L->lc[i].nevents;
 		}
 	qsort_r(P->order, P->nmaster, sizeof *P->order, cmp_master, L->lc);
-	for (uint32_t i = 0, k = P->nmaster; i < L->nlc; i++)
-		if (!L->lc[i].master) P->order[k++] = i;
+	P->n = P->nmaster;
+	for (uint32_t i = 0; i < L->nlc; i++)
+		if (!L->lc[i].master && !L->lc[i].other) P->order[P->n++] = i;
 	P->nruns = TC_MAX(nthreads, 1);
 	uint64_t acc = 0;
 	uint32_t start = 0;
@@ -845,12 +867,13 @@ static void warn_definitions(struct loadctx *L)
 			(unsigned long long)d->dup_locs, (unsigned long long)d->first_dup_loc);
 }
 
-static void define_model(struct loadctx *L)
+/* The world rank of each location group: through the MPI COMM_LOCATIONS
+ * group (members[i] = the location of rank i, its master), else the process
+ * groups in definition order (*by_order).  *master: per group, its master
+ * location's ref when COMM_LOCATIONS names it, else UINT64_MAX. */
+static uint32_t *group_ranks(const struct loadctx *L, uint64_t **master, bool *by_order)
 {
-	struct defs *d = &L->d;
-	struct tc_trace *t = L->t;
-	warn_definitions(L);
-	/* the MPI COMM_LOCATIONS group: members[i] = location of world rank i */
+	const struct defs *d = &L->d;
 	const struct rgroup *cl = NULL;
 	for (size_t g = 0; g < d->grp.n; g++) {
 		const struct rgroup *G = &d->grp.a[g];
@@ -858,24 +881,43 @@ static void define_model(struct loadctx *L)
 		if (G->paradigm == OTF2_PARADIGM_MPI) { cl = G; break; }
 		if (!cl && G->paradigm == OTF2_PARADIGM_UNKNOWN) cl = G;
 	}
-	/* rank of each location group: through COMM_LOCATIONS, else process groups in order */
 	uint32_t *lg_rank = xmalloc((d->lg.n ? d->lg.n : 1) * sizeof *lg_rank);
-	uint64_t *master = xmalloc((d->lg.n ? d->lg.n : 1) * sizeof *master);
-	for (size_t g = 0; g < d->lg.n; g++) { lg_rank[g] = TC_NONE; master[g] = UINT64_MAX; }
+	*master = xmalloc((d->lg.n ? d->lg.n : 1) * sizeof **master);
+	for (size_t g = 0; g < d->lg.n; g++) { lg_rank[g] = TC_NONE; (*master)[g] = UINT64_MAX; }
+	*by_order = false;
 	if (cl) {
 		for (uint32_t i = 0; i < cl->n; i++) {
 			uint32_t l = u64map_get(&d->loc_index, cl->members[i]);
 			if (l != U64MAP_NONE && d->loc.a[l].group < d->lg.n) {
 				lg_rank[d->loc.a[l].group] = i;
-				master[d->loc.a[l].group] = d->loc.a[l].ref;
+				(*master)[d->loc.a[l].group] = d->loc.a[l].ref;
 			}
 		}
 	} else {
 		uint32_t r = 0;
 		for (size_t g = 0; g < d->lg.n; g++)
 			if (d->lg.a[g].present && d->lg.a[g].type == OTF2_LOCATION_GROUP_TYPE_PROCESS) lg_rank[g] = r++;
-		if (r) tc_warn(t, "no MPI location group: ranks numbered by process definition order");
+		*by_order = r > 0;
 	}
+	return lg_rank;
+}
+
+/* The world rank of location d->loc.a[l] (lg_rank from group_ranks), TC_NONE if none. */
+static uint32_t loc_rank(const struct defs *d, const uint32_t *lg_rank, size_t l)
+{
+	uint32_t g = d->loc.a[l].group;
+	return g < d->lg.n && d->lg.a[g].present ? lg_rank[g] : TC_NONE;
+}
+
+static void define_model(struct loadctx *L)
+{
+	struct defs *d = &L->d;
+	struct tc_trace *t = L->t;
+	warn_definitions(L);
+	uint64_t *master;
+	bool by_order;
+	uint32_t *lg_rank = group_ranks(L, &master, &by_order);
+	if (by_order) tc_warn(t, "no MPI location group: ranks numbered by process definition order");
 	uint32_t *stn_node = xmalloc((d->stn.n ? d->stn.n : 1) * sizeof *stn_node);
 	for (size_t s = 0; s < d->stn.n; s++) stn_node[s] = TC_NONE;
 	uint32_t *thread_of = xcalloc(d->lg.n ? d->lg.n : 1, sizeof *thread_of);
@@ -883,10 +925,9 @@ static void define_model(struct loadctx *L)
 	L->nlc = (uint32_t)d->loc.n;
 	for (size_t l = 0; l < d->loc.n; l++) {
 		const struct rloc *R = &d->loc.a[l];
-		uint32_t g = R->group, rank = TC_NONE, node = 0, thread = 0;
+		uint32_t g = R->group, rank = loc_rank(d, lg_rank, l), node = 0, thread = 0;
 		enum tc_loc_type ty = loc_type(R->type);
 		if (g < d->lg.n && d->lg.a[g].present) {
-			rank = lg_rank[g];
 			node = node_of_stn(L, d->lg.a[g].parent, stn_node);
 			if (ty == TC_LOC_CPU) {
 				if (master[g] == UINT64_MAX) master[g] = R->ref;
@@ -894,6 +935,7 @@ static void define_model(struct loadctx *L)
 			}
 		}
 		L->lc[l].L = L;
+		L->lc[l].other = L->other && L->other[l];
 		L->lc[l].ref = R->ref;
 		L->lc[l].rank = rank;
 		L->lc[l].nevents = R->nevents;
@@ -1026,6 +1068,7 @@ static char *check_local_files(struct loadctx *L)
 	uint32_t nonempty = 0;
 	L->files = xcalloc(L->d.loc.n ? L->d.loc.n : 1, sizeof *L->files);
 	for (size_t l = 0; l < L->d.loc.n; l++) {
+		if (L->other && L->other[l]) continue;
 		const struct rloc *R = &L->d.loc.a[l];
 		struct locfiles *F = &L->files[l];
 		char *p = loc_file(L, R->ref, "def");
@@ -1128,6 +1171,7 @@ static void free_load(struct loadctx *L)
 	free(L->metric_map);
 	free(L->lc);
 	free(L->files);
+	free(L->other);
 	u64map_free(&L->d.loc_index);
 	free(L->plan.order);
 	VEC_FREE(L->d.str); VEC_FREE(L->d.stn); VEC_FREE(L->d.lg); VEC_FREE(L->d.loc);
@@ -1150,7 +1194,8 @@ static char *open_and_read_global_defs(struct loadctx *L)
 	OTF2_GlobalDefReader *gdr = NULL;
 	if (!err) {
 		OTF2_Pthread_Reader_SetLockingCallbacks(L->rd, NULL);
-		OTF2_Reader_SetSerialCollectiveCallbacks(L->rd);
+		if (L->opts && L->opts->share) L->opts->share->collectives(L->opts->share->ctx, L->rd);
+		else OTF2_Reader_SetSerialCollectiveCallbacks(L->rd);
 		if (!(gdr = OTF2_Reader_GetGlobalDefReader(L->rd)))
 			err = xasprintf("%s.def: cannot read global definitions (%s)", L->archive_dir, otf2_msg);
 	}
@@ -1179,6 +1224,61 @@ static char *open_and_read_global_defs(struct loadctx *L)
 	return err;
 }
 
+/* An MPI-parallel read: the ranks [lo, hi) of this process's share, balanced
+ * by the definitions' event counts (every process computes the same cut);
+ * L->other marks the locations of other ranks (those of no rank are
+ * process 0's), which this process neither checks nor reads. */
+static void share_pick(struct loadctx *L)
+{
+	const struct tc_dist *dist = L->opts->share->dist;
+	const struct defs *d = &L->d;
+	uint64_t *master;
+	bool by_order;
+	uint32_t *lg_rank = group_ranks(L, &master, &by_order), nranks = 0;
+	for (size_t l = 0; l < d->loc.n; l++) {
+		uint32_t r = loc_rank(d, lg_rank, l);
+		if (r != TC_NONE) nranks = TC_MAX(nranks, r + 1);
+	}
+	uint64_t *ev = xcalloc(nranks + 1, sizeof *ev);
+	for (size_t l = 0; l < d->loc.n; l++) {
+		uint32_t r = loc_rank(d, lg_rank, l);
+		if (r != TC_NONE) ev[r] += d->loc.a[l].nevents;
+	}
+	tc_share_ranks(ev, nranks, dist->index, dist->count, &L->lo, &L->hi);
+	L->other = xcalloc(d->loc.n + 1, sizeof *L->other);
+	for (size_t l = 0; l < d->loc.n; l++) {
+		uint32_t r = loc_rank(d, lg_rank, l);
+		L->other[l] = r == TC_NONE ? dist->index != 0 : r < L->lo || r >= L->hi;
+	}
+	free(ev);
+	free(lg_rank);
+	free(master);
+}
+
+/* After the global definitions: a clock, locations, their files (in an
+ * MPI-parallel read, those of this process's share). */
+static char *check_definitions(struct loadctx *L)
+{
+	if (!L->d.have_clock) return xasprintf("%s.def: no clock properties in the global definitions", L->archive_dir);
+	if (!L->d.loc.n) return xasprintf("%s.def: no locations defined", L->archive_dir);
+	const struct tc_read_share *sh = L->opts ? L->opts->share : NULL;
+	if (!sh) return check_local_files(L);
+	share_pick(L);
+	char *err = check_local_files(L);
+	uint64_t any = L->have_local_defs;   /* libotf2 opens the local definitions on every process or none */
+	sh->dist->reduce(sh->dist->ctx, &any, 1, TC_DIST_MAX);
+	L->have_local_defs = any != 0;
+	return err;
+}
+
+/* Whether the load failed (*err); in an MPI-parallel read, whether any
+ * process did, every process then holding the first one's message. */
+static bool failed(struct loadctx *L, char **err)
+{
+	const struct tc_read_share *sh = L->opts ? L->opts->share : NULL;
+	return sh ? sh->agree(sh->ctx, err) : *err != NULL;
+}
+
 struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts, char **err)
 {
 	install_error_callback();
@@ -1189,35 +1289,28 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 	u64map_init(&L.d.loc_index);
 	*err = NULL;
 	L.anchor = tc_find_anchor(path, err);
-	if (!L.anchor) goto fail;
-	if ((*err = check_archive(&L))) goto fail;
-
-	if ((*err = open_and_read_global_defs(&L))) goto fail;
-	if (!L.d.have_clock) {
-		*err = xasprintf("%s.def: no clock properties in the global definitions", L.archive_dir);
-		goto fail;
-	}
-	if (!L.d.loc.n) {
-		*err = xasprintf("%s.def: no locations defined", L.archive_dir);
-		goto fail;
-	}
-	if ((*err = check_local_files(&L))) goto fail;
+	if (L.anchor && !(*err = check_archive(&L)) && !(*err = open_and_read_global_defs(&L)))
+		*err = check_definitions(&L);
+	if (failed(&L, err)) goto fail;
 
 	L.t = tc_trace_new(L.d.res, L.d.offset, L.d.length);
 	free(L.t->anchor);
 	L.t->anchor = xstrdup(L.anchor);
 	define_model(&L);
+	if (L.other) {   /* progress counts this process's events */
+		L.total = 0;
+		for (uint32_t i = 0; i < L.nlc; i++) L.total += L.lc[i].other ? 0 : L.lc[i].nevents;
+	}
 
-	for (uint32_t i = 0; i < L.nlc; i++) OTF2_Reader_SelectLocation(L.rd, L.lc[i].ref);
+	for (uint32_t i = 0; i < L.nlc; i++)
+		if (!L.lc[i].other) OTF2_Reader_SelectLocation(L.rd, L.lc[i].ref);
 	if (L.have_local_defs && OTF2_Reader_OpenDefFiles(L.rd) != OTF2_SUCCESS) {
 		tc_warn(L.t, "%s/: cannot open the local definitions files (%s): events are read without mapping tables", L.archive_dir,
 			otf2_msg);
 		L.have_local_defs = false;
 	}
-	if (OTF2_Reader_OpenEvtFiles(L.rd) != OTF2_SUCCESS) {
-		*err = xasprintf("%s/: cannot open the event files (%s)", L.archive_dir, otf2_msg);
-		goto fail;
-	}
+	if (OTF2_Reader_OpenEvtFiles(L.rd) != OTF2_SUCCESS) /* read nothing, close, fail */
+		set_err(&L, xasprintf("%s/: cannot open the event files (%s)", L.archive_dir, otf2_msg));
 	double t_read = tc_now();
 	int nthreads = opts && opts->threads > 0 ? opts->threads : default_threads();
 	if ((uint32_t)nthreads > L.nlc) nthreads = (int)L.nlc;
@@ -1236,13 +1329,12 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 	OTF2_Reader_CloseEvtFiles(L.rd);
 	OTF2_Reader_Close(L.rd);
 	L.rd = NULL;
-	if (L.err) {
-		*err = L.err;
-		L.err = NULL;
-		goto fail;
-	}
+	*err = L.err;
+	L.err = NULL;
+	if (failed(&L, err)) goto fail;
 	double t_finish = tc_now();
 	tcb_set_threads(L.t, nthreads);
+	if (opts && opts->share) tcb_set_dist(L.t, opts->share->dist, L.lo, L.hi);
 	tc_trace_finish(L.t);
 	L.t->read_seconds = t_finish - t_read;
 	L.t->finish_seconds = tc_now() - t_finish;

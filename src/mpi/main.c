@@ -1,0 +1,248 @@
+/* main.c — tracecomb-mpi: `mpirun -np P tracecomb-mpi prep TRACE -o FILE`.
+ * Every process reads its share of the ranks with the OTF2 MPI collective
+ * callbacks and the model is finished across the processes (part.h,
+ * docs/scale.md); no process holds the whole trace.  Failure anywhere (an
+ * unreadable file on one share, out of memory) ends every process with one
+ * message and leaves no output. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "mpi_internal.h"
+
+#define TC_VERSION "0.1.0"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: mpirun -np P tracecomb-mpi prep TRACE [-o FILE [--force]] [--dump DIR] [--stats]\n"
+		   "      every process reads its share of the ranks (whole ranks, balanced by the\n"
+		   "      definitions' event counts) and the model is built across the processes:\n"
+		   "      messages matched and numbered, collectives grouped, exactly as `tracecomb`\n"
+		   "      builds it alone (docs/scale.md); no process holds the whole trace.\n"
+		   "      -o FILE: FILE (an index) and FILE.part<i> per process (a provisional format,\n"
+		   "      docs/scale.md); --dump DIR: each process's part as text, DIR/part-<i>.txt;\n"
+		   "      --stats: per process: its ranks, read and finish time, peak RSS, exchange rounds\n"
+		   "       tracecomb-mpi --help | --version\n"
+		   "Exit codes as tracecomb's: 1 usage or a refused -o place, 2 the trace cannot be read\n"
+		   "(on any process: one message, from the first that failed), 3 out of memory, 4 the\n"
+		   "output cannot be written. TC_MPI_ROUND_BYTES: bytes a process sends (and receives)\n"
+		   "at most per exchange round (default 16 MiB).\n");
+}
+
+/* --- cleanup when a process dies ---------------------------------------------- */
+static char *tmp_paths[2];       /* this process's temporary outputs */
+static volatile sig_atomic_t mpi_up;
+
+static void unlink_tmps(void)
+{
+	for (int i = 0; i < 2; i++)
+		if (tmp_paths[i]) unlink(tmp_paths[i]);
+}
+
+static void on_signal(int sig)
+{
+	unlink_tmps();
+	_exit(128 + sig);
+}
+
+/* exit() without MPI_Finalize (out of memory, a fatal error): end every process */
+static void at_exit(void)
+{
+	unlink_tmps();
+	if (mpi_up) MPI_Abort(MPI_COMM_WORLD, 3);
+}
+
+static void guard(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	atexit(at_exit);
+}
+
+/* --- prep ------------------------------------------------------------------------- */
+struct prep { const char *trace, *out, *dump; bool force, stats; };
+
+static int parse(int argc, char **argv, struct prep *o, bool talk)
+{
+	*o = (struct prep){ 0 };
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc) o->out = argv[++i];
+		else if (!strcmp(argv[i], "--dump") && i + 1 < argc) o->dump = argv[++i];
+		else if (!strcmp(argv[i], "--force")) o->force = true;
+		else if (!strcmp(argv[i], "--stats")) o->stats = true;
+		else if (argv[i][0] != '-' && !o->trace) o->trace = argv[i];
+		else {
+			if (talk) fprintf(stderr, "tracecomb-mpi: prep: unexpected '%s' (try --help)\n", argv[i]);
+			return TC_EXIT_USAGE;
+		}
+	}
+	if (!o->trace) {
+		if (talk) fprintf(stderr, "tracecomb-mpi: prep: no TRACE (try --help)\n");
+		return TC_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* All processes agree on rc (the largest); 0 when every one had 0. */
+static int agree_rc(struct tc_mpi *M, int rc)
+{
+	MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, M->comm);
+	return rc;
+}
+
+static void out_discard(struct cli_out *o, int slot)
+{
+	if (o->f) fclose(o->f);
+	if (o->tmp) unlink(o->tmp);
+	free(o->tmp);
+	o->f = NULL;
+	o->tmp = NULL;
+	tmp_paths[slot] = NULL;
+}
+
+/* The part files then the index, each through a temporary beside it; nothing
+ * stays unless every process wrote its part. */
+static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *idx)
+{
+	char *path = xasprintf("%s.part%d", o->out, M->rank);
+	struct cli_out po;
+	int rc = cli_out_open(&po, path, o->force, M->part.t->anchor);
+	if (!rc) {
+		tmp_paths[1] = po.tmp;
+		if (!tc_part_write(po.f, &M->part)) {
+			fprintf(stderr, "tracecomb-mpi: %s: %s\n", path, strerror(errno));
+			rc = TC_EXIT_OUTPUT;
+		}
+	}
+	if ((rc = agree_rc(M, rc))) {
+		out_discard(&po, 1);
+		free(path);
+		return rc;
+	}
+	tmp_paths[1] = NULL;
+	rc = agree_rc(M, cli_out_close(&po));
+	if (rc) unlink(path);  /* another process's rename failed */
+	free(path);
+	if (rc || M->rank != 0) return rc;
+	if ((rc = cli_out_open(idx, o->out, o->force, M->part.t->anchor))) return rc;
+	tmp_paths[0] = idx->tmp;
+	const struct tc_part *p = &M->part;
+	fprintf(idx->f, "tracecomb-parts 1 (provisional: docs/scale.md)\nparts %d\nranks %u\nmsgs %llu\ncolls %llu\nmembers %llu\n",
+		M->size, p->t->nranks, (unsigned long long)p->msgs_total, (unsigned long long)p->colls_total,
+		(unsigned long long)p->members_total);
+	tmp_paths[0] = NULL;
+	return cli_out_close(idx);
+}
+
+static void print_stats(struct tc_mpi *M, const struct tc_trace *t)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	double v[8] = { M->part.lo, M->part.hi, t->read_seconds, t->finish_seconds, (double)ru.ru_maxrss / 1024.0,
+			(double)M->exchanges, (double)M->rounds, (double)M->bytes_sent / 1048576.0 };
+	double *all = M->rank == 0 ? xmalloc(sizeof v * (size_t)M->size) : NULL;
+	MPI_Gather(v, 8, MPI_DOUBLE, all, 8, MPI_DOUBLE, 0, M->comm);
+	for (int p = 0; M->rank == 0 && p < M->size; p++) {
+		const double *w = all + 8 * p;
+		printf("process %d/%d ranks %.0f..%.0f read %.3f s finish %.3f s peak RSS %.1f MiB exchanges %.0f rounds %.0f "
+		       "sent %.1f MiB\n",
+		       p, M->size, w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]);
+	}
+	free(all);
+}
+
+static int prep_loaded(struct tc_mpi *M, const struct prep *o, struct cli_out *idx)
+{
+	int rc = 0;
+	if (o->dump) {
+		if (M->rank == 0 && mkdir(o->dump, 0777) != 0 && errno != EEXIST) {
+			fprintf(stderr, "tracecomb-mpi: %s: %s\n", o->dump, strerror(errno));
+			rc = TC_EXIT_OUTPUT;
+		}
+		if ((rc = agree_rc(M, rc))) return rc;
+		char *path = tc_part_dump_path(o->dump, M->rank);
+		FILE *f = fopen(path, "w");
+		if (!f || !tc_part_dump(f, &M->part) || fclose(f) != 0) {
+			fprintf(stderr, "tracecomb-mpi: %s: %s\n", path, strerror(errno));
+			rc = TC_EXIT_OUTPUT;
+		}
+		free(path);
+		rc = agree_rc(M, rc);
+	}
+	if (!rc && o->out) rc = write_output(M, o, idx);
+	if (o->stats) print_stats(M, M->part.t);
+	return rc;
+}
+
+static int prep(struct tc_mpi *M, int argc, char **argv)
+{
+	struct prep o;
+	int rc = parse(argc, argv, &o, M->rank == 0);
+	if (rc) return rc;
+	struct cli_out idx = { 0 };
+	if (o.out && M->rank == 0) {   /* the place is checked once before the load, opened after it */
+		char *e = NULL, *anchor = tc_find_anchor(o.trace, &e);
+		rc = cli_out_open(&idx, o.out, o.force, anchor);
+		out_discard(&idx, 0);
+		free(anchor);
+		free(e);
+	}
+	if ((rc = agree_rc(M, rc))) return rc;
+	struct tc_read_opts ro = { .threads = 1, .share = &M->share };
+	char *err = NULL;
+	struct tc_trace *t = tc_read_otf2(o.trace, &ro, &err);
+	if (!t) {
+		if (M->rank == 0) fprintf(stderr, "tracecomb-mpi: %s\n", err ? err : "cannot load trace");
+		free(err);
+		return TC_EXIT_TRACE;
+	}
+	rc = prep_loaded(M, &o, &idx);
+	if (rc && tmp_paths[0]) out_discard(&idx, 0);
+	tc_part_release(&M->part);
+	tc_trace_free(t);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return TC_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("tracecomb-mpi %s\n", TC_VERSION);
+		return 0;
+	}
+	if (strcmp(argv[1], "prep") != 0) {
+		fprintf(stderr, "tracecomb-mpi: unknown command '%s' (try --help)\n", argv[1]);
+		return TC_EXIT_USAGE;
+	}
+	for (int a = 2; a < argc; a++)
+		if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
+			usage(stdout);
+			return 0;
+		}
+	guard();
+	MPI_Init(&argc, &argv);
+	mpi_up = 1;
+	struct tc_mpi M = { 0 };
+	const char *rb = getenv("TC_MPI_ROUND_BYTES");
+	tc_mpi_setup(&M, MPI_COMM_WORLD, rb ? strtoull(rb, NULL, 10) : 0);
+	int rc = prep(&M, argc - 1, argv + 1);
+	fflush(stdout);
+	mpi_up = 0;
+	MPI_Finalize();
+	return rc;
+}

@@ -1,0 +1,29 @@
+/* mpi_internal.h — tracecomb-mpi (src/mpi): the MPI side of the parallel
+ * read and finish, shared by its files only. */
+#ifndef TC_MPI_INTERNAL_H
+#define TC_MPI_INTERNAL_H
+
+#include <mpi.h>
+
+#include "part.h"
+#include "read.h"
+
+/* Bytes a process sends, and receives, at most in one round of an exchange
+ * (TC_MPI_ROUND_BYTES in the environment overrides it: tests make it small). */
+#define TC_MPI_ROUND_BYTES ((size_t)16 << 20)
+
+struct tc_mpi {
+	MPI_Comm comm;
+	int rank, size;
+	size_t round_bytes;
+	uint64_t exchanges, rounds, bytes_sent;  /* what the exchanges did */
+	struct tc_dist dist;
+	struct tc_read_share share;
+	struct tc_part part;         /* the finish's result */
+};
+
+void tc_mpi_setup(struct tc_mpi *M, MPI_Comm comm, size_t round_bytes);
+/* True when some process has an error; *err becomes the first one's message. */
+bool tc_mpi_agree(struct tc_mpi *M, char **err);
+
+#endif

@@ -1,0 +1,169 @@
+#!/bin/sh
+# mpi.sh — tracecomb-mpi (docs/scale.md).  For P = 1..4 processes every
+# process's part of the model equals the same ranks of the serial model
+# (`tracecomb dump-model --parts P`, canonical text, byte for byte) on every
+# shared trace, on bench/gen traces (non-blocking, MPI_ANY_SOURCE, Allreduce,
+# unique tags) and on contrib mini-app traces (sub-communicators,
+# ANY_SOURCE, collective-only), exchanges in small rounds; the parts cover
+# every rank, message, instance and member once; prep -o writes an index and
+# one part per process, refuses an existing FILE; a process that cannot read
+# its share ends every process with one message, exit 2 and no output.
+# Prints "ok NAME", "not ok NAME: why" or "skip NAME: why" per case.
+. "$(dirname "$0")/../lib.sh"
+MPI_BIN=$BUILD/tracecomb-mpi
+
+if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then
+	echo "skip mpi: MPI not installed (apt-get install openmpi-bin libopenmpi-dev)"; exit 0
+fi
+if [ ! -x "$MPI_BIN" ]; then echo "skip mpi: $MPI_BIN not built (make mpi)"; exit 0; fi
+ROOT=""
+[ "$(id -u)" -eq 0 ] && ROOT="--allow-run-as-root"
+MPIRUN="mpirun $ROOT --oversubscribe --bind-to none --mca btl self,vader ${MPIRUN_FLAGS:-}"
+if ! timeout 60 $MPIRUN -np 2 true >"$TMPD/probe" 2>&1; then
+	echo "skip mpi: mpirun cannot start processes here: $(head -n 1 "$TMPD/probe")"; exit 0
+fi
+
+# same NAME TRACE: for P = 1..4 the MPI parts equal the serial ones (rounds of
+# 4 KiB but for P = 1, the default)
+same() {
+	name=$1; trace=$2
+	for P in 1 2 3 4; do
+		s=$TMPD/s$P; m=$TMPD/m$P
+		rm -rf "$s" "$m"; mkdir -p "$s" "$m"
+		if ! "$BIN" dump-model "$trace" --parts $P --out "$s" >"$TMPD/log" 2>&1; then
+			notok "$name P=$P" "serial dump: $(head -n 1 "$TMPD/log")"; continue
+		fi
+		rb=4096; [ $P = 1 ] && rb=""
+		if ! TC_MPI_ROUND_BYTES=$rb timeout 300 $MPIRUN -x TC_MPI_ROUND_BYTES -np $P "$MPI_BIN" prep "$trace" \
+			--dump "$m" >"$TMPD/log" 2>&1; then
+			notok "$name P=$P" "tracecomb-mpi: $(grep -v '^ *$' "$TMPD/log" | head -n 2 | tr '\n' ' ')"; continue
+		fi
+		if diff -r "$s" "$m" >"$TMPD/diff" 2>&1; then ok "$name P=$P"
+		else notok "$name P=$P" "parts differ: $(head -n 4 "$TMPD/diff" | tr '\n' ' ')"; fi
+	done
+	covered "$name" "$TMPD/s4"
+}
+
+# covered NAME DIR: the parts hold every rank, message, instance and member once
+covered() {
+	tot=$(sed -n 's/^totals msgs=\([0-9]*\) colls=\([0-9]*\) members=\([0-9]*\) .*/\1 \2 \3/p' "$2/part-0.txt")
+	ranks=$(sed -n 's/^counts ranks=\([0-9]*\) .*/\1/p' "$2/part-0.txt")
+	got="$(cat "$2"/part-*.txt | grep -c '^msg ') $(cat "$2"/part-*.txt | grep -c '^coll ') $(cat "$2"/part-*.txt | grep -c '^member ')"
+	r=$(cat "$2"/part-*.txt | grep -c '^rank ')
+	ids=$(cat "$2"/part-*.txt | sed -n 's/^\(msg\|coll\|member\) \([0-9]*\) .*/\1 \2/p' | sort | uniq -d | head -n 1)
+	if [ "$got" = "$tot" ] && [ "$r" = "$ranks" ] && [ -z "$ids" ]; then ok "$1 covered"
+	else notok "$1 covered" "msgs/colls/members $got of $tot, ranks $r of $ranks${ids:+, twice: $ids}"; fi
+}
+
+n=0
+for d in "$TRACES"/*/; do
+	[ -f "$d/traces.otf2" ] || continue
+	same "shared:$(basename "$d")" "$d"
+	n=$((n + 1))
+done
+[ $n -gt 0 ] || echo "skip mpi-shared: no shared traces in $TRACES"
+
+# bench/gen: non-blocking halo with Allreduce, ANY_SOURCE master/worker, groups, tree, ring
+GEN=$BUILD/bench/gen
+if [ -x "$GEN" ]; then
+	for g in "halo2d --ranks 12 --iters 6 --tags unique" "masterworker --ranks 7 --iters 5" \
+		 "groups --ranks 9 --groups 3 --iters 4" "tree --ranks 10 --fanout 3 --iters 3" \
+		 "ring --ranks 5 --iters 4 --allreduce-every 0"; do
+		set -- $g
+		p=$1; shift
+		if "$GEN" -o "$TMPD/gen-$p" --pattern $p "$@" >"$TMPD/log" 2>&1; then same "gen:$p" "$TMPD/gen-$p"
+		else notok "gen:$p" "gen failed: $(head -n 1 "$TMPD/log")"; fi
+	done
+else
+	echo "skip mpi-gen: $GEN not built"
+fi
+
+# contrib: mini-apps under the tctrace tracer (make -C contrib traces, as
+# contrib.sh): sub-communicators (groups), ANY_SOURCE (masterworker), and
+# the degenerate corpus app: ANY_SOURCE only, collectives only
+CB=$(cd "$BUILD" && pwd)/contrib
+if make --no-print-directory -C contrib BUILD="$CB" SIZES="4 16" traces >"$TMPD/make.log" 2>&1 &&
+   ! grep -q 'skipping' "$TMPD/make.log"; then
+	for d in "$CB"/traces/*-4p "$CB"/traces/*-16p; do
+		[ -f "$d/traces.otf2" ] && same "contrib:$(basename "$d")" "$d"
+	done
+	for mode in anysrc coll; do
+		dir=$TMPD/degen-$mode
+		mkdir -p "$dir"
+		if TRACECOMB_TRACE_DIR="$dir" TRACECOMB_QUIET=1 timeout 120 $MPIRUN -x LD_PRELOAD="$CB/libtctrace.so" \
+			-x TRACECOMB_TRACE_DIR -x TRACECOMB_QUIET -np 5 "$CB/apps/degen" --mode $mode --iters 6 \
+			>"$TMPD/log" 2>&1 && [ -f "$dir/traces.otf2" ]; then same "contrib:degen-$mode" "$dir"
+		else notok "contrib:degen-$mode" "tracing failed: $(tail -n 2 "$TMPD/log" | tr '\n' ' ')"; fi
+	done
+else
+	echo "skip mpi-contrib: $(grep -m 1 'skipping\|rror' "$TMPD/make.log" || echo 'make -C contrib traces failed')"
+fi
+
+# prep -o: an index and a part per process, nothing else; an existing FILE is refused
+T=$TRACES/tracer-stencil4d-32p
+if [ -f "$T/traces.otf2" ]; then
+	out=$TMPD/out; mkdir -p "$out"
+	$MPIRUN -np 3 "$MPI_BIN" prep "$T" -o "$out/s.tcp" >"$TMPD/log" 2>&1
+	rc=$?
+	files=$(cd "$out" && ls -A | tr '\n' ' ')
+	check "prep-o files" [ $rc = 0 ] && [ "$files" = "s.tcp s.tcp.part0 s.tcp.part1 s.tcp.part2 " ]
+	check "prep-o index" grep -q '^parts 3$' "$out/s.tcp"
+	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$out/s.tcp" >"$TMPD/log" 2>&1
+	rc=$?
+	check "prep-o exists" [ $rc = 1 ] && [ "$(grep -c 'exists' "$TMPD/log")" = 1 ]
+
+	# one process cannot read its share: the last rank's event file cut short
+	# (and unreadable, when not root)
+	bad=$TMPD/bad; cp -r "$T" "$bad"
+	evt=$(ls "$bad"/traces/*.evt | head -n 1)
+	for f in "$bad"/traces/*.evt; do  # the highest location ref: the last rank's
+		b=$(basename "$f" .evt); [ "$b" -gt "$(basename "$evt" .evt)" ] && evt=$f
+	done
+	head -c 200 "$evt" >"$TMPD/cut" && cat "$TMPD/cut" >"$evt"
+	[ "$(id -u)" -ne 0 ] && chmod 000 "$evt"
+	out=$TMPD/out2; mkdir -p "$out"
+	timeout 120 $MPIRUN -np 4 "$MPI_BIN" prep "$bad" -o "$out/b.tcp" >"$TMPD/log" 2>"$TMPD/err"
+	rc=$?
+	check "fail-share exit" [ $rc = 2 ]
+	check "fail-share one message" [ "$(grep -c "tracecomb-mpi: .*$(basename "$evt")" "$TMPD/err")" = 1 ]
+	check "fail-share no output" [ -z "$(ls -A "$out")" ]
+fi
+
+# one process killed (kill -9) while the others run: every process ends, a
+# non-zero status, no output.  The processes are stopped (SIGSTOP) as soon as
+# they appear, so that the job cannot end before the kill.
+G=$TMPD/gen-halo2d
+if [ -f "$G/traces.otf2" ]; then
+	out=$TMPD/out3; mkdir -p "$out"
+	$MPIRUN -np 3 "$MPI_BIN" prep "$G" -o "$out/k.tcp" >"$TMPD/log" 2>&1 &
+	job=$!
+	pids=""; i=0
+	while [ $i -lt 400 ]; do
+		pids=$(for p in $(pgrep -x tracecomb-mpi); do
+			tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q "$out/k.tcp" && echo "$p"; done)
+		[ "$(echo $pids | wc -w)" = 3 ] && break
+		i=$((i + 1)); sleep 0.02
+	done
+	if [ "$(echo $pids | wc -w)" = 3 ]; then
+		kill -STOP $pids 2>/dev/null
+		victim=$(echo $pids | tr ' ' '\n' | sort -n | tail -n 1)
+		kill -9 "$victim"; kill -CONT $pids 2>/dev/null
+		wait $job; rc=$?
+		i=0; left=$pids
+		while [ -n "$left" ] && [ $i -lt 50 ]; do
+			sleep 0.1; i=$((i + 1))
+			left=$(for p in $pids; do kill -0 "$p" 2>/dev/null && echo "$p"; done)
+		done
+		check "killed-one ends all" [ $rc -ne 0 ] && [ -z "$left" ]
+		check "killed-one no output" [ -z "$(ls -A "$out")" ]
+	else
+		wait $job
+		echo "skip killed-one: the processes were not seen in time"
+	fi
+fi
+
+# --help; make mpi without mpicc says why
+"$MPI_BIN" --help >"$TMPD/help" 2>&1
+check "help" grep -q 'tracecomb-mpi prep TRACE' "$TMPD/help"
+make -s --no-print-directory mpi MPICC=/nonexistent/mpicc >"$TMPD/log" 2>&1
+check "make-mpi-no-mpicc" grep -q 'skip mpi: /nonexistent/mpicc not installed' "$TMPD/log"
