@@ -110,8 +110,8 @@ char *tc_cache_identity(const char *anchor, const char *const *opts, size_t nopt
 	char layout[256];
 	tc_cache_layout_text(layout, sizeof layout);
 	sb_printf(&b, "format\t%u\nversion\t%s\nlayout\t%s\n", TC_CACHE_FORMAT, TC_VERSION, layout);
+	sb_printf(&b, "path\t%s\n", real);   /* first: another archive is said as such */
 	if (!file_line(&b, "anchor", real)) sb_add(&b, "anchor\tmissing\n");
-	sb_printf(&b, "path\t%s\n", real);
 	archive_lines(&b, real);
 	opts_line(&b, opts, nopts);
 	return sb_detach(&b);
@@ -147,7 +147,7 @@ char *tc_cache_ident_diff(const char *old, const char *now)
 	else if (!strcmp(ka, kb) && file_a) why = xasprintf("%s changed", ka + 5);
 	else if (!strcmp(ka, kb) && !strcmp(ka, "opts"))
 		why = xasprintf("other options: cache %s, now %s", ta ? ta : "?", tb ? tb : "?");
-	else if (!strcmp(ka, kb) && !strcmp(ka, "path")) why = xasprintf("another archive (%s)", ta ? ta : "?");
+	else if (!strcmp(ka, kb) && !strcmp(ka, "path")) why = xasprintf("made for another archive, %s", ta ? ta : "?");
 	else if (!strcmp(ka, kb)) why = xasprintf("%s changed", ka);
 	else if (file_a && (!file_b || strcmp(ka, kb) < 0)) why = xasprintf("%s removed", ka + 5);
 	else if (file_b) why = xasprintf("%s added", kb + 5);

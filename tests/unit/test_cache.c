@@ -5,6 +5,7 @@
  * right reason; the identity's stale reasons; the checksum itself. */
 #include <stdarg.h>
 #include <stddef.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -392,6 +393,16 @@ static void test_identity_reasons(void **state)
 	why = tc_cache_ident_diff(c, b);
 	assert_string_equal(why, "traces/1.evt added");
 	free(why);
+	char *other_dir = xasprintf("%s/other", dir), *other = xasprintf("%s/traces.otf2", other_dir);
+	mkdir(other_dir, 0700);
+	write_file(other, "a");
+	char real[PATH_MAX];
+	assert_non_null(realpath(anchor, real));
+	char *oi = tc_cache_identity(other, opts1, 2, &err), *want = xasprintf("made for another archive, %s", real);
+	why = tc_cache_ident_diff(c, oi);
+	assert_string_equal(why, want);
+	free(why), free(oi), free(want);
+	unlink(other), rmdir(other_dir), free(other), free(other_dir);
 	char *dirp = NULL, *p = tc_cache_default_path(anchor, &dirp, &err);
 	assert_non_null(p);
 	assert_null(strstr(p, dir));   /* never the trace directory (unless XDG_CACHE_HOME says so) */
