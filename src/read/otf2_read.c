@@ -909,15 +909,11 @@ static uint32_t loc_rank(const struct defs *d, const uint32_t *lg_rank, size_t l
 	return g < d->lg.n && d->lg.a[g].present ? lg_rank[g] : TC_NONE;
 }
 
-static void define_model(struct loadctx *L)
+/* Locations, in definition order: type, rank, node, thread (0 = the group's
+ * master CPU location, the first one defined unless group_ranks found one). */
+static void define_locations(struct loadctx *L, const uint32_t *lg_rank, uint64_t *master)
 {
 	struct defs *d = &L->d;
-	struct tc_trace *t = L->t;
-	warn_definitions(L);
-	uint64_t *master;
-	bool by_order;
-	uint32_t *lg_rank = group_ranks(L, &master, &by_order);
-	if (by_order) tc_warn(t, "no MPI location group: ranks numbered by process definition order");
 	uint32_t *stn_node = xmalloc((d->stn.n ? d->stn.n : 1) * sizeof *stn_node);
 	for (size_t s = 0; s < d->stn.n; s++) stn_node[s] = TC_NONE;
 	uint32_t *thread_of = xcalloc(d->lg.n ? d->lg.n : 1, sizeof *thread_of);
@@ -934,28 +930,42 @@ static void define_model(struct loadctx *L)
 				thread = R->ref == master[g] ? 0 : ++thread_of[g];
 			}
 		}
-		L->lc[l].L = L;
-		L->lc[l].other = L->other && L->other[l];
-		L->lc[l].ref = R->ref;
-		L->lc[l].rank = rank;
-		L->lc[l].nevents = R->nevents;
-		L->lc[l].def_empty = R->def_empty;
-		L->lc[l].loc = tc_def_loc(t, R->ref, dstr(d, R->name), ty, rank, thread, node, R->nevents);
-		L->lc[l].evt = L->files[l].evt;
-		L->lc[l].local_def = L->files[l].def;
+		struct locctx *C = &L->lc[l];
+		C->L = L;
+		C->other = L->other && L->other[l];
+		C->ref = R->ref;
+		C->rank = rank;
+		C->nevents = R->nevents;
+		C->def_empty = R->def_empty;
+		C->loc = tc_def_loc(L->t, R->ref, dstr(d, R->name), ty, rank, thread, node, R->nevents);
+		C->evt = L->files[l].evt;
+		C->local_def = L->files[l].def;
 		L->total += R->nevents;
 	}
-	/* regions, in ref order */
+	free(stn_node);
+	free(thread_of);
+}
+
+/* Regions, in ref order. */
+static void define_regions(struct loadctx *L)
+{
+	struct defs *d = &L->d;
 	L->nregion_map = (uint32_t)d->reg.n;
 	L->region_map = xmalloc((d->reg.n ? d->reg.n : 1) * sizeof *L->region_map);
 	for (size_t r = 0; r < d->reg.n; r++) {
 		const struct rregion *R = &d->reg.a[r];
-		L->region_map[r] = R->present ? tc_def_region(t, dstr(d, R->name), R->paradigm, R->role,
+		L->region_map[r] = R->present ? tc_def_region(L->t, dstr(d, R->name), R->paradigm, R->role,
 								  R->paradigm == OTF2_PARADIGM_MPI)
 					      : TC_NONE;
 	}
-	/* communicators: COMM_GROUP members are indices into the paradigm's COMM_LOCATIONS
-	 * group, i.e. world ranks for MPI */
+}
+
+/* Communicators: COMM_GROUP members are indices into the paradigm's
+ * COMM_LOCATIONS group, i.e. world ranks for MPI. */
+static void define_comms(struct loadctx *L)
+{
+	struct defs *d = &L->d;
+	struct tc_trace *t = L->t;
 	L->ncomm_map = (uint32_t)d->comm.n;
 	L->comm_map = xmalloc((d->comm.n ? d->comm.n : 1) * sizeof *L->comm_map);
 	for (size_t c = 0; c < d->comm.n; c++) {
@@ -972,11 +982,21 @@ static void define_model(struct loadctx *L)
 		L->comm_map[c] = tc_def_comm(t, dstr(d, C->name), n, m, self, global);
 		free(m);
 	}
+}
+
+static void define_model(struct loadctx *L)
+{
+	warn_definitions(L);
+	uint64_t *master;
+	bool by_order;
+	uint32_t *lg_rank = group_ranks(L, &master, &by_order);
+	if (by_order) tc_warn(L->t, "no MPI location group: ranks numbered by process definition order");
+	define_locations(L, lg_rank, master);
+	define_regions(L);
+	define_comms(L);
 	define_metrics(L);
 	free(lg_rank);
 	free(master);
-	free(stn_node);
-	free(thread_of);
 }
 
 /* --- paths ------------------------------------------------------------------------- */
