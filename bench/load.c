@@ -138,14 +138,15 @@ struct prog { const char *self, *raw, *bin; };
 
 static void kind_argv(const struct prog *P, enum kind k, const char *path, char **a)
 {
-	char *const v[NKIND][10] = {
+	char *const v[NKIND][12] = {
 		[RAW1] = { (char *)P->raw, "--threads", "1", (char *)path, NULL },
 		[RAW2] = { (char *)P->raw, "--threads", "2", (char *)path, NULL },
 		[LOAD1] = { (char *)P->self, "--mode", "ours", "--threads", "1", (char *)path, NULL },
 		[LOAD2] = { (char *)P->self, "--mode", "ours", "--threads", "2", (char *)path, NULL },
-		[REPORT] = { (char *)P->bin, "report", "--json", "--threads", "1", (char *)path, NULL },
+		/* from the archive, never from an analysis cache a `prep` may have left (docs/cache.md) */
+		[REPORT] = { (char *)P->bin, "report", "--json", "--threads", "1", "--no-cache", (char *)path, NULL },
 		[FRAME] = { (char *)P->bin, "render", (char *)path, "--view", "logical", "--size", "120x36",
-			    "--threads", "1", NULL },
+			    "--threads", "1", "--no-cache", NULL },
 	};
 	memcpy(a, v[k], sizeof v[k]);
 }
@@ -193,7 +194,7 @@ static int bench_archive(const struct prog *P, const char *path, int reps, doubl
 	for (int i = 0; i < reps && !rc; i++) {
 		struct result r[NKIND];
 		for (int k = 0; k < NKIND && !rc; k++) {
-			char *a[10];
+			char *a[12];
 			kind_argv(P, (enum kind)k, path, a);
 			if (run_child(a, &r[k]) != 0) { rc = 1; break; }
 			keep_best(&best[k], &r[k], i == 0);
@@ -241,7 +242,7 @@ static int scale_archive(const struct prog *P, const char *path)
 	struct result best[3] = { 0 };
 	for (int i = 0; i < 2; i++)
 		for (int k = 0; k < 3; k++) {
-			char *a[10];
+			char *a[12];
 			struct result r;
 			kind_argv(P, ks[k], path, a);
 			if (run_child(a, &r) != 0) return 1;
