@@ -102,10 +102,33 @@ static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, co
  * without the previous call (first_segments). */
 struct first_seg { uint32_t act; uint64_t steady; };
 
+/* The activities being built, in the compact form of tc_rootcause (each array
+ * a tc_rc_big mapping of an upper bound: never grown). */
+struct acts {
+	size_t n;
+	uint64_t *end;
+	uint32_t *ctx, *call;
+	struct tc_rc_wait *waits;
+	size_t nwaits;
+	uint64_t *wait_bits;
+};
+
+/* Appends activity a (its start is the previous one's end). */
+static void push_act(struct acts *v, const struct tc_act *a)
+{
+	size_t i = v->n++;
+	v->end[i] = a->end;
+	v->ctx[i] = a->ctx;
+	v->call[i] = a->call;
+	if (a->partner == TC_NONE) return;
+	v->waits[v->nwaits++] = (struct tc_rc_wait){ a->ready, a->partner, a->edge };
+	v->wait_bits[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
 struct build {
 	const struct tc_trace *t;
 	struct tc_rootcause *rc;
-	VEC(struct tc_act) acts;          /* in a tc_rc_big array of an upper bound: never grown */
+	struct acts acts;
 	const struct nbdone *nb;          /* Isends completed in Waits (wait/own, while the call is at hand) */
 	size_t nnb, nbpos;                /* nbpos: the cursor into nb */
 	struct coll_ready *coll;
@@ -206,7 +229,7 @@ static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, co
 			u64map_put(&b->steady, steady, a.ctx);
 		}
 	}
-	b->acts.a[b->acts.n++] = a;
+	push_act(&b->acts, &a);
 	b->scale_bin[size_bucket(e - s)] += (double)(e - s);
 	b->scale_tot += (double)(e - s);
 }
@@ -239,7 +262,7 @@ static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32
 			    .inter = inter };
 	a.ctx = ctx_of(b, key, 0, TC_ACT_MPI, c->region, inter, bucket);
 	call_wait(t, r, &a, b->nb, b->nnb, &b->nbpos, b->coll);
-	b->acts.a[b->acts.n++] = a;
+	push_act(&b->acts, &a);
 }
 
 /* A rank's compute segment before its first MPI call has no previous call:
@@ -253,13 +276,13 @@ static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32
 static void first_segments(struct build *b)
 {
 	for (size_t i = 0; i < b->firsts.n; i++) {
-		struct tc_act *a = &b->acts.a[b->firsts.a[i].act];
-		if (b->ctx.a[a->ctx].n >= 3) continue;
+		uint32_t *ctx = &b->acts.ctx[b->firsts.a[i].act];
+		if (b->ctx.a[*ctx].n >= 3) continue;
 		uint32_t k = u64map_get(&b->steady, b->firsts.a[i].steady);
-		if (k == U64MAP_NONE || k == a->ctx) continue;
-		b->ctx.a[a->ctx].n--;
+		if (k == U64MAP_NONE || k == *ctx) continue;
+		b->ctx.a[*ctx].n--;
 		b->ctx.a[k].n++;
-		a->ctx = k;
+		*ctx = k;
 	}
 }
 
@@ -294,6 +317,43 @@ static void rank_activities(struct build *b, uint32_t r, uint64_t t0, uint64_t t
 		gap_sig = 0;
 	}
 	if (cur < t1) push_compute(b, r, cur, t1, prev, NULL, TC_NONE, gap_sig);
+}
+
+/* The arrays of the activities, sized for at most two activities per
+ * outermost MPI call plus one per rank (pages never written are never faulted
+ * in). */
+static void acts_alloc(const struct tc_trace *t, struct acts *v)
+{
+	size_t cap = (size_t)t->nranks + 1, ncalls = 1;
+	for (uint32_t r = 0; r < t->nranks; r++) ncalls += t->ranks[r].ncalls;
+	cap += 2 * ncalls;
+	v->end = tc_rc_big(cap * sizeof *v->end);
+	v->ctx = tc_rc_big(cap * sizeof *v->ctx);
+	v->call = tc_rc_big(cap * sizeof *v->call);
+	v->waits = tc_rc_big(ncalls * sizeof *v->waits);
+	v->wait_bits = tc_rc_big((cap / 64 + 1) * sizeof *v->wait_bits);
+}
+
+/* The activities into rc, with the index of the wait records and the (zero)
+ * excess and outlier arrays the next passes fill. */
+static void acts_keep(struct tc_rootcause *rc, struct acts *v)
+{
+	size_t n = v->n, nw = n / 64 + 1;
+	rc->nacts = n;
+	rc->act_end = v->end;
+	rc->act_ctx = v->ctx;
+	rc->act_call = v->call;
+	rc->waits = v->waits;
+	rc->nwaits = v->nwaits;
+	rc->wait_bits = v->wait_bits;
+	rc->wait_base = xmalloc(nw * sizeof *rc->wait_base);
+	uint32_t k = 0;
+	for (size_t w = 0; w < nw; w++) {
+		rc->wait_base[w] = k;
+		k += (uint32_t)__builtin_popcountll(v->wait_bits[w]);
+	}
+	rc->act_excess = tc_rc_big((n ? n : 1) * sizeof *rc->act_excess);
+	rc->act_outlier = tc_rc_big(n ? n : 1);
 }
 
 /* --- 2. wait / own ---------------------------------------------------------------- */
@@ -452,9 +512,16 @@ static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, co
 
 /* --- 3. contexts, 4. excess ---------------------------------------------------------- */
 
-static double act_value(const struct tc_trace *t, const struct tc_act *a)
+/* What is compared within a context: a compute segment's duration, an MPI
+ * call's own time (tc_act_own).  Activity i of rank r. */
+static double act_value(const struct tc_trace *t, const struct tc_rootcause *rc, uint32_t r, uint32_t i)
 {
-	return a->kind == TC_ACT_COMPUTE ? tc_dur(t, a->end - a->start) : tc_act_own(t, a);
+	uint64_t s = tc_rc_act_start(rc, r, i);
+	if (tc_rc_act_kind(rc, i) == TC_ACT_MPI) {
+		uint32_t w = tc_rc_wait_of(rc, i);
+		if (w != TC_NONE) s = rc->waits[w].ready;
+	}
+	return tc_dur(t, rc->act_end[i] - s);
 }
 
 /* Activity indices grouped by context, rank order kept within a context
@@ -466,7 +533,7 @@ static void group_by_ctx(const struct tc_rootcause *rc, uint32_t **first, uint32
 	for (uint32_t c = 0; c < rc->nctx; c++) f[c + 1] += f[c];
 	uint32_t *fill = xmalloc(((size_t)rc->nctx + 1) * sizeof *fill);
 	memcpy(fill, f, ((size_t)rc->nctx + 1) * sizeof *fill);
-	for (size_t i = 0; i < rc->nacts; i++) idx[fill[rc->acts[i].ctx]++] = (uint32_t)i;
+	for (size_t i = 0; i < rc->nacts; i++) idx[fill[rc->act_ctx[i]]++] = (uint32_t)i;
 	free(fill);
 	*first = f;
 }
@@ -482,9 +549,8 @@ static void group_stats(const struct tc_trace *t, const struct tc_rootcause *rc,
 	*two = false;
 	for (uint32_t q = 0; q < nc; q++)
 		for (uint32_t k = first[ctx[q]]; k < first[ctx[q] + 1]; k++) {
-			const struct tc_act *a = &rc->acts[idx[k]];
-			v[n++] = act_value(t, a);
 			uint32_t r = tc_rc_rank_of(rc, idx[k]);
+			v[n++] = act_value(t, rc, r, idx[k]);
 			if (r0 == TC_NONE) r0 = r;
 			else if (r != r0) *two = true;
 		}
@@ -560,8 +626,8 @@ static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, con
 		uint32_t last_rank = TC_NONE, r = 0;
 		for (uint32_t k = 0; k < n; k++) {
 			uint32_t a = idx[first[c] + k];
-			buf[k] = act_value(t, &rc->acts[a]);
 			while (rc->act_first[r + 1] <= a) r++;
+			buf[k] = act_value(t, rc, r, a);
 			if (r != last_rank) C->nranks++;
 			last_rank = r;
 		}
@@ -602,7 +668,7 @@ static void persistent_excess(const struct tc_trace *t, struct tc_rootcause *rc,
 	for (uint32_t k = 0; k < n;) {
 		/* idx is increasing: the run of rank r ends before its next rank's first activity */
 		uint32_t r = tc_rc_rank_of(rc, idx[k]), e = k, z = rc->act_first[r + 1];
-		while (e < n && idx[e] < z) { buf[e - k] = act_value(t, &rc->acts[idx[e]]); e++; }
+		while (e < n && idx[e] < z) { buf[e - k] = act_value(t, rc, r, idx[e]); e++; }
 		run_at[nr] = k;
 		med[nr++] = tc_median(buf, e - k);
 		k = e;
@@ -614,12 +680,13 @@ static void persistent_excess(const struct tc_trace *t, struct tc_rootcause *rc,
 	double bar = q + TC_MAX(rc->opts.persist_frac * q, rc->noise_floor);
 	for (uint32_t g = 0; g < nr; g++) {
 		if (med[g] <= bar) continue;
+		uint32_t r = tc_rc_rank_of(rc, idx[run_at[g]]);
 		for (uint32_t k = run_at[g]; k < run_at[g + 1]; k++) {
-			struct tc_act *a = &rc->acts[idx[k]];
-			double x = act_value(t, a) - q;
-			if (x > a->excess) {
-				a->excess = (float)x;
-				if (!a->outlier) a->outlier = 2;
+			uint32_t i = idx[k];
+			double x = act_value(t, rc, r, i) - q;
+			if (x > rc->act_excess[i]) {
+				rc->act_excess[i] = (float)x;
+				if (!rc->act_outlier[i]) rc->act_outlier[i] = 2;
 			}
 		}
 	}
@@ -654,14 +721,15 @@ static void stalls_begin(struct tc_rootcause *rc, double scale, struct stalls *s
 	u64map_init(&s->pairs);
 }
 
-/* Activity a of rank r, of value x (act_value). */
-static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, const struct tc_act *a, double x)
+/* Activity i of rank r, of context C, value x (act_value), partner (TC_NONE: none). */
+static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, uint32_t i, const struct tc_rc_ctx *C,
+			double x, uint32_t partner)
 {
 	/* one absolute yardstick for both kinds: the relative thresholds of the
 	 * contexts (½·median) would make a 1 ms stall an outlier of a 20 µs MPI
 	 * call but not of a 2 ms compute block */
-	bool stall = x - rc->ctx[a->ctx].median > rc->stall_min;
-	if (a->kind == TC_ACT_COMPUTE) {
+	bool stall = x - C->median > rc->stall_min;
+	if (C->kind == TC_ACT_COMPUTE) {
 		rc->n_compute++;
 		rc->n_compute_stalls += stall;
 		s->cn[r]++;
@@ -669,12 +737,12 @@ static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, c
 		if (stall) s->cr[r] = true;
 		return;
 	}
-	if (a->call == TC_NONE) return;
+	if (rc->act_call[i] == TC_NONE) return;
 	rc->n_mpi++;
 	rc->n_mpi_stalls += stall;
 	if (!stall) return;
 	s->mr[r] = true;
-	uint64_t key = (uint64_t)r << 32 | (a->partner == TC_NONE ? 0xffffffffu : a->partner);
+	uint64_t key = (uint64_t)r << 32 | (partner == TC_NONE ? 0xffffffffu : partner);
 	if (u64map_get(&s->pairs, key) == U64MAP_NONE) u64map_put(&s->pairs, key, 1);
 }
 
@@ -730,26 +798,60 @@ static void excess(const struct tc_trace *t, struct tc_rootcause *rc, double sca
 	for (uint32_t c = 0; c <= rc->nctx; c++) seen[c] = TC_NONE;
 	struct stalls st;
 	stalls_begin(rc, scale, &st);
-	for (uint32_t r = 0; r < rc->nranks; r++)
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
-			struct tc_act *a = &rc->acts[i];
-			bool warmup = a->kind == TC_ACT_MPI && seen[a->ctx] != r;
-			seen[a->ctx] = r;
+	for (uint32_t r = 0; r < rc->nranks; r++) {
+		uint64_t s = rc->rank_t0[r];  /* the activity's start */
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; s = rc->act_end[i++]) {
+			uint32_t c = rc->act_ctx[i], w = TC_NONE;
+			const struct tc_rc_ctx *C = &rc->ctx[c];
+			bool mpi = C->kind == TC_ACT_MPI, warmup = mpi && seen[c] != r;
+			seen[c] = r;
+			uint64_t ready = s;
+			if (mpi && (w = tc_rc_wait_of(rc, i)) != TC_NONE) ready = rc->waits[w].ready;
 			/* detected above the threshold; the excess is what lies above typical */
-			double x = act_value(t, a);
-			if (!warmup && x > rc->ctx[a->ctx].threshold) {
-				a->excess = (float)(x - rc->ctx[a->ctx].median);
-				a->outlier = 1;
+			double x = tc_dur(t, rc->act_end[i] - (mpi ? ready : s));
+			if (!warmup && x > C->threshold) {
+				rc->act_excess[i] = (float)(x - C->median);
+				rc->act_outlier[i] = 1;
 			}
-			stall_count(rc, &st, r, a, x);
-			rc->wait_s[r] += tc_act_wait(t, a);
+			stall_count(rc, &st, r, i, C, x, w == TC_NONE ? TC_NONE : rc->waits[w].partner);
+			rc->wait_s[r] += mpi ? tc_dur(t, ready - s) : 0;
 		}
+	}
 	stalls_end(rc, &st);
 	free(seen);
 	for (uint32_t c = 0; c < rc->nctx; c++)
 		persistent_excess(t, rc, idx + first[c], first[c + 1] - first[c], buf, med, run_at);
 	free(first);
 	phase_done(rc, TC_RCP_EXCESS, mark);
+}
+
+/* --- the compact activities (analysis_rootcause.h) -------------------------------------- */
+
+struct tc_act tc_rc_act(const struct tc_rootcause *rc, uint32_t r, uint32_t i)
+{
+	const struct tc_rc_ctx *C = &rc->ctx[rc->act_ctx[i]];
+	struct tc_act a = { .start = tc_rc_act_start(rc, r, i), .end = rc->act_end[i], .excess = rc->act_excess[i],
+			    .call = rc->act_call[i], .partner = TC_NONE, .ctx = rc->act_ctx[i], .kind = C->kind,
+			    .edge = TC_WE_NONE, .inter = C->inter, .outlier = rc->act_outlier[i] };
+	a.ready = a.start;
+	uint32_t w = tc_rc_wait_of(rc, i);
+	if (w != TC_NONE) {
+		a.ready = rc->waits[w].ready;
+		a.partner = rc->waits[w].partner;
+		a.edge = rc->waits[w].edge;
+	}
+	return a;
+}
+
+double tc_rc_act_delay_cost(const struct tc_rootcause *rc, uint32_t i)
+{
+	size_t lo = 0, hi = rc->nexcess;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (rc->ex_act[mid] < i) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo < rc->nexcess && rc->ex_act[lo] == i ? rc->ex_delay[lo] : 0;
 }
 
 /* --- lookups ------------------------------------------------------------------------ */
@@ -774,7 +876,7 @@ uint32_t tc_rc_act_before_hint(const struct tc_rootcause *rc, uint32_t rank, uin
 {
 	uint32_t j = tc_rc_act_at_hint(rc, rank, t, hint);
 	if (j == TC_NONE) return TC_NONE;
-	if (rc->acts[j].start >= t) return j > rc->act_first[rank] ? j - 1 : TC_NONE;
+	if (tc_rc_act_start(rc, rank, j) >= t) return j > rc->act_first[rank] ? j - 1 : TC_NONE;
 	return j;
 }
 
@@ -791,13 +893,13 @@ uint32_t tc_rc_act_at_hint(const struct tc_rootcause *rc, uint32_t rank, uint64_
 	uint32_t a = lo, b = hi;
 	if (hint && *hint >= lo && *hint < hi) {
 		uint32_t h = *hint;
-		if (rc->acts[h].end < t) {  /* later: doubling steps forward from h */
+		if (rc->act_end[h] < t) {  /* later: doubling steps forward from h */
 			a = b = h + 1;
-			for (uint32_t step = 1; b < hi && rc->acts[b].end < t; step *= 2) {
+			for (uint32_t step = 1; b < hi && rc->act_end[b] < t; step *= 2) {
 				a = b + 1;
 				b = hi - b > step ? b + step : hi;
 			}
-		} else if (h == lo || rc->acts[h - 1].end < t) {
+		} else if (h == lo || rc->act_end[h - 1] < t) {
 			a = b = h;
 		} else {
 			b = h;
@@ -805,7 +907,7 @@ uint32_t tc_rc_act_at_hint(const struct tc_rootcause *rc, uint32_t rank, uint64_
 	}
 	while (a < b) {
 		uint32_t mid = a + (b - a) / 2;
-		if (rc->acts[mid].end < t) a = mid + 1;
+		if (rc->act_end[mid] < t) a = mid + 1;
 		else b = mid;
 	}
 	uint32_t j = a < hi ? a : hi - 1;
@@ -839,22 +941,20 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	b.is_bound = xcalloc(t->nregions + 1, sizeof *b.is_bound);
 	for (uint32_t g = 0; g < t->nregions; g++) b.is_bound[g] = tc_region_is_init(t, g) || tc_region_is_finalize(t, g);
 	rc->act_first = xcalloc((size_t)N + 1, sizeof *rc->act_first);
-	/* at most two activities per outermost MPI call plus one per rank */
-	b.acts.cap = (size_t)N + 1;
-	for (uint32_t r = 0; r < N; r++) b.acts.cap += 2 * (size_t)t->ranks[r].ncalls;
-	b.acts.a = tc_rc_big(b.acts.cap * sizeof *b.acts.a);
+	rc->rank_t0 = xcalloc((size_t)N + 1, sizeof *rc->rank_t0);
+	acts_alloc(t, &b.acts);
 	for (uint32_t r = 0; r < N; r++) {
 		rc->act_first[r] = (uint32_t)b.acts.n;
-		if (!t->ranks[r].ncalls) continue;
 		uint64_t a = sp ? sp->rank_t0[r] : rc->t0, z = sp ? sp->rank_t1[r] : rc->t1;
+		rc->rank_t0[r] = a;
+		if (!t->ranks[r].ncalls) continue;
 		rank_activities(&b, r, a, z);
 	}
 	rc->act_first[N] = (uint32_t)b.acts.n;
 	first_segments(&b);
 	u64map_free(&b.steady);
 	VEC_FREE(b.firsts);
-	rc->acts = b.acts.a;
-	rc->nacts = b.acts.n;
+	acts_keep(rc, &b.acts);
 	rc->ctx = b.ctx.a;
 	rc->nctx = (uint32_t)b.ctx.n;
 	u64map_free(&b.keys);
@@ -880,7 +980,17 @@ void tc_rootcause_free(struct tc_rootcause *rc)
 {
 	if (!rc) return;
 	free(rc->act_first);
-	tc_rc_big_free(rc->acts);
+	free(rc->rank_t0);
+	tc_rc_big_free(rc->act_end);
+	tc_rc_big_free(rc->act_ctx);
+	tc_rc_big_free(rc->act_call);
+	tc_rc_big_free(rc->act_excess);
+	tc_rc_big_free(rc->act_outlier);
+	tc_rc_big_free(rc->wait_bits);
+	free(rc->wait_base);
+	tc_rc_big_free(rc->waits);
+	free(rc->ex_act);
+	free(rc->ex_delay);
 	free(rc->ctx);
 	free(rc->path);
 	free(rc->path_compute_excess);
@@ -917,19 +1027,21 @@ size_t tc_rc_origins(const struct tc_rootcause *rc, size_t k, struct tc_rc_origi
 	for (size_t i = 0; i < rc->npath; i++) onp[i] = (struct onpath){ rc->path[i].act, (uint32_t)i, rc->path[i].excess };
 	if (rc->npath) qsort(onp, rc->npath, sizeof *onp, onpath_cmp);
 	size_t pk = 0;
+	uint32_t r = 0;
 	VEC(struct tc_rc_origin) v = { 0 };
-	for (uint32_t r = 0; r < rc->nranks; r++)
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
-			const struct tc_act *a = &rc->acts[i];
-			if (a->excess <= 0) continue;
-			double on = 0;
-			while (pk < rc->npath && onp[pk].act < i) pk++;
-			for (size_t q = pk; q < rc->npath && onp[q].act == i; q++) on += onp[q].excess;
-			double score = a->delay_cost + on;
-			if (score <= 0) continue;
-			struct tc_rc_origin o = { i, r, score, a->excess, a->delay_cost, on };
-			VEC_PUSH(v, o);
-		}
+	for (size_t x = 0; x < rc->nexcess; x++) {
+		uint32_t i = rc->ex_act[x];
+		float excess = rc->act_excess[i], cost = rc->ex_delay[x];
+		if (excess <= 0) continue;
+		while (rc->act_first[r + 1] <= i) r++;
+		double on = 0;
+		while (pk < rc->npath && onp[pk].act < i) pk++;
+		for (size_t q = pk; q < rc->npath && onp[q].act == i; q++) on += onp[q].excess;
+		double score = cost + on;
+		if (score <= 0) continue;
+		struct tc_rc_origin o = { i, r, score, excess, cost, on };
+		VEC_PUSH(v, o);
+	}
 	free(onp);
 	if (v.n) qsort(v.a, v.n, sizeof *v.a, origin_cmp);
 	size_t n = TC_MIN(k, v.n);

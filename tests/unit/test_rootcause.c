@@ -66,8 +66,8 @@ static void test_rc_halo_delay(void **state)
 	struct tc_rc_origin o[4];
 	assert_true(tc_rc_origins(rc, 4, o) >= 1);
 	assert_int_equal(o[0].rank, 3);
-	assert_int_equal(rc->acts[o[0].act].start, 211);
-	assert_int_equal(rc->acts[o[0].act].end, 411);
+	assert_int_equal(tc_rc_act(rc, 3, o[0].act).start, 211);
+	assert_int_equal(tc_rc_act(rc, 3, o[0].act).end, 411);
 	assert_float_equal(o[0].excess, 100, 1e-4);
 	/* the verdict: imbalance of rank 3 at step 7, confidence = (100 / 1048) / 0.15 */
 	assert_int_equal(V->v[0].cause, TC_CAUSE_IMBALANCE);
@@ -155,19 +155,20 @@ static void test_rc_wait_edges(void **state)
 	tc_trace_finish(t);
 	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
 	/* rank 0: compute [0,10]? no: the span starts at the first event (10) */
-	const struct tc_act *a0 = &rc->acts[rc->act_first[0]];
+	const struct tc_act act0 = tc_rc_act(rc, 0, rc->act_first[0]), *a0 = &act0;
 	assert_int_equal(a0->kind, TC_ACT_MPI);
 	assert_int_equal(a0->edge, TC_WE_LATE_RECEIVER);
 	assert_int_equal(a0->partner, 1);
 	assert_float_equal(tc_act_wait(t, a0), 20, 0);
 	assert_float_equal(tc_act_own(t, a0), 1, 0);
 	uint32_t i1 = rc->act_first[1];
-	while (rc->acts[i1].kind != TC_ACT_MPI) i1++;
-	assert_int_equal(rc->acts[i1].edge, TC_WE_NONE);
-	assert_float_equal(tc_act_own(t, &rc->acts[i1]), 2, 0);
+	while (tc_rc_act_kind(rc, i1) != TC_ACT_MPI) i1++;
+	const struct tc_act act1 = tc_rc_act(rc, 1, i1);
+	assert_int_equal(act1.edge, TC_WE_NONE);
+	assert_float_equal(tc_act_own(t, &act1), 2, 0);
 	double bw[3] = { 5, 0, 20 };
 	for (uint32_t r = 0; r < 3; r++) {
-		const struct tc_act *b = &rc->acts[rc->act_first[r + 1] - 1];
+		const struct tc_act actb = tc_rc_act(rc, r, rc->act_first[r + 1] - 1), *b = &actb;
 		assert_int_equal(b->kind, TC_ACT_MPI);
 		assert_float_equal(tc_act_wait(t, b), bw[r], 0);
 		if (bw[r] > 0) {
@@ -202,11 +203,12 @@ static void test_rc_rooted_tree(void **state)
 	double want[4] = { 40, 38, 0, 0 };
 	for (uint32_t r = 0; r < 4; r++) {
 		uint32_t i = rc->act_first[r];
-		while (rc->acts[i].kind != TC_ACT_MPI) i++;
-		assert_float_equal(tc_act_wait(t, &rc->acts[i]), want[r], 0);
+		while (tc_rc_act_kind(rc, i) != TC_ACT_MPI) i++;
+		const struct tc_act a = tc_rc_act(rc, r, i);
+		assert_float_equal(tc_act_wait(t, &a), want[r], 0);
 		if (want[r] > 0) {
-			assert_int_equal(rc->acts[i].edge, TC_WE_COLLECTIVE);
-			assert_int_equal(rc->acts[i].partner, 2);
+			assert_int_equal(a.edge, TC_WE_COLLECTIVE);
+			assert_int_equal(a.partner, 2);
 		}
 	}
 	tc_rootcause_free(rc);
@@ -254,8 +256,9 @@ static void test_rc_excess_bounds(void **state)
 		if (!t) skip();
 		struct tc_span *sp = tc_span_compute(t, false);
 		struct tc_rootcause *rc = tc_rootcause_compute(t, sp, NULL);
-		for (size_t i = 0; i < rc->nacts; i++) {
-			const struct tc_act *a = &rc->acts[i];
+		for (uint32_t r = 0; r < rc->nranks; r++)
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
+			const struct tc_act act = tc_rc_act(rc, r, i), *a = &act;
 			double v = a->kind == TC_ACT_COMPUTE ? tc_dur(t, a->end - a->start) : tc_act_own(t, a);
 			assert_true(a->excess <= v * (1 + 1e-6) + 1e-12);
 			assert_true(a->start <= a->ready && a->ready <= a->end);
@@ -380,7 +383,7 @@ static void test_rc_backoff_unique_tags(void **state)
 	struct tc_trace *t = mw_unique_tags(w);
 	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
 	for (uint32_t r = 1; r <= 5; r++) {
-		const struct tc_act *a = &rc->acts[rc->act_first[r]];
+		const struct tc_act act = tc_rc_act(rc, r, rc->act_first[r]), *a = &act;
 		assert_int_equal(a->kind, TC_ACT_COMPUTE);
 		const struct tc_rc_ctx *C = &rc->ctx[a->ctx];
 		assert_int_equal(C->n, 1);
@@ -391,7 +394,7 @@ static void test_rc_backoff_unique_tags(void **state)
 		assert_float_equal(rc->delay_cost[r], 0, 0);
 	}
 	/* the master's first receive waited 100 s for rank 1 */
-	const struct tc_act *m = &rc->acts[rc->act_first[0]];
+	const struct tc_act actm = tc_rc_act(rc, 0, rc->act_first[0]), *m = &actm;
 	assert_int_equal(m->kind, TC_ACT_MPI);
 	assert_float_equal(tc_act_wait(t, m), 100, 0);
 	struct tc_rc_origin o[4];
@@ -403,12 +406,12 @@ static void test_rc_backoff_unique_tags(void **state)
 	w[3] = 300;
 	t = mw_unique_tags(w);
 	rc = tc_rootcause_compute(t, NULL, NULL);
-	const struct tc_act *a3 = &rc->acts[rc->act_first[3]];
+	const struct tc_act act3 = tc_rc_act(rc, 3, rc->act_first[3]), *a3 = &act3;
 	assert_int_equal(a3->outlier, 1);
 	assert_float_equal(a3->excess, 199, 1e-4);
 	assert_float_equal(rc->ctx[a3->ctx].median, 101, 0);
 	for (uint32_t r = 1; r <= 5; r++)
-		if (r != 3) assert_float_equal(rc->acts[rc->act_first[r]].excess, 0, 0);
+		if (r != 3) assert_float_equal(rc->act_excess[rc->act_first[r]], 0, 0);
 	assert_true(rc->delay_cost[3] > 0);
 	tc_rootcause_free(rc);
 	tc_trace_free(t);
@@ -479,11 +482,11 @@ static void test_rc_pipeline_fill(void **state)
 	assert_float_equal(rc->wait_s[2], 21, 0);
 	assert_float_equal(rc->wait_s[3], 39, 0);
 	uint32_t a = rc->act_first[0];
-	assert_int_equal(rc->acts[a].kind, TC_ACT_COMPUTE);
-	assert_int_equal(rc->acts[a].start, 2);
-	assert_int_equal(rc->acts[a].ctx, rc->acts[a + 2].ctx);
-	assert_int_equal(rc->ctx[rc->acts[a].ctx].n, 8);
-	for (size_t i = 0; i < rc->nacts; i++) assert_float_equal(rc->acts[i].excess, 0, 0);
+	assert_int_equal(tc_rc_act_kind(rc, a), TC_ACT_COMPUTE);
+	assert_int_equal(tc_rc_act_start(rc, 0, a), 2);
+	assert_int_equal(rc->act_ctx[a], rc->act_ctx[a + 2]);
+	assert_int_equal(rc->ctx[rc->act_ctx[a]].n, 8);
+	for (size_t i = 0; i < rc->nacts; i++) assert_float_equal(rc->act_excess[i], 0, 0);
 	for (uint32_t r = 0; r < 4; r++) assert_float_equal(rc->delay_cost[r], 0, 0);
 	assert_float_equal(rc->unattributed, 70, 1e-9);
 	struct tc_rc_origin o[4];
@@ -517,12 +520,12 @@ static void test_rc_own_context_typical(void **state)
 	struct tc_verdicts *V = verdicts_of(t, &rc);
 	assert_float_equal(rc->wait_s[1], 11, 0);
 	assert_float_equal(rc->total_wait, 11, 0);
-	const struct tc_rc_ctx *C = &rc->ctx[rc->acts[rc->act_first[0]].ctx];
+	const struct tc_rc_ctx *C = &rc->ctx[rc->act_ctx[rc->act_first[0]]];
 	assert_int_equal(C->n, 10);
 	assert_int_equal(C->nranks, 1);
 	assert_int_equal(C->typical, 3);
 	assert_float_equal(C->median, 11, 0);
-	for (size_t i = 0; i < rc->nacts; i++) assert_float_equal(rc->acts[i].excess, 0, 0);
+	for (size_t i = 0; i < rc->nacts; i++) assert_float_equal(rc->act_excess[i], 0, 0);
 	assert_float_equal(rc->delay_cost[0], 0, 0);
 	assert_float_equal(rc->unattributed, 11, 1e-9);
 	assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
@@ -550,7 +553,7 @@ static void test_rc_pipeline_delay(void **state)
 	assert_true(tc_rc_origins(rc, 4, o) >= 1);
 	assert_int_equal(o[0].rank, 2);
 	assert_float_equal(o[0].excess, 50, 1e-4);
-	assert_int_equal(rc->acts[o[0].act].end - rc->acts[o[0].act].start, 60);
+	assert_int_equal(rc->act_end[o[0].act] - tc_rc_act_start(rc, 2, o[0].act), 60);
 	assert_float_equal(rc->path_compute_excess[2], 50, 1e-4);
 	assert_int_equal(V->v[0].cause, TC_CAUSE_IMBALANCE);
 	assert_int_equal(V->v[0].nranks, 1);
