@@ -233,5 +233,9 @@ void *tc_rc_scratch(struct tc_rootcause *rc, size_t bytes);
 /* internal passes (separate files), exposed for the unit tests */
 void tc_rc_critical_path(const struct tc_trace *t, struct tc_rootcause *rc);
 void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc);
+/* contexts and excess (rcexcess.c); scale: the compute scale of the stalls */
+void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scale, struct tc_usage *mark);
+/* charges the CPU time and faults since *mark to phase p; *mark = now */
+void tc_rc_phase_done(struct tc_rootcause *rc, enum tc_rc_phase p, struct tc_usage *mark);
 
 #endif

@@ -8,11 +8,7 @@
  *     segments between them, with a context key each, and in the same pass
  *  2. wait/own: per MPI call the time its partner became ready (late sender,
  *     late receiver, collective rules), clipped to the call;
- *  3. contexts: median and MAD of every context (selection, linear), the
- *     pooled robust spread of compute and from it the noise floor;
- *  4. excess: outlier excess over the context's threshold (with the stall
- *     counts and the waiting per rank in the same pass), and persistent
- *     excess of a rank whose median stands above the cross-rank lower quartile.
+ *  3. contexts and 4. excess: rcexcess.c.
  * Fresh memory is the main cost on big traces (docs/rootcause.md, "Cost"):
  * the big arrays come from tc_rc_big / tc_rc_scratch only. */
 #include <math.h>
@@ -134,7 +130,8 @@ struct build {
 	struct coll_ready *coll;
 	double scale_bin[65], scale_tot;  /* compute time by log2 duration (compute_scale) */
 	struct u64map keys;               /* context key → index */
-	VEC(struct tc_rc_ctx) ctx;
+	VEC(struct tc_rc_ctx) ctx;          /* n counted; nranks: at least the distinct ranks (rcexcess.c) */
+	VEC(uint32_t) ctx_rank;           /* per context: the last rank seen there */
 	struct u64map steady;             /* compute: key without the previous call → a context with one */
 	VEC(struct first_seg) firsts;     /* each rank's compute segment before its first MPI call */
 	bool *is_bound;                   /* per region: MPI_Init / MPI_Finalize */
@@ -159,18 +156,24 @@ static uint64_t call_tag(const struct tc_trace *t, uint32_t r, const struct tc_c
 	return 0xffff;
 }
 
-static uint32_t ctx_of(struct build *b, uint64_t key, uint64_t coarse, uint8_t kind, uint32_t region, uint8_t inter,
-		       uint8_t bucket)
+/* The context of key for an activity of rank r (counted there). */
+static uint32_t ctx_of(struct build *b, uint32_t r, uint64_t key, uint64_t coarse, uint8_t kind, uint32_t region,
+		       uint8_t inter, uint8_t bucket)
 {
 	uint32_t i = u64map_get(&b->keys, key);
 	if (i != U64MAP_NONE) {
 		b->ctx.a[i].n++;
+		if (b->ctx_rank.a[i] != r) {
+			b->ctx_rank.a[i] = r;
+			b->ctx.a[i].nranks++;
+		}
 		return i;
 	}
 	i = (uint32_t)b->ctx.n;
-	struct tc_rc_ctx c = { .key = key, .coarse = coarse, .n = 1, .region = region, .kind = kind, .inter = inter,
-			       .size_bucket = bucket };
+	struct tc_rc_ctx c = { .key = key, .coarse = coarse, .n = 1, .nranks = 1, .region = region, .kind = kind,
+			       .inter = inter, .size_bucket = bucket };
 	VEC_PUSH(b->ctx, c);
+	VEC_PUSH(b->ctx_rank, r);
 	u64map_put(&b->keys, key, i);
 	return i;
 }
@@ -219,7 +222,7 @@ static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, co
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = next_idx, .partner = TC_NONE,
 			    .kind = TC_ACT_COMPUTE };
 	size_t nctx = b->ctx.n;
-	a.ctx = ctx_of(b, key, coarse, TC_ACT_COMPUTE, nr, 0, 0);
+	a.ctx = ctx_of(b, r, key, coarse, TC_ACT_COMPUTE, nr, 0, 0);
 	if (!prev || b->ctx.n != nctx) {  /* a first segment, or a new context: first_segments */
 		uint64_t steady = mix(mix(mix(3, nr), call_tag(t, r, next)), gap_sig);
 		if (!prev) {
@@ -260,7 +263,7 @@ static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32
 	uint64_t key = mix(mix(mix(2, c->region), bucket), inter);
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = ci, .partner = TC_NONE, .kind = TC_ACT_MPI,
 			    .inter = inter };
-	a.ctx = ctx_of(b, key, 0, TC_ACT_MPI, c->region, inter, bucket);
+	a.ctx = ctx_of(b, r, key, 0, TC_ACT_MPI, c->region, inter, bucket);
 	call_wait(t, r, &a, b->nb, b->nnb, &b->nbpos, b->coll);
 	push_act(&b->acts, &a);
 }
@@ -282,6 +285,7 @@ static void first_segments(struct build *b)
 		if (k == U64MAP_NONE || k == *ctx) continue;
 		b->ctx.a[*ctx].n--;
 		b->ctx.a[k].n++;
+		b->ctx.a[k].nranks++;  /* perhaps a new rank there: an upper bound */
 		*ctx = k;
 	}
 }
@@ -510,188 +514,6 @@ static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, co
 	a->edge = rd.edge;
 }
 
-/* --- 3. contexts, 4. excess ---------------------------------------------------------- */
-
-/* What is compared within a context: a compute segment's duration, an MPI
- * call's own time (tc_act_own).  Activity i of rank r. */
-static double act_value(const struct tc_trace *t, const struct tc_rootcause *rc, uint32_t r, uint32_t i)
-{
-	uint64_t s = tc_rc_act_start(rc, r, i);
-	if (tc_rc_act_kind(rc, i) == TC_ACT_MPI) {
-		uint32_t w = tc_rc_wait_of(rc, i);
-		if (w != TC_NONE) s = rc->waits[w].ready;
-	}
-	return tc_dur(t, rc->act_end[i] - s);
-}
-
-/* Activity indices grouped by context, rank order kept within a context
- * (stable counting sort): *first gets nctx + 1 offsets. */
-static void group_by_ctx(const struct tc_rootcause *rc, uint32_t **first, uint32_t *idx)
-{
-	uint32_t *f = xcalloc((size_t)rc->nctx + 1, sizeof *f);
-	for (uint32_t c = 0; c < rc->nctx; c++) f[c + 1] = rc->ctx[c].n;
-	for (uint32_t c = 0; c < rc->nctx; c++) f[c + 1] += f[c];
-	uint32_t *fill = xmalloc(((size_t)rc->nctx + 1) * sizeof *fill);
-	memcpy(fill, f, ((size_t)rc->nctx + 1) * sizeof *fill);
-	for (size_t i = 0; i < rc->nacts; i++) idx[fill[rc->act_ctx[i]]++] = (uint32_t)i;
-	free(fill);
-	*first = f;
-}
-
-/* The values of the activities of the contexts ctx[0..nc) (the contexts of one
- * coarse group) into v; their median and MAD; *two: they are on >= 2 ranks. */
-static void group_stats(const struct tc_trace *t, const struct tc_rootcause *rc, const uint32_t *idx,
-			const uint32_t *first, const uint32_t *ctx, uint32_t nc, double *v, double *med,
-			double *mad, bool *two)
-{
-	size_t n = 0;
-	uint32_t r0 = TC_NONE;
-	*two = false;
-	for (uint32_t q = 0; q < nc; q++)
-		for (uint32_t k = first[ctx[q]]; k < first[ctx[q] + 1]; k++) {
-			uint32_t r = tc_rc_rank_of(rc, idx[k]);
-			v[n++] = act_value(t, rc, r, idx[k]);
-			if (r0 == TC_NONE) r0 = r;
-			else if (r != r0) *two = true;
-		}
-	*med = tc_median(v, n);
-	for (size_t k = 0; k < n; k++) v[k] = fabs(v[k] - *med);
-	*mad = 1.4826 * tc_median(v, n);
-}
-
-/* Back-off: a compute context seen fewer than 3 times or on one rank has no
- * typical value of its own (a tag unique to a rank or to an iteration makes it
- * so).  It takes the median and MAD of its coarse context (the same MPI calls
- * and user regions around it, tags left out) when that one is seen >= 3 times
- * on >= 2 ranks; then its outliers are found like everyone's, and the
- * delay-cost rule for contexts with no typical value (delaycost.c) is left for
- * the ones with none even there.  Only run when such a context exists. */
-static void backoff_thin(const struct tc_trace *t, struct tc_rootcause *rc, const uint32_t *idx,
-			 const uint32_t *first)
-{
-	uint32_t nthin = 0;
-	for (uint32_t c = 0; c < rc->nctx; c++) nthin += rc->ctx[c].kind == TC_ACT_COMPUTE && !rc->ctx[c].typical;
-	if (!nthin) return;
-	/* the compute contexts ordered by coarse key (a counting sort over group ids) */
-	struct u64map g;
-	u64map_init(&g);
-	uint32_t *gid = xmalloc(((size_t)rc->nctx + 1) * sizeof *gid), ng = 0;
-	for (uint32_t c = 0; c < rc->nctx; c++) {
-		gid[c] = TC_NONE;
-		if (rc->ctx[c].kind != TC_ACT_COMPUTE) continue;
-		uint32_t j = u64map_get(&g, rc->ctx[c].coarse);
-		if (j == U64MAP_NONE) u64map_put(&g, rc->ctx[c].coarse, j = ng++);
-		gid[c] = j;
-	}
-	u64map_free(&g);
-	uint32_t *gfirst = xcalloc((size_t)ng + 2, sizeof *gfirst), *order = xmalloc(((size_t)rc->nctx + 1) * sizeof *order);
-	size_t *gn = xcalloc((size_t)ng + 1, sizeof *gn);
-	bool *gthin = xcalloc((size_t)ng + 1, 1);
-	for (uint32_t c = 0; c < rc->nctx; c++)
-		if (gid[c] != TC_NONE) {
-			gfirst[gid[c] + 2]++;
-			gn[gid[c]] += rc->ctx[c].n;
-			gthin[gid[c]] |= !rc->ctx[c].typical;
-		}
-	for (uint32_t j = 0; j < ng; j++) gfirst[j + 2] += gfirst[j + 1];
-	for (uint32_t c = 0; c < rc->nctx; c++)
-		if (gid[c] != TC_NONE) order[gfirst[gid[c] + 1]++] = c;
-	for (uint32_t j = 0; j < ng; j++) {
-		if (!gthin[j] || gn[j] < 3) continue;
-		double *v = xmalloc(gn[j] * sizeof *v), med, mad;
-		bool two;
-		group_stats(t, rc, idx, first, order + gfirst[j], gfirst[j + 1] - gfirst[j], v, &med, &mad, &two);
-		free(v);
-		if (!two) continue;
-		for (uint32_t q = gfirst[j]; q < gfirst[j + 1]; q++) {
-			struct tc_rc_ctx *C = &rc->ctx[order[q]];
-			if (C->typical) continue;
-			C->median = med;
-			C->mad = mad;
-			C->typical = 2;
-		}
-	}
-	free(gid); free(gfirst); free(order); free(gn); free(gthin);
-}
-
-static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, const uint32_t *idx,
-			  const uint32_t *first, double *buf, double *dev)
-{
-	size_t ndev = 0;
-	for (uint32_t c = 0; c < rc->nctx; c++) {
-		struct tc_rc_ctx *C = &rc->ctx[c];
-		uint32_t n = first[c + 1] - first[c];
-		C->n = n;
-		/* idx is increasing within a context: the rank only moves forward */
-		uint32_t last_rank = TC_NONE, r = 0;
-		for (uint32_t k = 0; k < n; k++) {
-			uint32_t a = idx[first[c] + k];
-			while (rc->act_first[r + 1] <= a) r++;
-			buf[k] = act_value(t, rc, r, a);
-			if (r != last_rank) C->nranks++;
-			last_rank = r;
-		}
-		if (!n) {  /* emptied by first_segments: nothing to type */
-			C->typical = 1;
-			continue;
-		}
-		C->median = tc_median(buf, n);
-		for (uint32_t k = 0; k < n; k++) buf[k] = fabs(buf[k] - C->median);
-		C->mad = 1.4826 * tc_median(buf, n);
-		C->typical = n >= 3 && C->nranks >= 2;
-		if (C->kind == TC_ACT_COMPUTE && n >= 3)
-			for (uint32_t k = 0; k < n; k++) dev[ndev++] = buf[k];
-	}
-	backoff_thin(t, rc, idx, first);
-	/* still none, but seen 3 times or more (on one rank): that rank's own
-	 * median is its typical value (the tail of a pipeline, a tree's only inner
-	 * node; docs/rootcause.md, thin contexts) */
-	for (uint32_t c = 0; c < rc->nctx; c++)
-		if (!rc->ctx[c].typical && rc->ctx[c].n >= 3) rc->ctx[c].typical = 3;
-	rc->compute_spread = ndev ? 1.4826 * tc_median(dev, ndev) : 0;
-	rc->noise_floor = TC_MAX(rc->opts.floor_min, rc->opts.floor_k * rc->compute_spread);
-	for (uint32_t c = 0; c < rc->nctx; c++) {
-		struct tc_rc_ctx *C = &rc->ctx[c];
-		double m = rc->opts.mad_k * C->mad;
-		m = TC_MAX(m, rc->opts.median_frac * C->median);
-		C->threshold = C->median + TC_MAX(m, rc->noise_floor);
-	}
-}
-
-/* Persistent excess: ranks whose median in a context stands above the lower
- * quartile of the ranks' medians (contexts seen on ≥ 2 ranks: of two, the
- * faster is the reference). */
-static void persistent_excess(const struct tc_trace *t, struct tc_rootcause *rc, const uint32_t *idx,
-			      uint32_t n, double *buf, double *med, uint32_t *run_at)
-{
-	uint32_t nr = 0;
-	for (uint32_t k = 0; k < n;) {
-		/* idx is increasing: the run of rank r ends before its next rank's first activity */
-		uint32_t r = tc_rc_rank_of(rc, idx[k]), e = k, z = rc->act_first[r + 1];
-		while (e < n && idx[e] < z) { buf[e - k] = act_value(t, rc, r, idx[e]); e++; }
-		run_at[nr] = k;
-		med[nr++] = tc_median(buf, e - k);
-		k = e;
-	}
-	run_at[nr] = n;
-	if (nr < 2) return;
-	memcpy(buf, med, nr * sizeof *buf);
-	double q = tc_kth(buf, nr, nr / 4);
-	double bar = q + TC_MAX(rc->opts.persist_frac * q, rc->noise_floor);
-	for (uint32_t g = 0; g < nr; g++) {
-		if (med[g] <= bar) continue;
-		uint32_t r = tc_rc_rank_of(rc, idx[run_at[g]]);
-		for (uint32_t k = run_at[g]; k < run_at[g + 1]; k++) {
-			uint32_t i = idx[k];
-			double x = act_value(t, rc, r, i) - q;
-			if (x > rc->act_excess[i]) {
-				rc->act_excess[i] = (float)x;
-				if (!rc->act_outlier[i]) rc->act_outlier[i] = 2;
-			}
-		}
-	}
-}
-
 /* The length of the compute segments that hold most of the compute time: the
  * time-weighted median, from a histogram of log2 durations (O(n); the
  * histogram is filled while building the activities). */
@@ -705,124 +527,12 @@ static double compute_scale(const struct tc_trace *t, const double *bin, double 
 	return 0;
 }
 
-/* Stall counts: activities more than stall_min above their context median, by
- * kind; distinct ranks and pairs.  Counted in the excess pass. */
-struct stalls { bool *cr, *mr; uint32_t *cn, *cs; struct u64map pairs; };
-
-static void stalls_begin(struct tc_rootcause *rc, double scale, struct stalls *s)
-{
-	/* a stall: more than a tenth of the typical compute segment (the one that
-	 * holds most compute time) above the context's median, and above the floor */
-	rc->stall_min = TC_MAX(rc->noise_floor, 0.1 * scale);
-	s->cr = xcalloc(rc->nranks + 1, 1);
-	s->mr = xcalloc(rc->nranks + 1, 1);
-	s->cn = xcalloc(rc->nranks + 1, sizeof *s->cn);
-	s->cs = xcalloc(rc->nranks + 1, sizeof *s->cs);
-	u64map_init(&s->pairs);
-}
-
-/* Activity i of rank r, of context C, value x (act_value), partner (TC_NONE: none). */
-static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, uint32_t i, const struct tc_rc_ctx *C,
-			double x, uint32_t partner)
-{
-	/* one absolute yardstick for both kinds: the relative thresholds of the
-	 * contexts (½·median) would make a 1 ms stall an outlier of a 20 µs MPI
-	 * call but not of a 2 ms compute block */
-	bool stall = x - C->median > rc->stall_min;
-	if (C->kind == TC_ACT_COMPUTE) {
-		rc->n_compute++;
-		rc->n_compute_stalls += stall;
-		s->cn[r]++;
-		s->cs[r] += stall;
-		if (stall) s->cr[r] = true;
-		return;
-	}
-	if (rc->act_call[i] == TC_NONE) return;
-	rc->n_mpi++;
-	rc->n_mpi_stalls += stall;
-	if (!stall) return;
-	s->mr[r] = true;
-	uint64_t key = (uint64_t)r << 32 | (partner == TC_NONE ? 0xffffffffu : partner);
-	if (u64map_get(&s->pairs, key) == U64MAP_NONE) u64map_put(&s->pairs, key, 1);
-}
-
-static void stalls_end(struct tc_rootcause *rc, struct stalls *s)
-{
-	double *rate = xmalloc((rc->nranks + 1) * sizeof *rate);
-	uint32_t nrate = 0;
-	for (uint32_t r = 0; r < rc->nranks; r++) {
-		rc->stall_ranks_compute += s->cr[r];
-		rc->stall_ranks_mpi += s->mr[r];
-		if (s->cn[r]) rate[nrate++] = (double)s->cs[r] / (double)s->cn[r];
-	}
-	rc->compute_stall_rate_q1 = nrate ? tc_kth(rate, nrate, nrate / 4) : 0;
-	free(rate);
-	free(s->cn);
-	free(s->cs);
-	rc->stall_pairs_mpi = (uint32_t)s->pairs.live;
-	u64map_free(&s->pairs);
-	free(s->cr);
-	free(s->mr);
-}
-
-/* Charges the CPU time and faults since *mark to phase p; *mark = now. */
-static void phase_done(struct tc_rootcause *rc, enum tc_rc_phase p, struct tc_usage *mark)
+void tc_rc_phase_done(struct tc_rootcause *rc, enum tc_rc_phase p, struct tc_usage *mark)
 {
 	struct tc_usage u = tc_usage();
 	rc->phase_cpu[p] += u.cpu - mark->cpu;
 	rc->phase_faults[p] += u.minflt - mark->minflt;
 	*mark = u;
-}
-
-/* Contexts, then outlier excess, stall counts and waiting per rank in one
- * pass over the activities, then persistent excess.  scale: compute_scale. */
-static void excess(const struct tc_trace *t, struct tc_rootcause *rc, double scale, struct tc_usage *mark)
-{
-	/* scratch: idx (n), dev (n), buf (maxn + 2), med, run_at (one per rank of a
-	 * context: nranks + 2) */
-	size_t n = rc->nacts ? rc->nacts : 1;
-	uint32_t *first;
-	uint32_t maxn = 0;  /* the contexts' sizes were counted while building the activities */
-	for (uint32_t c = 0; c < rc->nctx; c++) maxn = TC_MAX(maxn, rc->ctx[c].n);
-	size_t m = (size_t)maxn + 2, nr = (size_t)rc->nranks + 2;
-	char *sc = tc_rc_scratch(rc, n * (sizeof(uint32_t) + sizeof(double)) + m * sizeof(double) +
-					 nr * (sizeof(double) + sizeof(uint32_t)) + 64);
-	double *dev = (double *)sc, *buf = dev + n, *med = buf + m;
-	uint32_t *idx = (uint32_t *)(med + nr), *run_at = idx + n;
-	group_by_ctx(rc, &first, idx);
-	context_stats(t, rc, idx, first, buf, dev);
-	phase_done(rc, TC_RCP_CONTEXTS, mark);
-	/* a rank's first MPI call of each context pays for setting the path up (MPI
-	 * libraries connect lazily on first use): warm-up, not an outlier */
-	uint32_t *seen = xmalloc(((size_t)rc->nctx + 1) * sizeof *seen);
-	for (uint32_t c = 0; c <= rc->nctx; c++) seen[c] = TC_NONE;
-	struct stalls st;
-	stalls_begin(rc, scale, &st);
-	for (uint32_t r = 0; r < rc->nranks; r++) {
-		uint64_t s = rc->rank_t0[r];  /* the activity's start */
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; s = rc->act_end[i++]) {
-			uint32_t c = rc->act_ctx[i], w = TC_NONE;
-			const struct tc_rc_ctx *C = &rc->ctx[c];
-			bool mpi = C->kind == TC_ACT_MPI, warmup = mpi && seen[c] != r;
-			seen[c] = r;
-			uint64_t ready = s;
-			if (mpi && (w = tc_rc_wait_of(rc, i)) != TC_NONE) ready = rc->waits[w].ready;
-			/* detected above the threshold; the excess is what lies above typical */
-			double x = tc_dur(t, rc->act_end[i] - (mpi ? ready : s));
-			if (!warmup && x > C->threshold) {
-				rc->act_excess[i] = (float)(x - C->median);
-				rc->act_outlier[i] = 1;
-			}
-			stall_count(rc, &st, r, i, C, x, w == TC_NONE ? TC_NONE : rc->waits[w].partner);
-			rc->wait_s[r] += mpi ? tc_dur(t, ready - s) : 0;
-		}
-	}
-	stalls_end(rc, &st);
-	free(seen);
-	for (uint32_t c = 0; c < rc->nctx; c++)
-		persistent_excess(t, rc, idx + first[c], first[c + 1] - first[c], buf, med, run_at);
-	free(first);
-	phase_done(rc, TC_RCP_EXCESS, mark);
 }
 
 /* --- the compact activities (analysis_rootcause.h) -------------------------------------- */
@@ -935,7 +645,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	b.nb = nb;
 	b.nnb = nnb;
 	b.coll = cache;
-	phase_done(rc, TC_RCP_ISENDS, &mark);
+	tc_rc_phase_done(rc, TC_RCP_ISENDS, &mark);
 	u64map_init(&b.keys);
 	u64map_init(&b.steady);
 	b.is_bound = xcalloc(t->nregions + 1, sizeof *b.is_bound);
@@ -958,21 +668,22 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	rc->ctx = b.ctx.a;
 	rc->nctx = (uint32_t)b.ctx.n;
 	u64map_free(&b.keys);
+	VEC_FREE(b.ctx_rank);
 	free(b.is_bound);
 	tc_rc_big_free(nb);
 	for (uint32_t ci = 0; ci < t->ncolls; ci++) free(cache[ci].sorted);
 	free(cache);
-	phase_done(rc, TC_RCP_ACTIVITIES, &mark);
+	tc_rc_phase_done(rc, TC_RCP_ACTIVITIES, &mark);
 	rc->wait_s = xcalloc(N ? N : 1, sizeof *rc->wait_s);
-	excess(t, rc, compute_scale(t, b.scale_bin, b.scale_tot), &mark);
+	tc_rc_excess(t, rc, compute_scale(t, b.scale_bin, b.scale_tot), &mark);
 	for (uint32_t r = 0; r < N; r++) rc->total_wait += rc->wait_s[r];
 	/* delay costs first: they may give thin contexts their excess, which the
 	 * path's pieces then carry */
 	tc_rc_delay_costs(t, rc);
-	phase_done(rc, TC_RCP_DELAY, &mark);
+	tc_rc_phase_done(rc, TC_RCP_DELAY, &mark);
 	tc_rc_critical_path(t, rc);
 	tc_rc_scratch(rc, 0);
-	phase_done(rc, TC_RCP_PATH, &mark);
+	tc_rc_phase_done(rc, TC_RCP_PATH, &mark);
 	return rc;
 }
 
