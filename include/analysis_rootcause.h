@@ -58,6 +58,10 @@ static inline double tc_act_own(const struct tc_trace *t, const struct tc_act *a
 	return tc_dur(t, a->end - a->ready);
 }
 
+/* The ends of 64 consecutive activities: base + a 32-bit offset each, or
+ * (when they span more than 2^32 ticks) 64 full ends at wide × 64 in end_wide. */
+struct tc_rc_block { uint64_t base; uint32_t wide; };
+
 /* What ended an MPI call's wait, for the few activities that have a partner
  * (tc_rootcause.waits). */
 struct tc_rc_wait {
@@ -132,7 +136,9 @@ struct tc_rootcause {
 	 * "Layout"); read them through tc_rc_act and the inline helpers below.
 	 * An activity starts where the previous one of its rank ends; its kind
 	 * and inter are its context's. */
-	uint64_t *act_end;        /* ticks */
+	uint32_t *end_off;        /* ticks: the end, above its block's base (tc_rc_act_end) */
+	struct tc_rc_block *end_block; /* per 64 activities */
+	uint64_t *end_wide;       /* the ends of the wide blocks, 64 per block */
 	uint32_t *act_ctx;        /* index into ctx */
 	uint32_t *act_call;       /* tc_act.call */
 	float *act_excess;        /* tc_act.excess */
@@ -185,10 +191,16 @@ static inline uint32_t tc_rc_wait_of(const struct tc_rootcause *rc, uint32_t i)
 	if (!(w & bit)) return TC_NONE;
 	return rc->wait_base[i / 64] + (uint32_t)__builtin_popcountll(w & (bit - 1));
 }
+/* Where activity i ends (ticks). */
+static inline uint64_t tc_rc_act_end(const struct tc_rootcause *rc, uint32_t i)
+{
+	const struct tc_rc_block *b = &rc->end_block[i / 64];
+	return b->wide == TC_NONE ? b->base + rc->end_off[i] : rc->end_wide[(size_t)b->wide * 64 + i % 64];
+}
 /* Activity i of rank r: where it starts (where the previous one ends). */
 static inline uint64_t tc_rc_act_start(const struct tc_rootcause *rc, uint32_t r, uint32_t i)
 {
-	return i > rc->act_first[r] ? rc->act_end[i - 1] : rc->rank_t0[r];
+	return i > rc->act_first[r] ? tc_rc_act_end(rc, i - 1) : rc->rank_t0[r];
 }
 static inline uint8_t tc_rc_act_kind(const struct tc_rootcause *rc, uint32_t i)
 {

@@ -33,14 +33,14 @@ static uint32_t last_rank(const struct tc_rootcause *rc)
 	for (uint32_t r = 0; r < rc->nranks; r++) {
 		uint32_t z = rc->act_first[r + 1];
 		if (z == rc->act_first[r]) continue;
-		if (best == TC_NONE || rc->act_end[z - 1] > end) { end = rc->act_end[z - 1]; best = r; }
+		if (best == TC_NONE || tc_rc_act_end(rc, z - 1) > end) { end = tc_rc_act_end(rc, z - 1); best = r; }
 	}
 	return best;
 }
 
 static void walk(const struct tc_trace *t, const struct tc_rootcause *rc, pieces_t *v, uint32_t r)
 {
-	uint64_t T = rc->act_end[rc->act_first[r + 1] - 1];
+	uint64_t T = tc_rc_act_end(rc, rc->act_first[r + 1] - 1);
 	uint32_t stuck = 0; /* jumps without moving back in time */
 	for (size_t guard = 2 * rc->nacts + 16; T > rc->t0 && guard; guard--) {
 		uint32_t i = tc_rc_act_at(rc, r, T);

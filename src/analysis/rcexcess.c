@@ -62,13 +62,14 @@ static void gather(const struct tc_trace *t, struct tc_rootcause *rc, struct gro
 	g->runs = tc_rc_big(((size_t)g->rfirst[nc] + 1) * sizeof *g->runs);
 	for (uint32_t r = 0; r < rc->nranks; r++) {
 		uint64_t s = rc->rank_t0[r];  /* the activity's start */
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; s = rc->act_end[i++]) {
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
 			uint32_t c = rc->act_ctx[i], w;
-			uint64_t from = s;
+			uint64_t from = s, e = tc_rc_act_end(rc, i);
 			if (rc->ctx[c].kind == TC_ACT_MPI && (w = tc_rc_wait_of(rc, i)) != TC_NONE) from = rc->waits[w].ready;
-			g->val[fill[c]++] = tc_dur(t, rc->act_end[i] - from);
-			uint32_t e = g->rend[c];
-			if (e == g->rfirst[c] || g->runs[e - 1].rank != r) g->runs[g->rend[c]++] = (struct run){ r, 0, 0 };
+			g->val[fill[c]++] = tc_dur(t, e - from);
+			s = e;
+			uint32_t z = g->rend[c];
+			if (z == g->rfirst[c] || g->runs[z - 1].rank != r) g->runs[g->rend[c]++] = (struct run){ r, 0, 0 };
 			g->runs[g->rend[c] - 1].n++;
 		}
 	}
@@ -322,17 +323,19 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 		size_t p0 = pk;
 		for (; pk < np && pers[pk].rank == r; pk++) q[pers[pk].ctx] = pers[pk].q;
 		uint64_t s = rc->rank_t0[r];  /* the activity's start */
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; s = rc->act_end[i++]) {
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
 			uint32_t c = rc->act_ctx[i], w = TC_NONE;
 			const struct tc_rc_ctx *C = &rc->ctx[c];
 			bool mpi = C->kind == TC_ACT_MPI, warmup = mpi && seen[c] != r;
 			seen[c] = r;
 			uint64_t ready = s;
 			if (mpi && (w = tc_rc_wait_of(rc, i)) != TC_NONE) ready = rc->waits[w].ready;
-			double x = tc_dur(t, rc->act_end[i] - (mpi ? ready : s));
+			uint64_t e = tc_rc_act_end(rc, i);
+			double x = tc_dur(t, e - (mpi ? ready : s));
 			set_excess(rc, i, C, x, warmup, q[c]);
 			stall_count(rc, &st, r, i, C, x, w == TC_NONE ? TC_NONE : rc->waits[w].partner);
 			rc->wait_s[r] += mpi ? tc_dur(t, ready - s) : 0;
+			s = e;
 		}
 		for (size_t k = p0; k < pk; k++) q[pers[k].ctx] = NAN;
 	}

@@ -102,18 +102,41 @@ struct first_seg { uint32_t act; uint64_t steady; };
  * a tc_rc_big mapping of an upper bound: never grown). */
 struct acts {
 	size_t n;
-	uint64_t *end;
+	uint64_t pend[64];                /* the ends of the block being filled */
+	uint32_t *end_off;                /* the ends as tc_rootcause keeps them (tc_rc_act_end) */
+	struct tc_rc_block *end_block;
+	VEC(uint64_t) wide;
 	uint32_t *ctx, *call;
 	struct tc_rc_wait *waits;
 	size_t nwaits;
 	uint64_t *wait_bits;
 };
 
+/* The ends of the activities of block k (the first m of pend) into their
+ * compact form (tc_rc_act_end). */
+static void end_block(struct acts *v, size_t k, size_t m)
+{
+	uint64_t lo = v->pend[0], hi = v->pend[0];
+	for (size_t j = 1; j < m; j++) {
+		lo = TC_MIN(lo, v->pend[j]);
+		hi = TC_MAX(hi, v->pend[j]);
+	}
+	struct tc_rc_block *b = &v->end_block[k];
+	if (hi - lo <= UINT32_MAX) {
+		*b = (struct tc_rc_block){ lo, TC_NONE };
+		for (size_t j = 0; j < m; j++) v->end_off[k * 64 + j] = (uint32_t)(v->pend[j] - lo);
+		return;
+	}
+	*b = (struct tc_rc_block){ 0, (uint32_t)(v->wide.n / 64) };
+	for (size_t j = 0; j < 64; j++) VEC_PUSH(v->wide, j < m ? v->pend[j] : 0);
+}
+
 /* Appends activity a (its start is the previous one's end). */
 static void push_act(struct acts *v, const struct tc_act *a)
 {
 	size_t i = v->n++;
-	v->end[i] = a->end;
+	v->pend[i % 64] = a->end;
+	if (i % 64 == 63) end_block(v, i / 64, 64);
 	v->ctx[i] = a->ctx;
 	v->call[i] = a->call;
 	if (a->partner == TC_NONE) return;
@@ -331,7 +354,8 @@ static void acts_alloc(const struct tc_trace *t, struct acts *v)
 	size_t cap = (size_t)t->nranks + 1, ncalls = 1;
 	for (uint32_t r = 0; r < t->nranks; r++) ncalls += t->ranks[r].ncalls;
 	cap += 2 * ncalls;
-	v->end = tc_rc_big(cap * sizeof *v->end);
+	v->end_off = tc_rc_big(cap * sizeof *v->end_off);
+	v->end_block = tc_rc_big((cap / 64 + 1) * sizeof *v->end_block);
 	v->ctx = tc_rc_big(cap * sizeof *v->ctx);
 	v->call = tc_rc_big(cap * sizeof *v->call);
 	v->waits = tc_rc_big(ncalls * sizeof *v->waits);
@@ -343,8 +367,11 @@ static void acts_alloc(const struct tc_trace *t, struct acts *v)
 static void acts_keep(struct tc_rootcause *rc, struct acts *v)
 {
 	size_t n = v->n, nw = n / 64 + 1;
+	if (n % 64) end_block(v, n / 64, n % 64);
 	rc->nacts = n;
-	rc->act_end = v->end;
+	rc->end_off = v->end_off;
+	rc->end_block = v->end_block;
+	rc->end_wide = v->wide.a;
 	rc->act_ctx = v->ctx;
 	rc->act_call = v->call;
 	rc->waits = v->waits;
@@ -540,7 +567,7 @@ void tc_rc_phase_done(struct tc_rootcause *rc, enum tc_rc_phase p, struct tc_usa
 struct tc_act tc_rc_act(const struct tc_rootcause *rc, uint32_t r, uint32_t i)
 {
 	const struct tc_rc_ctx *C = &rc->ctx[rc->act_ctx[i]];
-	struct tc_act a = { .start = tc_rc_act_start(rc, r, i), .end = rc->act_end[i], .excess = rc->act_excess[i],
+	struct tc_act a = { .start = tc_rc_act_start(rc, r, i), .end = tc_rc_act_end(rc, i), .excess = rc->act_excess[i],
 			    .call = rc->act_call[i], .partner = TC_NONE, .ctx = rc->act_ctx[i], .kind = C->kind,
 			    .edge = TC_WE_NONE, .inter = C->inter, .outlier = rc->act_outlier[i] };
 	a.ready = a.start;
@@ -603,13 +630,13 @@ uint32_t tc_rc_act_at_hint(const struct tc_rootcause *rc, uint32_t rank, uint64_
 	uint32_t a = lo, b = hi;
 	if (hint && *hint >= lo && *hint < hi) {
 		uint32_t h = *hint;
-		if (rc->act_end[h] < t) {  /* later: doubling steps forward from h */
+		if (tc_rc_act_end(rc, h) < t) {  /* later: doubling steps forward from h */
 			a = b = h + 1;
-			for (uint32_t step = 1; b < hi && rc->act_end[b] < t; step *= 2) {
+			for (uint32_t step = 1; b < hi && tc_rc_act_end(rc, b) < t; step *= 2) {
 				a = b + 1;
 				b = hi - b > step ? b + step : hi;
 			}
-		} else if (h == lo || rc->act_end[h - 1] < t) {
+		} else if (h == lo || tc_rc_act_end(rc, h - 1) < t) {
 			a = b = h;
 		} else {
 			b = h;
@@ -617,7 +644,7 @@ uint32_t tc_rc_act_at_hint(const struct tc_rootcause *rc, uint32_t rank, uint64_
 	}
 	while (a < b) {
 		uint32_t mid = a + (b - a) / 2;
-		if (rc->act_end[mid] < t) a = mid + 1;
+		if (tc_rc_act_end(rc, mid) < t) a = mid + 1;
 		else b = mid;
 	}
 	uint32_t j = a < hi ? a : hi - 1;
@@ -692,7 +719,9 @@ void tc_rootcause_free(struct tc_rootcause *rc)
 	if (!rc) return;
 	free(rc->act_first);
 	free(rc->rank_t0);
-	tc_rc_big_free(rc->act_end);
+	tc_rc_big_free(rc->end_off);
+	tc_rc_big_free(rc->end_block);
+	free(rc->end_wide);
 	tc_rc_big_free(rc->act_ctx);
 	tc_rc_big_free(rc->act_call);
 	tc_rc_big_free(rc->act_excess);

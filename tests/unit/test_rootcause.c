@@ -553,7 +553,7 @@ static void test_rc_pipeline_delay(void **state)
 	assert_true(tc_rc_origins(rc, 4, o) >= 1);
 	assert_int_equal(o[0].rank, 2);
 	assert_float_equal(o[0].excess, 50, 1e-4);
-	assert_int_equal(rc->act_end[o[0].act] - tc_rc_act_start(rc, 2, o[0].act), 60);
+	assert_int_equal(tc_rc_act_end(rc, o[0].act) - tc_rc_act_start(rc, 2, o[0].act), 60);
 	assert_float_equal(rc->path_compute_excess[2], 50, 1e-4);
 	assert_int_equal(V->v[0].cause, TC_CAUSE_IMBALANCE);
 	assert_int_equal(V->v[0].nranks, 1);
