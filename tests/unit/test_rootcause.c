@@ -564,6 +564,105 @@ static void test_rc_pipeline_delay(void **state)
 	tc_trace_free(t);
 }
 
+/* The compact activities (analysis_rootcause.h, docs/rootcause.md "Layout")
+ * read back exactly through tc_rc_act, block by block:
+ *   rank 0: 40 MPI_Comm_rank calls [10k + 1, 10k + 3] with compute between
+ *           them, then compute up to T = 5e9 + 1000 (past 2^32 ticks: a block
+ *           of full ends), MPI_Send [T, T + 5] to rank 1, compute to the end;
+ *   rank 1: compute [1, 100], MPI_Recv [100, T + 7] from rank 0: waits for
+ *           the late sender until T, caused by rank 0's compute before T. */
+static void test_rc_compact_layout(void **state)
+{
+	(void)state;
+	const uint64_t T = 5000001000ULL;
+	struct tc_trace *t = tc_trace_new(1, 0, 0);
+	tc_def_simple(t, 2, NULL, 1);
+	uint32_t rq = tc_def_region(t, "MPI_Comm_rank", 0, 0, true), rs = tc_def_region(t, "MPI_Send", 0, 0, true);
+	uint32_t rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
+	for (uint64_t k = 0; k < 40; k++) {
+		tcb_enter(t, 0, 10 * k + 1, rq);
+		tcb_leave(t, 0, 10 * k + 3, rq);
+	}
+	tcb_enter(t, 0, T, rs);
+	tcb_send(t, 0, T, 1, 0, 3, 8);
+	tcb_leave(t, 0, T + 5, rs);
+	tcb_enter(t, 1, 100, rr);
+	tcb_recv(t, 1, T + 7, 0, 0, 3, 8);
+	tcb_leave(t, 1, T + 7, rr);
+	tc_trace_finish(t);
+	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
+	assert_int_equal(rc->act_first[1], 82);
+	assert_int_equal(rc->nacts, 84);
+	assert_int_equal(rc->rank_t0[0], 1);
+	/* rank 0: MPI, then compute + MPI 39 times, compute, the send, compute */
+	for (uint32_t i = 0; i < 82; i++) {
+		struct tc_act a = tc_rc_act(rc, 0, i);
+		uint64_t k = (i + 1) / 2, s, e;
+		uint8_t kind = i % 2 ? TC_ACT_COMPUTE : TC_ACT_MPI;
+		uint32_t call = (uint32_t)k;
+		if (i < 79) {
+			s = kind == TC_ACT_MPI ? 10 * k + 1 : 10 * (k - 1) + 3;
+			e = kind == TC_ACT_MPI ? 10 * k + 3 : 10 * k + 1;
+		} else if (i == 79) {
+			s = 393, e = T;
+		} else if (i == 80) {
+			s = T, e = T + 5, kind = TC_ACT_MPI;
+		} else {
+			s = T + 5, e = T + 7, kind = TC_ACT_COMPUTE, call = TC_NONE;
+		}
+		assert_int_equal(a.start, s);
+		assert_int_equal(a.end, e);
+		assert_int_equal(tc_rc_act_end(rc, i), e);
+		assert_int_equal(a.kind, kind);
+		assert_int_equal(tc_rc_act_kind(rc, i), kind);
+		assert_int_equal(a.call, call);
+		assert_int_equal(a.ready, s);
+		assert_int_equal(a.partner, TC_NONE);
+		assert_int_equal(a.edge, TC_WE_NONE);
+		assert_int_equal(tc_rc_wait_of(rc, i), TC_NONE);
+		assert_float_equal(a.excess, rc->act_excess[i], 0);
+		if (i == 79) continue;
+		assert_float_equal(a.excess, 0, 0);
+		assert_int_equal(a.outlier, 0);
+		assert_float_equal(tc_rc_act_delay_cost(rc, i), 0, 0);
+	}
+	/* the unique compute segment before the late send is the delay (thin
+	 * context, docs/rootcause.md): its length as excess, the wait as its cost */
+	struct tc_act d = tc_rc_act(rc, 0, 79);
+	assert_int_equal(d.outlier, 3);
+	assert_float_equal(d.excess, (float)(T - 393), 0);
+	assert_int_equal(rc->nexcess, 1);
+	assert_int_equal(rc->ex_act[0], 79);
+	assert_float_equal(tc_rc_act_delay_cost(rc, 79), (float)(T - 393), 0);
+	assert_float_equal(rc->delay_cost[0], (float)(T - 393), 0);
+	/* the first block fits 32-bit offsets, the second does not */
+	assert_int_equal(rc->end_block[0].wide, TC_NONE);
+	assert_int_not_equal(rc->end_block[1].wide, TC_NONE);
+	/* rank 1: the receive waited T − 100 for rank 0, the only wait record */
+	struct tc_act c = tc_rc_act(rc, 1, 82), m = tc_rc_act(rc, 1, 83);
+	assert_int_equal(c.kind, TC_ACT_COMPUTE);
+	assert_int_equal(c.start, 1);
+	assert_int_equal(c.end, 100);
+	assert_int_equal(c.call, 0);
+	assert_int_equal(m.kind, TC_ACT_MPI);
+	assert_int_equal(m.start, 100);
+	assert_int_equal(m.end, T + 7);
+	assert_int_equal(m.ready, T);
+	assert_int_equal(m.partner, 0);
+	assert_int_equal(m.edge, TC_WE_LATE_SENDER);
+	assert_int_equal(rc->nwaits, 1);
+	assert_int_equal(tc_rc_wait_of(rc, 83), 0);
+	assert_float_equal(tc_act_wait(t, &m), (double)(T - 100), 0);
+	assert_float_equal(tc_act_own(t, &m), 7, 0);
+	/* lookups over the wide block */
+	assert_int_equal(tc_rc_act_at(rc, 0, T), 79);
+	assert_int_equal(tc_rc_act_at(rc, 0, T + 1), 80);
+	assert_int_equal(tc_rc_act_before(rc, 0, T), 79);
+	assert_int_equal(tc_rc_rank_of(rc, 83), 1);
+	tc_rootcause_free(rc);
+	tc_trace_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -576,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_rc_excess_bounds),
 		cmocka_unit_test(test_rc_act_at_hint),
 		cmocka_unit_test(test_rc_big_and_scratch),
+		cmocka_unit_test(test_rc_compact_layout),
 		cmocka_unit_test(test_rc_backoff_unique_tags),
 		cmocka_unit_test(test_rc_pipeline_fill),
 		cmocka_unit_test(test_rc_own_context_typical),
