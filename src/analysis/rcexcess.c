@@ -17,8 +17,8 @@
 #include "analysis_rootcause.h"
 #include "u64map.h"
 
-/* A context's activities of one rank: how many, their median. */
-struct run { uint32_t rank, n; double med; };
+/* A context's activities of one rank: where their values start in val, their median. */
+struct run { uint32_t rank, at; double med; };
 /* A run with persistent excess: its context's lower quartile of the runs' medians. */
 struct pers { uint32_t rank, ctx; double q; };
 
@@ -60,20 +60,24 @@ static void gather(const struct tc_trace *t, struct tc_rootcause *rc, struct gro
 	g->rend = xmalloc(((size_t)nc + 1) * sizeof *g->rend);
 	memcpy(g->rend, g->rfirst, ((size_t)nc + 1) * sizeof *g->rend);
 	g->runs = tc_rc_big(((size_t)g->rfirst[nc] + 1) * sizeof *g->runs);
+	uint32_t *last = xmalloc(((size_t)nc + 1) * sizeof *last);  /* per context: the rank of its last run */
+	for (uint32_t c = 0; c <= nc; c++) last[c] = TC_NONE;
 	for (uint32_t r = 0; r < rc->nranks; r++) {
 		uint64_t s = rc->rank_t0[r];  /* the activity's start */
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
 			uint32_t c = rc->act_ctx[i], w;
 			uint64_t from = s, e = tc_rc_act_end(rc, i);
 			if (rc->ctx[c].kind == TC_ACT_MPI && (w = tc_rc_wait_of(rc, i)) != TC_NONE) from = rc->waits[w].ready;
+			if (last[c] != r) {
+				last[c] = r;
+				g->runs[g->rend[c]++] = (struct run){ r, fill[c], 0 };
+			}
 			g->val[fill[c]++] = tc_dur(t, e - from);
 			s = e;
-			uint32_t z = g->rend[c];
-			if (z == g->rfirst[c] || g->runs[z - 1].rank != r) g->runs[g->rend[c]++] = (struct run){ r, 0, 0 };
-			g->runs[g->rend[c] - 1].n++;
 		}
 	}
 	free(fill);
+	free(last);
 	g->own = xcalloc((size_t)nc + 1, sizeof *g->own);
 }
 
@@ -89,9 +93,10 @@ static void context_typical(struct tc_rootcause *rc, struct groups *g, uint32_t 
 		C->typical = 1;
 		return;
 	}
-	for (uint32_t k = g->rfirst[c], at = 0; k < g->rend[c]; at += g->runs[k++].n) {
-		memcpy(g->buf, v + at, g->runs[k].n * sizeof *v);
-		g->runs[k].med = tc_median(g->buf, g->runs[k].n);
+	for (uint32_t k = g->rfirst[c]; k < g->rend[c]; k++) {
+		uint32_t z = k + 1 < g->rend[c] ? g->runs[k + 1].at : g->first[c + 1];
+		memcpy(g->buf, g->val + g->runs[k].at, (z - g->runs[k].at) * sizeof *v);
+		g->runs[k].med = tc_median(g->buf, z - g->runs[k].at);
 	}
 	memcpy(g->buf, v, n * sizeof *v);
 	C->median = g->own[c] = tc_median(g->buf, n);

@@ -235,19 +235,19 @@ static uint64_t call_bytes(const struct tc_trace *t, uint32_t r, const struct tc
 	return bytes;
 }
 
+/* tags: call_tag of prev and next. */
 static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, const struct tc_call *prev,
-			 const struct tc_call *next, uint32_t next_idx, uint64_t gap_sig)
+			 const struct tc_call *next, uint32_t next_idx, uint64_t gap_sig, const uint64_t tags[2])
 {
-	const struct tc_trace *t = b->t;
 	uint32_t pr = prev ? prev->region : TC_NONE - 1, nr = next ? next->region : TC_NONE - 1;
-	uint64_t key = mix(mix(mix(mix(mix(1, pr), call_tag(t, r, prev)), nr), call_tag(t, r, next)), gap_sig);
+	uint64_t key = mix(mix(mix(mix(mix(1, pr), tags[0]), nr), tags[1]), gap_sig);
 	uint64_t coarse = mix(mix(mix(3, pr), nr), gap_sig);
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = next_idx, .partner = TC_NONE,
 			    .kind = TC_ACT_COMPUTE };
 	size_t nctx = b->ctx.n;
 	a.ctx = ctx_of(b, r, key, coarse, TC_ACT_COMPUTE, nr, 0, 0);
 	if (!prev || b->ctx.n != nctx) {  /* a first segment, or a new context: first_segments */
-		uint64_t steady = mix(mix(mix(3, nr), call_tag(t, r, next)), gap_sig);
+		uint64_t steady = mix(mix(mix(3, nr), tags[1]), gap_sig);
 		if (!prev) {
 			struct first_seg f = { (uint32_t)b->acts.n, steady };
 			VEC_PUSH(b->firsts, f);
@@ -320,6 +320,10 @@ static void rank_activities(struct build *b, uint32_t r, uint64_t t0, uint64_t t
 	const struct tc_rank *R = &t->ranks[r];
 	uint64_t cur = t0, gap_sig = 0;
 	const struct tc_call *prev = NULL;
+	/* call_tag of prev and of the next call; prev's is known when a compute
+	 * segment came before it (its next call) */
+	uint64_t tags[2] = { call_tag(t, r, NULL), 0 };
+	bool prev_tag = true;
 	uint32_t mpi_depth_end = 0; /* calls below this index are inside the last MPI call */
 	for (uint32_t i = 0; i < R->ncalls; i++) {
 		const struct tc_call *c = &R->calls[i];
@@ -337,13 +341,23 @@ static void rank_activities(struct build *b, uint32_t r, uint64_t t0, uint64_t t
 		if (b->is_bound[c->region]) continue;
 		uint64_t s = TC_MAX(c->enter, cur), e = TC_MIN(c->leave, t1);
 		if (e < s) e = s;
-		if (s > cur) push_compute(b, r, cur, s, prev, c, i, gap_sig);
+		if (s > cur) {
+			if (!prev_tag) tags[0] = call_tag(t, r, prev);
+			tags[1] = call_tag(t, r, c);
+			push_compute(b, r, cur, s, prev, c, i, gap_sig, tags);
+			tags[0] = tags[1];  /* c's: the next prev's */
+		}
+		prev_tag = s > cur;
 		push_mpi(b, r, s, e, i);
 		cur = e;
 		prev = c;
 		gap_sig = 0;
 	}
-	if (cur < t1) push_compute(b, r, cur, t1, prev, NULL, TC_NONE, gap_sig);
+	if (cur < t1) {
+		if (!prev_tag) tags[0] = call_tag(t, r, prev);
+		tags[1] = call_tag(t, r, NULL);
+		push_compute(b, r, cur, t1, prev, NULL, TC_NONE, gap_sig, tags);
+	}
 }
 
 /* The arrays of the activities, sized for at most two activities per
