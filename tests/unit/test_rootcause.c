@@ -571,10 +571,8 @@ static void test_rc_pipeline_delay(void **state)
  *           of full ends), MPI_Send [T, T + 5] to rank 1, compute to the end;
  *   rank 1: compute [1, 100], MPI_Recv [100, T + 7] from rank 0: waits for
  *           the late sender until T, caused by rank 0's compute before T. */
-static void test_rc_compact_layout(void **state)
+static struct tc_trace *compact_trace(uint64_t T)
 {
-	(void)state;
-	const uint64_t T = 5000001000ULL;
 	struct tc_trace *t = tc_trace_new(1, 0, 0);
 	tc_def_simple(t, 2, NULL, 1);
 	uint32_t rq = tc_def_region(t, "MPI_Comm_rank", 0, 0, true), rs = tc_def_region(t, "MPI_Send", 0, 0, true);
@@ -590,11 +588,12 @@ static void test_rc_compact_layout(void **state)
 	tcb_recv(t, 1, T + 7, 0, 0, 3, 8);
 	tcb_leave(t, 1, T + 7, rr);
 	tc_trace_finish(t);
-	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
-	assert_int_equal(rc->act_first[1], 82);
-	assert_int_equal(rc->nacts, 84);
-	assert_int_equal(rc->rank_t0[0], 1);
-	/* rank 0: MPI, then compute + MPI 39 times, compute, the send, compute */
+	return t;
+}
+
+/* compact_trace's rank 0: MPI, then compute + MPI 39 times, compute, the send, compute */
+static void compact_rank0(const struct tc_rootcause *rc, uint64_t T)
+{
 	for (uint32_t i = 0; i < 82; i++) {
 		struct tc_act a = tc_rc_act(rc, 0, i);
 		uint64_t k = (i + 1) / 2, s, e;
@@ -626,6 +625,18 @@ static void test_rc_compact_layout(void **state)
 		assert_int_equal(a.outlier, 0);
 		assert_float_equal(tc_rc_act_delay_cost(rc, i), 0, 0);
 	}
+}
+
+static void test_rc_compact_layout(void **state)
+{
+	(void)state;
+	const uint64_t T = 5000001000ULL;
+	struct tc_trace *t = compact_trace(T);
+	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
+	assert_int_equal(rc->act_first[1], 82);
+	assert_int_equal(rc->nacts, 84);
+	assert_int_equal(rc->rank_t0[0], 1);
+	compact_rank0(rc, T);
 	/* the unique compute segment before the late send is the delay (thin
 	 * context, docs/rootcause.md): its length as excess, the wait as its cost */
 	struct tc_act d = tc_rc_act(rc, 0, 79);
