@@ -140,7 +140,12 @@ struct tc_rootcause {
 	struct tc_rc_block *end_block; /* per 64 activities */
 	uint64_t *end_wide;       /* the ends of the wide blocks, 64 per block */
 	uint32_t *act_ctx;        /* index into ctx */
-	uint32_t *act_call;       /* tc_act.call */
+	/* the MPI activities: bit i of mpi_bits says activity i is one, mpi_base
+	 * as wait_base; mpi_call: their outermost MPI calls, in activity order (a
+	 * compute segment's call is the next activity's: tc_rc_act_call) */
+	uint64_t *mpi_bits;
+	uint32_t *mpi_base;
+	uint32_t *mpi_call;
 	float *act_excess;        /* tc_act.excess */
 	uint8_t *act_outlier;     /* tc_act.outlier */
 	/* the MPI activities with a partner, in activity order: bit i of
@@ -184,12 +189,18 @@ struct tc_rootcause {
 	double unattributed;       /* s of waiting whose cause had no excess to blame */
 };
 
+/* Bit i of a bitmap with per-64 counts of the set bits before (base): how
+ * many are set before it, TC_NONE when it is not set. */
+static inline uint32_t tc_rc_bit_rank(const uint64_t *bits, const uint32_t *base, uint32_t i)
+{
+	uint64_t w = bits[i / 64], bit = (uint64_t)1 << (i % 64);
+	if (!(w & bit)) return TC_NONE;
+	return base[i / 64] + (uint32_t)__builtin_popcountll(w & (bit - 1));
+}
 /* The wait record of activity i (index into rc->waits), TC_NONE when it has none. */
 static inline uint32_t tc_rc_wait_of(const struct tc_rootcause *rc, uint32_t i)
 {
-	uint64_t w = rc->wait_bits[i / 64], bit = (uint64_t)1 << (i % 64);
-	if (!(w & bit)) return TC_NONE;
-	return rc->wait_base[i / 64] + (uint32_t)__builtin_popcountll(w & (bit - 1));
+	return tc_rc_bit_rank(rc->wait_bits, rc->wait_base, i);
 }
 /* Where activity i ends (ticks). */
 static inline uint64_t tc_rc_act_end(const struct tc_rootcause *rc, uint32_t i)
@@ -204,7 +215,15 @@ static inline uint64_t tc_rc_act_start(const struct tc_rootcause *rc, uint32_t r
 }
 static inline uint8_t tc_rc_act_kind(const struct tc_rootcause *rc, uint32_t i)
 {
-	return rc->ctx[rc->act_ctx[i]].kind;
+	return rc->mpi_bits[i / 64] >> (i % 64) & 1 ? TC_ACT_MPI : TC_ACT_COMPUTE;
+}
+/* tc_act.call of activity i of rank r: an MPI call's own, a compute
+ * segment's next activity's (the call that ends it), TC_NONE at the span end. */
+static inline uint32_t tc_rc_act_call(const struct tc_rootcause *rc, uint32_t r, uint32_t i)
+{
+	uint32_t j = tc_rc_act_kind(rc, i) == TC_ACT_MPI ? i : i + 1;
+	uint32_t k = j < rc->act_first[r + 1] ? tc_rc_bit_rank(rc->mpi_bits, rc->mpi_base, j) : TC_NONE;
+	return k == TC_NONE ? TC_NONE : rc->mpi_call[k];
 }
 /* Activity i of rank r unpacked. */
 struct tc_act tc_rc_act(const struct tc_rootcause *rc, uint32_t r, uint32_t i);

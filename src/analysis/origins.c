@@ -10,7 +10,7 @@ bool tc_block_of_act(const struct tc_rootcause *rc, const struct tc_steps *st, u
 		     struct tc_block *b)
 {
 	for (uint32_t k = i; k < rc->act_first[r + 1]; k++) {
-		uint32_t call = rc->act_call[k];
+		uint32_t call = tc_rc_act_call(rc, r, k);
 		if (call == TC_NONE) continue;
 		uint32_t cev = tc_steps_cev_of_call(st, r, call);
 		if (cev == TC_NONE) continue;

@@ -249,9 +249,10 @@ static void stalls_begin(struct tc_rootcause *rc, double scale, struct stalls *s
 	u64map_init(&s->pairs);
 }
 
-/* Activity i of rank r, of context C, value x (act_value), partner (TC_NONE: none). */
-static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, uint32_t i, const struct tc_rc_ctx *C,
-			double x, uint32_t partner)
+/* An activity of rank r, of context C, value x (compute: duration, MPI: own
+ * time), partner (TC_NONE: none). */
+static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, const struct tc_rc_ctx *C, double x,
+			uint32_t partner)
 {
 	/* one absolute yardstick for both kinds: the relative thresholds of the
 	 * contexts (½·median) would make a 1 ms stall an outlier of a 20 µs MPI
@@ -265,7 +266,6 @@ static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, u
 		if (stall) s->cr[r] = true;
 		return;
 	}
-	if (rc->act_call[i] == TC_NONE) return;
 	rc->n_mpi++;
 	rc->n_mpi_stalls += stall;
 	if (!stall) return;
@@ -338,7 +338,7 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 			uint64_t e = tc_rc_act_end(rc, i);
 			double x = tc_dur(t, e - (mpi ? ready : s));
 			set_excess(rc, i, C, x, warmup, q[c]);
-			stall_count(rc, &st, r, i, C, x, w == TC_NONE ? TC_NONE : rc->waits[w].partner);
+			stall_count(rc, &st, r, C, x, w == TC_NONE ? TC_NONE : rc->waits[w].partner);
 			rc->wait_s[r] += mpi ? tc_dur(t, ready - s) : 0;
 			s = e;
 		}

@@ -106,7 +106,10 @@ struct acts {
 	uint32_t *end_off;                /* the ends as tc_rootcause keeps them (tc_rc_act_end) */
 	struct tc_rc_block *end_block;
 	VEC(uint64_t) wide;
-	uint32_t *ctx, *call;
+	uint32_t *ctx;
+	uint64_t *mpi_bits;               /* tc_rootcause.mpi_bits, mpi_call */
+	uint32_t *mpi_call;
+	size_t nmpi;
 	struct tc_rc_wait *waits;
 	size_t nwaits;
 	uint64_t *wait_bits;
@@ -138,7 +141,10 @@ static void push_act(struct acts *v, const struct tc_act *a)
 	v->pend[i % 64] = a->end;
 	if (i % 64 == 63) end_block(v, i / 64, 64);
 	v->ctx[i] = a->ctx;
-	v->call[i] = a->call;
+	if (a->kind == TC_ACT_MPI) {
+		v->mpi_call[v->nmpi++] = a->call;
+		v->mpi_bits[i / 64] |= (uint64_t)1 << (i % 64);
+	}
 	if (a->partner == TC_NONE) return;
 	v->waits[v->nwaits++] = (struct tc_rc_wait){ a->ready, a->partner, a->edge };
 	v->wait_bits[i / 64] |= (uint64_t)1 << (i % 64);
@@ -371,9 +377,21 @@ static void acts_alloc(const struct tc_trace *t, struct acts *v)
 	v->end_off = tc_rc_big(cap * sizeof *v->end_off);
 	v->end_block = tc_rc_big((cap / 64 + 1) * sizeof *v->end_block);
 	v->ctx = tc_rc_big(cap * sizeof *v->ctx);
-	v->call = tc_rc_big(cap * sizeof *v->call);
+	v->mpi_call = tc_rc_big(ncalls * sizeof *v->mpi_call);
+	v->mpi_bits = tc_rc_big((cap / 64 + 1) * sizeof *v->mpi_bits);
 	v->waits = tc_rc_big(ncalls * sizeof *v->waits);
 	v->wait_bits = tc_rc_big((cap / 64 + 1) * sizeof *v->wait_bits);
+}
+
+/* Per 64-bit word of bits, the set bits before it (tc_rc_bit_rank). */
+static uint32_t *bit_counts(const uint64_t *bits, size_t nw)
+{
+	uint32_t *base = xmalloc(nw * sizeof *base), k = 0;
+	for (size_t w = 0; w < nw; w++) {
+		base[w] = k;
+		k += (uint32_t)__builtin_popcountll(bits[w]);
+	}
+	return base;
 }
 
 /* The activities into rc, with the index of the wait records and the (zero)
@@ -387,16 +405,13 @@ static void acts_keep(struct tc_rootcause *rc, struct acts *v)
 	rc->end_block = v->end_block;
 	rc->end_wide = v->wide.a;
 	rc->act_ctx = v->ctx;
-	rc->act_call = v->call;
+	rc->mpi_call = v->mpi_call;
+	rc->mpi_bits = v->mpi_bits;
+	rc->mpi_base = bit_counts(v->mpi_bits, nw);
 	rc->waits = v->waits;
 	rc->nwaits = v->nwaits;
 	rc->wait_bits = v->wait_bits;
-	rc->wait_base = xmalloc(nw * sizeof *rc->wait_base);
-	uint32_t k = 0;
-	for (size_t w = 0; w < nw; w++) {
-		rc->wait_base[w] = k;
-		k += (uint32_t)__builtin_popcountll(v->wait_bits[w]);
-	}
+	rc->wait_base = bit_counts(v->wait_bits, nw);
 	rc->act_excess = tc_rc_big((n ? n : 1) * sizeof *rc->act_excess);
 	rc->act_outlier = tc_rc_big(n ? n : 1);
 }
@@ -582,7 +597,7 @@ struct tc_act tc_rc_act(const struct tc_rootcause *rc, uint32_t r, uint32_t i)
 {
 	const struct tc_rc_ctx *C = &rc->ctx[rc->act_ctx[i]];
 	struct tc_act a = { .start = tc_rc_act_start(rc, r, i), .end = tc_rc_act_end(rc, i), .excess = rc->act_excess[i],
-			    .call = rc->act_call[i], .partner = TC_NONE, .ctx = rc->act_ctx[i], .kind = C->kind,
+			    .call = tc_rc_act_call(rc, r, i), .partner = TC_NONE, .ctx = rc->act_ctx[i], .kind = C->kind,
 			    .edge = TC_WE_NONE, .inter = C->inter, .outlier = rc->act_outlier[i] };
 	a.ready = a.start;
 	uint32_t w = tc_rc_wait_of(rc, i);
@@ -737,7 +752,9 @@ void tc_rootcause_free(struct tc_rootcause *rc)
 	tc_rc_big_free(rc->end_block);
 	free(rc->end_wide);
 	tc_rc_big_free(rc->act_ctx);
-	tc_rc_big_free(rc->act_call);
+	tc_rc_big_free(rc->mpi_call);
+	tc_rc_big_free(rc->mpi_bits);
+	free(rc->mpi_base);
 	tc_rc_big_free(rc->act_excess);
 	tc_rc_big_free(rc->act_outlier);
 	tc_rc_big_free(rc->wait_bits);

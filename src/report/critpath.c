@@ -25,7 +25,7 @@ const struct tc_rootcause *session_rootcause(struct tc_session *s)
 static const char *act_region(const struct tc_trace *t, const struct tc_rootcause *rc, uint32_t rank, uint32_t i)
 {
 	if (tc_rc_act_kind(rc, i) == TC_ACT_COMPUTE) return "compute";
-	uint32_t call = rc->act_call[i];
+	uint32_t call = tc_rc_act_call(rc, rank, i);
 	return call == TC_NONE ? "?" : tc_region_name(t, t->ranks[rank].calls[call].region);
 }
 
