@@ -139,7 +139,10 @@ struct tc_rootcause {
 	uint32_t *end_off;        /* ticks: the end, above its block's base (tc_rc_act_end) */
 	struct tc_rc_block *end_block; /* per 64 activities */
 	uint64_t *end_wide;       /* the ends of the wide blocks, 64 per block */
-	uint32_t *act_ctx;        /* index into ctx */
+	/* the context of each activity (index into ctx): 16 bits while the
+	 * contexts fit (act_ctx16), else 32 (act_ctx32, act_ctx16 NULL): tc_rc_act_ctx */
+	uint16_t *act_ctx16;
+	uint32_t *act_ctx32;
 	/* the MPI activities: bit i of mpi_bits says activity i is one, mpi_base
 	 * as wait_base; mpi_call: their outermost MPI calls, in activity order (a
 	 * compute segment's call is the next activity's: tc_rc_act_call) */
@@ -212,6 +215,10 @@ static inline uint64_t tc_rc_act_end(const struct tc_rootcause *rc, uint32_t i)
 static inline uint64_t tc_rc_act_start(const struct tc_rootcause *rc, uint32_t r, uint32_t i)
 {
 	return i > rc->act_first[r] ? tc_rc_act_end(rc, i - 1) : rc->rank_t0[r];
+}
+static inline uint32_t tc_rc_act_ctx(const struct tc_rootcause *rc, uint32_t i)
+{
+	return rc->act_ctx16 ? rc->act_ctx16[i] : rc->act_ctx32[i];
 }
 static inline uint8_t tc_rc_act_kind(const struct tc_rootcause *rc, uint32_t i)
 {

@@ -218,7 +218,7 @@ static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *r
 			if (j - i > 64) break;  /* a bounded look back */
 		}
 		if (E > 0 || best == TC_NONE) continue;
-		const struct tc_rc_ctx *C = &rc->ctx[rc->act_ctx[best]];
+		const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, best)];
 		if (C->typical) continue;
 		double wt = TC_MIN(d->wsec[k], tc_dur(t, blen));
 		if (wt > rc->act_excess[best]) {

@@ -65,7 +65,7 @@ static void gather(const struct tc_trace *t, struct tc_rootcause *rc, struct gro
 	for (uint32_t r = 0; r < rc->nranks; r++) {
 		uint64_t s = rc->rank_t0[r];  /* the activity's start */
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
-			uint32_t c = rc->act_ctx[i], w;
+			uint32_t c = tc_rc_act_ctx(rc, i), w;
 			uint64_t from = s, e = tc_rc_act_end(rc, i);
 			if (rc->ctx[c].kind == TC_ACT_MPI && (w = tc_rc_wait_of(rc, i)) != TC_NONE) from = rc->waits[w].ready;
 			if (last[c] != r) {
@@ -329,7 +329,7 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 		for (; pk < np && pers[pk].rank == r; pk++) q[pers[pk].ctx] = pers[pk].q;
 		uint64_t s = rc->rank_t0[r];  /* the activity's start */
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
-			uint32_t c = rc->act_ctx[i], w = TC_NONE;
+			uint32_t c = tc_rc_act_ctx(rc, i), w = TC_NONE;
 			const struct tc_rc_ctx *C = &rc->ctx[c];
 			bool mpi = C->kind == TC_ACT_MPI, warmup = mpi && seen[c] != r;
 			seen[c] = r;

@@ -106,7 +106,9 @@ struct acts {
 	uint32_t *end_off;                /* the ends as tc_rootcause keeps them (tc_rc_act_end) */
 	struct tc_rc_block *end_block;
 	VEC(uint64_t) wide;
-	uint32_t *ctx;
+	size_t cap;                       /* entries of each per-activity array */
+	uint16_t *ctx16;                  /* tc_rootcause.act_ctx16 / act_ctx32 */
+	uint32_t *ctx32;
 	uint64_t *mpi_bits;               /* tc_rootcause.mpi_bits, mpi_call */
 	uint32_t *mpi_call;
 	size_t nmpi;
@@ -134,13 +136,34 @@ static void end_block(struct acts *v, size_t k, size_t m)
 	for (size_t j = 0; j < 64; j++) VEC_PUSH(v->wide, j < m ? v->pend[j] : 0);
 }
 
+/* Activity i's context: c. */
+static void set_ctx(struct acts *v, size_t i, uint32_t c)
+{
+	if (v->ctx16 && c < UINT16_MAX) {
+		v->ctx16[i] = (uint16_t)c;
+		return;
+	}
+	if (v->ctx16) {  /* more contexts than 16 bits hold: 32 bits from now on */
+		v->ctx32 = tc_rc_big(v->cap * sizeof *v->ctx32);
+		for (size_t k = 0; k < v->n; k++) v->ctx32[k] = v->ctx16[k];
+		tc_rc_big_free(v->ctx16);
+		v->ctx16 = NULL;
+	}
+	v->ctx32[i] = c;
+}
+
+static uint32_t get_ctx(const struct acts *v, size_t i)
+{
+	return v->ctx16 ? v->ctx16[i] : v->ctx32[i];
+}
+
 /* Appends activity a (its start is the previous one's end). */
 static void push_act(struct acts *v, const struct tc_act *a)
 {
 	size_t i = v->n++;
 	v->pend[i % 64] = a->end;
 	if (i % 64 == 63) end_block(v, i / 64, 64);
-	v->ctx[i] = a->ctx;
+	set_ctx(v, i, a->ctx);
 	if (a->kind == TC_ACT_MPI) {
 		v->mpi_call[v->nmpi++] = a->call;
 		v->mpi_bits[i / 64] |= (uint64_t)1 << (i % 64);
@@ -308,14 +331,14 @@ static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32
 static void first_segments(struct build *b)
 {
 	for (size_t i = 0; i < b->firsts.n; i++) {
-		uint32_t *ctx = &b->acts.ctx[b->firsts.a[i].act];
-		if (b->ctx.a[*ctx].n >= 3) continue;
+		uint32_t act = b->firsts.a[i].act, c = get_ctx(&b->acts, act);
+		if (b->ctx.a[c].n >= 3) continue;
 		uint32_t k = u64map_get(&b->steady, b->firsts.a[i].steady);
-		if (k == U64MAP_NONE || k == *ctx) continue;
-		b->ctx.a[*ctx].n--;
+		if (k == U64MAP_NONE || k == c) continue;
+		b->ctx.a[c].n--;
 		b->ctx.a[k].n++;
 		b->ctx.a[k].nranks++;  /* perhaps a new rank there: an upper bound */
-		*ctx = k;
+		set_ctx(&b->acts, act, k);
 	}
 }
 
@@ -376,7 +399,8 @@ static void acts_alloc(const struct tc_trace *t, struct acts *v)
 	cap += 2 * ncalls;
 	v->end_off = tc_rc_big(cap * sizeof *v->end_off);
 	v->end_block = tc_rc_big((cap / 64 + 1) * sizeof *v->end_block);
-	v->ctx = tc_rc_big(cap * sizeof *v->ctx);
+	v->cap = cap;
+	v->ctx16 = tc_rc_big(cap * sizeof *v->ctx16);
 	v->mpi_call = tc_rc_big(ncalls * sizeof *v->mpi_call);
 	v->mpi_bits = tc_rc_big((cap / 64 + 1) * sizeof *v->mpi_bits);
 	v->waits = tc_rc_big(ncalls * sizeof *v->waits);
@@ -404,7 +428,8 @@ static void acts_keep(struct tc_rootcause *rc, struct acts *v)
 	rc->end_off = v->end_off;
 	rc->end_block = v->end_block;
 	rc->end_wide = v->wide.a;
-	rc->act_ctx = v->ctx;
+	rc->act_ctx16 = v->ctx16;
+	rc->act_ctx32 = v->ctx32;
 	rc->mpi_call = v->mpi_call;
 	rc->mpi_bits = v->mpi_bits;
 	rc->mpi_base = bit_counts(v->mpi_bits, nw);
@@ -595,9 +620,9 @@ void tc_rc_phase_done(struct tc_rootcause *rc, enum tc_rc_phase p, struct tc_usa
 
 struct tc_act tc_rc_act(const struct tc_rootcause *rc, uint32_t r, uint32_t i)
 {
-	const struct tc_rc_ctx *C = &rc->ctx[rc->act_ctx[i]];
+	const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, i)];
 	struct tc_act a = { .start = tc_rc_act_start(rc, r, i), .end = tc_rc_act_end(rc, i), .excess = rc->act_excess[i],
-			    .call = tc_rc_act_call(rc, r, i), .partner = TC_NONE, .ctx = rc->act_ctx[i], .kind = C->kind,
+			    .call = tc_rc_act_call(rc, r, i), .partner = TC_NONE, .ctx = tc_rc_act_ctx(rc, i), .kind = C->kind,
 			    .edge = TC_WE_NONE, .inter = C->inter, .outlier = rc->act_outlier[i] };
 	a.ready = a.start;
 	uint32_t w = tc_rc_wait_of(rc, i);
@@ -751,7 +776,8 @@ void tc_rootcause_free(struct tc_rootcause *rc)
 	tc_rc_big_free(rc->end_off);
 	tc_rc_big_free(rc->end_block);
 	free(rc->end_wide);
-	tc_rc_big_free(rc->act_ctx);
+	tc_rc_big_free(rc->act_ctx16);
+	tc_rc_big_free(rc->act_ctx32);
 	tc_rc_big_free(rc->mpi_call);
 	tc_rc_big_free(rc->mpi_bits);
 	free(rc->mpi_base);

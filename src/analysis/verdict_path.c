@@ -75,7 +75,7 @@ double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootc
 			if (inter_cost > 1) cost += len * (1 - 1 / inter_cost);
 			continue;
 		}
-		const struct tc_rc_ctx *C = &rc->ctx[rc->act_ctx[p->act]];
+		const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, p->act)];
 		uint32_t k = u64map_get(&intra, (uint64_t)C->region << 8 | C->size_bucket);
 		double ref = k != U64MAP_NONE ? rc->ctx[k].median : intra_model(C->size_bucket);
 		sum_inter += C->median;

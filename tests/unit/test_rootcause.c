@@ -484,8 +484,8 @@ static void test_rc_pipeline_fill(void **state)
 	uint32_t a = rc->act_first[0];
 	assert_int_equal(tc_rc_act_kind(rc, a), TC_ACT_COMPUTE);
 	assert_int_equal(tc_rc_act_start(rc, 0, a), 2);
-	assert_int_equal(rc->act_ctx[a], rc->act_ctx[a + 2]);
-	assert_int_equal(rc->ctx[rc->act_ctx[a]].n, 8);
+	assert_int_equal(tc_rc_act_ctx(rc, a), tc_rc_act_ctx(rc, a + 2));
+	assert_int_equal(rc->ctx[tc_rc_act_ctx(rc, a)].n, 8);
 	for (size_t i = 0; i < rc->nacts; i++) assert_float_equal(rc->act_excess[i], 0, 0);
 	for (uint32_t r = 0; r < 4; r++) assert_float_equal(rc->delay_cost[r], 0, 0);
 	assert_float_equal(rc->unattributed, 70, 1e-9);
@@ -520,7 +520,7 @@ static void test_rc_own_context_typical(void **state)
 	struct tc_verdicts *V = verdicts_of(t, &rc);
 	assert_float_equal(rc->wait_s[1], 11, 0);
 	assert_float_equal(rc->total_wait, 11, 0);
-	const struct tc_rc_ctx *C = &rc->ctx[rc->act_ctx[rc->act_first[0]]];
+	const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, rc->act_first[0])];
 	assert_int_equal(C->n, 10);
 	assert_int_equal(C->nranks, 1);
 	assert_int_equal(C->typical, 3);
@@ -636,6 +636,7 @@ static void test_rc_compact_layout(void **state)
 	assert_int_equal(rc->act_first[1], 82);
 	assert_int_equal(rc->nacts, 84);
 	assert_int_equal(rc->rank_t0[0], 1);
+	assert_non_null(rc->act_ctx16);
 	compact_rank0(rc, T);
 	/* the unique compute segment before the late send is the delay (thin
 	 * context, docs/rootcause.md): its length as excess, the wait as its cost */
@@ -674,6 +675,42 @@ static void test_rc_compact_layout(void **state)
 	tc_trace_free(t);
 }
 
+/* More contexts than 16 bits hold: 70,000 sends with tags of their own make
+ * as many compute contexts on each rank; the activities' contexts move from
+ * 16 to 32 bits while building and still count up to every context's n. */
+static void test_rc_many_contexts(void **state)
+{
+	(void)state;
+	const uint32_t K = 70000;
+	struct tc_trace *t = tc_trace_new(1, 0, 0);
+	tc_def_simple(t, 2, NULL, 1);
+	uint32_t rs = tc_def_region(t, "MPI_Send", 0, 0, true), rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
+	for (uint32_t k = 0; k < K; k++) {
+		uint64_t at = 10 * (uint64_t)k + 1;
+		tcb_enter(t, 0, at, rs);
+		tcb_send(t, 0, at, 1, 0, k, 8);
+		tcb_leave(t, 0, at + 2, rs);
+		tcb_enter(t, 1, at, rr);
+		tcb_recv(t, 1, at + 3, 0, 0, k, 8);
+		tcb_leave(t, 1, at + 3, rr);
+	}
+	tc_trace_finish(t);
+	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
+	assert_true(rc->nctx > UINT16_MAX);
+	assert_null(rc->act_ctx16);
+	uint32_t *n = calloc(rc->nctx, sizeof *n);
+	for (uint32_t i = 0; i < rc->nacts; i++) {
+		uint32_t c = tc_rc_act_ctx(rc, i);
+		assert_true(c < rc->nctx);
+		assert_int_equal(rc->ctx[c].kind, tc_rc_act_kind(rc, i));
+		n[c]++;
+	}
+	for (uint32_t c = 0; c < rc->nctx; c++) assert_int_equal(n[c], rc->ctx[c].n);
+	free(n);
+	tc_rootcause_free(rc);
+	tc_trace_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -687,6 +724,7 @@ int main(void)
 		cmocka_unit_test(test_rc_act_at_hint),
 		cmocka_unit_test(test_rc_big_and_scratch),
 		cmocka_unit_test(test_rc_compact_layout),
+		cmocka_unit_test(test_rc_many_contexts),
 		cmocka_unit_test(test_rc_backoff_unique_tags),
 		cmocka_unit_test(test_rc_pipeline_fill),
 		cmocka_unit_test(test_rc_own_context_typical),
