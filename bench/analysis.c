@@ -164,6 +164,10 @@ int main(int argc, char **argv)
 	       trc, tv);
 	printf("  %-28s %zu activities, %u contexts, path %zu pieces, %zu origins; top verdict %s\n", "", rc->nacts,
 	       rc->nctx, rc->npath, nog, tc_cause_names[V->v[0].cause]);
+	size_t nmpi = 0;
+	for (size_t i = 0; i < rc->nacts; i++) nmpi += tc_rc_act_kind(rc, (uint32_t)i) == TC_ACT_MPI;
+	printf("  %-28s %zu MPI calls, %zu with a partner (wait records), %zu with excess\n", "", nmpi, rc->nwaits,
+	       rc->nexcess);
 	double cpu = u3.cpu - u0.cpu;
 	if (fcpu > 0)
 		printf("  root causes + verdicts CPU   %8.3f s   %5.2f x the floor's CPU %.3f s (goal <= 1.0: %s)\n", cpu,

@@ -27,8 +27,10 @@ enum tc_wait_edge {
 };
 extern const char *const tc_wait_edge_names[TC_WE_COUNT]; /* "none", "late_sender", ... */
 
-/* One activity of a rank.  Activities of a rank are contiguous from its own
- * span start to its span end and in time order. */
+/* One activity of a rank, unpacked (tc_rc_act): the analysis keeps the
+ * activities in a compact form (struct tc_rootcause; docs/rootcause.md,
+ * "Layout").  Activities of a rank are contiguous from its own span start to
+ * its span end and in time order. */
 struct tc_act {
 	uint64_t start, end;  /* ticks */
 	uint64_t ready;       /* MPI: when the partner was ready (start + wait); start when no wait */
@@ -36,14 +38,13 @@ struct tc_act {
 	                         MPI: own time): value − median when above the context's
 	                         threshold, value − the cross-rank lower quartile for a rank
 	                         persistently above it; 0 when typical */
-	float delay_cost;     /* s of waiting elsewhere this activity's excess caused (long-term) */
 	uint32_t call;        /* MPI: the outermost MPI call; compute: the MPI call that ends it, or
 	                         TC_NONE at the rank's span end */
 	uint32_t partner;     /* MPI with wait: the rank whose readiness ended it, else TC_NONE */
 	uint32_t ctx;         /* context index (tc_rootcause.ctx) */
-	uint8_t kind;         /* enum tc_act_kind */
+	uint8_t kind;         /* enum tc_act_kind (its context's) */
 	uint8_t edge;         /* enum tc_wait_edge */
-	uint8_t inter;        /* MPI: a message or collective member crosses compute nodes */
+	uint8_t inter;        /* MPI: a message or collective member crosses compute nodes (its context's) */
 	uint8_t outlier;      /* the excess is an outlier of its context (1), persistent for the rank (2),
 	                         the delay before a wait in a context with no typical value (3) */
 };
@@ -56,6 +57,18 @@ static inline double tc_act_own(const struct tc_trace *t, const struct tc_act *a
 {
 	return tc_dur(t, a->end - a->ready);
 }
+
+/* The ends of 64 consecutive activities: base + a 32-bit offset each, or
+ * (when they span more than 2^32 ticks) 64 full ends at wide × 64 in end_wide. */
+struct tc_rc_block { uint64_t base; uint32_t wide; };
+
+/* What ended an MPI call's wait, for the few activities that have a partner
+ * (tc_rootcause.waits). */
+struct tc_rc_wait {
+	uint64_t ready;       /* ticks: start < ready <= end, or ready = start = end */
+	uint32_t partner;
+	uint8_t edge;         /* enum tc_wait_edge */
+};
 
 /* A call-path context: what is compared with what.  Compute: (previous MPI
  * call and tag, user regions inside the gap, next MPI call and tag); MPI:
@@ -83,7 +96,7 @@ extern const char *const tc_cp_kind_names[TC_CP_NKINDS]; /* "compute", "wait", "
 struct tc_cp_piece {
 	uint64_t start, end;  /* ticks */
 	uint32_t rank;
-	uint32_t act;         /* index into tc_rootcause.acts */
+	uint32_t act;         /* activity index (tc_rc_act) */
 	uint8_t kind;         /* enum tc_cp_kind */
 	double excess;        /* s: the part of the activity's excess on this piece (≤ its length) */
 };
@@ -116,9 +129,40 @@ struct tc_rootcause {
 	uint64_t phase_faults[TC_RCP_COUNT]; /* minor page faults per pass */
 	uint64_t t0, t1;          /* the span (ticks) */
 	uint32_t nranks;
-	uint32_t *act_first;      /* nranks + 1 offsets into acts */
+	uint32_t *act_first;      /* nranks + 1 offsets into the activities */
+	uint64_t *rank_t0;        /* nranks: the start of each rank's first activity */
 	size_t nacts;
-	struct tc_act *acts;
+	/* the activities, one entry per activity in each array (docs/rootcause.md,
+	 * "Layout"); read them through tc_rc_act and the inline helpers below.
+	 * An activity starts where the previous one of its rank ends; its kind
+	 * and inter are its context's. */
+	uint32_t *end_off;        /* ticks: the end, above its block's base (tc_rc_act_end) */
+	struct tc_rc_block *end_block; /* per 64 activities */
+	uint64_t *end_wide;       /* the ends of the wide blocks, 64 per block */
+	/* the context of each activity (index into ctx): 16 bits while the
+	 * contexts fit (act_ctx16), else 32 (act_ctx32, act_ctx16 NULL): tc_rc_act_ctx */
+	uint16_t *act_ctx16;
+	uint32_t *act_ctx32;
+	/* the MPI activities: bit i of mpi_bits says activity i is one, mpi_base
+	 * as wait_base; mpi_call: their outermost MPI calls, in activity order (a
+	 * compute segment's call is the next activity's: tc_rc_act_call) */
+	uint64_t *mpi_bits;
+	uint32_t *mpi_base;
+	uint32_t *mpi_call;
+	float *act_excess;        /* tc_act.excess */
+	uint8_t *act_outlier;     /* tc_act.outlier */
+	/* the MPI activities with a partner, in activity order: bit i of
+	 * wait_bits says activity i has one, wait_base[i / 64] counts those before
+	 * activity i & ~63 */
+	uint64_t *wait_bits;
+	uint32_t *wait_base;
+	size_t nwaits;
+	struct tc_rc_wait *waits;
+	/* the activities with excess (act_excess != 0), in activity order, and
+	 * their long-term delay cost (s of waiting elsewhere their excess caused) */
+	size_t nexcess;
+	uint32_t *ex_act;
+	float *ex_delay;
 	uint32_t nctx;
 	struct tc_rc_ctx *ctx;
 	double noise_floor;       /* s */
@@ -147,6 +191,51 @@ struct tc_rootcause {
 	size_t scratch_bytes;
 	double unattributed;       /* s of waiting whose cause had no excess to blame */
 };
+
+/* Bit i of a bitmap with per-64 counts of the set bits before (base): how
+ * many are set before it, TC_NONE when it is not set. */
+static inline uint32_t tc_rc_bit_rank(const uint64_t *bits, const uint32_t *base, uint32_t i)
+{
+	uint64_t w = bits[i / 64], bit = (uint64_t)1 << (i % 64);
+	if (!(w & bit)) return TC_NONE;
+	return base[i / 64] + (uint32_t)__builtin_popcountll(w & (bit - 1));
+}
+/* The wait record of activity i (index into rc->waits), TC_NONE when it has none. */
+static inline uint32_t tc_rc_wait_of(const struct tc_rootcause *rc, uint32_t i)
+{
+	return tc_rc_bit_rank(rc->wait_bits, rc->wait_base, i);
+}
+/* Where activity i ends (ticks). */
+static inline uint64_t tc_rc_act_end(const struct tc_rootcause *rc, uint32_t i)
+{
+	const struct tc_rc_block *b = &rc->end_block[i / 64];
+	return b->wide == TC_NONE ? b->base + rc->end_off[i] : rc->end_wide[(size_t)b->wide * 64 + i % 64];
+}
+/* Activity i of rank r: where it starts (where the previous one ends). */
+static inline uint64_t tc_rc_act_start(const struct tc_rootcause *rc, uint32_t r, uint32_t i)
+{
+	return i > rc->act_first[r] ? tc_rc_act_end(rc, i - 1) : rc->rank_t0[r];
+}
+static inline uint32_t tc_rc_act_ctx(const struct tc_rootcause *rc, uint32_t i)
+{
+	return rc->act_ctx16 ? rc->act_ctx16[i] : rc->act_ctx32[i];
+}
+static inline uint8_t tc_rc_act_kind(const struct tc_rootcause *rc, uint32_t i)
+{
+	return rc->mpi_bits[i / 64] >> (i % 64) & 1 ? TC_ACT_MPI : TC_ACT_COMPUTE;
+}
+/* tc_act.call of activity i of rank r: an MPI call's own, a compute
+ * segment's next activity's (the call that ends it), TC_NONE at the span end. */
+static inline uint32_t tc_rc_act_call(const struct tc_rootcause *rc, uint32_t r, uint32_t i)
+{
+	uint32_t j = tc_rc_act_kind(rc, i) == TC_ACT_MPI ? i : i + 1;
+	uint32_t k = j < rc->act_first[r + 1] ? tc_rc_bit_rank(rc->mpi_bits, rc->mpi_base, j) : TC_NONE;
+	return k == TC_NONE ? TC_NONE : rc->mpi_call[k];
+}
+/* Activity i of rank r unpacked. */
+struct tc_act tc_rc_act(const struct tc_rootcause *rc, uint32_t r, uint32_t i);
+/* The delay cost of activity i (0 without excess).  O(log activities with excess). */
+double tc_rc_act_delay_cost(const struct tc_rootcause *rc, uint32_t i);
 
 /* sp: the span to work in (NULL: the whole trace).  o NULL: defaults. */
 struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct tc_span *sp,
@@ -182,5 +271,9 @@ void *tc_rc_scratch(struct tc_rootcause *rc, size_t bytes);
 /* internal passes (separate files), exposed for the unit tests */
 void tc_rc_critical_path(const struct tc_trace *t, struct tc_rootcause *rc);
 void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc);
+/* contexts and excess (rcexcess.c); scale: the compute scale of the stalls */
+void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scale, struct tc_usage *mark);
+/* charges the CPU time and faults since *mark to phase p; *mark = now */
+void tc_rc_phase_done(struct tc_rootcause *rc, enum tc_rc_phase p, struct tc_usage *mark);
 
 #endif

@@ -33,19 +33,19 @@ static uint32_t last_rank(const struct tc_rootcause *rc)
 	for (uint32_t r = 0; r < rc->nranks; r++) {
 		uint32_t z = rc->act_first[r + 1];
 		if (z == rc->act_first[r]) continue;
-		if (best == TC_NONE || rc->acts[z - 1].end > end) { end = rc->acts[z - 1].end; best = r; }
+		if (best == TC_NONE || tc_rc_act_end(rc, z - 1) > end) { end = tc_rc_act_end(rc, z - 1); best = r; }
 	}
 	return best;
 }
 
 static void walk(const struct tc_trace *t, const struct tc_rootcause *rc, pieces_t *v, uint32_t r)
 {
-	uint64_t T = rc->acts[rc->act_first[r + 1] - 1].end;
+	uint64_t T = tc_rc_act_end(rc, rc->act_first[r + 1] - 1);
 	uint32_t stuck = 0; /* jumps without moving back in time */
 	for (size_t guard = 2 * rc->nacts + 16; T > rc->t0 && guard; guard--) {
 		uint32_t i = tc_rc_act_at(rc, r, T);
-		if (i == TC_NONE || rc->acts[i].start >= T) break;
-		const struct tc_act *a = &rc->acts[i];
+		if (i == TC_NONE || tc_rc_act_start(rc, r, i) >= T) break;
+		const struct tc_act act = tc_rc_act(rc, r, i), *a = &act;
 		uint64_t e = TC_MIN(T, a->end);
 		uint8_t own = a->inter ? TC_CP_MPI_INTER : TC_CP_MPI_INTRA;
 		if (a->kind == TC_ACT_COMPUTE) {

@@ -48,6 +48,7 @@ struct dc {
 	struct tc_rootcause *rc;
 	uint32_t *wfirst;   /* nranks + 1 offsets into wact */
 	uint32_t *wact;     /* the waits' activity indices, rank by rank, in order */
+	double *wsec;       /* per wait (index into wact): its waiting time (tc_act_wait) */
 	double *prop;       /* per wait (index into wact): cost propagated into it */
 	uint32_t *xfirst;   /* nranks + 1 offsets into xact / xpre */
 	uint32_t *xact;     /* activities with excess, rank by rank, in order */
@@ -56,9 +57,21 @@ struct dc {
 	double lost;        /* cost neither explained nor passed on */
 };
 
-static bool waited(const struct tc_act *a)
+/* The wait record of the wait at wact[k]. */
+static const struct tc_rc_wait *wrec(const struct dc *d, uint32_t k)
 {
-	return a->kind == TC_ACT_MPI && a->partner != TC_NONE && a->ready > a->start;
+	return &d->rc->waits[tc_rc_wait_of(d->rc, d->wact[k])];
+}
+
+/* The first activity in [i, hi) with a wait record, hi when none. */
+static uint32_t next_with_wait(const struct tc_rootcause *rc, uint32_t i, uint32_t hi)
+{
+	while (i < hi) {
+		uint64_t w = rc->wait_bits[i / 64] >> (i % 64);
+		if (w) return TC_MIN(hi, i + (uint32_t)__builtin_ctzll(w));
+		i = (i | 63) + 1;
+	}
+	return hi;
 }
 
 /* The last position k in v[lo, hi) with v[k] <= x, or TC_NONE. */
@@ -88,24 +101,29 @@ static void collect_waits(struct dc *d, struct wref **wlist, size_t *nw)
 	uint32_t N = rc->nranks;
 	VEC(struct wref) w = { 0 };
 	VEC(uint32_t) wa = { 0 };
+	VEC(double) ws = { 0 };
 	uint32_t *hint = xmalloc(((size_t)N + 1) * sizeof *hint);
 	for (uint32_t r = 0; r <= N; r++) hint[r] = TC_NONE;
 	d->wfirst = xcalloc((size_t)N + 1, sizeof *d->wfirst);
 	for (uint32_t r = 0; r < N; r++) {
 		d->wfirst[r] = (uint32_t)w.n;
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
-			const struct tc_act *a = &rc->acts[i];
-			if (!waited(a)) continue;
+		uint32_t hi = rc->act_first[r + 1];
+		for (uint32_t i = next_with_wait(rc, rc->act_first[r], hi); i < hi; i = next_with_wait(rc, i + 1, hi)) {
+			const struct tc_rc_wait *a = &rc->waits[tc_rc_wait_of(rc, i)];
+			uint64_t start = tc_rc_act_start(rc, r, i);
+			if (a->ready <= start) continue;  /* a partner, but no waiting */
 			uint32_t p = a->partner;
 			uint32_t j = p < N ? tc_rc_act_before_hint(rc, p, a->ready, &hint[p]) : TC_NONE;
 			struct wref x = { a->ready, (uint32_t)w.n, j };
 			VEC_PUSH(w, x);
 			VEC_PUSH(wa, i);
+			VEC_PUSH(ws, tc_dur(d->t, a->ready - start));
 		}
 	}
 	d->wfirst[N] = (uint32_t)w.n;
 	free(hint);
 	d->wact = wa.a;
+	d->wsec = ws.a;
 	d->prop = xcalloc(w.n ? w.n : 1, sizeof *d->prop);
 	*wlist = w.a;
 	*nw = w.n;
@@ -124,9 +142,8 @@ static void prepare(struct dc *d)
 		d->xfirst[r] = (uint32_t)xa.n;
 		double s = 0;
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
-			const struct tc_act *a = &rc->acts[i];
-			if (a->excess != 0) {
-				s += a->excess;
+			if (rc->act_excess[i] != 0) {
+				s += rc->act_excess[i];
 				VEC_PUSH(xa, i);
 				VEC_PUSH(xp, s);
 			}
@@ -162,10 +179,7 @@ static uint32_t assign(struct dc *d, uint32_t p, uint32_t j, double C, double wa
 	/* p's own last wait explains at most its length of p's lateness: a 3 ms
 	 * wait cannot pass on an 80 ms delay (the rest is unattributed) */
 	double fw = 0;
-	if (target != TC_NONE && wait > 0) {
-		const struct tc_act *w = &rc->acts[target];
-		fw = TC_MIN(1 - f, tc_dur(d->t, w->ready - w->start) / wait);
-	}
+	if (target != TC_NONE && wait > 0) fw = TC_MIN(1 - f, d->wsec[tw] / wait);
 	*rest = C * fw;
 	d->lost += C * (1 - f - fw);
 	return tw;
@@ -188,27 +202,28 @@ static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *r
 		any = rc->ctx[c].kind == TC_ACT_COMPUTE && !rc->ctx[c].typical;
 	if (!any) return;
 	for (size_t k = 0; k < nw; k++) {
-		const struct tc_act *a = &rc->acts[d->wact[k]];
-		uint32_t p = a->partner, j = w[k].j;
+		uint32_t p = wrec(d, (uint32_t)k)->partner, j = w[k].j;
 		if (j == TC_NONE) continue;
 		uint32_t best = TC_NONE;
+		uint64_t blen = 0;  /* best's length */
 		double E = 0;
 		for (uint32_t i = j + 1; i-- > rc->act_first[p];) {
-			const struct tc_act *x = &rc->acts[i];
-			E += x->excess;
-			if (x->kind == TC_ACT_COMPUTE && (best == TC_NONE || x->end - x->start > rc->acts[best].end - rc->acts[best].start))
+			struct tc_act x = tc_rc_act(rc, p, i);
+			E += x.excess;
+			if (x.kind == TC_ACT_COMPUTE && (best == TC_NONE || x.end - x.start > blen)) {
 				best = i;
-			if (x->kind == TC_ACT_MPI && x->partner != TC_NONE && x->ready > x->start) break;
+				blen = x.end - x.start;
+			}
+			if (x.kind == TC_ACT_MPI && x.partner != TC_NONE && x.ready > x.start) break;
 			if (j - i > 64) break;  /* a bounded look back */
 		}
 		if (E > 0 || best == TC_NONE) continue;
-		const struct tc_rc_ctx *C = &rc->ctx[rc->acts[best].ctx];
+		const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, best)];
 		if (C->typical) continue;
-		struct tc_act *b = &rc->acts[best];
-		double wt = TC_MIN(tc_act_wait(t, a), tc_dur(t, b->end - b->start));
-		if (wt > b->excess) {
-			b->excess = (float)wt;
-			b->outlier = 3;
+		double wt = TC_MIN(d->wsec[k], tc_dur(t, blen));
+		if (wt > rc->act_excess[best]) {
+			rc->act_excess[best] = (float)wt;
+			rc->act_outlier[best] = 3;
 		}
 	}
 }
@@ -225,23 +240,28 @@ void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 	prepare(&d);
 	if (nw) qsort(w, nw, sizeof *w, wref_cmp);
 	for (size_t k = 0; k < nw; k++) {
-		uint32_t self = w[k].k, i = d.wact[self];
-		const struct tc_act *a = &rc->acts[i];
-		double wait = tc_act_wait(t, a), rest;
-		uint32_t to = assign(&d, a->partner, w[k].j, wait + d.prop[self], wait, &rest);
+		uint32_t self = w[k].k;
+		double wait = d.wsec[self], rest;
+		uint32_t to = assign(&d, wrec(&d, self)->partner, w[k].j, wait + d.prop[self], wait, &rest);
 		/* a propagated cost must reach a wait handled later (an earlier one) */
-		if (to != TC_NONE && rc->acts[d.wact[to]].ready < a->ready) d.prop[to] += rest;
+		if (to != TC_NONE && wrec(&d, to)->ready < w[k].ready) d.prop[to] += rest;
 		else rc->unattributed += rest;
 	}
+	/* the cost of the activities with excess (the others' is 0) */
+	rc->nexcess = d.xfirst[N];
+	rc->ex_act = d.xact;
+	rc->ex_delay = xmalloc((rc->nexcess ? rc->nexcess : 1) * sizeof *rc->ex_delay);
 	for (uint32_t r = 0; r < N; r++) {
 		double c = 0;
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
+		uint32_t x = d.xfirst[r];
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1] && x < d.xfirst[r + 1]; i++) {
 			c += d.coef[i];
-			rc->acts[i].delay_cost = (float)(c * rc->acts[i].excess);
-			rc->delay_cost[r] += rc->acts[i].delay_cost;
+			if (d.xact[x] != i) continue;
+			rc->ex_delay[x] = (float)(c * rc->act_excess[i]);
+			rc->delay_cost[r] += rc->ex_delay[x++];
 		}
 	}
 	rc->unattributed += d.lost;
-	free(d.wfirst); free(d.wact); free(d.prop); free(d.xfirst); free(d.xact); free(d.xpre);
+	free(d.wfirst); free(d.wact); free(d.wsec); free(d.prop); free(d.xfirst); free(d.xpre);
 	free(w);
 }

@@ -9,14 +9,13 @@
 bool tc_block_of_act(const struct tc_rootcause *rc, const struct tc_steps *st, uint32_t r, uint32_t i,
 		     struct tc_block *b)
 {
-	const struct tc_act *a = &rc->acts[i];
 	for (uint32_t k = i; k < rc->act_first[r + 1]; k++) {
-		const struct tc_act *x = &rc->acts[k];
-		if (x->call == TC_NONE) continue;
-		uint32_t cev = tc_steps_cev_of_call(st, r, x->call);
+		uint32_t call = tc_rc_act_call(rc, r, k);
+		if (call == TC_NONE) continue;
+		uint32_t cev = tc_steps_cev_of_call(st, r, call);
 		if (cev == TC_NONE) continue;
 		b->cev = cev;
-		b->agg = a->kind == TC_ACT_COMPUTE;
+		b->agg = tc_rc_act_kind(rc, i) == TC_ACT_COMPUTE;
 		return true;
 	}
 	return false;

@@ -8,11 +8,7 @@
  *     segments between them, with a context key each, and in the same pass
  *  2. wait/own: per MPI call the time its partner became ready (late sender,
  *     late receiver, collective rules), clipped to the call;
- *  3. contexts: median and MAD of every context (selection, linear), the
- *     pooled robust spread of compute and from it the noise floor;
- *  4. excess: outlier excess over the context's threshold (with the stall
- *     counts and the waiting per rank in the same pass), and persistent
- *     excess of a rank whose median stands above the cross-rank lower quartile.
+ *  3. contexts and 4. excess: rcexcess.c.
  * Fresh memory is the main cost on big traces (docs/rootcause.md, "Cost"):
  * the big arrays come from tc_rc_big / tc_rc_scratch only. */
 #include <math.h>
@@ -102,16 +98,92 @@ static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, co
  * without the previous call (first_segments). */
 struct first_seg { uint32_t act; uint64_t steady; };
 
+/* The activities being built, in the compact form of tc_rootcause (each array
+ * a tc_rc_big mapping of an upper bound: never grown). */
+struct acts {
+	size_t n;
+	uint64_t pend[64];                /* the ends of the block being filled */
+	uint32_t *end_off;                /* the ends as tc_rootcause keeps them (tc_rc_act_end) */
+	struct tc_rc_block *end_block;
+	VEC(uint64_t) wide;
+	size_t cap;                       /* entries of each per-activity array */
+	uint16_t *ctx16;                  /* tc_rootcause.act_ctx16 / act_ctx32 */
+	uint32_t *ctx32;
+	uint64_t *mpi_bits;               /* tc_rootcause.mpi_bits, mpi_call */
+	uint32_t *mpi_call;
+	size_t nmpi;
+	struct tc_rc_wait *waits;
+	size_t nwaits;
+	uint64_t *wait_bits;
+};
+
+/* The ends of the activities of block k (the first m of pend) into their
+ * compact form (tc_rc_act_end). */
+static void end_block(struct acts *v, size_t k, size_t m)
+{
+	uint64_t lo = v->pend[0], hi = v->pend[0];
+	for (size_t j = 1; j < m; j++) {
+		lo = TC_MIN(lo, v->pend[j]);
+		hi = TC_MAX(hi, v->pend[j]);
+	}
+	struct tc_rc_block *b = &v->end_block[k];
+	if (hi - lo <= UINT32_MAX) {
+		*b = (struct tc_rc_block){ lo, TC_NONE };
+		for (size_t j = 0; j < m; j++) v->end_off[k * 64 + j] = (uint32_t)(v->pend[j] - lo);
+		return;
+	}
+	*b = (struct tc_rc_block){ 0, (uint32_t)(v->wide.n / 64) };
+	for (size_t j = 0; j < 64; j++) VEC_PUSH(v->wide, j < m ? v->pend[j] : 0);
+}
+
+/* Activity i's context: c. */
+static void set_ctx(struct acts *v, size_t i, uint32_t c)
+{
+	if (v->ctx16 && c < UINT16_MAX) {
+		v->ctx16[i] = (uint16_t)c;
+		return;
+	}
+	if (v->ctx16) {  /* more contexts than 16 bits hold: 32 bits from now on */
+		v->ctx32 = tc_rc_big(v->cap * sizeof *v->ctx32);
+		for (size_t k = 0; k < v->n; k++) v->ctx32[k] = v->ctx16[k];
+		tc_rc_big_free(v->ctx16);
+		v->ctx16 = NULL;
+	}
+	v->ctx32[i] = c;
+}
+
+static uint32_t get_ctx(const struct acts *v, size_t i)
+{
+	return v->ctx16 ? v->ctx16[i] : v->ctx32[i];
+}
+
+/* Appends activity a (its start is the previous one's end). */
+static void push_act(struct acts *v, const struct tc_act *a)
+{
+	size_t i = v->n++;
+	v->pend[i % 64] = a->end;
+	if (i % 64 == 63) end_block(v, i / 64, 64);
+	set_ctx(v, i, a->ctx);
+	if (a->kind == TC_ACT_MPI) {
+		v->mpi_call[v->nmpi++] = a->call;
+		v->mpi_bits[i / 64] |= (uint64_t)1 << (i % 64);
+	}
+	if (a->partner == TC_NONE) return;
+	v->waits[v->nwaits++] = (struct tc_rc_wait){ a->ready, a->partner, a->edge };
+	v->wait_bits[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
 struct build {
 	const struct tc_trace *t;
 	struct tc_rootcause *rc;
-	VEC(struct tc_act) acts;          /* in a tc_rc_big array of an upper bound: never grown */
+	struct acts acts;
 	const struct nbdone *nb;          /* Isends completed in Waits (wait/own, while the call is at hand) */
 	size_t nnb, nbpos;                /* nbpos: the cursor into nb */
 	struct coll_ready *coll;
 	double scale_bin[65], scale_tot;  /* compute time by log2 duration (compute_scale) */
 	struct u64map keys;               /* context key → index */
-	VEC(struct tc_rc_ctx) ctx;
+	VEC(struct tc_rc_ctx) ctx;          /* n counted; nranks: at least the distinct ranks (rcexcess.c) */
+	VEC(uint32_t) ctx_rank;           /* per context: the last rank seen there */
 	struct u64map steady;             /* compute: key without the previous call → a context with one */
 	VEC(struct first_seg) firsts;     /* each rank's compute segment before its first MPI call */
 	bool *is_bound;                   /* per region: MPI_Init / MPI_Finalize */
@@ -136,18 +208,24 @@ static uint64_t call_tag(const struct tc_trace *t, uint32_t r, const struct tc_c
 	return 0xffff;
 }
 
-static uint32_t ctx_of(struct build *b, uint64_t key, uint64_t coarse, uint8_t kind, uint32_t region, uint8_t inter,
-		       uint8_t bucket)
+/* The context of key for an activity of rank r (counted there). */
+static uint32_t ctx_of(struct build *b, uint32_t r, uint64_t key, uint64_t coarse, uint8_t kind, uint32_t region,
+		       uint8_t inter, uint8_t bucket)
 {
 	uint32_t i = u64map_get(&b->keys, key);
 	if (i != U64MAP_NONE) {
 		b->ctx.a[i].n++;
+		if (b->ctx_rank.a[i] != r) {
+			b->ctx_rank.a[i] = r;
+			b->ctx.a[i].nranks++;
+		}
 		return i;
 	}
 	i = (uint32_t)b->ctx.n;
-	struct tc_rc_ctx c = { .key = key, .coarse = coarse, .n = 1, .region = region, .kind = kind, .inter = inter,
-			       .size_bucket = bucket };
+	struct tc_rc_ctx c = { .key = key, .coarse = coarse, .n = 1, .nranks = 1, .region = region, .kind = kind,
+			       .inter = inter, .size_bucket = bucket };
 	VEC_PUSH(b->ctx, c);
+	VEC_PUSH(b->ctx_rank, r);
 	u64map_put(&b->keys, key, i);
 	return i;
 }
@@ -186,19 +264,19 @@ static uint64_t call_bytes(const struct tc_trace *t, uint32_t r, const struct tc
 	return bytes;
 }
 
+/* tags: call_tag of prev and next. */
 static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, const struct tc_call *prev,
-			 const struct tc_call *next, uint32_t next_idx, uint64_t gap_sig)
+			 const struct tc_call *next, uint32_t next_idx, uint64_t gap_sig, const uint64_t tags[2])
 {
-	const struct tc_trace *t = b->t;
 	uint32_t pr = prev ? prev->region : TC_NONE - 1, nr = next ? next->region : TC_NONE - 1;
-	uint64_t key = mix(mix(mix(mix(mix(1, pr), call_tag(t, r, prev)), nr), call_tag(t, r, next)), gap_sig);
+	uint64_t key = mix(mix(mix(mix(mix(1, pr), tags[0]), nr), tags[1]), gap_sig);
 	uint64_t coarse = mix(mix(mix(3, pr), nr), gap_sig);
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = next_idx, .partner = TC_NONE,
 			    .kind = TC_ACT_COMPUTE };
 	size_t nctx = b->ctx.n;
-	a.ctx = ctx_of(b, key, coarse, TC_ACT_COMPUTE, nr, 0, 0);
+	a.ctx = ctx_of(b, r, key, coarse, TC_ACT_COMPUTE, nr, 0, 0);
 	if (!prev || b->ctx.n != nctx) {  /* a first segment, or a new context: first_segments */
-		uint64_t steady = mix(mix(mix(3, nr), call_tag(t, r, next)), gap_sig);
+		uint64_t steady = mix(mix(mix(3, nr), tags[1]), gap_sig);
 		if (!prev) {
 			struct first_seg f = { (uint32_t)b->acts.n, steady };
 			VEC_PUSH(b->firsts, f);
@@ -206,7 +284,7 @@ static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, co
 			u64map_put(&b->steady, steady, a.ctx);
 		}
 	}
-	b->acts.a[b->acts.n++] = a;
+	push_act(&b->acts, &a);
 	b->scale_bin[size_bucket(e - s)] += (double)(e - s);
 	b->scale_tot += (double)(e - s);
 }
@@ -237,9 +315,9 @@ static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32
 	uint64_t key = mix(mix(mix(2, c->region), bucket), inter);
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = ci, .partner = TC_NONE, .kind = TC_ACT_MPI,
 			    .inter = inter };
-	a.ctx = ctx_of(b, key, 0, TC_ACT_MPI, c->region, inter, bucket);
+	a.ctx = ctx_of(b, r, key, 0, TC_ACT_MPI, c->region, inter, bucket);
 	call_wait(t, r, &a, b->nb, b->nnb, &b->nbpos, b->coll);
-	b->acts.a[b->acts.n++] = a;
+	push_act(&b->acts, &a);
 }
 
 /* A rank's compute segment before its first MPI call has no previous call:
@@ -253,13 +331,14 @@ static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32
 static void first_segments(struct build *b)
 {
 	for (size_t i = 0; i < b->firsts.n; i++) {
-		struct tc_act *a = &b->acts.a[b->firsts.a[i].act];
-		if (b->ctx.a[a->ctx].n >= 3) continue;
+		uint32_t act = b->firsts.a[i].act, c = get_ctx(&b->acts, act);
+		if (b->ctx.a[c].n >= 3) continue;
 		uint32_t k = u64map_get(&b->steady, b->firsts.a[i].steady);
-		if (k == U64MAP_NONE || k == a->ctx) continue;
-		b->ctx.a[a->ctx].n--;
+		if (k == U64MAP_NONE || k == c) continue;
+		b->ctx.a[c].n--;
 		b->ctx.a[k].n++;
-		a->ctx = k;
+		b->ctx.a[k].nranks++;  /* perhaps a new rank there: an upper bound */
+		set_ctx(&b->acts, act, k);
 	}
 }
 
@@ -270,6 +349,10 @@ static void rank_activities(struct build *b, uint32_t r, uint64_t t0, uint64_t t
 	const struct tc_rank *R = &t->ranks[r];
 	uint64_t cur = t0, gap_sig = 0;
 	const struct tc_call *prev = NULL;
+	/* call_tag of prev and of the next call; prev's is known when a compute
+	 * segment came before it (its next call) */
+	uint64_t tags[2] = { call_tag(t, r, NULL), 0 };
+	bool prev_tag = true;
 	uint32_t mpi_depth_end = 0; /* calls below this index are inside the last MPI call */
 	for (uint32_t i = 0; i < R->ncalls; i++) {
 		const struct tc_call *c = &R->calls[i];
@@ -287,13 +370,75 @@ static void rank_activities(struct build *b, uint32_t r, uint64_t t0, uint64_t t
 		if (b->is_bound[c->region]) continue;
 		uint64_t s = TC_MAX(c->enter, cur), e = TC_MIN(c->leave, t1);
 		if (e < s) e = s;
-		if (s > cur) push_compute(b, r, cur, s, prev, c, i, gap_sig);
+		if (s > cur) {
+			if (!prev_tag) tags[0] = call_tag(t, r, prev);
+			tags[1] = call_tag(t, r, c);
+			push_compute(b, r, cur, s, prev, c, i, gap_sig, tags);
+			tags[0] = tags[1];  /* c's: the next prev's */
+		}
+		prev_tag = s > cur;
 		push_mpi(b, r, s, e, i);
 		cur = e;
 		prev = c;
 		gap_sig = 0;
 	}
-	if (cur < t1) push_compute(b, r, cur, t1, prev, NULL, TC_NONE, gap_sig);
+	if (cur < t1) {
+		if (!prev_tag) tags[0] = call_tag(t, r, prev);
+		tags[1] = call_tag(t, r, NULL);
+		push_compute(b, r, cur, t1, prev, NULL, TC_NONE, gap_sig, tags);
+	}
+}
+
+/* The arrays of the activities, sized for at most two activities per
+ * outermost MPI call plus one per rank (pages never written are never faulted
+ * in). */
+static void acts_alloc(const struct tc_trace *t, struct acts *v)
+{
+	size_t cap = (size_t)t->nranks + 1, ncalls = 1;
+	for (uint32_t r = 0; r < t->nranks; r++) ncalls += t->ranks[r].ncalls;
+	cap += 2 * ncalls;
+	v->end_off = tc_rc_big(cap * sizeof *v->end_off);
+	v->end_block = tc_rc_big((cap / 64 + 1) * sizeof *v->end_block);
+	v->cap = cap;
+	v->ctx16 = tc_rc_big(cap * sizeof *v->ctx16);
+	v->mpi_call = tc_rc_big(ncalls * sizeof *v->mpi_call);
+	v->mpi_bits = tc_rc_big((cap / 64 + 1) * sizeof *v->mpi_bits);
+	v->waits = tc_rc_big(ncalls * sizeof *v->waits);
+	v->wait_bits = tc_rc_big((cap / 64 + 1) * sizeof *v->wait_bits);
+}
+
+/* Per 64-bit word of bits, the set bits before it (tc_rc_bit_rank). */
+static uint32_t *bit_counts(const uint64_t *bits, size_t nw)
+{
+	uint32_t *base = xmalloc(nw * sizeof *base), k = 0;
+	for (size_t w = 0; w < nw; w++) {
+		base[w] = k;
+		k += (uint32_t)__builtin_popcountll(bits[w]);
+	}
+	return base;
+}
+
+/* The activities into rc, with the index of the wait records and the (zero)
+ * excess and outlier arrays the next passes fill. */
+static void acts_keep(struct tc_rootcause *rc, struct acts *v)
+{
+	size_t n = v->n, nw = n / 64 + 1;
+	if (n % 64) end_block(v, n / 64, n % 64);
+	rc->nacts = n;
+	rc->end_off = v->end_off;
+	rc->end_block = v->end_block;
+	rc->end_wide = v->wide.a;
+	rc->act_ctx16 = v->ctx16;
+	rc->act_ctx32 = v->ctx32;
+	rc->mpi_call = v->mpi_call;
+	rc->mpi_bits = v->mpi_bits;
+	rc->mpi_base = bit_counts(v->mpi_bits, nw);
+	rc->waits = v->waits;
+	rc->nwaits = v->nwaits;
+	rc->wait_bits = v->wait_bits;
+	rc->wait_base = bit_counts(v->wait_bits, nw);
+	rc->act_excess = tc_rc_big((n ? n : 1) * sizeof *rc->act_excess);
+	rc->act_outlier = tc_rc_big(n ? n : 1);
 }
 
 /* --- 2. wait / own ---------------------------------------------------------------- */
@@ -450,181 +595,6 @@ static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, co
 	a->edge = rd.edge;
 }
 
-/* --- 3. contexts, 4. excess ---------------------------------------------------------- */
-
-static double act_value(const struct tc_trace *t, const struct tc_act *a)
-{
-	return a->kind == TC_ACT_COMPUTE ? tc_dur(t, a->end - a->start) : tc_act_own(t, a);
-}
-
-/* Activity indices grouped by context, rank order kept within a context
- * (stable counting sort): *first gets nctx + 1 offsets. */
-static void group_by_ctx(const struct tc_rootcause *rc, uint32_t **first, uint32_t *idx)
-{
-	uint32_t *f = xcalloc((size_t)rc->nctx + 1, sizeof *f);
-	for (uint32_t c = 0; c < rc->nctx; c++) f[c + 1] = rc->ctx[c].n;
-	for (uint32_t c = 0; c < rc->nctx; c++) f[c + 1] += f[c];
-	uint32_t *fill = xmalloc(((size_t)rc->nctx + 1) * sizeof *fill);
-	memcpy(fill, f, ((size_t)rc->nctx + 1) * sizeof *fill);
-	for (size_t i = 0; i < rc->nacts; i++) idx[fill[rc->acts[i].ctx]++] = (uint32_t)i;
-	free(fill);
-	*first = f;
-}
-
-/* The values of the activities of the contexts ctx[0..nc) (the contexts of one
- * coarse group) into v; their median and MAD; *two: they are on >= 2 ranks. */
-static void group_stats(const struct tc_trace *t, const struct tc_rootcause *rc, const uint32_t *idx,
-			const uint32_t *first, const uint32_t *ctx, uint32_t nc, double *v, double *med,
-			double *mad, bool *two)
-{
-	size_t n = 0;
-	uint32_t r0 = TC_NONE;
-	*two = false;
-	for (uint32_t q = 0; q < nc; q++)
-		for (uint32_t k = first[ctx[q]]; k < first[ctx[q] + 1]; k++) {
-			const struct tc_act *a = &rc->acts[idx[k]];
-			v[n++] = act_value(t, a);
-			uint32_t r = tc_rc_rank_of(rc, idx[k]);
-			if (r0 == TC_NONE) r0 = r;
-			else if (r != r0) *two = true;
-		}
-	*med = tc_median(v, n);
-	for (size_t k = 0; k < n; k++) v[k] = fabs(v[k] - *med);
-	*mad = 1.4826 * tc_median(v, n);
-}
-
-/* Back-off: a compute context seen fewer than 3 times or on one rank has no
- * typical value of its own (a tag unique to a rank or to an iteration makes it
- * so).  It takes the median and MAD of its coarse context (the same MPI calls
- * and user regions around it, tags left out) when that one is seen >= 3 times
- * on >= 2 ranks; then its outliers are found like everyone's, and the
- * delay-cost rule for contexts with no typical value (delaycost.c) is left for
- * the ones with none even there.  Only run when such a context exists. */
-static void backoff_thin(const struct tc_trace *t, struct tc_rootcause *rc, const uint32_t *idx,
-			 const uint32_t *first)
-{
-	uint32_t nthin = 0;
-	for (uint32_t c = 0; c < rc->nctx; c++) nthin += rc->ctx[c].kind == TC_ACT_COMPUTE && !rc->ctx[c].typical;
-	if (!nthin) return;
-	/* the compute contexts ordered by coarse key (a counting sort over group ids) */
-	struct u64map g;
-	u64map_init(&g);
-	uint32_t *gid = xmalloc(((size_t)rc->nctx + 1) * sizeof *gid), ng = 0;
-	for (uint32_t c = 0; c < rc->nctx; c++) {
-		gid[c] = TC_NONE;
-		if (rc->ctx[c].kind != TC_ACT_COMPUTE) continue;
-		uint32_t j = u64map_get(&g, rc->ctx[c].coarse);
-		if (j == U64MAP_NONE) u64map_put(&g, rc->ctx[c].coarse, j = ng++);
-		gid[c] = j;
-	}
-	u64map_free(&g);
-	uint32_t *gfirst = xcalloc((size_t)ng + 2, sizeof *gfirst), *order = xmalloc(((size_t)rc->nctx + 1) * sizeof *order);
-	size_t *gn = xcalloc((size_t)ng + 1, sizeof *gn);
-	bool *gthin = xcalloc((size_t)ng + 1, 1);
-	for (uint32_t c = 0; c < rc->nctx; c++)
-		if (gid[c] != TC_NONE) {
-			gfirst[gid[c] + 2]++;
-			gn[gid[c]] += rc->ctx[c].n;
-			gthin[gid[c]] |= !rc->ctx[c].typical;
-		}
-	for (uint32_t j = 0; j < ng; j++) gfirst[j + 2] += gfirst[j + 1];
-	for (uint32_t c = 0; c < rc->nctx; c++)
-		if (gid[c] != TC_NONE) order[gfirst[gid[c] + 1]++] = c;
-	for (uint32_t j = 0; j < ng; j++) {
-		if (!gthin[j] || gn[j] < 3) continue;
-		double *v = xmalloc(gn[j] * sizeof *v), med, mad;
-		bool two;
-		group_stats(t, rc, idx, first, order + gfirst[j], gfirst[j + 1] - gfirst[j], v, &med, &mad, &two);
-		free(v);
-		if (!two) continue;
-		for (uint32_t q = gfirst[j]; q < gfirst[j + 1]; q++) {
-			struct tc_rc_ctx *C = &rc->ctx[order[q]];
-			if (C->typical) continue;
-			C->median = med;
-			C->mad = mad;
-			C->typical = 2;
-		}
-	}
-	free(gid); free(gfirst); free(order); free(gn); free(gthin);
-}
-
-static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, const uint32_t *idx,
-			  const uint32_t *first, double *buf, double *dev)
-{
-	size_t ndev = 0;
-	for (uint32_t c = 0; c < rc->nctx; c++) {
-		struct tc_rc_ctx *C = &rc->ctx[c];
-		uint32_t n = first[c + 1] - first[c];
-		C->n = n;
-		/* idx is increasing within a context: the rank only moves forward */
-		uint32_t last_rank = TC_NONE, r = 0;
-		for (uint32_t k = 0; k < n; k++) {
-			uint32_t a = idx[first[c] + k];
-			buf[k] = act_value(t, &rc->acts[a]);
-			while (rc->act_first[r + 1] <= a) r++;
-			if (r != last_rank) C->nranks++;
-			last_rank = r;
-		}
-		if (!n) {  /* emptied by first_segments: nothing to type */
-			C->typical = 1;
-			continue;
-		}
-		C->median = tc_median(buf, n);
-		for (uint32_t k = 0; k < n; k++) buf[k] = fabs(buf[k] - C->median);
-		C->mad = 1.4826 * tc_median(buf, n);
-		C->typical = n >= 3 && C->nranks >= 2;
-		if (C->kind == TC_ACT_COMPUTE && n >= 3)
-			for (uint32_t k = 0; k < n; k++) dev[ndev++] = buf[k];
-	}
-	backoff_thin(t, rc, idx, first);
-	/* still none, but seen 3 times or more (on one rank): that rank's own
-	 * median is its typical value (the tail of a pipeline, a tree's only inner
-	 * node; docs/rootcause.md, thin contexts) */
-	for (uint32_t c = 0; c < rc->nctx; c++)
-		if (!rc->ctx[c].typical && rc->ctx[c].n >= 3) rc->ctx[c].typical = 3;
-	rc->compute_spread = ndev ? 1.4826 * tc_median(dev, ndev) : 0;
-	rc->noise_floor = TC_MAX(rc->opts.floor_min, rc->opts.floor_k * rc->compute_spread);
-	for (uint32_t c = 0; c < rc->nctx; c++) {
-		struct tc_rc_ctx *C = &rc->ctx[c];
-		double m = rc->opts.mad_k * C->mad;
-		m = TC_MAX(m, rc->opts.median_frac * C->median);
-		C->threshold = C->median + TC_MAX(m, rc->noise_floor);
-	}
-}
-
-/* Persistent excess: ranks whose median in a context stands above the lower
- * quartile of the ranks' medians (contexts seen on ≥ 2 ranks: of two, the
- * faster is the reference). */
-static void persistent_excess(const struct tc_trace *t, struct tc_rootcause *rc, const uint32_t *idx,
-			      uint32_t n, double *buf, double *med, uint32_t *run_at)
-{
-	uint32_t nr = 0;
-	for (uint32_t k = 0; k < n;) {
-		/* idx is increasing: the run of rank r ends before its next rank's first activity */
-		uint32_t r = tc_rc_rank_of(rc, idx[k]), e = k, z = rc->act_first[r + 1];
-		while (e < n && idx[e] < z) { buf[e - k] = act_value(t, &rc->acts[idx[e]]); e++; }
-		run_at[nr] = k;
-		med[nr++] = tc_median(buf, e - k);
-		k = e;
-	}
-	run_at[nr] = n;
-	if (nr < 2) return;
-	memcpy(buf, med, nr * sizeof *buf);
-	double q = tc_kth(buf, nr, nr / 4);
-	double bar = q + TC_MAX(rc->opts.persist_frac * q, rc->noise_floor);
-	for (uint32_t g = 0; g < nr; g++) {
-		if (med[g] <= bar) continue;
-		for (uint32_t k = run_at[g]; k < run_at[g + 1]; k++) {
-			struct tc_act *a = &rc->acts[idx[k]];
-			double x = act_value(t, a) - q;
-			if (x > a->excess) {
-				a->excess = (float)x;
-				if (!a->outlier) a->outlier = 2;
-			}
-		}
-	}
-}
-
 /* The length of the compute segments that hold most of the compute time: the
  * time-weighted median, from a histogram of log2 durations (O(n); the
  * histogram is filled while building the activities). */
@@ -638,67 +608,7 @@ static double compute_scale(const struct tc_trace *t, const double *bin, double 
 	return 0;
 }
 
-/* Stall counts: activities more than stall_min above their context median, by
- * kind; distinct ranks and pairs.  Counted in the excess pass. */
-struct stalls { bool *cr, *mr; uint32_t *cn, *cs; struct u64map pairs; };
-
-static void stalls_begin(struct tc_rootcause *rc, double scale, struct stalls *s)
-{
-	/* a stall: more than a tenth of the typical compute segment (the one that
-	 * holds most compute time) above the context's median, and above the floor */
-	rc->stall_min = TC_MAX(rc->noise_floor, 0.1 * scale);
-	s->cr = xcalloc(rc->nranks + 1, 1);
-	s->mr = xcalloc(rc->nranks + 1, 1);
-	s->cn = xcalloc(rc->nranks + 1, sizeof *s->cn);
-	s->cs = xcalloc(rc->nranks + 1, sizeof *s->cs);
-	u64map_init(&s->pairs);
-}
-
-/* Activity a of rank r, of value x (act_value). */
-static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, const struct tc_act *a, double x)
-{
-	/* one absolute yardstick for both kinds: the relative thresholds of the
-	 * contexts (½·median) would make a 1 ms stall an outlier of a 20 µs MPI
-	 * call but not of a 2 ms compute block */
-	bool stall = x - rc->ctx[a->ctx].median > rc->stall_min;
-	if (a->kind == TC_ACT_COMPUTE) {
-		rc->n_compute++;
-		rc->n_compute_stalls += stall;
-		s->cn[r]++;
-		s->cs[r] += stall;
-		if (stall) s->cr[r] = true;
-		return;
-	}
-	if (a->call == TC_NONE) return;
-	rc->n_mpi++;
-	rc->n_mpi_stalls += stall;
-	if (!stall) return;
-	s->mr[r] = true;
-	uint64_t key = (uint64_t)r << 32 | (a->partner == TC_NONE ? 0xffffffffu : a->partner);
-	if (u64map_get(&s->pairs, key) == U64MAP_NONE) u64map_put(&s->pairs, key, 1);
-}
-
-static void stalls_end(struct tc_rootcause *rc, struct stalls *s)
-{
-	double *rate = xmalloc((rc->nranks + 1) * sizeof *rate);
-	uint32_t nrate = 0;
-	for (uint32_t r = 0; r < rc->nranks; r++) {
-		rc->stall_ranks_compute += s->cr[r];
-		rc->stall_ranks_mpi += s->mr[r];
-		if (s->cn[r]) rate[nrate++] = (double)s->cs[r] / (double)s->cn[r];
-	}
-	rc->compute_stall_rate_q1 = nrate ? tc_kth(rate, nrate, nrate / 4) : 0;
-	free(rate);
-	free(s->cn);
-	free(s->cs);
-	rc->stall_pairs_mpi = (uint32_t)s->pairs.live;
-	u64map_free(&s->pairs);
-	free(s->cr);
-	free(s->mr);
-}
-
-/* Charges the CPU time and faults since *mark to phase p; *mark = now. */
-static void phase_done(struct tc_rootcause *rc, enum tc_rc_phase p, struct tc_usage *mark)
+void tc_rc_phase_done(struct tc_rootcause *rc, enum tc_rc_phase p, struct tc_usage *mark)
 {
 	struct tc_usage u = tc_usage();
 	rc->phase_cpu[p] += u.cpu - mark->cpu;
@@ -706,50 +616,33 @@ static void phase_done(struct tc_rootcause *rc, enum tc_rc_phase p, struct tc_us
 	*mark = u;
 }
 
-/* Contexts, then outlier excess, stall counts and waiting per rank in one
- * pass over the activities, then persistent excess.  scale: compute_scale. */
-static void excess(const struct tc_trace *t, struct tc_rootcause *rc, double scale, struct tc_usage *mark)
+/* --- the compact activities (analysis_rootcause.h) -------------------------------------- */
+
+struct tc_act tc_rc_act(const struct tc_rootcause *rc, uint32_t r, uint32_t i)
 {
-	/* scratch: idx (n), dev (n), buf (maxn + 2), med, run_at (one per rank of a
-	 * context: nranks + 2) */
-	size_t n = rc->nacts ? rc->nacts : 1;
-	uint32_t *first;
-	uint32_t maxn = 0;  /* the contexts' sizes were counted while building the activities */
-	for (uint32_t c = 0; c < rc->nctx; c++) maxn = TC_MAX(maxn, rc->ctx[c].n);
-	size_t m = (size_t)maxn + 2, nr = (size_t)rc->nranks + 2;
-	char *sc = tc_rc_scratch(rc, n * (sizeof(uint32_t) + sizeof(double)) + m * sizeof(double) +
-					 nr * (sizeof(double) + sizeof(uint32_t)) + 64);
-	double *dev = (double *)sc, *buf = dev + n, *med = buf + m;
-	uint32_t *idx = (uint32_t *)(med + nr), *run_at = idx + n;
-	group_by_ctx(rc, &first, idx);
-	context_stats(t, rc, idx, first, buf, dev);
-	phase_done(rc, TC_RCP_CONTEXTS, mark);
-	/* a rank's first MPI call of each context pays for setting the path up (MPI
-	 * libraries connect lazily on first use): warm-up, not an outlier */
-	uint32_t *seen = xmalloc(((size_t)rc->nctx + 1) * sizeof *seen);
-	for (uint32_t c = 0; c <= rc->nctx; c++) seen[c] = TC_NONE;
-	struct stalls st;
-	stalls_begin(rc, scale, &st);
-	for (uint32_t r = 0; r < rc->nranks; r++)
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
-			struct tc_act *a = &rc->acts[i];
-			bool warmup = a->kind == TC_ACT_MPI && seen[a->ctx] != r;
-			seen[a->ctx] = r;
-			/* detected above the threshold; the excess is what lies above typical */
-			double x = act_value(t, a);
-			if (!warmup && x > rc->ctx[a->ctx].threshold) {
-				a->excess = (float)(x - rc->ctx[a->ctx].median);
-				a->outlier = 1;
-			}
-			stall_count(rc, &st, r, a, x);
-			rc->wait_s[r] += tc_act_wait(t, a);
-		}
-	stalls_end(rc, &st);
-	free(seen);
-	for (uint32_t c = 0; c < rc->nctx; c++)
-		persistent_excess(t, rc, idx + first[c], first[c + 1] - first[c], buf, med, run_at);
-	free(first);
-	phase_done(rc, TC_RCP_EXCESS, mark);
+	const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, i)];
+	struct tc_act a = { .start = tc_rc_act_start(rc, r, i), .end = tc_rc_act_end(rc, i), .excess = rc->act_excess[i],
+			    .call = tc_rc_act_call(rc, r, i), .partner = TC_NONE, .ctx = tc_rc_act_ctx(rc, i), .kind = C->kind,
+			    .edge = TC_WE_NONE, .inter = C->inter, .outlier = rc->act_outlier[i] };
+	a.ready = a.start;
+	uint32_t w = tc_rc_wait_of(rc, i);
+	if (w != TC_NONE) {
+		a.ready = rc->waits[w].ready;
+		a.partner = rc->waits[w].partner;
+		a.edge = rc->waits[w].edge;
+	}
+	return a;
+}
+
+double tc_rc_act_delay_cost(const struct tc_rootcause *rc, uint32_t i)
+{
+	size_t lo = 0, hi = rc->nexcess;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (rc->ex_act[mid] < i) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo < rc->nexcess && rc->ex_act[lo] == i ? rc->ex_delay[lo] : 0;
 }
 
 /* --- lookups ------------------------------------------------------------------------ */
@@ -774,7 +667,7 @@ uint32_t tc_rc_act_before_hint(const struct tc_rootcause *rc, uint32_t rank, uin
 {
 	uint32_t j = tc_rc_act_at_hint(rc, rank, t, hint);
 	if (j == TC_NONE) return TC_NONE;
-	if (rc->acts[j].start >= t) return j > rc->act_first[rank] ? j - 1 : TC_NONE;
+	if (tc_rc_act_start(rc, rank, j) >= t) return j > rc->act_first[rank] ? j - 1 : TC_NONE;
 	return j;
 }
 
@@ -791,13 +684,13 @@ uint32_t tc_rc_act_at_hint(const struct tc_rootcause *rc, uint32_t rank, uint64_
 	uint32_t a = lo, b = hi;
 	if (hint && *hint >= lo && *hint < hi) {
 		uint32_t h = *hint;
-		if (rc->acts[h].end < t) {  /* later: doubling steps forward from h */
+		if (tc_rc_act_end(rc, h) < t) {  /* later: doubling steps forward from h */
 			a = b = h + 1;
-			for (uint32_t step = 1; b < hi && rc->acts[b].end < t; step *= 2) {
+			for (uint32_t step = 1; b < hi && tc_rc_act_end(rc, b) < t; step *= 2) {
 				a = b + 1;
 				b = hi - b > step ? b + step : hi;
 			}
-		} else if (h == lo || rc->acts[h - 1].end < t) {
+		} else if (h == lo || tc_rc_act_end(rc, h - 1) < t) {
 			a = b = h;
 		} else {
 			b = h;
@@ -805,7 +698,7 @@ uint32_t tc_rc_act_at_hint(const struct tc_rootcause *rc, uint32_t rank, uint64_
 	}
 	while (a < b) {
 		uint32_t mid = a + (b - a) / 2;
-		if (rc->acts[mid].end < t) a = mid + 1;
+		if (tc_rc_act_end(rc, mid) < t) a = mid + 1;
 		else b = mid;
 	}
 	uint32_t j = a < hi ? a : hi - 1;
@@ -833,46 +726,45 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	b.nb = nb;
 	b.nnb = nnb;
 	b.coll = cache;
-	phase_done(rc, TC_RCP_ISENDS, &mark);
+	tc_rc_phase_done(rc, TC_RCP_ISENDS, &mark);
 	u64map_init(&b.keys);
 	u64map_init(&b.steady);
 	b.is_bound = xcalloc(t->nregions + 1, sizeof *b.is_bound);
 	for (uint32_t g = 0; g < t->nregions; g++) b.is_bound[g] = tc_region_is_init(t, g) || tc_region_is_finalize(t, g);
 	rc->act_first = xcalloc((size_t)N + 1, sizeof *rc->act_first);
-	/* at most two activities per outermost MPI call plus one per rank */
-	b.acts.cap = (size_t)N + 1;
-	for (uint32_t r = 0; r < N; r++) b.acts.cap += 2 * (size_t)t->ranks[r].ncalls;
-	b.acts.a = tc_rc_big(b.acts.cap * sizeof *b.acts.a);
+	rc->rank_t0 = xcalloc((size_t)N + 1, sizeof *rc->rank_t0);
+	acts_alloc(t, &b.acts);
 	for (uint32_t r = 0; r < N; r++) {
 		rc->act_first[r] = (uint32_t)b.acts.n;
-		if (!t->ranks[r].ncalls) continue;
 		uint64_t a = sp ? sp->rank_t0[r] : rc->t0, z = sp ? sp->rank_t1[r] : rc->t1;
+		rc->rank_t0[r] = a;
+		if (!t->ranks[r].ncalls) continue;
 		rank_activities(&b, r, a, z);
 	}
 	rc->act_first[N] = (uint32_t)b.acts.n;
 	first_segments(&b);
 	u64map_free(&b.steady);
 	VEC_FREE(b.firsts);
-	rc->acts = b.acts.a;
-	rc->nacts = b.acts.n;
+	acts_keep(rc, &b.acts);
 	rc->ctx = b.ctx.a;
 	rc->nctx = (uint32_t)b.ctx.n;
 	u64map_free(&b.keys);
+	VEC_FREE(b.ctx_rank);
 	free(b.is_bound);
 	tc_rc_big_free(nb);
 	for (uint32_t ci = 0; ci < t->ncolls; ci++) free(cache[ci].sorted);
 	free(cache);
-	phase_done(rc, TC_RCP_ACTIVITIES, &mark);
+	tc_rc_phase_done(rc, TC_RCP_ACTIVITIES, &mark);
 	rc->wait_s = xcalloc(N ? N : 1, sizeof *rc->wait_s);
-	excess(t, rc, compute_scale(t, b.scale_bin, b.scale_tot), &mark);
+	tc_rc_excess(t, rc, compute_scale(t, b.scale_bin, b.scale_tot), &mark);
 	for (uint32_t r = 0; r < N; r++) rc->total_wait += rc->wait_s[r];
 	/* delay costs first: they may give thin contexts their excess, which the
 	 * path's pieces then carry */
 	tc_rc_delay_costs(t, rc);
-	phase_done(rc, TC_RCP_DELAY, &mark);
+	tc_rc_phase_done(rc, TC_RCP_DELAY, &mark);
 	tc_rc_critical_path(t, rc);
 	tc_rc_scratch(rc, 0);
-	phase_done(rc, TC_RCP_PATH, &mark);
+	tc_rc_phase_done(rc, TC_RCP_PATH, &mark);
 	return rc;
 }
 
@@ -880,7 +772,22 @@ void tc_rootcause_free(struct tc_rootcause *rc)
 {
 	if (!rc) return;
 	free(rc->act_first);
-	tc_rc_big_free(rc->acts);
+	free(rc->rank_t0);
+	tc_rc_big_free(rc->end_off);
+	tc_rc_big_free(rc->end_block);
+	free(rc->end_wide);
+	tc_rc_big_free(rc->act_ctx16);
+	tc_rc_big_free(rc->act_ctx32);
+	tc_rc_big_free(rc->mpi_call);
+	tc_rc_big_free(rc->mpi_bits);
+	free(rc->mpi_base);
+	tc_rc_big_free(rc->act_excess);
+	tc_rc_big_free(rc->act_outlier);
+	tc_rc_big_free(rc->wait_bits);
+	free(rc->wait_base);
+	tc_rc_big_free(rc->waits);
+	free(rc->ex_act);
+	free(rc->ex_delay);
 	free(rc->ctx);
 	free(rc->path);
 	free(rc->path_compute_excess);
@@ -917,19 +824,21 @@ size_t tc_rc_origins(const struct tc_rootcause *rc, size_t k, struct tc_rc_origi
 	for (size_t i = 0; i < rc->npath; i++) onp[i] = (struct onpath){ rc->path[i].act, (uint32_t)i, rc->path[i].excess };
 	if (rc->npath) qsort(onp, rc->npath, sizeof *onp, onpath_cmp);
 	size_t pk = 0;
+	uint32_t r = 0;
 	VEC(struct tc_rc_origin) v = { 0 };
-	for (uint32_t r = 0; r < rc->nranks; r++)
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
-			const struct tc_act *a = &rc->acts[i];
-			if (a->excess <= 0) continue;
-			double on = 0;
-			while (pk < rc->npath && onp[pk].act < i) pk++;
-			for (size_t q = pk; q < rc->npath && onp[q].act == i; q++) on += onp[q].excess;
-			double score = a->delay_cost + on;
-			if (score <= 0) continue;
-			struct tc_rc_origin o = { i, r, score, a->excess, a->delay_cost, on };
-			VEC_PUSH(v, o);
-		}
+	for (size_t x = 0; x < rc->nexcess; x++) {
+		uint32_t i = rc->ex_act[x];
+		float excess = rc->act_excess[i], cost = rc->ex_delay[x];
+		if (excess <= 0) continue;
+		while (rc->act_first[r + 1] <= i) r++;
+		double on = 0;
+		while (pk < rc->npath && onp[pk].act < i) pk++;
+		for (size_t q = pk; q < rc->npath && onp[q].act == i; q++) on += onp[q].excess;
+		double score = cost + on;
+		if (score <= 0) continue;
+		struct tc_rc_origin o = { i, r, score, excess, cost, on };
+		VEC_PUSH(v, o);
+	}
 	free(onp);
 	if (v.n) qsort(v.a, v.n, sizeof *v.a, origin_cmp);
 	size_t n = TC_MIN(k, v.n);

@@ -97,7 +97,7 @@ double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootc
 			if (inter_cost > 1) cost += len * (1 - 1 / inter_cost);
 			continue;
 		}
-		const struct tc_rc_ctx *C = &rc->ctx[rc->acts[p->act].ctx];
+		const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, p->act)];
 		uint32_t k = u64map_get(&intra, (uint64_t)C->region << 8 | C->size_bucket);
 		double ref = k != U64MAP_NONE ? rc->ctx[k].median : intra_model(C->size_bucket);
 		sum_inter += C->median;
@@ -150,8 +150,8 @@ static void blame_steps(struct tc_verdict *v, const struct tc_trace *t, const st
 	for (uint32_t k = 0; k < v->nranks; k++) {
 		uint32_t r = v->ranks[k];
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
-			const struct tc_act *a = &rc->acts[i];
-			if (a->excess <= 0 || a->kind != TC_ACT_COMPUTE) continue;
+			float excess = rc->act_excess[i];
+			if (excess <= 0 || tc_rc_act_kind(rc, i) != TC_ACT_COMPUTE) continue;
 			uint32_t step = 0;
 			if (st) {
 				struct tc_block blk;
@@ -159,7 +159,7 @@ static void blame_steps(struct tc_verdict *v, const struct tc_trace *t, const st
 					step = (uint32_t)((int64_t)st->cevs[blk.cev].step - (blk.agg ? 1 : 0) < 0 ? 0
 							  : st->cevs[blk.cev].step - (blk.agg ? 1 : 0));
 			}
-			struct tc_blame_step b = { r, step, a->excess, tc_sec(t, a->start) };
+			struct tc_blame_step b = { r, step, excess, tc_sec(t, tc_rc_act_start(rc, r, i)) };
 			VEC_PUSH(s, b);
 		}
 	}
@@ -228,12 +228,15 @@ static double standout(const struct tc_rootcause *rc, const uint32_t *bl, uint32
 	double *sum = xcalloc(N ? N : 1, sizeof *sum), *big = xcalloc(N ? N : 1, sizeof *big);
 	bool *is_bl = xcalloc(N ? N : 1, sizeof *is_bl);
 	for (uint32_t i = 0; i < k; i++) is_bl[bl[i]] = true;
-	for (uint32_t r = 0; r < N; r++)
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++)
-			if (rc->acts[i].kind == TC_ACT_COMPUTE) {
-				sum[r] += rc->acts[i].excess;
-				big[r] = TC_MAX(big[r], (double)rc->acts[i].excess);
-			}
+	/* the activities without excess add nothing */
+	for (uint32_t r = 0, x = 0; x < rc->nexcess; x++) {
+		uint32_t i = rc->ex_act[x];
+		while (rc->act_first[r + 1] <= i) r++;
+		if (tc_rc_act_kind(rc, i) == TC_ACT_COMPUTE) {
+			sum[r] += rc->act_excess[i];
+			big[r] = TC_MAX(big[r], (double)rc->act_excess[i]);
+		}
+	}
 	*summed = ratio_of(sum, N, is_bl, busy, true);
 	*single = ratio_of(big, N, is_bl, busy, false);
 	double x = TC_MAX(*summed, *single);
@@ -336,13 +339,16 @@ static void episode(struct tc_verdict *v, const struct tc_trace *t, const struct
 {
 	double bin[BG_BINS] = { 0 }, tot = 0;
 	uint64_t span = rc->t1 > rc->t0 ? rc->t1 - rc->t0 : 1;
-	for (size_t i = 0; i < rc->nacts; i++) {
-		const struct tc_act *a = &rc->acts[i];
-		if (a->kind != TC_ACT_MPI || a->outlier != 1) continue;
-		uint64_t at = a->start > rc->t0 ? a->start - rc->t0 : 0;
+	/* an outlier has excess: the activities with excess are the candidates */
+	for (uint32_t r = 0, x = 0; x < rc->nexcess; x++) {
+		uint32_t i = rc->ex_act[x];
+		while (rc->act_first[r + 1] <= i) r++;
+		if (tc_rc_act_kind(rc, i) != TC_ACT_MPI || rc->act_outlier[i] != 1) continue;
+		uint64_t start = tc_rc_act_start(rc, r, i);
+		uint64_t at = start > rc->t0 ? start - rc->t0 : 0;
 		uint32_t k = (uint32_t)TC_MIN((uint64_t)BG_BINS - 1, at * BG_BINS / span);
-		bin[k] += a->excess;
-		tot += a->excess;
+		bin[k] += rc->act_excess[i];
+		tot += rc->act_excess[i];
 	}
 	if (!(tot > 0)) return;
 	uint32_t lo, hi;

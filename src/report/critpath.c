@@ -22,10 +22,11 @@ const struct tc_rootcause *session_rootcause(struct tc_session *s)
 	return s->rootcause;
 }
 
-static const char *act_region(const struct tc_trace *t, uint32_t rank, const struct tc_act *a)
+static const char *act_region(const struct tc_trace *t, const struct tc_rootcause *rc, uint32_t rank, uint32_t i)
 {
-	if (a->kind == TC_ACT_COMPUTE) return "compute";
-	return a->call == TC_NONE ? "?" : tc_region_name(t, t->ranks[rank].calls[a->call].region);
+	if (tc_rc_act_kind(rc, i) == TC_ACT_COMPUTE) return "compute";
+	uint32_t call = tc_rc_act_call(rc, rank, i);
+	return call == TC_NONE ? "?" : tc_region_name(t, t->ranks[rank].calls[call].region);
 }
 
 /* The longest pieces first would hide the order; the path is listed in time
@@ -81,7 +82,7 @@ void report_critpath_json(struct tc_session *s, struct json *j)
 		report_time_json(j, "start_s", "start_ticks", t, p->start);
 		report_time_json(j, "end_s", "end_ticks", t, p->end);
 		json_kstr(j, "kind", tc_cp_kind_names[p->kind]);
-		json_kstr(j, "region", act_region(t, p->rank, &rc->acts[p->act]));
+		json_kstr(j, "region", act_region(t, rc, p->rank, p->act));
 		json_knum(j, "excess_s", p->excess);
 		json_obj_end(j);
 	}
@@ -111,7 +112,7 @@ void report_critpath_text(struct tc_session *s, FILE *f)
 		fmt_seconds(b2, sizeof b2, tc_sec(t, p->end));
 		fmt_seconds(b3, sizeof b3, p->excess);
 		fprintf(f, "  %6u %12s %12s  %-14s %-20.20s %10s\n", p->rank, b1, b2, tc_cp_kind_names[p->kind],
-			act_region(t, p->rank, &rc->acts[p->act]), p->excess > 0 ? b3 : "-");
+			act_region(t, rc, p->rank, p->act), p->excess > 0 ? b3 : "-");
 	}
 	free(idx);
 }

@@ -80,7 +80,7 @@ static void json_origin(struct json *j, const struct tc_steps *st, const struct 
 			const struct tc_origin *o)
 {
 	const struct tc_trace *t = st->t;
-	const struct tc_act *a = &rc->acts[o->rc.act];
+	const struct tc_act act = tc_rc_act(rc, o->rc.rank, o->rc.act), *a = &act;
 	json_obj_begin(j);
 	if (o->have_block) {
 		json_block_fields(j, st, o->block);
@@ -271,7 +271,7 @@ static void text_origins(FILE *f, struct tc_session *s)
 	fprintf(f, "origins (root causes: excess ranked by delay cost and critical path):\n  %6s %7s %5s  %-20s %10s %10s %10s\n",
 		"rank", "step", "part", "activity", "start", "excess", "cost");
 	for (size_t i = 0; i < n; i++) {
-		const struct tc_act *a = &rc->acts[og[i].rc.act];
+		const struct tc_act act = tc_rc_act(rc, og[i].rc.rank, og[i].rc.act), *a = &act;
 		char x[32], e[32], c[32], name[64], stp[16] = "-", prt[16] = "-";
 		fmt_seconds(x, sizeof x, tc_sec(s->t, a->start));
 		fmt_seconds(e, sizeof e, og[i].rc.excess);

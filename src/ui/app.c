@@ -826,7 +826,7 @@ bool app_next_origin(struct tc_app *a)
 	size_t i = a->origin_next++ % a->norigins;
 	const struct tc_origin *o = &a->origins[i];
 	const struct tc_rootcause *rc = session_rootcause(a->sess);
-	const struct tc_act *act = &rc->acts[o->rc.act];
+	const struct tc_act act = tc_rc_act(rc, o->rc.rank, o->rc.act);
 	app_set_rank(a, o->rc.rank);
 	if (o->have_block) {
 		const struct tc_cev *e = &a->st->cevs[o->block.cev];
@@ -835,8 +835,8 @@ bool app_next_origin(struct tc_app *a)
 	char x[32], c[32];
 	fmt_seconds(x, sizeof x, o->rc.excess);
 	fmt_seconds(c, sizeof c, o->rc.delay_cost);
-	const char *what = act->kind == TC_ACT_COMPUTE ? "computation"
-			   : tc_region_name(a->t, a->t->ranks[o->rc.rank].calls[act->call].region);
+	const char *what = act.kind == TC_ACT_COMPUTE ? "computation"
+			   : tc_region_name(a->t, a->t->ranks[o->rc.rank].calls[act.call].region);
 	app_message(a, false, "origin %zu/%zu: rank %u step %lld, %s %s longer than typical, made others wait %s (o: next)",
 		    i + 1, a->norigins, o->rc.rank, (long long)a->step, what, x, c);
 	return true;

@@ -66,8 +66,8 @@ static void test_rc_halo_delay(void **state)
 	struct tc_rc_origin o[4];
 	assert_true(tc_rc_origins(rc, 4, o) >= 1);
 	assert_int_equal(o[0].rank, 3);
-	assert_int_equal(rc->acts[o[0].act].start, 211);
-	assert_int_equal(rc->acts[o[0].act].end, 411);
+	assert_int_equal(tc_rc_act(rc, 3, o[0].act).start, 211);
+	assert_int_equal(tc_rc_act(rc, 3, o[0].act).end, 411);
 	assert_float_equal(o[0].excess, 100, 1e-4);
 	/* the verdict: imbalance of rank 3 at step 7, confidence = (100 / 1048) / 0.15 */
 	assert_int_equal(V->v[0].cause, TC_CAUSE_IMBALANCE);
@@ -155,19 +155,20 @@ static void test_rc_wait_edges(void **state)
 	tc_trace_finish(t);
 	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
 	/* rank 0: compute [0,10]? no: the span starts at the first event (10) */
-	const struct tc_act *a0 = &rc->acts[rc->act_first[0]];
+	const struct tc_act act0 = tc_rc_act(rc, 0, rc->act_first[0]), *a0 = &act0;
 	assert_int_equal(a0->kind, TC_ACT_MPI);
 	assert_int_equal(a0->edge, TC_WE_LATE_RECEIVER);
 	assert_int_equal(a0->partner, 1);
 	assert_float_equal(tc_act_wait(t, a0), 20, 0);
 	assert_float_equal(tc_act_own(t, a0), 1, 0);
 	uint32_t i1 = rc->act_first[1];
-	while (rc->acts[i1].kind != TC_ACT_MPI) i1++;
-	assert_int_equal(rc->acts[i1].edge, TC_WE_NONE);
-	assert_float_equal(tc_act_own(t, &rc->acts[i1]), 2, 0);
+	while (tc_rc_act_kind(rc, i1) != TC_ACT_MPI) i1++;
+	const struct tc_act act1 = tc_rc_act(rc, 1, i1);
+	assert_int_equal(act1.edge, TC_WE_NONE);
+	assert_float_equal(tc_act_own(t, &act1), 2, 0);
 	double bw[3] = { 5, 0, 20 };
 	for (uint32_t r = 0; r < 3; r++) {
-		const struct tc_act *b = &rc->acts[rc->act_first[r + 1] - 1];
+		const struct tc_act actb = tc_rc_act(rc, r, rc->act_first[r + 1] - 1), *b = &actb;
 		assert_int_equal(b->kind, TC_ACT_MPI);
 		assert_float_equal(tc_act_wait(t, b), bw[r], 0);
 		if (bw[r] > 0) {
@@ -202,11 +203,12 @@ static void test_rc_rooted_tree(void **state)
 	double want[4] = { 40, 38, 0, 0 };
 	for (uint32_t r = 0; r < 4; r++) {
 		uint32_t i = rc->act_first[r];
-		while (rc->acts[i].kind != TC_ACT_MPI) i++;
-		assert_float_equal(tc_act_wait(t, &rc->acts[i]), want[r], 0);
+		while (tc_rc_act_kind(rc, i) != TC_ACT_MPI) i++;
+		const struct tc_act a = tc_rc_act(rc, r, i);
+		assert_float_equal(tc_act_wait(t, &a), want[r], 0);
 		if (want[r] > 0) {
-			assert_int_equal(rc->acts[i].edge, TC_WE_COLLECTIVE);
-			assert_int_equal(rc->acts[i].partner, 2);
+			assert_int_equal(a.edge, TC_WE_COLLECTIVE);
+			assert_int_equal(a.partner, 2);
 		}
 	}
 	tc_rootcause_free(rc);
@@ -254,8 +256,9 @@ static void test_rc_excess_bounds(void **state)
 		if (!t) skip();
 		struct tc_span *sp = tc_span_compute(t, false);
 		struct tc_rootcause *rc = tc_rootcause_compute(t, sp, NULL);
-		for (size_t i = 0; i < rc->nacts; i++) {
-			const struct tc_act *a = &rc->acts[i];
+		for (uint32_t r = 0; r < rc->nranks; r++)
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
+			const struct tc_act act = tc_rc_act(rc, r, i), *a = &act;
 			double v = a->kind == TC_ACT_COMPUTE ? tc_dur(t, a->end - a->start) : tc_act_own(t, a);
 			assert_true(a->excess <= v * (1 + 1e-6) + 1e-12);
 			assert_true(a->start <= a->ready && a->ready <= a->end);
@@ -380,7 +383,7 @@ static void test_rc_backoff_unique_tags(void **state)
 	struct tc_trace *t = mw_unique_tags(w);
 	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
 	for (uint32_t r = 1; r <= 5; r++) {
-		const struct tc_act *a = &rc->acts[rc->act_first[r]];
+		const struct tc_act act = tc_rc_act(rc, r, rc->act_first[r]), *a = &act;
 		assert_int_equal(a->kind, TC_ACT_COMPUTE);
 		const struct tc_rc_ctx *C = &rc->ctx[a->ctx];
 		assert_int_equal(C->n, 1);
@@ -391,7 +394,7 @@ static void test_rc_backoff_unique_tags(void **state)
 		assert_float_equal(rc->delay_cost[r], 0, 0);
 	}
 	/* the master's first receive waited 100 s for rank 1 */
-	const struct tc_act *m = &rc->acts[rc->act_first[0]];
+	const struct tc_act actm = tc_rc_act(rc, 0, rc->act_first[0]), *m = &actm;
 	assert_int_equal(m->kind, TC_ACT_MPI);
 	assert_float_equal(tc_act_wait(t, m), 100, 0);
 	struct tc_rc_origin o[4];
@@ -403,12 +406,12 @@ static void test_rc_backoff_unique_tags(void **state)
 	w[3] = 300;
 	t = mw_unique_tags(w);
 	rc = tc_rootcause_compute(t, NULL, NULL);
-	const struct tc_act *a3 = &rc->acts[rc->act_first[3]];
+	const struct tc_act act3 = tc_rc_act(rc, 3, rc->act_first[3]), *a3 = &act3;
 	assert_int_equal(a3->outlier, 1);
 	assert_float_equal(a3->excess, 199, 1e-4);
 	assert_float_equal(rc->ctx[a3->ctx].median, 101, 0);
 	for (uint32_t r = 1; r <= 5; r++)
-		if (r != 3) assert_float_equal(rc->acts[rc->act_first[r]].excess, 0, 0);
+		if (r != 3) assert_float_equal(rc->act_excess[rc->act_first[r]], 0, 0);
 	assert_true(rc->delay_cost[3] > 0);
 	tc_rootcause_free(rc);
 	tc_trace_free(t);
@@ -479,11 +482,11 @@ static void test_rc_pipeline_fill(void **state)
 	assert_float_equal(rc->wait_s[2], 21, 0);
 	assert_float_equal(rc->wait_s[3], 39, 0);
 	uint32_t a = rc->act_first[0];
-	assert_int_equal(rc->acts[a].kind, TC_ACT_COMPUTE);
-	assert_int_equal(rc->acts[a].start, 2);
-	assert_int_equal(rc->acts[a].ctx, rc->acts[a + 2].ctx);
-	assert_int_equal(rc->ctx[rc->acts[a].ctx].n, 8);
-	for (size_t i = 0; i < rc->nacts; i++) assert_float_equal(rc->acts[i].excess, 0, 0);
+	assert_int_equal(tc_rc_act_kind(rc, a), TC_ACT_COMPUTE);
+	assert_int_equal(tc_rc_act_start(rc, 0, a), 2);
+	assert_int_equal(tc_rc_act_ctx(rc, a), tc_rc_act_ctx(rc, a + 2));
+	assert_int_equal(rc->ctx[tc_rc_act_ctx(rc, a)].n, 8);
+	for (size_t i = 0; i < rc->nacts; i++) assert_float_equal(rc->act_excess[i], 0, 0);
 	for (uint32_t r = 0; r < 4; r++) assert_float_equal(rc->delay_cost[r], 0, 0);
 	assert_float_equal(rc->unattributed, 70, 1e-9);
 	struct tc_rc_origin o[4];
@@ -517,12 +520,12 @@ static void test_rc_own_context_typical(void **state)
 	struct tc_verdicts *V = verdicts_of(t, &rc);
 	assert_float_equal(rc->wait_s[1], 11, 0);
 	assert_float_equal(rc->total_wait, 11, 0);
-	const struct tc_rc_ctx *C = &rc->ctx[rc->acts[rc->act_first[0]].ctx];
+	const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, rc->act_first[0])];
 	assert_int_equal(C->n, 10);
 	assert_int_equal(C->nranks, 1);
 	assert_int_equal(C->typical, 3);
 	assert_float_equal(C->median, 11, 0);
-	for (size_t i = 0; i < rc->nacts; i++) assert_float_equal(rc->acts[i].excess, 0, 0);
+	for (size_t i = 0; i < rc->nacts; i++) assert_float_equal(rc->act_excess[i], 0, 0);
 	assert_float_equal(rc->delay_cost[0], 0, 0);
 	assert_float_equal(rc->unattributed, 11, 1e-9);
 	assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
@@ -550,13 +553,160 @@ static void test_rc_pipeline_delay(void **state)
 	assert_true(tc_rc_origins(rc, 4, o) >= 1);
 	assert_int_equal(o[0].rank, 2);
 	assert_float_equal(o[0].excess, 50, 1e-4);
-	assert_int_equal(rc->acts[o[0].act].end - rc->acts[o[0].act].start, 60);
+	assert_int_equal(tc_rc_act_end(rc, o[0].act) - tc_rc_act_start(rc, 2, o[0].act), 60);
 	assert_float_equal(rc->path_compute_excess[2], 50, 1e-4);
 	assert_int_equal(V->v[0].cause, TC_CAUSE_IMBALANCE);
 	assert_int_equal(V->v[0].nranks, 1);
 	assert_int_equal(V->v[0].ranks[0], 2);
 	assert_float_equal(V->v[0].confidence, TC_MIN(1.0, 50 / rc->path_len / 0.15), 1e-6);
 	tc_verdicts_free(V);
+	tc_rootcause_free(rc);
+	tc_trace_free(t);
+}
+
+/* The compact activities (analysis_rootcause.h, docs/rootcause.md "Layout")
+ * read back exactly through tc_rc_act, block by block:
+ *   rank 0: 40 MPI_Comm_rank calls [10k + 1, 10k + 3] with compute between
+ *           them, then compute up to T = 5e9 + 1000 (past 2^32 ticks: a block
+ *           of full ends), MPI_Send [T, T + 5] to rank 1, compute to the end;
+ *   rank 1: compute [1, 100], MPI_Recv [100, T + 7] from rank 0: waits for
+ *           the late sender until T, caused by rank 0's compute before T. */
+static struct tc_trace *compact_trace(uint64_t T)
+{
+	struct tc_trace *t = tc_trace_new(1, 0, 0);
+	tc_def_simple(t, 2, NULL, 1);
+	uint32_t rq = tc_def_region(t, "MPI_Comm_rank", 0, 0, true), rs = tc_def_region(t, "MPI_Send", 0, 0, true);
+	uint32_t rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
+	for (uint64_t k = 0; k < 40; k++) {
+		tcb_enter(t, 0, 10 * k + 1, rq);
+		tcb_leave(t, 0, 10 * k + 3, rq);
+	}
+	tcb_enter(t, 0, T, rs);
+	tcb_send(t, 0, T, 1, 0, 3, 8);
+	tcb_leave(t, 0, T + 5, rs);
+	tcb_enter(t, 1, 100, rr);
+	tcb_recv(t, 1, T + 7, 0, 0, 3, 8);
+	tcb_leave(t, 1, T + 7, rr);
+	tc_trace_finish(t);
+	return t;
+}
+
+/* compact_trace's rank 0: MPI, then compute + MPI 39 times, compute, the send, compute */
+static void compact_rank0(const struct tc_rootcause *rc, uint64_t T)
+{
+	for (uint32_t i = 0; i < 82; i++) {
+		struct tc_act a = tc_rc_act(rc, 0, i);
+		uint64_t k = (i + 1) / 2, s, e;
+		uint8_t kind = i % 2 ? TC_ACT_COMPUTE : TC_ACT_MPI;
+		uint32_t call = (uint32_t)k;
+		if (i < 79) {
+			s = kind == TC_ACT_MPI ? 10 * k + 1 : 10 * (k - 1) + 3;
+			e = kind == TC_ACT_MPI ? 10 * k + 3 : 10 * k + 1;
+		} else if (i == 79) {
+			s = 393, e = T;
+		} else if (i == 80) {
+			s = T, e = T + 5, kind = TC_ACT_MPI;
+		} else {
+			s = T + 5, e = T + 7, kind = TC_ACT_COMPUTE, call = TC_NONE;
+		}
+		assert_int_equal(a.start, s);
+		assert_int_equal(a.end, e);
+		assert_int_equal(tc_rc_act_end(rc, i), e);
+		assert_int_equal(a.kind, kind);
+		assert_int_equal(tc_rc_act_kind(rc, i), kind);
+		assert_int_equal(a.call, call);
+		assert_int_equal(a.ready, s);
+		assert_int_equal(a.partner, TC_NONE);
+		assert_int_equal(a.edge, TC_WE_NONE);
+		assert_int_equal(tc_rc_wait_of(rc, i), TC_NONE);
+		assert_float_equal(a.excess, rc->act_excess[i], 0);
+		if (i == 79) continue;
+		assert_float_equal(a.excess, 0, 0);
+		assert_int_equal(a.outlier, 0);
+		assert_float_equal(tc_rc_act_delay_cost(rc, i), 0, 0);
+	}
+}
+
+static void test_rc_compact_layout(void **state)
+{
+	(void)state;
+	const uint64_t T = 5000001000ULL;
+	struct tc_trace *t = compact_trace(T);
+	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
+	assert_int_equal(rc->act_first[1], 82);
+	assert_int_equal(rc->nacts, 84);
+	assert_int_equal(rc->rank_t0[0], 1);
+	assert_non_null(rc->act_ctx16);
+	compact_rank0(rc, T);
+	/* the unique compute segment before the late send is the delay (thin
+	 * context, docs/rootcause.md): its length as excess, the wait as its cost */
+	struct tc_act d = tc_rc_act(rc, 0, 79);
+	assert_int_equal(d.outlier, 3);
+	assert_float_equal(d.excess, (float)(T - 393), 0);
+	assert_int_equal(rc->nexcess, 1);
+	assert_int_equal(rc->ex_act[0], 79);
+	assert_float_equal(tc_rc_act_delay_cost(rc, 79), (float)(T - 393), 0);
+	assert_float_equal(rc->delay_cost[0], (float)(T - 393), 0);
+	/* the first block fits 32-bit offsets, the second does not */
+	assert_int_equal(rc->end_block[0].wide, TC_NONE);
+	assert_int_not_equal(rc->end_block[1].wide, TC_NONE);
+	/* rank 1: the receive waited T − 100 for rank 0, the only wait record */
+	struct tc_act c = tc_rc_act(rc, 1, 82), m = tc_rc_act(rc, 1, 83);
+	assert_int_equal(c.kind, TC_ACT_COMPUTE);
+	assert_int_equal(c.start, 1);
+	assert_int_equal(c.end, 100);
+	assert_int_equal(c.call, 0);
+	assert_int_equal(m.kind, TC_ACT_MPI);
+	assert_int_equal(m.start, 100);
+	assert_int_equal(m.end, T + 7);
+	assert_int_equal(m.ready, T);
+	assert_int_equal(m.partner, 0);
+	assert_int_equal(m.edge, TC_WE_LATE_SENDER);
+	assert_int_equal(rc->nwaits, 1);
+	assert_int_equal(tc_rc_wait_of(rc, 83), 0);
+	assert_float_equal(tc_act_wait(t, &m), (double)(T - 100), 0);
+	assert_float_equal(tc_act_own(t, &m), 7, 0);
+	/* lookups over the wide block */
+	assert_int_equal(tc_rc_act_at(rc, 0, T), 79);
+	assert_int_equal(tc_rc_act_at(rc, 0, T + 1), 80);
+	assert_int_equal(tc_rc_act_before(rc, 0, T), 79);
+	assert_int_equal(tc_rc_rank_of(rc, 83), 1);
+	tc_rootcause_free(rc);
+	tc_trace_free(t);
+}
+
+/* More contexts than 16 bits hold: 70,000 sends with tags of their own make
+ * as many compute contexts on each rank; the activities' contexts move from
+ * 16 to 32 bits while building and still count up to every context's n. */
+static void test_rc_many_contexts(void **state)
+{
+	(void)state;
+	const uint32_t K = 70000;
+	struct tc_trace *t = tc_trace_new(1, 0, 0);
+	tc_def_simple(t, 2, NULL, 1);
+	uint32_t rs = tc_def_region(t, "MPI_Send", 0, 0, true), rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
+	for (uint32_t k = 0; k < K; k++) {
+		uint64_t at = 10 * (uint64_t)k + 1;
+		tcb_enter(t, 0, at, rs);
+		tcb_send(t, 0, at, 1, 0, k, 8);
+		tcb_leave(t, 0, at + 2, rs);
+		tcb_enter(t, 1, at, rr);
+		tcb_recv(t, 1, at + 3, 0, 0, k, 8);
+		tcb_leave(t, 1, at + 3, rr);
+	}
+	tc_trace_finish(t);
+	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
+	assert_true(rc->nctx > UINT16_MAX);
+	assert_null(rc->act_ctx16);
+	uint32_t *n = calloc(rc->nctx, sizeof *n);
+	for (uint32_t i = 0; i < rc->nacts; i++) {
+		uint32_t c = tc_rc_act_ctx(rc, i);
+		assert_true(c < rc->nctx);
+		assert_int_equal(rc->ctx[c].kind, tc_rc_act_kind(rc, i));
+		n[c]++;
+	}
+	for (uint32_t c = 0; c < rc->nctx; c++) assert_int_equal(n[c], rc->ctx[c].n);
+	free(n);
 	tc_rootcause_free(rc);
 	tc_trace_free(t);
 }
@@ -573,6 +723,8 @@ int main(void)
 		cmocka_unit_test(test_rc_excess_bounds),
 		cmocka_unit_test(test_rc_act_at_hint),
 		cmocka_unit_test(test_rc_big_and_scratch),
+		cmocka_unit_test(test_rc_compact_layout),
+		cmocka_unit_test(test_rc_many_contexts),
 		cmocka_unit_test(test_rc_backoff_unique_tags),
 		cmocka_unit_test(test_rc_pipeline_fill),
 		cmocka_unit_test(test_rc_own_context_typical),

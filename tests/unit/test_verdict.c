@@ -568,7 +568,7 @@ static double halo_mapping_cost(uint64_t res, size_t *npieces, double *want)
 		if (p->kind != TC_CP_MPI_INTER) continue;
 		assert_int_equal(p->end - p->start, 1);
 		assert_float_equal(p->excess, 0, 0);
-		uint8_t b = rc->ctx[rc->acts[p->act].ctx].size_bucket;
+		uint8_t b = rc->ctx[tc_rc_act_ctx(rc, p->act)].size_bucket;
 		*want += 1.0 / (double)res - (2e-6 + (double)(1ULL << (b - 1)) / 4e9);
 		(*npieces)++;
 	}

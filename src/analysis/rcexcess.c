@@ -1,0 +1,352 @@
+/* rcexcess.c — typical values per context and excess over them, the passes
+ * of tc_rootcause_compute after the activities (analysis_rootcause.h,
+ * docs/rootcause.md §3 and "Cost"):
+ *  3. contexts: the activities' values gathered context by context in one
+ *     pass over the activities (rank order within a context), then per context
+ *     the median and MAD by selection (linear), each rank's median there, the
+ *     back-off of thin compute contexts, and the pooled robust spread of
+ *     compute, from which the noise floor;
+ *  4. excess: one pass over the activities sets the outlier excess, counts
+ *     the stalls, sums the waiting per rank and applies the persistent excess
+ *     of the ranks whose median in a context stands above the cross-rank lower
+ *     quartile (decided per context beforehand). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_rootcause.h"
+#include "u64map.h"
+
+/* A context's activities of one rank: where their values start in val, their median. */
+struct run { uint32_t rank, at; double med; };
+/* A run with persistent excess: its context's lower quartile of the runs' medians. */
+struct pers { uint32_t rank, ctx; double q; };
+
+/* The values of the activities grouped by context. */
+struct groups {
+	double *val;        /* context by context, rank order within one (scratch) */
+	uint32_t *first;    /* nctx + 1 offsets into val */
+	struct run *runs;   /* context by context, rank order within one */
+	uint32_t *rfirst;   /* nctx + 1: where each context's runs start in runs */
+	uint32_t *rend;     /* nctx: where they end (room for ctx.nranks from rfirst) */
+	double *own;        /* per context: its own median (before the back-off) */
+	double *buf;        /* the largest context's size */
+};
+
+static int pers_cmp(const void *x, const void *y)
+{
+	const struct pers *a = x, *b = y;
+	if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
+	return a->ctx < b->ctx ? -1 : a->ctx > b->ctx;
+}
+
+/* One pass over the activities: their values into g->val, context by
+ * context, and the runs (a context's activities on one rank). */
+static void gather(const struct tc_trace *t, struct tc_rootcause *rc, struct groups *g)
+{
+	uint32_t nc = rc->nctx, maxn = 0;
+	g->first = xcalloc((size_t)nc + 1, sizeof *g->first);
+	for (uint32_t c = 0; c < nc; c++) {
+		g->first[c + 1] = g->first[c] + rc->ctx[c].n;  /* counted while building the activities */
+		maxn = TC_MAX(maxn, rc->ctx[c].n);
+	}
+	g->val = tc_rc_scratch(rc, ((rc->nacts ? rc->nacts : 1) + (size_t)maxn + 2) * sizeof *g->val);
+	g->buf = g->val + (rc->nacts ? rc->nacts : 1);
+	uint32_t *fill = xmalloc(((size_t)nc + 1) * sizeof *fill);
+	memcpy(fill, g->first, ((size_t)nc + 1) * sizeof *fill);
+	/* room for each context's runs: its rank count from the activity pass */
+	g->rfirst = xcalloc((size_t)nc + 1, sizeof *g->rfirst);
+	for (uint32_t c = 0; c < nc; c++) g->rfirst[c + 1] = g->rfirst[c] + rc->ctx[c].nranks;
+	g->rend = xmalloc(((size_t)nc + 1) * sizeof *g->rend);
+	memcpy(g->rend, g->rfirst, ((size_t)nc + 1) * sizeof *g->rend);
+	g->runs = tc_rc_big(((size_t)g->rfirst[nc] + 1) * sizeof *g->runs);
+	uint32_t *last = xmalloc(((size_t)nc + 1) * sizeof *last);  /* per context: the rank of its last run */
+	for (uint32_t c = 0; c <= nc; c++) last[c] = TC_NONE;
+	for (uint32_t r = 0; r < rc->nranks; r++) {
+		uint64_t s = rc->rank_t0[r];  /* the activity's start */
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
+			uint32_t c = tc_rc_act_ctx(rc, i), w;
+			uint64_t from = s, e = tc_rc_act_end(rc, i);
+			if (rc->ctx[c].kind == TC_ACT_MPI && (w = tc_rc_wait_of(rc, i)) != TC_NONE) from = rc->waits[w].ready;
+			if (last[c] != r) {
+				last[c] = r;
+				g->runs[g->rend[c]++] = (struct run){ r, fill[c], 0 };
+			}
+			g->val[fill[c]++] = tc_dur(t, e - from);
+			s = e;
+		}
+	}
+	free(fill);
+	free(last);
+	g->own = xcalloc((size_t)nc + 1, sizeof *g->own);
+}
+
+/* The median and MAD of context c's values and each of its runs' median. */
+static void context_typical(struct tc_rootcause *rc, struct groups *g, uint32_t c)
+{
+	struct tc_rc_ctx *C = &rc->ctx[c];
+	const double *v = g->val + g->first[c];
+	uint32_t n = g->first[c + 1] - g->first[c];
+	C->n = n;
+	C->nranks = g->rend[c] - g->rfirst[c];
+	if (!n) {  /* emptied by first_segments: nothing to type */
+		C->typical = 1;
+		return;
+	}
+	for (uint32_t k = g->rfirst[c]; k < g->rend[c]; k++) {
+		uint32_t z = k + 1 < g->rend[c] ? g->runs[k + 1].at : g->first[c + 1];
+		memcpy(g->buf, g->val + g->runs[k].at, (z - g->runs[k].at) * sizeof *v);
+		g->runs[k].med = tc_median(g->buf, z - g->runs[k].at);
+	}
+	memcpy(g->buf, v, n * sizeof *v);
+	C->median = g->own[c] = tc_median(g->buf, n);
+	for (uint32_t k = 0; k < n; k++) g->buf[k] = fabs(g->buf[k] - C->median);
+	C->mad = 1.4826 * tc_median(g->buf, n);
+	C->typical = n >= 3 && C->nranks >= 2;
+}
+
+/* The values of the contexts ctx[0..nc) (the contexts of one coarse group)
+ * into v; their median and MAD; *two: they are on >= 2 ranks. */
+static void group_stats(const struct tc_rootcause *rc, const struct groups *g, const uint32_t *ctx, uint32_t nc,
+			double *v, double *med, double *mad, bool *two)
+{
+	size_t n = 0;
+	uint32_t r0 = TC_NONE;
+	*two = false;
+	for (uint32_t q = 0; q < nc; q++) {
+		uint32_t c = ctx[q], m = g->first[c + 1] - g->first[c];
+		memcpy(v + n, g->val + g->first[c], m * sizeof *v);
+		n += m;
+		for (uint32_t k = g->rfirst[c]; k < g->rend[c]; k++) {
+			if (r0 == TC_NONE) r0 = g->runs[k].rank;
+			else if (g->runs[k].rank != r0) *two = true;
+		}
+	}
+	*med = tc_median(v, n);
+	for (size_t k = 0; k < n; k++) v[k] = fabs(v[k] - *med);
+	*mad = 1.4826 * tc_median(v, n);
+}
+
+/* Back-off: a compute context seen fewer than 3 times or on one rank has no
+ * typical value of its own (a tag unique to a rank or to an iteration makes it
+ * so).  It takes the median and MAD of its coarse context (the same MPI calls
+ * and user regions around it, tags left out) when that one is seen >= 3 times
+ * on >= 2 ranks; then its outliers are found like everyone's, and the
+ * delay-cost rule for contexts with no typical value (delaycost.c) is left for
+ * the ones with none even there.  Only run when such a context exists. */
+static void backoff_thin(struct tc_rootcause *rc, const struct groups *gr)
+{
+	uint32_t nthin = 0;
+	for (uint32_t c = 0; c < rc->nctx; c++) nthin += rc->ctx[c].kind == TC_ACT_COMPUTE && !rc->ctx[c].typical;
+	if (!nthin) return;
+	/* the compute contexts ordered by coarse key (a counting sort over group ids) */
+	struct u64map g;
+	u64map_init(&g);
+	uint32_t *gid = xmalloc(((size_t)rc->nctx + 1) * sizeof *gid), ng = 0;
+	for (uint32_t c = 0; c < rc->nctx; c++) {
+		gid[c] = TC_NONE;
+		if (rc->ctx[c].kind != TC_ACT_COMPUTE) continue;
+		uint32_t j = u64map_get(&g, rc->ctx[c].coarse);
+		if (j == U64MAP_NONE) u64map_put(&g, rc->ctx[c].coarse, j = ng++);
+		gid[c] = j;
+	}
+	u64map_free(&g);
+	uint32_t *gfirst = xcalloc((size_t)ng + 2, sizeof *gfirst), *order = xmalloc(((size_t)rc->nctx + 1) * sizeof *order);
+	size_t *gn = xcalloc((size_t)ng + 1, sizeof *gn);
+	bool *gthin = xcalloc((size_t)ng + 1, 1);
+	for (uint32_t c = 0; c < rc->nctx; c++)
+		if (gid[c] != TC_NONE) {
+			gfirst[gid[c] + 2]++;
+			gn[gid[c]] += rc->ctx[c].n;
+			gthin[gid[c]] |= !rc->ctx[c].typical;
+		}
+	for (uint32_t j = 0; j < ng; j++) gfirst[j + 2] += gfirst[j + 1];
+	for (uint32_t c = 0; c < rc->nctx; c++)
+		if (gid[c] != TC_NONE) order[gfirst[gid[c] + 1]++] = c;
+	for (uint32_t j = 0; j < ng; j++) {
+		if (!gthin[j] || gn[j] < 3) continue;
+		double *v = xmalloc(gn[j] * sizeof *v), med, mad;
+		bool two;
+		group_stats(rc, gr, order + gfirst[j], gfirst[j + 1] - gfirst[j], v, &med, &mad, &two);
+		free(v);
+		if (!two) continue;
+		for (uint32_t q = gfirst[j]; q < gfirst[j + 1]; q++) {
+			struct tc_rc_ctx *C = &rc->ctx[order[q]];
+			if (C->typical) continue;
+			C->median = med;
+			C->mad = mad;
+			C->typical = 2;
+		}
+	}
+	free(gid); free(gfirst); free(order); free(gn); free(gthin);
+}
+
+/* Contexts: medians, MADs, runs' medians, back-off, noise floor, thresholds. */
+static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, struct groups *g)
+{
+	gather(t, rc, g);
+	for (uint32_t c = 0; c < rc->nctx; c++) context_typical(rc, g, c);
+	backoff_thin(rc, g);
+	/* still none, but seen 3 times or more (on one rank): that rank's own
+	 * median is its typical value (the tail of a pipeline, a tree's only inner
+	 * node; docs/rootcause.md, thin contexts) */
+	for (uint32_t c = 0; c < rc->nctx; c++)
+		if (!rc->ctx[c].typical && rc->ctx[c].n >= 3) rc->ctx[c].typical = 3;
+	/* the compute contexts' deviations from their own median, written over
+	 * the values already used (never ahead of the context being read) */
+	size_t ndev = 0;
+	for (uint32_t c = 0; c < rc->nctx; c++) {
+		if (rc->ctx[c].kind != TC_ACT_COMPUTE || rc->ctx[c].n < 3) continue;
+		for (uint32_t k = g->first[c]; k < g->first[c + 1]; k++) g->val[ndev++] = fabs(g->val[k] - g->own[c]);
+	}
+	rc->compute_spread = ndev ? 1.4826 * tc_median(g->val, ndev) : 0;
+	rc->noise_floor = TC_MAX(rc->opts.floor_min, rc->opts.floor_k * rc->compute_spread);
+	for (uint32_t c = 0; c < rc->nctx; c++) {
+		struct tc_rc_ctx *C = &rc->ctx[c];
+		double m = rc->opts.mad_k * C->mad;
+		m = TC_MAX(m, rc->opts.median_frac * C->median);
+		C->threshold = C->median + TC_MAX(m, rc->noise_floor);
+	}
+}
+
+/* Persistent excess: the runs whose median stands above the lower quartile of
+ * their context's runs' medians (contexts seen on >= 2 ranks: of two, the
+ * faster is the reference) by max(persist_frac of it, the noise floor); each
+ * activity there has at least its value − that quartile as excess.  Returns
+ * those runs by rank, with the quartile in med. */
+static struct pers *persistent_runs(struct tc_rootcause *rc, const struct groups *g, size_t *n)
+{
+	VEC(struct pers) v = { 0 };
+	for (uint32_t c = 0; c < rc->nctx; c++) {
+		uint32_t a = g->rfirst[c], nr = g->rend[c] - a;
+		if (nr < 2) continue;
+		for (uint32_t k = 0; k < nr; k++) g->buf[k] = g->runs[a + k].med;
+		double q = tc_kth(g->buf, nr, nr / 4);
+		double bar = q + TC_MAX(rc->opts.persist_frac * q, rc->noise_floor);
+		for (uint32_t k = a; k < a + nr; k++)
+			if (g->runs[k].med > bar) {
+				struct pers x = { g->runs[k].rank, c, q };
+				VEC_PUSH(v, x);
+			}
+	}
+	if (v.n) qsort(v.a, v.n, sizeof *v.a, pers_cmp);
+	*n = v.n;
+	return v.a;
+}
+/* Stall counts: activities more than stall_min above their context median, by
+ * kind; distinct ranks and pairs.  Counted in the excess pass. */
+struct stalls { bool *cr, *mr; uint32_t *cn, *cs; struct u64map pairs; };
+
+static void stalls_begin(struct tc_rootcause *rc, double scale, struct stalls *s)
+{
+	/* a stall: more than a tenth of the typical compute segment (the one that
+	 * holds most compute time) above the context's median, and above the floor */
+	rc->stall_min = TC_MAX(rc->noise_floor, 0.1 * scale);
+	s->cr = xcalloc(rc->nranks + 1, 1);
+	s->mr = xcalloc(rc->nranks + 1, 1);
+	s->cn = xcalloc(rc->nranks + 1, sizeof *s->cn);
+	s->cs = xcalloc(rc->nranks + 1, sizeof *s->cs);
+	u64map_init(&s->pairs);
+}
+
+/* An activity of rank r, of context C, value x (compute: duration, MPI: own
+ * time), partner (TC_NONE: none). */
+static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, const struct tc_rc_ctx *C, double x,
+			uint32_t partner)
+{
+	/* one absolute yardstick for both kinds: the relative thresholds of the
+	 * contexts (½·median) would make a 1 ms stall an outlier of a 20 µs MPI
+	 * call but not of a 2 ms compute block */
+	bool stall = x - C->median > rc->stall_min;
+	if (C->kind == TC_ACT_COMPUTE) {
+		rc->n_compute++;
+		rc->n_compute_stalls += stall;
+		s->cn[r]++;
+		s->cs[r] += stall;
+		if (stall) s->cr[r] = true;
+		return;
+	}
+	rc->n_mpi++;
+	rc->n_mpi_stalls += stall;
+	if (!stall) return;
+	s->mr[r] = true;
+	uint64_t key = (uint64_t)r << 32 | (partner == TC_NONE ? 0xffffffffu : partner);
+	if (u64map_get(&s->pairs, key) == U64MAP_NONE) u64map_put(&s->pairs, key, 1);
+}
+
+static void stalls_end(struct tc_rootcause *rc, struct stalls *s)
+{
+	double *rate = xmalloc((rc->nranks + 1) * sizeof *rate);
+	uint32_t nrate = 0;
+	for (uint32_t r = 0; r < rc->nranks; r++) {
+		rc->stall_ranks_compute += s->cr[r];
+		rc->stall_ranks_mpi += s->mr[r];
+		if (s->cn[r]) rate[nrate++] = (double)s->cs[r] / (double)s->cn[r];
+	}
+	rc->compute_stall_rate_q1 = nrate ? tc_kth(rate, nrate, nrate / 4) : 0;
+	free(rate);
+	free(s->cn);
+	free(s->cs);
+	rc->stall_pairs_mpi = (uint32_t)s->pairs.live;
+	u64map_free(&s->pairs);
+	free(s->cr);
+	free(s->mr);
+}
+
+/* Activity i, value x: its outlier excess (above the threshold: what
+ * lies above typical), then the persistent excess q of its run (NAN: none).
+ * warmup: a rank's first MPI call of its context. */
+static void set_excess(struct tc_rootcause *rc, uint32_t i, const struct tc_rc_ctx *C, double x, bool warmup,
+		       double q)
+{
+	if (!warmup && x > C->threshold) {
+		rc->act_excess[i] = (float)(x - C->median);
+		rc->act_outlier[i] = 1;
+	}
+	if (isnan(q) || !(x - q > rc->act_excess[i])) return;
+	rc->act_excess[i] = (float)(x - q);
+	if (!rc->act_outlier[i]) rc->act_outlier[i] = 2;
+}
+
+/* Contexts, then outlier and persistent excess, stall counts and waiting per
+ * rank in one pass over the activities.  scale: the compute scale (stalls). */
+void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scale, struct tc_usage *mark)
+{
+	struct groups g;
+	context_stats(t, rc, &g);
+	tc_rc_phase_done(rc, TC_RCP_CONTEXTS, mark);
+	size_t np, pk = 0;
+	struct pers *pers = persistent_runs(rc, &g, &np);
+	/* a rank's first MPI call of each context pays for setting the path up (MPI
+	 * libraries connect lazily on first use): warm-up, not an outlier */
+	uint32_t *seen = xmalloc(((size_t)rc->nctx + 1) * sizeof *seen);
+	double *q = g.own;  /* reused: per context, the persistent quartile of the rank at hand */
+	for (uint32_t c = 0; c <= rc->nctx; c++) { seen[c] = TC_NONE; q[c] = NAN; }
+	struct stalls st;
+	stalls_begin(rc, scale, &st);
+	for (uint32_t r = 0; r < rc->nranks; r++) {
+		size_t p0 = pk;
+		for (; pk < np && pers[pk].rank == r; pk++) q[pers[pk].ctx] = pers[pk].q;
+		uint64_t s = rc->rank_t0[r];  /* the activity's start */
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
+			uint32_t c = tc_rc_act_ctx(rc, i), w = TC_NONE;
+			const struct tc_rc_ctx *C = &rc->ctx[c];
+			bool mpi = C->kind == TC_ACT_MPI, warmup = mpi && seen[c] != r;
+			seen[c] = r;
+			uint64_t ready = s;
+			if (mpi && (w = tc_rc_wait_of(rc, i)) != TC_NONE) ready = rc->waits[w].ready;
+			uint64_t e = tc_rc_act_end(rc, i);
+			double x = tc_dur(t, e - (mpi ? ready : s));
+			set_excess(rc, i, C, x, warmup, q[c]);
+			stall_count(rc, &st, r, C, x, w == TC_NONE ? TC_NONE : rc->waits[w].partner);
+			rc->wait_s[r] += mpi ? tc_dur(t, ready - s) : 0;
+			s = e;
+		}
+		for (size_t k = p0; k < pk; k++) q[pers[k].ctx] = NAN;
+	}
+	stalls_end(rc, &st);
+	free(seen);
+	free(pers);
+	free(g.first); tc_rc_big_free(g.runs); free(g.rfirst); free(g.rend); free(g.own);
+	tc_rc_phase_done(rc, TC_RCP_EXCESS, mark);
+}
