@@ -24,9 +24,13 @@ if ! timeout 60 $MPIRUN -np 2 true >"$TMPD/probe" 2>&1; then
 fi
 
 # same NAME TRACE: for P = 1..4 the MPI parts equal the serial ones (rounds of
-# 4 KiB but for P = 1, the default)
+# 4 KiB but for P = 1, the default), and the profile and wait states replayed
+# over them (--replay) equal `report --json --section profile,waitstates`
 same() {
 	name=$1; trace=$2
+	if ! "$BIN" report "$trace" --no-cache --json --section profile,waitstates >"$TMPD/serial.json" 2>"$TMPD/log"; then
+		notok "$name replay" "serial report: $(head -n 1 "$TMPD/log")"; return
+	fi
 	for P in 1 2 3 4; do
 		s=$TMPD/s$P; m=$TMPD/m$P
 		rm -rf "$s" "$m"; mkdir -p "$s" "$m"
@@ -35,11 +39,13 @@ same() {
 		fi
 		rb=4096; [ $P = 1 ] && rb=""
 		if ! TC_MPI_ROUND_BYTES=$rb timeout 300 $MPIRUN -x TC_MPI_ROUND_BYTES -np $P "$MPI_BIN" prep "$trace" \
-			--dump "$m" >"$TMPD/log" 2>&1; then
+			--dump "$m" --replay "$TMPD/replay.json" >"$TMPD/log" 2>&1; then
 			notok "$name P=$P" "tracecomb-mpi: $(grep -v '^ *$' "$TMPD/log" | head -n 2 | tr '\n' ' ')"; continue
 		fi
 		if diff -r "$s" "$m" >"$TMPD/diff" 2>&1; then ok "$name P=$P"
 		else notok "$name P=$P" "parts differ: $(head -n 4 "$TMPD/diff" | tr '\n' ' ')"; fi
+		if cmp -s "$TMPD/serial.json" "$TMPD/replay.json"; then ok "$name P=$P replay"
+		else notok "$name P=$P replay" "$(diff "$TMPD/serial.json" "$TMPD/replay.json" | head -n 4 | tr '\n' ' ')"; fi
 	done
 	covered "$name" "$TMPD/s4"
 }
