@@ -54,6 +54,7 @@ static void msg_exchange(struct wsd *x)
 		to[i] = rank_owner(x, m->dst);
 	}
 	x->in = replay_send(x->d, out, to, n, sizeof *out, &x->nin);
+	free(out);
 	uint64_t *post = xmalloc((x->nin ? x->nin : 1) * sizeof *post);
 	int *back = xmalloc((x->nin ? x->nin : 1) * sizeof *back);
 	for (size_t j = 0; j < x->nin; j++) {
@@ -69,7 +70,7 @@ static void msg_exchange(struct wsd *x)
 	for (int q = 0; q < x->d->count; q++) at[q + 1] += at[q];
 	x->post = xmalloc((n ? n : 1) * sizeof *x->post);
 	for (size_t i = 0; i < n; i++) x->post[i] = ans[at[to[i]]++];
-	free(at), free(ans), free(back), free(post), free(to), free(out);
+	free(at), free(ans), free(back), free(post), free(to);
 }
 
 /* Message id's partner fields (ws_msg_fn): sent here (all known) or to here. */
@@ -119,13 +120,14 @@ static void coll_waits(const struct wsd *x, struct ws_acc *a)
 	}
 	size_t nin;
 	struct rmem *in = replay_send(x->d, out, to, p->nmembers, sizeof *out, &nin);
+	free(out), free(to);
 	struct ws_member *m = xmalloc((mine ? mine : 1) * sizeof *m);
 	for (size_t k = 0; k < nin; k++) m[in[k].j - start] = in[k].m;
 	uint32_t nr = x->t->nranks;
 	uint32_t *member_of = xmalloc((nr ? nr : 1) * sizeof *member_of);
 	for (uint32_t k = 0; k < nr; k++) member_of[k] = TC_NONE;
 	for (size_t i = 0; i < p->ncolls; i++) ws_coll(x->t, &p->colls[i], m + (p->colls[i].first - start), member_of, a);
-	free(member_of), free(m), free(in), free(to), free(out), free(first);
+	free(member_of), free(m), free(in), free(first);
 }
 
 /* The fold of the totals: state = total[TC_WS_COUNT], run, mpi. */

@@ -27,15 +27,8 @@ static void write_json(struct tc_part *p, struct tc_replay *R, FILE *f)
 	s->prof_per_loc = R->per_loc;
 	s->prof_per_rank = R->per_rank;
 	s->waitstates = R->waitstates;
-	struct json j;
-	json_init(&j, f, 2);
-	json_obj_begin(&j);
-	json_key(&j, "profile");
-	report_profile_json(s, &j);
-	json_key(&j, "waitstates");
-	report_waitstates_json(s, &j);
-	json_obj_end(&j);
-	json_finish(&j);
+	const struct report_section *secs[2] = { report_find("profile"), report_find("waitstates") };
+	report_json(s, secs, 2, f);
 	s->t = NULL;   /* the part's: freed by its owner */
 	session_free(s);
 }

@@ -78,15 +78,8 @@ static char *json_of(struct tc_session *s)
 	char *out = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&out, &n);
-	struct json j;
-	json_init(&j, f, 2);
-	json_obj_begin(&j);
-	json_key(&j, "profile");
-	report_profile_json(s, &j);
-	json_key(&j, "waitstates");
-	report_waitstates_json(s, &j);
-	json_obj_end(&j);
-	json_finish(&j);
+	const struct report_section *secs[2] = { report_find("profile"), report_find("waitstates") };
+	report_json(s, secs, 2, f);
 	fclose(f);
 	return out;
 }
