@@ -31,7 +31,8 @@ static void usage(FILE *f)
 		   "      --replay FILE: the profile and wait states replayed over the parts (every\n"
 		   "      process its ranks, docs/scale.md \"Replay\"), written by process 0 as\n"
 		   "      `tracecomb report --json --section profile,waitstates` writes them;\n"
-		   "      --stats: per process: its ranks, read and finish time, peak RSS, exchange rounds\n"
+		   "      --stats: per process: its ranks, read and finish time, replay CPU time, peak RSS (and\n"
+		   "      how much the replay raised it), exchange rounds, bytes sent\n"
 		   "       tracecomb-mpi --help | --version\n"
 		   "Exit codes as tracecomb's: 1 usage or a refused -o place, 2 the trace cannot be read\n"
 		   "(on any process: one message, from the first that failed), 3 out of memory, 4 the\n"
@@ -152,16 +153,17 @@ static void print_stats(struct tc_mpi *M, const struct tc_trace *t)
 {
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	enum { NV = 9 };
+	enum { NV = 10 };
 	double v[NV] = { M->part.lo, M->part.hi, t->read_seconds, t->finish_seconds, (double)ru.ru_maxrss / 1024.0,
-			 (double)M->exchanges, (double)M->rounds, (double)M->bytes_sent / 1048576.0, M->replay_seconds };
+			 (double)M->exchanges, (double)M->rounds, (double)M->bytes_sent / 1048576.0, M->replay_seconds,
+			 M->replay_rss };
 	double *all = M->rank == 0 ? xmalloc(sizeof v * (size_t)M->size) : NULL;
 	MPI_Gather(v, NV, MPI_DOUBLE, all, NV, MPI_DOUBLE, 0, M->comm);
 	for (int p = 0; M->rank == 0 && p < M->size; p++) {
 		const double *w = all + NV * p;
-		printf("process %d/%d ranks %.0f..%.0f read %.3f s finish %.3f s replay %.3f s peak RSS %.1f MiB exchanges %.0f "
-		       "rounds %.0f sent %.1f MiB\n",
-		       p, M->size, w[0], w[1], w[2], w[3], w[8], w[4], w[5], w[6], w[7]);
+		printf("process %d/%d ranks %.0f..%.0f read %.3f s finish %.3f s replay %.3f s peak RSS %.1f MiB (replay +%.1f) "
+		       "exchanges %.0f rounds %.0f sent %.1f MiB\n",
+		       p, M->size, w[0], w[1], w[2], w[3], w[8], w[4], w[9], w[5], w[6], w[7]);
 	}
 	free(all);
 }

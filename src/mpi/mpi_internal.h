@@ -19,6 +19,7 @@ struct tc_mpi {
 	uint64_t exchanges, rounds, bytes_sent;  /* what the exchanges did */
 	uint64_t chains;                         /* folds passed along the processes */
 	double replay_seconds;                   /* CPU of the replay (--replay) */
+	double replay_rss;                       /* MiB the replay raised the peak RSS by */
 	struct tc_dist dist;
 	struct tc_read_share share;
 	struct tc_part part;         /* the finish's result */

@@ -5,6 +5,7 @@
  * (and process 0's part of the trace: every definition, the global times). */
 #include <errno.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "analysis_replay.h"
@@ -33,12 +34,20 @@ static void write_json(struct tc_part *p, struct tc_replay *R, FILE *f)
 	session_free(s);
 }
 
+static double peak_mib(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_maxrss / 1024.0;
+}
+
 int tc_mpi_replay(struct tc_mpi *M, const char *path)
 {
-	double t0 = cpu_seconds();
+	double t0 = cpu_seconds(), peak0 = peak_mib();
 	struct tc_replay R;
 	tc_replay_run(&M->part, &M->dist, 20, &R);   /* 20: the report's default list */
 	M->replay_seconds = cpu_seconds() - t0;
+	M->replay_rss = peak_mib() - peak0;
 	int rc = 0;
 	if (M->rank == 0) {
 		FILE *f = fopen(path, "w");
