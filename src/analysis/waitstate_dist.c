@@ -90,7 +90,11 @@ static void dist_msg(const void *ctx, uint32_t id, struct ws_msg *m)
 		if (x->in[k].id < id) a = k + 1;
 		else b = k;
 	}
-	const struct rmsg *r = &x->in[a < x->nin ? a : 0];
+	if (a >= x->nin || x->in[a].id != id) {   /* not in a consistent part: no sender known */
+		*m = (struct ws_msg){ 0, 0, TC_NONE, TC_NONE, TC_NONE, TC_NONE };
+		return;
+	}
+	const struct rmsg *r = &x->in[a];
 	*m = (struct ws_msg){ r->send_enter, 0, r->src, r->send_call, r->dst, r->post_call };
 }
 
