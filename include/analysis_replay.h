@@ -12,6 +12,9 @@
 #include "analysis_waitstate.h"
 #include "part.h"
 
+/* How many of the longest waits a reduced result keeps: the report's list. */
+#define TC_REPLAY_LONGEST 20
+
 /* tc_profile_compute over the whole trace: on process 0, NULL elsewhere. */
 struct tc_profile *tc_profile_dist(const struct tc_part *p, const struct tc_dist *d);
 /* tc_profile_locations and tc_profile_ranks: on process 0 (*per_loc,
@@ -30,5 +33,13 @@ struct tc_replay {
 	struct tc_waitstates *waitstates;
 };
 void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t longest, struct tc_replay *out);
+/* The same computed serially over a whole model (the reference). */
+void tc_replay_serial(const struct tc_trace *t, struct tc_replay *out);
+void tc_replay_free(struct tc_replay *r);
+/* Canonical text of the results (process 0's, or the serial ones): every
+ * double in hexadecimal (%a), the per-rank vectors, the tables and the
+ * `longest` longest waits; equal text, equal bits.  t: the definitions (and,
+ * for a serial result, the calls).  False on a write error. */
+bool tc_replay_dump(FILE *f, const struct tc_trace *t, const struct tc_replay *r, size_t longest);
 
 #endif

@@ -158,6 +158,30 @@ void ws_coll(const struct tc_trace *t, const struct tc_coll *co, const struct ws
 	} else if (cc == TC_CC_SCAN) coll_scan(t, co, m, member_of, res, a);
 }
 
+static int longer(const void *a, const void *b, void *ctx)
+{
+	const struct tc_wait *w = ctx;
+	uint32_t i = *(const uint32_t *)a, k = *(const uint32_t *)b;
+	if (w[i].seconds != w[k].seconds) return w[i].seconds > w[k].seconds ? -1 : 1;
+	return i < k ? -1 : i > k;
+}
+
+static int by_index(const void *a, const void *b)
+{
+	uint32_t i = *(const uint32_t *)a, k = *(const uint32_t *)b;
+	return i < k ? -1 : i > k;
+}
+
+size_t ws_longest(const struct tc_wait *w, size_t n, size_t longest, uint32_t **idx)
+{
+	*idx = xmalloc((n ? n : 1) * sizeof **idx);
+	for (size_t i = 0; i < n; i++) (*idx)[i] = (uint32_t)i;
+	qsort_r(*idx, n, sizeof **idx, longer, (void *)w);
+	size_t k = longest && longest < n ? longest : n;
+	qsort(*idx, k, sizeof **idx, by_index);
+	return k;
+}
+
 int ws_wait_cmp(const void *x, const void *y)
 {
 	const struct tc_wait *a = x, *b = y;

@@ -201,29 +201,12 @@ struct rlong {
 	struct tc_wait_at at;
 };
 
-static int longer(const void *a, const void *b, void *ctx)
-{
-	const struct tc_wait *w = ctx;
-	uint32_t i = *(const uint32_t *)a, k = *(const uint32_t *)b;
-	if (w[i].seconds != w[k].seconds) return w[i].seconds > w[k].seconds ? -1 : 1;
-	return i < k ? -1 : i > k;
-}
-
-static int by_index(const void *a, const void *b)
-{
-	uint32_t i = *(const uint32_t *)a, k = *(const uint32_t *)b;
-	return i < k ? -1 : i > k;
-}
-
 /* The `longest` longest of w[0..n) (ties: the earlier), in list order, to process 0. */
 static void gather_longest(const struct wsd *x, const struct tc_wait *w, size_t n, size_t longest,
 			   struct tc_waitstates *r)
 {
-	uint32_t *idx = xmalloc((n ? n : 1) * sizeof *idx);
-	for (size_t i = 0; i < n; i++) idx[i] = (uint32_t)i;
-	qsort_r(idx, n, sizeof *idx, longer, (void *)w);
-	size_t k = longest && longest < n ? longest : n;
-	qsort(idx, k, sizeof *idx, by_index);
+	uint32_t *idx;
+	size_t k = ws_longest(w, n, longest, &idx);
 	struct rlong *out = xmalloc((k ? k : 1) * sizeof *out);
 	for (size_t i = 0; i < k; i++) {
 		const struct tc_wait *y = &w[idx[i]];

@@ -39,6 +39,9 @@ void ws_coll(const struct tc_trace *t, const struct tc_coll *co, const struct ws
 struct tc_waitstates *ws_new(uint32_t nranks);
 /* Adds the time of ranks [lo, hi) to *run and their outermost MPI calls' to *mpi, in rank order. */
 void ws_times(const struct tc_trace *t, uint32_t lo, uint32_t hi, double *run, double *mpi);
+/* The `longest` longest of w[0..n) (0: all; ties: the earlier), their
+ * indices in list order in *idx (caller frees).  Returns how many. */
+size_t ws_longest(const struct tc_wait *w, size_t n, size_t longest, uint32_t **idx);
 /* (rank, call, kind) order of the waits list. */
 int ws_wait_cmp(const void *x, const void *y);
 

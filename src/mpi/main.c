@@ -27,7 +27,8 @@ static void usage(FILE *f)
 		   "      messages matched and numbered, collectives grouped, exactly as `tracecomb`\n"
 		   "      builds it alone (docs/scale.md); no process holds the whole trace.\n"
 		   "      -o FILE: FILE (an index) and FILE.part<i> per process (a provisional format,\n"
-		   "      docs/scale.md); --dump DIR: each process's part as text, DIR/part-<i>.txt;\n"
+		   "      docs/scale.md); --dump DIR: each process's part as text, DIR/part-<i>.txt,\n"
+		   "      and the replay's results as text, DIR/replay.txt (for tests);\n"
 		   "      --replay FILE: the profile and wait states replayed over the parts (every\n"
 		   "      process its ranks, docs/scale.md \"Replay\"), written by process 0 as\n"
 		   "      `tracecomb report --json --section profile,waitstates` writes them;\n"
@@ -186,7 +187,7 @@ static int prep_loaded(struct tc_mpi *M, const struct prep *o, struct cli_out *i
 		free(path);
 		rc = agree_rc(M, rc);
 	}
-	if (!rc && o->replay) rc = tc_mpi_replay(M, o->replay);
+	if (!rc && (o->replay || o->dump)) rc = tc_mpi_replay(M, o->replay, o->dump);
 	if (!rc && o->out) rc = write_output(M, o, idx);
 	if (o->stats) print_stats(M, M->part.t);
 	return rc;

@@ -4,6 +4,7 @@
  * --section profile,waitstates` over a session holding the reduced results
  * (and process 0's part of the trace: every definition, the global times). */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -41,28 +42,37 @@ static double peak_mib(void)
 	return (double)ru.ru_maxrss / 1024.0;
 }
 
-int tc_mpi_replay(struct tc_mpi *M, const char *path)
+/* Process 0: the JSON to json_path, the canonical text to dump_dir/replay.txt (either NULL). */
+static int write_results(struct tc_mpi *M, struct tc_replay *R, const char *json_path, const char *dump_dir)
+{
+	char *dump_path = dump_dir ? xasprintf("%s/replay.txt", dump_dir) : NULL;
+	int rc = 0;
+	if (dump_path) {
+		FILE *f = fopen(dump_path, "w");
+		if (!f || !tc_replay_dump(f, M->part.t, R, TC_REPLAY_LONGEST) || fclose(f) != 0) {
+			fprintf(stderr, "tracecomb-mpi: %s: %s\n", dump_path, strerror(errno));
+			rc = TC_EXIT_OUTPUT;
+		}
+	}
+	FILE *f = json_path && !rc ? fopen(json_path, "w") : NULL;
+	if (f) write_json(&M->part, R, f);   /* the session frees the results */
+	else tc_replay_free(R);
+	if (json_path && !rc && (!f || ferror(f) || fclose(f) != 0)) {
+		fprintf(stderr, "tracecomb-mpi: %s: %s\n", json_path, strerror(errno));
+		rc = TC_EXIT_OUTPUT;
+	}
+	free(dump_path);
+	return rc;
+}
+
+int tc_mpi_replay(struct tc_mpi *M, const char *json_path, const char *dump_dir)
 {
 	double t0 = cpu_seconds(), peak0 = peak_mib();
 	struct tc_replay R;
-	tc_replay_run(&M->part, &M->dist, 20, &R);   /* 20: the report's default list */
+	tc_replay_run(&M->part, &M->dist, TC_REPLAY_LONGEST, &R);
 	M->replay_seconds = cpu_seconds() - t0;
 	M->replay_rss = peak_mib() - peak0;
-	int rc = 0;
-	if (M->rank == 0) {
-		FILE *f = fopen(path, "w");
-		if (f) write_json(&M->part, &R, f);
-		if (!f || ferror(f) || fclose(f) != 0) {
-			fprintf(stderr, "tracecomb-mpi: %s: %s\n", path, strerror(errno));
-			rc = TC_EXIT_OUTPUT;
-		}
-		if (!f) {
-			tc_profile_free(R.profile);
-			tc_prof_table_free(R.per_loc);
-			tc_prof_table_free(R.per_rank);
-			tc_waitstates_free(R.waitstates);
-		}
-	}
+	int rc = M->rank == 0 ? write_results(M, &R, json_path, dump_dir) : 0;
 	MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, M->comm);
 	return rc;
 }

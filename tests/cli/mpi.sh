@@ -4,7 +4,9 @@
 # (`tracecomb dump-model --parts P`, canonical text, byte for byte) on every
 # shared trace, on bench/gen traces (non-blocking, MPI_ANY_SOURCE, Allreduce,
 # unique tags) and on contrib mini-app traces (sub-communicators,
-# ANY_SOURCE, collective-only), exchanges in small rounds; the parts cover
+# ANY_SOURCE, collective-only), exchanges in small rounds, and so do the
+# profile and wait states replayed over the parts (bit for bit, and as the
+# report's JSON); the parts cover
 # every rank, message, instance and member once; prep -o writes an index and
 # one part per process, refuses an existing FILE; a process that cannot read
 # its share ends every process with one message, exit 2 and no output.
@@ -25,7 +27,9 @@ fi
 
 # same NAME TRACE: for P = 1..4 the MPI parts equal the serial ones (rounds of
 # 4 KiB but for P = 1, the default), and the profile and wait states replayed
-# over them (--replay) equal `report --json --section profile,waitstates`
+# over them equal the serial ones: bit for bit (replay.txt of --dump, doubles
+# in hexadecimal, beside the parts) and as `report --json --section
+# profile,waitstates` (--replay)
 same() {
 	name=$1; trace=$2
 	if ! "$BIN" report "$trace" --no-cache --json --section profile,waitstates >"$TMPD/serial.json" 2>"$TMPD/log"; then

@@ -133,10 +133,7 @@ static void test_replay_equals_serial(void **st)
 		same_waits(t, sw, g[0].r.waitstates);
 		assert_string_equal(want, g[0].json);
 		free(g[0].json);
-		tc_profile_free(g[0].r.profile);
-		tc_prof_table_free(g[0].r.per_loc);
-		tc_prof_table_free(g[0].r.per_rank);
-		tc_waitstates_free(g[0].r.waitstates);
+		tc_replay_free(&g[0].r);
 		for (int p = 0; p < P; p++) tc_trace_free(g[p].t);
 	}
 	free(want);
