@@ -39,6 +39,12 @@ struct tc_waitstates {
 	double mpi_time;                /* seconds spent in MPI calls over all ranks */
 	double run_time;                /* seconds of all ranks' timelines summed */
 	uint64_t clamped;               /* clock-condition cases clipped to the call */
+	/* A result reduced over parts (tc_waitstates_dist, analysis_replay.h) holds
+	 * in w only the longest waits of every part, n_all the waits in all, and
+	 * at[i] the region and enter of w[i]'s call (a call of a rank whose calls
+	 * process 0 may not hold).  NULL and 0 in a serial result. */
+	struct tc_wait_at { uint64_t enter; uint32_t region; } *at;
+	size_t n_all;
 };
 
 struct tc_waitstates *tc_waitstates_compute(const struct tc_trace *t);

@@ -81,6 +81,11 @@ struct tc_dist {
 	 * to p): returns those sent here grouped by source process in order,
 	 * rcount[p] from p (caller frees; in bounded rounds). */
 	void *(*exchange)(void *ctx, const void *send, const uint64_t *scount, size_t recsize, uint64_t *rcount);
+	/* A left fold in process order: process p gets state[0..bytes) from
+	 * p − 1 (process 0 starts from its own), calls step(arg, state) and hands
+	 * it on; then every process holds the last one's.  Floating-point sums
+	 * that must be made in the serial order go through it (the replay). */
+	void (*chain)(void *ctx, void *state, size_t bytes, void (*step)(void *arg, void *state), void *arg);
 	/* filled by the finish */
 	struct tc_part *out;
 };

@@ -17,6 +17,8 @@ struct report_section {
 extern const struct report_section report_sections[];
 extern const size_t report_nsections;
 const struct report_section *report_find(const char *name);
+/* The sections secs[0..n) as one JSON object on f (`report --json`). */
+void report_json(struct tc_session *s, const struct report_section *const *secs, size_t n, FILE *f);
 /* Validates one --opt "KEY=VALUE" (src/report/options.c, docs/options.md):
  * false with a one-line *err (caller frees) for an unknown key, a missing or
  * mistyped value, or a number out of the key's bounds. */

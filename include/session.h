@@ -13,6 +13,7 @@ struct tc_latency;
 struct tc_verdicts;
 struct tc_waitstates;
 struct tc_profile;
+struct tc_prof_table;
 struct tc_span;
 struct tc_rootcause;
 
@@ -27,6 +28,9 @@ struct tc_session {
 	struct tc_profile *profile;
 	struct tc_span *span;
 	struct tc_rootcause *rootcause;
+	/* the profile's per-location and per-rank tables when given (a replay over
+	 * parts, tracecomb-mpi); NULL: the report computes them from t */
+	struct tc_prof_table *prof_per_loc, *prof_per_rank;
 	/* options given on the command line as "name=value" strings, read by the
 	 * modules' session getters (e.g. "caller_merge=off") */
 	VEC(char *) opts;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_profile.h"
+#include "profile_internal.h"
 
 /* outermost MPI call: an MPI region whose parent is not MPI */
 static bool outer_mpi(const struct tc_trace *t, const struct tc_rank *R, const struct tc_call *c)
@@ -63,61 +63,76 @@ static double clip(const struct tc_trace *t, uint64_t b, uint64_t e, uint64_t t0
 	return hi > lo ? tc_dur(t, hi - lo) : 0;
 }
 
-struct tc_profile *tc_profile_compute_window(const struct tc_trace *t, const uint64_t *rank_t0, const uint64_t *rank_t1,
-					     const uint32_t *ranks, uint32_t nranks)
+void prof_regions_init(struct tc_prof_region *g, uint32_t nr)
 {
-	struct tc_profile *p = xcalloc(1, sizeof *p);
+	for (uint32_t i = 0; i < nr; i++) {
+		g[i] = (struct tc_prof_region){ .region = i, .excl_min = INFINITY, .rank_max = TC_NONE };
+	}
+}
+
+void prof_scratch_init(struct prof_scratch *sc, uint32_t nr)
+{
+	sc->excl_rank = xcalloc(nr ? nr : 1, sizeof *sc->excl_rank);
+	sc->seen = xcalloc(nr ? nr : 1, sizeof *sc->seen);
+	sc->touched.a = NULL;
+	sc->touched.n = sc->touched.cap = 0;
+}
+
+void prof_scratch_free(struct prof_scratch *sc)
+{
+	VEC_FREE(sc->touched);
+	free(sc->excl_rank);
+	free(sc->seen);
+}
+
+/* Rank r's exclusive time per region into g, once its calls are summed. */
+static void rank_excl(uint32_t r, struct tc_prof_region *g, struct prof_scratch *sc)
+{
+	for (size_t k = 0; k < sc->touched.n; k++) {
+		uint32_t reg = sc->touched.a[k];
+		struct tc_prof_region *x = &g[reg];
+		double e = sc->excl_rank[reg];
+		x->excl += e;
+		x->nranks++;
+		if (e < x->excl_min) x->excl_min = e;
+		if (x->rank_max == TC_NONE || e > x->excl_max) { x->excl_max = e; x->rank_max = r; }
+		sc->excl_rank[reg] = 0;
+		sc->seen[reg] = false;
+	}
+	sc->touched.n = 0;
+}
+
+void prof_add_rank(const struct tc_trace *t, uint32_t r, const uint64_t *rank_t0, const uint64_t *rank_t1,
+		   struct tc_profile *p, struct tc_prof_region *g, struct prof_scratch *sc)
+{
 	bool all = !rank_t0 || !rank_t1;
 	uint32_t nr = t->nregions;
-	struct tc_prof_region *g = xcalloc(nr ? nr : 1, sizeof *g);
-	double *excl_rank = xcalloc(nr ? nr : 1, sizeof *excl_rank);  /* this rank's exclusive time per region */
-	bool *seen = xcalloc(nr ? nr : 1, sizeof *seen);
-	for (uint32_t i = 0; i < nr; i++) {
-		g[i].region = i;
-		g[i].excl_min = INFINITY;
-		g[i].rank_max = TC_NONE;
+	const struct tc_rank *R = &t->ranks[r];
+	uint64_t t0 = all ? t->tmin : rank_t0[r], t1 = all ? t->tmax : rank_t1[r];
+	if (R->ncalls) p->total += all ? tc_dur(t, R->last_time - R->first_time) : clip(t, R->first_time, R->last_time, t0, t1);
+	for (uint32_t c = 0; c < R->ncalls; c++) {
+		const struct tc_call *call = &R->calls[c];
+		if (call->region >= nr) continue;
+		if (!all && (call->leave <= t0 || call->enter >= t1)) continue;   /* outside the window */
+		double d = all ? tc_dur(t, call->leave - call->enter) : clip(t, call->enter, call->leave, t0, t1);
+		struct tc_prof_region *x = &g[call->region];
+		x->calls++;
+		/* inclusive time counts only the outermost instance of a recursive region */
+		bool nested = false;
+		for (uint32_t a = call->parent; a != TC_NONE && !nested; a = R->calls[a].parent)
+			nested = R->calls[a].region == call->region;
+		if (!nested) x->incl += d;
+		if (!sc->seen[call->region]) { sc->seen[call->region] = true; VEC_PUSH(sc->touched, call->region); }
+		sc->excl_rank[call->region] += d;
+		if (call->parent != TC_NONE && R->calls[call->parent].region < nr)
+			sc->excl_rank[R->calls[call->parent].region] -= d;
+		if (outer_mpi(t, R, call)) p->mpi += d;
 	}
-	VEC(uint32_t) touched = { 0 };
-	for (uint32_t i = 0; i < nranks; i++) {
-		uint32_t r = ranks ? ranks[i] : i;
-		if (r >= t->nranks) continue;
-		const struct tc_rank *R = &t->ranks[r];
-		uint64_t t0 = all ? t->tmin : rank_t0[r], t1 = all ? t->tmax : rank_t1[r];
-		if (R->ncalls) p->total += all ? tc_dur(t, R->last_time - R->first_time) : clip(t, R->first_time, R->last_time, t0, t1);
-		for (uint32_t c = 0; c < R->ncalls; c++) {
-			const struct tc_call *call = &R->calls[c];
-			if (call->region >= nr) continue;
-			if (!all && (call->leave <= t0 || call->enter >= t1)) continue;   /* outside the window */
-			double d = all ? tc_dur(t, call->leave - call->enter) : clip(t, call->enter, call->leave, t0, t1);
-			struct tc_prof_region *x = &g[call->region];
-			x->calls++;
-			/* inclusive time counts only the outermost instance of a recursive region */
-			bool nested = false;
-			for (uint32_t a = call->parent; a != TC_NONE && !nested; a = R->calls[a].parent)
-				nested = R->calls[a].region == call->region;
-			if (!nested) x->incl += d;
-			if (!seen[call->region]) { seen[call->region] = true; VEC_PUSH(touched, call->region); }
-			excl_rank[call->region] += d;
-			if (call->parent != TC_NONE && R->calls[call->parent].region < nr)
-				excl_rank[R->calls[call->parent].region] -= d;
-			if (outer_mpi(t, R, call)) p->mpi += d;
-		}
-		for (size_t k = 0; k < touched.n; k++) {
-			uint32_t reg = touched.a[k];
-			struct tc_prof_region *x = &g[reg];
-			double e = excl_rank[reg];
-			x->excl += e;
-			x->nranks++;
-			if (e < x->excl_min) x->excl_min = e;
-			if (x->rank_max == TC_NONE || e > x->excl_max) { x->excl_max = e; x->rank_max = r; }
-			excl_rank[reg] = 0;
-			seen[reg] = false;
-		}
-		touched.n = 0;
-	}
-	VEC_FREE(touched);
-	free(excl_rank);
-	free(seen);
+	rank_excl(r, g, sc);
+}
+
+void prof_finish(struct tc_profile *p, struct tc_prof_region *g, uint32_t nr)
+{
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < nr; i++) {
 		if (!g[i].calls) continue;
@@ -128,14 +143,36 @@ struct tc_profile *tc_profile_compute_window(const struct tc_trace *t, const uin
 	qsort(g, n, sizeof *g, by_excl);
 	p->regions = g;
 	p->n = n;
-	for (size_t i = 0; i < t->nmsgs; i++) {
-		uint64_t b = t->msgs[i].bytes;
+}
+
+void prof_hist(struct tc_profile *p, const struct tc_msg *msgs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t b = msgs[i].bytes;
 		int k = 0;
 		while (b) { k++; b >>= 1; }
 		if (k >= TC_PROF_HIST) k = TC_PROF_HIST - 1;
 		p->hist_count[k]++;
-		p->hist_bytes[k] += t->msgs[i].bytes;
+		p->hist_bytes[k] += msgs[i].bytes;
 	}
+}
+
+struct tc_profile *tc_profile_compute_window(const struct tc_trace *t, const uint64_t *rank_t0, const uint64_t *rank_t1,
+					     const uint32_t *ranks, uint32_t nranks)
+{
+	struct tc_profile *p = xcalloc(1, sizeof *p);
+	uint32_t nr = t->nregions;
+	struct tc_prof_region *g = xcalloc(nr ? nr : 1, sizeof *g);
+	prof_regions_init(g, nr);
+	struct prof_scratch sc;
+	prof_scratch_init(&sc, nr);
+	for (uint32_t i = 0; i < nranks; i++) {
+		uint32_t r = ranks ? ranks[i] : i;
+		if (r < t->nranks) prof_add_rank(t, r, rank_t0, rank_t1, p, g, &sc);
+	}
+	prof_scratch_free(&sc);
+	prof_finish(p, g, nr);
+	prof_hist(p, t->msgs, t->nmsgs);
 	return p;
 }
 
@@ -198,10 +235,15 @@ struct tc_prof_table *tc_profile_locations(const struct tc_trace *t)
 	free(a.excl);
 	free(a.incl);
 	free(a.calls);
-	if (out.n) qsort(out.a, out.n, sizeof *out.a, cell_order);
 	pt->cells = out.a;
 	pt->n = out.n;
+	prof_table_sort(pt);
 	return pt;
+}
+
+void prof_table_sort(struct tc_prof_table *pt)
+{
+	if (pt->n) qsort(pt->cells, pt->n, sizeof *pt->cells, cell_order);
 }
 
 static int by_region_who(const void *a, const void *b)

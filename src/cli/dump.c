@@ -1,13 +1,16 @@
 /* dump.c — the hidden command `tracecomb dump-model TRACE --parts P --out DIR`:
  * the serial model cut into the P parts tracecomb-mpi would build (shares of
  * the ranks balanced by the definitions' event counts), each written as its
- * canonical dump DIR/part-<i>.txt (include/part.h; DIR made when missing); the reference the MPI
- * tests compare tracecomb-mpi's parts with.  Not in --help: a test tool. */
+ * canonical dump DIR/part-<i>.txt (include/part.h; DIR made when missing),
+ * and the profile and wait states as DIR/replay.txt (tc_replay_dump: doubles
+ * in hexadecimal); the reference the MPI tests compare tracecomb-mpi's parts
+ * and replay with.  Not in --help: a test tool. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis_replay.h"
 #include "cli.h"
 #include "part.h"
 
@@ -33,6 +36,20 @@ static int dump_parts(struct tc_trace *t, int nparts, const char *dir)
 		tc_part_release(&p);
 	}
 	free(ev);
+	return rc;
+}
+
+/* DIR/replay.txt: the serial results the replay must equal. */
+static int dump_replay(struct tc_trace *t, const char *dir)
+{
+	char *path = xasprintf("%s/replay.txt", dir);
+	struct tc_replay r;
+	tc_replay_serial(t, &r);
+	FILE *f = fopen(path, "w");
+	int rc = f && tc_replay_dump(f, t, &r, TC_REPLAY_LONGEST) && fclose(f) == 0 ? TC_EXIT_OK : TC_EXIT_OUTPUT;
+	if (rc) fprintf(stderr, "tracecomb: %s: %s\n", path, strerror(errno));
+	tc_replay_free(&r);
+	free(path);
 	return rc;
 }
 
@@ -62,6 +79,7 @@ int cmd_dump_model(int argc, char **argv)
 	struct tc_trace *t = cli_load(path, &opts);
 	if (!t) return TC_EXIT_TRACE;
 	int rc = dump_parts(t, nparts, dir);
+	if (rc == TC_EXIT_OK) rc = dump_replay(t, dir);
 	tc_trace_free(t);
 	return rc;
 }

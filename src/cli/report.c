@@ -130,15 +130,7 @@ static int write_report(struct tc_session *s, const struct report_args *A)
 		return 1;
 	}
 	if (A->json) {
-		struct json j;
-		json_init(&j, stdout, 2);
-		json_obj_begin(&j);
-		for (size_t i = 0; i < A->want.n; i++) {
-			json_key(&j, A->want.a[i]->name);
-			A->want.a[i]->json(s, &j);
-		}
-		json_obj_end(&j);
-		json_finish(&j);
+		report_json(s, A->want.a, A->want.n, stdout);
 		return 0;
 	}
 	for (size_t i = 0; i < A->want.n; i++) {

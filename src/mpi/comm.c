@@ -126,6 +126,23 @@ static void *m_exchange(void *ctx, const void *send, const uint64_t *scount, siz
 	return out;
 }
 
+/* Messages of up to 1 GiB: count fits an int. */
+#define CHAIN_PIECE ((size_t)1 << 30)
+
+static void m_chain(void *ctx, void *state, size_t bytes, void (*step)(void *arg, void *state), void *arg)
+{
+	struct tc_mpi *M = ctx;
+	char *b = state;
+	for (size_t i = 0; M->rank > 0 && i < bytes; i += CHAIN_PIECE)
+		MPI_Recv(b + i, (int)TC_MIN(CHAIN_PIECE, bytes - i), MPI_BYTE, M->rank - 1, 1, M->comm, MPI_STATUS_IGNORE);
+	step(arg, state);
+	for (size_t i = 0; M->rank + 1 < M->size && i < bytes; i += CHAIN_PIECE)
+		MPI_Send(b + i, (int)TC_MIN(CHAIN_PIECE, bytes - i), MPI_BYTE, M->rank + 1, 1, M->comm);
+	for (size_t i = 0; i < bytes; i += CHAIN_PIECE)
+		MPI_Bcast(b + i, (int)TC_MIN(CHAIN_PIECE, bytes - i), MPI_BYTE, M->size - 1, M->comm);
+	M->chains++;
+}
+
 static void m_collectives(void *ctx, void *reader)
 {
 	struct tc_mpi *M = ctx;
@@ -163,6 +180,7 @@ void tc_mpi_setup(struct tc_mpi *M, MPI_Comm comm, size_t round_bytes)
 	M->round_bytes = round_bytes ? round_bytes : TC_MPI_ROUND_BYTES;
 	M->dist = (struct tc_dist){ .ctx = M, .index = M->rank, .count = M->size, .reduce = m_reduce,
 				    .exscan = m_exscan, .allgather = m_allgather, .exchange = m_exchange,
+				    .chain = m_chain,
 				    .out = &M->part };
 	M->share = (struct tc_read_share){ .dist = &M->dist, .ctx = M, .collectives = m_collectives, .agree = m_agree };
 }

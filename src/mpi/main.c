@@ -12,21 +12,28 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis_replay.h"
 #include "cli.h"
 #include "mpi_internal.h"
+#include "report.h"
 
 #define TC_VERSION "0.1.0"
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: mpirun -np P tracecomb-mpi prep TRACE [-o FILE [--force]] [--dump DIR] [--stats]\n"
+	fprintf(f, "usage: mpirun -np P tracecomb-mpi prep TRACE [-o FILE [--force]] [--dump DIR] [--replay FILE] [--stats]\n"
 		   "      every process reads its share of the ranks (whole ranks, balanced by the\n"
 		   "      definitions' event counts) and the model is built across the processes:\n"
 		   "      messages matched and numbered, collectives grouped, exactly as `tracecomb`\n"
 		   "      builds it alone (docs/scale.md); no process holds the whole trace.\n"
 		   "      -o FILE: FILE (an index) and FILE.part<i> per process (a provisional format,\n"
-		   "      docs/scale.md); --dump DIR: each process's part as text, DIR/part-<i>.txt;\n"
-		   "      --stats: per process: its ranks, read and finish time, peak RSS, exchange rounds\n"
+		   "      docs/scale.md); --dump DIR: each process's part as text, DIR/part-<i>.txt,\n"
+		   "      and the replay's results as text, DIR/replay.txt (for tests);\n"
+		   "      --replay FILE: the profile and wait states replayed over the parts (every\n"
+		   "      process its ranks, docs/scale.md \"Replay\"), written by process 0 as\n"
+		   "      `tracecomb report --json --section profile,waitstates` writes them;\n"
+		   "      --stats: per process: its ranks, read and finish time, replay CPU time, peak RSS (and\n"
+		   "      how much the replay raised it), exchange rounds, bytes sent\n"
 		   "       tracecomb-mpi --help | --version\n"
 		   "Exit codes as tracecomb's: 1 usage or a refused -o place, 2 the trace cannot be read\n"
 		   "(on any process: one message, from the first that failed), 3 out of memory, 4 the\n"
@@ -68,7 +75,7 @@ static void guard(void)
 }
 
 /* --- prep ------------------------------------------------------------------------- */
-struct prep { const char *trace, *out, *dump; bool force, stats; };
+struct prep { const char *trace, *out, *dump, *replay; bool force, stats; };
 
 static int parse(int argc, char **argv, struct prep *o, bool talk)
 {
@@ -76,6 +83,7 @@ static int parse(int argc, char **argv, struct prep *o, bool talk)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc) o->out = argv[++i];
 		else if (!strcmp(argv[i], "--dump") && i + 1 < argc) o->dump = argv[++i];
+		else if (!strcmp(argv[i], "--replay") && i + 1 < argc) o->replay = argv[++i];
 		else if (!strcmp(argv[i], "--force")) o->force = true;
 		else if (!strcmp(argv[i], "--stats")) o->stats = true;
 		else if (argv[i][0] != '-' && !o->trace) o->trace = argv[i];
@@ -146,15 +154,17 @@ static void print_stats(struct tc_mpi *M, const struct tc_trace *t)
 {
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	double v[8] = { M->part.lo, M->part.hi, t->read_seconds, t->finish_seconds, (double)ru.ru_maxrss / 1024.0,
-			(double)M->exchanges, (double)M->rounds, (double)M->bytes_sent / 1048576.0 };
+	enum { NV = 10 };
+	double v[NV] = { M->part.lo, M->part.hi, t->read_seconds, t->finish_seconds, (double)ru.ru_maxrss / 1024.0,
+			 (double)M->exchanges, (double)M->rounds, (double)M->bytes_sent / 1048576.0, M->replay_seconds,
+			 M->replay_rss };
 	double *all = M->rank == 0 ? xmalloc(sizeof v * (size_t)M->size) : NULL;
-	MPI_Gather(v, 8, MPI_DOUBLE, all, 8, MPI_DOUBLE, 0, M->comm);
+	MPI_Gather(v, NV, MPI_DOUBLE, all, NV, MPI_DOUBLE, 0, M->comm);
 	for (int p = 0; M->rank == 0 && p < M->size; p++) {
-		const double *w = all + 8 * p;
-		printf("process %d/%d ranks %.0f..%.0f read %.3f s finish %.3f s peak RSS %.1f MiB exchanges %.0f rounds %.0f "
-		       "sent %.1f MiB\n",
-		       p, M->size, w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]);
+		const double *w = all + NV * p;
+		printf("process %d/%d ranks %.0f..%.0f read %.3f s finish %.3f s replay %.3f s peak RSS %.1f MiB (replay +%.1f) "
+		       "exchanges %.0f rounds %.0f sent %.1f MiB\n",
+		       p, M->size, w[0], w[1], w[2], w[3], w[8], w[4], w[9], w[5], w[6], w[7]);
 	}
 	free(all);
 }
@@ -177,6 +187,7 @@ static int prep_loaded(struct tc_mpi *M, const struct prep *o, struct cli_out *i
 		free(path);
 		rc = agree_rc(M, rc);
 	}
+	if (!rc && (o->replay || o->dump)) rc = tc_mpi_replay(M, o->replay, o->dump);
 	if (!rc && o->out) rc = write_output(M, o, idx);
 	if (o->stats) print_stats(M, M->part.t);
 	return rc;

@@ -17,6 +17,9 @@ struct tc_mpi {
 	int rank, size;
 	size_t round_bytes;
 	uint64_t exchanges, rounds, bytes_sent;  /* what the exchanges did */
+	uint64_t chains;                         /* folds passed along the processes */
+	double replay_seconds;                   /* CPU of the replay (--replay) */
+	double replay_rss;                       /* MiB the replay raised the peak RSS by */
 	struct tc_dist dist;
 	struct tc_read_share share;
 	struct tc_part part;         /* the finish's result */
@@ -25,5 +28,10 @@ struct tc_mpi {
 void tc_mpi_setup(struct tc_mpi *M, MPI_Comm comm, size_t round_bytes);
 /* True when some process has an error; *err becomes the first one's message. */
 bool tc_mpi_agree(struct tc_mpi *M, char **err);
+/* --replay FILE, --dump DIR (src/mpi/replay.c): the profile and wait states
+ * over the parts, written by process 0 as report JSON to json_path and as
+ * canonical text to dump_dir/replay.txt (either NULL); every process
+ * returns the same status. */
+int tc_mpi_replay(struct tc_mpi *M, const char *json_path, const char *dump_dir);
 
 #endif

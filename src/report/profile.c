@@ -77,7 +77,9 @@ static bool has_threads(const struct tc_trace *t, const struct tc_prof_table *pe
 static void profile_tables_json(struct tc_session *s, struct json *j)
 {
 	const struct tc_trace *t = s->t;
-	struct tc_prof_table *pl = tc_profile_locations(t), *pr = tc_profile_ranks(t, pl);
+	bool given = s->prof_per_loc && s->prof_per_rank;
+	struct tc_prof_table *pl = given ? s->prof_per_loc : tc_profile_locations(t);
+	struct tc_prof_table *pr = given ? s->prof_per_rank : tc_profile_ranks(t, pl);
 	size_t n = report_limit(s, pr->n, 0);
 	json_key(j, "per_rank");
 	json_arr_begin(j);
@@ -92,6 +94,7 @@ static void profile_tables_json(struct tc_session *s, struct json *j)
 		json_arr_end(j);
 		report_list_cut_json(j, "per_location", pl->n, n);
 	}
+	if (given) return;
 	tc_prof_table_free(pr);
 	tc_prof_table_free(pl);
 }

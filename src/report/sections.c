@@ -28,6 +28,19 @@ const struct report_section report_sections[] = {
 };
 const size_t report_nsections = TC_NELEM(report_sections);
 
+void report_json(struct tc_session *s, const struct report_section *const *secs, size_t n, FILE *f)
+{
+	struct json j;
+	json_init(&j, f, 2);
+	json_obj_begin(&j);
+	for (size_t i = 0; i < n; i++) {
+		json_key(&j, secs[i]->name);
+		secs[i]->json(s, &j);
+	}
+	json_obj_end(&j);
+	json_finish(&j);
+}
+
 const struct report_section *report_find(const char *name)
 {
 	for (size_t i = 0; i < report_nsections; i++)

@@ -66,6 +66,8 @@ void session_free(struct tc_session *s)
 	tc_steps_free(s->steps);
 	tc_waitstates_free(s->waitstates);
 	tc_profile_free(s->profile);
+	tc_prof_table_free(s->prof_per_loc);
+	tc_prof_table_free(s->prof_per_rank);
 	tc_latency_free(s->latency);
 	tc_verdicts_free(s->verdicts);
 	tc_rootcause_free(s->rootcause);

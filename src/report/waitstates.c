@@ -97,17 +97,19 @@ void report_waitstates_json(struct tc_session *s, struct json *j)
 	double *sec = xmalloc((w->n ? w->n : 1) * sizeof *sec);
 	for (size_t i = 0; i < w->n; i++) sec[i] = w->w[i].seconds;
 	uint32_t *top;
-	size_t total, n = report_top_positive(sec, w->n, report_limit(s, w->n, 20), &top, &total);
+	size_t all = w->at ? w->n_all : w->n;   /* every wait is positive: all of them count */
+	size_t total, n = report_top_positive(sec, w->n, report_limit(s, all, 20), &top, &total);
+	if (w->at) total = all;
 	json_key(j, "longest");
 	json_arr_begin(j);
 	for (size_t i = 0; i < n; i++) {
 		const struct tc_wait *x = &w->w[top[i]];
-		const struct tc_call *c = &t->ranks[x->rank].calls[x->call];
+		const struct tc_call *c = w->at ? NULL : &t->ranks[x->rank].calls[x->call];
 		json_obj_begin(j);
 		json_kstr(j, "kind", tc_ws_names[x->kind]);
 		json_kuint(j, "rank", x->rank);
-		json_kstr(j, "region", tc_region_name(t, c->region));
-		report_time_json(j, "enter_s", "enter_ticks", t, c->enter);
+		json_kstr(j, "region", tc_region_name(t, c ? c->region : w->at[top[i]].region));
+		report_time_json(j, "enter_s", "enter_ticks", t, c ? c->enter : w->at[top[i]].enter);
 		json_knum(j, "wait_s", x->seconds);
 		json_key(j, "cause");
 		if (x->cause == TC_NONE) json_null(j);

@@ -4,7 +4,9 @@
 # (`tracecomb dump-model --parts P`, canonical text, byte for byte) on every
 # shared trace, on bench/gen traces (non-blocking, MPI_ANY_SOURCE, Allreduce,
 # unique tags) and on contrib mini-app traces (sub-communicators,
-# ANY_SOURCE, collective-only), exchanges in small rounds; the parts cover
+# ANY_SOURCE, collective-only), exchanges in small rounds, and so do the
+# profile and wait states replayed over the parts (bit for bit, and as the
+# report's JSON); the parts cover
 # every rank, message, instance and member once; prep -o writes an index and
 # one part per process, refuses an existing FILE; a process that cannot read
 # its share ends every process with one message, exit 2 and no output.
@@ -24,9 +26,15 @@ if ! timeout 60 $MPIRUN -np 2 true >"$TMPD/probe" 2>&1; then
 fi
 
 # same NAME TRACE: for P = 1..4 the MPI parts equal the serial ones (rounds of
-# 4 KiB but for P = 1, the default)
+# 4 KiB but for P = 1, the default), and the profile and wait states replayed
+# over them equal the serial ones: bit for bit (replay.txt of --dump, doubles
+# in hexadecimal, beside the parts) and as `report --json --section
+# profile,waitstates` (--replay)
 same() {
 	name=$1; trace=$2
+	if ! "$BIN" report "$trace" --no-cache --json --section profile,waitstates >"$TMPD/serial.json" 2>"$TMPD/log"; then
+		notok "$name replay" "serial report: $(head -n 1 "$TMPD/log")"; return
+	fi
 	for P in 1 2 3 4; do
 		s=$TMPD/s$P; m=$TMPD/m$P
 		rm -rf "$s" "$m"; mkdir -p "$s" "$m"
@@ -35,11 +43,13 @@ same() {
 		fi
 		rb=4096; [ $P = 1 ] && rb=""
 		if ! TC_MPI_ROUND_BYTES=$rb timeout 300 $MPIRUN -x TC_MPI_ROUND_BYTES -np $P "$MPI_BIN" prep "$trace" \
-			--dump "$m" >"$TMPD/log" 2>&1; then
+			--dump "$m" --replay "$TMPD/replay.json" >"$TMPD/log" 2>&1; then
 			notok "$name P=$P" "tracecomb-mpi: $(grep -v '^ *$' "$TMPD/log" | head -n 2 | tr '\n' ' ')"; continue
 		fi
 		if diff -r "$s" "$m" >"$TMPD/diff" 2>&1; then ok "$name P=$P"
 		else notok "$name P=$P" "parts differ: $(head -n 4 "$TMPD/diff" | tr '\n' ' ')"; fi
+		if cmp -s "$TMPD/serial.json" "$TMPD/replay.json"; then ok "$name P=$P replay"
+		else notok "$name P=$P replay" "$(diff "$TMPD/serial.json" "$TMPD/replay.json" | head -n 4 | tr '\n' ' ')"; fi
 	done
 	covered "$name" "$TMPD/s4"
 }

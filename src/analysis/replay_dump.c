@@ -1,0 +1,77 @@
+/* replay_dump.c — the canonical text of the replayed results (tc_replay_dump):
+ * every double as its exact hexadecimal value, so that equal text means
+ * equal bits (the report's JSON has 9 digits). */
+#include <stdlib.h>
+
+#include "waitstate_internal.h"
+#include "analysis_replay.h"
+
+static void dump_profile(FILE *f, const struct tc_profile *p)
+{
+	fprintf(f, "profile total %a mpi %a regions %u\n", p->total, p->mpi, p->n);
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct tc_prof_region *r = &p->regions[i];
+		fprintf(f, "region %u calls %llu incl %a excl %a min %a max %a rank_max %u ranks %u imbalance %a\n", r->region,
+			(unsigned long long)r->calls, r->incl, r->excl, r->excl_min, r->excl_max, r->rank_max, r->nranks,
+			r->imbalance);
+	}
+	for (int k = 0; k < TC_PROF_HIST; k++)
+		if (p->hist_count[k])
+			fprintf(f, "sizes %d count %llu bytes %llu\n", k, (unsigned long long)p->hist_count[k],
+				(unsigned long long)p->hist_bytes[k]);
+}
+
+static void dump_table(FILE *f, const char *name, const struct tc_prof_table *pt)
+{
+	fprintf(f, "%s %zu\n", name, pt->n);
+	for (size_t i = 0; i < pt->n; i++) {
+		const struct tc_prof_cell *c = &pt->cells[i];
+		fprintf(f, "cell %u %u %llu %llu %llu\n", c->who, c->region, (unsigned long long)c->calls,
+			(unsigned long long)c->excl, (unsigned long long)c->incl);
+	}
+}
+
+static void dump_waits(FILE *f, const struct tc_trace *t, const struct tc_waitstates *w, size_t longest)
+{
+	fprintf(f, "waitstates mpi %a run %a clamped %llu waits %zu\n", w->mpi_time, w->run_time,
+		(unsigned long long)w->clamped, w->at ? w->n_all : w->n);
+	for (int k = 0; k < TC_WS_COUNT; k++) fprintf(f, "total %s %a\n", tc_ws_names[k], w->total[k]);
+	for (uint32_t r = 0; r < t->nranks; r++)
+		if (w->waited[r] != 0 || w->caused[r] != 0) fprintf(f, "rank %u waited %a caused %a\n", r, w->waited[r], w->caused[r]);
+	uint32_t *idx;
+	size_t k = ws_longest(w->w, w->n, longest, &idx);
+	for (size_t i = 0; i < k; i++) {
+		const struct tc_wait *x = &w->w[idx[i]];
+		const struct tc_call *c = w->at ? NULL : &t->ranks[x->rank].calls[x->call];
+		fprintf(f, "wait %s rank %u call %u cause %d cause_call %d seconds %a region %u enter %llu\n",
+			tc_ws_names[x->kind], x->rank, x->call, (int)x->cause, (int)x->cause_call, x->seconds,
+			c ? c->region : w->at[idx[i]].region, (unsigned long long)(c ? c->enter : w->at[idx[i]].enter));
+	}
+	free(idx);
+}
+
+bool tc_replay_dump(FILE *f, const struct tc_trace *t, const struct tc_replay *r, size_t longest)
+{
+	dump_profile(f, r->profile);
+	dump_table(f, "per_location", r->per_loc);
+	dump_table(f, "per_rank", r->per_rank);
+	dump_waits(f, t, r->waitstates, longest);
+	return !ferror(f);
+}
+
+void tc_replay_serial(const struct tc_trace *t, struct tc_replay *out)
+{
+	out->profile = tc_profile_compute(t);
+	out->per_loc = tc_profile_locations(t);
+	out->per_rank = tc_profile_ranks(t, out->per_loc);
+	out->waitstates = tc_waitstates_compute(t);
+}
+
+void tc_replay_free(struct tc_replay *r)
+{
+	tc_profile_free(r->profile);
+	tc_prof_table_free(r->per_loc);
+	tc_prof_table_free(r->per_rank);
+	tc_waitstates_free(r->waitstates);
+	*r = (struct tc_replay){ 0 };
+}

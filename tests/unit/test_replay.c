@@ -1,0 +1,191 @@
+/* test_replay.c — the profile and wait states replayed over parts
+ * (analysis_replay.h) without MPI: for P = 1..4 threads (tests/support/
+ * distkit.h), the results reduced on process 0 equal the serial ones bit for
+ * bit (every double compared as bits: sums in the serial order), on the
+ * hand-built trace with non-blocking messages, unreceived sends, a receive
+ * without a send, late senders and receivers, sub-communicator, COMM_SELF,
+ * rooted, scan and all-to-all collectives; and the report's JSON of both
+ * sections is the same text.  Also the helpers: owners and the fold. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../src/analysis/replay_internal.h"
+#include "distkit.h"
+#include "report.h"
+
+#define assert_same_double(a, b) assert_memory_equal(&(a), &(b), sizeof(double))
+
+static void same_profile(const struct tc_profile *s, const struct tc_profile *d)
+{
+	assert_same_double(s->total, d->total);
+	assert_same_double(s->mpi, d->mpi);
+	assert_int_equal(s->n, d->n);
+	for (uint32_t i = 0; i < s->n; i++) {
+		const struct tc_prof_region *a = &s->regions[i], *b = &d->regions[i];
+		assert_int_equal(a->region, b->region);
+		assert_int_equal(a->calls, b->calls);
+		assert_same_double(a->incl, b->incl);
+		assert_same_double(a->excl, b->excl);
+		assert_same_double(a->excl_min, b->excl_min);
+		assert_same_double(a->excl_max, b->excl_max);
+		assert_same_double(a->imbalance, b->imbalance);
+		assert_int_equal(a->rank_max, b->rank_max);
+		assert_int_equal(a->nranks, b->nranks);
+	}
+	assert_memory_equal(s->hist_count, d->hist_count, sizeof s->hist_count);
+	assert_memory_equal(s->hist_bytes, d->hist_bytes, sizeof s->hist_bytes);
+}
+
+static void same_table(const struct tc_prof_table *s, const struct tc_prof_table *d)
+{
+	assert_int_equal(s->n, d->n);
+	assert_memory_equal(s->cells, d->cells, s->n * sizeof *s->cells);
+}
+
+static bool same_wait(const struct tc_wait *a, const struct tc_wait *b)
+{
+	return !memcmp(&a->seconds, &b->seconds, sizeof a->seconds) && a->rank == b->rank && a->call == b->call &&
+	       a->cause == b->cause && a->cause_call == b->cause_call && a->kind == b->kind;
+}
+
+/* The longest waits of d (a reduced result) are the serial list's longest. */
+static void same_waits(const struct tc_trace *t, const struct tc_waitstates *s, const struct tc_waitstates *d)
+{
+	assert_memory_equal(s->total, d->total, sizeof s->total);
+	assert_memory_equal(s->waited, d->waited, t->nranks * sizeof(double));
+	assert_memory_equal(s->caused, d->caused, t->nranks * sizeof(double));
+	assert_same_double(s->mpi_time, d->mpi_time);
+	assert_same_double(s->run_time, d->run_time);
+	assert_int_equal(s->clamped, d->clamped);
+	assert_int_equal(s->n, d->n_all);
+	assert_non_null(d->at);
+	size_t k = 0;   /* d->w is a subsequence of s->w holding its 20 longest */
+	for (size_t i = 0; i < d->n; i++) {
+		while (k < s->n && !same_wait(&s->w[k], &d->w[i])) k++;
+		assert_true(k < s->n);
+		const struct tc_call *c = &t->ranks[s->w[k].rank].calls[s->w[k].call];
+		assert_int_equal(d->at[i].enter, c->enter);
+		assert_int_equal(d->at[i].region, c->region);
+	}
+}
+
+static char *json_of(struct tc_session *s)
+{
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+	const struct report_section *secs[2] = { report_find("profile"), report_find("waitstates") };
+	report_json(s, secs, 2, f);
+	fclose(f);
+	return out;
+}
+
+struct got { struct tc_replay r; char *json; struct tc_trace *t; };
+
+static void replay_proc(struct dk_proc *x)
+{
+	struct got *g = x->arg;
+	dk_finish(x);
+	tc_replay_run(&x->part, &x->d, 20, &g->r);
+	if (x->p == 0) {
+		struct tc_session *s = session_new(x->t);
+		s->profile = g->r.profile;
+		s->waitstates = g->r.waitstates;
+		s->prof_per_loc = g->r.per_loc;
+		s->prof_per_rank = g->r.per_rank;
+		g->json = json_of(s);
+		s->profile = NULL, s->waitstates = NULL, s->prof_per_loc = s->prof_per_rank = NULL, s->t = NULL;
+		session_free(s);
+	} else {
+		assert_null(g->r.profile);
+		assert_null(g->r.waitstates);
+		assert_null(g->r.per_loc);
+	}
+	tc_part_release(&x->part);
+	g->t = x->t;
+}
+
+static void test_replay_equals_serial(void **st)
+{
+	(void)st;
+	struct tc_trace *t = dk_trace(0, DK_NR, true);
+	tc_trace_finish(t);
+	struct tc_session *s = session_new(t);
+	const struct tc_waitstates *sw = session_waitstates(s);
+	int kinds = 0;
+	for (int k = 0; k < TC_WS_COUNT; k++) kinds += sw->total[k] > 0;
+	assert_true(kinds >= 6);   /* the trace has waits of most kinds */
+	assert_true(sw->clamped > 0);
+	struct tc_prof_table *pl = tc_profile_locations(t), *pr = tc_profile_ranks(t, pl);
+	char *want = json_of(s);
+	for (int P = 1; P <= DK_MAXP; P++) {
+		struct got g[DK_MAXP] = { 0 };
+		void *arg[DK_MAXP];
+		for (int p = 0; p < P; p++) arg[p] = &g[p];
+		dk_run(P, replay_proc, arg);
+		same_profile(session_profile(s), g[0].r.profile);
+		same_table(pl, g[0].r.per_loc);
+		same_table(pr, g[0].r.per_rank);
+		same_waits(t, sw, g[0].r.waitstates);
+		assert_string_equal(want, g[0].json);
+		free(g[0].json);
+		tc_replay_free(&g[0].r);
+		for (int p = 0; p < P; p++) tc_trace_free(g[p].t);
+	}
+	free(want);
+	tc_prof_table_free(pl);
+	tc_prof_table_free(pr);
+	session_free(s);
+}
+
+/* Owners of keys by the first key of each process, empty processes between. */
+static void test_owner(void **st)
+{
+	(void)st;
+	uint64_t first[5] = { 0, 3, 3, 7, 9 };
+	int want[9] = { 0, 0, 0, 2, 2, 2, 2, 3, 3 };
+	for (uint64_t k = 0; k < 9; k++) assert_int_equal(replay_owner(first, 4, k), want[k]);
+}
+
+/* The fold goes through the processes in order: (((0 + 0.1) + 0.2) + 0.3) ... */
+static void fold_step(void *arg, void *state)
+{
+	struct dk_proc *x = arg;
+	*(double *)state += 0.1 * (x->p + 1);
+	((uint64_t *)state)[1] = ((uint64_t *)state)[1] * 10 + (uint64_t)x->p + 1;
+}
+
+static void fold_proc(struct dk_proc *x)
+{
+	uint64_t st[2] = { 0 };
+	x->d.chain(x->d.ctx, st, sizeof st, fold_step, x);
+	memcpy(x->arg, st, sizeof st);
+}
+
+static void test_fold(void **st)
+{
+	(void)st;
+	uint64_t got[DK_MAXP][2];
+	void *arg[DK_MAXP] = { got[0], got[1], got[2], got[3] };
+	dk_run(DK_MAXP, fold_proc, arg);
+	double want = 0;
+	for (int p = 0; p < DK_MAXP; p++) want += 0.1 * (p + 1);
+	for (int p = 0; p < DK_MAXP; p++) {
+		assert_memory_equal(&got[p][0], &want, sizeof want);
+		assert_int_equal(got[p][1], 1234);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_replay_equals_serial),
+		cmocka_unit_test(test_owner),
+		cmocka_unit_test(test_fold),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
