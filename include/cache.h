@@ -54,7 +54,7 @@ bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_cache_res
  * share of the chunks, read back, and process 0 writes the checksum table
  * and the header.  Steps, span and blobs are not stored.  Collective:
  * true on every process when every one succeeded, else false and *err
- * (this process's error, or "another process failed"). */
+ * (this process's error; NULL when only another process failed). */
 struct tc_part;
 struct tc_dist;
 bool tc_cache_write_part(int fd, const struct tc_part *p, const struct tc_dist *d, const char *identity, char **err);

@@ -481,6 +481,6 @@ bool tc_cache_write_part(int fd, const struct tc_part *p, const struct tc_dist *
 	if (!bad && root(&w) && (!tc_cache_finish_file(fd, &w.hdr, sums) || fsync(fd) != 0)) w.bad = true, w.err = errno;
 	free(sums), free(counts), free(w.buf);
 	if (w.bad) return fail(&w, err);
-	if (bad) *err = xstrdup("another process failed");
+	*err = NULL;   /* when another process failed */
 	return !bad;
 }

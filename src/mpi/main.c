@@ -5,6 +5,7 @@
  * unreadable file on one share, out of memory) ends every process with one
  * message and leaves no output. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "cli.h"
 #include "mpi_internal.h"
 
@@ -108,38 +110,39 @@ static void out_discard(struct cli_out *o, int slot)
 	tmp_paths[slot] = NULL;
 }
 
-/* The part files then the index, each through a temporary beside it; nothing
- * stays unless every process wrote its part. */
-static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *idx)
+/* The cache file (docs/scale.md, "The parallel write"): process 0 opens the
+ * temporary file beside FILE and tells the others its name, every process
+ * writes its own bytes into it, and process 0 renames it into place only
+ * when every process succeeded; else it is removed, one message. */
+static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *out, const char *ident)
 {
-	char *path = xasprintf("%s.part%d", o->out, M->rank);
-	struct cli_out po;
-	int rc = cli_out_open(&po, path, o->force, M->part.t->anchor);
-	if (!rc) {
-		tmp_paths[1] = po.tmp;
-		if (!tc_part_write(po.f, &M->part)) {
-			fprintf(stderr, "tracecomb-mpi: %s: %s\n", path, strerror(errno));
-			rc = TC_EXIT_OUTPUT;
-		}
-	}
-	if ((rc = agree_rc(M, rc))) {
-		out_discard(&po, 1);
-		free(path);
+	char name[4096] = "";
+	int rc = M->rank == 0 ? cli_out_open(out, o->out, o->force, M->part.t->anchor) : 0;
+	if (M->rank == 0 && !rc) tmp_paths[0] = out->tmp, snprintf(name, sizeof name, "%s", out->tmp);
+	if ((rc = agree_rc(M, rc))) return rc;
+	MPI_Bcast(name, sizeof name, MPI_CHAR, 0, M->comm);
+	int len = M->rank == 0 ? (int)strlen(ident) + 1 : 0;   /* its length places every section */
+	MPI_Bcast(&len, 1, MPI_INT, 0, M->comm);
+	char *id = xmalloc((size_t)len);
+	if (M->rank == 0) memcpy(id, ident, (size_t)len);
+	MPI_Bcast(id, len, MPI_CHAR, 0, M->comm);
+	int fd = M->rank == 0 ? out->fd : open(name, O_RDWR | O_CLOEXEC);
+	char *err = fd < 0 ? xasprintf("%s: %s", name, strerror(errno)) : NULL;
+	if (!tc_mpi_agree(M, &err)) tc_cache_write_part(fd, &M->part, &M->dist, id, &err);   /* collective */
+	free(id);
+	if (M->rank != 0 && fd >= 0) close(fd);
+	if (tc_mpi_agree(M, &err)) rc = TC_EXIT_OUTPUT;
+	if (rc && M->rank == 0) fprintf(stderr, "tracecomb-mpi: %s: write failed: %s\n", o->out, err);
+	free(err);
+	if (M->rank != 0) return rc;
+	if (rc) {
+		out_discard(out, 0);
 		return rc;
 	}
-	tmp_paths[1] = NULL;
-	rc = agree_rc(M, cli_out_close(&po));
-	if (rc) unlink(path);  /* another process's rename failed */
-	free(path);
-	if (rc || M->rank != 0) return rc;
-	if ((rc = cli_out_open(idx, o->out, o->force, M->part.t->anchor))) return rc;
-	tmp_paths[0] = idx->tmp;
-	const struct tc_part *p = &M->part;
-	fprintf(idx->f, "tracecomb-parts 1 (provisional: docs/scale.md)\nparts %d\nranks %u\nmsgs %llu\ncolls %llu\nmembers %llu\n",
-		M->size, p->t->nranks, (unsigned long long)p->msgs_total, (unsigned long long)p->colls_total,
-		(unsigned long long)p->members_total);
 	tmp_paths[0] = NULL;
-	return cli_out_close(idx);
+	if ((rc = cli_out_close(out))) return rc;
+	printf("prep: wrote %s (%d processes); the logical steps are computed when it is opened\n", o->out, M->size);
+	return 0;
 }
 
 static void print_stats(struct tc_mpi *M, const struct tc_trace *t)
@@ -159,7 +162,7 @@ static void print_stats(struct tc_mpi *M, const struct tc_trace *t)
 	free(all);
 }
 
-static int prep_loaded(struct tc_mpi *M, const struct prep *o, struct cli_out *idx)
+static int prep_loaded(struct tc_mpi *M, const struct prep *o, struct cli_out *out, const char *ident)
 {
 	int rc = 0;
 	if (o->dump) {
@@ -177,7 +180,7 @@ static int prep_loaded(struct tc_mpi *M, const struct prep *o, struct cli_out *i
 		free(path);
 		rc = agree_rc(M, rc);
 	}
-	if (!rc && o->out) rc = write_output(M, o, idx);
+	if (!rc && o->out) rc = write_output(M, o, out, ident);
 	if (o->stats) print_stats(M, M->part.t);
 	return rc;
 }
@@ -188,24 +191,35 @@ static int prep(struct tc_mpi *M, int argc, char **argv)
 	int rc = parse(argc, argv, &o, M->rank == 0);
 	if (rc) return rc;
 	struct cli_out idx = { 0 };
+	char *ident = NULL;
 	if (o.out && M->rank == 0) {   /* the place is checked once before the load, opened after it */
 		char *e = NULL, *anchor = tc_find_anchor(o.trace, &e);
 		rc = cli_out_open(&idx, o.out, o.force, anchor);
 		out_discard(&idx, 0);
+		/* the identity before reading, as serial prep: a file changed meanwhile makes the cache stale */
+		if (!rc && anchor && !(ident = tc_cache_identity(anchor, NULL, 0, &e))) {
+			fprintf(stderr, "tracecomb-mpi: %s\n", e);
+			rc = TC_EXIT_TRACE;
+		}
 		free(anchor);
 		free(e);
 	}
-	if ((rc = agree_rc(M, rc))) return rc;
+	if ((rc = agree_rc(M, rc))) {
+		free(ident);
+		return rc;
+	}
 	struct tc_read_opts ro = { .threads = 1, .share = &M->share };
 	char *err = NULL;
 	struct tc_trace *t = tc_read_otf2(o.trace, &ro, &err);
 	if (!t) {
 		if (M->rank == 0) fprintf(stderr, "tracecomb-mpi: %s\n", err ? err : "cannot load trace");
 		free(err);
+		free(ident);
 		return TC_EXIT_TRACE;
 	}
-	rc = prep_loaded(M, &o, &idx);
+	rc = prep_loaded(M, &o, &idx, ident);
 	if (rc && tmp_paths[0]) out_discard(&idx, 0);
+	free(ident);
 	tc_part_release(&M->part);
 	tc_trace_free(t);
 	return rc;

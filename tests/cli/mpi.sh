@@ -5,9 +5,12 @@
 # shared trace, on bench/gen traces (non-blocking, MPI_ANY_SOURCE, Allreduce,
 # unique tags) and on contrib mini-app traces (sub-communicators,
 # ANY_SOURCE, collective-only), exchanges in small rounds; the parts cover
-# every rank, message, instance and member once; prep -o writes an index and
-# one part per process, refuses an existing FILE; a process that cannot read
-# its share ends every process with one message, exit 2 and no output.
+# every rank, message, instance and member once; the cache file the P
+# processes write together (prep -o) is used by `tracecomb report --json` and
+# `render` and gives exactly the archive's output (regions.seconds, a wall
+# time, left out); prep -o writes that one file, refuses an existing FILE
+# without --force; a process that cannot read its share ends every process
+# with one message, exit 2 and no output.
 # Prints "ok NAME", "not ok NAME: why" or "skip NAME: why" per case.
 . "$(dirname "$0")/../lib.sh"
 MPI_BIN=$BUILD/tracecomb-mpi
@@ -23,23 +26,42 @@ if ! timeout 60 $MPIRUN -np 2 true >"$TMPD/probe" 2>&1; then
 	echo "skip mpi: mpirun cannot start processes here: $(head -n 1 "$TMPD/probe")"; exit 0
 fi
 
+# report --json without the one wall-time field (regions.seconds), as cache.sh
+rep() { "$BIN" report --json "$@" 2>"$TMPD/rep.err" | grep -v '^    "seconds": '; }
+
+# cached NAME P TRACE FILE: the cache FILE written by tracecomb-mpi is used and
+# gives the archive's report --json and logical frame, byte for byte
+cached() {
+	rep "$3" --cache "$4" >"$TMPD/rc.json"
+	if ! grep -qx "cache: $4 used" "$TMPD/rep.err"; then
+		notok "$1 cache P=$2" "not used: $(head -n 1 "$TMPD/rep.err")"; return
+	fi
+	"$BIN" render "$3" --view logical --size 100x30 --cache "$4" >"$TMPD/rc.txt" 2>/dev/null
+	if cmp -s "$TMPD/rc.json" "$TMPD/ra.json" && cmp -s "$TMPD/rc.txt" "$TMPD/ra.txt"; then ok "$1 cache P=$2"
+	else notok "$1 cache P=$2" "report or render differs: $(diff "$TMPD/ra.json" "$TMPD/rc.json" | head -n 3 | tr '\n' ' ')"; fi
+}
+
 # same NAME TRACE: for P = 1..4 the MPI parts equal the serial ones (rounds of
-# 4 KiB but for P = 1, the default)
+# 4 KiB but for P = 1, the default), and the cache file they write together
+# is the archive's to every report and frame
 same() {
 	name=$1; trace=$2
+	rep "$trace" --no-cache >"$TMPD/ra.json"
+	"$BIN" render "$trace" --view logical --size 100x30 --no-cache >"$TMPD/ra.txt" 2>/dev/null
 	for P in 1 2 3 4; do
 		s=$TMPD/s$P; m=$TMPD/m$P
-		rm -rf "$s" "$m"; mkdir -p "$s" "$m"
+		rm -rf "$s" "$m" "$TMPD/c.tcc"; mkdir -p "$s" "$m"
 		if ! "$BIN" dump-model "$trace" --parts $P --out "$s" >"$TMPD/log" 2>&1; then
 			notok "$name P=$P" "serial dump: $(head -n 1 "$TMPD/log")"; continue
 		fi
 		rb=4096; [ $P = 1 ] && rb=""
 		if ! TC_MPI_ROUND_BYTES=$rb timeout 300 $MPIRUN -x TC_MPI_ROUND_BYTES -np $P "$MPI_BIN" prep "$trace" \
-			--dump "$m" >"$TMPD/log" 2>&1; then
+			--dump "$m" -o "$TMPD/c.tcc" >"$TMPD/log" 2>&1; then
 			notok "$name P=$P" "tracecomb-mpi: $(grep -v '^ *$' "$TMPD/log" | head -n 2 | tr '\n' ' ')"; continue
 		fi
 		if diff -r "$s" "$m" >"$TMPD/diff" 2>&1; then ok "$name P=$P"
 		else notok "$name P=$P" "parts differ: $(head -n 4 "$TMPD/diff" | tr '\n' ' ')"; fi
+		cached "$name" $P "$trace" "$TMPD/c.tcc"
 	done
 	covered "$name" "$TMPD/s4"
 }
@@ -99,18 +121,26 @@ else
 	echo "skip mpi-contrib: $(grep -m 1 'skipping\|rror' "$TMPD/make.log" || echo 'make -C contrib traces failed')"
 fi
 
-# prep -o: an index and a part per process, nothing else; an existing FILE is refused
+# prep -o: one cache file, nothing else (no temporary left); an existing FILE
+# is refused without --force, replaced with it; a corrupt chunk is named
 T=$TRACES/tracer-stencil4d-32p
 if [ -f "$T/traces.otf2" ]; then
 	out=$TMPD/out; mkdir -p "$out"
-	$MPIRUN -np 3 "$MPI_BIN" prep "$T" -o "$out/s.tcp" >"$TMPD/log" 2>&1
+	$MPIRUN -np 3 "$MPI_BIN" prep "$T" -o "$out/s.tcc" >"$TMPD/log" 2>&1
 	rc=$?
 	files=$(cd "$out" && ls -A | tr '\n' ' ')
-	check "prep-o files" [ $rc = 0 ] && [ "$files" = "s.tcp s.tcp.part0 s.tcp.part1 s.tcp.part2 " ]
-	check "prep-o index" grep -q '^parts 3$' "$out/s.tcp"
-	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$out/s.tcp" >"$TMPD/log" 2>&1
+	check "prep-o files" [ $rc = 0 ] && [ "$files" = "s.tcc " ]
+	check "prep-o says" grep -q "^prep: wrote $out/s.tcc (3 processes)" "$TMPD/log"
+	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$out/s.tcc" >"$TMPD/log" 2>&1
 	rc=$?
 	check "prep-o exists" [ $rc = 1 ] && [ "$(grep -c 'exists' "$TMPD/log")" = 1 ]
+	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$out/s.tcc" --force >"$TMPD/log" 2>&1
+	rc=$?
+	check "prep-o force" [ $rc = 0 ] && [ "$(cd "$out" && ls -A | tr '\n' ' ')" = "s.tcc " ]
+	off=$(od -An -t u8 -j 80 -N 8 "$out/s.tcc" | tr -d ' ')   # sec[CS_CALLS].off (src/cache/format.h)
+	printf 'X' | dd of="$out/s.tcc" bs=1 seek=$((off + 5)) conv=notrunc 2>/dev/null
+	"$BIN" info "$T" --cache "$out/s.tcc" >/dev/null 2>"$TMPD/err"
+	check "prep-o corrupt chunk named" grep -q "^cache: $out/s.tcc: corrupt (section calls, chunk 0: checksum mismatch), reading the trace$" "$TMPD/err"
 
 	# one process cannot read its share: the last rank's event file cut short
 	# (and unreadable, when not root)
