@@ -1,11 +1,12 @@
 /* chunks.c — the cache's checksums per 1 MiB chunk of each section
  * (docs/cache.md, "Checksums"): the table's plan, a range of chunks
- * checksummed from a written file (by the serial writer, or by each process
+ * checksummed from a written file, mapped (by the serial writer, or by each process
  * of tracecomb-mpi for its share of the chunks), and the table and header
  * put in place.  The opener checks the same chunks from its mapping. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "format.h"
@@ -40,21 +41,6 @@ static int sec_of(const struct tc_cache_header *h, uint64_t i)
 	return s;
 }
 
-static bool pread_all(int fd, void *buf, size_t n, uint64_t off)
-{
-	char *p = buf;
-	while (n) {
-		ssize_t k = pread(fd, p, n, (off_t)off);
-		if (k < 0 && errno == EINTR) continue;
-		if (k <= 0) {
-			if (k == 0) errno = EIO;
-			return false;
-		}
-		p += k, n -= (size_t)k, off += (uint64_t)k;
-	}
-	return true;
-}
-
 bool tc_cache_pwrite(int fd, const void *buf, size_t n, uint64_t off)
 {
 	const char *p = buf;
@@ -72,17 +58,18 @@ bool tc_cache_pwrite(int fd, const void *buf, size_t n, uint64_t off)
 
 bool tc_cache_sum_range(int fd, const struct tc_cache_header *h, uint64_t c0, uint64_t c1, uint64_t *sums)
 {
-	char *buf = c0 < c1 ? xmalloc(TC_CACHE_CHUNK) : NULL;
-	bool ok = true;
-	for (uint64_t i = c0; i < c1 && ok; i++) {
+	if (c0 >= c1) return true;
+	/* mapped, not read into a buffer: the pages are in the page cache (just
+	 * written, here or by another process of this file system), no copy */
+	const unsigned char *base = mmap(NULL, h->sums_off, PROT_READ, MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED) return false;
+	for (uint64_t i = c0; i < c1; i++) {
 		int s = sec_of(h, i);
 		uint64_t k = i - h->sec[s].chunk0, at = k * TC_CACHE_CHUNK;
-		size_t n = (size_t)TC_MIN(TC_CACHE_CHUNK, h->sec[s].size - at);
-		ok = pread_all(fd, buf, n, h->sec[s].off + at);
-		if (ok) sums[i] = tc_cache_chunk_sum(buf, n, s, k);
+		sums[i] = tc_cache_chunk_sum(base + h->sec[s].off + at, (size_t)TC_MIN(TC_CACHE_CHUNK, h->sec[s].size - at), s, k);
 	}
-	free(buf);
-	return ok;
+	munmap((void *)base, h->sums_off);
+	return true;
 }
 
 bool tc_cache_finish_file(int fd, struct tc_cache_header *h, const uint64_t *sums)

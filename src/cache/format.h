@@ -79,8 +79,8 @@ void tc_cache_plan_chunks(struct tc_cache_header *h, uint64_t end);
 uint64_t tc_cache_sec_chunks(const struct tc_cache_section *s);
 /* The checksum of chunk k of section s, whose bytes are p[0..n). */
 uint64_t tc_cache_chunk_sum(const void *p, size_t n, int s, uint64_t k);
-/* Checksums of the table entries [c0, c1) read back from fd (pread) into
- * sums[c0..c1); false with errno on a read error. */
+/* Checksums of the table entries [c0, c1) read back from fd (mapped) into
+ * sums[c0..c1); false with errno when it cannot be mapped. */
 bool tc_cache_sum_range(int fd, const struct tc_cache_header *h, uint64_t c0, uint64_t c1, uint64_t *sums);
 /* n bytes of buf written at off (all of them, EINTR retried): false with errno. */
 bool tc_cache_pwrite(int fd, const void *buf, size_t n, uint64_t off);

@@ -26,9 +26,13 @@ static void usage(FILE *f)
 		   "      definitions' event counts) and the model is built across the processes:\n"
 		   "      messages matched and numbered, collectives grouped, exactly as `tracecomb`\n"
 		   "      builds it alone (docs/scale.md); no process holds the whole trace.\n"
-		   "      -o FILE: FILE (an index) and FILE.part<i> per process (a provisional format,\n"
-		   "      docs/scale.md); --dump DIR: each process's part as text, DIR/part-<i>.txt;\n"
-		   "      --stats: per process: its ranks, read and finish time, peak RSS, exchange rounds\n"
+		   "      -o FILE: the analysis cache file, written by every process together (each\n"
+		   "      its own ranks' bytes) and opened by `tracecomb TRACE --cache FILE`, `info`,\n"
+		   "      `report`, `render` as a serial `tracecomb prep` cache (docs/cache.md); the\n"
+		   "      logical steps are computed when it is opened. An existing FILE needs --force.\n"
+		   "      --dump DIR: each process's part as text, DIR/part-<i>.txt;\n"
+		   "      --stats: per process: its ranks, read and finish time, peak RSS, exchange\n"
+		   "      rounds, CPU time\n"
 		   "       tracecomb-mpi --help | --version\n"
 		   "Exit codes as tracecomb's: 1 usage or a refused -o place, 2 the trace cannot be read\n"
 		   "(on any process: one message, from the first that failed), 3 out of memory, 4 the\n"
@@ -37,13 +41,12 @@ static void usage(FILE *f)
 }
 
 /* --- cleanup when a process dies ---------------------------------------------- */
-static char *tmp_paths[2];       /* this process's temporary outputs */
+static char *tmp_path;           /* the temporary cache file (process 0) */
 static volatile sig_atomic_t mpi_up;
 
 static void unlink_tmps(void)
 {
-	for (int i = 0; i < 2; i++)
-		if (tmp_paths[i]) unlink(tmp_paths[i]);
+	if (tmp_path) unlink(tmp_path);
 }
 
 static void on_signal(int sig)
@@ -100,14 +103,14 @@ static int agree_rc(struct tc_mpi *M, int rc)
 	return rc;
 }
 
-static void out_discard(struct cli_out *o, int slot)
+static void out_discard(struct cli_out *o)
 {
 	if (o->f) fclose(o->f);
 	if (o->tmp) unlink(o->tmp);
 	free(o->tmp);
 	o->f = NULL;
 	o->tmp = NULL;
-	tmp_paths[slot] = NULL;
+	tmp_path = NULL;
 }
 
 /* The cache file (docs/scale.md, "The parallel write"): process 0 opens the
@@ -118,7 +121,7 @@ static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *
 {
 	char name[4096] = "";
 	int rc = M->rank == 0 ? cli_out_open(out, o->out, o->force, M->part.t->anchor) : 0;
-	if (M->rank == 0 && !rc) tmp_paths[0] = out->tmp, snprintf(name, sizeof name, "%s", out->tmp);
+	if (M->rank == 0 && !rc) tmp_path = out->tmp, snprintf(name, sizeof name, "%s", out->tmp);
 	if ((rc = agree_rc(M, rc))) return rc;
 	MPI_Bcast(name, sizeof name, MPI_CHAR, 0, M->comm);
 	int len = M->rank == 0 ? (int)strlen(ident) + 1 : 0;   /* its length places every section */
@@ -136,10 +139,10 @@ static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *
 	free(err);
 	if (M->rank != 0) return rc;
 	if (rc) {
-		out_discard(out, 0);
+		out_discard(out);
 		return rc;
 	}
-	tmp_paths[0] = NULL;
+	tmp_path = NULL;
 	if ((rc = cli_out_close(out))) return rc;
 	printf("prep: wrote %s (%d processes); the logical steps are computed when it is opened\n", o->out, M->size);
 	return 0;
@@ -149,15 +152,17 @@ static void print_stats(struct tc_mpi *M, const struct tc_trace *t)
 {
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	double v[8] = { M->part.lo, M->part.hi, t->read_seconds, t->finish_seconds, (double)ru.ru_maxrss / 1024.0,
-			(double)M->exchanges, (double)M->rounds, (double)M->bytes_sent / 1048576.0 };
+	double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+		     ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6;
+	double v[9] = { M->part.lo, M->part.hi, t->read_seconds, t->finish_seconds, (double)ru.ru_maxrss / 1024.0,
+			(double)M->exchanges, (double)M->rounds, (double)M->bytes_sent / 1048576.0, cpu };
 	double *all = M->rank == 0 ? xmalloc(sizeof v * (size_t)M->size) : NULL;
-	MPI_Gather(v, 8, MPI_DOUBLE, all, 8, MPI_DOUBLE, 0, M->comm);
+	MPI_Gather(v, 9, MPI_DOUBLE, all, 9, MPI_DOUBLE, 0, M->comm);
 	for (int p = 0; M->rank == 0 && p < M->size; p++) {
-		const double *w = all + 8 * p;
+		const double *w = all + 9 * p;
 		printf("process %d/%d ranks %.0f..%.0f read %.3f s finish %.3f s peak RSS %.1f MiB exchanges %.0f rounds %.0f "
-		       "sent %.1f MiB\n",
-		       p, M->size, w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]);
+		       "sent %.1f MiB CPU %.3f s (all, the write included)\n",
+		       p, M->size, w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8]);
 	}
 	free(all);
 }
@@ -195,7 +200,7 @@ static int prep(struct tc_mpi *M, int argc, char **argv)
 	if (o.out && M->rank == 0) {   /* the place is checked once before the load, opened after it */
 		char *e = NULL, *anchor = tc_find_anchor(o.trace, &e);
 		rc = cli_out_open(&idx, o.out, o.force, anchor);
-		out_discard(&idx, 0);
+		out_discard(&idx);
 		/* the identity before reading, as serial prep: a file changed meanwhile makes the cache stale */
 		if (!rc && anchor && !(ident = tc_cache_identity(anchor, NULL, 0, &e))) {
 			fprintf(stderr, "tracecomb-mpi: %s\n", e);
@@ -218,7 +223,7 @@ static int prep(struct tc_mpi *M, int argc, char **argv)
 		return TC_EXIT_TRACE;
 	}
 	rc = prep_loaded(M, &o, &idx, ident);
-	if (rc && tmp_paths[0]) out_discard(&idx, 0);
+	if (rc && tmp_path) out_discard(&idx);
 	free(ident);
 	tc_part_release(&M->part);
 	tc_trace_free(t);
