@@ -58,17 +58,19 @@ bool tc_cache_pwrite(int fd, const void *buf, size_t n, uint64_t off)
 
 bool tc_cache_sum_range(int fd, const struct tc_cache_header *h, uint64_t c0, uint64_t c1, uint64_t *sums)
 {
-	if (c0 >= c1) return true;
-	/* mapped, not read into a buffer: the pages are in the page cache (just
-	 * written, here or by another process of this file system), no copy */
-	const unsigned char *base = mmap(NULL, h->sums_off, PROT_READ, MAP_SHARED, fd, 0);
-	if (base == MAP_FAILED) return false;
+	/* each chunk mapped, not read into a buffer: its pages are in the page
+	 * cache (just written, here or by another process), no copy; one chunk
+	 * at a time, so that they do not add up in this process's RSS */
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	for (uint64_t i = c0; i < c1; i++) {
 		int s = sec_of(h, i);
-		uint64_t k = i - h->sec[s].chunk0, at = k * TC_CACHE_CHUNK;
-		sums[i] = tc_cache_chunk_sum(base + h->sec[s].off + at, (size_t)TC_MIN(TC_CACHE_CHUNK, h->sec[s].size - at), s, k);
+		uint64_t k = i - h->sec[s].chunk0, at = h->sec[s].off + k * TC_CACHE_CHUNK;
+		uint64_t n = TC_MIN(TC_CACHE_CHUNK, h->sec[s].off + h->sec[s].size - at), lead = at % page;
+		const unsigned char *m = mmap(NULL, n + lead, PROT_READ, MAP_SHARED, fd, (off_t)(at - lead));
+		if (m == MAP_FAILED) return false;
+		sums[i] = tc_cache_chunk_sum(m + lead, (size_t)n, s, k);
+		munmap((void *)m, n + lead);
 	}
-	munmap((void *)base, h->sums_off);
 	return true;
 }
 
