@@ -8,7 +8,8 @@
 # every rank, message, instance and member once; the cache file the P
 # processes write together (prep -o) is used by `tracecomb report --json` and
 # `render` and gives exactly the archive's output (regions.seconds, a wall
-# time, left out); prep -o writes that one file, refuses an existing FILE
+# time, left out), also with sections of several chunks that straddle two
+# processes' bytes; prep -o writes that one file, refuses an existing FILE
 # without --force; a process that cannot read its share ends every process
 # with one message, exit 2 and no output.
 # Prints "ok NAME", "not ok NAME: why" or "skip NAME: why" per case.
@@ -98,6 +99,25 @@ if [ -x "$GEN" ]; then
 	done
 else
 	echo "skip mpi-gen: $GEN not built"
+fi
+
+# sections of several 1 MiB chunks whose chunks straddle two processes' bytes
+# (calls, ops, messages): the cache of P = 2, 3 gives the archive's output; a
+# flipped byte in the calls' chunk 2 is named
+if [ -x "$GEN" ] && "$GEN" -o "$TMPD/gen-big" --pattern halo2d --ranks 6 --iters 1500 --tags unique >"$TMPD/log" 2>&1; then
+	rep "$TMPD/gen-big" --no-cache >"$TMPD/ra.json"
+	"$BIN" render "$TMPD/gen-big" --view logical --size 100x30 --no-cache >"$TMPD/ra.txt" 2>/dev/null
+	for P in 2 3; do
+		rm -f "$TMPD/c.tcc"
+		$MPIRUN -np $P "$MPI_BIN" prep "$TMPD/gen-big" -o "$TMPD/c.tcc" >"$TMPD/log" 2>&1
+		cached "gen:halo2d-chunks" $P "$TMPD/gen-big" "$TMPD/c.tcc"
+	done
+	off=$(od -An -t u8 -j 80 -N 8 "$TMPD/c.tcc" | tr -d ' ')   # sec[CS_CALLS].off (src/cache/format.h)
+	printf 'X' | dd of="$TMPD/c.tcc" bs=1 seek=$((off + 2 * 1048576 + 5)) conv=notrunc 2>/dev/null
+	"$BIN" info "$TMPD/gen-big" --cache "$TMPD/c.tcc" >/dev/null 2>"$TMPD/err"
+	check "gen:halo2d-chunks chunk named" grep -q "^cache: $TMPD/c.tcc: corrupt (section calls, chunk 2: checksum mismatch), reading the trace$" "$TMPD/err"
+else
+	echo "skip gen:halo2d-chunks: $GEN not built or failed"
 fi
 
 # contrib: mini-apps under the tctrace tracer (make -C contrib traces, as
