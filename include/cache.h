@@ -26,6 +26,9 @@ char *tc_cache_identity(const char *anchor, const char *const *opts, size_t nopt
  * ~/.cache/tracecomb/...); *dir gets the directory (both caller frees).
  * NULL and *err when there is no home for it. */
 char *tc_cache_default_path(const char *anchor, char **dir, char **err);
+/* Whether the file at path starts as a cache file does (prep -o replaces
+ * one without --force). */
+bool tc_cache_is_file(const char *path);
 /* mkdir -p of dir (mode 0700 for the parts it creates); false with errno. */
 bool tc_cache_mkdir(const char *dir);
 

@@ -29,7 +29,8 @@ static void usage(FILE *f)
 		   "      -o FILE: the analysis cache file, written by every process together (each\n"
 		   "      its own ranks' bytes) and opened by `tracecomb TRACE --cache FILE`, `info`,\n"
 		   "      `report`, `render` as a serial `tracecomb prep` cache (docs/cache.md); the\n"
-		   "      logical steps are computed when it is opened. An existing FILE needs --force.\n"
+		   "      logical steps are computed when it is opened. An existing FILE is replaced\n"
+		   "      when it is a cache file, else only with --force.\n"
 		   "      --dump DIR: each process's part as text, DIR/part-<i>.txt;\n"
 		   "      --stats: per process: its ranks, read and finish time, peak RSS, exchange\n"
 		   "      rounds, CPU time\n"
@@ -93,6 +94,7 @@ static int parse(int argc, char **argv, struct prep *o, bool talk)
 		if (talk) fprintf(stderr, "tracecomb-mpi: prep: no TRACE (try --help)\n");
 		return TC_EXIT_USAGE;
 	}
+	if (talk) o->force = o->force || (o->out && tc_cache_is_file(o->out));   /* as tracecomb prep; process 0's */
 	return 0;
 }
 

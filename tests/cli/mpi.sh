@@ -9,9 +9,9 @@
 # processes write together (prep -o) is used by `tracecomb report --json` and
 # `render` and gives exactly the archive's output (regions.seconds, a wall
 # time, left out), also with sections of several chunks that straddle two
-# processes' bytes; prep -o writes that one file, refuses an existing FILE
-# without --force; a process that cannot read its share ends every process
-# with one message, exit 2 and no output.
+# processes' bytes; prep -o writes that one file, replaces a cache file,
+# refuses another existing FILE without --force; a process that cannot read
+# its share ends every process with one message, exit 2 and no output.
 # Prints "ok NAME", "not ok NAME: why" or "skip NAME: why" per case.
 . "$(dirname "$0")/../lib.sh"
 MPI_BIN=$BUILD/tracecomb-mpi
@@ -153,10 +153,15 @@ if [ -f "$T/traces.otf2" ]; then
 	check "prep-o says" grep -q "^prep: wrote $out/s.tcc (3 processes)" "$TMPD/log"
 	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$out/s.tcc" >"$TMPD/log" 2>&1
 	rc=$?
-	check "prep-o exists" [ $rc = 1 ] && [ "$(grep -c 'exists' "$TMPD/log")" = 1 ]
-	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$out/s.tcc" --force >"$TMPD/log" 2>&1
+	check "prep-o replaces a cache" [ $rc = 0 ] && [ "$(cd "$out" && ls -A | tr '\n' ' ')" = "s.tcc " ]
+	echo "not a cache" >"$out/x.tcc"
+	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$out/x.tcc" >"$TMPD/log" 2>&1
 	rc=$?
-	check "prep-o force" [ $rc = 0 ] && [ "$(cd "$out" && ls -A | tr '\n' ' ')" = "s.tcc " ]
+	check "prep-o exists" [ $rc = 1 ] && [ "$(grep -c 'exists' "$TMPD/log")" = 1 ] && grep -q '^not a cache$' "$out/x.tcc"
+	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$out/x.tcc" --force >"$TMPD/log" 2>&1
+	rc=$?
+	check "prep-o force" [ $rc = 0 ] && [ "$(cd "$out" && ls -A | tr '\n' ' ')" = "s.tcc x.tcc " ]
+	rm -f "$out/x.tcc"
 	off=$(od -An -t u8 -j 80 -N 8 "$out/s.tcc" | tr -d ' ')   # sec[CS_CALLS].off (src/cache/format.h)
 	printf 'X' | dd of="$out/s.tcc" bs=1 seek=$((off + 5)) conv=notrunc 2>/dev/null
 	"$BIN" info "$T" --cache "$out/s.tcc" >/dev/null 2>"$TMPD/err"
