@@ -1,7 +1,7 @@
 /* cache.h — the analysis cache (docs/cache.md): one file per archive that
  * holds the model and the logical steps, opened by mmap and pointer
  * fix-ups instead of decoding the archive.  Versioned, checksummed per
- * section, little-endian (native layout: a build with other struct sizes
+ * 1 MiB chunk of each section, little-endian (native layout: a build with other struct sizes
  * reads its caches as stale).  No curses, no CLI here. */
 #ifndef TC_CACHE_H
 #define TC_CACHE_H
@@ -12,7 +12,7 @@ struct tc_steps;
 struct tc_span;
 
 #define TC_CACHE_MAGIC "TCCACHE\n"
-#define TC_CACHE_FORMAT 1u
+#define TC_CACHE_FORMAT 2u
 
 /* The archive's identity as text, one "key\tvalue" line each: format,
  * tracecomb version, struct layout, the anchor's real path with size and
@@ -26,6 +26,9 @@ char *tc_cache_identity(const char *anchor, const char *const *opts, size_t nopt
  * ~/.cache/tracecomb/...); *dir gets the directory (both caller frees).
  * NULL and *err when there is no home for it. */
 char *tc_cache_default_path(const char *anchor, char **dir, char **err);
+/* Whether the file at path starts as a cache file does (prep -o replaces
+ * one without --force). */
+bool tc_cache_is_file(const char *path);
 /* mkdir -p of dir (mode 0700 for the parts it creates); false with errno. */
 bool tc_cache_mkdir(const char *dir);
 
@@ -48,6 +51,16 @@ struct tc_cache_results {
  * file). */
 bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_cache_results *r, const char *identity,
 		    char **err);
+/* tracecomb-mpi (docs/scale.md): every process of a distributed model (its
+ * part p, d its operations) writes its own bytes of the one cache file into
+ * fd, the same new file opened on every process; then each checksums its
+ * share of the chunks, read back, and process 0 writes the checksum table
+ * and the header.  Steps, span and blobs are not stored.  Collective:
+ * true on every process when every one succeeded, else false and *err
+ * (this process's error; NULL when only another process failed). */
+struct tc_part;
+struct tc_dist;
+bool tc_cache_write_part(int fd, const struct tc_part *p, const struct tc_dist *d, const char *identity, char **err);
 /* A blob of a trace opened from a cache: its bytes (8-byte aligned, inside the
  * mapping, valid as long as the trace) and *size, or NULL. */
 const void *tc_cache_blob(const struct tc_trace *t, const char *name, size_t *size);

@@ -10,8 +10,8 @@
  * global arrays (msgs, colls, coll_members) only in slices, each with its
  * place in the serial array, so that a writer can put every slice where the
  * serial model has it (pwrite at an offset) without any process holding all
- * of it.  Not a model the analyses can read: t->nmsgs and t->ncolls count the
- * slices. */
+ * of it (tc_cache_write_part does: docs/scale.md).  Not a model the
+ * analyses can read: t->nmsgs and t->ncolls count the slices. */
 #ifndef TC_PART_H
 #define TC_PART_H
 
@@ -54,9 +54,6 @@ bool tc_part_has_loc(const struct tc_trace *t, uint32_t l, uint32_t lo, uint32_t
  * the same for a serial model's part and a distributed one when they are
  * equal.  Returns false on a write error. */
 bool tc_part_dump(FILE *f, const struct tc_part *p);
-/* The provisional binary part file (docs/scale.md, "Output"), until the
- * analysis cache takes parts: false on a write error. */
-bool tc_part_write(FILE *f, const struct tc_part *p);
 /* DIR/part-<index>.txt, where the dumps of parts go (caller frees). */
 char *tc_part_dump_path(const char *dir, int index);
 

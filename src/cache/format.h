@@ -4,6 +4,8 @@
 #ifndef TC_CACHE_FORMAT_H
 #define TC_CACHE_FORMAT_H
 
+#include <stdbool.h>
+
 #include "cache.h"
 
 #define TC_CACHE_ALIGN 64
@@ -41,9 +43,17 @@ extern const char *const tc_cache_sec_names[CS_COUNT];
 /* The large sections TC_VERIFY_SMALL leaves to tc_cache_verify_rest. */
 #define CS_IS_LARGE(s) ((s) >= CS_CALLS && (s) <= CS_MEMBERS)
 
+/* Checksums per chunk: chunk k of section s is the section's bytes
+ * [k * TC_CACHE_CHUNK, (k + 1) * TC_CACHE_CHUNK) (the last one shorter), its
+ * checksum tc_hash64(bytes, seed = s << 32 | k), stored at index
+ * sec[s].chunk0 + k of the checksum table (uint64_t[nchunks] at sums_off,
+ * after the last section).  Any process can checksum the bytes it wrote or
+ * read back, independently of the others (docs/cache.md, "Checksums"). */
+#define TC_CACHE_CHUNK ((uint64_t)1 << 20)
+
 struct tc_cache_section {
 	uint64_t off, size;     /* bytes from the file's start; size without padding */
-	uint64_t sum;           /* tc_hash64(section bytes, seed = section index) */
+	uint64_t chunk0;        /* its first chunk's index in the checksum table */
 };
 
 struct tc_cache_header {
@@ -55,8 +65,28 @@ struct tc_cache_header {
 	uint64_t file_size;
 	uint64_t nsections;     /* CS_COUNT */
 	struct tc_cache_section sec[CS_COUNT];
+	uint64_t sums_off;      /* the checksum table: 64-byte aligned, after every section */
+	uint64_t nchunks;       /* its entries (file_size == sums_off + 8 * nchunks) */
+	uint64_t sums_sum;      /* tc_hash64 of the table, seed CS_COUNT */
 	uint64_t sum;           /* tc_hash64 of every byte of the header before this field */
 };
+
+/* The chunk table's plan from the sections' offsets and sizes: every
+ * sec[].chunk0, nchunks, sums_off (after `end`, the end of the last
+ * section) and file_size. */
+void tc_cache_plan_chunks(struct tc_cache_header *h, uint64_t end);
+/* Chunks of a section, and the section and chunk of table index i. */
+uint64_t tc_cache_sec_chunks(const struct tc_cache_section *s);
+/* The checksum of chunk k of section s, whose bytes are p[0..n). */
+uint64_t tc_cache_chunk_sum(const void *p, size_t n, int s, uint64_t k);
+/* Checksums of the table entries [c0, c1) read back from fd (mapped) into
+ * sums[c0..c1); false with errno when it cannot be mapped. */
+bool tc_cache_sum_range(int fd, const struct tc_cache_header *h, uint64_t c0, uint64_t c1, uint64_t *sums);
+/* n bytes of buf written at off (all of them, EINTR retried): false with errno. */
+bool tc_cache_pwrite(int fd, const void *buf, size_t n, uint64_t off);
+/* The table written at sums_off and the header (its sums_sum and sum
+ * computed here) at 0, the file cut to file_size: false with errno. */
+bool tc_cache_finish_file(int fd, struct tc_cache_header *h, const uint64_t *sums);
 
 /* One named blob of CS_BLOBS (tc_cache_blob). */
 struct tc_cache_blob_ent { char name[48]; uint64_t off, size; };   /* off: from the section's start */

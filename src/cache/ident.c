@@ -223,3 +223,12 @@ uint64_t tc_trace_bytes(const struct tc_trace *t)
 	b += (uint64_t)t->nmetrics * sizeof *t->metrics;
 	return b;
 }
+
+bool tc_cache_is_file(const char *path)
+{
+	char magic[8];
+	FILE *f = fopen(path, "rb");
+	bool yes = f && fread(magic, 1, 8, f) == 8 && !memcmp(magic, TC_CACHE_MAGIC, 8);
+	if (f) fclose(f);
+	return yes;
+}

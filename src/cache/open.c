@@ -217,18 +217,42 @@ const void *tc_cache_blob(const struct tc_trace *t, const char *name, size_t *si
 	return NULL;
 }
 
-static bool sec_sum_ok(const struct reader *r, int sec)
+/* The first chunk of section sec whose checksum does not match (the
+ * table checked in check_header), or -1. */
+static int64_t sec_bad_chunk(const struct reader *r, int sec)
 {
 	const struct tc_cache_section *s = &r->h->sec[sec];
-	return tc_hash64(r->base + s->off, s->size, (uint64_t)sec) == s->sum;
+	const uint64_t *sums = (const void *)(r->base + r->h->sums_off);
+	for (uint64_t k = 0, at = 0; at < s->size; k++, at += TC_CACHE_CHUNK)
+		if (tc_cache_chunk_sum(r->base + s->off + at, (size_t)TC_MIN(TC_CACHE_CHUNK, s->size - at), sec, k) !=
+		    sums[s->chunk0 + k])
+			return (int64_t)k;
+	return -1;
 }
 
-/* Every section's checksum (large ones too with all); the first that fails, or -1. */
-static int verify_sections(const struct reader *r, bool all)
+/* Every section's chunks (large ones too with all): the first section whose
+ * chunk fails with *chunk, or -1. */
+static int verify_sections(const struct reader *r, bool all, bool large, int64_t *chunk)
 {
 	for (int s = 0; s < CS_COUNT; s++)
-		if ((all || !CS_IS_LARGE(s)) && !sec_sum_ok(r, s)) return s;
+		if ((all || CS_IS_LARGE(s) == large) && (*chunk = sec_bad_chunk(r, s)) >= 0) return s;
 	return -1;
+}
+
+static char *chunk_why(int sec, int64_t chunk)
+{
+	return xasprintf("section %s, chunk %lld: checksum mismatch", tc_cache_sec_names[sec], (long long)chunk);
+}
+
+/* The chunk table as planned from the sections, and its checksum. */
+static bool table_ok(const struct reader *r)
+{
+	struct tc_cache_header plan = *r->h;
+	tc_cache_plan_chunks(&plan, plan.sums_off);
+	for (int s = 0; s < CS_COUNT; s++)
+		if (plan.sec[s].chunk0 != r->h->sec[s].chunk0) return false;
+	return plan.nchunks == r->h->nchunks && plan.file_size == r->size && r->h->sums_off % TC_CACHE_ALIGN == 0 &&
+	       tc_hash64(r->base + r->h->sums_off, 8 * r->h->nchunks, CS_COUNT) == r->h->sums_sum;
 }
 
 /* The header: magic, format, checksum, version, layout, size and section
@@ -265,11 +289,15 @@ static enum tc_cache_status check_header(const struct reader *r, char **why)
 		return TC_CACHE_CORRUPT;
 	}
 	for (int s = 0; s < CS_COUNT; s++)
-		if (h->sec[s].off < sizeof *h || h->sec[s].off % TC_CACHE_ALIGN || h->sec[s].off > r->size ||
-		    h->sec[s].size > r->size - h->sec[s].off) {
+		if (h->sec[s].off < sizeof *h || h->sec[s].off % TC_CACHE_ALIGN || h->sec[s].off > h->sums_off ||
+		    h->sec[s].size > h->sums_off - h->sec[s].off) {
 			*why = xasprintf("section %s out of the file", tc_cache_sec_names[s]);
 			return TC_CACHE_CORRUPT;
 		}
+	if (h->sums_off > r->size || !table_ok(r)) {
+		*why = xstrdup("checksum table mismatch");
+		return TC_CACHE_CORRUPT;
+	}
 	return TC_CACHE_OK;
 }
 
@@ -304,8 +332,9 @@ static enum tc_cache_status map_file(const char *path, struct reader *r, bool po
 static enum tc_cache_status check_identity(const struct reader *r, const char *identity, char **why)
 {
 	const struct tc_cache_section *s = &r->h->sec[CS_IDENT];
-	if (!sec_sum_ok(r, CS_IDENT) || !s->size || r->base[s->off + s->size - 1]) {
-		*why = xstrdup("section identity: checksum mismatch");
+	int64_t k = sec_bad_chunk(r, CS_IDENT);
+	if (k >= 0 || !s->size || r->base[s->off + s->size - 1]) {
+		*why = chunk_why(CS_IDENT, k < 0 ? 0 : k);
 		return TC_CACHE_CORRUPT;
 	}
 	const char *old = r->base + s->off;
@@ -324,9 +353,10 @@ enum tc_cache_status tc_cache_open(const char *path, const char *identity, const
 	if (rc != TC_CACHE_OK) return rc;
 	rc = check_header(&r, why);
 	if (rc == TC_CACHE_OK) rc = check_identity(&r, identity, why);
-	int bad = rc == TC_CACHE_OK ? verify_sections(&r, verify == TC_VERIFY_ALL) : -1;
+	int64_t chunk = 0;
+	int bad = rc == TC_CACHE_OK ? verify_sections(&r, verify == TC_VERIFY_ALL, false, &chunk) : -1;
 	if (bad >= 0) {
-		*why = xasprintf("section %s: checksum mismatch", tc_cache_sec_names[bad]);
+		*why = chunk_why(bad, chunk);
 		rc = TC_CACHE_CORRUPT;
 	}
 	if (rc == TC_CACHE_OK && !(*t = fix_trace(&r, anchor))) r.bad = true;
@@ -349,10 +379,8 @@ enum tc_cache_status tc_cache_open(const char *path, const char *identity, const
 bool tc_cache_verify_rest(const struct tc_trace *t, char **why)
 {
 	struct reader r = { .base = t->mapped.p, .size = t->mapped.cap, .h = (const void *)t->mapped.p };
-	for (int s = 0; s < CS_COUNT; s++)
-		if (CS_IS_LARGE(s) && !sec_sum_ok(&r, s)) {
-			*why = xasprintf("section %s: checksum mismatch", tc_cache_sec_names[s]);
-			return false;
-		}
-	return true;
+	int64_t chunk = 0;
+	int bad = verify_sections(&r, false, true, &chunk);
+	if (bad >= 0) *why = chunk_why(bad, chunk);
+	return bad < 0;
 }

@@ -1,65 +1,114 @@
-/* write.c — the cache file written in one pass: the large arrays first (their
- * offsets known before the small structs that point at them), then the small
- * structs with offsets in place of pointers, the strings, and the header with
- * every section's checksum last, at offset 0.  docs/cache.md. */
+/* write.c — the cache file written in one pass over the layout: the large
+ * arrays first (their offsets known before the small structs that point at
+ * them), then the small structs with offsets in place of pointers, the
+ * strings, and the checksum table and header last.  The same pass serves
+ * the serial writer (every byte is its own) and each process of
+ * tracecomb-mpi (tc_cache_write_part: the layout from the global counts,
+ * only its own ranks' and slices' bytes written, with pwrite at their
+ * offsets; the gaps are other processes' bytes or zero padding).
+ * docs/cache.md, docs/scale.md. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis_span.h"
 #include "analysis_steps.h"
 #include "format.h"
+#include "part.h"
+
+#define WBUF ((size_t)1 << 20)
+
+/* Global counts of the per-location and per-rank arrays (every process
+ * computes the same layout from them). */
+struct counts { uint64_t *calls, *samples, *xfers, *ops, *sends, *recvs; };
 
 struct writer {
-	FILE *f;
-	uint64_t off;              /* bytes written so far */
-	struct tc_hash h;          /* of the open section */
+	int fd;
+	uint64_t off;              /* the layout's position */
 	struct tc_cache_header hdr;
 	int sec;                   /* the open section */
+	bool mine;                 /* the bytes being put are this process's to write */
 	bool bad;
 	int err;                   /* errno of the first failed write */
-	struct strbuf strings;     /* CS_STRINGS, built while the small structs are written */
+	char *buf;                 /* bytes to write at buf_off */
+	uint64_t buf_off;
+	size_t nbuf;
+	const struct tc_part *p;   /* what this process holds (the whole model when serial) */
+	struct counts n;
+	struct strbuf strings;     /* CS_STRINGS, built while the small structs are written (on every process) */
 };
 
+static void flush(struct writer *w)
+{
+	if (w->nbuf && !w->bad && !tc_cache_pwrite(w->fd, w->buf, w->nbuf, w->buf_off)) w->bad = true, w->err = errno;
+	w->nbuf = 0;
+}
+
+/* n bytes at the layout's position: written when they are this process's. */
 static void put(struct writer *w, const void *p, size_t n)
 {
-	if (!n || w->bad) return;
-	if (fwrite(p, 1, n, w->f) != n) w->bad = true, w->err = errno;
-	tc_hash_add(&w->h, p, n);
+	if (!n) return;
+	if (w->mine && !w->bad) {
+		if (w->nbuf && (w->buf_off + w->nbuf != w->off || w->nbuf + n > WBUF)) flush(w);
+		if (!w->nbuf) w->buf_off = w->off;
+		if (n > WBUF) {
+			if (!tc_cache_pwrite(w->fd, p, n, w->off)) w->bad = true, w->err = errno;
+		} else {
+			memcpy(w->buf + w->nbuf, p, n);
+			w->nbuf += n;
+		}
+	}
 	w->off += n;
 }
 
 static void pad(struct writer *w)
 {
-	static const char zeros[TC_CACHE_ALIGN];
-	put(w, zeros, (TC_CACHE_ALIGN - w->off % TC_CACHE_ALIGN) % TC_CACHE_ALIGN);
+	w->off = (w->off + TC_CACHE_ALIGN - 1) / TC_CACHE_ALIGN * TC_CACHE_ALIGN;   /* zeros: the file's holes */
 }
 
-static void sec_begin(struct writer *w, int sec)
+static bool root(const struct writer *w) { return w->p->index == 0; }
+static bool own_rank(const struct writer *w, uint32_t r) { return r >= w->p->lo && r < w->p->hi; }
+static bool own_loc(const struct writer *w, uint32_t l)
 {
-	static const char zeros[TC_CACHE_ALIGN];
-	size_t n = (TC_CACHE_ALIGN - w->off % TC_CACHE_ALIGN) % TC_CACHE_ALIGN;
-	if (n && fwrite(zeros, 1, n, w->f) != n) w->bad = true, w->err = errno;   /* between sections: in none */
-	w->off += n;
+	return tc_part_has_loc(w->p->t, l, w->p->lo, w->p->hi, w->p->index);
+}
+
+static void sec_begin(struct writer *w, int sec, bool mine)
+{
+	pad(w);   /* between sections: in none */
 	w->sec = sec;
+	w->mine = mine;
 	w->hdr.sec[sec].off = w->off;
-	tc_hash_init(&w->h, (uint64_t)sec);
 }
 
 static void sec_end(struct writer *w)
 {
 	w->hdr.sec[w->sec].size = w->off - w->hdr.sec[w->sec].off;
-	w->hdr.sec[w->sec].sum = tc_hash_end(&w->h);
 }
 
-/* An array inside the open section, 64-byte aligned; its file offset (0 when empty). */
-static uint64_t put_array(struct writer *w, const void *p, size_t n, size_t size)
+/* An array of n items (a global count) inside the open section, 64-byte
+ * aligned, written when mine; its file offset (0 when empty). */
+static uint64_t put_array(struct writer *w, const void *p, uint64_t n, size_t size, bool mine)
 {
-	if (!n || !p) return 0;
+	if (!n) return 0;
 	pad(w);
 	uint64_t at = w->off;
+	bool was = w->mine;
+	w->mine = mine && p;
 	put(w, p, n * size);
+	w->off = at + n * size;
+	w->mine = was;
 	return at;
+}
+
+/* A global array of total items of which this process holds n from first on. */
+static void put_slice(struct writer *w, const void *p, uint64_t first, size_t n, uint64_t total, size_t size)
+{
+	uint64_t start = w->off;
+	w->off = start + first * size;
+	put(w, p, n * size);
+	w->off = start + total * size;
 }
 
 /* A string as its offset in CS_STRINGS plus one (0 = NULL). */
@@ -72,73 +121,93 @@ static uintptr_t str_ref(struct writer *w, const char *s)
 }
 
 /* A location's transfers (structs with padding: zeroed in the file). */
-static uint64_t put_xfers(struct writer *w, const struct tc_xfer *a, size_t n)
+static uint64_t put_xfers(struct writer *w, const struct tc_xfer *a, uint64_t n, bool mine)
 {
-	if (!n || !a) return 0;
+	if (!n) return 0;
 	pad(w);
 	uint64_t at = w->off;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; mine && a && i < n; i++) {
 		struct tc_xfer x;
 		memset(&x, 0, sizeof x);
 		x.begin = a[i].begin, x.end = a[i].end, x.bytes = a[i].bytes, x.flags = a[i].flags;
 		put(w, &x, sizeof x);
 	}
+	w->off = at + n * sizeof(struct tc_xfer);
 	return at;
 }
 
 /* The offsets of the per-rank and per-location arrays, written first. */
 struct big { uint64_t *loc_calls, *loc_samples, *loc_xfers, *ops, *sends, *recvs, *members; };
 
-static void write_big(struct writer *w, const struct tc_trace *t, struct big *B)
+static void write_rank_arrays(struct writer *w, const struct tc_trace *t, struct big *B)
 {
-	sec_begin(w, CS_CALLS);
-	for (uint32_t i = 0; i < t->nlocs; i++) B->loc_calls[i] = put_array(w, t->locs[i].calls, t->locs[i].ncalls, sizeof(struct tc_call));
+	sec_begin(w, CS_CALLS, true);
+	for (uint32_t i = 0; i < t->nlocs; i++)
+		B->loc_calls[i] = put_array(w, t->locs[i].calls, w->n.calls[i], sizeof(struct tc_call), own_loc(w, i));
 	sec_end(w);
-	sec_begin(w, CS_OPS);
-	for (uint32_t r = 0; r < t->nranks; r++) B->ops[r] = put_array(w, t->ranks[r].ops, t->ranks[r].nops, sizeof(struct tc_op));
+	sec_begin(w, CS_OPS, true);
+	for (uint32_t r = 0; r < t->nranks; r++)
+		B->ops[r] = put_array(w, t->ranks[r].ops, w->n.ops[r], sizeof(struct tc_op), own_rank(w, r));
 	sec_end(w);
-	sec_begin(w, CS_SENDMSGS);
+	sec_begin(w, CS_SENDMSGS, true);
 	for (uint32_t r = 0; r < t->nranks; r++) {
-		B->sends[r] = put_array(w, t->ranks[r].send_msgs, t->ranks[r].nsend_msgs, sizeof(uint32_t));
-		B->recvs[r] = put_array(w, t->ranks[r].recv_msgs, t->ranks[r].nrecv_msgs, sizeof(uint32_t));
+		B->sends[r] = put_array(w, t->ranks[r].send_msgs, w->n.sends[r], sizeof(uint32_t), own_rank(w, r));
+		B->recvs[r] = put_array(w, t->ranks[r].recv_msgs, w->n.recvs[r], sizeof(uint32_t), own_rank(w, r));
 	}
 	sec_end(w);
-	sec_begin(w, CS_SAMPLES);
-	for (uint32_t i = 0; i < t->nlocs; i++) B->loc_samples[i] = put_array(w, t->locs[i].samples, t->locs[i].nsamples, sizeof(struct tc_sample));
+	sec_begin(w, CS_SAMPLES, true);
+	for (uint32_t i = 0; i < t->nlocs; i++)
+		B->loc_samples[i] = put_array(w, t->locs[i].samples, w->n.samples[i], sizeof(struct tc_sample), own_loc(w, i));
 	sec_end(w);
-	sec_begin(w, CS_XFERS);
-	for (uint32_t i = 0; i < t->nlocs; i++) B->loc_xfers[i] = put_xfers(w, t->locs[i].xfers, t->locs[i].nxfers);
+	sec_begin(w, CS_XFERS, true);
+	for (uint32_t i = 0; i < t->nlocs; i++) B->loc_xfers[i] = put_xfers(w, t->locs[i].xfers, w->n.xfers[i], own_loc(w, i));
 	sec_end(w);
-	sec_begin(w, CS_MSGS);
-	put(w, t->msgs, t->nmsgs * sizeof *t->msgs);
+}
+
+/* The global arrays: messages, collectives, their members (this process's
+ * slices at their places), comm members (definitions: process 0). */
+static void write_globals(struct writer *w, const struct tc_trace *t, struct big *B)
+{
+	const struct tc_part *p = w->p;
+	sec_begin(w, CS_MSGS, true);
+	put_slice(w, p->msgs, p->msg_first, p->nmsgs, p->msgs_total, sizeof *p->msgs);
 	sec_end(w);
-	sec_begin(w, CS_COLLS);
-	for (size_t c = 0; c < t->ncolls; c++) {
-		const struct tc_coll *o = &t->colls[c];
+	sec_begin(w, CS_COLLS, true);
+	uint64_t start = w->off;
+	w->off += p->coll_first * sizeof(struct tc_coll);
+	for (size_t c = 0; c < p->ncolls; c++) {
+		const struct tc_coll *o = &p->colls[c];
 		struct tc_coll x;
 		memset(&x, 0, sizeof x);   /* its padding zero in the file */
 		x.begin = o->begin, x.end = o->end, x.comm = o->comm, x.root = o->root;
 		x.first = o->first, x.n = o->n, x.op = o->op;
 		put(w, &x, sizeof x);
 	}
+	w->off = start + p->colls_total * sizeof(struct tc_coll);
 	sec_end(w);
-	sec_begin(w, CS_COLLMEMB);
-	size_t nmemb = 0;
-	for (size_t c = 0; c < t->ncolls; c++) nmemb = TC_MAX(nmemb, (size_t)t->colls[c].first + t->colls[c].n);
-	put(w, t->coll_members, nmemb * sizeof *t->coll_members);
+	sec_begin(w, CS_COLLMEMB, true);
+	start = w->off;
+	size_t size = sizeof *p->members;
+	if (!p->member_at) put(w, p->members, p->nmembers * size);   /* serial: the whole array */
+	for (size_t i = 0; p->member_at && i < p->nmembers; i++) {
+		w->off = start + p->member_at[i] * size;
+		put(w, &p->members[i], size);
+	}
+	w->off = start + p->members_total * size;
 	sec_end(w);
-	sec_begin(w, CS_MEMBERS);
-	for (uint32_t c = 0; c < t->ncomms; c++) B->members[c] = put_array(w, t->comms[c].members, t->comms[c].size, sizeof(uint32_t));
+	sec_begin(w, CS_MEMBERS, root(w));
+	for (uint32_t c = 0; c < t->ncomms; c++)
+		B->members[c] = put_array(w, t->comms[c].members, t->comms[c].size, sizeof(uint32_t), root(w));
 	sec_end(w);
 }
 
 /* The logical steps: their arrays, then the struct with offsets for pointers. */
 static void write_steps(struct writer *w, const struct tc_steps *st, uint32_t nranks, size_t nmsgs)
 {
-	sec_begin(w, CS_CEVS);
-	uint64_t cevs = st ? put_array(w, st->cevs, st->ncevs, sizeof *st->cevs) : 0;
+	sec_begin(w, CS_CEVS, root(w));
+	uint64_t cevs = st ? put_array(w, st->cevs, st->ncevs, sizeof *st->cevs, true) : 0;
 	sec_end(w);
-	sec_begin(w, CS_STEPARR);
+	sec_begin(w, CS_STEPARR, root(w));
 	struct tc_steps img;
 	memset(&img, 0, sizeof img);   /* field by field below: no stray padding bytes in the file */
 	if (st) {
@@ -147,14 +216,14 @@ static void write_steps(struct writer *w, const struct tc_steps *st, uint32_t nr
 		img.npartitions = st->npartitions;
 		img.max_step = st->max_step;
 		img.cevs = (void *)(uintptr_t)cevs;
-		img.rank_first = (void *)(uintptr_t)put_array(w, st->rank_first, (size_t)nranks + 1, sizeof(uint32_t));
-		img.parts = (void *)(uintptr_t)put_array(w, st->parts, st->npartitions, sizeof *st->parts);
-		img.steps = (void *)(uintptr_t)put_array(w, st->steps, (size_t)st->max_step + 1, sizeof *st->steps);
-		img.msg_send_cev = (void *)(uintptr_t)put_array(w, st->msg_send_cev, nmsgs, sizeof(uint32_t));
-		img.msg_recv_cev = (void *)(uintptr_t)put_array(w, st->msg_recv_cev, nmsgs, sizeof(uint32_t));
+		img.rank_first = (void *)(uintptr_t)put_array(w, st->rank_first, (size_t)nranks + 1, sizeof(uint32_t), true);
+		img.parts = (void *)(uintptr_t)put_array(w, st->parts, st->npartitions, sizeof *st->parts, true);
+		img.steps = (void *)(uintptr_t)put_array(w, st->steps, (size_t)st->max_step + 1, sizeof *st->steps, true);
+		img.msg_send_cev = (void *)(uintptr_t)put_array(w, st->msg_send_cev, nmsgs, sizeof(uint32_t), true);
+		img.msg_recv_cev = (void *)(uintptr_t)put_array(w, st->msg_recv_cev, nmsgs, sizeof(uint32_t), true);
 	}
 	sec_end(w);
-	sec_begin(w, CS_STEPS);
+	sec_begin(w, CS_STEPS, root(w));
 	if (st) put(w, &img, sizeof img);
 	sec_end(w);
 }
@@ -162,7 +231,7 @@ static void write_steps(struct writer *w, const struct tc_steps *st, uint32_t nr
 /* The application span: its struct (pointers zero), then both per-rank arrays. */
 static void write_span(struct writer *w, const struct tc_span *sp, uint32_t nranks)
 {
-	sec_begin(w, CS_SPAN);
+	sec_begin(w, CS_SPAN, root(w));
 	if (sp) {
 		struct tc_span img;
 		memcpy(&img, sp, sizeof img);
@@ -177,7 +246,7 @@ static void write_span(struct writer *w, const struct tc_span *sp, uint32_t nran
 /* The blobs: a table of names and offsets, then each blob 64-byte aligned. */
 static void write_blobs(struct writer *w, const struct tc_cache_blob *b, size_t n)
 {
-	sec_begin(w, CS_BLOBS);
+	sec_begin(w, CS_BLOBS, root(w));
 	struct tc_cache_blob_ent *ents = xcalloc(n + 1, sizeof *ents);
 	uint64_t at = n * sizeof *ents;
 	for (size_t i = 0; i < n; i++) {
@@ -211,6 +280,7 @@ static void put_rank(struct writer *w, const struct tc_trace *t, const struct bi
 	x.first_time = R->first_time, x.last_time = R->last_time;
 	x.calls = OFF(R->loc < t->nlocs && R->calls == t->locs[R->loc].calls ? B->loc_calls[R->loc] : 0);
 	x.ops = OFF(B->ops[r]), x.send_msgs = OFF(B->sends[r]), x.recv_msgs = OFF(B->recvs[r]);
+	w->mine = own_rank(w, r);
 	put(w, &x, sizeof x);
 }
 
@@ -224,18 +294,19 @@ static void put_loc(struct writer *w, const struct tc_trace *t, const struct big
 	x.ncalls = L->ncalls, x.nsamples = L->nsamples, x.nxfers = L->nxfers;
 	x.name = OFF(str_ref(w, L->name));
 	x.calls = OFF(B->loc_calls[i]), x.samples = OFF(B->loc_samples[i]), x.xfers = OFF(B->loc_xfers[i]);
+	w->mine = own_loc(w, i);
 	put(w, &x, sizeof x);
 }
 
 static void put_defs(struct writer *w, const struct tc_trace *t, const struct big *B)
 {
-	sec_begin(w, CS_NODES);
+	sec_begin(w, CS_NODES, root(w));
 	for (uint32_t i = 0; i < t->nnodes; i++) {
 		struct tc_node x = { OFF(str_ref(w, t->nodes[i].name)) };
 		put(w, &x, sizeof x);
 	}
 	sec_end(w);
-	sec_begin(w, CS_REGIONS);
+	sec_begin(w, CS_REGIONS, root(w));
 	for (uint32_t i = 0; i < t->nregions; i++) {
 		const struct tc_region *g = &t->regions[i];
 		struct tc_region x;
@@ -244,7 +315,7 @@ static void put_defs(struct writer *w, const struct tc_trace *t, const struct bi
 		put(w, &x, sizeof x);
 	}
 	sec_end(w);
-	sec_begin(w, CS_COMMS);
+	sec_begin(w, CS_COMMS, root(w));
 	for (uint32_t i = 0; i < t->ncomms; i++) {
 		const struct tc_comm *c = &t->comms[i];
 		struct tc_comm x;
@@ -254,7 +325,7 @@ static void put_defs(struct writer *w, const struct tc_trace *t, const struct bi
 		put(w, &x, sizeof x);
 	}
 	sec_end(w);
-	sec_begin(w, CS_METRICS);
+	sec_begin(w, CS_METRICS, root(w));
 	for (uint32_t i = 0; i < t->nmetrics; i++) {
 		const struct tc_metric_def *m = &t->metrics[i];
 		struct tc_metric_def x;
@@ -268,14 +339,14 @@ static void put_defs(struct writer *w, const struct tc_trace *t, const struct bi
 
 static void write_small(struct writer *w, const struct tc_trace *t, const struct big *B)
 {
-	sec_begin(w, CS_RANKS);
+	sec_begin(w, CS_RANKS, false);
 	for (uint32_t r = 0; r < t->nranks; r++) put_rank(w, t, B, r);
 	sec_end(w);
-	sec_begin(w, CS_LOCS);
+	sec_begin(w, CS_LOCS, false);
 	for (uint32_t i = 0; i < t->nlocs; i++) put_loc(w, t, B, i);
 	sec_end(w);
 	put_defs(w, t, B);
-	sec_begin(w, CS_WARNINGS);
+	sec_begin(w, CS_WARNINGS, root(w));
 	for (size_t i = 0; i < t->warnings.n; i++) {
 		uint64_t ref = str_ref(w, t->warnings.a[i]);
 		put(w, &ref, sizeof ref);
@@ -289,6 +360,7 @@ static void write_trace(struct writer *w, const struct tc_trace *t)
 	struct tc_trace img;
 	memcpy(&img, t, sizeof img);
 	img.anchor = NULL;
+	img.nmsgs = w->p->msgs_total, img.ncolls = w->p->colls_total;   /* a part holds slices */
 	img.ranks = NULL, img.locs = NULL, img.nodes = NULL, img.regions = NULL;
 	img.comms = NULL, img.metrics = NULL, img.msgs = NULL, img.colls = NULL, img.coll_members = NULL;
 	memset(&img.msgs_map, 0, sizeof img.msgs_map);
@@ -296,12 +368,12 @@ static void write_trace(struct writer *w, const struct tc_trace *t)
 	memset(&img.warnings, 0, sizeof img.warnings);
 	img.arena = NULL;
 	img.b = NULL;
-	sec_begin(w, CS_TRACE);
+	sec_begin(w, CS_TRACE, root(w));
 	put(w, &img, sizeof img);
 	sec_end(w);
 }
 
-static void write_header(struct writer *w)
+static void fill_header(struct writer *w)
 {
 	struct tc_cache_header *h = &w->hdr;
 	memcpy(h->magic, TC_CACHE_MAGIC, 8);
@@ -309,44 +381,106 @@ static void write_header(struct writer *w)
 	h->endian = 0x01020304;
 	snprintf(h->version, sizeof h->version, "%s", TC_VERSION);
 	h->layout = tc_cache_layout();
-	h->file_size = w->off;
 	h->nsections = CS_COUNT;
-	h->sum = tc_hash64(h, offsetof(struct tc_cache_header, sum), 0);
-	if (!w->bad && (fseek(w->f, 0, SEEK_SET) != 0 || fwrite(h, sizeof *h, 1, w->f) != 1)) w->bad = true, w->err = errno;
+	tc_cache_plan_chunks(h, w->off);
 }
 
-bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_cache_results *res, const char *identity,
-		    char **err)
+/* Every section in layout order, this process's bytes of it written (the
+ * header and checksum table not yet); the header planned in w->hdr. */
+static void write_sections(struct writer *w, const struct tc_cache_results *res, const char *identity)
 {
-	struct writer w = { .f = f };
-	static const struct tc_cache_header zero;
-	put(&w, &zero, sizeof zero);          /* the header's place, written last */
-	sec_begin(&w, CS_IDENT);
-	put(&w, identity, strlen(identity) + 1);
-	sec_end(&w);
+	const struct tc_trace *t = w->p->t;
+	w->off = sizeof(struct tc_cache_header);   /* the header's place, written last */
+	sec_begin(w, CS_IDENT, root(w));
+	put(w, identity, strlen(identity) + 1);
+	sec_end(w);
 	struct big B;
 	size_t nl = (size_t)t->nlocs + 1, nr = (size_t)t->nranks + 1;
 	B.loc_calls = xcalloc(nl, 8), B.loc_samples = xcalloc(nl, 8), B.loc_xfers = xcalloc(nl, 8);
 	B.ops = xcalloc(nr, 8), B.sends = xcalloc(nr, 8), B.recvs = xcalloc(nr, 8);
 	B.members = xcalloc((size_t)t->ncomms + 1, 8);
-	write_big(&w, t, &B);
-	write_steps(&w, res->steps, t->nranks, t->nmsgs);
-	write_span(&w, res->span, t->nranks);
-	write_blobs(&w, res->blobs, res->nblobs);
-	write_small(&w, t, &B);
-	write_trace(&w, t);
-	sec_begin(&w, CS_STRINGS);
-	put(&w, w.strings.s ? w.strings.s : "", w.strings.len + 1);
-	sec_end(&w);
-	pad(&w);
-	write_header(&w);
+	write_rank_arrays(w, t, &B);
+	write_globals(w, t, &B);
+	write_steps(w, res->steps, t->nranks, t->nmsgs);
+	write_span(w, res->span, t->nranks);
+	write_blobs(w, res->blobs, res->nblobs);
+	write_small(w, t, &B);
+	write_trace(w, t);
+	sec_begin(w, CS_STRINGS, root(w));
+	put(w, w->strings.s ? w->strings.s : "", w->strings.len + 1);
+	sec_end(w);
+	flush(w);
+	fill_header(w);
 	free(B.loc_calls), free(B.loc_samples), free(B.loc_xfers);
 	free(B.ops), free(B.sends), free(B.recvs), free(B.members);
-	sb_free(&w.strings);
-	if (!w.bad && (fflush(f) != 0 || ferror(f))) w.bad = true, w.err = errno;
-	if (w.bad) {
-		*err = xstrdup(w.err ? strerror(w.err) : "write error");
-		return false;
-	}
-	return true;
+	sb_free(&w->strings);
+}
+
+/* The counts of every location's and rank's arrays: this process's, then
+ * (d) summed over the processes. */
+static uint64_t *count_arrays(struct writer *w, const struct tc_dist *d)
+{
+	const struct tc_trace *t = w->p->t;
+	size_t nl = t->nlocs, nr = t->nranks, n = 3 * nl + 3 * nr;
+	uint64_t *c = xcalloc(n + 1, sizeof *c);
+	w->n = (struct counts){ c, c + nl, c + 2 * nl, c + 3 * nl, c + 3 * nl + nr, c + 3 * nl + 2 * nr };
+	for (uint32_t i = 0; i < nl; i++)
+		if (own_loc(w, i))
+			w->n.calls[i] = t->locs[i].ncalls, w->n.samples[i] = t->locs[i].nsamples, w->n.xfers[i] = t->locs[i].nxfers;
+	for (uint32_t r = 0; r < nr; r++)
+		if (own_rank(w, r))
+			w->n.ops[r] = t->ranks[r].nops, w->n.sends[r] = t->ranks[r].nsend_msgs, w->n.recvs[r] = t->ranks[r].nrecv_msgs;
+	if (d) d->reduce(d->ctx, c, n, TC_DIST_SUM);
+	return c;
+}
+
+static bool fail(struct writer *w, char **err)
+{
+	*err = xstrdup(w->err ? strerror(w->err) : "write error");
+	return false;
+}
+
+bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_cache_results *res, const char *identity,
+		    char **err)
+{
+	/* the whole model as the one part: every byte this process's */
+	size_t nmemb = 0;
+	for (size_t c = 0; c < t->ncolls; c++) nmemb = TC_MAX(nmemb, (size_t)t->colls[c].first + t->colls[c].n);
+	struct tc_part whole = { .t = (struct tc_trace *)t, .count = 1, .hi = t->nranks, .msgs = t->msgs,
+				 .nmsgs = t->nmsgs, .msgs_total = t->nmsgs, .colls = t->colls, .ncolls = t->ncolls,
+				 .colls_total = t->ncolls, .members = t->coll_members, .nmembers = nmemb,
+				 .members_total = nmemb };
+	struct writer w = { .p = &whole, .buf = xmalloc(WBUF) };
+	if (fflush(f) != 0) w.bad = true, w.err = errno;
+	w.fd = fileno(f);
+	uint64_t *counts = count_arrays(&w, NULL);
+	if (!w.bad) write_sections(&w, res, identity);
+	uint64_t *sums = xcalloc(w.hdr.nchunks + 1, sizeof *sums);
+	if (!w.bad && (!tc_cache_sum_range(w.fd, &w.hdr, 0, w.hdr.nchunks, sums) || !tc_cache_finish_file(w.fd, &w.hdr, sums)))
+		w.bad = true, w.err = errno;
+	free(sums), free(counts), free(w.buf);
+	return w.bad ? fail(&w, err) : true;
+}
+
+bool tc_cache_write_part(int fd, const struct tc_part *p, const struct tc_dist *d, const char *identity, char **err)
+{
+	struct writer w = { .fd = fd, .p = p, .buf = xmalloc(WBUF) };
+	uint64_t *counts = count_arrays(&w, d);
+	struct tc_cache_results none = { 0 };   /* steps, span, blobs: computed by the opener */
+	write_sections(&w, &none, identity);
+	if (!w.bad && fsync(fd) != 0) w.bad = true, w.err = errno;
+	/* every process's bytes are in the file: each checksums its share of the chunks */
+	uint64_t bad = w.bad, c0 = w.hdr.nchunks * (uint64_t)p->index / (uint64_t)p->count;
+	uint64_t c1 = w.hdr.nchunks * (uint64_t)(p->index + 1) / (uint64_t)p->count;
+	d->reduce(d->ctx, &bad, 1, TC_DIST_MAX);
+	uint64_t *sums = xcalloc(w.hdr.nchunks + 1, sizeof *sums);
+	if (!bad && !tc_cache_sum_range(fd, &w.hdr, c0, c1, sums)) w.bad = true, w.err = errno;
+	bad = w.bad;
+	d->reduce(d->ctx, &bad, 1, TC_DIST_MAX);
+	if (!bad) d->reduce(d->ctx, sums, w.hdr.nchunks, TC_DIST_SUM);
+	if (!bad && root(&w) && (!tc_cache_finish_file(fd, &w.hdr, sums) || fsync(fd) != 0)) w.bad = true, w.err = errno;
+	free(sums), free(counts), free(w.buf);
+	if (w.bad) return fail(&w, err);
+	*err = NULL;   /* when another process failed */
+	return !bad;
 }

@@ -48,22 +48,12 @@ static int parse_args(int argc, char **argv, struct prep_args *A)
 	return A->path ? 0 : 1;
 }
 
-/* Whether the file at path starts as a cache file does (replaced without --force). */
-static bool is_cache_file(const char *path)
-{
-	char magic[8];
-	FILE *f = fopen(path, "rb");
-	bool yes = f && fread(magic, 1, 8, f) == 8 && !memcmp(magic, TC_CACHE_MAGIC, 8);
-	if (f) fclose(f);
-	return yes;
-}
-
 /* Where the cache goes: -o FILE, else the default place (created).  NULL
  * after a message. */
 static char *out_path(const struct prep_args *A, const char *anchor, bool *force)
 {
 	if (A->out) {
-		*force = A->force || is_cache_file(A->out);
+		*force = A->force || tc_cache_is_file(A->out);
 		return xstrdup(A->out);
 	}
 	char *dir = NULL, *err = NULL, *path = tc_cache_default_path(anchor, &dir, &err);

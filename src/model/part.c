@@ -1,7 +1,6 @@
 /* part.c — a serial model's part, the shares of the ranks, and the
  * canonical dump of a part (include/part.h). */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,59 +205,4 @@ bool tc_part_dump(FILE *f, const struct tc_part *p)
 char *tc_part_dump_path(const char *dir, int index)
 {
 	return xasprintf("%s/part-%d.txt", dir, index);
-}
-
-/* --- the provisional part file (docs/scale.md, "Output") ----------------------- */
-static bool put(FILE *f, const void *p, size_t size, size_t n)
-{
-	return n == 0 || fwrite(p, size, n, f) == n;
-}
-
-static bool put_u64s(FILE *f, int n, ...)
-{
-	va_list ap;
-	va_start(ap, n);
-	bool ok = true;
-	for (int i = 0; i < n; i++) {
-		uint64_t v = va_arg(ap, uint64_t);
-		ok = ok && put(f, &v, sizeof v, 1);
-	}
-	va_end(ap);
-	return ok;
-}
-
-static bool write_ranks(FILE *f, const struct tc_part *p)
-{
-	const struct tc_trace *t = p->t;
-	bool ok = true;
-	for (uint32_t r = p->lo; ok && r < p->hi && r < t->nranks; r++) {
-		const struct tc_rank *R = &t->ranks[r];
-		ok = put_u64s(f, 7, (uint64_t)r, (uint64_t)R->ncalls, (uint64_t)R->nops, (uint64_t)R->nsend_msgs,
-			      (uint64_t)R->nrecv_msgs, R->first_time, R->last_time) &&
-		     put(f, R->calls, sizeof *R->calls, R->ncalls) && put(f, R->ops, sizeof *R->ops, R->nops) &&
-		     put(f, R->send_msgs, sizeof *R->send_msgs, R->nsend_msgs) &&
-		     put(f, R->recv_msgs, sizeof *R->recv_msgs, R->nrecv_msgs);
-	}
-	for (uint32_t l = 0; ok && l < t->nlocs; l++) {
-		if (!tc_part_has_loc(t, l, p->lo, p->hi, p->index)) continue;
-		const struct tc_loc *L = &t->locs[l];
-		ok = put_u64s(f, 6, (uint64_t)l, (uint64_t)L->ncalls, (uint64_t)L->nsamples, (uint64_t)L->nxfers,
-			      L->nevents_read, L->last_record) &&
-		     put(f, L->calls, sizeof *L->calls, L->ncalls) && put(f, L->samples, sizeof *L->samples, L->nsamples) &&
-		     put(f, L->xfers, sizeof *L->xfers, L->nxfers);
-	}
-	return ok;
-}
-
-bool tc_part_write(FILE *f, const struct tc_part *p)
-{
-	static const char magic[8] = "TCPART1";
-	bool ok = put(f, magic, 1, sizeof magic) &&
-		  put_u64s(f, 12, (uint64_t)p->index, (uint64_t)p->count, (uint64_t)p->lo, (uint64_t)p->hi,
-			   (uint64_t)p->t->nranks, (uint64_t)p->t->nlocs, p->msg_first, (uint64_t)p->nmsgs, p->coll_first,
-			   (uint64_t)p->ncolls, (uint64_t)p->nmembers, p->members_total) &&
-		  write_ranks(f, p) && put(f, p->msgs, sizeof *p->msgs, p->nmsgs) &&
-		  put(f, p->colls, sizeof *p->colls, p->ncolls) && put(f, p->members, sizeof *p->members, p->nmembers) &&
-		  put(f, p->member_at, sizeof *p->member_at, p->nmembers);
-	return ok && fflush(f) == 0 && !ferror(f);
 }

@@ -5,6 +5,7 @@
  * unreadable file on one share, out of memory) ends every process with one
  * message and leaves no output. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "analysis_replay.h"
+#include "cache.h"
 #include "cli.h"
 #include "mpi_internal.h"
 #include "report.h"
@@ -26,14 +28,18 @@ static void usage(FILE *f)
 		   "      definitions' event counts) and the model is built across the processes:\n"
 		   "      messages matched and numbered, collectives grouped, exactly as `tracecomb`\n"
 		   "      builds it alone (docs/scale.md); no process holds the whole trace.\n"
-		   "      -o FILE: FILE (an index) and FILE.part<i> per process (a provisional format,\n"
-		   "      docs/scale.md); --dump DIR: each process's part as text, DIR/part-<i>.txt,\n"
-		   "      and the replay's results as text, DIR/replay.txt (for tests);\n"
+		   "      -o FILE: the analysis cache file, written by every process together (each\n"
+		   "      its own ranks' bytes) and opened by `tracecomb TRACE --cache FILE`, `info`,\n"
+		   "      `report`, `render` as a serial `tracecomb prep` cache (docs/cache.md); the\n"
+		   "      logical steps are computed when it is opened. An existing FILE is replaced\n"
+		   "      when it is a cache file, else only with --force.\n"
+		   "      --dump DIR: each process's part as text, DIR/part-<i>.txt, and the replay's\n"
+		   "      results as text, DIR/replay.txt (for tests);\n"
 		   "      --replay FILE: the profile and wait states replayed over the parts (every\n"
 		   "      process its ranks, docs/scale.md \"Replay\"), written by process 0 as\n"
 		   "      `tracecomb report --json --section profile,waitstates` writes them;\n"
 		   "      --stats: per process: its ranks, read and finish time, replay CPU time, peak RSS (and\n"
-		   "      how much the replay raised it), exchange rounds, bytes sent\n"
+		   "      how much the replay raised it), exchange rounds, bytes sent, CPU time\n"
 		   "       tracecomb-mpi --help | --version\n"
 		   "Exit codes as tracecomb's: 1 usage or a refused -o place, 2 the trace cannot be read\n"
 		   "(on any process: one message, from the first that failed), 3 out of memory, 4 the\n"
@@ -42,13 +48,12 @@ static void usage(FILE *f)
 }
 
 /* --- cleanup when a process dies ---------------------------------------------- */
-static char *tmp_paths[2];       /* this process's temporary outputs */
+static char *tmp_path;           /* the temporary cache file (process 0) */
 static volatile sig_atomic_t mpi_up;
 
 static void unlink_tmps(void)
 {
-	for (int i = 0; i < 2; i++)
-		if (tmp_paths[i]) unlink(tmp_paths[i]);
+	if (tmp_path) unlink(tmp_path);
 }
 
 static void on_signal(int sig)
@@ -96,6 +101,7 @@ static int parse(int argc, char **argv, struct prep *o, bool talk)
 		if (talk) fprintf(stderr, "tracecomb-mpi: prep: no TRACE (try --help)\n");
 		return TC_EXIT_USAGE;
 	}
+	if (talk) o->force = o->force || (o->out && tc_cache_is_file(o->out));   /* as tracecomb prep; process 0's */
 	return 0;
 }
 
@@ -106,70 +112,73 @@ static int agree_rc(struct tc_mpi *M, int rc)
 	return rc;
 }
 
-static void out_discard(struct cli_out *o, int slot)
+static void out_discard(struct cli_out *o)
 {
 	if (o->f) fclose(o->f);
 	if (o->tmp) unlink(o->tmp);
 	free(o->tmp);
 	o->f = NULL;
 	o->tmp = NULL;
-	tmp_paths[slot] = NULL;
+	tmp_path = NULL;
 }
 
-/* The part files then the index, each through a temporary beside it; nothing
- * stays unless every process wrote its part. */
-static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *idx)
+/* The cache file (docs/scale.md, "The parallel write"): process 0 opens the
+ * temporary file beside FILE and tells the others its name, every process
+ * writes its own bytes into it, and process 0 renames it into place only
+ * when every process succeeded; else it is removed, one message. */
+static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *out, const char *ident)
 {
-	char *path = xasprintf("%s.part%d", o->out, M->rank);
-	struct cli_out po;
-	int rc = cli_out_open(&po, path, o->force, M->part.t->anchor);
-	if (!rc) {
-		tmp_paths[1] = po.tmp;
-		if (!tc_part_write(po.f, &M->part)) {
-			fprintf(stderr, "tracecomb-mpi: %s: %s\n", path, strerror(errno));
-			rc = TC_EXIT_OUTPUT;
-		}
-	}
-	if ((rc = agree_rc(M, rc))) {
-		out_discard(&po, 1);
-		free(path);
+	char name[4096] = "";
+	int rc = M->rank == 0 ? cli_out_open(out, o->out, o->force, M->part.t->anchor) : 0;
+	if (M->rank == 0 && !rc) tmp_path = out->tmp, snprintf(name, sizeof name, "%s", out->tmp);
+	if ((rc = agree_rc(M, rc))) return rc;
+	MPI_Bcast(name, sizeof name, MPI_CHAR, 0, M->comm);
+	int len = M->rank == 0 ? (int)strlen(ident) + 1 : 0;   /* its length places every section */
+	MPI_Bcast(&len, 1, MPI_INT, 0, M->comm);
+	char *id = xmalloc((size_t)len);
+	if (M->rank == 0) memcpy(id, ident, (size_t)len);
+	MPI_Bcast(id, len, MPI_CHAR, 0, M->comm);
+	int fd = M->rank == 0 ? out->fd : open(name, O_RDWR | O_CLOEXEC);
+	char *err = fd < 0 ? xasprintf("%s: %s", name, strerror(errno)) : NULL;
+	if (!tc_mpi_agree(M, &err)) tc_cache_write_part(fd, &M->part, &M->dist, id, &err);   /* collective */
+	free(id);
+	if (M->rank != 0 && fd >= 0) close(fd);
+	if (tc_mpi_agree(M, &err)) rc = TC_EXIT_OUTPUT;
+	if (rc && M->rank == 0) fprintf(stderr, "tracecomb-mpi: %s: write failed: %s\n", o->out, err);
+	free(err);
+	if (M->rank != 0) return rc;
+	if (rc) {
+		out_discard(out);
 		return rc;
 	}
-	tmp_paths[1] = NULL;
-	rc = agree_rc(M, cli_out_close(&po));
-	if (rc) unlink(path);  /* another process's rename failed */
-	free(path);
-	if (rc || M->rank != 0) return rc;
-	if ((rc = cli_out_open(idx, o->out, o->force, M->part.t->anchor))) return rc;
-	tmp_paths[0] = idx->tmp;
-	const struct tc_part *p = &M->part;
-	fprintf(idx->f, "tracecomb-parts 1 (provisional: docs/scale.md)\nparts %d\nranks %u\nmsgs %llu\ncolls %llu\nmembers %llu\n",
-		M->size, p->t->nranks, (unsigned long long)p->msgs_total, (unsigned long long)p->colls_total,
-		(unsigned long long)p->members_total);
-	tmp_paths[0] = NULL;
-	return cli_out_close(idx);
+	tmp_path = NULL;
+	if ((rc = cli_out_close(out))) return rc;
+	printf("prep: wrote %s (%d processes); the logical steps are computed when it is opened\n", o->out, M->size);
+	return 0;
 }
 
 static void print_stats(struct tc_mpi *M, const struct tc_trace *t)
 {
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	enum { NV = 10 };
+	double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+		     ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6;
+	enum { NV = 11 };
 	double v[NV] = { M->part.lo, M->part.hi, t->read_seconds, t->finish_seconds, (double)ru.ru_maxrss / 1024.0,
 			 (double)M->exchanges, (double)M->rounds, (double)M->bytes_sent / 1048576.0, M->replay_seconds,
-			 M->replay_rss };
+			 M->replay_rss, cpu };
 	double *all = M->rank == 0 ? xmalloc(sizeof v * (size_t)M->size) : NULL;
 	MPI_Gather(v, NV, MPI_DOUBLE, all, NV, MPI_DOUBLE, 0, M->comm);
 	for (int p = 0; M->rank == 0 && p < M->size; p++) {
 		const double *w = all + NV * p;
 		printf("process %d/%d ranks %.0f..%.0f read %.3f s finish %.3f s replay %.3f s peak RSS %.1f MiB (replay +%.1f) "
-		       "exchanges %.0f rounds %.0f sent %.1f MiB\n",
-		       p, M->size, w[0], w[1], w[2], w[3], w[8], w[4], w[9], w[5], w[6], w[7]);
+		       "exchanges %.0f rounds %.0f sent %.1f MiB CPU %.3f s (all, the write included)\n",
+		       p, M->size, w[0], w[1], w[2], w[3], w[8], w[4], w[9], w[5], w[6], w[7], w[10]);
 	}
 	free(all);
 }
 
-static int prep_loaded(struct tc_mpi *M, const struct prep *o, struct cli_out *idx)
+static int prep_loaded(struct tc_mpi *M, const struct prep *o, struct cli_out *out, const char *ident)
 {
 	int rc = 0;
 	if (o->dump) {
@@ -188,7 +197,7 @@ static int prep_loaded(struct tc_mpi *M, const struct prep *o, struct cli_out *i
 		rc = agree_rc(M, rc);
 	}
 	if (!rc && (o->replay || o->dump)) rc = tc_mpi_replay(M, o->replay, o->dump);
-	if (!rc && o->out) rc = write_output(M, o, idx);
+	if (!rc && o->out) rc = write_output(M, o, out, ident);
 	if (o->stats) print_stats(M, M->part.t);
 	return rc;
 }
@@ -199,24 +208,35 @@ static int prep(struct tc_mpi *M, int argc, char **argv)
 	int rc = parse(argc, argv, &o, M->rank == 0);
 	if (rc) return rc;
 	struct cli_out idx = { 0 };
+	char *ident = NULL;
 	if (o.out && M->rank == 0) {   /* the place is checked once before the load, opened after it */
 		char *e = NULL, *anchor = tc_find_anchor(o.trace, &e);
 		rc = cli_out_open(&idx, o.out, o.force, anchor);
-		out_discard(&idx, 0);
+		out_discard(&idx);
+		/* the identity before reading, as serial prep: a file changed meanwhile makes the cache stale */
+		if (!rc && anchor && !(ident = tc_cache_identity(anchor, NULL, 0, &e))) {
+			fprintf(stderr, "tracecomb-mpi: %s\n", e);
+			rc = TC_EXIT_TRACE;
+		}
 		free(anchor);
 		free(e);
 	}
-	if ((rc = agree_rc(M, rc))) return rc;
+	if ((rc = agree_rc(M, rc))) {
+		free(ident);
+		return rc;
+	}
 	struct tc_read_opts ro = { .threads = 1, .share = &M->share };
 	char *err = NULL;
 	struct tc_trace *t = tc_read_otf2(o.trace, &ro, &err);
 	if (!t) {
 		if (M->rank == 0) fprintf(stderr, "tracecomb-mpi: %s\n", err ? err : "cannot load trace");
 		free(err);
+		free(ident);
 		return TC_EXIT_TRACE;
 	}
-	rc = prep_loaded(M, &o, &idx);
-	if (rc && tmp_paths[0]) out_discard(&idx, 0);
+	rc = prep_loaded(M, &o, &idx, ident);
+	if (rc && tmp_path) out_discard(&idx);
+	free(ident);
 	tc_part_release(&M->part);
 	tc_trace_free(t);
 	return rc;

@@ -6,9 +6,13 @@
 # unique tags) and on contrib mini-app traces (sub-communicators,
 # ANY_SOURCE, collective-only), exchanges in small rounds, and so do the
 # profile and wait states replayed over the parts (bit for bit, and as the
-# report's JSON); the parts cover
-# every rank, message, instance and member once; prep -o writes an index and
-# one part per process, refuses an existing FILE; a process that cannot read
+# report's JSON); the parts cover every rank, message, instance and member
+# once; the cache file the P processes write together (prep -o) is used by
+# `tracecomb report --json` and `render` and gives exactly the archive's
+# output (regions.seconds, a wall time, left out), also with sections of
+# several chunks that straddle two processes' bytes; prep -o writes that one
+# file, replaces a cache file, refuses another existing FILE without --force;
+# a process that cannot read
 # its share ends every process with one message, exit 2 and no output.
 # Prints "ok NAME", "not ok NAME: why" or "skip NAME: why" per case.
 . "$(dirname "$0")/../lib.sh"
@@ -25,31 +29,50 @@ if ! timeout 60 $MPIRUN -np 2 true >"$TMPD/probe" 2>&1; then
 	echo "skip mpi: mpirun cannot start processes here: $(head -n 1 "$TMPD/probe")"; exit 0
 fi
 
+# report --json without the one wall-time field (regions.seconds), as cache.sh
+rep() { "$BIN" report --json "$@" 2>"$TMPD/rep.err" | grep -v '^    "seconds": '; }
+
+# cached NAME P TRACE FILE: the cache FILE written by tracecomb-mpi is used and
+# gives the archive's report --json and logical frame, byte for byte
+cached() {
+	rep "$3" --cache "$4" >"$TMPD/rc.json"
+	if ! grep -qx "cache: $4 used" "$TMPD/rep.err"; then
+		notok "$1 cache P=$2" "not used: $(head -n 1 "$TMPD/rep.err")"; return
+	fi
+	"$BIN" render "$3" --view logical --size 100x30 --cache "$4" >"$TMPD/rc.txt" 2>/dev/null
+	if cmp -s "$TMPD/rc.json" "$TMPD/ra.json" && cmp -s "$TMPD/rc.txt" "$TMPD/ra.txt"; then ok "$1 cache P=$2"
+	else notok "$1 cache P=$2" "report or render differs: $(diff "$TMPD/ra.json" "$TMPD/rc.json" | head -n 3 | tr '\n' ' ')"; fi
+}
+
 # same NAME TRACE: for P = 1..4 the MPI parts equal the serial ones (rounds of
-# 4 KiB but for P = 1, the default), and the profile and wait states replayed
+# 4 KiB but for P = 1, the default), the profile and wait states replayed
 # over them equal the serial ones: bit for bit (replay.txt of --dump, doubles
 # in hexadecimal, beside the parts) and as `report --json --section
-# profile,waitstates` (--replay)
+# profile,waitstates` (--replay), and the cache file they write together is
+# the archive's to every report and frame
 same() {
 	name=$1; trace=$2
 	if ! "$BIN" report "$trace" --no-cache --json --section profile,waitstates >"$TMPD/serial.json" 2>"$TMPD/log"; then
 		notok "$name replay" "serial report: $(head -n 1 "$TMPD/log")"; return
 	fi
+	rep "$trace" --no-cache >"$TMPD/ra.json"
+	"$BIN" render "$trace" --view logical --size 100x30 --no-cache >"$TMPD/ra.txt" 2>/dev/null
 	for P in 1 2 3 4; do
 		s=$TMPD/s$P; m=$TMPD/m$P
-		rm -rf "$s" "$m"; mkdir -p "$s" "$m"
+		rm -rf "$s" "$m" "$TMPD/c.tcc"; mkdir -p "$s" "$m"
 		if ! "$BIN" dump-model "$trace" --parts $P --out "$s" >"$TMPD/log" 2>&1; then
 			notok "$name P=$P" "serial dump: $(head -n 1 "$TMPD/log")"; continue
 		fi
 		rb=4096; [ $P = 1 ] && rb=""
 		if ! TC_MPI_ROUND_BYTES=$rb timeout 300 $MPIRUN -x TC_MPI_ROUND_BYTES -np $P "$MPI_BIN" prep "$trace" \
-			--dump "$m" --replay "$TMPD/replay.json" >"$TMPD/log" 2>&1; then
+			--dump "$m" --replay "$TMPD/replay.json" -o "$TMPD/c.tcc" >"$TMPD/log" 2>&1; then
 			notok "$name P=$P" "tracecomb-mpi: $(grep -v '^ *$' "$TMPD/log" | head -n 2 | tr '\n' ' ')"; continue
 		fi
 		if diff -r "$s" "$m" >"$TMPD/diff" 2>&1; then ok "$name P=$P"
 		else notok "$name P=$P" "parts differ: $(head -n 4 "$TMPD/diff" | tr '\n' ' ')"; fi
 		if cmp -s "$TMPD/serial.json" "$TMPD/replay.json"; then ok "$name P=$P replay"
 		else notok "$name P=$P replay" "$(diff "$TMPD/serial.json" "$TMPD/replay.json" | head -n 4 | tr '\n' ' ')"; fi
+		cached "$name" $P "$trace" "$TMPD/c.tcc"
 	done
 	covered "$name" "$TMPD/s4"
 }
@@ -88,6 +111,25 @@ else
 	echo "skip mpi-gen: $GEN not built"
 fi
 
+# sections of several 1 MiB chunks whose chunks straddle two processes' bytes
+# (calls, ops, messages): the cache of P = 2, 3 gives the archive's output; a
+# flipped byte in the calls' chunk 2 is named
+if [ -x "$GEN" ] && "$GEN" -o "$TMPD/gen-big" --pattern halo2d --ranks 6 --iters 1500 --tags unique >"$TMPD/log" 2>&1; then
+	rep "$TMPD/gen-big" --no-cache >"$TMPD/ra.json"
+	"$BIN" render "$TMPD/gen-big" --view logical --size 100x30 --no-cache >"$TMPD/ra.txt" 2>/dev/null
+	for P in 2 3; do
+		rm -f "$TMPD/c.tcc"
+		$MPIRUN -np $P "$MPI_BIN" prep "$TMPD/gen-big" -o "$TMPD/c.tcc" >"$TMPD/log" 2>&1
+		cached "gen:halo2d-chunks" $P "$TMPD/gen-big" "$TMPD/c.tcc"
+	done
+	off=$(od -An -t u8 -j 80 -N 8 "$TMPD/c.tcc" | tr -d ' ')   # sec[CS_CALLS].off (src/cache/format.h)
+	printf 'X' | dd of="$TMPD/c.tcc" bs=1 seek=$((off + 2 * 1048576 + 5)) conv=notrunc 2>/dev/null
+	"$BIN" info "$TMPD/gen-big" --cache "$TMPD/c.tcc" >/dev/null 2>"$TMPD/err"
+	check "gen:halo2d-chunks chunk named" grep -q "^cache: $TMPD/c.tcc: corrupt (section calls, chunk 2: checksum mismatch), reading the trace$" "$TMPD/err"
+else
+	echo "skip gen:halo2d-chunks: $GEN not built or failed"
+fi
+
 # contrib: mini-apps under the tctrace tracer (make -C contrib traces, as
 # contrib.sh): sub-communicators (groups), ANY_SOURCE (masterworker), and
 # the degenerate corpus app: ANY_SOURCE only, collectives only
@@ -109,18 +151,31 @@ else
 	echo "skip mpi-contrib: $(grep -m 1 'skipping\|rror' "$TMPD/make.log" || echo 'make -C contrib traces failed')"
 fi
 
-# prep -o: an index and a part per process, nothing else; an existing FILE is refused
+# prep -o: one cache file, nothing else (no temporary left); an existing FILE
+# is refused without --force, replaced with it; a corrupt chunk is named
 T=$TRACES/tracer-stencil4d-32p
 if [ -f "$T/traces.otf2" ]; then
 	out=$TMPD/out; mkdir -p "$out"
-	$MPIRUN -np 3 "$MPI_BIN" prep "$T" -o "$out/s.tcp" >"$TMPD/log" 2>&1
+	$MPIRUN -np 3 "$MPI_BIN" prep "$T" -o "$out/s.tcc" >"$TMPD/log" 2>&1
 	rc=$?
 	files=$(cd "$out" && ls -A | tr '\n' ' ')
-	check "prep-o files" [ $rc = 0 ] && [ "$files" = "s.tcp s.tcp.part0 s.tcp.part1 s.tcp.part2 " ]
-	check "prep-o index" grep -q '^parts 3$' "$out/s.tcp"
-	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$out/s.tcp" >"$TMPD/log" 2>&1
+	check "prep-o files" [ $rc = 0 ] && [ "$files" = "s.tcc " ]
+	check "prep-o says" grep -q "^prep: wrote $out/s.tcc (3 processes)" "$TMPD/log"
+	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$out/s.tcc" >"$TMPD/log" 2>&1
 	rc=$?
-	check "prep-o exists" [ $rc = 1 ] && [ "$(grep -c 'exists' "$TMPD/log")" = 1 ]
+	check "prep-o replaces a cache" [ $rc = 0 ] && [ "$(cd "$out" && ls -A | tr '\n' ' ')" = "s.tcc " ]
+	echo "not a cache" >"$out/x.tcc"
+	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$out/x.tcc" >"$TMPD/log" 2>&1
+	rc=$?
+	check "prep-o exists" [ $rc = 1 ] && [ "$(grep -c 'exists' "$TMPD/log")" = 1 ] && grep -q '^not a cache$' "$out/x.tcc"
+	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$out/x.tcc" --force >"$TMPD/log" 2>&1
+	rc=$?
+	check "prep-o force" [ $rc = 0 ] && [ "$(cd "$out" && ls -A | tr '\n' ' ')" = "s.tcc x.tcc " ]
+	rm -f "$out/x.tcc"
+	off=$(od -An -t u8 -j 80 -N 8 "$out/s.tcc" | tr -d ' ')   # sec[CS_CALLS].off (src/cache/format.h)
+	printf 'X' | dd of="$out/s.tcc" bs=1 seek=$((off + 5)) conv=notrunc 2>/dev/null
+	"$BIN" info "$T" --cache "$out/s.tcc" >/dev/null 2>"$TMPD/err"
+	check "prep-o corrupt chunk named" grep -q "^cache: $out/s.tcc: corrupt (section calls, chunk 0: checksum mismatch), reading the trace$" "$TMPD/err"
 
 	# one process cannot read its share: the last rank's event file cut short
 	# (and unreadable, when not root)

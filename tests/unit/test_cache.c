@@ -274,7 +274,7 @@ static void test_flipped_each_section(void **state)
 	int tried = 0;
 	for (int s = 0; s < CS_COUNT; s++) {
 		if (!h.sec[s].size) continue;
-		char *why = NULL, *want = xasprintf("section %s: checksum mismatch", tc_cache_sec_names[s]);
+		char *why = NULL, *want = xasprintf("section %s, chunk 0: checksum mismatch", tc_cache_sec_names[s]);
 		assert_int_equal(try(f->path, flip, h.sec[s].off + h.sec[s].size / 2, &why), TC_CACHE_CORRUPT);
 		assert_string_equal(why, want);
 		free(why);
@@ -285,6 +285,9 @@ static void test_flipped_each_section(void **state)
 	char *why = NULL;
 	assert_int_equal(try(f->path, flip, offsetof(struct tc_cache_header, file_size), &why), TC_CACHE_CORRUPT);
 	assert_string_equal(why, "header checksum mismatch");
+	free(why);
+	assert_int_equal(try(f->path, flip, h.sums_off + 3, &why), TC_CACHE_CORRUPT);   /* the checksum table */
+	assert_string_equal(why, "checksum table mismatch");
 	free(why);
 }
 
@@ -300,7 +303,7 @@ static void test_verify_rest(void **state)
 	char *why = NULL;
 	assert_int_equal(tc_cache_open(m, IDENT, "x", TC_VERIFY_SMALL, &t, &st, &sp, &why), TC_CACHE_OK);
 	assert_false(tc_cache_verify_rest(t, &why));
-	assert_string_equal(why, "section messages: checksum mismatch");
+	assert_string_equal(why, "section messages, chunk 0: checksum mismatch");
 	free(why);
 	tc_span_free(sp);
 	tc_steps_free(st);
@@ -328,7 +331,7 @@ static void test_header_rejections(void **state)
 	struct fixture *f = *state;
 	static const struct { enum tc_cache_status rc; const char *why; } want[] = {
 		{ TC_CACHE_CORRUPT, "not a tracecomb cache file" },
-		{ TC_CACHE_STALE, "cache format 2, this tracecomb reads 1" },
+		{ TC_CACHE_STALE, "cache format 3, this tracecomb reads 2" },
 		{ TC_CACHE_STALE, "written by tracecomb 0.0.9, this is " TC_VERSION },
 		{ TC_CACHE_STALE, "written by a build with other struct layouts" },
 	};
@@ -412,6 +415,47 @@ static void test_identity_reasons(void **state)
 	free(a), free(same), free(b), free(c), free(anchor), free(sub), free(evt0), free(evt1), free(def0), free(gdef);
 }
 
+/* The chunked checksums: pinned values of a 2.5 MiB section's chunks read
+ * back from a file, and a flipped byte that changes exactly its chunk's. */
+static void test_chunks(void **state)
+{
+	(void)state;
+	size_t n = 5 * TC_CACHE_CHUNK / 2;
+	unsigned char *buf = xmalloc(n);
+	for (size_t i = 0; i < n; i++) buf[i] = (unsigned char)(i * 131 + (i >> 11));
+	struct tc_cache_header h;
+	memset(&h, 0, sizeof h);
+	for (int s = 0; s < CS_COUNT; s++) h.sec[s].off = 4096;
+	h.sec[CS_CALLS].size = n;
+	tc_cache_plan_chunks(&h, 4096 + n);
+	assert_int_equal(h.nchunks, 3);
+	assert_int_equal(h.sec[CS_CALLS].chunk0, 0);
+	assert_int_equal(h.sums_off, 4096 + n);
+	assert_int_equal(h.file_size, 4096 + n + 24);
+	char path[] = "/tmp/tc-chunks-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_true(tc_cache_pwrite(fd, buf, n, 4096));
+	uint64_t sums[3], again[3];
+	assert_true(tc_cache_sum_range(fd, &h, 0, 3, sums));
+	assert_true(sums[0] == tc_cache_chunk_sum(buf, TC_CACHE_CHUNK, CS_CALLS, 0));
+	assert_true(sums[2] == tc_cache_chunk_sum(buf + 2 * TC_CACHE_CHUNK, TC_CACHE_CHUNK / 2, CS_CALLS, 2));
+	assert_true(sums[0] == 0xd9f81c529ab80862ULL && sums[1] == 0x2b1c22d0d0373cc4ULL && sums[2] == 0x3cdbc4caefdf23d0ULL);
+	assert_true(tc_cache_chunk_sum(buf, 100, CS_CALLS, 0) != tc_cache_chunk_sum(buf, 100, CS_CALLS, 1));
+	assert_true(tc_cache_chunk_sum(buf, 100, CS_CALLS, 0) != tc_cache_chunk_sum(buf, 100, CS_OPS, 0));
+	/* two readers of one range each give the same table */
+	memset(again, 0, sizeof again);
+	assert_true(tc_cache_sum_range(fd, &h, 0, 1, again) && tc_cache_sum_range(fd, &h, 1, 3, again));
+	assert_memory_equal(sums, again, sizeof sums);
+	buf[TC_CACHE_CHUNK + 77] ^= 4;   /* in chunk 1 */
+	assert_true(tc_cache_pwrite(fd, buf + TC_CACHE_CHUNK + 77, 1, 4096 + TC_CACHE_CHUNK + 77));
+	assert_true(tc_cache_sum_range(fd, &h, 0, 3, again));
+	assert_true(again[0] == sums[0] && again[1] != sums[1] && again[2] == sums[2]);
+	close(fd);
+	unlink(path);
+	free(buf);
+}
+
 static void test_hash(void **state)
 {
 	(void)state;
@@ -453,6 +497,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_header_rejections, setup, teardown),
 		cmocka_unit_test(test_identity_reasons),
 		cmocka_unit_test(test_hash),
+		cmocka_unit_test(test_chunks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
