@@ -146,11 +146,9 @@ static size_t phase_shapes(const struct tc_steps *st, size_t max, struct shape *
 	return n;
 }
 
-void report_steps_json(struct tc_session *s, struct json *j)
+/* Options, counts, events by kind, lateness totals. */
+static void steps_summary_json(const struct tc_steps *st, struct json *j)
 {
-	const struct tc_steps *st = session_steps(s);
-	const struct tc_trace *t = s->t;
-	json_obj_begin(j);
 	json_key(j, "options");
 	json_obj_begin(j);
 	struct tc_steps_opts o = st->opts;
@@ -178,6 +176,12 @@ void report_steps_json(struct tc_session *s, struct json *j)
 	}
 	json_knum(j, "lateness_total_s", lsum);
 	json_knum(j, "diff_lateness_total_s", dsum);
+}
+
+/* The phases (at most the report's limit) and their distinct shapes. */
+static void steps_phases_json(struct tc_session *s, const struct tc_steps *st, struct json *j)
+{
+	const struct tc_trace *t = s->t;
 	json_key(j, "partition_list");
 	json_arr_begin(j);
 	size_t nparts = report_limit(s, st->npartitions, MAX_LISTED_PARTS);
@@ -214,6 +218,14 @@ void report_steps_json(struct tc_session *s, struct json *j)
 	json_arr_end(j);
 	report_list_cut_json(j, "phase_shapes", nshapes, nsh);
 	free(sh);
+}
+
+void report_steps_json(struct tc_session *s, struct json *j)
+{
+	const struct tc_steps *st = session_steps(s);
+	json_obj_begin(j);
+	steps_summary_json(st, j);
+	steps_phases_json(s, st, j);
 	/* hot spots: the latest blocks (Ravel's lateness, a view metric).  Both rank
 	 * events and the computation blocks before them ("aggregate"): a delay in
 	 * computation shows on the block, not on an MPI call */
