@@ -753,7 +753,7 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 	if (b.v.n == before) pattern_windows(&b, t, lat, &run, TC_NONE, o);
 	bool *hot = xcalloc(N ? N : 1, sizeof *hot);
 	mark_hot(&b, before, -INFINITY, hot, N);
-	if (rc) weigh_by_traffic(b.v.a + before, b.v.n - before, rc, hot, o);
+	if (rc && b.v.n > before) weigh_by_traffic(b.v.a + before, b.v.n - before, rc, hot, o);
 	own_late_numbers(V, t, steps, ws);
 	V->path_len = NAN;
 	if (rc) path_claims(&b, V, t, lat, steps, rc, hot);
