@@ -413,6 +413,30 @@ static uint64_t splitmix(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
+/* The change of cost if medoid slot m were swapped for object h, for the nh
+ * (≤ SWAP_LANES) objects h0, h0+1, ...: each a sum over i in the same order as
+ * one at a time (so bit for bit the same), the lanes' independent add chains
+ * interleaved (a single chain waits on each add's latency). */
+enum { SWAP_LANES = 4 };
+static void swap_deltas(const double *D, uint32_t n, uint32_t h0, uint32_t nh, uint32_t m, const uint32_t *nearm,
+			const double *near, const double *second, double *delta)
+{
+	const double *D0 = D + (size_t)h0 * n, *D1 = D + (size_t)(h0 + (nh > 1)) * n,
+		     *D2 = D + (size_t)(h0 + (nh > 2 ? 2 : 0)) * n, *D3 = D + (size_t)(h0 + (nh > 3 ? 3 : 0)) * n;
+	double a0 = 0, a1 = 0, a2 = 0, a3 = 0;   /* in registers: delta[] may alias D */
+	for (uint32_t i = 0; i < n; i++) {
+		double cap = nearm[i] == m ? second[i] : near[i], ni = near[i];
+		a0 += TC_MIN(D0[i], cap) - ni;
+		a1 += TC_MIN(D1[i], cap) - ni;
+		a2 += TC_MIN(D2[i], cap) - ni;
+		a3 += TC_MIN(D3[i], cap) - ni;
+	}
+	delta[0] = a0;
+	delta[1] = a1;
+	delta[2] = a2;
+	delta[3] = a3;
+}
+
 /* PAM (BUILD then SWAP) on an n×n distance matrix; med gets k indices.
  * Returns the total distance of the objects to their nearest medoid. */
 static double pam(const double *D, uint32_t n, uint32_t k, uint32_t *med)
@@ -425,12 +449,12 @@ static double pam(const double *D, uint32_t n, uint32_t k, uint32_t *med)
 	double bestv = INFINITY;
 	for (uint32_t j = 0; j < n; j++) {
 		double sum = 0;
-		for (uint32_t i = 0; i < n; i++) sum += D[(size_t)i * n + j];
+		for (uint32_t i = 0; i < n; i++) sum += D[(size_t)j * n + i];
 		if (sum < bestv) { bestv = sum; best = j; }
 	}
 	med[0] = best;
 	is_med[best] = 1;
-	for (uint32_t i = 0; i < n; i++) near[i] = D[(size_t)i * n + best];
+	for (uint32_t i = 0; i < n; i++) near[i] = D[(size_t)best * n + i];
 	for (uint32_t m = 1; m < k; m++) {
 		double gain_best = -1;
 		best = TC_NONE;
@@ -438,14 +462,14 @@ static double pam(const double *D, uint32_t n, uint32_t k, uint32_t *med)
 			if (is_med[j]) continue;
 			double gain = 0;
 			for (uint32_t i = 0; i < n; i++) {
-				double d = D[(size_t)i * n + j];
+				double d = D[(size_t)j * n + i];
 				if (d < near[i]) gain += near[i] - d;
 			}
 			if (gain > gain_best) { gain_best = gain; best = j; }
 		}
 		med[m] = best;
 		is_med[best] = 1;
-		for (uint32_t i = 0; i < n; i++) near[i] = TC_MIN(near[i], D[(size_t)i * n + best]);
+		for (uint32_t i = 0; i < n; i++) near[i] = TC_MIN(near[i], D[(size_t)best * n + i]);
 	}
 	/* SWAP: best improving (medoid, non-medoid) exchange until none */
 	double cost = 0;
@@ -461,18 +485,15 @@ static double pam(const double *D, uint32_t n, uint32_t k, uint32_t *med)
 			}
 			cost += near[i];
 		}
-		double best_delta = 0;
+		double best_delta = 0, eps = 1e-12 * (cost + 1e-300);
 		uint32_t bm = 0, bh = TC_NONE;
 		for (uint32_t m = 0; m < k; m++)
-			for (uint32_t h = 0; h < n; h++) {
-				if (is_med[h]) continue;
-				double delta = 0;
-				for (uint32_t i = 0; i < n; i++) {
-					double dh = D[(size_t)i * n + h];
-					double now = nearm[i] == m ? TC_MIN(dh, second[i]) : TC_MIN(dh, near[i]);
-					delta += now - near[i];
-				}
-				if (delta < best_delta - 1e-12 * (cost + 1e-300)) { best_delta = delta; bm = m; bh = h; }
+			for (uint32_t h = 0; h < n; h += SWAP_LANES) {
+				double delta[SWAP_LANES];
+				uint32_t nh = TC_MIN((uint32_t)SWAP_LANES, n - h);
+				swap_deltas(D, n, h, nh, m, nearm, near, second, delta);
+				for (uint32_t q = 0; q < nh; q++)
+					if (!is_med[h + q] && delta[q] < best_delta - eps) { best_delta = delta[q]; bm = m; bh = h + q; }
 			}
 		if (bh == TC_NONE) break;
 		is_med[med[bm]] = 0;
