@@ -232,14 +232,14 @@ static void pattern_verdict(struct vb *b, const struct tc_trace *t, const struct
  * claims' confidence × min(1, C / path_full), C = the share of the path in the
  * hot ranks' own MPI time at its typical pace (path_comm_share); path_share
  * (all their pieces, compute too) stays in the evidence.  docs/verdicts.md, A2. */
-static void weigh_by_traffic(struct tc_verdict *v, size_t n, const struct tc_rootcause *rc, const bool *hot,
+static void weigh_by_traffic(struct vb *b, size_t from, size_t to, const struct tc_rootcause *rc, const bool *hot,
 			     const struct tc_verdict_opts *o)
 {
 	double h = verdict_path_share_of(rc, hot), c = verdict_path_comm_share_of(rc, hot);
-	for (size_t i = 0; i < n; i++) {
-		ev_add(&v[i], "path_share", h);
-		ev_add(&v[i], "path_comm_share", c);
-		v[i].confidence *= clamp01(c / o->path_full);
+	for (size_t i = from; i < to; i++) {
+		ev_add(&b->v.a[i], "path_share", h);
+		ev_add(&b->v.a[i], "path_comm_share", c);
+		b->v.a[i].confidence *= clamp01(c / o->path_full);
 	}
 }
 
@@ -681,7 +681,7 @@ static void region_patterns(struct vb *b, const struct tc_trace *t, const struct
 			for (size_t i = nb0; i < b->v.n; i++) {
 				bool *in = xcalloc(N ? N : 1, sizeof *in);
 				for (uint32_t k = 0; k < b->v.a[i].nranks; k++) in[b->v.a[i].ranks[k]] = true;
-				weigh_by_traffic(&b->v.a[i], 1, rc, in, o);
+				weigh_by_traffic(b, i, i + 1, rc, in, o);
 				free(in);
 			}
 		scope_free(&s);
@@ -753,7 +753,7 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 	if (b.v.n == before) pattern_windows(&b, t, lat, &run, TC_NONE, o);
 	bool *hot = xcalloc(N ? N : 1, sizeof *hot);
 	mark_hot(&b, before, -INFINITY, hot, N);
-	if (rc && b.v.n > before) weigh_by_traffic(b.v.a + before, b.v.n - before, rc, hot, o);
+	if (rc) weigh_by_traffic(&b, before, b.v.n, rc, hot, o);
 	own_late_numbers(V, t, steps, ws);
 	V->path_len = NAN;
 	if (rc) path_claims(&b, V, t, lat, steps, rc, hot);
