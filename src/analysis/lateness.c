@@ -102,8 +102,6 @@ static void step_add(struct tc_steps *s, const struct tc_cev *e, int agg)
 static void diff_lateness(struct tc_steps *s, const size_t *slot, const uint64_t *pmin, int x_n, int x_pred)
 {
 	enum { AHEAD = 8 };
-	size_t ng = (size_t)s->max_step + 1;
-	for (size_t g = 0; g < ng; g++) s->steps[g].enter_min = UINT64_MAX;
 	for (size_t i = 0; i < s->ncevs; i++) {
 		prefetch_partners(s, i + AHEAD);
 		struct tc_cev *e = &s->cevs[i];
@@ -159,6 +157,7 @@ void steps_metrics(struct tc_steps *s)
 		e->glateness = tc_dur(t, e->leave - gmin[e->step * 2]);
 		e->glateness_agg = tc_dur(t, e->enter - gmin[e->step * 2 + 1]);
 	}
+	for (size_t g = 0; g < ng; g++) s->steps[g].enter_min = UINT64_MAX;
 	diff_lateness(s, slot, pmin, X_N, X_PRED);
 	uint64_t last = t->tmin;
 	for (size_t g = 0; g < ng; g++) {
