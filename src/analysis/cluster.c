@@ -421,8 +421,9 @@ enum { SWAP_LANES = 4 };
 static void swap_deltas(const double *D, uint32_t n, uint32_t h0, uint32_t nh, uint32_t m, const uint32_t *nearm,
 			const double *near, const double *second, double *delta)
 {
-	const double *D0 = D + (size_t)h0 * n, *D1 = D + (size_t)(h0 + (nh > 1)) * n,
-		     *D2 = D + (size_t)(h0 + (nh > 2 ? 2 : 0)) * n, *D3 = D + (size_t)(h0 + (nh > 3 ? 3 : 0)) * n;
+	const double *Dq[SWAP_LANES];   /* a lane past nh repeats row h0; its delta is not read */
+	for (uint32_t q = 0; q < SWAP_LANES; q++) Dq[q] = D + (size_t)(h0 + (q < nh ? q : 0)) * n;
+	const double *D0 = Dq[0], *D1 = Dq[1], *D2 = Dq[2], *D3 = Dq[3];
 	double a0 = 0, a1 = 0, a2 = 0, a3 = 0;   /* in registers: delta[] may alias D */
 	for (uint32_t i = 0; i < n; i++) {
 		double cap = nearm[i] == m ? second[i] : near[i], ni = near[i];
