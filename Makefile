@@ -125,15 +125,11 @@ traces: deps
 corpus: deps
 	@$(MAKE) --no-print-directory -C contrib BUILD=$(abspath $(BUILD))/contrib CORPUS=$(abspath $(BUILD))/corpus corpus
 
-# the same runner on the holdout table (contrib/corpus/holdout.sh) → $(BUILD)/corpus-holdout/<case>/
-corpus-holdout: deps
-	@$(MAKE) --no-print-directory -C contrib BUILD=$(abspath $(BUILD))/contrib CORPUS=$(abspath $(BUILD))/corpus-holdout \
-		CORPUS_SET=holdout corpus
-
-# a third table written after the method was frozen (contrib/corpus/fresh.sh) → $(BUILD)/corpus-fresh/<case>/
-corpus-fresh: deps
-	@$(MAKE) --no-print-directory -C contrib BUILD=$(abspath $(BUILD))/contrib CORPUS=$(abspath $(BUILD))/corpus-fresh \
-		CORPUS_SET=fresh corpus
+# the same runner on the other case tables, contrib/corpus/<set>.sh: holdout (other parameters)
+# and fresh (written after the method was frozen) → $(BUILD)/corpus-<set>/<case>/
+corpus-holdout corpus-fresh: corpus-%: deps
+	@$(MAKE) --no-print-directory -C contrib BUILD=$(abspath $(BUILD))/contrib CORPUS=$(abspath $(BUILD))/corpus-$* \
+		CORPUS_SET=$* corpus
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tracecomb/themes
