@@ -9,7 +9,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -159,14 +158,10 @@ static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *
 
 static void print_stats(struct tc_mpi *M, const struct tc_trace *t)
 {
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
-		     ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6;
 	enum { NV = 11 };
-	double v[NV] = { M->part.lo, M->part.hi, t->read_seconds, t->finish_seconds, (double)ru.ru_maxrss / 1024.0,
+	double v[NV] = { M->part.lo, M->part.hi, t->read_seconds, t->finish_seconds, (double)tc_peak_rss() / 1048576.0,
 			 (double)M->exchanges, (double)M->rounds, (double)M->bytes_sent / 1048576.0, M->replay_seconds,
-			 M->replay_rss, cpu };
+			 M->replay_rss, tc_usage().cpu };
 	double *all = M->rank == 0 ? xmalloc(sizeof v * (size_t)M->size) : NULL;
 	MPI_Gather(v, NV, MPI_DOUBLE, all, NV, MPI_DOUBLE, 0, M->comm);
 	for (int p = 0; M->rank == 0 && p < M->size; p++) {

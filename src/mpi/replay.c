@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 
 #include "analysis_replay.h"
@@ -35,12 +34,7 @@ static void write_json(struct tc_part *p, struct tc_replay *R, FILE *f)
 	session_free(s);
 }
 
-static double peak_mib(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_maxrss / 1024.0;
-}
+static double peak_mib(void) { return (double)tc_peak_rss() / 1048576.0; }
 
 /* Process 0: the JSON to json_path, the canonical text to dump_dir/replay.txt (either NULL). */
 static int write_results(struct tc_mpi *M, struct tc_replay *R, const char *json_path, const char *dump_dir)
