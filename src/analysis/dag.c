@@ -283,13 +283,15 @@ static void state_rows(const struct dag_in *in, const bool *inset, uint32_t nran
 	const struct tc_trace *t = in->t;
 	uint32_t N = t->nranks;
 	VEC(struct tc_dag_rank) rows = { 0 };
-	bool *take = xcalloc(N ? N : 1, sizeof *take);
-	if (nranks) memcpy(take, inset, N * sizeof *take);
-	else
+	bool *seen = NULL;
+	const bool *take = inset;
+	if (!nranks) {
+		take = seen = xcalloc(N ? N : 1, sizeof *seen);
 		for (size_t i = 0; i < in->nm; i++) {
 			const struct tc_msg *m = &t->msgs[in->sel.a[i].msg];
-			take[m->src] = take[m->dst] = true;
+			seen[m->src] = seen[m->dst] = true;
 		}
+	}
 	for (uint32_t r = 0; r < N; r++) {
 		row_of[r] = TC_NONE;
 		if (!take[r]) continue;
@@ -297,7 +299,7 @@ static void state_rows(const struct dag_in *in, const bool *inset, uint32_t nran
 		row_of[r] = (uint32_t)rows.n;
 		VEC_PUSH(rows, x);
 	}
-	free(take);
+	free(seen);
 	d->nranks = (uint32_t)rows.n;
 	d->ranks = rows.a;
 }
