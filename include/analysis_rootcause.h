@@ -108,6 +108,8 @@ struct tc_rc_opts {
 	double floor_k;       /* the floor = floor_k × the pooled robust spread of compute (5) */
 	double persist_frac;  /* persistent: a rank's median above the cross-rank lower quartile by
 	                         this share of it (0.25) */
+	uint32_t sample_cap;  /* an MPI context seen more often is typed from a sample of about
+	                         this many (65536; 0: never) */
 };
 void tc_rc_default_opts(struct tc_rc_opts *o);
 

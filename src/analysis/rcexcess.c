@@ -25,7 +25,10 @@ struct pers { uint32_t rank, ctx; double q; };
 /* The values of the activities grouped by context. */
 struct groups {
 	double *val;        /* context by context, rank order within one (scratch) */
-	uint32_t *first;    /* nctx + 1 offsets into val */
+	uint32_t *first;    /* nctx + 1 offsets into val: room for each context's values */
+	uint32_t *end;      /* nctx: where each context's values end (a sampled one leaves room) */
+	uint32_t *nranks;   /* nctx: the distinct ranks with such an activity (a sampled context
+	                       may have no run on a rank with few of them) */
 	struct run *runs;   /* context by context, rank order within one */
 	uint32_t *rfirst;   /* nctx + 1: where each context's runs start in runs */
 	uint32_t *rend;     /* nctx: where they end (room for ctx.nranks from rfirst) */
@@ -40,44 +43,100 @@ static int pers_cmp(const void *x, const void *y)
 	return a->ctx < b->ctx ? -1 : a->ctx > b->ctx;
 }
 
+/* An MPI context seen more than opts.sample_cap times is typed from a sample
+ * (docs/rootcause.md §3, "Sampled MPI contexts"): each rank's run of it is cut
+ * into blocks of stride activities and one activity of each block, at an
+ * offset drawn from a hash of (context, rank, block), is kept: about
+ * sample_cap values, spread over every rank and the whole run, and no
+ * aliasing with a periodic pattern (a fixed stride of 4 over a halo's four
+ * directions would see one direction only).  MPI contexts are few and huge (a
+ * call × size bucket × intra/inter), and gathering all their values was half
+ * of the context pass on big traces; compute contexts are never sampled (the
+ * noise floor pools their deviations). */
+static uint32_t sample_stride(const struct tc_rootcause *rc, const struct tc_rc_ctx *C)
+{
+	uint32_t cap = rc->opts.sample_cap;
+	return cap && C->kind == TC_ACT_MPI && C->n > cap ? (C->n + cap - 1) / cap : 1;
+}
+
+/* Per context, while gathering: the rank of the run at hand, whether it has
+ * a value yet, the position in the block and the block's chosen offset. */
+struct pick { uint32_t rank, stride, pos, at, block, nranks; bool run; };
+
+static uint32_t pick_offset(uint32_t c, uint32_t r, uint32_t block, uint32_t stride)
+{
+	uint64_t h = ((uint64_t)c << 40 ^ (uint64_t)r << 20 ^ block) * 0x9e3779b97f4a7c15ULL;
+	return (uint32_t)((h >> 32) % stride);
+}
+
+/* Activity of rank r in context c: kept (its value goes into the sample)? */
+static bool pick_next(struct pick *p, uint32_t c, uint32_t r)
+{
+	if (p->rank != r) {
+		*p = (struct pick){ .rank = r, .stride = p->stride, .nranks = p->nranks + 1 };
+		p->at = p->stride > 1 ? pick_offset(c, r, 0, p->stride) : 0;
+	}
+	bool keep = p->pos == p->at;
+	if (p->stride > 1 && ++p->pos == p->stride) {
+		p->pos = 0;
+		p->block++;
+		p->at = pick_offset(c, r, p->block, p->stride);
+	}
+	return keep;
+}
+
+/* The room in g->val of each context (its values, or at most one per block
+ * of each run), and of each context's runs. */
+static void gather_room(const struct tc_rootcause *rc, struct groups *g, struct pick *pk, uint32_t *maxn)
+{
+	uint32_t nc = rc->nctx;
+	*maxn = 0;
+	g->first = xcalloc((size_t)nc + 1, sizeof *g->first);
+	g->rfirst = xcalloc((size_t)nc + 1, sizeof *g->rfirst);
+	for (uint32_t c = 0; c < nc; c++) {
+		const struct tc_rc_ctx *C = &rc->ctx[c];
+		pk[c] = (struct pick){ .rank = TC_NONE, .stride = sample_stride(rc, C) };
+		uint32_t room = pk[c].stride == 1 ? C->n : C->n / pk[c].stride + C->nranks + 1;
+		g->first[c + 1] = g->first[c] + room;  /* counted while building the activities */
+		*maxn = TC_MAX(*maxn, room);
+		/* room for each context's runs: its rank count from the activity pass */
+		g->rfirst[c + 1] = g->rfirst[c] + C->nranks;
+	}
+}
+
 /* One pass over the activities: their values into g->val, context by
  * context, and the runs (a context's activities on one rank). */
 static void gather(const struct tc_trace *t, struct tc_rootcause *rc, struct groups *g)
 {
-	uint32_t nc = rc->nctx, maxn = 0;
-	g->first = xcalloc((size_t)nc + 1, sizeof *g->first);
-	for (uint32_t c = 0; c < nc; c++) {
-		g->first[c + 1] = g->first[c] + rc->ctx[c].n;  /* counted while building the activities */
-		maxn = TC_MAX(maxn, rc->ctx[c].n);
-	}
-	g->val = tc_rc_scratch(rc, ((rc->nacts ? rc->nacts : 1) + (size_t)maxn + 2) * sizeof *g->val);
-	g->buf = g->val + (rc->nacts ? rc->nacts : 1);
-	uint32_t *fill = xmalloc(((size_t)nc + 1) * sizeof *fill);
-	memcpy(fill, g->first, ((size_t)nc + 1) * sizeof *fill);
-	/* room for each context's runs: its rank count from the activity pass */
-	g->rfirst = xcalloc((size_t)nc + 1, sizeof *g->rfirst);
-	for (uint32_t c = 0; c < nc; c++) g->rfirst[c + 1] = g->rfirst[c] + rc->ctx[c].nranks;
+	uint32_t nc = rc->nctx, maxn;
+	struct pick *pk = xmalloc(((size_t)nc + 1) * sizeof *pk);
+	gather_room(rc, g, pk, &maxn);
+	size_t room = g->first[nc];
+	g->val = tc_rc_scratch(rc, ((room ? room : 1) + (size_t)maxn + 2) * sizeof *g->val);
+	g->buf = g->val + (room ? room : 1);
+	g->end = xmalloc(((size_t)nc + 1) * sizeof *g->end);
+	memcpy(g->end, g->first, ((size_t)nc + 1) * sizeof *g->end);
 	g->rend = xmalloc(((size_t)nc + 1) * sizeof *g->rend);
 	memcpy(g->rend, g->rfirst, ((size_t)nc + 1) * sizeof *g->rend);
 	g->runs = tc_rc_big(((size_t)g->rfirst[nc] + 1) * sizeof *g->runs);
-	uint32_t *last = xmalloc(((size_t)nc + 1) * sizeof *last);  /* per context: the rank of its last run */
-	for (uint32_t c = 0; c <= nc; c++) last[c] = TC_NONE;
 	for (uint32_t r = 0; r < rc->nranks; r++) {
 		uint64_t s = rc->rank_t0[r];  /* the activity's start */
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
 			uint32_t c = tc_rc_act_ctx(rc, i), w;
 			uint64_t from = s, e = tc_rc_act_end(rc, i);
-			if (rc->ctx[c].kind == TC_ACT_MPI && (w = tc_rc_wait_of(rc, i)) != TC_NONE) from = rc->waits[w].ready;
-			if (last[c] != r) {
-				last[c] = r;
-				g->runs[g->rend[c]++] = (struct run){ r, fill[c], 0 };
-			}
-			g->val[fill[c]++] = tc_dur(t, e - from);
 			s = e;
+			if (!pick_next(&pk[c], c, r)) continue;
+			if (!pk[c].run) {
+				pk[c].run = true;
+				g->runs[g->rend[c]++] = (struct run){ r, g->end[c], 0 };
+			}
+			if (rc->ctx[c].kind == TC_ACT_MPI && (w = tc_rc_wait_of(rc, i)) != TC_NONE) from = rc->waits[w].ready;
+			g->val[g->end[c]++] = tc_dur(t, e - from);
 		}
 	}
-	free(fill);
-	free(last);
+	g->nranks = xmalloc(((size_t)nc + 1) * sizeof *g->nranks);
+	for (uint32_t c = 0; c < nc; c++) g->nranks[c] = pk[c].nranks;
+	free(pk);
 	g->own = xcalloc((size_t)nc + 1, sizeof *g->own);
 }
 
@@ -86,15 +145,14 @@ static void context_typical(struct tc_rootcause *rc, struct groups *g, uint32_t 
 {
 	struct tc_rc_ctx *C = &rc->ctx[c];
 	const double *v = g->val + g->first[c];
-	uint32_t n = g->first[c + 1] - g->first[c];
-	C->n = n;
-	C->nranks = g->rend[c] - g->rfirst[c];
+	uint32_t n = g->end[c] - g->first[c];  /* C->n itself when not sampled */
+	C->nranks = g->nranks[c];
 	if (!n) {  /* emptied by first_segments: nothing to type */
 		C->typical = 1;
 		return;
 	}
 	for (uint32_t k = g->rfirst[c]; k < g->rend[c]; k++) {
-		uint32_t z = k + 1 < g->rend[c] ? g->runs[k + 1].at : g->first[c + 1];
+		uint32_t z = k + 1 < g->rend[c] ? g->runs[k + 1].at : g->end[c];
 		memcpy(g->buf, g->val + g->runs[k].at, (z - g->runs[k].at) * sizeof *v);
 		g->runs[k].med = tc_median(g->buf, z - g->runs[k].at);
 	}
@@ -102,7 +160,7 @@ static void context_typical(struct tc_rootcause *rc, struct groups *g, uint32_t 
 	C->median = g->own[c] = tc_median(g->buf, n);
 	for (uint32_t k = 0; k < n; k++) g->buf[k] = fabs(g->buf[k] - C->median);
 	C->mad = 1.4826 * tc_median(g->buf, n);
-	C->typical = n >= 3 && C->nranks >= 2;
+	C->typical = C->n >= 3 && C->nranks >= 2;
 }
 
 /* The values of the contexts ctx[0..nc) (the contexts of one coarse group)
@@ -114,7 +172,7 @@ static void group_stats(const struct tc_rootcause *rc, const struct groups *g, c
 	uint32_t r0 = TC_NONE;
 	*two = false;
 	for (uint32_t q = 0; q < nc; q++) {
-		uint32_t c = ctx[q], m = g->first[c + 1] - g->first[c];
+		uint32_t c = ctx[q], m = g->end[c] - g->first[c];
 		memcpy(v + n, g->val + g->first[c], m * sizeof *v);
 		n += m;
 		for (uint32_t k = g->rfirst[c]; k < g->rend[c]; k++) {
@@ -197,7 +255,7 @@ static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, str
 	size_t ndev = 0;
 	for (uint32_t c = 0; c < rc->nctx; c++) {
 		if (rc->ctx[c].kind != TC_ACT_COMPUTE || rc->ctx[c].n < 3) continue;
-		for (uint32_t k = g->first[c]; k < g->first[c + 1]; k++) g->val[ndev++] = fabs(g->val[k] - g->own[c]);
+		for (uint32_t k = g->first[c]; k < g->end[c]; k++) g->val[ndev++] = fabs(g->val[k] - g->own[c]);
 	}
 	rc->compute_spread = ndev ? 1.4826 * tc_median(g->val, ndev) : 0;
 	rc->noise_floor = TC_MAX(rc->opts.floor_min, rc->opts.floor_k * rc->compute_spread);
@@ -347,6 +405,6 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 	stalls_end(rc, &st);
 	free(seen);
 	free(pers);
-	free(g.first); tc_rc_big_free(g.runs); free(g.rfirst); free(g.rend); free(g.own);
+	free(g.first); free(g.end); free(g.nranks); tc_rc_big_free(g.runs); free(g.rfirst); free(g.rend); free(g.own);
 	tc_rc_phase_done(rc, TC_RCP_EXCESS, mark);
 }

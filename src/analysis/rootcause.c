@@ -29,6 +29,7 @@ void tc_rc_default_opts(struct tc_rc_opts *o)
 {
 	*o = (struct tc_rc_opts){
 		.mad_k = 5, .median_frac = 0.5, .floor_min = 20e-6, .floor_k = 5, .persist_frac = 0.25,
+		.sample_cap = 65536,
 	};
 }
 
@@ -91,8 +92,8 @@ static uint64_t mix(uint64_t h, uint64_t x)
 
 struct nbdone;
 struct coll_ready;
-static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, const struct nbdone *nb, size_t nnb,
-		      size_t *nbpos, struct coll_ready *cache);
+struct build;
+static void call_wait(struct build *b, uint32_t r, struct tc_act *a);
 
 /* A rank's first compute segment (no previous MPI call) and its context key
  * without the previous call (first_segments). */
@@ -173,6 +174,16 @@ static void push_act(struct acts *v, const struct tc_act *a)
 	v->wait_bits[i / 64] |= (uint64_t)1 << (i % 64);
 }
 
+/* A context's counts while the activities are built: compact, so that the
+ * counting reads 12 bytes per activity instead of a whole struct tc_rc_ctx. */
+struct ctx_count { uint32_t n, nranks, last; };
+#define CTX_MEMO 64
+struct ctx_memo { uint64_t key; uint32_t ctx; };
+
+/* What the activity pass reads of each message rank r receives, gathered
+ * before the pass in the rank's receive order (rank_receives). */
+struct rx { uint64_t send_enter, bytes; uint32_t src, tag; bool inter; };
+
 struct build {
 	const struct tc_trace *t;
 	struct tc_rootcause *rc;
@@ -182,11 +193,13 @@ struct build {
 	struct coll_ready *coll;
 	double scale_bin[65], scale_tot;  /* compute time by log2 duration (compute_scale) */
 	struct u64map keys;               /* context key → index */
-	VEC(struct tc_rc_ctx) ctx;          /* n counted; nranks: at least the distinct ranks (rcexcess.c) */
-	VEC(uint32_t) ctx_rank;           /* per context: the last rank seen there */
+	VEC(struct tc_rc_ctx) ctx;        /* n, nranks: from count when the pass ends (count_flush) */
+	VEC(struct ctx_count) count;      /* per context: n, nranks (at least the distinct ranks), last rank */
+	struct ctx_memo memo[CTX_MEMO];   /* recent keys → context (most MPI calls repeat the last few) */
 	struct u64map steady;             /* compute: key without the previous call → a context with one */
 	VEC(struct first_seg) firsts;     /* each rank's compute segment before its first MPI call */
 	bool *is_bound;                   /* per region: MPI_Init / MPI_Finalize */
+	VEC(struct rx) rx;                /* the current rank's receives (R->recv_msgs order) */
 };
 
 static bool outermost_mpi(const struct tc_trace *t, const struct tc_rank *R, const struct tc_call *c)
@@ -198,36 +211,75 @@ static bool outermost_mpi(const struct tc_trace *t, const struct tc_rank *R, con
 }
 
 /* A call's tag signature: the first message's tag, a collective's op, else none. */
-static uint64_t call_tag(const struct tc_trace *t, uint32_t r, const struct tc_call *c)
+static uint64_t call_tag(const struct build *b, uint32_t r, const struct tc_call *c)
 {
+	const struct tc_trace *t = b->t;
 	if (!c || c->op == TC_NONE) return 0xffff;
 	const struct tc_op *op = &t->ranks[r].ops[c->op];
 	if (op->nsend) return t->msgs[tc_op_sends(t, r, op)[0]].tag;
-	if (op->nrecv) return t->msgs[tc_op_recvs(t, r, op)[0]].tag;
+	if (op->nrecv) return b->rx.a[op->first_recv].tag;
 	if (op->coll != TC_NONE) return 0x10000u + t->colls[op->coll].op;
 	return 0xffff;
 }
 
-/* The context of key for an activity of rank r (counted there). */
+/* The receives of rank r into b->rx, in one tight loop before the activity
+ * pass: the messages arrive from other ranks (scattered over the message
+ * array) and each needs its sender's call; here the misses of those two
+ * reads overlap, where inside the activity pass they came one at a time and
+ * were most of its time. */
+static void rank_receives(struct build *b, uint32_t r)
+{
+	const struct tc_trace *t = b->t;
+	const struct tc_rank *R = &t->ranks[r];
+	b->rx.n = 0;
+	VEC_RESERVE(b->rx, R->nrecv_msgs);
+	for (uint32_t i = 0; i < R->nrecv_msgs; i++) {
+		if (i + 8 < R->nrecv_msgs) __builtin_prefetch(&t->msgs[R->recv_msgs[i + 8]]);
+		const struct tc_msg *m = &t->msgs[R->recv_msgs[i]];
+		uint64_t enter = m->src < t->nranks && m->send_call < t->ranks[m->src].ncalls
+					 ? t->ranks[m->src].calls[m->send_call].enter : 0;
+		b->rx.a[i] = (struct rx){ enter, m->bytes, m->src, m->tag, !tc_same_node(t, r, m->src) };
+	}
+	b->rx.n = R->nrecv_msgs;
+}
+
+/* The context of key for an activity of rank r (counted there).  A small
+ * direct-mapped memo in front of the hash map: a rank's MPI calls come from
+ * a handful of contexts, and the map's probes were most of this function. */
 static uint32_t ctx_of(struct build *b, uint32_t r, uint64_t key, uint64_t coarse, uint8_t kind, uint32_t region,
 		       uint8_t inter, uint8_t bucket)
 {
-	uint32_t i = u64map_get(&b->keys, key);
+	struct ctx_memo *m = &b->memo[(key ^ key >> 29) % CTX_MEMO];
+	uint32_t i = m->key == key && m->ctx != TC_NONE ? m->ctx : u64map_get(&b->keys, key);
 	if (i != U64MAP_NONE) {
-		b->ctx.a[i].n++;
-		if (b->ctx_rank.a[i] != r) {
-			b->ctx_rank.a[i] = r;
-			b->ctx.a[i].nranks++;
+		*m = (struct ctx_memo){ key, i };
+		struct ctx_count *k = &b->count.a[i];
+		k->n++;
+		if (k->last != r) {
+			k->last = r;
+			k->nranks++;
 		}
 		return i;
 	}
 	i = (uint32_t)b->ctx.n;
-	struct tc_rc_ctx c = { .key = key, .coarse = coarse, .n = 1, .nranks = 1, .region = region, .kind = kind,
-			       .inter = inter, .size_bucket = bucket };
+	struct tc_rc_ctx c = { .key = key, .coarse = coarse, .region = region, .kind = kind, .inter = inter,
+			       .size_bucket = bucket };
+	struct ctx_count k = { 1, 1, r };
 	VEC_PUSH(b->ctx, c);
-	VEC_PUSH(b->ctx_rank, r);
+	VEC_PUSH(b->count, k);
 	u64map_put(&b->keys, key, i);
+	*m = (struct ctx_memo){ key, i };
 	return i;
+}
+
+/* The counts into the contexts, once the pass is over. */
+static void count_flush(struct build *b)
+{
+	for (size_t i = 0; i < b->ctx.n; i++) {
+		b->ctx.a[i].n = b->count.a[i].n;
+		b->ctx.a[i].nranks = b->count.a[i].nranks;
+	}
+	VEC_FREE(b->count);
 }
 
 static uint8_t size_bucket(uint64_t bytes)
@@ -238,20 +290,22 @@ static uint8_t size_bucket(uint64_t bytes)
 }
 
 /* Bytes an MPI call moves and whether any of it crosses nodes. */
-static uint64_t call_bytes(const struct tc_trace *t, uint32_t r, const struct tc_call *c, uint8_t *inter)
+static uint64_t call_bytes(const struct build *b, uint32_t r, const struct tc_call *c, uint8_t *inter)
 {
+	const struct tc_trace *t = b->t;
 	*inter = 0;
 	if (c->op == TC_NONE) return 0;
 	const struct tc_op *op = &t->ranks[r].ops[c->op];
 	uint64_t bytes = 0;
-	const uint32_t *s = tc_op_sends(t, r, op), *v = tc_op_recvs(t, r, op);
+	const uint32_t *s = tc_op_sends(t, r, op);
+	const struct rx *v = b->rx.a + op->first_recv;
 	for (uint32_t i = 0; i < op->nsend; i++) {
 		bytes += t->msgs[s[i]].bytes;
 		*inter |= !tc_same_node(t, r, t->msgs[s[i]].dst);
 	}
 	for (uint32_t i = 0; i < op->nrecv; i++) {
-		bytes += t->msgs[v[i]].bytes;
-		*inter |= !tc_same_node(t, r, t->msgs[v[i]].src);
+		bytes += v[i].bytes;
+		*inter |= v[i].inter;
 	}
 	if (op->coll != TC_NONE) {
 		const struct tc_coll *co = &t->colls[op->coll];
@@ -289,34 +343,17 @@ static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, co
 	b->scale_tot += (double)(e - s);
 }
 
-/* The receives of rank r after op's: their messages (arriving from other
- * ranks, so scattered over the message array) and, one step later, their
- * senders' calls, fetched ahead: the misses of these two reads were most of
- * the activity pass. */
-static void prefetch_receives(const struct tc_trace *t, uint32_t r, const struct tc_op *op)
-{
-	const struct tc_rank *R = &t->ranks[r];
-	uint32_t k = op->first_recv + op->nrecv;
-	for (uint32_t i = k; i < k + 8 && i < R->nrecv_msgs; i++) __builtin_prefetch(&t->msgs[R->recv_msgs[i]]);
-	for (uint32_t i = k; i < k + 4 && i < R->nrecv_msgs; i++) {
-		const struct tc_msg *m = &t->msgs[R->recv_msgs[i]];
-		if (m->src < t->nranks && m->send_call < t->ranks[m->src].ncalls)
-			__builtin_prefetch(&t->ranks[m->src].calls[m->send_call]);
-	}
-}
-
 static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32_t ci)
 {
 	const struct tc_trace *t = b->t;
 	const struct tc_call *c = &t->ranks[r].calls[ci];
-	if (c->op != TC_NONE && t->ranks[r].ops[c->op].nrecv) prefetch_receives(t, r, &t->ranks[r].ops[c->op]);
 	uint8_t inter;
-	uint8_t bucket = size_bucket(call_bytes(t, r, c, &inter));
+	uint8_t bucket = size_bucket(call_bytes(b, r, c, &inter));
 	uint64_t key = mix(mix(mix(2, c->region), bucket), inter);
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = ci, .partner = TC_NONE, .kind = TC_ACT_MPI,
 			    .inter = inter };
 	a.ctx = ctx_of(b, r, key, 0, TC_ACT_MPI, c->region, inter, bucket);
-	call_wait(t, r, &a, b->nb, b->nnb, &b->nbpos, b->coll);
+	call_wait(b, r, &a);
 	push_act(&b->acts, &a);
 }
 
@@ -347,11 +384,12 @@ static void rank_activities(struct build *b, uint32_t r, uint64_t t0, uint64_t t
 {
 	const struct tc_trace *t = b->t;
 	const struct tc_rank *R = &t->ranks[r];
+	rank_receives(b, r);
 	uint64_t cur = t0, gap_sig = 0;
 	const struct tc_call *prev = NULL;
 	/* call_tag of prev and of the next call; prev's is known when a compute
 	 * segment came before it (its next call) */
-	uint64_t tags[2] = { call_tag(t, r, NULL), 0 };
+	uint64_t tags[2] = { call_tag(b, r, NULL), 0 };
 	bool prev_tag = true;
 	uint32_t mpi_depth_end = 0; /* calls below this index are inside the last MPI call */
 	for (uint32_t i = 0; i < R->ncalls; i++) {
@@ -371,8 +409,8 @@ static void rank_activities(struct build *b, uint32_t r, uint64_t t0, uint64_t t
 		uint64_t s = TC_MAX(c->enter, cur), e = TC_MIN(c->leave, t1);
 		if (e < s) e = s;
 		if (s > cur) {
-			if (!prev_tag) tags[0] = call_tag(t, r, prev);
-			tags[1] = call_tag(t, r, c);
+			if (!prev_tag) tags[0] = call_tag(b, r, prev);
+			tags[1] = call_tag(b, r, c);
 			push_compute(b, r, cur, s, prev, c, i, gap_sig, tags);
 			tags[0] = tags[1];  /* c's: the next prev's */
 		}
@@ -383,8 +421,8 @@ static void rank_activities(struct build *b, uint32_t r, uint64_t t0, uint64_t t
 		gap_sig = 0;
 	}
 	if (cur < t1) {
-		if (!prev_tag) tags[0] = call_tag(t, r, prev);
-		tags[1] = call_tag(t, r, NULL);
+		if (!prev_tag) tags[0] = call_tag(b, r, prev);
+		tags[1] = call_tag(b, r, NULL);
 		push_compute(b, r, cur, t1, prev, NULL, TC_NONE, gap_sig, tags);
 	}
 }
@@ -560,20 +598,19 @@ static void coll_readiness(const struct tc_trace *t, uint32_t r, uint32_t ci, co
 	if (lo > 0) candidate(rd, c->sorted[lo - 1].e, c->sorted[lo - 1].rank, TC_WE_COLLECTIVE);
 }
 
-static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, const struct nbdone *nb, size_t nnb,
-		      size_t *nbpos, struct coll_ready *cache)
+static void call_wait(struct build *b, uint32_t r, struct tc_act *a)
 {
+	const struct tc_trace *t = b->t;
+	const struct nbdone *nb = b->nb;
+	size_t nnb = b->nnb, *nbpos = &b->nbpos;
 	const struct tc_call *c = &t->ranks[r].calls[a->call];
 	if (c->op == TC_NONE) return;
 	const struct tc_op *op = &t->ranks[r].ops[c->op];
 	uint8_t kind = t->regions[c->region].kind;
 	struct readiness rd = { 0, TC_NONE, TC_WE_NONE };
 	if (op->nrecv && (kind == TC_RK_MPI_RECV || kind == TC_RK_MPI_WAIT || kind == TC_RK_MPI_SENDRECV)) {
-		const uint32_t *v = tc_op_recvs(t, r, op);
-		for (uint32_t i = 0; i < op->nrecv; i++) {
-			const struct tc_msg *m = &t->msgs[v[i]];
-			candidate(&rd, t->ranks[m->src].calls[m->send_call].enter, m->src, TC_WE_LATE_SENDER);
-		}
+		const struct rx *v = b->rx.a + op->first_recv;
+		for (uint32_t i = 0; i < op->nrecv; i++) candidate(&rd, v[i].send_enter, v[i].src, TC_WE_LATE_SENDER);
 	}
 	if (op->nsend && (kind == TC_RK_MPI_SEND || kind == TC_RK_MPI_SENDRECV)) {
 		const uint32_t *s = tc_op_sends(t, r, op);
@@ -588,7 +625,7 @@ static void call_wait(const struct tc_trace *t, uint32_t r, struct tc_act *a, co
 		for (; lo < nnb && nb[lo].rank == r && nb[lo].call == a->call; lo++) late_receiver(&t->msgs[nb[lo].msg], a, &rd);
 	}
 	if (op->coll != TC_NONE && kind == TC_RK_MPI_COLL && t->colls[op->coll].n >= 2)
-		coll_readiness(t, r, op->coll, a, cache, &rd);
+		coll_readiness(t, r, op->coll, a, b->coll, &rd);
 	if (rd.partner == TC_NONE || rd.ready <= a->start) return;
 	a->ready = TC_MIN(rd.ready, a->end);
 	a->partner = rd.partner;
@@ -729,6 +766,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	tc_rc_phase_done(rc, TC_RCP_ISENDS, &mark);
 	u64map_init(&b.keys);
 	u64map_init(&b.steady);
+	for (int k = 0; k < CTX_MEMO; k++) b.memo[k] = (struct ctx_memo){ 0, TC_NONE };
 	b.is_bound = xcalloc(t->nregions + 1, sizeof *b.is_bound);
 	for (uint32_t g = 0; g < t->nregions; g++) b.is_bound[g] = tc_region_is_init(t, g) || tc_region_is_finalize(t, g);
 	rc->act_first = xcalloc((size_t)N + 1, sizeof *rc->act_first);
@@ -742,6 +780,8 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 		rank_activities(&b, r, a, z);
 	}
 	rc->act_first[N] = (uint32_t)b.acts.n;
+	count_flush(&b);
+	VEC_FREE(b.rx);
 	first_segments(&b);
 	u64map_free(&b.steady);
 	VEC_FREE(b.firsts);
@@ -749,7 +789,6 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	rc->ctx = b.ctx.a;
 	rc->nctx = (uint32_t)b.ctx.n;
 	u64map_free(&b.keys);
-	VEC_FREE(b.ctx_rank);
 	free(b.is_bound);
 	tc_rc_big_free(nb);
 	for (uint32_t ci = 0; ci < t->ncolls; ci++) free(cache[ci].sorted);

@@ -711,6 +711,58 @@ static void test_rc_many_contexts(void **state)
 	tc_trace_free(t);
 }
 
+/* An MPI context seen more often than opts.sample_cap is typed from a sample
+ * (rcexcess.c): rank 0's 1000 MPI_Sends last 1..10 ticks in turn (median 5.5,
+ * MAD 2.5 × 1.4826).  Sampled to ~100 values, one at a hashed offset in each
+ * block of 10: still the counts of the whole context, a median inside the
+ * middle of the values and a spread (a fixed stride of 10 would have seen one
+ * value only: MAD 0).  Without sampling the exact values. */
+static struct tc_rootcause *sampled_rc(struct tc_trace *t, uint32_t cap, const struct tc_rc_ctx **send)
+{
+	struct tc_rc_opts o;
+	tc_rc_default_opts(&o);
+	o.sample_cap = cap;
+	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, &o);
+	*send = NULL;
+	for (uint32_t c = 0; c < rc->nctx; c++)
+		if (rc->ctx[c].kind == TC_ACT_MPI && rc->ctx[c].n == 1000 && rc->ctx[c].region == 0) *send = &rc->ctx[c];
+	assert_non_null(*send);
+	return rc;
+}
+
+static void test_rc_sampled_context(void **state)
+{
+	(void)state;
+	struct tc_trace *t = tc_trace_new(1, 0, 0);
+	tc_def_simple(t, 2, NULL, 1);
+	uint32_t rs = tc_def_region(t, "MPI_Send", 0, 0, true), rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
+	assert_int_equal(rs, 0);
+	for (uint32_t k = 0; k < 1000; k++) {
+		uint64_t at = 20 * (uint64_t)k + 1;
+		tcb_enter(t, 0, at, rs);
+		tcb_send(t, 0, at, 1, 0, 0, 8);
+		tcb_leave(t, 0, at + 1 + k % 10, rs);
+		tcb_enter(t, 1, at, rr);
+		tcb_recv(t, 1, at + 12, 0, 0, 0, 8);
+		tcb_leave(t, 1, at + 12, rr);
+	}
+	tc_trace_finish(t);
+	const struct tc_rc_ctx *C;
+	struct tc_rootcause *rc = sampled_rc(t, 0, &C);
+	assert_float_equal(C->median, 5.5, 1e-9);
+	assert_float_equal(C->mad, 2.5 * 1.4826, 1e-9);
+	assert_int_equal(C->nranks, 1);
+	tc_rootcause_free(rc);
+	rc = sampled_rc(t, 100, &C);
+	assert_int_equal(C->n, 1000);
+	assert_int_equal(C->nranks, 1);
+	assert_true(C->median >= 4 && C->median <= 7);
+	assert_true(C->mad >= 1.5 && C->mad <= 5);
+	assert_int_equal(C->typical, 3);  /* one rank: that rank's own (seen >= 3 times) */
+	tc_rootcause_free(rc);
+	tc_trace_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -725,6 +777,7 @@ int main(void)
 		cmocka_unit_test(test_rc_big_and_scratch),
 		cmocka_unit_test(test_rc_compact_layout),
 		cmocka_unit_test(test_rc_many_contexts),
+		cmocka_unit_test(test_rc_sampled_context),
 		cmocka_unit_test(test_rc_backoff_unique_tags),
 		cmocka_unit_test(test_rc_pipeline_fill),
 		cmocka_unit_test(test_rc_own_context_typical),
