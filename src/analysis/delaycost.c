@@ -20,22 +20,47 @@
  * Cost: a sort of the waits, then O(log n) per wait: per rank, the waits and
  * the activities with excess (with running sums of the excess) are short
  * sorted lists searched by bisection, and a range addition (difference array)
- * of "cost per second of excess" over the activities. */
+ * of "cost per second of excess" over the activities with excess (the others
+ * take no cost: an array over all activities was 8 bytes of fresh memory
+ * each). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis_rootcause.h"
 
 /* A wait: when its partner was ready, its place k among the waits (activity
- * order), the partner's activity just before ready (TC_NONE: none). */
-struct wref { uint64_t ready; uint32_t k, j; };
+ * order), the partner and the partner's activity just before ready (TC_NONE:
+ * none).  Handled in time order, so what each one needs is in it. */
+struct wref { uint64_t ready; uint32_t k, j, partner; };
+/* A wait's state, by place k: when its partner was ready, its waiting time
+ * (tc_act_wait) and the cost propagated into it (one line, read at random). */
+struct wst { uint64_t ready; double sec, prop; };
 
-/* latest first; ties: the later activity first */
-static int wref_cmp(const void *x, const void *y)
+/* The waits latest first, ties the later activity first: an LSD radix sort
+ * by ready (11-bit digits over the bits the span needs) of the waits in
+ * activity order, which is stable, then reversed.  qsort of 4·10⁵ waits was a
+ * quarter of this file's time. */
+static void sort_waits(struct wref *w, size_t n)
 {
-	const struct wref *a = x, *b = y;
-	if (a->ready != b->ready) return a->ready > b->ready ? -1 : 1;
-	return a->k > b->k ? -1 : a->k < b->k;
+	if (n < 2) return;
+	uint64_t lo = w[0].ready, hi = w[0].ready;
+	for (size_t i = 1; i < n; i++) {
+		lo = TC_MIN(lo, w[i].ready);
+		hi = TC_MAX(hi, w[i].ready);
+	}
+	struct wref *tmp = xmalloc(n * sizeof *tmp), *a = w, *b = tmp;
+	for (unsigned shift = 0; shift < 64 && (hi - lo) >> shift; shift += 11) {
+		size_t cnt[2049] = { 0 };
+		for (size_t i = 0; i < n; i++) cnt[((a[i].ready - lo) >> shift & 2047) + 1]++;
+		for (int d = 0; d < 2048; d++) cnt[d + 1] += cnt[d];
+		for (size_t i = 0; i < n; i++) b[cnt[(a[i].ready - lo) >> shift & 2047]++] = a[i];
+		struct wref *x = a;
+		a = b;
+		b = x;
+	}
+	for (size_t i = 0; i < n; i++) b[n - 1 - i] = a[i];
+	if (b != w) memcpy(w, b, n * sizeof *w);
+	free(tmp);
 }
 
 /* Per rank, sparse: the waits (activity indices, in order) and the
@@ -48,20 +73,15 @@ struct dc {
 	struct tc_rootcause *rc;
 	uint32_t *wfirst;   /* nranks + 1 offsets into wact */
 	uint32_t *wact;     /* the waits' activity indices, rank by rank, in order */
-	double *wsec;       /* per wait (index into wact): its waiting time (tc_act_wait) */
-	double *prop;       /* per wait (index into wact): cost propagated into it */
+	struct wst *ws;     /* per wait (index into wact) */
 	uint32_t *xfirst;   /* nranks + 1 offsets into xact / xpre */
 	uint32_t *xact;     /* activities with excess, rank by rank, in order */
 	double *xpre;       /* their rank's excess summed up to them, inclusive */
-	double *coef;       /* difference array: cost per second of excess, from this activity on */
+	double *coef;       /* difference array over xact: cost per second of excess, from this one on */
+	int32_t *open;      /* difference array over xact: the ranges covering it (0: its cost is 0,
+	                       exactly, not the rounding left of ranges added and taken away) */
 	double lost;        /* cost neither explained nor passed on */
 };
-
-/* The wait record of the wait at wact[k]. */
-static const struct tc_rc_wait *wrec(const struct dc *d, uint32_t k)
-{
-	return &d->rc->waits[tc_rc_wait_of(d->rc, d->wact[k])];
-}
 
 /* The first activity in [i, hi) with a wait record, hi when none. */
 static uint32_t next_with_wait(const struct tc_rootcause *rc, uint32_t i, uint32_t hi)
@@ -86,11 +106,11 @@ static uint32_t last_at_or_before(const uint32_t *v, uint32_t lo, uint32_t hi, u
 	return a > lo ? a - 1 : TC_NONE;
 }
 
-/* The excess of p's activities up to and including i (0 before its first). */
-static double excess_upto(const struct dc *d, uint32_t p, uint32_t i)
+/* The last of p's activities with excess at or before activity i (TC_NONE:
+ * none), an index into xact. */
+static uint32_t excess_at(const struct dc *d, uint32_t p, uint32_t i)
 {
-	uint32_t k = last_at_or_before(d->xact, d->xfirst[p], d->xfirst[p + 1], i);
-	return k == TC_NONE ? 0 : d->xpre[k];
+	return last_at_or_before(d->xact, d->xfirst[p], d->xfirst[p + 1], i);
 }
 
 /* One pass: the waits (per rank, in order) and where each one's partner was
@@ -101,7 +121,7 @@ static void collect_waits(struct dc *d, struct wref **wlist, size_t *nw)
 	uint32_t N = rc->nranks;
 	VEC(struct wref) w = { 0 };
 	VEC(uint32_t) wa = { 0 };
-	VEC(double) ws = { 0 };
+	VEC(struct wst) ws = { 0 };
 	uint32_t *hint = xmalloc(((size_t)N + 1) * sizeof *hint);
 	for (uint32_t r = 0; r <= N; r++) hint[r] = TC_NONE;
 	d->wfirst = xcalloc((size_t)N + 1, sizeof *d->wfirst);
@@ -114,17 +134,17 @@ static void collect_waits(struct dc *d, struct wref **wlist, size_t *nw)
 			if (a->ready <= start) continue;  /* a partner, but no waiting */
 			uint32_t p = a->partner;
 			uint32_t j = p < N ? tc_rc_act_before_hint(rc, p, a->ready, &hint[p]) : TC_NONE;
-			struct wref x = { a->ready, (uint32_t)w.n, j };
+			struct wref x = { a->ready, (uint32_t)w.n, j, p };
+			struct wst y = { a->ready, tc_dur(d->t, a->ready - start), 0 };
 			VEC_PUSH(w, x);
 			VEC_PUSH(wa, i);
-			VEC_PUSH(ws, tc_dur(d->t, a->ready - start));
+			VEC_PUSH(ws, y);
 		}
 	}
 	d->wfirst[N] = (uint32_t)w.n;
 	free(hint);
 	d->wact = wa.a;
-	d->wsec = ws.a;
-	d->prop = xcalloc(w.n ? w.n : 1, sizeof *d->prop);
+	d->ws = ws.a;
 	*wlist = w.a;
 	*nw = w.n;
 }
@@ -152,9 +172,8 @@ static void prepare(struct dc *d)
 	d->xfirst[N] = (uint32_t)xa.n;
 	d->xact = xa.a;
 	d->xpre = xp.a;
-	/* the difference array in the shared scratch (what the context passes faulted in) */
-	d->coef = tc_rc_scratch(rc, (rc->nacts + 1) * sizeof *d->coef);
-	memset(d->coef, 0, (rc->nacts + 1) * sizeof *d->coef);
+	d->coef = xcalloc(xa.n + 1, sizeof *d->coef);
+	d->open = xcalloc(xa.n + 1, sizeof *d->open);
 }
 
 /* Hands cost C of a wait of `wait` seconds to p's interval up to its
@@ -170,16 +189,23 @@ static uint32_t assign(struct dc *d, uint32_t p, uint32_t j, double C, double wa
 	uint32_t tw = last_at_or_before(d->wact, d->wfirst[p], d->wfirst[p + 1], j);
 	uint32_t target = tw == TC_NONE ? TC_NONE : d->wact[tw];
 	uint32_t lo = target == TC_NONE ? first : target;
-	double E = excess_upto(d, p, j) - (lo > first ? excess_upto(d, p, lo - 1) : 0);
+	/* the activities with excess in [lo, j]: xact (a, z] */
+	uint32_t z = excess_at(d, p, j), a = lo > first ? excess_at(d, p, lo - 1) : TC_NONE;
+	double E = (z == TC_NONE ? 0 : d->xpre[z]) - (a == TC_NONE ? 0 : d->xpre[a]);
 	double f = wait > 0 && E > 0 ? TC_MIN(1.0, E / wait) : 0;
-	if (f > 0) {
-		d->coef[lo] += C * f / E;
-		d->coef[j + 1] -= C * f / E;
+	if (f > 0) {  /* E > 0: z is one */
+		uint32_t from = a == TC_NONE ? d->xfirst[p] : a + 1;
+		d->coef[from] += C * f / E;
+		d->open[from]++;
+		if (z + 1 < d->xfirst[p + 1]) {  /* the sums start again at each rank */
+			d->coef[z + 1] -= C * f / E;
+			d->open[z + 1]--;
+		}
 	}
 	/* p's own last wait explains at most its length of p's lateness: a 3 ms
 	 * wait cannot pass on an 80 ms delay (the rest is unattributed) */
 	double fw = 0;
-	if (target != TC_NONE && wait > 0) fw = TC_MIN(1 - f, d->wsec[tw] / wait);
+	if (target != TC_NONE && wait > 0) fw = TC_MIN(1 - f, d->ws[tw].sec / wait);
 	*rest = C * fw;
 	d->lost += C * (1 - f - fw);
 	return tw;
@@ -202,7 +228,7 @@ static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *r
 		any = rc->ctx[c].kind == TC_ACT_COMPUTE && !rc->ctx[c].typical;
 	if (!any) return;
 	for (size_t k = 0; k < nw; k++) {
-		uint32_t p = wrec(d, (uint32_t)k)->partner, j = w[k].j;
+		uint32_t p = w[k].partner, j = w[k].j;
 		if (j == TC_NONE) continue;
 		uint32_t best = TC_NONE;
 		uint64_t blen = 0;  /* best's length */
@@ -220,7 +246,7 @@ static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *r
 		if (E > 0 || best == TC_NONE) continue;
 		const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, best)];
 		if (C->typical) continue;
-		double wt = TC_MIN(d->wsec[k], tc_dur(t, blen));
+		double wt = TC_MIN(d->ws[k].sec, tc_dur(t, blen));
 		if (wt > rc->act_excess[best]) {
 			rc->act_excess[best] = (float)wt;
 			rc->act_outlier[best] = 3;
@@ -238,13 +264,13 @@ void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 	collect_waits(&d, &w, &nw);
 	thin_context_delays(t, rc, &d, w, nw);
 	prepare(&d);
-	if (nw) qsort(w, nw, sizeof *w, wref_cmp);
+	sort_waits(w, nw);
 	for (size_t k = 0; k < nw; k++) {
-		uint32_t self = w[k].k;
-		double wait = d.wsec[self], rest;
-		uint32_t to = assign(&d, wrec(&d, self)->partner, w[k].j, wait + d.prop[self], wait, &rest);
+		const struct wst *me = &d.ws[w[k].k];
+		double wait = me->sec, rest;
+		uint32_t to = assign(&d, w[k].partner, w[k].j, wait + me->prop, wait, &rest);
 		/* a propagated cost must reach a wait handled later (an earlier one) */
-		if (to != TC_NONE && wrec(&d, to)->ready < w[k].ready) d.prop[to] += rest;
+		if (to != TC_NONE && d.ws[to].ready < w[k].ready) d.ws[to].prop += rest;
 		else rc->unattributed += rest;
 	}
 	/* the cost of the activities with excess (the others' is 0) */
@@ -253,15 +279,16 @@ void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 	rc->ex_delay = xmalloc((rc->nexcess ? rc->nexcess : 1) * sizeof *rc->ex_delay);
 	for (uint32_t r = 0; r < N; r++) {
 		double c = 0;
-		uint32_t x = d.xfirst[r];
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1] && x < d.xfirst[r + 1]; i++) {
-			c += d.coef[i];
-			if (d.xact[x] != i) continue;
-			rc->ex_delay[x] = (float)(c * rc->act_excess[i]);
-			rc->delay_cost[r] += rc->ex_delay[x++];
+		int32_t open = 0;
+		for (uint32_t x = d.xfirst[r]; x < d.xfirst[r + 1]; x++) {
+			c += d.coef[x];
+			open += d.open[x];
+			if (!open) c = 0;
+			rc->ex_delay[x] = (float)(c * rc->act_excess[d.xact[x]]);
+			rc->delay_cost[r] += rc->ex_delay[x];
 		}
 	}
 	rc->unattributed += d.lost;
-	free(d.wfirst); free(d.wact); free(d.wsec); free(d.prop); free(d.xfirst); free(d.xpre);
+	free(d.wfirst); free(d.wact); free(d.ws); free(d.xfirst); free(d.xpre); free(d.coef); free(d.open);
 	free(w);
 }

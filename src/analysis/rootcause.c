@@ -174,11 +174,10 @@ static void push_act(struct acts *v, const struct tc_act *a)
 	v->wait_bits[i / 64] |= (uint64_t)1 << (i % 64);
 }
 
-/* A context's counts while the activities are built: compact, so that the
- * counting reads 12 bytes per activity instead of a whole struct tc_rc_ctx. */
-struct ctx_count { uint32_t n, nranks, last; };
-#define CTX_MEMO 64
-struct ctx_memo { uint64_t key; uint32_t ctx; };
+/* A context while the activities are built: its key, counts and the
+ * context that came after it last time (compact: 24 bytes per context read
+ * per activity, not a whole struct tc_rc_ctx). */
+struct ctx_count { uint64_t key; uint32_t n, nranks, last, next; };
 
 /* What the activity pass reads of each message rank r receives, gathered
  * before the pass in the rank's receive order (rank_receives). */
@@ -195,7 +194,8 @@ struct build {
 	struct u64map keys;               /* context key → index */
 	VEC(struct tc_rc_ctx) ctx;        /* n, nranks: from count when the pass ends (count_flush) */
 	VEC(struct ctx_count) count;      /* per context: n, nranks (at least the distinct ranks), last rank */
-	struct ctx_memo memo[CTX_MEMO];   /* recent keys → context (most MPI calls repeat the last few) */
+	uint32_t prev_ctx;                /* the context of the rank's previous activity (TC_NONE: none) */
+	uint32_t first_ctx;               /* the context a rank's first activity had last time */
 	struct u64map steady;             /* compute: key without the previous call → a context with one */
 	VEC(struct first_seg) firsts;     /* each rank's compute segment before its first MPI call */
 	bool *is_bound;                   /* per region: MPI_Init / MPI_Finalize */
@@ -243,32 +243,33 @@ static void rank_receives(struct build *b, uint32_t r)
 	b->rx.n = R->nrecv_msgs;
 }
 
-/* The context of key for an activity of rank r (counted there).  A small
- * direct-mapped memo in front of the hash map: a rank's MPI calls come from
- * a handful of contexts, and the map's probes were most of this function. */
+/* The context of key for an activity of rank r (counted there).  Ranks walk
+ * through the same contexts in the same order (SPMD), so the context that
+ * followed the previous one last time is tried before the hash map, whose
+ * probes were most of this function (a table of 10⁴ contexts is not in L1). */
 static uint32_t ctx_of(struct build *b, uint32_t r, uint64_t key, uint64_t coarse, uint8_t kind, uint32_t region,
 		       uint8_t inter, uint8_t bucket)
 {
-	struct ctx_memo *m = &b->memo[(key ^ key >> 29) % CTX_MEMO];
-	uint32_t i = m->key == key && m->ctx != TC_NONE ? m->ctx : u64map_get(&b->keys, key);
-	if (i != U64MAP_NONE) {
-		*m = (struct ctx_memo){ key, i };
-		struct ctx_count *k = &b->count.a[i];
-		k->n++;
-		if (k->last != r) {
-			k->last = r;
-			k->nranks++;
-		}
-		return i;
+	uint32_t *next = b->prev_ctx == TC_NONE ? &b->first_ctx : &b->count.a[b->prev_ctx].next;
+	uint32_t i = *next != TC_NONE && b->count.a[*next].key == key ? *next : u64map_get(&b->keys, key);
+	if (i == U64MAP_NONE) {
+		i = (uint32_t)b->ctx.n;
+		struct tc_rc_ctx c = { .key = key, .coarse = coarse, .region = region, .kind = kind, .inter = inter,
+				       .size_bucket = bucket };
+		struct ctx_count k = { key, 0, 0, TC_NONE, TC_NONE };
+		VEC_PUSH(b->ctx, c);
+		VEC_PUSH(b->count, k);
+		u64map_put(&b->keys, key, i);
+		next = b->prev_ctx == TC_NONE ? &b->first_ctx : &b->count.a[b->prev_ctx].next;  /* count moved */
 	}
-	i = (uint32_t)b->ctx.n;
-	struct tc_rc_ctx c = { .key = key, .coarse = coarse, .region = region, .kind = kind, .inter = inter,
-			       .size_bucket = bucket };
-	struct ctx_count k = { 1, 1, r };
-	VEC_PUSH(b->ctx, c);
-	VEC_PUSH(b->count, k);
-	u64map_put(&b->keys, key, i);
-	*m = (struct ctx_memo){ key, i };
+	*next = i;
+	b->prev_ctx = i;
+	struct ctx_count *k = &b->count.a[i];
+	k->n++;
+	if (k->last != r) {
+		k->last = r;
+		k->nranks++;
+	}
 	return i;
 }
 
@@ -385,6 +386,7 @@ static void rank_activities(struct build *b, uint32_t r, uint64_t t0, uint64_t t
 	const struct tc_trace *t = b->t;
 	const struct tc_rank *R = &t->ranks[r];
 	rank_receives(b, r);
+	b->prev_ctx = TC_NONE;
 	uint64_t cur = t0, gap_sig = 0;
 	const struct tc_call *prev = NULL;
 	/* call_tag of prev and of the next call; prev's is known when a compute
@@ -766,7 +768,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	tc_rc_phase_done(rc, TC_RCP_ISENDS, &mark);
 	u64map_init(&b.keys);
 	u64map_init(&b.steady);
-	for (int k = 0; k < CTX_MEMO; k++) b.memo[k] = (struct ctx_memo){ 0, TC_NONE };
+	b.first_ctx = TC_NONE;
 	b.is_bound = xcalloc(t->nregions + 1, sizeof *b.is_bound);
 	for (uint32_t g = 0; g < t->nregions; g++) b.is_bound[g] = tc_region_is_init(t, g) || tc_region_is_finalize(t, g);
 	rc->act_first = xcalloc((size_t)N + 1, sizeof *rc->act_first);
