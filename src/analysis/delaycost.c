@@ -149,29 +149,37 @@ static void collect_waits(struct dc *d, struct wref **wlist, size_t *nw)
 	*nw = w.n;
 }
 
-/* One pass (after the thin-context delays set their excess): the activities
- * with excess and their running sums; the difference array. */
-static void prepare(struct dc *d)
+/* The activities with excess and their running sums; the difference
+ * arrays.  The excess pass listed them (rc->ex_act); when the thin-context
+ * delays gave some more their excess (changed), one pass over all
+ * activities finds them again. */
+static void prepare(struct dc *d, bool changed)
 {
 	struct tc_rootcause *rc = d->rc;
 	uint32_t N = rc->nranks;
 	VEC(uint32_t) xa = { 0 };
-	VEC(double) xp = { 0 };
+	if (changed) {
+		for (uint32_t i = 0; i < rc->nacts; i++)
+			if (rc->act_excess[i] != 0) VEC_PUSH(xa, i);
+		free(rc->ex_act);
+	} else {
+		xa.a = rc->ex_act;
+		xa.n = rc->nexcess;
+	}
+	rc->ex_act = NULL;
+	double *xp = xmalloc((xa.n ? xa.n : 1) * sizeof *xp);
 	d->xfirst = xcalloc((size_t)N + 1, sizeof *d->xfirst);
-	for (uint32_t r = 0; r < N; r++) {
-		d->xfirst[r] = (uint32_t)xa.n;
+	for (uint32_t r = 0, x = 0; r < N; r++) {
+		d->xfirst[r] = x;
 		double s = 0;
-		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
-			if (rc->act_excess[i] != 0) {
-				s += rc->act_excess[i];
-				VEC_PUSH(xa, i);
-				VEC_PUSH(xp, s);
-			}
+		for (; x < xa.n && xa.a[x] < rc->act_first[r + 1]; x++) {
+			s += rc->act_excess[xa.a[x]];
+			xp[x] = s;
 		}
 	}
 	d->xfirst[N] = (uint32_t)xa.n;
 	d->xact = xa.a;
-	d->xpre = xp.a;
+	d->xpre = xp;
 	d->coef = xcalloc(xa.n + 1, sizeof *d->coef);
 	d->open = xcalloc(xa.n + 1, sizeof *d->open);
 }
@@ -220,13 +228,13 @@ static uint32_t assign(struct dc *d, uint32_t p, uint32_t j, double C, double wa
  * cause interval holds no excess at all, its longest compute segment in a thin
  * context takes the wait as its excess (Böhme's delay: the cause spent that
  * much longer than its victim before the synchronisation).  Marked outlier 3. */
-static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *rc, const struct dc *d,
+static bool thin_context_delays(const struct tc_trace *t, struct tc_rootcause *rc, const struct dc *d,
 				const struct wref *w, size_t nw)
 {
-	bool any = false;  /* no thin compute context: nothing to do (the usual case on big traces) */
+	bool any = false, changed = false;  /* no thin compute context: nothing to do (the usual case on big traces) */
 	for (uint32_t c = 0; c < rc->nctx && !any; c++)
 		any = rc->ctx[c].kind == TC_ACT_COMPUTE && !rc->ctx[c].typical;
-	if (!any) return;
+	if (!any) return false;
 	for (size_t k = 0; k < nw; k++) {
 		uint32_t p = w[k].partner, j = w[k].j;
 		if (j == TC_NONE) continue;
@@ -250,8 +258,10 @@ static void thin_context_delays(const struct tc_trace *t, struct tc_rootcause *r
 		if (wt > rc->act_excess[best]) {
 			rc->act_excess[best] = (float)wt;
 			rc->act_outlier[best] = 3;
+			changed = true;
 		}
 	}
+	return changed;
 }
 
 void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
@@ -262,8 +272,7 @@ void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 	struct wref *w;
 	size_t nw;
 	collect_waits(&d, &w, &nw);
-	thin_context_delays(t, rc, &d, w, nw);
-	prepare(&d);
+	prepare(&d, thin_context_delays(t, rc, &d, w, nw));
 	sort_waits(w, nw);
 	for (size_t k = 0; k < nw; k++) {
 		const struct wst *me = &d.ws[w[k].k];

@@ -353,17 +353,22 @@ static void stalls_end(struct tc_rootcause *rc, struct stalls *s)
 
 /* Activity i, value x: its outlier excess (above the threshold: what
  * lies above typical), then the persistent excess q of its run (NAN: none).
- * warmup: a rank's first MPI call of its context. */
-static void set_excess(struct tc_rootcause *rc, uint32_t i, const struct tc_rc_ctx *C, double x, bool warmup,
+ * warmup: a rank's first MPI call of its context.  Returns whether it has
+ * excess now (always > 0 when set: above the threshold, which stands above
+ * the median by the noise floor at least, or above q). */
+static bool set_excess(struct tc_rootcause *rc, uint32_t i, const struct tc_rc_ctx *C, double x, bool warmup,
 		       double q)
 {
+	bool set = false;
 	if (!warmup && x > C->threshold) {
 		rc->act_excess[i] = (float)(x - C->median);
 		rc->act_outlier[i] = 1;
+		set = true;
 	}
-	if (isnan(q) || !(x - q > rc->act_excess[i])) return;
+	if (isnan(q) || !(x - q > rc->act_excess[i])) return set;
 	rc->act_excess[i] = (float)(x - q);
 	if (!rc->act_outlier[i]) rc->act_outlier[i] = 2;
+	return true;
 }
 
 /* Contexts, then outlier and persistent excess, stall counts and waiting per
@@ -382,6 +387,7 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 	for (uint32_t c = 0; c <= rc->nctx; c++) { seen[c] = TC_NONE; q[c] = NAN; }
 	struct stalls st;
 	stalls_begin(rc, scale, &st);
+	VEC(uint32_t) ex = { 0 };  /* the activities with excess, in order (rc->ex_act) */
 	for (uint32_t r = 0; r < rc->nranks; r++) {
 		size_t p0 = pk;
 		for (; pk < np && pers[pk].rank == r; pk++) q[pers[pk].ctx] = pers[pk].q;
@@ -395,7 +401,7 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 			if (mpi && (w = tc_rc_wait_of(rc, i)) != TC_NONE) ready = rc->waits[w].ready;
 			uint64_t e = tc_rc_act_end(rc, i);
 			double x = tc_dur(t, e - (mpi ? ready : s));
-			set_excess(rc, i, C, x, warmup, q[c]);
+			if (set_excess(rc, i, C, x, warmup, q[c])) VEC_PUSH(ex, i);
 			stall_count(rc, &st, r, C, x, w == TC_NONE ? TC_NONE : rc->waits[w].partner);
 			rc->wait_s[r] += mpi ? tc_dur(t, ready - s) : 0;
 			s = e;
@@ -403,6 +409,8 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 		for (size_t k = p0; k < pk; k++) q[pers[k].ctx] = NAN;
 	}
 	stalls_end(rc, &st);
+	rc->ex_act = ex.a;
+	rc->nexcess = ex.n;
 	free(seen);
 	free(pers);
 	free(g.first); free(g.end); free(g.nranks); tc_rc_big_free(g.runs); free(g.rfirst); free(g.rend); free(g.own);
