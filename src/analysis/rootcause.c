@@ -200,6 +200,7 @@ struct build {
 	VEC(struct first_seg) firsts;     /* each rank's compute segment before its first MPI call */
 	bool *is_bound;                   /* per region: MPI_Init / MPI_Finalize */
 	VEC(struct rx) rx;                /* the current rank's receives (R->recv_msgs order) */
+	uint8_t *coll_shape;              /* per collective instance: COLL_* (0: not seen yet) */
 };
 
 static bool outermost_mpi(const struct tc_trace *t, const struct tc_rank *R, const struct tc_call *c)
@@ -290,6 +291,41 @@ static uint8_t size_bucket(uint64_t bytes)
 	return k;
 }
 
+/* Per collective instance, learnt at its first member (once per instance,
+ * not once per member: a scan of the members per member was O(members²)):
+ * whether its members span nodes (then every member's part crosses nodes)
+ * and whether they are in rank order (then a member is found by bisection). */
+#define COLL_KNOWN 1
+#define COLL_SPANS 2
+#define COLL_SORTED 4
+
+static const struct tc_coll_member *coll_member(const struct build *b, uint32_t ci, uint32_t r)
+{
+	const struct tc_trace *t = b->t;
+	const struct tc_coll *co = &t->colls[ci];
+	const struct tc_coll_member *m = &t->coll_members[co->first];
+	uint8_t *shape = &b->coll_shape[ci];
+	if (!*shape) {
+		*shape = COLL_KNOWN | COLL_SORTED;
+		for (uint32_t k = 0; k < co->n; k++) {
+			if (k && m[k].rank <= m[k - 1].rank) *shape &= (uint8_t)~COLL_SORTED;
+			if (!tc_same_node(t, m[0].rank, m[k].rank)) *shape |= COLL_SPANS;
+		}
+	}
+	if (!(*shape & COLL_SORTED)) {
+		for (uint32_t k = 0; k < co->n; k++)
+			if (m[k].rank == r) return &m[k];
+		return NULL;
+	}
+	uint32_t lo = 0, hi = co->n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (m[mid].rank < r) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo < co->n && m[lo].rank == r ? &m[lo] : NULL;
+}
+
 /* Bytes an MPI call moves and whether any of it crosses nodes. */
 static uint64_t call_bytes(const struct build *b, uint32_t r, const struct tc_call *c, uint8_t *inter)
 {
@@ -309,12 +345,9 @@ static uint64_t call_bytes(const struct build *b, uint32_t r, const struct tc_ca
 		*inter |= v[i].inter;
 	}
 	if (op->coll != TC_NONE) {
-		const struct tc_coll *co = &t->colls[op->coll];
-		const struct tc_coll_member *m = &t->coll_members[co->first];
-		for (uint32_t k = 0; k < co->n; k++) {
-			if (m[k].rank == r) bytes += m[k].sent + m[k].recvd;
-			else *inter |= !tc_same_node(t, r, m[k].rank);
-		}
+		const struct tc_coll_member *m = coll_member(b, op->coll, r);
+		if (m) bytes += m->sent + m->recvd;
+		*inter |= (b->coll_shape[op->coll] & COLL_SPANS) != 0;
 	}
 	return bytes;
 }
@@ -769,6 +802,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	u64map_init(&b.keys);
 	u64map_init(&b.steady);
 	b.first_ctx = TC_NONE;
+	b.coll_shape = xcalloc(t->ncolls ? t->ncolls : 1, 1);
 	b.is_bound = xcalloc(t->nregions + 1, sizeof *b.is_bound);
 	for (uint32_t g = 0; g < t->nregions; g++) b.is_bound[g] = tc_region_is_init(t, g) || tc_region_is_finalize(t, g);
 	rc->act_first = xcalloc((size_t)N + 1, sizeof *rc->act_first);
@@ -784,6 +818,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	rc->act_first[N] = (uint32_t)b.acts.n;
 	count_flush(&b);
 	VEC_FREE(b.rx);
+	free(b.coll_shape);
 	first_segments(&b);
 	u64map_free(&b.steady);
 	VEC_FREE(b.firsts);
