@@ -235,7 +235,12 @@ static void rank_receives(struct build *b, uint32_t r)
 	b->rx.n = 0;
 	VEC_RESERVE(b->rx, R->nrecv_msgs);
 	for (uint32_t i = 0; i < R->nrecv_msgs; i++) {
-		if (i + 8 < R->nrecv_msgs) __builtin_prefetch(&t->msgs[R->recv_msgs[i + 8]]);
+		if (i + 16 < R->nrecv_msgs) __builtin_prefetch(&t->msgs[R->recv_msgs[i + 16]]);
+		if (i + 8 < R->nrecv_msgs) {  /* its message was fetched 8 steps ago */
+			const struct tc_msg *f = &t->msgs[R->recv_msgs[i + 8]];
+			if (f->src < t->nranks && f->send_call < t->ranks[f->src].ncalls)
+				__builtin_prefetch(&t->ranks[f->src].calls[f->send_call]);
+		}
 		const struct tc_msg *m = &t->msgs[R->recv_msgs[i]];
 		uint64_t enter = m->src < t->nranks && m->send_call < t->ranks[m->src].ncalls
 					 ? t->ranks[m->src].calls[m->send_call].enter : 0;
