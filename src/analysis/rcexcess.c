@@ -152,9 +152,14 @@ static void context_typical(struct tc_rootcause *rc, struct groups *g, uint32_t 
 		return;
 	}
 	for (uint32_t k = g->rfirst[c]; k < g->rend[c]; k++) {
-		uint32_t z = k + 1 < g->rend[c] ? g->runs[k + 1].at : g->end[c];
-		memcpy(g->buf, g->val + g->runs[k].at, (z - g->runs[k].at) * sizeof *v);
-		g->runs[k].med = tc_median(g->buf, z - g->runs[k].at);
+		uint32_t z = k + 1 < g->rend[c] ? g->runs[k + 1].at : g->end[c], m = z - g->runs[k].at;
+		const double *x = g->val + g->runs[k].at;
+		if (m <= 2) {  /* most runs of a context with a tag per iteration: one value */
+			g->runs[k].med = m == 1 ? x[0] : (x[0] + x[1]) / 2;
+			continue;
+		}
+		memcpy(g->buf, x, m * sizeof *v);
+		g->runs[k].med = tc_median(g->buf, m);
 	}
 	memcpy(g->buf, v, n * sizeof *v);
 	C->median = g->own[c] = tc_median(g->buf, n);
