@@ -358,29 +358,34 @@ static double *own_lateness(const struct tc_steps *st)
 {
 	size_t n = st->ncevs;
 	double *own = xmalloc((n ? n : 1) * sizeof *own);
-	/* cev indices by step, in index order within a step (a counting sort) */
+	/* cev indices and their D_agg by step, in index order within a step (a
+	 * counting sort; the cevs are read in order, never by step) */
 	uint32_t *ix = xmalloc((n ? n : 1) * sizeof *ix);
+	double *val = xmalloc((n ? n : 1) * sizeof *val);
 	uint32_t *at = xcalloc((size_t)st->max_step + 2, sizeof *at);
 	for (size_t i = 0; i < n; i++) at[st->cevs[i].step + 1]++;
 	for (uint32_t k = 0; k <= st->max_step; k++) at[k + 1] += at[k];
-	for (size_t i = 0; i < n; i++) ix[at[st->cevs[i].step]++] = (uint32_t)i;
-	free(at);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t p = at[st->cevs[i].step]++;
+		ix[p] = (uint32_t)i;
+		val[p] = st->cevs[i].dlateness_agg;
+	}
 	double *v = xmalloc((n ? n : 1) * sizeof *v);
-	for (size_t a = 0; a < n;) {
-		size_t z = a;
-		while (z < n && st->cevs[ix[z]].step == st->cevs[ix[a]].step) z++;
+	for (uint32_t k = 0, a = 0; k <= st->max_step; a = at[k++]) {
+		uint32_t z = at[k];  /* step k's cevs: [a, z) after the sort moved at[] one step on */
 		double ref = 0;
 		if (z - a >= 4) {
-			for (size_t k = a; k < z; k++) v[k - a] = st->cevs[ix[k]].dlateness_agg;
+			memcpy(v, val + a, (z - a) * sizeof *v);
 			ref = tc_median(v, z - a);
 		}
-		for (size_t k = a; k < z; k++) {
-			double d = st->cevs[ix[k]].dlateness_agg - ref;
-			own[ix[k]] = d > 0 ? d : 0;
+		for (uint32_t q = a; q < z; q++) {
+			double d = val[q] - ref;
+			own[ix[q]] = d > 0 ? d : 0;
 		}
-		a = z;
 	}
+	free(at);
 	free(v);
+	free(val);
 	free(ix);
 	return own;
 }
