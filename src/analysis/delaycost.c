@@ -48,7 +48,7 @@ static void sort_waits(struct wref *w, size_t n)
 		lo = TC_MIN(lo, w[i].ready);
 		hi = TC_MAX(hi, w[i].ready);
 	}
-	struct wref *tmp = xmalloc(n * sizeof *tmp), *a = w, *b = tmp;
+	struct wref *tmp = tc_rc_big(n * sizeof *tmp), *a = w, *b = tmp;
 	for (unsigned shift = 0; shift < 64 && (hi - lo) >> shift; shift += 11) {
 		size_t cnt[2049] = { 0 };
 		for (size_t i = 0; i < n; i++) cnt[((a[i].ready - lo) >> shift & 2047) + 1]++;
@@ -60,7 +60,7 @@ static void sort_waits(struct wref *w, size_t n)
 	}
 	for (size_t i = 0; i < n; i++) b[n - 1 - i] = a[i];
 	if (b != w) memcpy(w, b, n * sizeof *w);
-	free(tmp);
+	tc_rc_big_free(tmp);
 }
 
 /* Per rank, sparse: the waits (activity indices, in order) and the
@@ -119,14 +119,16 @@ static void collect_waits(struct dc *d, struct wref **wlist, size_t *nw)
 {
 	struct tc_rootcause *rc = d->rc;
 	uint32_t N = rc->nranks;
-	VEC(struct wref) w = { 0 };
-	VEC(uint32_t) wa = { 0 };
-	VEC(struct wst) ws = { 0 };
+	/* at most one per wait record: sized once, huge pages (tc_rc_big) */
+	size_t n = 0, cap = rc->nwaits ? rc->nwaits : 1;
+	struct wref *w = tc_rc_big(cap * sizeof *w);
+	uint32_t *wa = tc_rc_big(cap * sizeof *wa);
+	struct wst *ws = tc_rc_big(cap * sizeof *ws);
 	uint32_t *hint = xmalloc(((size_t)N + 1) * sizeof *hint);
 	for (uint32_t r = 0; r <= N; r++) hint[r] = TC_NONE;
 	d->wfirst = xcalloc((size_t)N + 1, sizeof *d->wfirst);
 	for (uint32_t r = 0; r < N; r++) {
-		d->wfirst[r] = (uint32_t)w.n;
+		d->wfirst[r] = (uint32_t)n;
 		uint32_t hi = rc->act_first[r + 1];
 		for (uint32_t i = next_with_wait(rc, rc->act_first[r], hi); i < hi; i = next_with_wait(rc, i + 1, hi)) {
 			const struct tc_rc_wait *a = &rc->waits[tc_rc_wait_of(rc, i)];
@@ -134,19 +136,17 @@ static void collect_waits(struct dc *d, struct wref **wlist, size_t *nw)
 			if (a->ready <= start) continue;  /* a partner, but no waiting */
 			uint32_t p = a->partner;
 			uint32_t j = p < N ? tc_rc_act_before_hint(rc, p, a->ready, &hint[p]) : TC_NONE;
-			struct wref x = { a->ready, (uint32_t)w.n, j, p };
-			struct wst y = { a->ready, tc_dur(d->t, a->ready - start), 0 };
-			VEC_PUSH(w, x);
-			VEC_PUSH(wa, i);
-			VEC_PUSH(ws, y);
+			w[n] = (struct wref){ a->ready, (uint32_t)n, j, p };
+			ws[n] = (struct wst){ a->ready, tc_dur(d->t, a->ready - start), 0 };
+			wa[n++] = i;
 		}
 	}
-	d->wfirst[N] = (uint32_t)w.n;
+	d->wfirst[N] = (uint32_t)n;
 	free(hint);
-	d->wact = wa.a;
-	d->ws = ws.a;
-	*wlist = w.a;
-	*nw = w.n;
+	d->wact = wa;
+	d->ws = ws;
+	*wlist = w;
+	*nw = n;
 }
 
 /* The activities with excess and their running sums; the difference
@@ -298,6 +298,6 @@ void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 		}
 	}
 	rc->unattributed += d.lost;
-	free(d.wfirst); free(d.wact); free(d.ws); free(d.xfirst); free(d.xpre); free(d.coef); free(d.open);
-	free(w);
+	free(d.wfirst); tc_rc_big_free(d.wact); tc_rc_big_free(d.ws); free(d.xfirst); free(d.xpre); free(d.coef); free(d.open);
+	tc_rc_big_free(w);
 }
