@@ -100,7 +100,8 @@ struct tc_span *tc_span_compute(const struct tc_trace *t, bool all)
 	free(is_fin);
 	if (!all) {
 		uint64_t clo = lo, chi = hi;
-		bool comm = comm_bounds(t, &clo, &chi);
+		/* the communication's bounds stand in for a missing Init or Finalize only */
+		bool comm = !(s->have_init && s->have_finalize) && comm_bounds(t, &clo, &chi);
 		uint64_t a = s->have_init ? init_lo : comm ? clo : lo;
 		uint64_t z = s->have_finalize ? fin_hi : comm ? chi : hi;
 		if (z > a) {
