@@ -53,10 +53,37 @@ static uint64_t clip_wait(uint64_t begin, uint64_t end, uint64_t until, uint64_t
 	return until > begin ? until - begin : 0;
 }
 
+static void serial_msg(const void *ctx, uint32_t id, struct ws_msg *m);
+
+/* The other side of every message rank r receives, in its receive order, in
+ * one tight loop: the messages come from other ranks and each needs its
+ * sender's call, and fetched one by one inside the op loop their misses came
+ * one at a time.  The serial model's messages and senders' calls are fetched
+ * ahead (as rootcause.c's rank_receives). */
+static const struct ws_msg *rank_receives(const struct tc_trace *t, uint32_t r, ws_msg_fn msg_of, const void *ctx,
+					  struct ws_acc *a)
+{
+	const struct tc_rank *R = &t->ranks[r];
+	uint32_t n = R->nrecv_msgs;
+	bool ahead = msg_of == serial_msg;
+	VEC_RESERVE(a->rx, n);
+	for (uint32_t i = 0; i < n; i++) {
+		if (ahead && i + 16 < n) __builtin_prefetch(&t->msgs[R->recv_msgs[i + 16]]);
+		if (ahead && i + 8 < n) {
+			const struct tc_msg *f = &t->msgs[R->recv_msgs[i + 8]];
+			if (f->src < t->nranks && f->send_call < t->ranks[f->src].ncalls)
+				__builtin_prefetch(&t->ranks[f->src].calls[f->send_call]);
+		}
+		msg_of(ctx, R->recv_msgs[i], &a->rx.a[i]);
+	}
+	return a->rx.a;
+}
+
 void ws_p2p_rank(const struct tc_trace *t, uint32_t r, ws_msg_fn msg_of, const void *ctx, struct ws_acc *a)
 {
 	double res = (double)t->res;
 	const struct tc_rank *R = &t->ranks[r];
+	const struct ws_msg *rx = rank_receives(t, r, msg_of, ctx, a);
 	for (uint32_t o = 0; o < R->nops; o++) {
 		const struct tc_op *op = &R->ops[o];
 		const struct tc_call *c = &R->calls[op->call];
@@ -64,15 +91,14 @@ void ws_p2p_rank(const struct tc_trace *t, uint32_t r, ws_msg_fn msg_of, const v
 		struct ws_msg msg;
 		/* Late Sender: the latest sender among the messages this call completes */
 		if (op->nrecv && (kind == TC_RK_MPI_RECV || kind == TC_RK_MPI_WAIT || kind == TC_RK_MPI_SENDRECV)) {
-			const uint32_t *m = tc_op_recvs(t, r, op);
+			const struct ws_msg *m = rx + op->first_recv;
 			uint64_t latest = 0;
 			uint32_t who = TC_NONE, who_call = TC_NONE;
 			for (uint32_t i = 0; i < op->nrecv; i++) {
-				msg_of(ctx, m[i], &msg);
-				if (who == TC_NONE || msg.send_enter > latest) {
-					latest = msg.send_enter;
-					who = msg.src;
-					who_call = msg.send_call;
+				if (who == TC_NONE || m[i].send_enter > latest) {
+					latest = m[i].send_enter;
+					who = m[i].src;
+					who_call = m[i].send_call;
 				}
 			}
 			add(a, TC_WS_LATE_SENDER, r, op->call, who, who_call, clip_wait(c->enter, c->leave, latest, &a->clamped),
@@ -255,6 +281,7 @@ struct tc_waitstates *tc_waitstates_compute(const struct tc_trace *t)
 		r->waited[w->rank] += w->seconds;
 		if (w->cause != TC_NONE) r->caused[w->cause] += w->seconds;
 	}
+	VEC_FREE(a.rx);
 	if (a.w.n) qsort(a.w.a, a.w.n, sizeof *a.w.a, ws_wait_cmp);
 	r->w = a.w.a;
 	r->n = a.w.n;

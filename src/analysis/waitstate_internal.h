@@ -23,10 +23,12 @@ struct ws_member {
 	uint32_t rank, call;
 };
 
-/* Waits in the order found (not yet summed), and the clipped cases. */
+/* Waits in the order found (not yet summed), and the clipped cases; rx:
+ * scratch, the rank at hand's receives (ws_p2p_rank; the caller frees it). */
 struct ws_acc {
 	VEC(struct tc_wait) w;
 	uint64_t clamped;
+	VEC(struct ws_msg) rx;
 };
 
 /* The late-sender and late-receiver waits of rank r's calls, in op order. */
