@@ -289,11 +289,10 @@ static void count_flush(struct build *b)
 	VEC_FREE(b->count);
 }
 
-static uint8_t size_bucket(uint64_t bytes)
+/* The number of bits of x: floor(log2 x) + 1, 0 for 0. */
+static uint8_t size_bucket(uint64_t x)
 {
-	uint8_t k = 0;
-	while (bytes) { k++; bytes >>= 1; }
-	return k;
+	return x ? (uint8_t)(64 - __builtin_clzll(x)) : 0;
 }
 
 /* Per collective instance, learnt at its first member (once per instance,
