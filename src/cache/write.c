@@ -401,7 +401,7 @@ static void write_sections(struct writer *w, const struct tc_cache_results *res,
 	B.members = xcalloc((size_t)t->ncomms + 1, 8);
 	write_rank_arrays(w, t, &B);
 	write_globals(w, t, &B);
-	write_steps(w, res->steps, t->nranks, t->nmsgs);
+	write_steps(w, res->steps, t->nranks, w->p->msgs_total);
 	write_span(w, res->span, t->nranks);
 	write_blobs(w, res->blobs, res->nblobs);
 	write_small(w, t, &B);
@@ -462,12 +462,43 @@ bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_cache_res
 	return w.bad ? fail(&w, err) : true;
 }
 
-bool tc_cache_write_part(int fd, const struct tc_part *p, const struct tc_dist *d, const char *identity, char **err)
+/* What process 0 stores beside the model, as the other processes lay it
+ * out: its sizes only (process 0 writes those bytes). */
+#define SHAPE_BLOBS 8
+struct shape {
+	struct tc_steps steps;
+	struct tc_span span;
+	struct tc_cache_blob blobs[SHAPE_BLOBS];
+	struct tc_cache_results res;
+};
+
+static const struct tc_cache_results *results_shape(const struct tc_part *p, const struct tc_dist *d,
+						    const struct tc_cache_results *res, struct shape *S)
+{
+	enum { HAS_STEPS, NCEVS, NPARTS, MAXSTEP, HAS_SPAN, NBLOBS, BLOB0, NV = BLOB0 + SHAPE_BLOBS };
+	uint64_t v[NV] = { 0 };
+	if (p->index == 0 && res) {
+		const struct tc_steps *st = res->steps;
+		v[HAS_STEPS] = st != NULL, v[HAS_SPAN] = res->span != NULL, v[NBLOBS] = TC_MIN(res->nblobs, SHAPE_BLOBS);
+		if (st) v[NCEVS] = st->ncevs, v[NPARTS] = st->npartitions, v[MAXSTEP] = st->max_step;
+		for (size_t i = 0; i < v[NBLOBS]; i++) v[BLOB0 + i] = res->blobs[i].size;
+	}
+	d->reduce(d->ctx, v, NV, TC_DIST_MAX);
+	memset(S, 0, sizeof *S);
+	S->steps.ncevs = v[NCEVS], S->steps.npartitions = (uint32_t)v[NPARTS], S->steps.max_step = (uint32_t)v[MAXSTEP];
+	for (size_t i = 0; i < v[NBLOBS]; i++) S->blobs[i] = (struct tc_cache_blob){ "", NULL, v[BLOB0 + i] };
+	S->res = (struct tc_cache_results){ v[HAS_STEPS] ? &S->steps : NULL, v[HAS_SPAN] ? &S->span : NULL, S->blobs,
+					    v[NBLOBS] };
+	return p->index == 0 && res ? res : &S->res;
+}
+
+bool tc_cache_write_part(int fd, const struct tc_part *p, const struct tc_dist *d, const struct tc_cache_results *res,
+			 const char *identity, char **err)
 {
 	struct writer w = { .fd = fd, .p = p, .buf = xmalloc(WBUF) };
 	uint64_t *counts = count_arrays(&w, d);
-	struct tc_cache_results none = { 0 };   /* steps, span, blobs: computed by the opener */
-	write_sections(&w, &none, identity);
+	struct shape S;
+	write_sections(&w, results_shape(p, d, res, &S), identity);
 	if (!w.bad && fsync(fd) != 0) w.bad = true, w.err = errno;
 	/* every process's bytes are in the file: each checksums its share of the chunks */
 	uint64_t bad = w.bad, c0 = w.hdr.nchunks * (uint64_t)p->index / (uint64_t)p->count;

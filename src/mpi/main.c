@@ -139,7 +139,7 @@ static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *
 	MPI_Bcast(id, len, MPI_CHAR, 0, M->comm);
 	int fd = M->rank == 0 ? out->fd : open(name, O_RDWR | O_CLOEXEC);
 	char *err = fd < 0 ? xasprintf("%s: %s", name, strerror(errno)) : NULL;
-	if (!tc_mpi_agree(M, &err)) tc_cache_write_part(fd, &M->part, &M->dist, id, &err);   /* collective */
+	if (!tc_mpi_agree(M, &err)) tc_cache_write_part(fd, &M->part, &M->dist, NULL, id, &err);   /* collective */
 	free(id);
 	if (M->rank != 0 && fd >= 0) close(fd);
 	if (tc_mpi_agree(M, &err)) rc = TC_EXIT_OUTPUT;
