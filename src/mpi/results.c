@@ -7,19 +7,11 @@
  * and the summary are not stored, and a note in the cache says why. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "analysis_span.h"
 #include "cache.h"
 #include "mpi_internal.h"
 #include "ui.h"
-
-static double cpu_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* Process 0: the lateness summary blob, as `tracecomb prep` packs it. */
 static void pack_lsum(struct tc_mpi_results *R)
@@ -43,7 +35,7 @@ static char *not_stored(const struct tc_steps_dist *g)
 void tc_mpi_results(struct tc_mpi *M, uint64_t bound, struct tc_mpi_results *R)
 {
 	*R = (struct tc_mpi_results){ .res.blobs = R->blobs };
-	double t0 = cpu_seconds(), peak0 = (double)tc_peak_rss();
+	double t0 = tc_usage().cpu, peak0 = (double)tc_peak_rss();
 	R->span = tc_span_dist(&M->part, &M->dist, false);
 	R->res.span = R->span;
 	R->steps = tc_steps_dist(&M->part, &M->dist, bound, &R->g);
@@ -55,7 +47,7 @@ void tc_mpi_results(struct tc_mpi *M, uint64_t bound, struct tc_mpi_results *R)
 		R->note = not_stored(&R->g);
 		R->blobs[R->res.nblobs++] = (struct tc_cache_blob){ TC_CACHE_NOTE_BLOB, R->note, strlen(R->note) + 1 };
 	}
-	M->steps_seconds = cpu_seconds() - t0;
+	M->steps_seconds = tc_usage().cpu - t0;
 	M->steps_rss = ((double)tc_peak_rss() - peak0) / 1048576.0;
 }
 
