@@ -29,6 +29,10 @@ struct tc_mpi {
 };
 
 void tc_mpi_setup(struct tc_mpi *M, MPI_Comm comm, size_t round_bytes);
+/* A barrier that sleeps (1 ms steps) instead of spinning: for processes
+ * that wait while one works alone (process 0 computing the steps), so that
+ * they leave it the cores they share. */
+void tc_mpi_wait_quietly(struct tc_mpi *M);
 /* True when some process has an error; *err becomes the first one's message. */
 bool tc_mpi_agree(struct tc_mpi *M, char **err);
 /* --replay FILE, --dump DIR (src/mpi/replay.c): the profile and wait states

@@ -43,6 +43,7 @@ void tc_mpi_results(struct tc_mpi *M, uint64_t bound, struct tc_mpi_results *R)
 		R->res.steps = R->steps;
 		pack_lsum(R);
 	}
+	if (R->g.stored) tc_mpi_wait_quietly(M);   /* the others wait for process 0's steps */
 	if (!R->g.stored) {
 		R->note = not_stored(&R->g);
 		R->blobs[R->res.nblobs++] = (struct tc_cache_blob){ TC_CACHE_NOTE_BLOB, R->note, strlen(R->note) + 1 };
