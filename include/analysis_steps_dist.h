@@ -27,16 +27,18 @@
 struct tc_steps_dist {
 	uint64_t ops, msgs, colls, members;  /* of the whole trace */
 	uint64_t need, bound;                /* bytes process 0 would need; the bound */
-	bool stored;                         /* gathered and computed: need <= bound */
+	bool calls_needed;                   /* the options read every call (caller_merge): not gathered */
+	bool stored;                         /* gathered and computed: need <= bound, calls not needed */
 	struct tc_trace *skel;               /* process 0: the skeleton the steps point at */
 };
 
 /* Collective.  Every process gets *g (the same on all); process 0 returns
- * the logical steps of the whole trace (the default options) when they fit
- * the bound, NULL elsewhere and over the bound.  Free with
- * tc_steps_dist_free. */
-struct tc_steps *tc_steps_dist(const struct tc_part *p, const struct tc_dist *d, uint64_t bound,
-			       struct tc_steps_dist *g);
+ * the logical steps of the whole trace with options o (NULL: the defaults)
+ * when they fit the bound, NULL elsewhere, over the bound, and with the
+ * caller merge (it reads every call's parent and region: 12 bytes per call,
+ * not gathered).  Free with tc_steps_dist_free. */
+struct tc_steps *tc_steps_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
+			       uint64_t bound, struct tc_steps_dist *g);
 void tc_steps_dist_free(struct tc_steps *s, struct tc_steps_dist *g);
 
 #endif

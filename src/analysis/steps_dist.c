@@ -2,7 +2,8 @@
  * (analysis_steps_dist.h, docs/scale.md "The logical steps in the cache"):
  * the communication skeleton gathered to process 0 within a bound, rebuilt
  * there as a model that the serial steps code reads exactly as it reads the
- * whole one, and tc_steps_compute run on it.
+ * whole one, and tc_steps_compute run on it (any options but the caller
+ * merge, which reads every call).
  *
  * The skeleton model of a rank holds its ops as they are (their message ids
  * and collective instances are global already) and one call per op with the
@@ -191,11 +192,15 @@ static struct tc_trace *skel_build(const struct tc_part *p, const struct tc_step
 	return K;
 }
 
-struct tc_steps *tc_steps_dist(const struct tc_part *p, const struct tc_dist *d, uint64_t bound,
-			       struct tc_steps_dist *g)
+struct tc_steps *tc_steps_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
+			       uint64_t bound, struct tc_steps_dist *g)
 {
+	struct tc_steps_opts def;
+	if (!o) tc_steps_default_opts(&def), o = &def;
 	struct skel_in in = { 0 };
 	skel_counts(p, d, bound, g, &in);
+	g->calls_needed = o->caller_merge;
+	g->stored = g->stored && !g->calls_needed;
 	struct tc_steps *s = NULL;
 	if (g->stored) {
 		gather_ops(p, d, &in);
@@ -205,7 +210,7 @@ struct tc_steps *tc_steps_dist(const struct tc_part *p, const struct tc_dist *d,
 	}
 	if (g->stored && p->index == 0) {
 		g->skel = skel_build(p, g, &in);
-		s = tc_steps_compute(g->skel, NULL);
+		s = tc_steps_compute(g->skel, o);
 	} else {
 		free(in.sends);
 		free(in.recvs);

@@ -22,8 +22,8 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: mpirun -np P tracecomb-mpi prep TRACE [-o FILE [--force] [--steps-bound SIZE]] [--dump DIR]\n"
-		   "                                   [--replay FILE] [--stats]\n"
+	fprintf(f, "usage: mpirun -np P tracecomb-mpi prep TRACE [-o FILE [--force] [--opt KEY=VALUE]...\n"
+		   "                 [--steps-bound SIZE]] [--dump DIR] [--replay FILE] [--stats]\n"
 		   "      every process reads its share of the ranks (whole ranks, balanced by the\n"
 		   "      definitions' event counts) and the model is built across the processes:\n"
 		   "      messages matched and numbered, collectives grouped, exactly as `tracecomb`\n"
@@ -33,7 +33,9 @@ static void usage(FILE *f)
 		   "      `report`, `render` as a serial `tracecomb prep` cache (docs/cache.md), with\n"
 		   "      what a serial cache stores: the model, the application span, the logical\n"
 		   "      steps and the lateness summary. An existing FILE is replaced when it is a\n"
-		   "      cache file, else only with --force.\n"
+		   "      cache file, else only with --force. --opt KEY=VALUE as `tracecomb prep`'s: the\n"
+		   "      cache matches the commands given the same options (but caller_merge=on: the\n"
+		   "      steps are then not stored).\n"
 		   "      --steps-bound SIZE: the memory process 0 may take to gather the communication\n"
 		   "      skeleton and compute the logical steps (bytes, or with K, M, G; default 4G;\n"
 		   "      docs/scale.md); over it the steps are not stored (prep and the cache say so)\n"
@@ -85,7 +87,13 @@ static void guard(void)
 }
 
 /* --- prep ------------------------------------------------------------------------- */
-struct prep { const char *trace, *out, *dump, *replay; bool force, stats; uint64_t steps_bound; };
+struct prep {
+	const char *trace, *out, *dump, *replay;
+	bool force, stats;
+	uint64_t steps_bound;
+	const char **opts;   /* --opt values */
+	size_t nopts;
+};
 
 /* SIZE: a number of bytes, or with K, M or G (binary); false when not one. */
 static bool parse_size(const char *v, uint64_t *out)
@@ -100,10 +108,18 @@ static bool parse_size(const char *v, uint64_t *out)
 
 static int parse(int argc, char **argv, struct prep *o, bool talk)
 {
-	*o = (struct prep){ .steps_bound = TC_SKEL_BOUND_DEFAULT };
+	*o = (struct prep){ .steps_bound = TC_SKEL_BOUND_DEFAULT, .opts = xcalloc((size_t)argc + 1, sizeof *o->opts) };
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc) o->out = argv[++i];
-		else if (!strcmp(argv[i], "--steps-bound") && i + 1 < argc) {
+		else if (!strcmp(argv[i], "--opt") && i + 1 < argc) {
+			char *e = NULL;
+			if (!report_opt_check(argv[++i], &e)) {
+				if (talk) fprintf(stderr, "tracecomb-mpi: prep: %s\n", e);
+				free(e);
+				return TC_EXIT_USAGE;
+			}
+			o->opts[o->nopts++] = argv[i];
+		} else if (!strcmp(argv[i], "--steps-bound") && i + 1 < argc) {
 			if (!parse_size(argv[++i], &o->steps_bound)) {
 				if (talk) fprintf(stderr, "tracecomb-mpi: prep: --steps-bound takes a size (bytes, or with K, M, G)\n");
 				return TC_EXIT_USAGE;
@@ -222,7 +238,7 @@ static int prep_loaded(struct tc_mpi *M, const struct prep *o, struct cli_out *o
 	if (!rc && (o->replay || o->dump)) rc = tc_mpi_replay(M, o->replay, o->dump);
 	if (!rc && o->out) {
 		struct tc_mpi_results R;
-		tc_mpi_results(M, o->steps_bound, &R);
+		tc_mpi_results(M, o->steps_bound, o->opts, o->nopts, &R);
 		rc = write_output(M, o, out, ident, &R);
 		tc_mpi_results_free(&R);
 	}
@@ -230,19 +246,17 @@ static int prep_loaded(struct tc_mpi *M, const struct prep *o, struct cli_out *o
 	return rc;
 }
 
-static int prep(struct tc_mpi *M, int argc, char **argv)
+static int prep_run(struct tc_mpi *M, const struct prep *o)
 {
-	struct prep o;
-	int rc = parse(argc, argv, &o, M->rank == 0);
-	if (rc) return rc;
+	int rc = 0;
 	struct cli_out idx = { 0 };
 	char *ident = NULL;
-	if (o.out && M->rank == 0) {   /* the place is checked once before the load, opened after it */
-		char *e = NULL, *anchor = tc_find_anchor(o.trace, &e);
-		rc = cli_out_open(&idx, o.out, o.force, anchor);
+	if (o->out && M->rank == 0) {   /* the place is checked once before the load, opened after it */
+		char *e = NULL, *anchor = tc_find_anchor(o->trace, &e);
+		rc = cli_out_open(&idx, o->out, o->force, anchor);
 		out_discard(&idx);
 		/* the identity before reading, as serial prep: a file changed meanwhile makes the cache stale */
-		if (!rc && anchor && !(ident = tc_cache_identity(anchor, NULL, 0, &e))) {
+		if (!rc && anchor && !(ident = tc_cache_identity(anchor, o->opts, o->nopts, &e))) {
 			fprintf(stderr, "tracecomb-mpi: %s\n", e);
 			rc = TC_EXIT_TRACE;
 		}
@@ -255,18 +269,27 @@ static int prep(struct tc_mpi *M, int argc, char **argv)
 	}
 	struct tc_read_opts ro = { .threads = 1, .share = &M->share };
 	char *err = NULL;
-	struct tc_trace *t = tc_read_otf2(o.trace, &ro, &err);
+	struct tc_trace *t = tc_read_otf2(o->trace, &ro, &err);
 	if (!t) {
 		if (M->rank == 0) fprintf(stderr, "tracecomb-mpi: %s\n", err ? err : "cannot load trace");
 		free(err);
 		free(ident);
 		return TC_EXIT_TRACE;
 	}
-	rc = prep_loaded(M, &o, &idx, ident);
+	rc = prep_loaded(M, o, &idx, ident);
 	if (rc && tmp_path) out_discard(&idx);
 	free(ident);
 	tc_part_release(&M->part);
 	tc_trace_free(t);
+	return rc;
+}
+
+static int prep(struct tc_mpi *M, int argc, char **argv)
+{
+	struct prep o;
+	int rc = parse(argc, argv, &o, M->rank == 0);
+	if (!rc) rc = prep_run(M, &o);
+	free(o.opts);
 	return rc;
 }
 

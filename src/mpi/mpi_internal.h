@@ -41,10 +41,11 @@ bool tc_mpi_agree(struct tc_mpi *M, char **err);
  * returns the same status. */
 int tc_mpi_replay(struct tc_mpi *M, const char *json_path, const char *dump_dir);
 
-/* What prep -o stores beside the model (src/mpi/results.c): the span on
- * every process; the logical steps and the lateness summary on process 0
- * when the skeleton fits `bound` bytes there, else a note (every process)
- * saying why not; res: all of it for tc_cache_write_part.  Collective. */
+/* What prep -o stores beside the model (src/mpi/results.c), as the --opt
+ * values opts[0..nopts) make it: the span on every process; the logical
+ * steps and the lateness summary on process 0 when the skeleton fits
+ * `bound` bytes there, else a note (every process) saying why not; res: all
+ * of it for tc_cache_write_part.  Collective. */
 struct tc_mpi_results {
 	struct tc_span *span;
 	struct tc_steps *steps;
@@ -54,7 +55,7 @@ struct tc_mpi_results {
 	struct tc_cache_blob blobs[2];
 	struct tc_cache_results res;
 };
-void tc_mpi_results(struct tc_mpi *M, uint64_t bound, struct tc_mpi_results *R);
+void tc_mpi_results(struct tc_mpi *M, uint64_t bound, const char *const *opts, size_t nopts, struct tc_mpi_results *R);
 void tc_mpi_results_free(struct tc_mpi_results *R);
 
 #endif

@@ -11,7 +11,20 @@
 #include "analysis_span.h"
 #include "cache.h"
 #include "mpi_internal.h"
+#include "session.h"
 #include "ui.h"
+
+/* What the --opt values make of the stored results: the steps' options and
+ * whether the span is the whole trace (as a session given them computes). */
+static void stored_opts(struct tc_mpi *M, const char *const *kv, size_t n, struct tc_steps_opts *o, bool *span_all)
+{
+	struct tc_session *s = session_new(M->part.t);
+	for (size_t i = 0; i < n; i++) session_set_opt(s, kv[i]);
+	session_steps_opts(s, o);
+	*span_all = !strcmp(session_opt(s, "span", "app"), "all");
+	s->t = NULL;   /* the part's */
+	session_free(s);
+}
 
 /* Process 0: the lateness summary blob, as `tracecomb prep` packs it. */
 static void pack_lsum(struct tc_mpi_results *R)
@@ -26,19 +39,25 @@ static void pack_lsum(struct tc_mpi_results *R)
 static char *not_stored(const struct tc_steps_dist *g)
 {
 	char need[32], bound[32];
+	if (g->calls_needed)
+		return xstrdup("the logical steps not stored by tracecomb-mpi: --opt caller_merge=on reads every call, "
+			       "which is not gathered");
 	fmt_bytes(need, sizeof need, g->need);
 	fmt_bytes(bound, sizeof bound, g->bound);
 	return xasprintf("the logical steps not stored by tracecomb-mpi: their communication skeleton needs %s on one "
 			 "process, over --steps-bound %s", need, bound);
 }
 
-void tc_mpi_results(struct tc_mpi *M, uint64_t bound, struct tc_mpi_results *R)
+void tc_mpi_results(struct tc_mpi *M, uint64_t bound, const char *const *opts, size_t nopts, struct tc_mpi_results *R)
 {
 	*R = (struct tc_mpi_results){ .res.blobs = R->blobs };
 	double t0 = tc_usage().cpu, peak0 = (double)tc_peak_rss();
-	R->span = tc_span_dist(&M->part, &M->dist, false);
+	struct tc_steps_opts o;
+	bool span_all;
+	stored_opts(M, opts, nopts, &o, &span_all);
+	R->span = tc_span_dist(&M->part, &M->dist, span_all);
 	R->res.span = R->span;
-	R->steps = tc_steps_dist(&M->part, &M->dist, bound, &R->g);
+	R->steps = tc_steps_dist(&M->part, &M->dist, &o, bound, &R->g);
 	if (R->steps) {
 		R->res.steps = R->steps;
 		pack_lsum(R);

@@ -13,7 +13,8 @@
 # and gives exactly the archive's output (regions.seconds, a wall time, left
 # out), also with sections of several chunks that straddle two processes'
 # bytes; over --steps-bound the steps are not stored, prep, the cache and
-# the opener say so, and the outputs are the same; prep -o writes that one
+# the opener say so, and the outputs are the same; --opt goes into the
+# cache as prep's (the steps made with it); prep -o writes that one
 # file, replaces a cache file, refuses another existing FILE without --force;
 # a process that cannot read
 # its share ends every process with one message, exit 2 and no output.
@@ -179,6 +180,25 @@ if [ -f "$T/traces.otf2" ]; then
 		got=$(sed -n 's/.*; \(the logical steps not stored by .*\): computed when it is opened$/\1/p' "$TMPD/log")
 		cached "steps-bound" $P "$T" "$TMPD/c.tcc" "${got:-?}"
 	done
+	# --opt as tracecomb prep's: in the identity, the steps made with them
+	# (lamport, leap_merge: the commands given the same --opt use the
+	# stored steps and report as from the archive); caller_merge=on reads
+	# every call: the steps are not stored, and that is said
+	for opt in lamport=on leap_merge=on span=all caller_merge=on; do
+		rep "$T" --no-cache --opt $opt >"$TMPD/ra.json"
+		for P in 2 3; do
+			rm -f "$TMPD/c.tcc"
+			$MPIRUN -np $P "$MPI_BIN" prep "$T" -o "$TMPD/c.tcc" --opt $opt >"$TMPD/log" 2>&1
+			rep "$T" --cache "$TMPD/c.tcc" --opt $opt >"$TMPD/rc.json"
+			note="cache: $TMPD/c.tcc used"
+			[ $opt = caller_merge=on ] && note="$note (the logical steps not stored by tracecomb-mpi: --opt caller_merge=on reads every call, which is not gathered: computed when needed)"
+			if grep -qxF "$note" "$TMPD/rep.err" && cmp -s "$TMPD/ra.json" "$TMPD/rc.json"; then ok "opt $opt P=$P"
+			else notok "opt $opt P=$P" "$(head -n 1 "$TMPD/rep.err"); $(diff "$TMPD/ra.json" "$TMPD/rc.json" | head -n 3 | tr '\n' ' ')"; fi
+		done
+	done
+	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$TMPD/c.tcc" --opt nosuch=1 >"$TMPD/log" 2>&1
+	rc=$?
+	check "opt unknown" [ $rc = 1 ] && [ "$(grep -c '^tracecomb-mpi: prep: ' "$TMPD/log")" = 1 ]
 	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$TMPD/c.tcc" --steps-bound 12X >"$TMPD/log" 2>&1
 	rc=$?
 	check "steps-bound not a size" [ $rc = 1 ] && grep -q "^tracecomb-mpi: prep: --steps-bound takes a size" "$TMPD/log"

@@ -5,8 +5,10 @@
  * (analysis_steps_dist.h) equal the serial ones field for field, every
  * double as bits, on the hand-built trace (non-blocking messages, sends
  * nobody receives, a receive without a send, a clock violation, a
- * sub-communicator, COMM_SELF and incomplete collectives); over the bound
- * nothing is gathered and every process knows it. */
+ * sub-communicator, COMM_SELF and incomplete collectives), with the
+ * default options and each other one but the caller merge; over the bound,
+ * and with the caller merge, nothing is gathered and every process knows
+ * it. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -60,7 +62,14 @@ static void same_steps(const struct tc_steps *a, const struct tc_steps *b, uint3
 	assert_memory_equal(a->msg_recv_cev, b->msg_recv_cev, nmsgs * sizeof *a->msg_recv_cev);
 }
 
-struct want { struct tc_trace *t; struct tc_span *span; struct tc_steps *steps; uint64_t bound; struct tc_steps_dist g; };
+struct want {
+	struct tc_trace *t;
+	struct tc_span *span;
+	struct tc_steps *steps;
+	const struct tc_steps_opts *o;
+	uint64_t bound;
+	struct tc_steps_dist g;
+};
 
 static void dist_proc(struct dk_proc *x)
 {
@@ -69,7 +78,7 @@ static void dist_proc(struct dk_proc *x)
 	struct tc_span *sp = tc_span_dist(&x->part, &x->d, false);
 	same_span(w->span, sp, w->t->nranks);   /* on every process */
 	tc_span_free(sp);
-	struct tc_steps *st = tc_steps_dist(&x->part, &x->d, w->bound, &w->g);
+	struct tc_steps *st = tc_steps_dist(&x->part, &x->d, w->o, w->bound, &w->g);
 	if (x->p == 0 && w->g.stored) same_steps(w->steps, st, w->t->nranks, w->t->nmsgs);
 	else assert_null(st);
 	assert_int_equal(w->g.ops + w->g.msgs > 0, 1);
@@ -78,13 +87,14 @@ static void dist_proc(struct dk_proc *x)
 	tc_trace_free(x->t);
 }
 
-static void run(struct tc_trace *t, struct tc_span *span, struct tc_steps *steps, uint64_t bound, bool stored)
+static void run(struct tc_trace *t, struct tc_span *span, struct tc_steps *steps, const struct tc_steps_opts *o,
+		uint64_t bound, bool stored)
 {
 	for (int P = 1; P <= DK_MAXP; P++) {
 		struct want w[DK_MAXP];
 		void *arg[DK_MAXP];
 		for (int p = 0; p < P; p++) {
-			w[p] = (struct want){ t, span, steps, bound, { 0 } };
+			w[p] = (struct want){ t, span, steps, o, bound, { 0 } };
 			arg[p] = &w[p];
 		}
 		dk_run(P, dist_proc, arg);
@@ -103,11 +113,17 @@ static void test_dist_equals_serial(void **state)
 	struct tc_trace *t = dk_trace(0, DK_NR, true);
 	tc_trace_finish(t);
 	struct tc_span *span = tc_span_compute(t, false);
-	struct tc_steps *steps = tc_steps_compute(t, NULL);
-	assert_true(steps->ncevs > 0 && t->nmsgs > 0 && t->ncolls > 0);
-	run(t, span, steps, TC_SKEL_BOUND_DEFAULT, true);
-	run(t, span, steps, 0, false);   /* over the bound: nothing gathered */
-	tc_steps_free(steps);
+	for (int k = 0; k < 6; k++) {   /* the defaults, then one option changed each time */
+		struct tc_steps_opts o;
+		tc_steps_default_opts(&o);
+		bool *flip[] = { NULL, &o.lamport, &o.leap_merge, &o.coalesce_isends, &o.waitall_merge, &o.caller_merge };
+		if (flip[k]) *flip[k] = !*flip[k];
+		struct tc_steps *steps = tc_steps_compute(t, &o);
+		assert_true(steps->ncevs > 0 && t->nmsgs > 0 && t->ncolls > 0);
+		run(t, span, steps, &o, TC_SKEL_BOUND_DEFAULT, !o.caller_merge);
+		if (k == 0) run(t, span, steps, &o, 0, false);   /* over the bound: nothing gathered */
+		tc_steps_free(steps);
+	}
 	tc_span_free(span);
 	tc_trace_free(t);
 }
