@@ -186,6 +186,8 @@ static struct tc_trace *skel_build(const struct tc_part *p, const struct tc_step
 		const struct tc_rank *R = &K->ranks[b->rank];
 		members[b->at] = (struct tc_coll_member){ .rank = b->rank, .call = b->op < R->nops ? R->ops[b->op].call : 0 };
 	}
+	free(in->msgs), free(in->colls), free(in->members);   /* before the steps' own memory */
+	in->msgs = NULL, in->colls = NULL, in->members = NULL;
 	K->msgs = msgs, K->nmsgs = g->msgs;
 	K->colls = colls, K->ncolls = g->colls;
 	K->coll_members = members;
