@@ -145,6 +145,33 @@ static void skel_rank(struct tc_rank *R, const struct skel_op *a, uint32_t n, st
 	R->ops = ops, R->nops = n;
 }
 
+/* The skeleton's messages, instances and members (the ranks' calls
+ * built); the gathered records are freed before the steps' own memory. */
+static void skel_globals(struct tc_trace *K, const struct tc_steps_dist *g, struct skel_in *in)
+{
+	struct tc_msg *msgs = xcalloc(g->msgs + 1, sizeof *msgs);
+	for (size_t m = 0; m < in->nmsgs && m < g->msgs; m++) {
+		const struct skel_msg *x = &in->msgs[m];
+		msgs[m].send_done = x->send_done, msgs[m].post_time = x->post_time, msgs[m].flags = x->flags;
+	}
+	struct tc_coll *colls = xcalloc(g->colls + 1, sizeof *colls);
+	for (size_t c = 0; c < in->ncolls && c < g->colls; c++)
+		colls[c].first = in->colls[c].first, colls[c].n = in->colls[c].n;
+	struct tc_coll_member *members = xcalloc(g->members + 1, sizeof *members);
+	for (size_t i = 0; i < in->nmembers; i++) {
+		const struct skel_member *b = &in->members[i];
+		if (b->at >= g->members || b->rank >= K->nranks) continue;   /* never: the finish placed them */
+		const struct tc_rank *R = &K->ranks[b->rank];
+		members[b->at] = (struct tc_coll_member){ .rank = b->rank,
+							  .call = b->op < R->nops ? R->ops[b->op].call : 0 };
+	}
+	free(in->msgs), free(in->colls), free(in->members);
+	in->msgs = NULL, in->colls = NULL, in->members = NULL;
+	K->msgs = msgs, K->nmsgs = g->msgs;
+	K->colls = colls, K->ncolls = g->colls;
+	K->coll_members = members;
+}
+
 /* Process 0: the skeleton model from what was gathered (its definitions
  * and scalars process 0's, which every process has). */
 static struct tc_trace *skel_build(const struct tc_part *p, const struct tc_steps_dist *g, struct skel_in *in)
@@ -172,25 +199,7 @@ static struct tc_trace *skel_build(const struct tc_part *p, const struct tc_step
 	}
 	free(in->ops);
 	in->ops = NULL;
-	struct tc_msg *msgs = xcalloc(g->msgs + 1, sizeof *msgs);
-	for (size_t m = 0; m < in->nmsgs && m < g->msgs; m++) {
-		const struct skel_msg *x = &in->msgs[m];
-		msgs[m].send_done = x->send_done, msgs[m].post_time = x->post_time, msgs[m].flags = x->flags;
-	}
-	struct tc_coll *colls = xcalloc(g->colls + 1, sizeof *colls);
-	for (size_t c = 0; c < in->ncolls && c < g->colls; c++) colls[c].first = in->colls[c].first, colls[c].n = in->colls[c].n;
-	struct tc_coll_member *members = xcalloc(g->members + 1, sizeof *members);
-	for (size_t i = 0; i < in->nmembers; i++) {
-		const struct skel_member *b = &in->members[i];
-		if (b->at >= g->members || b->rank >= nr) continue;   /* never: the finish placed them */
-		const struct tc_rank *R = &K->ranks[b->rank];
-		members[b->at] = (struct tc_coll_member){ .rank = b->rank, .call = b->op < R->nops ? R->ops[b->op].call : 0 };
-	}
-	free(in->msgs), free(in->colls), free(in->members);   /* before the steps' own memory */
-	in->msgs = NULL, in->colls = NULL, in->members = NULL;
-	K->msgs = msgs, K->nmsgs = g->msgs;
-	K->colls = colls, K->ncolls = g->colls;
-	K->coll_members = members;
+	skel_globals(K, g, in);
 	return K;
 }
 
