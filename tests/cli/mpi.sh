@@ -13,7 +13,8 @@
 # and gives exactly the archive's output (regions.seconds, a wall time, left
 # out), also with sections of several chunks that straddle two processes'
 # bytes; over --steps-bound the steps are not stored, prep, the cache and
-# the opener say so, and the outputs are the same; --opt goes into the
+# the opener say so, and the outputs are the same; the file itself is the
+# serial prep's but for the load times and checksums; --opt goes into the
 # cache as prep's (the steps made with it); prep -o writes that one
 # file, replaces a cache file, refuses another existing FILE without --force;
 # a process that cannot read
@@ -50,6 +51,22 @@ cached() {
 	else notok "$1 cache P=$2" "report or render differs: $(diff "$TMPD/ra.json" "$TMPD/rc.json" | head -n 3 | tr '\n' ' ')"; fi
 }
 
+# samefile NAME P SERIAL FILE: the cache FILE tracecomb-mpi wrote is, byte for
+# byte, the one `tracecomb prep` wrote (SERIAL) but for the wall-clock load
+# times in struct tc_trace (its section, CS_TRACE) and the checksums that
+# cover them (the header's last two words, the table from sums_off): the
+# same model, span, steps and summary, laid out alike.  Offsets from
+# src/cache/format.h: sec[s] = {off, size, chunk0} at 56 + 24 s, sums_off at
+# 632, the header's checksums at 648..663.
+samefile() {
+	u8() { od -An -t u8 -j "$1" -N 8 "$2" | tr -d ' '; }
+	a=$(u8 $((56 + 22 * 24)) "$4"); z=$((a + $(u8 $((56 + 22 * 24 + 8)) "$4"))); sums=$(u8 632 "$4")
+	if [ "$(wc -c <"$3")" != "$(wc -c <"$4")" ]; then notok "$1 file P=$2" "size $(wc -c <"$4"), prep's $(wc -c <"$3")"; return; fi
+	at=$(cmp -l "$3" "$4" | awk -v a="$a" -v z="$z" -v s="$sums" \
+		'{ o = $1 - 1; if (!((o >= 648 && o < 664) || (o >= a && o < z) || o >= s)) { print o; exit } }')
+	if [ -z "$at" ]; then ok "$1 file P=$2"; else notok "$1 file P=$2" "differs from prep's at byte $at"; fi
+}
+
 # same NAME TRACE: for P = 1..4 the MPI parts equal the serial ones (rounds of
 # 4 KiB but for P = 1, the default), the profile and wait states replayed
 # over them equal the serial ones: bit for bit (replay.txt of --dump, doubles
@@ -63,6 +80,7 @@ same() {
 	fi
 	rep "$trace" --no-cache >"$TMPD/ra.json"
 	"$BIN" render "$trace" --view logical --size 120x36 --no-cache >"$TMPD/ra.txt" 2>/dev/null
+	"$BIN" prep "$trace" -o "$TMPD/serial.tcc" >/dev/null 2>&1 || notok "$name prep" "serial prep failed"
 	for P in 1 2 3 4; do
 		s=$TMPD/s$P; m=$TMPD/m$P
 		rm -rf "$s" "$m" "$TMPD/c.tcc"; mkdir -p "$s" "$m"
@@ -79,6 +97,7 @@ same() {
 		if cmp -s "$TMPD/serial.json" "$TMPD/replay.json"; then ok "$name P=$P replay"
 		else notok "$name P=$P replay" "$(diff "$TMPD/serial.json" "$TMPD/replay.json" | head -n 4 | tr '\n' ' ')"; fi
 		cached "$name" $P "$trace" "$TMPD/c.tcc"
+		samefile "$name" $P "$TMPD/serial.tcc" "$TMPD/c.tcc"
 	done
 	covered "$name" "$TMPD/s4"
 }
