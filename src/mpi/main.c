@@ -46,7 +46,8 @@ static void usage(FILE *f)
 		   "      process its ranks, docs/scale.md \"Replay\"), written by process 0 as\n"
 		   "      `tracecomb report --json --section profile,waitstates` writes them;\n"
 		   "      --stats: per process: its ranks, read and finish time, replay and steps CPU time,\n"
-		   "      peak RSS (and how much each raised it), exchange rounds, bytes sent, CPU time\n"
+		   "      peak RSS (and how much each raised it), exchange rounds, bytes sent, CPU time;\n"
+		   "      with -o the skeleton's counts and bytes against --steps-bound\n"
 		   "       tracecomb-mpi --help | --version\n"
 		   "Exit codes as tracecomb's: 1 usage or a refused -o place, 2 the trace cannot be read\n"
 		   "(on any process: one message, from the first that failed), 3 out of memory, 4 the\n"
@@ -213,6 +214,15 @@ static void print_stats(struct tc_mpi *M, const struct tc_trace *t)
 		       "(replay +%.1f, steps +%.1f) exchanges %.0f rounds %.0f sent %.1f MiB CPU %.3f s (all, the write "
 		       "included)\n",
 		       p, M->size, w[0], w[1], w[2], w[3], w[8], w[11], w[4], w[9], w[12], w[5], w[6], w[7], w[10]);
+	}
+	const struct tc_steps_dist *g = &M->steps;
+	if (M->rank == 0 && g->bound) {
+		char need[32], bound[32];
+		fmt_bytes(need, sizeof need, g->need);
+		fmt_bytes(bound, sizeof bound, g->bound);
+		printf("steps %s: skeleton of %llu ops, %llu messages, %llu instances, %llu members: %s of --steps-bound %s\n",
+		       g->stored ? "stored" : "not stored", (unsigned long long)g->ops, (unsigned long long)g->msgs,
+		       (unsigned long long)g->colls, (unsigned long long)g->members, need, bound);
 	}
 	free(all);
 }

@@ -23,6 +23,7 @@ struct tc_mpi {
 	double replay_seconds;                   /* CPU of the replay (--replay) */
 	double replay_rss;                       /* MiB the replay raised the peak RSS by */
 	double steps_seconds, steps_rss;         /* the same for the span, steps and summary (-o) */
+	struct tc_steps_dist steps;              /* the skeleton's counts and bound (-o; no pointers kept) */
 	struct tc_dist dist;
 	struct tc_read_share share;
 	struct tc_part part;         /* the finish's result */

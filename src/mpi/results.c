@@ -67,6 +67,8 @@ void tc_mpi_results(struct tc_mpi *M, uint64_t bound, const char *const *opts, s
 		R->note = not_stored(&R->g);
 		R->blobs[R->res.nblobs++] = (struct tc_cache_blob){ TC_CACHE_NOTE_BLOB, R->note, strlen(R->note) + 1 };
 	}
+	M->steps = R->g;
+	M->steps.skel = NULL;
 	M->steps_seconds = tc_usage().cpu - t0;
 	M->steps_rss = ((double)tc_peak_rss() - peak0) / 1048576.0;
 }
