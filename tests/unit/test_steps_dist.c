@@ -3,7 +3,7 @@
  * distkit.h): the application span (tc_span_dist, on every process) and
  * the logical steps of the skeleton gathered to process 0
  * (analysis_steps_dist.h) equal the serial ones field for field, every
- * double as bits, on the hand-built trace (non-blocking messages, sends
+ * double as bits, and as a cache file stores them, on the hand-built trace (non-blocking messages, sends
  * nobody receives, a receive without a send, a clock violation, a
  * sub-communicator, COMM_SELF and incomplete collectives), with the
  * default options and each other one but the caller merge; over the bound,
@@ -18,6 +18,7 @@
 
 #include "analysis_span.h"
 #include "analysis_steps_dist.h"
+#include "cache.h"
 #include "distkit.h"
 
 static void same_span(const struct tc_span *a, const struct tc_span *b, uint32_t nranks)
@@ -62,6 +63,34 @@ static void same_steps(const struct tc_steps *a, const struct tc_steps *b, uint3
 	assert_memory_equal(a->msg_recv_cev, b->msg_recv_cev, nmsgs * sizeof *a->msg_recv_cev);
 }
 
+/* The cache file of model t with steps st (nothing else): the steps as the
+ * file stores them, every field of every array (padding zeroed). */
+static char *cache_bytes(const struct tc_trace *t, const struct tc_steps *st, long *n)
+{
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	struct tc_cache_results res = { .steps = st };
+	char *err = NULL;
+	assert_true(tc_cache_write(f, t, &res, "identity", &err));
+	*n = ftell(f);
+	char *b = xmalloc((size_t)*n + 1);
+	rewind(f);
+	assert_int_equal(fread(b, 1, (size_t)*n, f), (size_t)*n);
+	fclose(f);
+	return b;
+}
+
+/* The same file with the serial steps and with the gathered ones. */
+static void same_file(const struct tc_trace *t, const struct tc_steps *a, const struct tc_steps *b)
+{
+	long na, nb;
+	char *x = cache_bytes(t, a, &na), *y = cache_bytes(t, b, &nb);
+	assert_int_equal(na, nb);
+	assert_memory_equal(x, y, (size_t)na);
+	free(x);
+	free(y);
+}
+
 struct want {
 	struct tc_trace *t;
 	struct tc_span *span;
@@ -79,8 +108,12 @@ static void dist_proc(struct dk_proc *x)
 	same_span(w->span, sp, w->t->nranks);   /* on every process */
 	tc_span_free(sp);
 	struct tc_steps *st = tc_steps_dist(&x->part, &x->d, w->o, w->bound, &w->g);
-	if (x->p == 0 && w->g.stored) same_steps(w->steps, st, w->t->nranks, w->t->nmsgs);
-	else assert_null(st);
+	if (x->p == 0 && w->g.stored) {
+		same_steps(w->steps, st, w->t->nranks, w->t->nmsgs);
+		same_file(w->t, w->steps, st);
+	} else {
+		assert_null(st);
+	}
 	assert_int_equal(w->g.ops + w->g.msgs > 0, 1);
 	tc_steps_dist_free(st, &w->g);
 	tc_part_release(&x->part);
