@@ -61,6 +61,20 @@ static void skel_counts(const struct tc_part *p, const struct tc_dist *d, uint64
 	g->stored = g->need <= bound;
 }
 
+/* The n records of v (allocated, taken) to process 0: there all of them,
+ * grouped by process in order (*nin); NULL elsewhere.  One process keeps
+ * its own. */
+static void *gather0(const struct tc_dist *d, void *v, size_t n, size_t recsize, size_t *nin)
+{
+	if (d->count == 1) {
+		*nin = n;
+		return v;
+	}
+	void *in = replay_gather0(d, v, n, recsize, nin);
+	free(v);
+	return in;
+}
+
 /* This process's ops, in rank order, to process 0. */
 static void gather_ops(const struct tc_part *p, const struct tc_dist *d, struct skel_in *in)
 {
@@ -76,8 +90,7 @@ static void gather_ops(const struct tc_part *p, const struct tc_dist *d, struct 
 			v[k] = (struct skel_op){ c->enter, c->leave, c->region, c->parent, 0, R->ops[o] };
 		}
 	}
-	in->ops = replay_gather0(d, v, n, sizeof *v, &in->nops);
-	free(v);
+	in->ops = gather0(d, v, n, sizeof *v, &in->nops);
 }
 
 /* This process's ranks' message ids (sends, or receives), in rank order, to process 0. */
@@ -93,9 +106,7 @@ static uint32_t *gather_ids(const struct tc_part *p, const struct tc_dist *d, bo
 		if (m) memcpy(at, recv ? R->recv_msgs : R->send_msgs, m * sizeof *at);
 		at += m;
 	}
-	uint32_t *in = replay_gather0(d, v, n, sizeof *v, nin);
-	free(v);
-	return in;
+	return gather0(d, v, n, sizeof *v, nin);
 }
 
 /* The slices of messages, instances and members (in global order but the
@@ -105,19 +116,16 @@ static void gather_globals(const struct tc_part *p, const struct tc_dist *d, str
 	struct skel_msg *m = xcalloc(p->nmsgs + 1, sizeof *m);
 	for (size_t i = 0; i < p->nmsgs; i++)
 		m[i] = (struct skel_msg){ p->msgs[i].send_done, p->msgs[i].post_time, p->msgs[i].flags, 0 };
-	in->msgs = replay_gather0(d, m, p->nmsgs, sizeof *m, &in->nmsgs);
-	free(m);
+	in->msgs = gather0(d, m, p->nmsgs, sizeof *m, &in->nmsgs);
 	struct skel_coll *c = xcalloc(p->ncolls + 1, sizeof *c);
 	for (size_t i = 0; i < p->ncolls; i++) c[i] = (struct skel_coll){ p->colls[i].first, p->colls[i].n };
-	in->colls = replay_gather0(d, c, p->ncolls, sizeof *c, &in->ncolls);
-	free(c);
+	in->colls = gather0(d, c, p->ncolls, sizeof *c, &in->ncolls);
 	struct skel_member *b = xcalloc(p->nmembers + 1, sizeof *b);
 	for (size_t i = 0; i < p->nmembers; i++) {
 		const struct tc_coll_member *mb = &p->members[i];
 		b[i] = (struct skel_member){ p->member_at[i], mb->rank, p->t->ranks[mb->rank].calls[mb->call].op };
 	}
-	in->members = replay_gather0(d, b, p->nmembers, sizeof *b, &in->nmembers);
-	free(b);
+	in->members = gather0(d, b, p->nmembers, sizeof *b, &in->nmembers);
 }
 
 /* Calls of the skeleton rank whose ops are a[0..n): a filler before the
