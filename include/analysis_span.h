@@ -26,6 +26,11 @@ struct tc_span {
 
 /* all = true: the whole trace (tmin .. tmax). */
 struct tc_span *tc_span_compute(const struct tc_trace *t, bool all);
+/* The same over a distributed model (part.h, docs/scale.md): each process
+ * marks its own ranks, a few reductions join them; on every process. */
+struct tc_part;
+struct tc_dist;
+struct tc_span *tc_span_dist(const struct tc_part *p, const struct tc_dist *d, bool all);
 void tc_span_free(struct tc_span *s);
 /* Seconds of the span (t1 - t0). */
 static inline double tc_span_len(const struct tc_trace *t, const struct tc_span *s)

@@ -40,6 +40,9 @@ uint64_t tc_trace_bytes(const struct tc_trace *t);
  * logical steps, the application span, and named blobs of the layers above
  * (e.g. the UI's lateness summary, src/ui/lsum.c), opaque here. */
 struct tc_cache_blob { const char *name; const void *p; size_t size; };
+/* A blob that says, in one NUL-terminated line, why the steps are not
+ * stored (tracecomb-mpi over its bound); the opener shows it. */
+#define TC_CACHE_NOTE_BLOB "cache.note"
 struct tc_cache_results {
 	const struct tc_steps *steps;
 	const struct tc_span *span;
@@ -55,12 +58,14 @@ bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_cache_res
  * part p, d its operations) writes its own bytes of the one cache file into
  * fd, the same new file opened on every process; then each checksums its
  * share of the chunks, read back, and process 0 writes the checksum table
- * and the header.  Steps, span and blobs are not stored.  Collective:
- * true on every process when every one succeeded, else false and *err
- * (this process's error; NULL when only another process failed). */
+ * and the header.  r: what is stored beside the model (steps, span, blobs),
+ * process 0's (the others' is ignored: they learn its sizes; NULL: nothing).
+ * Collective: true on every process when every one succeeded, else false
+ * and *err (this process's error; NULL when only another process failed). */
 struct tc_part;
 struct tc_dist;
-bool tc_cache_write_part(int fd, const struct tc_part *p, const struct tc_dist *d, const char *identity, char **err);
+bool tc_cache_write_part(int fd, const struct tc_part *p, const struct tc_dist *d, const struct tc_cache_results *r,
+			 const char *identity, char **err);
 /* A blob of a trace opened from a cache: its bytes (8-byte aligned, inside the
  * mapping, valid as long as the trace) and *size, or NULL. */
 const void *tc_cache_blob(const struct tc_trace *t, const char *name, size_t *size);

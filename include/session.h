@@ -51,6 +51,9 @@ double session_opt_num(const struct tc_session *s, const char *key, double def);
 const struct tc_span *session_span(struct tc_session *s);
 /* Lazily computed results (each implemented next to its report section). */
 const struct tc_steps *session_steps(struct tc_session *s);
+/* The steps' options the session's --opt values give (the defaults else). */
+struct tc_steps_opts;
+void session_steps_opts(const struct tc_session *s, struct tc_steps_opts *o);
 const struct tc_waitstates *session_waitstates(struct tc_session *s);
 const struct tc_profile *session_profile(struct tc_session *s);
 const struct tc_latency *session_latency(struct tc_session *s);

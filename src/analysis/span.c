@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis_span.h"
+#include "part.h"
 
 static bool name_is(const struct tc_trace *t, uint32_t region, const char *const *names)
 {
@@ -32,78 +33,119 @@ bool tc_region_is_finalize(const struct tc_trace *t, uint32_t region)
 	return name_is(t, region, n);
 }
 
-/* First enter and last leave of the calls that communicate (ops), over ranks. */
-static bool comm_bounds(const struct tc_trace *t, uint64_t *lo, uint64_t *hi)
+/* What ranks give the span, combined over ranks (and over processes, by
+ * tc_span_dist): words combined by MIN, words combined by MAX.  The longest
+ * Init and Finalize are doubles >= 0, whose bits order as the numbers do. */
+enum { SP_INIT_LO, SP_COMM_LO, SP_NMIN };
+enum { SP_FIN_HI, SP_COMM_HI, SP_HAVE_INIT, SP_HAVE_FIN, SP_COMM, SP_INIT_S, SP_FIN_S, SP_NMAX };
+struct span_acc { uint64_t min[SP_NMIN], max[SP_NMAX]; };
+
+static uint64_t dbits(double v)
 {
-	bool any = false;
-	for (uint32_t r = 0; r < t->nranks; r++) {
+	uint64_t u;
+	memcpy(&u, &v, sizeof u);
+	return u;
+}
+
+static double bits_d(uint64_t u)
+{
+	double v;
+	memcpy(&v, &u, sizeof v);
+	return v;
+}
+
+/* First enter and last leave of the calls that communicate (ops), over the ranks [r0, r1). */
+static void comm_bounds(const struct tc_trace *t, uint32_t r0, uint32_t r1, struct span_acc *A)
+{
+	for (uint32_t r = r0; r < r1; r++) {
 		const struct tc_rank *R = &t->ranks[r];
 		if (!R->nops) continue;
 		uint64_t a = R->calls[R->ops[0].call].enter, z = 0;
 		for (uint32_t o = 0; o < R->nops; o++) z = TC_MAX(z, R->calls[R->ops[o].call].leave);
-		if (!any || a < *lo) *lo = a;
-		if (!any || z > *hi) *hi = z;
-		any = true;
+		A->min[SP_COMM_LO] = TC_MIN(A->min[SP_COMM_LO], a);
+		A->max[SP_COMM_HI] = TC_MAX(A->max[SP_COMM_HI], z);
+		A->max[SP_COMM] = 1;
 	}
-	return any;
 }
 
-/* Per rank: its Init leave and Finalize enter (outermost calls only). */
-static void rank_marks(const struct tc_trace *t, struct tc_span *s, const bool *is_init, const bool *is_fin,
-		       uint64_t *init_lo, uint64_t *fin_hi)
+/* Per rank of [r0, r1): its Init leave and Finalize enter (outermost calls
+ * only; UINT64_MAX and 0 without), into A the earliest Init leave, the latest
+ * Finalize enter and the longest of each. */
+static void rank_marks(const struct tc_trace *t, uint32_t r0, uint32_t r1, struct tc_span *s, const bool *is_init,
+		       const bool *is_fin, struct span_acc *A)
 {
-	for (uint32_t r = 0; r < t->nranks; r++) {
+	for (uint32_t r = r0; r < r1; r++) {
 		const struct tc_rank *R = &t->ranks[r];
-		s->rank_t0[r] = s->rank_t1[r] = 0;
-		bool ri = false, rf = false;
+		s->rank_t0[r] = UINT64_MAX;
+		s->rank_t1[r] = 0;
+		bool ri = false;
 		for (uint32_t c = 0; c < R->ncalls; c++) {
 			const struct tc_call *k = &R->calls[c];
 			if (k->depth || k->region >= t->nregions) continue;
 			if (is_init[k->region] && !ri) {
+				uint64_t d = dbits(tc_dur(t, k->leave - k->enter));
 				ri = true;
 				s->rank_t0[r] = k->leave;
-				s->init_s = TC_MAX(s->init_s, tc_dur(t, k->leave - k->enter));
-				if (!s->have_init || k->leave < *init_lo) *init_lo = k->leave;
-				s->have_init = true;
+				A->max[SP_INIT_S] = TC_MAX(A->max[SP_INIT_S], d);
+				A->min[SP_INIT_LO] = TC_MIN(A->min[SP_INIT_LO], k->leave);
+				A->max[SP_HAVE_INIT] = 1;
 			} else if (is_fin[k->region]) {
-				rf = true;
+				uint64_t d = dbits(tc_dur(t, k->leave - k->enter));
 				s->rank_t1[r] = k->enter;
-				s->finalize_s = TC_MAX(s->finalize_s, tc_dur(t, k->leave - k->enter));
-				if (!s->have_finalize || k->enter > *fin_hi) *fin_hi = k->enter;
-				s->have_finalize = true;
+				A->max[SP_FIN_S] = TC_MAX(A->max[SP_FIN_S], d);
+				A->max[SP_FIN_HI] = TC_MAX(A->max[SP_FIN_HI], k->enter);
+				A->max[SP_HAVE_FIN] = 1;
 			}
 		}
-		if (!ri) s->rank_t0[r] = UINT64_MAX; /* filled with t0 below */
-		if (!rf) s->rank_t1[r] = 0;
 	}
 }
 
-struct tc_span *tc_span_compute(const struct tc_trace *t, bool all)
+/* The marks of the ranks [r0, r1) (the others' zero: UINT64_MAX is "no Init"
+ * only where it is set), then, with d, combined over the processes. */
+static struct tc_span *span_marks(const struct tc_trace *t, uint32_t r0, uint32_t r1, const struct tc_dist *d,
+				  struct span_acc *A)
 {
 	struct tc_span *s = xcalloc(1, sizeof *s);
 	uint32_t n = t->nranks ? t->nranks : 1;
 	s->rank_t0 = xcalloc(n, sizeof *s->rank_t0);
 	s->rank_t1 = xcalloc(n, sizeof *s->rank_t1);
-	uint64_t lo = t->tmin, hi = t->tmax > t->tmin ? t->tmax : t->tmin;
-	s->t0 = lo;
-	s->t1 = hi;
-	s->source = TC_SPAN_ALL;
 	bool *is_init = xcalloc(t->nregions + 1, sizeof *is_init);
 	bool *is_fin = xcalloc(t->nregions + 1, sizeof *is_fin);
 	for (uint32_t g = 0; g < t->nregions; g++) {
 		is_init[g] = tc_region_is_init(t, g);
 		is_fin[g] = tc_region_is_finalize(t, g);
 	}
-	uint64_t init_lo = 0, fin_hi = 0;
-	rank_marks(t, s, is_init, is_fin, &init_lo, &fin_hi);
+	*A = (struct span_acc){ .min = { UINT64_MAX, UINT64_MAX } };
+	rank_marks(t, r0, r1, s, is_init, is_fin, A);
+	/* the communication's bounds stand in for a missing Init or Finalize only
+	 * (one process knows that alone when it has every rank) */
+	if (d || !(A->max[SP_HAVE_INIT] && A->max[SP_HAVE_FIN])) comm_bounds(t, r0, r1, A);
 	free(is_init);
 	free(is_fin);
+	if (d) {
+		d->reduce(d->ctx, A->min, SP_NMIN, TC_DIST_MIN);
+		d->reduce(d->ctx, A->max, SP_NMAX, TC_DIST_MAX);
+		d->reduce(d->ctx, s->rank_t0, t->nranks, TC_DIST_MAX);
+		d->reduce(d->ctx, s->rank_t1, t->nranks, TC_DIST_MAX);
+	}
+	return s;
+}
+
+/* The span from the combined marks. */
+static struct tc_span *span_of(const struct tc_trace *t, const struct tc_dist *d, uint32_t r0, uint32_t r1, bool all)
+{
+	struct span_acc A;
+	struct tc_span *s = span_marks(t, r0, r1, d, &A);
+	uint64_t lo = t->tmin, hi = t->tmax > t->tmin ? t->tmax : t->tmin;
+	s->t0 = lo;
+	s->t1 = hi;
+	s->source = TC_SPAN_ALL;
+	s->have_init = A.max[SP_HAVE_INIT], s->have_finalize = A.max[SP_HAVE_FIN];
+	s->init_s = bits_d(A.max[SP_INIT_S]), s->finalize_s = bits_d(A.max[SP_FIN_S]);
 	if (!all) {
-		uint64_t clo = lo, chi = hi;
-		/* the communication's bounds stand in for a missing Init or Finalize only */
-		bool comm = !(s->have_init && s->have_finalize) && comm_bounds(t, &clo, &chi);
-		uint64_t a = s->have_init ? init_lo : comm ? clo : lo;
-		uint64_t z = s->have_finalize ? fin_hi : comm ? chi : hi;
+		bool comm = A.max[SP_COMM];
+		uint64_t a = s->have_init ? A.min[SP_INIT_LO] : comm ? A.min[SP_COMM_LO] : lo;
+		uint64_t z = s->have_finalize ? A.max[SP_FIN_HI] : comm ? A.max[SP_COMM_HI] : hi;
 		if (z > a) {
 			s->t0 = a;
 			s->t1 = z;
@@ -117,6 +159,16 @@ struct tc_span *tc_span_compute(const struct tc_trace *t, bool all)
 		if (s->rank_t1[r] < s->rank_t0[r]) s->rank_t1[r] = s->rank_t0[r];
 	}
 	return s;
+}
+
+struct tc_span *tc_span_compute(const struct tc_trace *t, bool all)
+{
+	return span_of(t, NULL, 0, t->nranks, all);
+}
+
+struct tc_span *tc_span_dist(const struct tc_part *p, const struct tc_dist *d, bool all)
+{
+	return span_of(p->t, d, p->lo, p->hi, all);
 }
 
 void tc_span_free(struct tc_span *s)

@@ -28,7 +28,9 @@ struct writer {
 	uint64_t off;              /* the layout's position */
 	struct tc_cache_header hdr;
 	int sec;                   /* the open section */
+	uint64_t opened;           /* bit s: section s was begun */
 	bool mine;                 /* the bytes being put are this process's to write */
+	bool dry;                  /* lay out only: nothing is written */
 	bool bad;
 	int err;                   /* errno of the first failed write */
 	char *buf;                 /* bytes to write at buf_off */
@@ -49,7 +51,7 @@ static void flush(struct writer *w)
 static void put(struct writer *w, const void *p, size_t n)
 {
 	if (!n) return;
-	if (w->mine && !w->bad) {
+	if (w->mine && !w->bad && !w->dry) {
 		if (w->nbuf && (w->buf_off + w->nbuf != w->off || w->nbuf + n > WBUF)) flush(w);
 		if (!w->nbuf) w->buf_off = w->off;
 		if (n > WBUF) {
@@ -78,6 +80,7 @@ static void sec_begin(struct writer *w, int sec, bool mine)
 {
 	pad(w);   /* between sections: in none */
 	w->sec = sec;
+	w->opened |= (uint64_t)1 << sec;
 	w->mine = mine;
 	w->hdr.sec[sec].off = w->off;
 }
@@ -385,9 +388,45 @@ static void fill_header(struct writer *w)
 	tc_cache_plan_chunks(h, w->off);
 }
 
+/* What is stored beside the model: the steps, the span, the blobs. */
+static void write_results(struct writer *w, const struct tc_cache_results *res)
+{
+	write_steps(w, res->steps, w->p->t->nranks, w->p->msgs_total);
+	write_span(w, res->span, w->p->t->nranks);
+	write_blobs(w, res->blobs, res->nblobs);
+}
+
+/* Those sections are process 0's alone to write; the other processes take
+ * their places from its dry run (laid out from offset 0, nothing written):
+ * v[0] bit s for each section it opened, v[1 + 2s] and v[2 + 2s] the
+ * section's offset and size, v[RES_END] the end.  So they never read the
+ * results, whatever their serialisation. */
+#define RES_END (1 + 2 * CS_COUNT)
+_Static_assert(CS_COUNT <= 64, "a bit per section");
+
+static void results_layout(const struct writer *w, const struct tc_cache_results *res, uint64_t *v)
+{
+	struct writer dry = { .p = w->p, .dry = true };
+	write_results(&dry, res);
+	v[0] = dry.opened;
+	for (int s = 0; s < CS_COUNT; s++) v[1 + 2 * s] = dry.hdr.sec[s].off, v[2 + 2 * s] = dry.hdr.sec[s].size;
+	v[RES_END] = dry.off;
+}
+
+static void place_results(struct writer *w, const uint64_t *v)
+{
+	pad(w);
+	uint64_t base = w->off;
+	for (int s = 0; s < CS_COUNT; s++)
+		if (v[0] >> s & 1) w->hdr.sec[s].off = base + v[1 + 2 * s], w->hdr.sec[s].size = v[2 + 2 * s];
+	w->off = base + v[RES_END];
+}
+
 /* Every section in layout order, this process's bytes of it written (the
- * header and checksum table not yet); the header planned in w->hdr. */
-static void write_sections(struct writer *w, const struct tc_cache_results *res, const char *identity)
+ * header and checksum table not yet); the header planned in w->hdr.  The
+ * results are written from res, or only placed (placed: results_layout's). */
+static void write_sections(struct writer *w, const struct tc_cache_results *res, const uint64_t *placed,
+			   const char *identity)
 {
 	const struct tc_trace *t = w->p->t;
 	w->off = sizeof(struct tc_cache_header);   /* the header's place, written last */
@@ -401,9 +440,8 @@ static void write_sections(struct writer *w, const struct tc_cache_results *res,
 	B.members = xcalloc((size_t)t->ncomms + 1, 8);
 	write_rank_arrays(w, t, &B);
 	write_globals(w, t, &B);
-	write_steps(w, res->steps, t->nranks, t->nmsgs);
-	write_span(w, res->span, t->nranks);
-	write_blobs(w, res->blobs, res->nblobs);
+	if (placed) place_results(w, placed);
+	else write_results(w, res);
 	write_small(w, t, &B);
 	write_trace(w, t);
 	sec_begin(w, CS_STRINGS, root(w));
@@ -454,7 +492,7 @@ bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_cache_res
 	if (fflush(f) != 0) w.bad = true, w.err = errno;
 	w.fd = fileno(f);
 	uint64_t *counts = count_arrays(&w, NULL);
-	if (!w.bad) write_sections(&w, res, identity);
+	if (!w.bad) write_sections(&w, res, NULL, identity);
 	uint64_t *sums = xcalloc(w.hdr.nchunks + 1, sizeof *sums);
 	if (!w.bad && (!tc_cache_sum_range(w.fd, &w.hdr, 0, w.hdr.nchunks, sums) || !tc_cache_finish_file(w.fd, &w.hdr, sums)))
 		w.bad = true, w.err = errno;
@@ -462,12 +500,16 @@ bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_cache_res
 	return w.bad ? fail(&w, err) : true;
 }
 
-bool tc_cache_write_part(int fd, const struct tc_part *p, const struct tc_dist *d, const char *identity, char **err)
+bool tc_cache_write_part(int fd, const struct tc_part *p, const struct tc_dist *d, const struct tc_cache_results *res,
+			 const char *identity, char **err)
 {
 	struct writer w = { .fd = fd, .p = p, .buf = xmalloc(WBUF) };
 	uint64_t *counts = count_arrays(&w, d);
-	struct tc_cache_results none = { 0 };   /* steps, span, blobs: computed by the opener */
-	write_sections(&w, &none, identity);
+	struct tc_cache_results none = { 0 };
+	uint64_t placed[RES_END + 1] = { 0 };
+	if (root(&w)) results_layout(&w, res ? res : &none, placed);
+	d->reduce(d->ctx, placed, RES_END + 1, TC_DIST_MAX);   /* process 0's, to all */
+	write_sections(&w, res ? res : &none, root(&w) ? NULL : placed, identity);
 	if (!w.bad && fsync(fd) != 0) w.bad = true, w.err = errno;
 	/* every process's bytes are in the file: each checksums its share of the chunks */
 	uint64_t bad = w.bad, c0 = w.hdr.nchunks * (uint64_t)p->index / (uint64_t)p->count;

@@ -64,7 +64,11 @@ struct tc_session *cli_cache_session(const char *anchor, const struct cli_cache 
 		s->steps = st;
 		s->span = span;
 		for (size_t i = 0; i < nkv; i++) session_set_opt(s, kv[i]);
-		*note = xasprintf("cache: %s used", path);
+		size_t n = 0;   /* a cache without the steps says so, and why when it knows (tracecomb-mpi over its bound) */
+		const char *no = st ? NULL : tc_cache_blob(t, TC_CACHE_NOTE_BLOB, &n);
+		if (st) *note = xasprintf("cache: %s used", path);
+		else *note = xasprintf("cache: %s used (%s: computed when needed)", path,
+				       no && n && memchr(no, 0, n) ? no : "the logical steps not stored");
 	} else if (rc != TC_CACHE_ABSENT || c->file)
 		*note = xasprintf("cache: %s%s%s%s, reading the trace", c->file ? c->file : "", c->file ? ": " : "",
 				  what[rc], why);

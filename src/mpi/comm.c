@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <mpi.h>
 #include <otf2/otf2.h>
@@ -170,6 +171,15 @@ static bool m_agree(void *ctx, char **err)
 bool tc_mpi_agree(struct tc_mpi *M, char **err)
 {
 	return m_agree(M, err);
+}
+
+void tc_mpi_wait_quietly(struct tc_mpi *M)
+{
+	MPI_Request rq;
+	int done = 0;
+	MPI_Ibarrier(M->comm, &rq);
+	for (MPI_Test(&rq, &done, MPI_STATUS_IGNORE); !done; MPI_Test(&rq, &done, MPI_STATUS_IGNORE))
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 }
 
 void tc_mpi_setup(struct tc_mpi *M, MPI_Comm comm, size_t round_bytes)

@@ -22,23 +22,32 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: mpirun -np P tracecomb-mpi prep TRACE [-o FILE [--force]] [--dump DIR] [--replay FILE] [--stats]\n"
+	fprintf(f, "usage: mpirun -np P tracecomb-mpi prep TRACE [-o FILE [--force] [--opt KEY=VALUE]...\n"
+		   "                 [--steps-bound SIZE]] [--dump DIR] [--replay FILE] [--stats]\n"
 		   "      every process reads its share of the ranks (whole ranks, balanced by the\n"
 		   "      definitions' event counts) and the model is built across the processes:\n"
 		   "      messages matched and numbered, collectives grouped, exactly as `tracecomb`\n"
 		   "      builds it alone (docs/scale.md); no process holds the whole trace.\n"
 		   "      -o FILE: the analysis cache file, written by every process together (each\n"
 		   "      its own ranks' bytes) and opened by `tracecomb TRACE --cache FILE`, `info`,\n"
-		   "      `report`, `render` as a serial `tracecomb prep` cache (docs/cache.md); the\n"
-		   "      logical steps are computed when it is opened. An existing FILE is replaced\n"
-		   "      when it is a cache file, else only with --force.\n"
+		   "      `report`, `render` as a serial `tracecomb prep` cache (docs/cache.md), with\n"
+		   "      what a serial cache stores: the model, the application span, the logical\n"
+		   "      steps and the lateness summary. An existing FILE is replaced when it is a\n"
+		   "      cache file, else only with --force. --opt KEY=VALUE as `tracecomb prep`'s: the\n"
+		   "      cache matches the commands given the same options (but caller_merge=on: the\n"
+		   "      steps are then not stored).\n"
+		   "      --steps-bound SIZE: the memory process 0 may take to gather the communication\n"
+		   "      skeleton and compute the logical steps (bytes, or with K, M, G; default 4G;\n"
+		   "      docs/scale.md); over it the steps are not stored (prep and the cache say so)\n"
+		   "      and are computed when the file is opened.\n"
 		   "      --dump DIR: each process's part as text, DIR/part-<i>.txt, and the replay's\n"
 		   "      results as text, DIR/replay.txt (for tests);\n"
 		   "      --replay FILE: the profile and wait states replayed over the parts (every\n"
 		   "      process its ranks, docs/scale.md \"Replay\"), written by process 0 as\n"
 		   "      `tracecomb report --json --section profile,waitstates` writes them;\n"
-		   "      --stats: per process: its ranks, read and finish time, replay CPU time, peak RSS (and\n"
-		   "      how much the replay raised it), exchange rounds, bytes sent, CPU time\n"
+		   "      --stats: per process: its ranks, read and finish time, replay and steps CPU time,\n"
+		   "      peak RSS (and how much each raised it), exchange rounds, bytes sent, CPU time;\n"
+		   "      with -o the skeleton's counts and bytes against --steps-bound\n"
 		   "       tracecomb-mpi --help | --version\n"
 		   "Exit codes as tracecomb's: 1 usage or a refused -o place, 2 the trace cannot be read\n"
 		   "(on any process: one message, from the first that failed), 3 out of memory, 4 the\n"
@@ -79,13 +88,44 @@ static void guard(void)
 }
 
 /* --- prep ------------------------------------------------------------------------- */
-struct prep { const char *trace, *out, *dump, *replay; bool force, stats; };
+struct prep {
+	const char *trace, *out, *dump, *replay;
+	bool force, stats;
+	uint64_t steps_bound;
+	const char **opts;   /* --opt values */
+	size_t nopts;
+};
+
+/* SIZE: a number of bytes, or with K, M or G (binary); false when not one. */
+static bool parse_size(const char *v, uint64_t *out)
+{
+	char *end;
+	unsigned long long n = strtoull(v, &end, 10);
+	int shift = !*end ? 0 : !strcmp(end, "K") ? 10 : !strcmp(end, "M") ? 20 : !strcmp(end, "G") ? 30 : -1;
+	if (end == v || *v == '-' || shift < 0 || n > (UINT64_MAX >> shift)) return false;
+	*out = (uint64_t)n << shift;
+	return true;
+}
 
 static int parse(int argc, char **argv, struct prep *o, bool talk)
 {
-	*o = (struct prep){ 0 };
+	*o = (struct prep){ .steps_bound = TC_SKEL_BOUND_DEFAULT, .opts = xcalloc((size_t)argc + 1, sizeof *o->opts) };
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc) o->out = argv[++i];
+		else if (!strcmp(argv[i], "--opt") && i + 1 < argc) {
+			char *e = NULL;
+			if (!report_opt_check(argv[++i], &e)) {
+				if (talk) fprintf(stderr, "tracecomb-mpi: prep: %s\n", e);
+				free(e);
+				return TC_EXIT_USAGE;
+			}
+			o->opts[o->nopts++] = argv[i];
+		} else if (!strcmp(argv[i], "--steps-bound") && i + 1 < argc) {
+			if (!parse_size(argv[++i], &o->steps_bound)) {
+				if (talk) fprintf(stderr, "tracecomb-mpi: prep: --steps-bound takes a size (bytes, or with K, M, G)\n");
+				return TC_EXIT_USAGE;
+			}
+		}
 		else if (!strcmp(argv[i], "--dump") && i + 1 < argc) o->dump = argv[++i];
 		else if (!strcmp(argv[i], "--replay") && i + 1 < argc) o->replay = argv[++i];
 		else if (!strcmp(argv[i], "--force")) o->force = true;
@@ -125,7 +165,8 @@ static void out_discard(struct cli_out *o)
  * temporary file beside FILE and tells the others its name, every process
  * writes its own bytes into it, and process 0 renames it into place only
  * when every process succeeded; else it is removed, one message. */
-static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *out, const char *ident)
+static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *out, const char *ident,
+			const struct tc_mpi_results *R)
 {
 	char name[4096] = "";
 	int rc = M->rank == 0 ? cli_out_open(out, o->out, o->force, M->part.t->anchor) : 0;
@@ -139,7 +180,7 @@ static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *
 	MPI_Bcast(id, len, MPI_CHAR, 0, M->comm);
 	int fd = M->rank == 0 ? out->fd : open(name, O_RDWR | O_CLOEXEC);
 	char *err = fd < 0 ? xasprintf("%s: %s", name, strerror(errno)) : NULL;
-	if (!tc_mpi_agree(M, &err)) tc_cache_write_part(fd, &M->part, &M->dist, id, &err);   /* collective */
+	if (!tc_mpi_agree(M, &err)) tc_cache_write_part(fd, &M->part, &M->dist, &R->res, id, &err);   /* collective */
 	free(id);
 	if (M->rank != 0 && fd >= 0) close(fd);
 	if (tc_mpi_agree(M, &err)) rc = TC_EXIT_OUTPUT;
@@ -152,23 +193,36 @@ static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *
 	}
 	tmp_path = NULL;
 	if ((rc = cli_out_close(out))) return rc;
-	printf("prep: wrote %s (%d processes); the logical steps are computed when it is opened\n", o->out, M->size);
+	if (R->g.stored) printf("prep: wrote %s (%d processes): the model, span, logical steps and lateness summary stored\n",
+				o->out, M->size);
+	else printf("prep: wrote %s (%d processes): the model and span stored; %s: computed when it is opened\n", o->out,
+		    M->size, R->note);
 	return 0;
 }
 
 static void print_stats(struct tc_mpi *M, const struct tc_trace *t)
 {
-	enum { NV = 11 };
+	enum { NV = 13 };
 	double v[NV] = { M->part.lo, M->part.hi, t->read_seconds, t->finish_seconds, (double)tc_peak_rss() / 1048576.0,
 			 (double)M->exchanges, (double)M->rounds, (double)M->bytes_sent / 1048576.0, M->replay_seconds,
-			 M->replay_rss, tc_usage().cpu };
+			 M->replay_rss, tc_usage().cpu, M->steps_seconds, M->steps_rss };
 	double *all = M->rank == 0 ? xmalloc(sizeof v * (size_t)M->size) : NULL;
 	MPI_Gather(v, NV, MPI_DOUBLE, all, NV, MPI_DOUBLE, 0, M->comm);
 	for (int p = 0; M->rank == 0 && p < M->size; p++) {
 		const double *w = all + NV * p;
-		printf("process %d/%d ranks %.0f..%.0f read %.3f s finish %.3f s replay %.3f s peak RSS %.1f MiB (replay +%.1f) "
-		       "exchanges %.0f rounds %.0f sent %.1f MiB CPU %.3f s (all, the write included)\n",
-		       p, M->size, w[0], w[1], w[2], w[3], w[8], w[4], w[9], w[5], w[6], w[7], w[10]);
+		printf("process %d/%d ranks %.0f..%.0f read %.3f s finish %.3f s replay %.3f s steps %.3f s peak RSS %.1f MiB "
+		       "(replay +%.1f, steps +%.1f) exchanges %.0f rounds %.0f sent %.1f MiB CPU %.3f s (all, the write "
+		       "included)\n",
+		       p, M->size, w[0], w[1], w[2], w[3], w[8], w[11], w[4], w[9], w[12], w[5], w[6], w[7], w[10]);
+	}
+	const struct tc_steps_dist *g = &M->steps;
+	if (M->rank == 0 && g->bound) {
+		char need[32], bound[32];
+		fmt_bytes(need, sizeof need, g->need);
+		fmt_bytes(bound, sizeof bound, g->bound);
+		printf("steps %s: skeleton of %llu ops, %llu messages, %llu instances, %llu members: %s of --steps-bound %s\n",
+		       g->stored ? "stored" : "not stored", (unsigned long long)g->ops, (unsigned long long)g->msgs,
+		       (unsigned long long)g->colls, (unsigned long long)g->members, need, bound);
 	}
 	free(all);
 }
@@ -192,24 +246,27 @@ static int prep_loaded(struct tc_mpi *M, const struct prep *o, struct cli_out *o
 		rc = agree_rc(M, rc);
 	}
 	if (!rc && (o->replay || o->dump)) rc = tc_mpi_replay(M, o->replay, o->dump);
-	if (!rc && o->out) rc = write_output(M, o, out, ident);
+	if (!rc && o->out) {
+		struct tc_mpi_results R;
+		tc_mpi_results(M, o->steps_bound, o->opts, o->nopts, &R);
+		rc = write_output(M, o, out, ident, &R);
+		tc_mpi_results_free(&R);
+	}
 	if (o->stats) print_stats(M, M->part.t);
 	return rc;
 }
 
-static int prep(struct tc_mpi *M, int argc, char **argv)
+static int prep_run(struct tc_mpi *M, const struct prep *o)
 {
-	struct prep o;
-	int rc = parse(argc, argv, &o, M->rank == 0);
-	if (rc) return rc;
+	int rc = 0;
 	struct cli_out idx = { 0 };
 	char *ident = NULL;
-	if (o.out && M->rank == 0) {   /* the place is checked once before the load, opened after it */
-		char *e = NULL, *anchor = tc_find_anchor(o.trace, &e);
-		rc = cli_out_open(&idx, o.out, o.force, anchor);
+	if (o->out && M->rank == 0) {   /* the place is checked once before the load, opened after it */
+		char *e = NULL, *anchor = tc_find_anchor(o->trace, &e);
+		rc = cli_out_open(&idx, o->out, o->force, anchor);
 		out_discard(&idx);
 		/* the identity before reading, as serial prep: a file changed meanwhile makes the cache stale */
-		if (!rc && anchor && !(ident = tc_cache_identity(anchor, NULL, 0, &e))) {
+		if (!rc && anchor && !(ident = tc_cache_identity(anchor, o->opts, o->nopts, &e))) {
 			fprintf(stderr, "tracecomb-mpi: %s\n", e);
 			rc = TC_EXIT_TRACE;
 		}
@@ -222,18 +279,27 @@ static int prep(struct tc_mpi *M, int argc, char **argv)
 	}
 	struct tc_read_opts ro = { .threads = 1, .share = &M->share };
 	char *err = NULL;
-	struct tc_trace *t = tc_read_otf2(o.trace, &ro, &err);
+	struct tc_trace *t = tc_read_otf2(o->trace, &ro, &err);
 	if (!t) {
 		if (M->rank == 0) fprintf(stderr, "tracecomb-mpi: %s\n", err ? err : "cannot load trace");
 		free(err);
 		free(ident);
 		return TC_EXIT_TRACE;
 	}
-	rc = prep_loaded(M, &o, &idx, ident);
+	rc = prep_loaded(M, o, &idx, ident);
 	if (rc && tmp_path) out_discard(&idx);
 	free(ident);
 	tc_part_release(&M->part);
 	tc_trace_free(t);
+	return rc;
+}
+
+static int prep(struct tc_mpi *M, int argc, char **argv)
+{
+	struct prep o;
+	int rc = parse(argc, argv, &o, M->rank == 0);
+	if (!rc) rc = prep_run(M, &o);
+	free(o.opts);
 	return rc;
 }
 

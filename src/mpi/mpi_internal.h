@@ -5,6 +5,8 @@
 
 #include <mpi.h>
 
+#include "analysis_steps_dist.h"
+#include "cache.h"
 #include "part.h"
 #include "read.h"
 
@@ -20,12 +22,18 @@ struct tc_mpi {
 	uint64_t chains;                         /* folds passed along the processes */
 	double replay_seconds;                   /* CPU of the replay (--replay) */
 	double replay_rss;                       /* MiB the replay raised the peak RSS by */
+	double steps_seconds, steps_rss;         /* the same for the span, steps and summary (-o) */
+	struct tc_steps_dist steps;              /* the skeleton's counts and bound (-o; no pointers kept) */
 	struct tc_dist dist;
 	struct tc_read_share share;
 	struct tc_part part;         /* the finish's result */
 };
 
 void tc_mpi_setup(struct tc_mpi *M, MPI_Comm comm, size_t round_bytes);
+/* A barrier that sleeps (1 ms steps) instead of spinning: for processes
+ * that wait while one works alone (process 0 computing the steps), so that
+ * they leave it the cores they share. */
+void tc_mpi_wait_quietly(struct tc_mpi *M);
 /* True when some process has an error; *err becomes the first one's message. */
 bool tc_mpi_agree(struct tc_mpi *M, char **err);
 /* --replay FILE, --dump DIR (src/mpi/replay.c): the profile and wait states
@@ -33,5 +41,22 @@ bool tc_mpi_agree(struct tc_mpi *M, char **err);
  * canonical text to dump_dir/replay.txt (either NULL); every process
  * returns the same status. */
 int tc_mpi_replay(struct tc_mpi *M, const char *json_path, const char *dump_dir);
+
+/* What prep -o stores beside the model (src/mpi/results.c), as the --opt
+ * values opts[0..nopts) make it: the span on every process; the logical
+ * steps and the lateness summary on process 0 when the skeleton fits
+ * `bound` bytes there, else a note (every process) saying why not; res: all
+ * of it for tc_cache_write_part.  Collective. */
+struct tc_mpi_results {
+	struct tc_span *span;
+	struct tc_steps *steps;
+	struct tc_steps_dist g;
+	struct strbuf lsum;
+	char *note;
+	struct tc_cache_blob blobs[2];
+	struct tc_cache_results res;
+};
+void tc_mpi_results(struct tc_mpi *M, uint64_t bound, const char *const *opts, size_t nopts, struct tc_mpi_results *R);
+void tc_mpi_results_free(struct tc_mpi_results *R);
 
 #endif

@@ -16,13 +16,18 @@ static bool *opt_field(struct tc_steps_opts *o, size_t k)
 	return f[k];
 }
 
+void session_steps_opts(const struct tc_session *s, struct tc_steps_opts *o)
+{
+	tc_steps_default_opts(o);
+	for (size_t k = 0; k < TC_NELEM(opt_names); k++)
+		*opt_field(o, k) = session_opt_bool(s, opt_names[k], *opt_field(o, k));
+}
+
 const struct tc_steps *session_steps(struct tc_session *s)
 {
 	if (!s->steps) {
 		struct tc_steps_opts o;
-		tc_steps_default_opts(&o);
-		for (size_t k = 0; k < TC_NELEM(opt_names); k++)
-			*opt_field(&o, k) = session_opt_bool(s, opt_names[k], *opt_field(&o, k));
+		session_steps_opts(s, &o);
 		s->steps = tc_steps_compute(s->t, &o);
 	}
 	return s->steps;

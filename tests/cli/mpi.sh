@@ -8,9 +8,14 @@
 # profile and wait states replayed over the parts (bit for bit, and as the
 # report's JSON); the parts cover every rank, message, instance and member
 # once; the cache file the P processes write together (prep -o) is used by
-# `tracecomb report --json` and `render` and gives exactly the archive's
-# output (regions.seconds, a wall time, left out), also with sections of
-# several chunks that straddle two processes' bytes; prep -o writes that one
+# `tracecomb report --json` and `render` with the logical steps it stores
+# (none computed on open: the opener's note says "used" and nothing else),
+# and gives exactly the archive's output (regions.seconds, a wall time, left
+# out), also with sections of several chunks that straddle two processes'
+# bytes; over --steps-bound the steps are not stored, prep, the cache and
+# the opener say so, and the outputs are the same; the file itself is the
+# serial prep's but for the load times and checksums; --opt goes into the
+# cache as prep's (the steps made with it); prep -o writes that one
 # file, replaces a cache file, refuses another existing FILE without --force;
 # a process that cannot read
 # its share ends every process with one message, exit 2 and no output.
@@ -32,16 +37,34 @@ fi
 # report --json without the one wall-time field (regions.seconds), as cache.sh
 rep() { "$BIN" report --json "$@" 2>"$TMPD/rep.err" | grep -v '^    "seconds": '; }
 
-# cached NAME P TRACE FILE: the cache FILE written by tracecomb-mpi is used and
+# cached NAME P TRACE FILE [NOTE]: the cache FILE written by tracecomb-mpi is
+# used with its logical steps (the note exactly "cache: FILE used": the steps
+# were stored, none computed), or with NOTE's reason when they were not; and
 # gives the archive's report --json and logical frame, byte for byte
 cached() {
 	rep "$3" --cache "$4" >"$TMPD/rc.json"
-	if ! grep -qx "cache: $4 used" "$TMPD/rep.err"; then
-		notok "$1 cache P=$2" "not used: $(head -n 1 "$TMPD/rep.err")"; return
+	if ! grep -qx "cache: $4 used${5:+ ($5: computed when needed)}" "$TMPD/rep.err"; then
+		notok "$1 cache P=$2" "not used${5:+ as expected}: $(head -n 1 "$TMPD/rep.err")"; return
 	fi
-	"$BIN" render "$3" --view logical --size 100x30 --cache "$4" >"$TMPD/rc.txt" 2>/dev/null
+	"$BIN" render "$3" --view logical --size 120x36 --cache "$4" >"$TMPD/rc.txt" 2>/dev/null
 	if cmp -s "$TMPD/rc.json" "$TMPD/ra.json" && cmp -s "$TMPD/rc.txt" "$TMPD/ra.txt"; then ok "$1 cache P=$2"
 	else notok "$1 cache P=$2" "report or render differs: $(diff "$TMPD/ra.json" "$TMPD/rc.json" | head -n 3 | tr '\n' ' ')"; fi
+}
+
+# samefile NAME P SERIAL FILE: the cache FILE tracecomb-mpi wrote is, byte for
+# byte, the one `tracecomb prep` wrote (SERIAL) but for the wall-clock load
+# times in struct tc_trace (its section, CS_TRACE) and the checksums that
+# cover them (the header's last two words, the table from sums_off): the
+# same model, span, steps and summary, laid out alike.  Offsets from
+# src/cache/format.h: sec[s] = {off, size, chunk0} at 56 + 24 s, sums_off at
+# 632, the header's checksums at 648..663.
+samefile() {
+	u8() { od -An -t u8 -j "$1" -N 8 "$2" | tr -d ' '; }
+	a=$(u8 $((56 + 22 * 24)) "$4"); z=$((a + $(u8 $((56 + 22 * 24 + 8)) "$4"))); sums=$(u8 632 "$4")
+	if [ "$(wc -c <"$3")" != "$(wc -c <"$4")" ]; then notok "$1 file P=$2" "size $(wc -c <"$4"), prep's $(wc -c <"$3")"; return; fi
+	at=$(cmp -l "$3" "$4" | awk -v a="$a" -v z="$z" -v s="$sums" \
+		'{ o = $1 - 1; if (!((o >= 648 && o < 664) || (o >= a && o < z) || o >= s)) { print o; exit } }')
+	if [ -z "$at" ]; then ok "$1 file P=$2"; else notok "$1 file P=$2" "differs from prep's at byte $at"; fi
 }
 
 # same NAME TRACE: for P = 1..4 the MPI parts equal the serial ones (rounds of
@@ -56,7 +79,8 @@ same() {
 		notok "$name replay" "serial report: $(head -n 1 "$TMPD/log")"; return
 	fi
 	rep "$trace" --no-cache >"$TMPD/ra.json"
-	"$BIN" render "$trace" --view logical --size 100x30 --no-cache >"$TMPD/ra.txt" 2>/dev/null
+	"$BIN" render "$trace" --view logical --size 120x36 --no-cache >"$TMPD/ra.txt" 2>/dev/null
+	"$BIN" prep "$trace" -o "$TMPD/serial.tcc" >/dev/null 2>&1 || notok "$name prep" "serial prep failed"
 	for P in 1 2 3 4; do
 		s=$TMPD/s$P; m=$TMPD/m$P
 		rm -rf "$s" "$m" "$TMPD/c.tcc"; mkdir -p "$s" "$m"
@@ -73,6 +97,7 @@ same() {
 		if cmp -s "$TMPD/serial.json" "$TMPD/replay.json"; then ok "$name P=$P replay"
 		else notok "$name P=$P replay" "$(diff "$TMPD/serial.json" "$TMPD/replay.json" | head -n 4 | tr '\n' ' ')"; fi
 		cached "$name" $P "$trace" "$TMPD/c.tcc"
+		samefile "$name" $P "$TMPD/serial.tcc" "$TMPD/c.tcc"
 	done
 	covered "$name" "$TMPD/s4"
 }
@@ -116,7 +141,7 @@ fi
 # flipped byte in the calls' chunk 2 is named
 if [ -x "$GEN" ] && "$GEN" -o "$TMPD/gen-big" --pattern halo2d --ranks 6 --iters 1500 --tags unique >"$TMPD/log" 2>&1; then
 	rep "$TMPD/gen-big" --no-cache >"$TMPD/ra.json"
-	"$BIN" render "$TMPD/gen-big" --view logical --size 100x30 --no-cache >"$TMPD/ra.txt" 2>/dev/null
+	"$BIN" render "$TMPD/gen-big" --view logical --size 120x36 --no-cache >"$TMPD/ra.txt" 2>/dev/null
 	for P in 2 3; do
 		rm -f "$TMPD/c.tcc"
 		$MPIRUN -np $P "$MPI_BIN" prep "$TMPD/gen-big" -o "$TMPD/c.tcc" >"$TMPD/log" 2>&1
@@ -160,7 +185,42 @@ if [ -f "$T/traces.otf2" ]; then
 	rc=$?
 	files=$(cd "$out" && ls -A | tr '\n' ' ')
 	check "prep-o files" [ $rc = 0 ] && [ "$files" = "s.tcc " ]
-	check "prep-o says" grep -q "^prep: wrote $out/s.tcc (3 processes)" "$TMPD/log"
+	check "prep-o says" grep -qx "prep: wrote $out/s.tcc (3 processes): the model, span, logical steps and lateness summary stored" "$TMPD/log"
+
+	# over --steps-bound (a tiny one): the steps are not stored, prep says so
+	# in one line, the opener says why, and every output is still the archive's
+	rep "$T" --no-cache >"$TMPD/ra.json"
+	"$BIN" render "$T" --view logical --size 120x36 --no-cache >"$TMPD/ra.txt" 2>/dev/null
+	why="the logical steps not stored by tracecomb-mpi: their communication skeleton needs [0-9.]* KiB on one process, over --steps-bound 1.0 KiB"
+	for P in 2 3; do
+		rm -f "$TMPD/c.tcc"
+		$MPIRUN -np $P "$MPI_BIN" prep "$T" -o "$TMPD/c.tcc" --steps-bound 1K >"$TMPD/log" 2>&1
+		check "steps-bound P=$P says" grep -qx "prep: wrote $TMPD/c.tcc ($P processes): the model and span stored; $why: computed when it is opened" "$TMPD/log"
+		got=$(sed -n 's/.*; \(the logical steps not stored by .*\): computed when it is opened$/\1/p' "$TMPD/log")
+		cached "steps-bound" $P "$T" "$TMPD/c.tcc" "${got:-?}"
+	done
+	# --opt as tracecomb prep's: in the identity, the steps made with them
+	# (lamport, leap_merge: the commands given the same --opt use the
+	# stored steps and report as from the archive); caller_merge=on reads
+	# every call: the steps are not stored, and that is said
+	for opt in lamport=on leap_merge=on span=all caller_merge=on; do
+		rep "$T" --no-cache --opt $opt >"$TMPD/ra.json"
+		for P in 2 3; do
+			rm -f "$TMPD/c.tcc"
+			$MPIRUN -np $P "$MPI_BIN" prep "$T" -o "$TMPD/c.tcc" --opt $opt >"$TMPD/log" 2>&1
+			rep "$T" --cache "$TMPD/c.tcc" --opt $opt >"$TMPD/rc.json"
+			note="cache: $TMPD/c.tcc used"
+			[ $opt = caller_merge=on ] && note="$note (the logical steps not stored by tracecomb-mpi: --opt caller_merge=on reads every call, which is not gathered: computed when needed)"
+			if grep -qxF "$note" "$TMPD/rep.err" && cmp -s "$TMPD/ra.json" "$TMPD/rc.json"; then ok "opt $opt P=$P"
+			else notok "opt $opt P=$P" "$(head -n 1 "$TMPD/rep.err"); $(diff "$TMPD/ra.json" "$TMPD/rc.json" | head -n 3 | tr '\n' ' ')"; fi
+		done
+	done
+	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$TMPD/c.tcc" --opt nosuch=1 >"$TMPD/log" 2>&1
+	rc=$?
+	check "opt unknown" [ $rc = 1 ] && [ "$(grep -c '^tracecomb-mpi: prep: ' "$TMPD/log")" = 1 ]
+	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$TMPD/c.tcc" --steps-bound 12X >"$TMPD/log" 2>&1
+	rc=$?
+	check "steps-bound not a size" [ $rc = 1 ] && grep -q "^tracecomb-mpi: prep: --steps-bound takes a size" "$TMPD/log"
 	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$out/s.tcc" >"$TMPD/log" 2>&1
 	rc=$?
 	check "prep-o replaces a cache" [ $rc = 0 ] && [ "$(cd "$out" && ls -A | tr '\n' ' ')" = "s.tcc " ]

@@ -35,3 +35,26 @@ start 200 30 "$UTF $X" "$tmp/st"
 check stale-status "cache: stale ($evt changed), reading the trace"
 check stale-logical "logical |"
 keys q
+
+# a cache written by tracecomb-mpi (docs/scale.md): its logical steps are
+# stored, the status line says only "used"; over --steps-bound it says the
+# steps were not stored and why, and the logical view is drawn all the same
+MPI_BIN=${BUILD:-build}/tracecomb-mpi
+if [ -x "$MPI_BIN" ] && command -v mpirun >/dev/null 2>&1; then
+	ROOT=""; [ "$(id -u)" -eq 0 ] && ROOT="--allow-run-as-root"
+	MPIRUN="mpirun $ROOT --oversubscribe --bind-to none --mca btl self,vader"
+	timeout 120 $MPIRUN -np 2 "$MPI_BIN" prep "$tmp/st" -o "$tmp/m.tcc" >/dev/null 2>&1 || echo "not ok mpi-cache-prep"
+	start 200 30 "$UTF" "--cache $tmp/m.tcc $tmp/st"
+	check mpi-cache-used "cache: $tmp/m.tcc used"
+	check mpi-cache-logical "logical |"
+	check_not mpi-cache-steps-stored "not stored"
+	keys q
+	timeout 120 $MPIRUN -np 2 "$MPI_BIN" prep "$tmp/st" -o "$tmp/m.tcc" --steps-bound 1K >/dev/null 2>&1 ||
+		echo "not ok mpi-cache-prep-bound"
+	start 200 30 "$UTF" "--cache $tmp/m.tcc $tmp/st"
+	check mpi-cache-bound-says "used (the logical steps not stored by tracecomb-mpi"
+	check mpi-cache-bound-logical "logical |"
+	keys q
+else
+	echo "skip mpi-cache: no $MPI_BIN or mpirun"
+fi

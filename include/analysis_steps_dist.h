@@ -1,0 +1,44 @@
+/* analysis_steps_dist.h — the logical steps of a distributed model (part.h,
+ * docs/scale.md "The logical steps in the cache").  Ravel's partitions are a
+ * global structure: the communication skeleton (what tc_steps_compute reads
+ * with the default options: every rank's MPI calls that communicate and
+ * their ops, the message ids of the ops, three fields of each message, the
+ * collective instances and members) is gathered to process 0 when it fits
+ * in a stated bound, rebuilt there as a model the serial code reads, and
+ * the serial tc_steps_compute runs on it: the steps equal the serial ones
+ * bit for bit.  Over the bound nothing is gathered.  No MPI here. */
+#ifndef TC_ANALYSIS_STEPS_DIST_H
+#define TC_ANALYSIS_STEPS_DIST_H
+
+#include "analysis_steps.h"
+#include "part.h"
+
+/* What process 0 may need, at most, per item of the whole trace to gather
+ * the skeleton and compute the steps on it (the receive buffers, the
+ * skeleton model, the steps and their working arrays; measured on
+ * halo-256-unique, docs/scale.md). */
+#define TC_SKEL_OP_BYTES     256u   /* per op: one MPI call that communicates */
+#define TC_SKEL_MSG_BYTES    128u   /* per message */
+#define TC_SKEL_MEMBER_BYTES  48u   /* per collective member (and instance) */
+
+/* The default bound on that memory (tracecomb-mpi --steps-bound). */
+#define TC_SKEL_BOUND_DEFAULT ((uint64_t)4 << 30)
+
+struct tc_steps_dist {
+	uint64_t ops, msgs, colls, members;  /* of the whole trace */
+	uint64_t need, bound;                /* bytes process 0 would need; the bound */
+	bool calls_needed;                   /* the options read every call (caller_merge): not gathered */
+	bool stored;                         /* gathered and computed: need <= bound, calls not needed */
+	struct tc_trace *skel;               /* process 0: the skeleton the steps point at */
+};
+
+/* Collective.  Every process gets *g (the same on all); process 0 returns
+ * the logical steps of the whole trace with options o (NULL: the defaults)
+ * when they fit the bound, NULL elsewhere, over the bound, and with the
+ * caller merge (it reads every call's parent and region: 12 bytes per call,
+ * not gathered).  Free with tc_steps_dist_free. */
+struct tc_steps *tc_steps_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
+			       uint64_t bound, struct tc_steps_dist *g);
+void tc_steps_dist_free(struct tc_steps *s, struct tc_steps_dist *g);
+
+#endif

@@ -1,0 +1,83 @@
+/* results.c — what tracecomb-mpi prep -o stores beside the model, as a
+ * serial `tracecomb prep` does (docs/scale.md "The logical steps in the
+ * cache"): the application span (each process marks its ranks, a few
+ * reductions), the logical steps (the communication skeleton gathered to
+ * process 0 when it fits --steps-bound, the serial code run there) and the
+ * logical view's lateness summary made from them.  Over the bound the steps
+ * and the summary are not stored, and a note in the cache says why. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_span.h"
+#include "cache.h"
+#include "mpi_internal.h"
+#include "session.h"
+#include "ui.h"
+
+/* What the --opt values make of the stored results: the steps' options and
+ * whether the span is the whole trace (as a session given them computes). */
+static void stored_opts(struct tc_mpi *M, const char *const *kv, size_t n, struct tc_steps_opts *o, bool *span_all)
+{
+	struct tc_session *s = session_new(M->part.t);
+	for (size_t i = 0; i < n; i++) session_set_opt(s, kv[i]);
+	session_steps_opts(s, o);
+	*span_all = !strcmp(session_opt(s, "span", "app"), "all");
+	s->t = NULL;   /* the part's */
+	session_free(s);
+}
+
+/* Process 0: the lateness summary blob, as `tracecomb prep` packs it. */
+static void pack_lsum(struct tc_mpi_results *R)
+{
+	struct tc_lsum *sum = lsum_build(R->steps, TC_M_LATENESS, true);
+	lsum_pack(sum, &R->lsum);
+	lsum_free(sum);
+	R->blobs[R->res.nblobs++] = (struct tc_cache_blob){ LSUM_CACHE_BLOB, R->lsum.s, R->lsum.len };
+}
+
+/* Why the steps are not stored: one line (also the cache's note). */
+static char *not_stored(const struct tc_steps_dist *g)
+{
+	char need[32], bound[32];
+	if (g->calls_needed)
+		return xstrdup("the logical steps not stored by tracecomb-mpi: --opt caller_merge=on reads every call, "
+			       "which is not gathered");
+	fmt_bytes(need, sizeof need, g->need);
+	fmt_bytes(bound, sizeof bound, g->bound);
+	return xasprintf("the logical steps not stored by tracecomb-mpi: their communication skeleton needs %s on one "
+			 "process, over --steps-bound %s", need, bound);
+}
+
+void tc_mpi_results(struct tc_mpi *M, uint64_t bound, const char *const *opts, size_t nopts, struct tc_mpi_results *R)
+{
+	*R = (struct tc_mpi_results){ .res.blobs = R->blobs };
+	double t0 = tc_usage().cpu, peak0 = (double)tc_peak_rss();
+	struct tc_steps_opts o;
+	bool span_all;
+	stored_opts(M, opts, nopts, &o, &span_all);
+	R->span = tc_span_dist(&M->part, &M->dist, span_all);
+	R->res.span = R->span;
+	R->steps = tc_steps_dist(&M->part, &M->dist, &o, bound, &R->g);
+	if (R->steps) {
+		R->res.steps = R->steps;
+		pack_lsum(R);
+	}
+	if (R->g.stored) tc_mpi_wait_quietly(M);   /* the others wait for process 0's steps */
+	if (!R->g.stored) {
+		R->note = not_stored(&R->g);
+		R->blobs[R->res.nblobs++] = (struct tc_cache_blob){ TC_CACHE_NOTE_BLOB, R->note, strlen(R->note) + 1 };
+	}
+	M->steps = R->g;
+	M->steps.skel = NULL;
+	M->steps_seconds = tc_usage().cpu - t0;
+	M->steps_rss = ((double)tc_peak_rss() - peak0) / 1048576.0;
+}
+
+void tc_mpi_results_free(struct tc_mpi_results *R)
+{
+	tc_steps_dist_free(R->steps, &R->g);
+	tc_span_free(R->span);
+	sb_free(&R->lsum);
+	free(R->note);
+	*R = (struct tc_mpi_results){ 0 };
+}

@@ -1,0 +1,170 @@
+/* test_steps_dist.c — what tracecomb-mpi prep -o stores beside the model,
+ * computed over parts without MPI (P = 1..4 threads, tests/support/
+ * distkit.h): the application span (tc_span_dist, on every process) and
+ * the logical steps of the skeleton gathered to process 0
+ * (analysis_steps_dist.h) equal the serial ones field for field, every
+ * double as bits, and as a cache file stores them, on the hand-built trace (non-blocking messages, sends
+ * nobody receives, a receive without a send, a clock violation, a
+ * sub-communicator, COMM_SELF and incomplete collectives), with the
+ * default options and each other one but the caller merge; over the bound,
+ * and with the caller merge, nothing is gathered and every process knows
+ * it. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "analysis_span.h"
+#include "analysis_steps_dist.h"
+#include "cache.h"
+#include "distkit.h"
+
+static void same_span(const struct tc_span *a, const struct tc_span *b, uint32_t nranks)
+{
+	assert_int_equal(a->t0, b->t0);
+	assert_int_equal(a->t1, b->t1);
+	assert_int_equal(a->source, b->source);
+	assert_int_equal(a->have_init, b->have_init);
+	assert_int_equal(a->have_finalize, b->have_finalize);
+	assert_memory_equal(&a->init_s, &b->init_s, sizeof a->init_s);
+	assert_memory_equal(&a->finalize_s, &b->finalize_s, sizeof a->finalize_s);
+	assert_memory_equal(a->rank_t0, b->rank_t0, nranks * sizeof *a->rank_t0);
+	assert_memory_equal(a->rank_t1, b->rank_t1, nranks * sizeof *a->rank_t1);
+}
+
+static void same_steps(const struct tc_steps *a, const struct tc_steps *b, uint32_t nranks, size_t nmsgs)
+{
+	assert_non_null(b);
+	assert_int_equal(a->ncevs, b->ncevs);
+	assert_memory_equal(a->cevs, b->cevs, a->ncevs * sizeof *a->cevs);   /* no padding: bits */
+	assert_memory_equal(a->rank_first, b->rank_first, (nranks + 1) * sizeof *a->rank_first);
+	assert_int_equal(a->npartitions, b->npartitions);
+	for (uint32_t k = 0; k < a->npartitions; k++) {
+		const struct tc_partition *x = &a->parts[k], *y = &b->parts[k];
+		assert_int_equal(x->first_step, y->first_step);
+		assert_int_equal(x->last_step, y->last_step);
+		assert_int_equal(x->ncevs, y->ncevs);
+		assert_int_equal(x->nranks, y->nranks);
+		assert_int_equal(x->enter, y->enter);
+		assert_int_equal(x->leave, y->leave);
+		assert_int_equal(x->leap, y->leap);
+	}
+	assert_int_equal(a->max_step, b->max_step);
+	for (uint32_t k = 0; k <= a->max_step; k++) {
+		const struct tc_step_sum *x = &a->steps[k], *y = &b->steps[k];
+		assert_int_equal(x->enter_min, y->enter_min);
+		assert_int_equal(x->leave_max, y->leave_max);
+		assert_int_equal(x->ncevs, y->ncevs);
+		assert_memory_equal(&x->lateness_max, &y->lateness_max, 6 * sizeof(double));
+	}
+	assert_memory_equal(a->msg_send_cev, b->msg_send_cev, nmsgs * sizeof *a->msg_send_cev);
+	assert_memory_equal(a->msg_recv_cev, b->msg_recv_cev, nmsgs * sizeof *a->msg_recv_cev);
+}
+
+/* The cache file of model t with steps st (nothing else): the steps as the
+ * file stores them, every field of every array (padding zeroed). */
+static char *cache_bytes(const struct tc_trace *t, const struct tc_steps *st, long *n)
+{
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	struct tc_cache_results res = { .steps = st };
+	char *err = NULL;
+	assert_true(tc_cache_write(f, t, &res, "identity", &err));
+	*n = ftell(f);
+	char *b = xmalloc((size_t)*n + 1);
+	rewind(f);
+	assert_int_equal(fread(b, 1, (size_t)*n, f), (size_t)*n);
+	fclose(f);
+	return b;
+}
+
+/* The same file with the serial steps and with the gathered ones. */
+static void same_file(const struct tc_trace *t, const struct tc_steps *a, const struct tc_steps *b)
+{
+	long na, nb;
+	char *x = cache_bytes(t, a, &na), *y = cache_bytes(t, b, &nb);
+	assert_int_equal(na, nb);
+	assert_memory_equal(x, y, (size_t)na);
+	free(x);
+	free(y);
+}
+
+struct want {
+	struct tc_trace *t;
+	struct tc_span *span;
+	struct tc_steps *steps;
+	const struct tc_steps_opts *o;
+	uint64_t bound;
+	struct tc_steps_dist g;
+};
+
+static void dist_proc(struct dk_proc *x)
+{
+	struct want *w = x->arg;
+	dk_finish(x);
+	struct tc_span *sp = tc_span_dist(&x->part, &x->d, false);
+	same_span(w->span, sp, w->t->nranks);   /* on every process */
+	tc_span_free(sp);
+	struct tc_steps *st = tc_steps_dist(&x->part, &x->d, w->o, w->bound, &w->g);
+	if (x->p == 0 && w->g.stored) {
+		same_steps(w->steps, st, w->t->nranks, w->t->nmsgs);
+		same_file(w->t, w->steps, st);
+	} else {
+		assert_null(st);
+	}
+	assert_int_equal(w->g.ops + w->g.msgs > 0, 1);
+	tc_steps_dist_free(st, &w->g);
+	tc_part_release(&x->part);
+	tc_trace_free(x->t);
+}
+
+static void run(struct tc_trace *t, struct tc_span *span, struct tc_steps *steps, const struct tc_steps_opts *o,
+		uint64_t bound, bool stored)
+{
+	for (int P = 1; P <= DK_MAXP; P++) {
+		struct want w[DK_MAXP];
+		void *arg[DK_MAXP];
+		for (int p = 0; p < P; p++) {
+			w[p] = (struct want){ t, span, steps, o, bound, { 0 } };
+			arg[p] = &w[p];
+		}
+		dk_run(P, dist_proc, arg);
+		for (int p = 0; p < P; p++) {
+			assert_int_equal(w[p].g.stored, stored);
+			assert_int_equal(w[p].g.need, w[0].g.need);
+			assert_int_equal(w[p].g.msgs, t->nmsgs);
+			assert_int_equal(w[p].g.colls, t->ncolls);
+		}
+	}
+}
+
+static void test_dist_equals_serial(void **state)
+{
+	(void)state;
+	struct tc_trace *t = dk_trace(0, DK_NR, true);
+	tc_trace_finish(t);
+	struct tc_span *span = tc_span_compute(t, false);
+	for (int k = 0; k < 6; k++) {   /* the defaults, then one option changed each time */
+		struct tc_steps_opts o;
+		tc_steps_default_opts(&o);
+		bool *flip[] = { NULL, &o.lamport, &o.leap_merge, &o.coalesce_isends, &o.waitall_merge, &o.caller_merge };
+		if (flip[k]) *flip[k] = !*flip[k];
+		struct tc_steps *steps = tc_steps_compute(t, &o);
+		assert_true(steps->ncevs > 0 && t->nmsgs > 0 && t->ncolls > 0);
+		run(t, span, steps, &o, TC_SKEL_BOUND_DEFAULT, !o.caller_merge);
+		if (k == 0) run(t, span, steps, &o, 0, false);   /* over the bound: nothing gathered */
+		tc_steps_free(steps);
+	}
+	tc_span_free(span);
+	tc_trace_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dist_equals_serial),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
