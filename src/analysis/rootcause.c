@@ -201,6 +201,7 @@ struct build {
 	bool *is_bound;                   /* per region: MPI_Init / MPI_Finalize */
 	VEC(struct rx) rx;                /* the current rank's receives (R->recv_msgs order) */
 	uint8_t *coll_shape;              /* per collective instance: COLL_* (0: not seen yet) */
+	uint32_t coll_place;              /* the rank at hand's place among its last instance's members */
 };
 
 static bool outermost_mpi(const struct tc_trace *t, const struct tc_rank *R, const struct tc_call *c)
@@ -303,7 +304,7 @@ static uint8_t size_bucket(uint64_t x)
 #define COLL_SPANS 2
 #define COLL_SORTED 4
 
-static const struct tc_coll_member *coll_member(const struct build *b, uint32_t ci, uint32_t r)
+static const struct tc_coll_member *coll_member(struct build *b, uint32_t ci, uint32_t r)
 {
 	const struct tc_trace *t = b->t;
 	const struct tc_coll *co = &t->colls[ci];
@@ -321,17 +322,23 @@ static const struct tc_coll_member *coll_member(const struct build *b, uint32_t 
 			if (m[k].rank == r) return &m[k];
 		return NULL;
 	}
-	uint32_t lo = 0, hi = co->n;
+	/* the rank's place in its previous instance first: the same communicator
+	 * puts it at the same place (a miss per probe of a bisection, otherwise) */
+	uint32_t lo = b->coll_place, hi = co->n;
+	if (lo < hi && m[lo].rank == r) return &m[lo];
+	lo = 0;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		if (m[mid].rank < r) lo = mid + 1;
 		else hi = mid;
 	}
-	return lo < co->n && m[lo].rank == r ? &m[lo] : NULL;
+	if (lo >= co->n || m[lo].rank != r) return NULL;
+	b->coll_place = lo;
+	return &m[lo];
 }
 
 /* Bytes an MPI call moves and whether any of it crosses nodes. */
-static uint64_t call_bytes(const struct build *b, uint32_t r, const struct tc_call *c, uint8_t *inter)
+static uint64_t call_bytes(struct build *b, uint32_t r, const struct tc_call *c, uint8_t *inter)
 {
 	const struct tc_trace *t = b->t;
 	*inter = 0;
@@ -424,6 +431,7 @@ static void rank_activities(struct build *b, uint32_t r, uint64_t t0, uint64_t t
 	const struct tc_rank *R = &t->ranks[r];
 	rank_receives(b, r);
 	b->prev_ctx = TC_NONE;
+	b->coll_place = 0;
 	uint64_t cur = t0, gap_sig = 0;
 	const struct tc_call *prev = NULL;
 	/* call_tag of prev and of the next call; prev's is known when a compute
