@@ -255,12 +255,19 @@ static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, str
 	 * node; docs/rootcause.md, thin contexts) */
 	for (uint32_t c = 0; c < rc->nctx; c++)
 		if (!rc->ctx[c].typical && rc->ctx[c].n >= 3) rc->ctx[c].typical = 3;
-	/* the compute contexts' deviations from their own median, written over
-	 * the values already used (never ahead of the context being read) */
+	/* the compute contexts' deviations, written over the values already used
+	 * (never ahead of the context being read): from the rank's own median
+	 * where the rank has 3 or more values there (noise is how a rank's work
+	 * varies; ranks that differ throughout, a ramp, are imbalance and must not
+	 * raise the floor that would hide them), else from the context's */
 	size_t ndev = 0;
 	for (uint32_t c = 0; c < rc->nctx; c++) {
 		if (rc->ctx[c].kind != TC_ACT_COMPUTE || rc->ctx[c].n < 3) continue;
-		for (uint32_t k = g->first[c]; k < g->end[c]; k++) g->val[ndev++] = fabs(g->val[k] - g->own[c]);
+		for (uint32_t k = g->rfirst[c]; k < g->rend[c]; k++) {
+			uint32_t a = g->runs[k].at, z = k + 1 < g->rend[c] ? g->runs[k + 1].at : g->end[c];
+			double ref = z - a >= 3 ? g->runs[k].med : g->own[c];
+			for (uint32_t x = a; x < z; x++) g->val[ndev++] = fabs(g->val[x] - ref);
+		}
 	}
 	rc->compute_spread = ndev ? 1.4826 * tc_median(g->val, ndev) : 0;
 	rc->noise_floor = TC_MAX(rc->opts.floor_min, rc->opts.floor_k * rc->compute_spread);

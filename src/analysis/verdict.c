@@ -663,7 +663,9 @@ static void path_claims(struct vb *b, struct tc_verdicts *V, const struct tc_tra
 		V->rank[r].path_compute_excess = rc->path_compute_excess[r];
 		V->rank[r].path_mpi_excess = rc->path_mpi_excess[r];
 	}
+	size_t before = b->v.n;
 	verdict_imbalance(b, V, t, rc, steps, hot);
+	if (b->v.n == before) verdict_persistent(b, V, t, rc, steps, hot);
 	verdict_background(b, V, t, lat, rc);
 	verdict_noise(b, V, t, rc);
 }

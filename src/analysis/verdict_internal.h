@@ -63,6 +63,8 @@ struct tc_steps;
  * blamed as communication hot spots.  Fills V->rank[].delay_cost_s etc. */
 void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc,
 		       const struct tc_steps *st, const bool *hot);
+void verdict_persistent(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc,
+			const struct tc_steps *st, const bool *hot);
 void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_latency *lat,
 			const struct tc_rootcause *rc);
 void verdict_noise(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc);

@@ -221,13 +221,10 @@ static double ratio_of(const double *v, uint32_t N, const bool *is_bl, double bu
 	return other > 0 ? lo / other : INFINITY;
 }
 
-static double standout(const struct tc_rootcause *rc, const uint32_t *bl, uint32_t k, double busy, double *single,
-		       double *summed)
+/* Each rank's compute excess over the whole run: summed, its largest, and how
+ * many of its compute segments have some. */
+static void compute_excess(const struct tc_rootcause *rc, double *sum, double *big, uint32_t *cnt)
 {
-	uint32_t N = rc->nranks;
-	double *sum = xcalloc(N ? N : 1, sizeof *sum), *big = xcalloc(N ? N : 1, sizeof *big);
-	bool *is_bl = xcalloc(N ? N : 1, sizeof *is_bl);
-	for (uint32_t i = 0; i < k; i++) is_bl[bl[i]] = true;
 	/* the activities without excess add nothing */
 	for (uint32_t r = 0, x = 0; x < rc->nexcess; x++) {
 		uint32_t i = rc->ex_act[x];
@@ -235,15 +232,65 @@ static double standout(const struct tc_rootcause *rc, const uint32_t *bl, uint32
 		if (tc_rc_act_kind(rc, i) == TC_ACT_COMPUTE) {
 			sum[r] += rc->act_excess[i];
 			big[r] = TC_MAX(big[r], (double)rc->act_excess[i]);
+			cnt[r]++;
 		}
 	}
+}
+
+/* The slowest rank: the largest compute excess per segment that has some,
+ * over ranks with at least 3 such segments (slow throughout, not delayed once)
+ * and no hot spot; TC_NONE: none. */
+static uint32_t slowest_rank(const struct tc_rootcause *rc, const double *sum, const uint32_t *cnt, const bool *hot)
+{
+	uint32_t top = TC_NONE;
+	for (uint32_t r = 0; r < rc->nranks; r++)
+		if (!hot[r] && cnt[r] >= 3 && (top == TC_NONE || sum[r] / cnt[r] > sum[top] / cnt[top])) top = r;
+	return top;
+}
+
+/* Rank r's summed compute excess against the typical other rank's
+ * (ratio_of's summed measure). */
+static double summed_standout(const struct tc_rootcause *rc, const double *sum, uint32_t r, double busy)
+{
+	bool *one = xcalloc(rc->nranks ? rc->nranks : 1, sizeof *one);
+	one[r] = true;
+	double x = ratio_of(sum, rc->nranks, one, busy, true);
+	free(one);
+	return x;
+}
+
+static double standout(const struct tc_rootcause *rc, const double *sum, const double *big, const uint32_t *bl,
+		       uint32_t k, double busy, double *single, double *summed)
+{
+	uint32_t N = rc->nranks;
+	bool *is_bl = xcalloc(N ? N : 1, sizeof *is_bl);
+	for (uint32_t i = 0; i < k; i++) is_bl[bl[i]] = true;
 	*summed = ratio_of(sum, N, is_bl, busy, true);
 	*single = ratio_of(big, N, is_bl, busy, false);
-	double x = TC_MAX(*summed, *single);
-	free(sum);
-	free(big);
 	free(is_bl);
-	return x;
+	return TC_MAX(*summed, *single);
+}
+
+/* A ramp (each rank a little slower than the one before) puts the critical
+ * path through whichever slow rank ends last, often not the slowest: the
+ * slowest rank (slowest_rank) is named beside the path's when its summed
+ * excess stands out by itself and is at least half the largest of theirs (as
+ * blamed_ranks asks of each: a rank with a few small stalls is not "slow").
+ * Appends it to bl; returns the new count. */
+static uint32_t add_slowest(const struct tc_rootcause *rc, const double *sum, const uint32_t *cnt, const bool *hot,
+			    double busy, double need, uint32_t *bl, uint32_t k)
+{
+	uint32_t top = slowest_rank(rc, sum, cnt, hot);
+	if (top == TC_NONE) return k;
+	double most = 0;
+	for (uint32_t i = 0; i < k; i++) {
+		if (bl[i] == top) return k;
+		most = TC_MAX(most, sum[bl[i]]);
+	}
+	if (!(sum[top] >= 0.5 * most) || !(summed_standout(rc, sum, top, busy) >= need)) return k;
+	bl[k++] = top;
+	qsort(bl, k, sizeof *bl, tc_cmp_u32);
+	return k;
 }
 
 void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc,
@@ -268,7 +315,14 @@ void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trac
 	double S = held / rc->path_len, conc = held / X;
 	/* on a busy machine the noise itself makes some ranks stand out: ask for twice as much */
 	double single, summed, busy = verdict_machine_busy(rc, o, true);
-	double stand = standout(rc, bl, k, busy, &single, &summed), need = o->imb_standout * (1 + busy);
+	double *sum = xcalloc(N ? N : 1, sizeof *sum), *big = xcalloc(N ? N : 1, sizeof *big);
+	uint32_t *cnt = xcalloc(N ? N : 1, sizeof *cnt);
+	compute_excess(rc, sum, big, cnt);
+	double stand = standout(rc, sum, big, bl, k, busy, &single, &summed), need = o->imb_standout * (1 + busy);
+	if (stand >= need) k = add_slowest(rc, sum, cnt, hot, busy, need, bl, k);
+	free(sum);
+	free(big);
+	free(cnt);
 	if (!(stand >= need)) { free(bl); return; }
 	V->path_imbalance = held;
 	struct tc_verdict *v = vnew(b, TC_CAUSE_IMBALANCE, TC_NONE);
@@ -313,6 +367,63 @@ void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trac
 	v->advice = xasprintf("rebalance the work of rank%s %s (their computation before the named steps), or "
 			      "check those ranks' nodes for interference", k > 1 ? "s" : "", rs);
 	sb_free(&sb);
+	free(rs);
+}
+
+/* Persistent imbalance off the critical path.  Under dynamic work
+ * distribution (a master handing out tasks) the path runs through the workers
+ * that are fast, and a slow rank's excess never lies on it; yet the run lost
+ * the capacity that rank wasted: with every rank at the typical speed the same
+ * tasks, spread over the workers, end earlier by about the ranks' summed
+ * excess over the number of computing ranks.  Claimed, when the path holds no
+ * imbalance, if the slowest rank (slowest_rank) stands out by its summed
+ * excess as verdict_imbalance's ranks must; blames the ranks with at least half
+ * its sum; confidence = that capacity share of the path (against path_full) ×
+ * how far it stands out.  Evidence "persistent" = 1. */
+void verdict_persistent(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc,
+			const struct tc_steps *st, const bool *hot)
+{
+	const struct tc_verdict_opts *o = &V->opts;
+	uint32_t N = rc->nranks;
+	if (!N || !(rc->path_len > 0)) return;
+	double *sum = xcalloc(N, sizeof *sum), *big = xcalloc(N, sizeof *big);
+	uint32_t *cnt = xcalloc(N, sizeof *cnt), *bl = xmalloc(N * sizeof *bl), k = 0, workers = 0;
+	compute_excess(rc, sum, big, cnt);
+	double busy = verdict_machine_busy(rc, o, true), need = o->imb_standout * (1 + busy), tot = 0, held = 0;
+	uint32_t top = slowest_rank(rc, sum, cnt, hot);
+	double stand = top == TC_NONE ? 0 : summed_standout(rc, sum, top, busy);
+	for (uint32_t r = 0; r < N && stand >= need; r++) {
+		if (hot[r]) continue;
+		tot += sum[r];
+		workers += rc->act_first[r + 1] > rc->act_first[r];
+		if (r != top && !(sum[r] >= 0.5 * sum[top])) continue;
+		bl[k++] = r;
+		held += sum[r];
+	}
+	double S = workers ? tot / workers / rc->path_len : 0;
+	double conf = clamp01(S / o->path_full) * clamp01((stand - 1) / (2 * (need - 1)));
+	free(sum); free(big); free(cnt);
+	if (!k || !(conf > 0)) { free(bl); return; }
+	struct tc_verdict *v = vnew(b, TC_CAUSE_IMBALANCE, TC_NONE);
+	set_ranks(v, bl, k);
+	free(bl);
+	v->confidence = conf;
+	ev_add(v, "excess_s", held);
+	ev_add(v, "persistent", 1);
+	ev_add(v, "capacity_share", S);
+	ev_add(v, "path_share", 0);
+	ev_add(v, "path_s", rc->path_len);
+	ev_add(v, "standout", stand);
+	ev_add(v, "standout_summed", stand);
+	blame_steps(v, t, rc, st, o->max_steps);
+	char *rs = ranks_str(v->ranks, v->nranks);
+	char b1[32];
+	fmt_seconds(b1, sizeof b1, held);
+	v->summary = xasprintf("compute imbalance: rank%s %s computed %s beyond the typical rank throughout the run "
+			       "(about %.0f%% of the run's length in lost capacity), off the critical path: the work "
+			       "distribution gave %s less to do", k > 1 ? "s" : "", rs, b1, 100 * S, k > 1 ? "them" : "it");
+	v->advice = xasprintf("find why rank%s %s compute%s slower than the others (its node, its share of the data), "
+			      "or rebalance the work", k > 1 ? "s" : "", rs, k > 1 ? "" : "s");
 	free(rs);
 }
 

@@ -763,6 +763,96 @@ static void test_rc_sampled_context(void **state)
 	tc_trace_free(t);
 }
 
+/* Dynamic master/worker (rank 0 hands out `tasks` tasks, one at a time, to
+ * whichever worker reports first, after 2 ticks of bookkeeping; ticks of 1 s,
+ * messages 1 tick): worker w computes work + ramp·(w − 1) per task.  Each rank's events are written in
+ * time order as the simulation makes them. */
+static struct tc_trace *mw_dynamic(uint32_t workers, uint32_t tasks, uint64_t work, uint64_t ramp)
+{
+	struct tc_trace *t = tc_trace_new(1, 0, 0);
+	tc_def_simple(t, workers + 1, NULL, 1);
+	uint32_t rs = tc_def_region(t, "MPI_Send", 0, 0, true), rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
+	uint32_t ri = tc_def_region(t, "MPI_Init", 0, 0, true), rf = tc_def_region(t, "MPI_Finalize", 0, 0, true);
+	uint64_t tm = 1, finish[64], ready[64];  /* a worker's task end; when its last send left */
+	uint32_t given = 0, busy = 0;
+	for (uint32_t r = 0; r <= workers; r++) {
+		tcb_enter(t, r, 0, ri);
+		tcb_leave(t, r, 1, ri);
+	}
+	for (uint32_t w = 1; w <= workers; w++, tm++) {  /* the first round */
+		tcb_enter(t, 0, tm, rs);
+		tcb_send(t, 0, tm, w, 0, 1, 8);
+		tcb_leave(t, 0, tm + 1, rs);
+		tcb_enter(t, w, 1, rr);
+		tcb_recv(t, w, tm + 1, 0, 0, 1, 8);
+		tcb_leave(t, w, tm + 1, rr);
+		finish[w] = tm + 1 + work + ramp * (w - 1);
+		given++, busy++;
+	}
+	while (busy) {
+		uint32_t w = 0;  /* the worker whose result comes first */
+		for (uint32_t k = 1; k <= workers; k++)
+			if (finish[k] != UINT64_MAX && (!w || finish[k] < finish[w])) w = k;
+		tcb_enter(t, w, finish[w], rs);
+		tcb_send(t, w, finish[w], 0, 0, 2, 8);
+		tcb_leave(t, w, finish[w] + 1, rs);
+		ready[w] = finish[w] + 1;
+		uint64_t got = TC_MAX(tm, ready[w]);
+		tcb_enter(t, 0, tm, rr);
+		tcb_recv(t, 0, got, w, 0, 2, 8);
+		tcb_leave(t, 0, got, rr);
+		tm = got + 2;  /* the master's bookkeeping: most compute segments, all alike */
+		uint32_t tag = given < tasks ? 1 : 3;  /* a task, or stop */
+		tcb_enter(t, 0, tm, rs);
+		tcb_send(t, 0, tm, w, 0, tag, 8);
+		tcb_leave(t, 0, tm + 1, rs);
+		tcb_enter(t, w, ready[w], rr);
+		tcb_recv(t, w, TC_MAX(ready[w], tm + 1), 0, 0, tag, 8);
+		tcb_leave(t, w, TC_MAX(ready[w], tm + 1), rr);
+		tm++;
+		if (tag == 1) {
+			finish[w] = TC_MAX(ready[w], tm) + work + ramp * (w - 1);
+			given++;
+		} else {  /* stopped: it finalizes */
+			finish[w] = UINT64_MAX;
+			busy--;
+			tcb_enter(t, w, TC_MAX(ready[w], tm), rf);
+			tcb_leave(t, w, TC_MAX(ready[w], tm) + 1, rf);
+		}
+	}
+	tcb_enter(t, 0, tm, rf);
+	tcb_leave(t, 0, tm + 1, rf);
+	tc_trace_finish(t);
+	return t;
+}
+
+/* A ramp under dynamic distribution: the critical path runs through the
+ * workers that are fast, not through the slowest; the verdict names the
+ * slowest worker (verdict_path.c: add_slowest, or verdict_persistent when the
+ * path holds no excess at all).  The same run without the ramp claims nothing. */
+static void test_rc_ramp_slowest_named(void **state)
+{
+	(void)state;
+	static const uint64_t ramps[] = { 10, 25, 40, 60, 100 };
+	for (size_t i = 0; i < TC_NELEM(ramps); i++) {
+		struct tc_trace *t = mw_dynamic(5, 60, 100, ramps[i]);
+		struct tc_verdicts *V = verdicts_of(t, NULL);
+		assert_true(V->n >= 1);
+		assert_int_equal(V->v[0].cause, TC_CAUSE_IMBALANCE);
+		assert_true(V->v[0].confidence >= 0.5);
+		bool slowest = false;
+		for (uint32_t k = 0; k < V->v[0].nranks; k++) slowest |= V->v[0].ranks[k] == 5;
+		assert_true(slowest);
+		tc_verdicts_free(V);
+		tc_trace_free(t);
+	}
+	struct tc_trace *t = mw_dynamic(5, 60, 100, 0);
+	struct tc_verdicts *V = verdicts_of(t, NULL);
+	assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
+	tc_verdicts_free(V);
+	tc_trace_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -778,6 +868,7 @@ int main(void)
 		cmocka_unit_test(test_rc_compact_layout),
 		cmocka_unit_test(test_rc_many_contexts),
 		cmocka_unit_test(test_rc_sampled_context),
+		cmocka_unit_test(test_rc_ramp_slowest_named),
 		cmocka_unit_test(test_rc_backoff_unique_tags),
 		cmocka_unit_test(test_rc_pipeline_fill),
 		cmocka_unit_test(test_rc_own_context_typical),
