@@ -73,12 +73,13 @@ static void scope_free(struct scope_stats *s)
 }
 
 /* by_win: message indices grouped by window (offsets win_first[w]..[w+1]) */
-static void scope_compute(const struct tc_trace *t, const struct tc_latency *lat, uint32_t region,
-			  const uint32_t *by_win, const uint32_t *win_first, struct scope_stats *s)
+/* The scope's ranks (idx: a rank's place among them, TC_NONE outside) and
+ * its zeroed per-rank and per-window arrays. */
+static void scope_alloc(const struct tc_trace *t, const struct tc_latency *lat, uint32_t region,
+			struct scope_stats *s, uint32_t *idx)
 {
 	uint32_t N = t->nranks, W = lat->nwindows;
 	memset(s, 0, sizeof *s);
-	uint32_t *idx = xmalloc((N ? N : 1) * sizeof *idx);
 	if (region == TC_NONE) {
 		s->n = N;
 		s->ranks = xmalloc((N ? N : 1) * sizeof *s->ranks);
@@ -106,6 +107,15 @@ static void scope_compute(const struct tc_trace *t, const struct tc_latency *lat
 	s->w_inter = xcalloc(W1, sizeof(uint32_t));
 	s->w_bytes = xcalloc(W1, sizeof(uint64_t));
 	s->w_binter = xcalloc(W1, sizeof(uint64_t));
+}
+
+static void scope_compute(const struct tc_trace *t, const struct tc_latency *lat, uint32_t region,
+			  const uint32_t *by_win, const uint32_t *win_first, struct scope_stats *s)
+{
+	uint32_t W = lat->nwindows;
+	uint32_t *idx = xmalloc((t->nranks ? t->nranks : 1) * sizeof *idx);
+	scope_alloc(t, lat, region, s, idx);
+	uint32_t n1 = s->n ? s->n : 1;
 	double *wc = xcalloc(n1, sizeof *wc), *lb = xmalloc(n1 * sizeof *lb);
 	uint32_t *touched = xmalloc(n1 * sizeof *touched);
 	bool *is_t = xcalloc(n1, sizeof *is_t);
