@@ -434,28 +434,10 @@ static void own_late_numbers(struct tc_verdicts *V, const struct tc_trace *t, co
 }
 
 /* --- run-wide numbers -------------------------------------------------------------- */
+/* The inter / intra cost of the run (after message_numbers). */
 static void run_numbers(struct tc_verdicts *V, const struct tc_trace *t, const struct tc_latency *lat)
 {
 	V->span = t->tmax > t->tmin ? tc_dur(t, t->tmax - t->tmin) : 0;
-	uint64_t slow = 0, slow_inter = 0, high = 0, high_inter = 0;
-	for (size_t i = 0; i < t->nmsgs; i++) {
-		const struct tc_msg *m = &t->msgs[i];
-		bool inter = lat->cls[i] == TC_LAT_INTER;
-		V->msgs++;
-		V->bytes += m->bytes;
-		if (inter) { V->inter++; V->bytes_inter += m->bytes; }
-		if (lat->l[i] >= lat->opts.high_l) {
-			high++;
-			high_inter += inter;
-		}
-		double ci = tc_lat_criterion(lat, TC_LAT_INTRA, m->bytes);
-		if (lat->nbuckets[TC_LAT_INTRA] && lat->transfer[i] > 2 * ci) {
-			slow++;
-			slow_inter += inter;
-		}
-	}
-	V->high_inter_share = slow ? (double)slow_inter / (double)slow : NAN;
-	V->high_l_inter_share = high ? (double)high_inter / (double)high : NAN;
 	/* inter / intra criterion over the inter-node buckets with messages */
 	if (lat->nbuckets[TC_LAT_INTER] && lat->nbuckets[TC_LAT_INTRA]) {
 		double *r = xmalloc(lat->nbuckets[TC_LAT_INTER] * sizeof *r);
@@ -574,29 +556,59 @@ void tc_verdict_windows(const struct tc_trace *t, const struct tc_latency *lat, 
 	scope_free(&s);
 }
 
-/* Per rank over the whole run: messages, bytes, mean L, distinct partners
- * (returned, caller frees). */
-static uint32_t *rank_numbers(struct tc_verdicts *V, const struct tc_trace *t, const struct tc_latency *lat)
+/* A pair of ranks seen before?  A small direct-mapped memo in front of the
+ * map: a rank's messages go to a few partners in turn. */
+static bool pair_seen(struct u64map *pairs, uint64_t *memo, uint64_t key)
+{
+	uint64_t *m = &memo[(key * 0x9e3779b97f4a7c15ULL) >> 58];
+	if (*m == key) return true;
+	*m = key;
+	if (u64map_get(pairs, key) != TC_NONE) return true;
+	u64map_put(pairs, key, 1);
+	return false;
+}
+
+/* The run's message numbers (count, bytes, inter-node, slow and high-L
+ * shares) and per rank: messages, bytes, mean L, distinct partners (returned,
+ * caller frees); one pass over the messages. */
+static uint32_t *message_numbers(struct tc_verdicts *V, const struct tc_trace *t, const struct tc_latency *lat)
 {
 	uint32_t N = t->nranks;
 	struct u64map pairs;
 	u64map_init(&pairs);
+	uint64_t memo[64];
+	for (int k = 0; k < 64; k++) memo[k] = UINT64_MAX;
 	uint32_t *partners = xcalloc(N ? N : 1, sizeof *partners);
 	double *lsum = xcalloc(N ? N : 1, sizeof *lsum);
+	uint64_t slow = 0, slow_inter = 0, high = 0, high_inter = 0;
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tc_msg *m = &t->msgs[i];
+		bool inter = lat->cls[i] == TC_LAT_INTER;
+		V->msgs++;
+		V->bytes += m->bytes;
+		if (inter) { V->inter++; V->bytes_inter += m->bytes; }
+		if (lat->l[i] >= lat->opts.high_l) {
+			high++;
+			high_inter += inter;
+		}
+		double ci = tc_lat_criterion(lat, TC_LAT_INTRA, m->bytes);
+		if (lat->nbuckets[TC_LAT_INTRA] && lat->transfer[i] > 2 * ci) {
+			slow++;
+			slow_inter += inter;
+		}
 		struct tc_verdict_rank *s = &V->rank[m->src], *r = &V->rank[m->dst];
 		s->msgs_out++; s->bytes_out += m->bytes;
 		r->msgs_in++; r->bytes_in += m->bytes;
 		lsum[m->src] += lat->l[i];
 		lsum[m->dst] += lat->l[i];
 		uint64_t a = TC_MIN(m->src, m->dst), c = TC_MAX(m->src, m->dst);
-		if (a != c && u64map_get(&pairs, a << 32 | c) == TC_NONE) {
-			u64map_put(&pairs, a << 32 | c, 1);
+		if (a != c && !pair_seen(&pairs, memo, a << 32 | c)) {
 			partners[a]++;
 			partners[c]++;
 		}
 	}
+	V->high_inter_share = slow ? (double)slow_inter / (double)slow : NAN;
+	V->high_l_inter_share = high ? (double)high_inter / (double)high : NAN;
 	u64map_free(&pairs);
 	for (uint32_t r = 0; r < N; r++) {
 		uint32_t k = V->rank[r].msgs_in + V->rank[r].msgs_out;
@@ -611,7 +623,7 @@ static uint32_t *rank_numbers(struct tc_verdicts *V, const struct tc_trace *t, c
  * per-rank load balance of messages and bytes over the run. */
 static struct tc_verdicts *verdicts_new(const struct tc_trace *t, const struct tc_latency *lat,
 					const struct tc_waitstates *ws, const struct tc_remap *remap,
-					const struct tc_verdict_opts *o)
+					const struct tc_verdict_opts *o, uint32_t **partners)
 {
 	struct tc_verdicts *V = xcalloc(1, sizeof *V);
 	if (o) V->opts = *o;
@@ -622,6 +634,7 @@ static struct tc_verdicts *verdicts_new(const struct tc_trace *t, const struct t
 	V->rank = xcalloc(N ? N : 1, sizeof *V->rank);
 	V->win = xcalloc(W ? W : 1, sizeof *V->win);
 	V->hot_region = V->hot_window = TC_NONE;
+	*partners = message_numbers(V, t, lat);
 	run_numbers(V, t, lat);
 	if (ws)
 		for (int k = 0; k < TC_WS_COUNT; k++) V->waiting += ws->total[k];
@@ -753,12 +766,12 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 					const struct tc_remap *remap, const struct tc_rootcause *rc,
 					const struct tc_verdict_opts *o)
 {
-	struct tc_verdicts *V = verdicts_new(t, lat, ws, remap, o);
+	uint32_t *partners;
+	struct tc_verdicts *V = verdicts_new(t, lat, ws, remap, o, &partners);
 	o = &V->opts;
 	uint32_t N = t->nranks, W = lat->nwindows;
 	uint32_t *win_first;
 	uint32_t *by_win = group_by_window(t, lat, &win_first);   /* messages grouped by window */
-	uint32_t *partners = rank_numbers(V, t, lat);
 	struct vb b = { 0 };
 	struct scope_stats run;
 	scope_compute(t, lat, TC_NONE, by_win, win_first, &run);
