@@ -580,7 +580,8 @@ static uint32_t *message_numbers(struct tc_verdicts *V, const struct tc_trace *t
 	for (int k = 0; k < 64; k++) memo[k] = UINT64_MAX;
 	uint32_t *partners = xcalloc(N ? N : 1, sizeof *partners);
 	double *lsum = xcalloc(N ? N : 1, sizeof *lsum);
-	uint64_t slow = 0, slow_inter = 0, high = 0, high_inter = 0;
+	uint64_t slow = 0, slow_inter = 0, high = 0, high_inter = 0, ci_bytes = 0;
+	double ci = NAN;  /* the intra-node criterion of ci_bytes */
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tc_msg *m = &t->msgs[i];
 		bool inter = lat->cls[i] == TC_LAT_INTER;
@@ -591,7 +592,10 @@ static uint32_t *message_numbers(struct tc_verdicts *V, const struct tc_trace *t
 			high++;
 			high_inter += inter;
 		}
-		double ci = tc_lat_criterion(lat, TC_LAT_INTRA, m->bytes);
+		if (i == 0 || m->bytes != ci_bytes) {  /* most messages have the size of the one before */
+			ci_bytes = m->bytes;
+			ci = tc_lat_criterion(lat, TC_LAT_INTRA, m->bytes);
+		}
 		if (lat->nbuckets[TC_LAT_INTRA] && lat->transfer[i] > 2 * ci) {
 			slow++;
 			slow_inter += inter;
