@@ -422,8 +422,9 @@ void verdict_persistent(struct vb *b, struct tc_verdicts *V, const struct tc_tra
 	v->summary = xasprintf("compute imbalance: rank%s %s computed %s beyond the typical rank throughout the run "
 			       "(about %.0f%% of the run's length in lost capacity), off the critical path: the work "
 			       "distribution gave %s less to do", k > 1 ? "s" : "", rs, b1, 100 * S, k > 1 ? "them" : "it");
-	v->advice = xasprintf("find why rank%s %s compute%s slower than the others (its node, its share of the data), "
-			      "or rebalance the work", k > 1 ? "s" : "", rs, k > 1 ? "" : "s");
+	v->advice = xasprintf("find why rank%s %s compute%s slower than the others (%s node%s, %s share of the data), "
+			      "or rebalance the work", k > 1 ? "s" : "", rs, k > 1 ? "" : "s", k > 1 ? "their" : "its",
+			      k > 1 ? "s" : "", k > 1 ? "their" : "its");
 	free(rs);
 }
 
