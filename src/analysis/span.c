@@ -48,15 +48,18 @@ static bool comm_bounds(const struct tc_trace *t, uint64_t *lo, uint64_t *hi)
 	return any;
 }
 
-/* Per rank: its Init leave and Finalize enter (outermost calls only). */
+/* Per rank: its Init leave and Finalize enter (outermost calls only).  A
+ * trace whose regions include neither has no calls to look for: the scan of
+ * every call (0.03 s at 5 M calls, a fifth of the load beyond the floor's
+ * decoding on a trace without them) is skipped. */
 static void rank_marks(const struct tc_trace *t, struct tc_span *s, const bool *is_init, const bool *is_fin,
-		       uint64_t *init_lo, uint64_t *fin_hi)
+		       bool any, uint64_t *init_lo, uint64_t *fin_hi)
 {
 	for (uint32_t r = 0; r < t->nranks; r++) {
 		const struct tc_rank *R = &t->ranks[r];
 		s->rank_t0[r] = s->rank_t1[r] = 0;
 		bool ri = false, rf = false;
-		for (uint32_t c = 0; c < R->ncalls; c++) {
+		for (uint32_t c = 0; any && c < R->ncalls; c++) {
 			const struct tc_call *k = &R->calls[c];
 			if (k->depth || k->region >= t->nregions) continue;
 			if (is_init[k->region] && !ri) {
@@ -90,12 +93,14 @@ struct tc_span *tc_span_compute(const struct tc_trace *t, bool all)
 	s->source = TC_SPAN_ALL;
 	bool *is_init = xcalloc(t->nregions + 1, sizeof *is_init);
 	bool *is_fin = xcalloc(t->nregions + 1, sizeof *is_fin);
+	bool any = false;
 	for (uint32_t g = 0; g < t->nregions; g++) {
 		is_init[g] = tc_region_is_init(t, g);
 		is_fin[g] = tc_region_is_finalize(t, g);
+		any |= is_init[g] || is_fin[g];
 	}
 	uint64_t init_lo = 0, fin_hi = 0;
-	rank_marks(t, s, is_init, is_fin, &init_lo, &fin_hi);
+	rank_marks(t, s, is_init, is_fin, any, &init_lo, &fin_hi);
 	free(is_init);
 	free(is_fin);
 	if (!all) {
