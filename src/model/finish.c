@@ -459,7 +459,7 @@ void fin_recv_rank(void *ctx, uint32_t r, int tid)
 		struct sendblk *k = src < t->nranks ? mm->blk[src] : NULL;
 		struct qkey key = { comm, src, r, QTAG_ALL };
 		struct qent *e = k ? qtab_get(&k->q, &key) : NULL;
-		uint32_t got = e ? take_msg(e, &key, p->tag, k->next.a, rp->msgs, mm->delta[src], &rp->bytag[tid])
+		uint32_t got = e ? take_msg(e, &key, p->tag, blk_next(k), rp->msgs, mm->delta[src], &rp->bytag[tid])
 				 : TC_NONE;
 		if (got == TC_NONE) { acc->unmatched++; continue; }
 		uint32_t id = got + mm->delta[src];

@@ -282,11 +282,12 @@ void tcb_loc_begin(struct tc_trace *t, uint32_t loc, int slot)
 
 void tc_sendblk_link(struct sendblk *k, uint32_t id, const struct qkey *key)
 {
-	VEC_ROOM(k->next, k->next_ready, PREFAULT_BATCH);
-	k->next.a[k->next.n++] = TC_NONE;
+	if (k->nnext >= k->next_ready) tc_pages_room(&k->next, k->nnext, sizeof(uint32_t), PREFAULT_BATCH, &k->next_ready);
+	uint32_t *next = blk_next(k);
+	next[k->nnext++] = TC_NONE;
 	struct qent *e = qtab_find_or_add(&k->q, key);
 	if (e->tail == TC_NONE) e->head = id;
-	else k->next.a[e->tail] = id;
+	else next[e->tail] = id;
 	e->tail = id;
 }
 
@@ -483,7 +484,7 @@ void tc_sendblk_free(struct sendblk *s)
 {
 	if (!s) return;
 	tc_pages_free(&s->m);
-	VEC_FREE(s->next);
+	tc_pages_free(&s->next);
 	qtab_free(&s->q);
 	free(s);
 }
