@@ -230,6 +230,7 @@ void tcb_enter(struct tc_trace *t, uint32_t loc, uint64_t time, uint32_t region)
 	struct tc_call *c = &b->calls.a[id];
 	c->enter = c->leave = time;
 	c->region = region;
+	b->odd_regions += region >= t->b->regions.n;
 	c->parent = top;
 	c->op = TC_NONE;
 	c->depth = top == TC_NONE ? 0 : (uint16_t)TC_MIN(b->calls.a[top].depth + 1u, UINT16_MAX);

@@ -75,6 +75,7 @@ struct locb {
 	uint64_t last_time;
 	uint64_t coll_begin;   /* time of a pending CollectiveBegin, 0 if none */
 	uint64_t bad_leaves;   /* Leave with no open call */
+	uint64_t odd_regions;  /* Enter naming a region not (yet) defined: placeholder_regions looks */
 	uint64_t mismatched_leaves; /* Leave whose region is not the open call's */
 	uint64_t time_reversals;
 	uint64_t unpaired_completes;
