@@ -22,6 +22,10 @@
  *       their CPU time that the first writes to their peak memory take at
  *       that price, and the ratio left without it: what the layout, not the
  *       code, costs on this machine.
+ *       With --base DIR (a build of another commit: DIR/tracecomb and
+ *       DIR/bench/load), each round also runs that build's load at 1 and 2
+ *       threads and its first frame, right after ours: a change's before and
+ *       after in one interleaved run, as ratios to the same floor.
  *   load --mode ours --threads T ARCHIVE
  *       One load in this process; prints "events=N seconds=S peak_rss=B". */
 #include <errno.h>
@@ -129,26 +133,42 @@ static char *sibling(const char *self, const char *name)
 	return xasprintf("%.*s/%s", (int)(slash - self), self, name);
 }
 
-/* The kinds measured in one round, in this order (interleaved). */
-enum kind { RAW1, RAW2, LOAD1, LOAD2, REPORT, FRAME, NKIND };
+/* The kinds measured in one round, in this order (interleaved); the last
+ * three only with --base: the same as LOAD1, LOAD2 and FRAME by another
+ * build, so that a change's before and after are measured in one run. */
+enum kind { RAW1, RAW2, LOAD1, LOAD2, REPORT, FRAME, BLOAD1, BLOAD2, BFRAME, NKIND };
 static const char *const kind_name[NKIND] = { "floor 1 thread", "floor 2 threads", "load 1 thread",
-					      "load 2 threads", "report --json", "first frame" };
+					      "load 2 threads", "report --json", "first frame",
+					      "base load 1 thr", "base load 2 thr", "base 1st frame" };
 
-struct prog { const char *self, *raw, *bin; };
+struct prog { const char *self, *raw, *bin, *bself, *bbin; };  /* bself, bbin: --base, else NULL */
 
 static void kind_argv(const struct prog *P, enum kind k, const char *path, char **a)
 {
+#define LOAD_ARGV(self, th) { (char *)(self), "--mode", "ours", "--threads", th, (char *)path, NULL }
+#define FRAME_ARGV(bin) { (char *)(bin), "render", (char *)path, "--view", "logical", "--size", "120x36", \
+			  "--threads", "1", "--no-cache", NULL }
 	char *const v[NKIND][12] = {
 		[RAW1] = { (char *)P->raw, "--threads", "1", (char *)path, NULL },
 		[RAW2] = { (char *)P->raw, "--threads", "2", (char *)path, NULL },
-		[LOAD1] = { (char *)P->self, "--mode", "ours", "--threads", "1", (char *)path, NULL },
-		[LOAD2] = { (char *)P->self, "--mode", "ours", "--threads", "2", (char *)path, NULL },
+		[LOAD1] = LOAD_ARGV(P->self, "1"),
+		[LOAD2] = LOAD_ARGV(P->self, "2"),
 		/* from the archive, never from an analysis cache a `prep` may have left (docs/cache.md) */
 		[REPORT] = { (char *)P->bin, "report", "--json", "--threads", "1", "--no-cache", (char *)path, NULL },
-		[FRAME] = { (char *)P->bin, "render", (char *)path, "--view", "logical", "--size", "120x36",
-			    "--threads", "1", "--no-cache", NULL },
+		[FRAME] = FRAME_ARGV(P->bin),
+		[BLOAD1] = LOAD_ARGV(P->bself, "1"),
+		[BLOAD2] = LOAD_ARGV(P->bself, "2"),
+		[BFRAME] = FRAME_ARGV(P->bbin),
 	};
+#undef LOAD_ARGV
+#undef FRAME_ARGV
 	memcpy(a, v[k], sizeof v[k]);
+}
+
+/* The kinds this run measures: the base's only with --base. */
+static int nkinds(const struct prog *P)
+{
+	return P->bself ? NKIND : BLOAD1;
 }
 
 static void keep_best(struct result *best, const struct result *r, bool first)
@@ -191,9 +211,10 @@ static int bench_archive(const struct prog *P, const char *path, int reps, doubl
 	double *pair[NKIND];
 	for (int k = 0; k < NKIND; k++) pair[k] = xcalloc((size_t)reps, sizeof(double));
 	int rc = 0;
+	int nk = nkinds(P);
 	for (int i = 0; i < reps && !rc; i++) {
 		struct result r[NKIND];
-		for (int k = 0; k < NKIND && !rc; k++) {
+		for (int k = 0; k < nk && !rc; k++) {
 			char *a[12];
 			kind_argv(P, (enum kind)k, path, a);
 			if (run_child(a, &r[k]) != 0) { rc = 1; break; }
@@ -201,7 +222,7 @@ static int bench_archive(const struct prog *P, const char *path, int reps, doubl
 			if (i == 0 || r[k].wall < bestwall[k]) bestwall[k] = r[k].wall;
 		}
 		if (rc) break;
-		for (int k = 0; k < NKIND; k++) pair[k][i] = r[RAW1].cpu > 0 ? r[k].cpu / r[RAW1].cpu : 0;
+		for (int k = 0; k < nk; k++) pair[k][i] = r[RAW1].cpu > 0 ? r[k].cpu / r[RAW1].cpu : 0;
 	}
 	if (!rc) {
 		double floor = best[RAW1].cpu;
@@ -210,16 +231,16 @@ static int bench_archive(const struct prog *P, const char *path, int reps, doubl
 		       best[LOAD1].events == ev ? "" : "   (EVENT COUNT MISMATCH)");
 		printf("  %-16s %8s %8s %7s  %-18s %9s %8s %10s\n", "", "wall s", "CPU s", "CPU/floor",
 		       "paired (median, range)", "peak MiB", "B/event", "minor flt");
-		for (int k = 0; k < NKIND; k++) {
+		for (int k = 0; k < nk; k++) {
 			qsort(pair[k], (size_t)reps, sizeof(double), tc_cmp_double);
 			printf("  %-16s %8.3f %8.3f %7.2f    %5.2f (%.2f-%.2f)     %9.1f %8.1f %10llu", kind_name[k],
 			       bestwall[k], best[k].cpu, floor > 0 ? best[k].cpu / floor : 0, pair[k][reps / 2],
 			       pair[k][0], pair[k][reps - 1], (double)best[k].peak_rss / 1048576.0,
 			       ev ? (double)best[k].peak_rss / (double)ev : 0, (unsigned long long)best[k].minflt);
 			double ratio = floor > 0 ? best[k].cpu / floor : 0;
-			if (k == LOAD1) goal(ratio, 1.5);
+			if (k == LOAD1 || k == BLOAD1) goal(ratio, 1.5);
 			if (k == REPORT) goal(ratio, 3.0);
-			if (k == FRAME) goal(ratio, 2.5);
+			if (k == FRAME || k == BFRAME) goal(ratio, 2.5);
 			putchar('\n');
 		}
 		double bpe = ev ? (double)best[LOAD1].peak_rss / (double)ev : 0;
@@ -229,6 +250,10 @@ static int bench_archive(const struct prog *P, const char *path, int reps, doubl
 		       bestwall[LOAD1] > 0 ? bestwall[LOAD2] / bestwall[LOAD1] : 0,
 		       bestwall[LOAD2] < bestwall[LOAD1] ? "met" : "MISSED",
 		       bestwall[RAW1] > 0 ? bestwall[RAW2] / bestwall[RAW1] : 0);
+		if (P->bself)
+			printf("  base: load peak %.1f bytes/event, 2 threads / 1 thread wall %.2f\n",
+			       ev ? (double)best[BLOAD1].peak_rss / (double)ev : 0,
+			       bestwall[BLOAD1] > 0 ? bestwall[BLOAD2] / bestwall[BLOAD1] : 0);
 		if (touch_ms > 0) fresh_share(best, touch_ms);
 	}
 	for (int k = 0; k < NKIND; k++) free(pair[k]);
@@ -260,7 +285,7 @@ static int scale_archive(const struct prog *P, const char *path)
 
 static TC_NORETURN void usage(void)
 {
-	fprintf(stderr, "usage: load [--reps N] [--bin TRACECOMB] [--rawdecode PATH] [--touch-ms X] ARCHIVE...\n"
+	fprintf(stderr, "usage: load [--reps N] [--bin TRACECOMB] [--rawdecode PATH] [--touch-ms X] [--base DIR] ARCHIVE...\n"
 			"       load --scale [--bin TRACECOMB] [--rawdecode PATH] ARCHIVE...\n"
 			"       load --mode ours --threads T ARCHIVE\n");
 	exit(2);
@@ -268,7 +293,7 @@ static TC_NORETURN void usage(void)
 
 int main(int argc, char **argv)
 {
-	const char *mode = "all", *raw = NULL, *bin = NULL;
+	const char *mode = "all", *raw = NULL, *bin = NULL, *base = NULL;
 	int threads = 1, reps = 5;
 	double touch_ms = 0;
 	bool scale = false;
@@ -280,6 +305,7 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[i], "--rawdecode") == 0 && i + 1 < argc) raw = argv[++i];
 		else if (strcmp(argv[i], "--bin") == 0 && i + 1 < argc) bin = argv[++i];
 		else if (strcmp(argv[i], "--touch-ms") == 0 && i + 1 < argc) touch_ms = atof(argv[++i]);
+		else if (strcmp(argv[i], "--base") == 0 && i + 1 < argc) base = argv[++i];
 		else if (strcmp(argv[i], "--scale") == 0) scale = true;
 		else if (argv[i][0] == '-') usage();
 		else VEC_PUSH(paths, argv[i]);
@@ -295,7 +321,9 @@ int main(int argc, char **argv)
 	char *self = self_path(argv[0]);
 	char *rawpath = raw ? xstrdup(raw) : sibling(self, "rawdecode");
 	char *binpath = bin ? xstrdup(bin) : sibling(self, "../../tracecomb");
-	struct prog P = { self, rawpath, binpath };
+	char *bself = base ? xasprintf("%s/bench/load", base) : NULL;
+	char *bbin = base ? xasprintf("%s/tracecomb", base) : NULL;
+	struct prog P = { self, rawpath, binpath, bself, bbin };
 	int rc = 0;
 	if (scale) {
 		printf("  %-40s %10s %9s %9s %6s %8s %6s %9s %6s %8s\n", "archive", "events", "floor s", "load s",
@@ -309,6 +337,8 @@ int main(int argc, char **argv)
 	free(self);
 	free(rawpath);
 	free(binpath);
+	free(bself);
+	free(bbin);
 	VEC_FREE(paths);
 	return rc;
 }

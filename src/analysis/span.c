@@ -70,16 +70,18 @@ static void comm_bounds(const struct tc_trace *t, uint32_t r0, uint32_t r1, stru
 
 /* Per rank of [r0, r1): its Init leave and Finalize enter (outermost calls
  * only; UINT64_MAX and 0 without), into A the earliest Init leave, the latest
- * Finalize enter and the longest of each. */
+ * Finalize enter and the longest of each.  A trace whose regions include
+ * neither has no calls to look for (any false): the scan of every call (0.02 s
+ * at 5 M calls, 2 % of `info` on such a trace) is skipped. */
 static void rank_marks(const struct tc_trace *t, uint32_t r0, uint32_t r1, struct tc_span *s, const bool *is_init,
-		       const bool *is_fin, struct span_acc *A)
+		       const bool *is_fin, bool any, struct span_acc *A)
 {
 	for (uint32_t r = r0; r < r1; r++) {
 		const struct tc_rank *R = &t->ranks[r];
 		s->rank_t0[r] = UINT64_MAX;
 		s->rank_t1[r] = 0;
 		bool ri = false;
-		for (uint32_t c = 0; c < R->ncalls; c++) {
+		for (uint32_t c = 0; any && c < R->ncalls; c++) {
 			const struct tc_call *k = &R->calls[c];
 			if (k->depth || k->region >= t->nregions) continue;
 			if (is_init[k->region] && !ri) {
@@ -111,12 +113,14 @@ static struct tc_span *span_marks(const struct tc_trace *t, uint32_t r0, uint32_
 	s->rank_t1 = xcalloc(n, sizeof *s->rank_t1);
 	bool *is_init = xcalloc(t->nregions + 1, sizeof *is_init);
 	bool *is_fin = xcalloc(t->nregions + 1, sizeof *is_fin);
+	bool any = false;
 	for (uint32_t g = 0; g < t->nregions; g++) {
 		is_init[g] = tc_region_is_init(t, g);
 		is_fin[g] = tc_region_is_finalize(t, g);
+		any |= is_init[g] || is_fin[g];
 	}
 	*A = (struct span_acc){ .min = { UINT64_MAX, UINT64_MAX } };
-	rank_marks(t, r0, r1, s, is_init, is_fin, A);
+	rank_marks(t, r0, r1, s, is_init, is_fin, any, A);
 	/* the communication's bounds stand in for a missing Init or Finalize only
 	 * (one process knows that alone when it has every rank) */
 	if (d || !(A->max[SP_HAVE_INIT] && A->max[SP_HAVE_FIN])) comm_bounds(t, r0, r1, A);

@@ -105,7 +105,7 @@ static void match_incoming(struct dctx *D, struct tc_msg *in, size_t nin, struct
 	for (uint32_t r = D->lo; r < D->hi; r++) fin_recv_rank(&rp, r, 0);
 	qtab_free(&bytag);
 	qtab_free(&inb.q);
-	VEC_FREE(inb.next);
+	tc_pages_free(&inb.next);
 	free(mi.blk);
 	free(mi.delta);
 }

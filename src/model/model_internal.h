@@ -39,12 +39,20 @@ struct sendblk {
 	                         * that whole pages can become the model's array */
 	size_t nm;              /* messages in it */
 	struct qtab q;          /* key → queue head/tail (block-local ids) */
-	VEC(uint32_t) next;     /* per message: the next one of its key, TC_NONE at the tail */
-	size_t m_ready, next_ready; /* tc_pages_room, VEC_ROOM marks */
+	/* per message (uint32_t): the next one of its key, TC_NONE at the tail;
+	 * in a mapping of its own like the messages, grown by mremap: as a
+	 * realloc'd array in the heap each doubling copied it into fresh pages */
+	struct tc_pages next;
+	size_t nnext;           /* links in it */
+	size_t m_ready, next_ready; /* tc_pages_room marks */
 };
 static inline struct tc_msg *blk_msgs(const struct sendblk *k)
 {
 	return (struct tc_msg *)(void *)k->m.p;
+}
+static inline uint32_t *blk_next(const struct sendblk *k)
+{
+	return (uint32_t *)(void *)k->next.p;
 }
 
 
@@ -67,6 +75,7 @@ struct locb {
 	uint64_t last_time;
 	uint64_t coll_begin;   /* time of a pending CollectiveBegin, 0 if none */
 	uint64_t bad_leaves;   /* Leave with no open call */
+	uint64_t odd_regions;  /* Enter naming a region not (yet) defined: placeholder_regions looks */
 	uint64_t mismatched_leaves; /* Leave whose region is not the open call's */
 	uint64_t time_reversals;
 	uint64_t unpaired_completes;
