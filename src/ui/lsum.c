@@ -35,9 +35,10 @@ static inline uint32_t leaf_x(const struct tc_lsum *s, uint32_t r, uint32_t k)
 
 static inline struct tc_cellsum leaf(const struct tc_lsum *s, uint32_t r, uint32_t k)
 {
-	const struct tc_cev *e = &s->st->cevs[s->st->rank_first[r] + (s->agg ? k / 2 : k)];
+	uint32_t i = s->st->rank_first[r] + (s->agg ? k / 2 : k);
+	const struct tc_cev *e = &s->st->cevs[i];
 	bool is_agg = s->agg && !(k & 1);
-	double v = tc_cev_metric(e, s->metric, is_agg);
+	double v = tc_cev_metric(s->st, i, s->metric, is_agg);
 	if (!isfinite(v)) v = 0;
 	uint8_t f = is_agg ? TC_F_AGG
 			   : (uint8_t)(((e->flags & TC_CEV_SEND) ? TC_F_SEND : 0) | ((e->flags & TC_CEV_RECV) ? TC_F_RECV : 0) |
