@@ -3,9 +3,11 @@
  * Built once per (metric, aggregates shown) in one pass over the cevs, so a
  * frame never walks events:
  *  - per rank, the "leaves" are its cevs (each preceded by its aggregate
- *    block when those are shown) in step order; block maxima over 32 and
+ *    block when those are shown) in step order; block maxima over 8 and
  *    1024 consecutive leaves answer "max over ranks r × x units [x0, x1)"
- *    exactly in O(log n + 64 + span/1024) per rank;
+ *    exactly in O(log n + span/1024) per rank: at most 2 × 7 leaves at the
+ *    edges and 2 × 127 maxima of 8 (a leaf's value is read through the
+ *    model's calls, tc_cev_metric: several loads; a maximum is one);
  *  - a 2-D tile pyramid (level 0: 2^rs ranks × 2^xs x units, at most 2^20
  *    tiles; each level halves both sides) answers cells that cover many
  *    ranks in O(tiles touched), a few per cell; edges round out to whole
@@ -17,7 +19,7 @@
 
 #include "ui.h"
 
-#define B1 32u
+#define B1 8u
 #define B2 1024u
 #define EXACT_RANKS 16u
 
