@@ -100,7 +100,8 @@ int main(int argc, char **argv)
 			x->leave = x->enter + 500;
 			x->agg_start = x->enter - 200;
 			e->flags = 1u << (rnd() % 3);
-			g->lateness = g->glateness = e->dlateness = (double)(rnd() % 1000) * 1e-6;
+			g->lateness = g->glateness = (double)(rnd() % 1000) * 1e-6;
+			tc_cev_set_dlateness(&st, (uint32_t)((size_t)r * per_rank + k), g->lateness);
 			g->lateness_agg = g->duration = (double)(rnd() % 1000) * 1e-6;
 		}
 	}

@@ -20,23 +20,30 @@ void tc_steps_default_opts(struct tc_steps_opts *o);
 #define TC_CEV_RECV 0x2   /* completes ≥ 1 message */
 #define TC_CEV_COLL 0x4   /* part of a collective */
 
+#define TC_CEV_MAX_NOPS ((1u << 29) - 1)   /* a longer run of Isends is cut into events of this many */
+#define TC_CEV_WIDE 0x80000000u              /* tc_cev.dlate: an index into tc_steps.wide */
+
 /* A communication event: one MPI call that communicates (or a run of
  * coalesced Isends).  Its aggregate block is the non-communication time
  * between the previous communication event on the rank and this one; it sits
- * on step-1.  40 bytes: what the model already has is not copied here (the
+ * on step-1.  32 bytes: what the model already has is not copied here (the
  * times are its calls': tc_cev_enter/leave/agg_start), and of the metrics
- * only the differential lateness is stored, the others are differences of
- * those times to per-step minima (tc_cev_metric). */
+ * only the differential lateness is stored (it depends on the partners'
+ * lateness), the others are differences of those times to per-step minima
+ * (tc_cev_metric). */
 struct tc_cev {
 	uint32_t rank;
 	uint32_t op;             /* first tc_op on the rank */
-	uint32_t nops;           /* ops covered (> 1 only for coalesced Isends; their calls are consecutive) */
+	uint32_t nops : 29;      /* ops covered (> 1 only for coalesced Isends; their calls are consecutive) */
+	uint32_t flags : 3;      /* TC_CEV_* */
 	uint32_t partition;
 	uint32_t step;           /* global logical step; even; the aggregate block is step-1 */
-	uint32_t flags;          /* TC_CEV_* */
-	/* differential lateness in seconds, of the event and of its aggregate
-	 * block: it depends on the partners' lateness, so it is stored */
-	double dlateness, dlateness_agg;
+	/* the event's differential lateness: n < 2^31 ticks when tc_dur of them
+	 * is that double exactly (0, the common value, always is; a difference
+	 * of two divided tick counts often is not), else TC_CEV_WIDE | its index
+	 * in tc_steps.wide (tc_cev_metric reads either) */
+	uint32_t dlate;
+	double dlateness_agg;    /* its aggregate block's, in seconds */
 };
 
 struct tc_partition {
@@ -89,6 +96,8 @@ struct tc_steps {
 	struct tc_step_sum *steps;  /* max_step+1 entries */
 	size_t nslots;
 	struct tc_slot *slots;      /* per partition, one per even step it covers (tc_partition.slot0) */
+	size_t nwide;
+	double *wide;               /* the differential lateness values no tick count gives (tc_cev.dlate) */
 	/* per message: the cev index of its send and of its receive */
 	uint32_t *msg_send_cev, *msg_recv_cev;
 	/* Each cev's times when they are not read from the model: while
@@ -117,6 +126,8 @@ uint64_t tc_cev_leave(const struct tc_steps *s, uint32_t i);
 uint64_t tc_cev_agg_start(const struct tc_steps *s, uint32_t i);
 /* The value of a metric for cev i (agg = its aggregate block), in seconds. */
 double tc_cev_metric(const struct tc_steps *s, uint32_t i, enum tc_metric m, bool agg);
+/* Set cev i's (event) differential lateness d >= 0 (steps not mapped from a cache). */
+void tc_cev_set_dlateness(struct tc_steps *s, uint32_t i, double d);
 /* The slot (tc_slot) of cev i: its partition at its step. */
 static inline size_t tc_cev_slot(const struct tc_steps *s, uint32_t i)
 {

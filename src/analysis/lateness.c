@@ -129,7 +129,7 @@ static void diff_lateness(const struct mpass *M)
 		double lat = M->late[2 * (size_t)i], lat_agg = M->late[2 * (size_t)i + 1];
 		e->dlateness_agg = dmax0(lat_agg - inherited_from_prev(M, i, prev_leave));
 		double partners = inherited_from_partners(M, i, &x);
-		e->dlateness = dmax0(lat - (partners > lat_agg ? partners : lat_agg));
+		tc_cev_set_dlateness(s, i, dmax0(lat - (partners > lat_agg ? partners : lat_agg)));
 		step_add(M, i, &x, 0);
 		if (e->step) step_add(M, i, &x, 1);
 		prev_leave = x.leave;

@@ -4,6 +4,7 @@
  * metrics in lateness.c.  Every stage is linear in events + messages, or
  * n·log n where something is sorted; no stage loops on cyclic or broken input.
  * See docs/logical-time.md for the choices that differ from Ravel. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,7 +92,7 @@ static void build_cevs(struct steps_build *b)
 			const struct tc_call *c = &R->calls[op->call];
 			uint8_t kind = c->region < t->nregions ? t->regions[c->region].kind : TC_RK_USER;
 			bool isend = kind == TC_RK_MPI_ISEND && op->nsend && !op->nrecv && op->coll == TC_NONE;
-			if (b->o->coalesce_isends && isend && prev_isend) {
+			if (b->o->coalesce_isends && isend && prev_isend && v.a[v.n - 1].nops < TC_CEV_MAX_NOPS) {
 				/* the previous Isend's call is the call just before this one,
 				 * with the same parent: no other Leave happened in between */
 				struct tc_cev *last = &v.a[v.n - 1];
@@ -472,6 +473,7 @@ void tc_steps_free(struct tc_steps *s)
 	free(s->parts);
 	free(s->steps);
 	free(s->slots);
+	free(s->wide);
 	free(s->times);
 	free(s->given);
 	free(s->msg_send_cev);
@@ -560,10 +562,42 @@ static double given_metric(const struct tc_cev_given *g, enum tc_metric m, bool 
 /* Each metric is the difference of a time (or a length) of the block to the
  * least one among its peers, computed here as lateness.c computed it for the
  * baselines (the same uint64 difference and tc_dur: the same double). */
+/* The tick count whose tc_dur is d exactly, if there is one below 2^31;
+ * else TC_CEV_WIDE.  d * res rounded is it when there is one, give or take
+ * one tick (the product is rounded too). */
+static uint32_t dlate_ticks(const struct tc_trace *t, double d)
+{
+	if (d == 0 && !signbit(d)) return 0;
+	if (!(d > 0 && d * (double)t->res < (double)TC_CEV_WIDE)) return TC_CEV_WIDE;
+	uint64_t k = (uint64_t)llround(d * (double)t->res);
+	for (uint64_t c = k ? k - 1 : 0; c <= k + 1 && c < TC_CEV_WIDE; c++)
+		if (tc_dur(t, c) == d) return (uint32_t)c;
+	return TC_CEV_WIDE;
+}
+
+void tc_cev_set_dlateness(struct tc_steps *s, uint32_t i, double d)
+{
+	uint32_t code = dlate_ticks(s->t, d);
+	if (code == TC_CEV_WIDE) {
+		if (!(s->nwide & (s->nwide - 1)))   /* 0, 1, 2, 4, ...: full */
+			s->wide = xreallocarray(s->wide, s->nwide ? 2 * s->nwide : 1, sizeof *s->wide);
+		s->wide[s->nwide] = d;
+		code = TC_CEV_WIDE | (uint32_t)s->nwide++;
+	}
+	s->cevs[i].dlate = code;
+}
+
+static double cev_dlateness(const struct tc_steps *s, const struct tc_cev *e)
+{
+	if (!(e->dlate & TC_CEV_WIDE)) return e->dlate ? tc_dur(s->t, e->dlate) : 0;
+	uint32_t k = e->dlate & ~TC_CEV_WIDE;
+	return k < s->nwide ? s->wide[k] : 0;
+}
+
 double steps_metric_at(const struct tc_steps *s, uint32_t i, const struct tc_cev_times *x, enum tc_metric m, bool agg)
 {
 	const struct tc_cev *e = &s->cevs[i];
-	if (m == TC_M_DLATENESS) return agg ? e->dlateness_agg : e->dlateness;
+	if (m == TC_M_DLATENESS) return agg ? e->dlateness_agg : cev_dlateness(s, e);
 	if (s->given) return given_metric(&s->given[i], m, agg);
 	const struct tc_slot *S = &s->slots[tc_cev_slot(s, i)];
 	const struct tc_step_sum *G = &s->steps[e->step];

@@ -160,6 +160,7 @@ static struct tc_steps *fix_steps(struct reader *r, const struct tc_trace *t)
 	st->parts = fix(r, st->parts, st->npartitions, sizeof *st->parts, CS_STEPARR);
 	st->steps = fix(r, st->steps, (uint64_t)st->max_step + 1, sizeof *st->steps, CS_STEPARR);
 	st->slots = fix(r, st->slots, st->nslots, sizeof *st->slots, CS_STEPARR);
+	st->wide = fix(r, st->wide, st->nwide, sizeof *st->wide, CS_STEPARR);
 	st->times = NULL;
 	st->given = NULL;
 	st->msg_send_cev = fix(r, st->msg_send_cev, t->nmsgs, sizeof(uint32_t), CS_STEPARR);

@@ -169,6 +169,8 @@ static void same_steps(const struct tc_steps *a, const struct tc_steps *b, uint3
 	SAME_ARRAY(a->steps, b->steps, a->max_step + 1);
 	assert_int_equal(a->nslots, b->nslots);
 	SAME_ARRAY(a->slots, b->slots, a->nslots);
+	assert_int_equal(a->nwide, b->nwide);
+	SAME_ARRAY(a->wide, b->wide, a->nwide);
 	/* every metric of every block, from the stored baselines (bitwise) */
 	for (uint32_t i = 0; i < a->ncevs; i++)
 		for (int m = 0; m < TC_M_COUNT; m++)

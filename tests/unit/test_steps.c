@@ -232,7 +232,7 @@ static void test_receiver_edge(void **st)
 	assert_int_equal(send0->step, 0);
 	assert_int_equal(recv1->step, 2);
 	assert_true(M(s, send0, TC_M_LATENESS, false) == 6);
-	assert_true(send0->dlateness == 1);
+	assert_true(M(s, send0, TC_M_DLATENESS, false) == 1);
 	assert_true(M(s, recv1, TC_M_LATENESS, true) == 5);
 	assert_true(recv1->dlateness_agg == 5);
 	tc_steps_free(s);
@@ -274,7 +274,7 @@ static void test_ring_exchange_barrier(void **st)
 			assert_true(M(s, e, TC_M_GLATENESS, true) == LA[k][r]);
 			assert_true(M(s, e, TC_M_DURATION, false) == DU[k][r]);
 			assert_true(M(s, e, TC_M_DURATION, true) == DUA[k][r]);
-			assert_true(e->dlateness == D[k][r]);
+			assert_true(M(s, e, TC_M_DLATENESS, false) == D[k][r]);
 			assert_true(e->dlateness_agg == DA[k][r]);
 		}
 	/* per-step sums: even steps the events, odd steps the aggregate blocks */
@@ -364,7 +364,7 @@ static void test_strides(void **st)
 		assert_int_equal(s->cevs[i].step, step[i]);
 		assert_true(tc_cev_metric(s, i, TC_M_LATENESS, false) == L[i]);
 		assert_true(tc_cev_metric(s, i, TC_M_LATENESS, true) == LA[i]);
-		assert_true(s->cevs[i].dlateness == D[i]);
+		assert_true(tc_cev_metric(s, i, TC_M_DLATENESS, false) == D[i]);
 		assert_true(s->cevs[i].dlateness_agg == DA[i]);
 	}
 	tc_steps_free(s);
@@ -388,6 +388,27 @@ static void test_strides(void **st)
  * Global lateness compares the pairs: step 0 exits 1, 3 → 0, 2 (enters 0, 0 →
  * 0, 0); step 2 exits 2, 5 → 0, 3 (enters 0, 1 → 0, 1); step 4 exits 4, 7 →
  * 0, 3 (enters 3, 6 → 0, 3); step 6 exits 6, 9 → 0, 3 (enters 2, 4 → 0, 2). */
+/* The event's differential lateness is kept as ticks when tc_dur of them is
+ * the value exactly, else in the wide array; either way it reads back bitwise. */
+static void test_dlateness_codes(void **st)
+{
+	(void)st;
+	struct tc_trace t = { .res = 1000000000 };
+	struct tc_cev cevs[5] = { { 0 } };
+	struct tc_steps s = { .t = &t, .ncevs = 5, .cevs = cevs };
+	const double v[5] = { 0, 3e-9, 0.1 - 0.07, 5.0, 1.0 / 3 };   /* 5 s: 5e9 ticks, past 2^31 */
+	for (uint32_t i = 0; i < 5; i++) {
+		tc_cev_set_dlateness(&s, i, v[i]);
+		double got = tc_cev_metric(&s, i, TC_M_DLATENESS, false);
+		assert_memory_equal(&got, &v[i], sizeof got);
+	}
+	assert_int_equal(cevs[0].dlate, 0);
+	assert_int_equal(cevs[1].dlate, 3);
+	assert_true(cevs[3].dlate & TC_CEV_WIDE);
+	assert_int_equal(s.nwide, (cevs[2].dlate & TC_CEV_WIDE ? 1 : 0) + 1 + (cevs[4].dlate & TC_CEV_WIDE ? 1 : 0));
+	free(s.wide);
+}
+
 static void test_global_lateness(void **st)
 {
 	(void)st;
@@ -417,7 +438,7 @@ static void test_global_lateness(void **st)
 			assert_true(M(s, e, TC_M_GLATENESS, false) == G[r][k][1]);
 			assert_true(M(s, e, TC_M_GLATENESS, true) == G[r][k][2]);
 			assert_true(M(s, e, TC_M_LATENESS, false) == 0 && M(s, e, TC_M_LATENESS, true) == 0);
-			assert_true(e->dlateness == 0 && e->dlateness_agg == 0);
+			assert_true(M(s, e, TC_M_DLATENESS, false) == 0 && e->dlateness_agg == 0);
 			assert_true(M(s, e, TC_M_DURATION, false) == 0 && M(s, e, TC_M_DURATION, true) == 0);
 		}
 	static const double gmax[4] = { 2, 3, 3, 3 };
@@ -932,6 +953,7 @@ int main(void)
 		cmocka_unit_test(test_receiver_edge),
 		cmocka_unit_test(test_strides),
 		cmocka_unit_test(test_global_lateness),
+		cmocka_unit_test(test_dlateness_codes),
 		cmocka_unit_test(test_collective_one_step),
 		cmocka_unit_test(test_coalescing),
 		cmocka_unit_test(test_waitall_merge),

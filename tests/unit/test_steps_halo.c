@@ -70,7 +70,7 @@ static void test_halo_delay(void **st)
 	assert_true(o->dlateness_agg == DELAY);
 	assert_true(tc_cev_metric(s, top[0].cev, TC_M_LATENESS, true) == DELAY);
 	assert_true(tc_cev_metric(s, top[0].cev, TC_M_LATENESS, false) == DELAY);
-	assert_true(o->dlateness == 0);
+	assert_true(tc_cev_metric(s, top[0].cev, TC_M_DLATENESS, false) == 0);
 	/* before the delay: nothing is late */
 	for (uint32_t g = 0; g <= 6; g += 2) assert_true(s->steps[g].lateness_max == 0);
 	/* step 8 and 10 exactly */
