@@ -559,9 +559,6 @@ static double given_metric(const struct tc_cev_given *g, enum tc_metric m, bool 
 	}
 }
 
-/* Each metric is the difference of a time (or a length) of the block to the
- * least one among its peers, computed here as lateness.c computed it for the
- * baselines (the same uint64 difference and tc_dur: the same double). */
 /* The tick count whose tc_dur is d exactly, if there is one below 2^31;
  * else TC_CEV_WIDE.  d * res rounded is it when there is one, give or take
  * one tick (the product is rounded too). */
@@ -594,6 +591,9 @@ static double cev_dlateness(const struct tc_steps *s, const struct tc_cev *e)
 	return k < s->nwide ? s->wide[k] : 0;
 }
 
+/* Each metric is the difference of a time (or a length) of the block to the
+ * least one among its peers, computed here as lateness.c computed it for the
+ * baselines (the same uint64 difference and tc_dur: the same double). */
 double steps_metric_at(const struct tc_steps *s, uint32_t i, const struct tc_cev_times *x, enum tc_metric m, bool agg)
 {
 	const struct tc_cev *e = &s->cevs[i];

@@ -257,12 +257,13 @@ static void text_blocks(FILE *f, const struct tc_steps *st, const char *title, e
 	fprintf(f, "%s:\n  %6s %7s %5s  %-20s %10s %10s %10s\n", title, "rank", "step", "part", "block", "end",
 		"lateness", "diff");
 	for (size_t i = 0; i < nt; i++) {
-		const struct tc_cev *e = &st->cevs[top[i].cev];
+		uint32_t c = top[i].cev;
+		const struct tc_cev *e = &st->cevs[c];
 		bool agg = top[i].agg;
 		char x[32], l[32], d[32], name[64];
-		fmt_seconds(x, sizeof x, tc_sec(st->t, agg ? tc_cev_enter(st, top[i].cev) : tc_cev_leave(st, top[i].cev)));
-		fmt_seconds(l, sizeof l, tc_cev_metric(st, top[i].cev, TC_M_LATENESS, agg));
-		fmt_seconds(d, sizeof d, tc_cev_metric(st, top[i].cev, TC_M_DLATENESS, agg));
+		fmt_seconds(x, sizeof x, tc_sec(st->t, agg ? tc_cev_enter(st, c) : tc_cev_leave(st, c)));
+		fmt_seconds(l, sizeof l, tc_cev_metric(st, c, TC_M_LATENESS, agg));
+		fmt_seconds(d, sizeof d, tc_cev_metric(st, c, TC_M_DLATENESS, agg));
 		snprintf(name, sizeof name, "%s%.16s", agg ? "before " : "", cev_region(st, e));
 		char sl[24];
 		fprintf(f, "  %6u %7s %5u  %-20s %10s %10s %10s\n", e->rank,
