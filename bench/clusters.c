@@ -27,6 +27,7 @@ int main(int argc, char **argv)
 	}
 	struct tc_steps s = { 0 };
 	s.cevs = xcalloc((size_t)nranks * nsteps, sizeof *s.cevs);
+	s.given = xcalloc((size_t)nranks * nsteps, sizeof *s.given);   /* no model behind these events */
 	s.rank_first = xcalloc((size_t)nranks + 1, sizeof *s.rank_first);
 	uint64_t x = 88172645463325252ULL;
 	size_t n = 0;
@@ -41,8 +42,9 @@ int main(int argc, char **argv)
 			e->rank = r;
 			e->step = 2 * i;
 			e->flags = i % 2 ? TC_CEV_RECV : TC_CEV_SEND;
-			e->lateness = base + 0.002 * (double)(x % 1000) / 1000.0;
-			e->lateness_agg = e->lateness / 2;
+			struct tc_cev_given *g = &s.given[n - 1];
+			g->lateness = base + 0.002 * (double)(x % 1000) / 1000.0;
+			g->lateness_agg = g->lateness / 2;
 			e->op = TC_NONE;
 		}
 	}
@@ -86,6 +88,7 @@ int main(int argc, char **argv)
 	free(g);
 	tc_clusters_free(c);
 	free(s.cevs);
+	free(s.given);
 	free(s.rank_first);
 	return 0;
 }

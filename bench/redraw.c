@@ -82,6 +82,8 @@ int main(int argc, char **argv)
 	st.t = &t;
 	st.ncevs = (size_t)nranks * per_rank;
 	st.cevs = xcalloc(st.ncevs, sizeof *st.cevs);
+	st.times = xcalloc(st.ncevs, sizeof *st.times);   /* no model behind these events */
+	st.given = xcalloc(st.ncevs, sizeof *st.given);
 	st.rank_first = xcalloc((size_t)nranks + 1, sizeof *st.rank_first);
 	st.max_step = nsteps & ~1u;
 	for (uint32_t r = 0; r < nranks; r++) {
@@ -89,15 +91,18 @@ int main(int argc, char **argv)
 		uint32_t stride = st.max_step / 2 / per_rank;
 		for (uint32_t k = 0; k < per_rank; k++) {
 			struct tc_cev *e = &st.cevs[(size_t)r * per_rank + k];
+			struct tc_cev_times *x = &st.times[(size_t)r * per_rank + k];
+			struct tc_cev_given *g = &st.given[(size_t)r * per_rank + k];
 			e->rank = r;
 			e->op = TC_NONE;
 			e->step = 2 * (k * stride + rnd() % (stride ? stride : 1));
-			e->enter = (uint64_t)e->step * 1000;
-			e->leave = e->enter + 500;
-			e->agg_start = e->enter - 200;
+			x->enter = (uint64_t)e->step * 1000;
+			x->leave = x->enter + 500;
+			x->agg_start = x->enter - 200;
 			e->flags = 1u << (rnd() % 3);
-			e->lateness = e->glateness = e->dlateness = (double)(rnd() % 1000) * 1e-6;
-			e->lateness_agg = e->duration = (double)(rnd() % 1000) * 1e-6;
+			g->lateness = g->glateness = (double)(rnd() % 1000) * 1e-6;
+			tc_cev_set_dlateness(&st, (uint32_t)((size_t)r * per_rank + k), g->lateness);
+			g->lateness_agg = g->duration = (double)(rnd() % 1000) * 1e-6;
 		}
 	}
 	st.steps = xcalloc((size_t)st.max_step + 1, sizeof *st.steps);
@@ -160,6 +165,8 @@ int main(int argc, char **argv)
 	}
 	app_free(&a);
 	free(st.cevs);
+	free(st.times);
+	free(st.given);
 	free(st.rank_first);
 	free(st.steps);
 	free(t.ranks);

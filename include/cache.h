@@ -12,7 +12,7 @@ struct tc_steps;
 struct tc_span;
 
 #define TC_CACHE_MAGIC "TCCACHE\n"
-#define TC_CACHE_FORMAT 2u
+#define TC_CACHE_FORMAT 3u
 
 /* The archive's identity as text, one "key\tvalue" line each: format,
  * tracecomb version, struct layout, the anchor's real path with size and

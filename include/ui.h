@@ -232,7 +232,7 @@ struct tc_lsum {
 	double vmax;              /* largest value (colour range is [0, vmax]) */
 	/* per rank: leaves are its cevs (and their aggregate blocks) in step order */
 	uint32_t *b1_first, *b2_first;   /* nranks+1 offsets into b1, b2 */
-	struct tc_cellsum *b1, *b2;      /* maxima of 32 and 1024 consecutive leaves */
+	struct tc_cellsum *b1, *b2;      /* maxima of 8 and 1024 consecutive leaves */
 	/* tile pyramid: level 0 tiles are (1 << rs) ranks × (1 << xs) x units */
 	int rs, xs, nlevels;
 	uint32_t tw[24], th[24];         /* tiles per level (columns, rows) */

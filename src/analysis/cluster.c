@@ -311,7 +311,7 @@ static void build_vecs(const struct tc_clusters *c, const struct phase_priv *pp,
 		for (uint32_t i = ev->off[r]; i < ev->off[r + 1]; i++) {
 			const struct tc_cev *e = &c->s->cevs[ev->cev[i]];
 			uint32_t col = (e->step - pp->base) / 2;
-			double x = tc_cev_metric(e, m, false);
+			double x = tc_cev_metric(c->s, ev->cev[i], m, false);
 			sum += x;
 			max = TC_MAX(max, x);
 			if (k > v->off[r] && v->col[k - 1] >= col) {
@@ -1392,10 +1392,10 @@ static void build_cells(struct tc_clusters *c, uint32_t p)
 			for (uint32_t i = ev->off[r]; i < ev->off[r + 1]; i++) {
 				const struct tc_cev *e = &s->cevs[ev->cev[i]];
 				struct cell *C = &tmp[(e->step - pp->base) / 2];
-				double x = tc_cev_metric(e, ph->metric, false);
+				double x = tc_cev_metric(s, ev->cev[i], ph->metric, false);
 				C->active++;
 				C->sum += x;
-				C->agg_sum += tc_cev_metric(e, ph->metric, true);
+				C->agg_sum += tc_cev_metric(s, ev->cev[i], ph->metric, true);
 				if (e->flags & TC_CEV_SEND) { C->sends++; C->send_sum += x; }
 				if (e->flags & TC_CEV_RECV) {
 					C->recvs++;

@@ -82,7 +82,8 @@ static void pgraph_build(struct uf *u, const struct tc_steps *s, struct pgraph *
 		if (pv == TC_NONE || g->pid[pv] == g->pid[i]) continue;
 		uint32_t k = g->off[g->pid[pv] + 1]++;
 		g->adj[k] = g->pid[i];
-		g->gap[k] = s->cevs[i].enter > s->cevs[pv].leave ? s->cevs[i].enter - s->cevs[pv].leave : 0;
+		uint64_t enter = tc_cev_enter(s, (uint32_t)i), pl = tc_cev_leave(s, pv);
+		g->gap[k] = enter > pl ? enter - pl : 0;
 	}
 }
 
@@ -164,9 +165,10 @@ static void merge_waitall(struct uf *u, const struct tc_trace *t, const struct t
 		uint32_t group = TC_NONE;
 		for (uint32_t i = s->rank_first[r]; i < s->rank_first[r + 1]; i++) {
 			const struct tc_cev *e = &s->cevs[i];
+			uint64_t leave = tc_cev_leave(s, i);
 			if (group != TC_NONE) {
-				bool closes = e->enter > max_complete ||
-					      ((e->flags & TC_CEV_RECV) && e->leave >= max_complete);
+				bool closes = tc_cev_enter(s, i) > max_complete ||
+					      ((e->flags & TC_CEV_RECV) && leave >= max_complete);
 				if (closes) {
 					group = TC_NONE;
 					max_complete = 0;
@@ -179,7 +181,7 @@ static void merge_waitall(struct uf *u, const struct tc_trace *t, const struct t
 				const uint32_t *ms = tc_op_sends(t, r, op);
 				for (uint32_t j = 0; j < op->nsend; j++) {
 					const struct tc_msg *m = &t->msgs[ms[j]];
-					if (!(m->flags & TC_MSG_NB_SEND) || m->send_done <= e->leave) continue;
+					if (!(m->flags & TC_MSG_NB_SEND) || m->send_done <= leave) continue;
 					if (group == TC_NONE) group = i;
 					if (m->send_done > max_complete) max_complete = m->send_done;
 				}

@@ -4,6 +4,7 @@
  * metrics in lateness.c.  Every stage is linear in events + messages, or
  * n·log n where something is sorted; no stage loops on cyclic or broken input.
  * See docs/logical-time.md for the choices that differ from Ravel. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,22 +92,18 @@ static void build_cevs(struct steps_build *b)
 			const struct tc_call *c = &R->calls[op->call];
 			uint8_t kind = c->region < t->nregions ? t->regions[c->region].kind : TC_RK_USER;
 			bool isend = kind == TC_RK_MPI_ISEND && op->nsend && !op->nrecv && op->coll == TC_NONE;
-			if (b->o->coalesce_isends && isend && prev_isend) {
+			if (b->o->coalesce_isends && isend && prev_isend && v.a[v.n - 1].nops < TC_CEV_MAX_NOPS) {
 				/* the previous Isend's call is the call just before this one,
 				 * with the same parent: no other Leave happened in between */
 				struct tc_cev *last = &v.a[v.n - 1];
 				uint32_t pc = R->ops[last->op + last->nops - 1].call;
 				if (pc + 1 == op->call && R->calls[pc].parent == c->parent) {
-					last->nops++;
-					if (c->leave > last->leave) last->leave = c->leave;
+					last->nops++;   /* its calls stay consecutive: tc_cev_leave reads them */
 					b->op2cev[b->op_base[r] + k] = (uint32_t)v.n - 1;
 					continue;
 				}
 			}
-			struct tc_cev e = { .enter = c->enter, .leave = TC_MAX(c->enter, c->leave), .rank = r,
-					    .op = k, .nops = 1, .partition = TC_NONE };
-			e.agg_start = e.enter;
-			if (v.n > s->rank_first[r] && v.a[v.n - 1].leave < e.enter) e.agg_start = v.a[v.n - 1].leave;
+			struct tc_cev e = { .rank = r, .op = k, .nops = 1, .partition = TC_NONE };
 			if (op->nsend) e.flags |= TC_CEV_SEND;
 			if (op->nrecv) e.flags |= TC_CEV_RECV;
 			if (op->coll != TC_NONE) e.flags |= TC_CEV_COLL;
@@ -175,8 +172,7 @@ static void cg_nodes(struct cgraph *g, const struct steps_build *b, uint32_t fla
 	g->key = xmalloc(((size_t)g->nn + 1) * sizeof *g->key);
 	for (uint32_t v = 0; v < g->nn; v++) g->key[v] = UINT64_MAX;
 	for (size_t i = 0; i < n; i++)
-		if (g->node[i] != TC_NONE && b->s->cevs[i].enter < g->key[g->node[i]])
-			g->key[g->node[i]] = b->s->cevs[i].enter;
+		if (g->node[i] != TC_NONE) g->key[g->node[i]] = TC_MIN(g->key[g->node[i]], tc_cev_enter(b->s, (uint32_t)i));
 	g->off = xcalloc((size_t)g->nn + 2, sizeof *g->off);
 	g->adj = NULL;
 	g->pass = 0;
@@ -423,8 +419,8 @@ static void global_steps(struct steps_build *b)
 		P->ncevs++;
 		uint32_t pv = steps_prev(s, i);
 		if (pv == TC_NONE || b->pid[pv] != p) P->nranks++;
-		P->enter = TC_MIN(P->enter, e->enter);
-		P->leave = TC_MAX(P->leave, e->leave);
+		P->enter = TC_MIN(P->enter, tc_cev_enter(s, i));
+		P->leave = TC_MAX(P->leave, tc_cev_leave(s, i));
 		s->max_step = TC_MAX(s->max_step, e->step);
 	}
 	free(order); free(acc); free(leap); free(po); free(rank_of);
@@ -449,6 +445,7 @@ struct tc_steps *tc_steps_compute(const struct tc_trace *t, const struct tc_step
 	s->t = t;
 	struct steps_build b = { .t = t, .o = &s->opts, .s = s };
 	build_cevs(&b);
+	steps_read_times(s);   /* the passes below read the times many times: once from the model */
 	steps_partition(&b);
 	b.lstep = xmalloc((s->ncevs + 1) * sizeof *b.lstep);
 	b.pmax = xmalloc(((size_t)b.np + 1) * sizeof *b.pmax);
@@ -457,6 +454,8 @@ struct tc_steps *tc_steps_compute(const struct tc_trace *t, const struct tc_step
 	fix_monotone(&b);
 	global_steps(&b);
 	steps_metrics(s);
+	free(s->times);   /* from now on read from the model: the steps keep 40 bytes per cev */
+	s->times = NULL;
 	free(b.op_base); free(b.op2cev); free(b.pid); free(b.poff); free(b.padj);
 	free(b.lstep); free(b.pmax);
 	return s;
@@ -473,20 +472,153 @@ void tc_steps_free(struct tc_steps *s)
 	free(s->rank_first);
 	free(s->parts);
 	free(s->steps);
+	free(s->slots);
+	free(s->wide);
+	free(s->times);
+	free(s->given);
 	free(s->msg_send_cev);
 	free(s->msg_recv_cev);
 	free(s);
 }
 
-double tc_cev_metric(const struct tc_cev *e, enum tc_metric m, bool agg)
+/* --- a cev's times and metrics ----------------------------------------------------- */
+/* The first of cev e's calls; NULL when its op is not in the model. */
+static const struct tc_call *cev_call(const struct tc_steps *s, const struct tc_cev *e)
+{
+	const struct tc_rank *R = &s->t->ranks[e->rank];
+	return e->op < R->nops ? &R->calls[R->ops[e->op].call] : NULL;
+}
+
+uint64_t tc_cev_enter(const struct tc_steps *s, uint32_t i)
+{
+	if (s->times) return s->times[i].enter;
+	const struct tc_call *c = cev_call(s, &s->cevs[i]);
+	return c ? c->enter : 0;
+}
+
+/* Cev i's latest leave, read from the model. */
+static uint64_t model_leave(const struct tc_steps *s, uint32_t i)
+{
+	const struct tc_cev *e = &s->cevs[i];
+	const struct tc_call *c = cev_call(s, e);
+	if (!c) return 0;
+	uint64_t leave = c->enter;   /* a Leave recorded before its Enter counts as the Enter */
+	for (uint32_t k = 0; k < e->nops; k++) leave = TC_MAX(leave, c[k].leave);
+	return leave;
+}
+
+uint64_t tc_cev_leave(const struct tc_steps *s, uint32_t i)
+{
+	return s->times ? s->times[i].leave : model_leave(s, i);
+}
+
+/* An aggregate block starts at the previous cev's leave, or at enter when
+ * that is not earlier (prev_leave = enter for a rank's first cev). */
+static uint64_t block_start(uint64_t enter, uint64_t prev_leave)
+{
+	return prev_leave < enter ? prev_leave : enter;
+}
+
+uint64_t tc_cev_agg_start(const struct tc_steps *s, uint32_t i)
+{
+	if (s->times) return s->times[i].agg_start;
+	uint64_t enter = tc_cev_enter(s, i);
+	uint32_t pv = steps_prev(s, i);
+	return block_start(enter, pv != TC_NONE ? model_leave(s, pv) : enter);
+}
+
+void steps_times(const struct tc_steps *s, uint32_t i, struct tc_cev_times *x)
+{
+	if (s->times) {
+		*x = s->times[i];
+		return;
+	}
+	x->enter = tc_cev_enter(s, i);
+	x->leave = model_leave(s, i);
+	x->agg_start = tc_cev_agg_start(s, i);
+}
+
+void steps_read_times(struct tc_steps *s)
+{
+	struct tc_cev_times *tm = xmalloc((s->ncevs + 1) * sizeof *tm);
+	for (uint32_t i = 0; i < s->ncevs; i++) {
+		tm[i].enter = tc_cev_enter(s, i);
+		tm[i].leave = model_leave(s, i);
+		tm[i].agg_start = block_start(tm[i].enter, steps_prev(s, i) != TC_NONE ? tm[i - 1].leave : tm[i].enter);
+	}
+	s->times = tm;
+}
+
+static double given_metric(const struct tc_cev_given *g, enum tc_metric m, bool agg)
 {
 	switch (m) {
-	case TC_M_LATENESS: return agg ? e->lateness_agg : e->lateness;
-	case TC_M_GLATENESS: return agg ? e->glateness_agg : e->glateness;
-	case TC_M_DLATENESS: return agg ? e->dlateness_agg : e->dlateness;
-	case TC_M_DURATION: return agg ? e->duration_agg : e->duration;
+	case TC_M_LATENESS: return agg ? g->lateness_agg : g->lateness;
+	case TC_M_GLATENESS: return agg ? g->glateness_agg : g->glateness;
+	case TC_M_DURATION: return agg ? g->duration_agg : g->duration;
 	default: return 0;
 	}
+}
+
+/* The tick count whose tc_dur is d exactly, if there is one below 2^31;
+ * else TC_CEV_WIDE.  d * res rounded is it when there is one, give or take
+ * one tick (the product is rounded too). */
+static uint32_t dlate_ticks(const struct tc_trace *t, double d)
+{
+	if (d == 0 && !signbit(d)) return 0;
+	if (!(d > 0 && d * (double)t->res < (double)TC_CEV_WIDE)) return TC_CEV_WIDE;
+	uint64_t k = (uint64_t)llround(d * (double)t->res);
+	for (uint64_t c = k ? k - 1 : 0; c <= k + 1 && c < TC_CEV_WIDE; c++)
+		if (tc_dur(t, c) == d) return (uint32_t)c;
+	return TC_CEV_WIDE;
+}
+
+void tc_cev_set_dlateness(struct tc_steps *s, uint32_t i, double d)
+{
+	uint32_t code = dlate_ticks(s->t, d);
+	if (code == TC_CEV_WIDE) {
+		if (!(s->nwide & (s->nwide - 1)))   /* 0, 1, 2, 4, ...: full */
+			s->wide = xreallocarray(s->wide, s->nwide ? 2 * s->nwide : 1, sizeof *s->wide);
+		s->wide[s->nwide] = d;
+		code = TC_CEV_WIDE | (uint32_t)s->nwide++;
+	}
+	s->cevs[i].dlate = code;
+}
+
+static double cev_dlateness(const struct tc_steps *s, const struct tc_cev *e)
+{
+	if (!(e->dlate & TC_CEV_WIDE)) return e->dlate ? tc_dur(s->t, e->dlate) : 0;
+	uint32_t k = e->dlate & ~TC_CEV_WIDE;
+	return k < s->nwide ? s->wide[k] : 0;
+}
+
+/* Each metric is the difference of a time (or a length) of the block to the
+ * least one among its peers, computed here as lateness.c computed it for the
+ * baselines (the same uint64 difference and tc_dur: the same double). */
+double steps_metric_at(const struct tc_steps *s, uint32_t i, const struct tc_cev_times *x, enum tc_metric m, bool agg)
+{
+	const struct tc_cev *e = &s->cevs[i];
+	if (m == TC_M_DLATENESS) return agg ? e->dlateness_agg : cev_dlateness(s, e);
+	if (s->given) return given_metric(&s->given[i], m, agg);
+	const struct tc_slot *S = &s->slots[tc_cev_slot(s, i)];
+	const struct tc_step_sum *G = &s->steps[e->step];
+	uint64_t d;
+	switch (m) {
+	case TC_M_LATENESS: d = agg ? x->enter - S->enter : x->leave - S->leave; break;
+	case TC_M_GLATENESS: d = agg ? x->enter - G->enter_min : x->leave - G->leave_min; break;
+	case TC_M_DURATION: d = agg ? (x->enter - x->agg_start) - S->agg : (x->leave - x->enter) - S->dur; break;
+	default: return 0;
+	}
+	return tc_dur(s->t, d);
+}
+
+double tc_cev_metric(const struct tc_steps *s, uint32_t i, enum tc_metric m, bool agg)
+{
+	if (m == TC_M_DLATENESS || s->given) return steps_metric_at(s, i, NULL, m, agg);
+	struct tc_cev_times x = { 0 };   /* only the times this metric reads */
+	if (agg || m == TC_M_DURATION) x.enter = tc_cev_enter(s, i);
+	if (!agg) x.leave = tc_cev_leave(s, i);
+	else if (m == TC_M_DURATION) x.agg_start = tc_cev_agg_start(s, i);
+	return steps_metric_at(s, i, &x, m, agg);
 }
 
 uint32_t tc_steps_find(const struct tc_steps *s, uint32_t rank, uint32_t step)

@@ -31,9 +31,19 @@ void steps_topo_order(uint32_t nn, const uint32_t *off, const uint32_t *adj, con
 /* Phases: fills b->pid, b->np, b->poff, b->padj (partition.c). */
 void steps_partition(struct steps_build *b);
 
-/* Lateness, differential lateness, duration and the per-step sums (lateness.c);
- * needs cevs with their final global step and partition. */
+/* Differential lateness, the metrics' baselines (slots, each step's earliest
+ * enter and exit) and the per-step sums (lateness.c); needs cevs with their
+ * final global step and partition. */
 void steps_metrics(struct tc_steps *s);
+
+/* Cev i's times (tc_cev_enter, tc_cev_leave, tc_cev_agg_start). */
+void steps_times(const struct tc_steps *s, uint32_t i, struct tc_cev_times *x);
+/* Every cev's times read from the model into s->times (one pass: an array of
+ * them is read faster than the calls they lie in). */
+void steps_read_times(struct tc_steps *s);
+/* Metric m of cev i from its times (agg_start read only for the aggregate
+ * block's duration, leave only for the event); the baselines must be there. */
+double steps_metric_at(const struct tc_steps *s, uint32_t i, const struct tc_cev_times *x, enum tc_metric m, bool agg);
 
 /* Rank of the first cev of each rank; cev i's predecessor on its rank, TC_NONE if first. */
 static inline uint32_t steps_prev(const struct tc_steps *s, uint32_t i)

@@ -24,7 +24,7 @@ enum tc_cache_sec {
 	CS_COLLMEMB,    /* trace->coll_members */
 	CS_MEMBERS,     /* every comm's members */
 	CS_CEVS,        /* steps->cevs */
-	CS_STEPARR,     /* steps->rank_first, parts, steps, msg_send_cev, msg_recv_cev */
+	CS_STEPARR,     /* steps->rank_first, parts, steps, slots, wide, msg_send_cev, msg_recv_cev */
 	CS_STEPS,       /* struct tc_steps (pointers as offsets); empty when not stored */
 	CS_SPAN,        /* struct tc_span (pointers zero), rank_t0[nranks], rank_t1[nranks]; or empty */
 	CS_BLOBS,       /* the layers above's own results: struct tc_cache_blob_ent[n], then the bytes */

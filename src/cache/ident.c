@@ -17,7 +17,7 @@
 	X(struct tc_msg) X(struct tc_coll) X(struct tc_coll_member) X(struct tc_sample)         \
 	X(struct tc_xfer) X(struct tc_region) X(struct tc_comm) X(struct tc_metric_def)         \
 	X(struct tc_node) X(struct tc_steps) X(struct tc_cev) X(struct tc_partition)            \
-	X(struct tc_step_sum) X(struct tc_span) X(void *) X(struct tc_cache_header)                    \
+	X(struct tc_step_sum) X(struct tc_slot) X(struct tc_span) X(void *) X(struct tc_cache_header)   \
 	X(struct tc_cache_blob_ent)
 
 void tc_cache_layout_text(char *buf, size_t n)

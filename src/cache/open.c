@@ -159,9 +159,20 @@ static struct tc_steps *fix_steps(struct reader *r, const struct tc_trace *t)
 	st->rank_first = fix(r, st->rank_first, (uint64_t)t->nranks + 1, sizeof(uint32_t), CS_STEPARR);
 	st->parts = fix(r, st->parts, st->npartitions, sizeof *st->parts, CS_STEPARR);
 	st->steps = fix(r, st->steps, (uint64_t)st->max_step + 1, sizeof *st->steps, CS_STEPARR);
+	st->slots = fix(r, st->slots, st->nslots, sizeof *st->slots, CS_STEPARR);
+	st->wide = fix(r, st->wide, st->nwide, sizeof *st->wide, CS_STEPARR);
+	st->times = NULL;
+	st->given = NULL;
 	st->msg_send_cev = fix(r, st->msg_send_cev, t->nmsgs, sizeof(uint32_t), CS_STEPARR);
 	st->msg_recv_cev = fix(r, st->msg_recv_cev, t->nmsgs, sizeof(uint32_t), CS_STEPARR);
 	if (!r->bad && st->rank_first[t->nranks] != st->ncevs) r->bad = true;
+	/* the metrics index the slots and steps through the partitions */
+	for (uint32_t p = 0; !r->bad && p < st->npartitions; p++) {
+		const struct tc_partition *P = &st->parts[p];
+		if (P->first_step > P->last_step || P->last_step > st->max_step ||
+		    P->slot0 + (uint64_t)(P->last_step - P->first_step) / 2 >= st->nslots)
+			r->bad = true;
+	}
 	if (r->bad) {
 		free(st);
 		return NULL;

@@ -222,6 +222,10 @@ static void write_steps(struct writer *w, const struct tc_steps *st, uint32_t nr
 		img.rank_first = (void *)(uintptr_t)put_array(w, st->rank_first, (size_t)nranks + 1, sizeof(uint32_t), true);
 		img.parts = (void *)(uintptr_t)put_array(w, st->parts, st->npartitions, sizeof *st->parts, true);
 		img.steps = (void *)(uintptr_t)put_array(w, st->steps, (size_t)st->max_step + 1, sizeof *st->steps, true);
+		img.nslots = st->nslots;
+		img.slots = (void *)(uintptr_t)put_array(w, st->slots, st->nslots, sizeof *st->slots, true);
+		img.nwide = st->nwide;
+		img.wide = (void *)(uintptr_t)put_array(w, st->wide, st->nwide, sizeof *st->wide, true);
 		img.msg_send_cev = (void *)(uintptr_t)put_array(w, st->msg_send_cev, nmsgs, sizeof(uint32_t), true);
 		img.msg_recv_cev = (void *)(uintptr_t)put_array(w, st->msg_recv_cev, nmsgs, sizeof(uint32_t), true);
 	}

@@ -63,12 +63,12 @@ static void json_block_fields(struct json *j, const struct tc_steps *st, struct 
 	json_kbool(j, "aggregate", b.agg);
 	json_kstr(j, "kind", cev_kind(e));
 	json_kuint(j, "calls", e->nops);
-	report_time_json(j, "enter_s", "enter_ticks", t, b.agg ? e->agg_start : e->enter);
-	report_time_json(j, "exit_s", "exit_ticks", t, b.agg ? e->enter : e->leave);
+	report_time_json(j, "enter_s", "enter_ticks", t, b.agg ? tc_cev_agg_start(st, b.cev) : tc_cev_enter(st, b.cev));
+	report_time_json(j, "exit_s", "exit_ticks", t, b.agg ? tc_cev_enter(st, b.cev) : tc_cev_leave(st, b.cev));
 	for (int m = 0; m < TC_M_COUNT; m++) {
 		char key[40];
 		snprintf(key, sizeof key, "%s_s", tc_metric_names[m]);
-		json_knum(j, key, tc_cev_metric(e, (enum tc_metric)m, b.agg));
+		json_knum(j, key, tc_cev_metric(st, b.cev, (enum tc_metric)m, b.agg));
 	}
 }
 
@@ -262,12 +262,13 @@ static void text_blocks(FILE *f, const struct tc_steps *st, const char *title, e
 	fprintf(f, "%s:\n  %6s %7s %5s  %-20s %10s %10s %10s\n", title, "rank", "step", "part", "block", "end",
 		"lateness", "diff");
 	for (size_t i = 0; i < nt; i++) {
-		const struct tc_cev *e = &st->cevs[top[i].cev];
+		uint32_t c = top[i].cev;
+		const struct tc_cev *e = &st->cevs[c];
 		bool agg = top[i].agg;
 		char x[32], l[32], d[32], name[64];
-		fmt_seconds(x, sizeof x, tc_sec(st->t, agg ? e->enter : e->leave));
-		fmt_seconds(l, sizeof l, tc_cev_metric(e, TC_M_LATENESS, agg));
-		fmt_seconds(d, sizeof d, tc_cev_metric(e, TC_M_DLATENESS, agg));
+		fmt_seconds(x, sizeof x, tc_sec(st->t, agg ? tc_cev_enter(st, c) : tc_cev_leave(st, c)));
+		fmt_seconds(l, sizeof l, tc_cev_metric(st, c, TC_M_LATENESS, agg));
+		fmt_seconds(d, sizeof d, tc_cev_metric(st, c, TC_M_DLATENESS, agg));
 		snprintf(name, sizeof name, "%s%.16s", agg ? "before " : "", cev_region(st, e));
 		char sl[24];
 		fprintf(f, "  %6u %7s %5u  %-20s %10s %10s %10s\n", e->rank,

@@ -155,8 +155,7 @@ void app_set_step(struct tc_app *a, int64_t step)
 	a->step = step;
 	uint32_t e = app_cursor_cev(a);
 	if (e != TC_NONE) {
-		const struct tc_cev *c = &a->st->cevs[e];
-		a->time = (step & 1 || step < 0) ? c->agg_start : c->enter;
+		a->time = (step & 1 || step < 0) ? tc_cev_agg_start(a->st, e) : tc_cev_enter(a->st, e);
 	} else {
 		uint64_t b, en;
 		app_step_span(a, step, &b, &en);
@@ -177,11 +176,11 @@ void app_set_time(struct tc_app *a, uint64_t time)
 	uint32_t lo = f, hi = l;   /* first cev with enter > time */
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (st->cevs[mid].enter <= time) lo = mid + 1;
+		if (tc_cev_enter(st, mid) <= time) lo = mid + 1;
 		else hi = mid;
 	}
 	int64_t step;
-	if (lo > f && time <= st->cevs[lo - 1].leave) step = st->cevs[lo - 1].step;   /* inside an event */
+	if (lo > f && time <= tc_cev_leave(st, lo - 1)) step = st->cevs[lo - 1].step;   /* inside an event */
 	else if (lo < l) step = (int64_t)st->cevs[lo].step - (a->show_agg ? 1 : 0);   /* its aggregate block */
 	else step = st->cevs[l - 1].step;
 	if (step < (a->show_agg ? -1 : 0)) step = a->show_agg ? -1 : 0;
@@ -993,13 +992,13 @@ void app_event_line(struct tc_app *a, struct tc_grid *g, int y)
 		const struct tc_cev *e = &a->st->cevs[ce];
 		bool agg = a->step < 0 || (a->step & 1);
 		const struct tc_op *op = &t->ranks[a->rank].ops[e->op];
-		fmt_seconds(v1, sizeof v1, tc_cev_metric(e, a->metric, agg));
+		fmt_seconds(v1, sizeof v1, tc_cev_metric(a->st, ce, a->metric, agg));
 		if (agg) {
-			fmt_seconds(v2, sizeof v2, tc_dur(t, e->enter - e->agg_start));
+			fmt_seconds(v2, sizeof v2, tc_dur(t, tc_cev_enter(a->st, ce) - tc_cev_agg_start(a->st, ce)));
 			sb_printf(&b, "aggregate before %s: %s, %s %s", tc_region_name(t, t->ranks[a->rank].calls[op->call].region),
 				  v2, app_metric_label(a->metric), v1);
 		} else {
-			fmt_seconds(v2, sizeof v2, tc_dur(t, e->leave - e->enter));
+			fmt_seconds(v2, sizeof v2, tc_dur(t, tc_cev_leave(a->st, ce) - tc_cev_enter(a->st, ce)));
 			sb_printf(&b, "%s %s, %s %s", tc_region_name(t, t->ranks[a->rank].calls[op->call].region), v2,
 				  app_metric_label(a->metric), v1);
 			const uint32_t *sm = tc_op_sends(t, a->rank, op), *rm = tc_op_recvs(t, a->rank, op);

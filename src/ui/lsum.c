@@ -3,9 +3,11 @@
  * Built once per (metric, aggregates shown) in one pass over the cevs, so a
  * frame never walks events:
  *  - per rank, the "leaves" are its cevs (each preceded by its aggregate
- *    block when those are shown) in step order; block maxima over 32 and
+ *    block when those are shown) in step order; block maxima over 8 and
  *    1024 consecutive leaves answer "max over ranks r × x units [x0, x1)"
- *    exactly in O(log n + 64 + span/1024) per rank;
+ *    exactly in O(log n + span/1024) per rank: at most 2 × 7 leaves at the
+ *    edges and 2 × 127 maxima of 8 (a leaf's value is read through the
+ *    model's calls, tc_cev_metric: several loads; a maximum is one);
  *  - a 2-D tile pyramid (level 0: 2^rs ranks × 2^xs x units, at most 2^20
  *    tiles; each level halves both sides) answers cells that cover many
  *    ranks in O(tiles touched), a few per cell; edges round out to whole
@@ -17,7 +19,7 @@
 
 #include "ui.h"
 
-#define B1 32u
+#define B1 8u
 #define B2 1024u
 #define EXACT_RANKS 16u
 
@@ -35,9 +37,10 @@ static inline uint32_t leaf_x(const struct tc_lsum *s, uint32_t r, uint32_t k)
 
 static inline struct tc_cellsum leaf(const struct tc_lsum *s, uint32_t r, uint32_t k)
 {
-	const struct tc_cev *e = &s->st->cevs[s->st->rank_first[r] + (s->agg ? k / 2 : k)];
+	uint32_t i = s->st->rank_first[r] + (s->agg ? k / 2 : k);
+	const struct tc_cev *e = &s->st->cevs[i];
 	bool is_agg = s->agg && !(k & 1);
-	double v = tc_cev_metric(e, s->metric, is_agg);
+	double v = tc_cev_metric(s->st, i, s->metric, is_agg);
 	if (!isfinite(v)) v = 0;
 	uint8_t f = is_agg ? TC_F_AGG
 			   : (uint8_t)(((e->flags & TC_CEV_SEND) ? TC_F_SEND : 0) | ((e->flags & TC_CEV_RECV) ? TC_F_RECV : 0) |

@@ -27,6 +27,8 @@ static void near_(double a, double b, double eps, const char *file, int line)
 
 struct hb {
 	VEC(struct tc_cev) ev;
+	VEC(struct tc_cev_times) times;   /* no model calls behind these cevs: their times */
+	VEC(struct tc_cev_given) given;   /* and metrics */
 	uint32_t nranks;
 };
 
@@ -36,11 +38,14 @@ static struct tc_cev *hb_add(struct hb *h, uint32_t rank, uint32_t part, uint32_
 	e.rank = rank;
 	e.partition = part;
 	e.step = step;
-	e.lateness = lat;
 	e.flags = flags;
 	e.op = TC_NONE;
 	e.nops = 1;
 	VEC_PUSH(h->ev, e);
+	struct tc_cev_times x = { 0 };
+	VEC_PUSH(h->times, x);
+	struct tc_cev_given g = { .lateness = lat };
+	VEC_PUSH(h->given, g);
 	if (rank >= h->nranks) h->nranks = rank + 1;
 	return &h->ev.a[h->ev.n - 1];
 }
@@ -52,6 +57,8 @@ static struct tc_steps *hb_finish(struct hb *h, const struct tc_trace *t)
 	s->t = t;
 	s->ncevs = h->ev.n;
 	s->cevs = h->ev.a;
+	s->times = h->times.a;
+	s->given = h->given.a;
 	uint32_t nr = t ? t->nranks : h->nranks;
 	s->rank_first = calloc(nr + 1, sizeof *s->rank_first);
 	for (size_t i = 0; i < s->ncevs; i++) s->rank_first[s->cevs[i].rank + 1]++;
@@ -105,8 +112,7 @@ static struct tc_steps *steps_from_ops(const struct tc_trace *t)
 			struct tc_cev *e = hb_add(&h, r, 0, 2 * o, 0, fl);
 			e->op = o;
 			const struct tc_call *c = &t->ranks[r].calls[op->call];
-			e->enter = c->enter;
-			e->leave = c->leave;
+			h.times.a[h.times.n - 1] = (struct tc_cev_times){ .enter = c->enter, .leave = c->leave };
 		}
 	return hb_finish(&h, t);
 }
@@ -276,8 +282,8 @@ static struct tc_steps *three_groups(void)
 	static const double val[] = { 0, 0.1, 0.5 };
 	for (uint32_t r = 0; r < 12; r++)
 		for (uint32_t i = 0; i < 4; i++) {
-			struct tc_cev *e = hb_add(&h, r, 0, 2 * i, val[r / 4], TC_CEV_SEND);
-			e->duration = r == 11 ? 1.0 : 0;   /* by duration only rank 11 stands out */
+			hb_add(&h, r, 0, 2 * i, val[r / 4], TC_CEV_SEND);
+			h.given.a[h.given.n - 1].duration = r == 11 ? 1.0 : 0;   /* by duration only rank 11 stands out */
 		}
 	return hb_finish(&h, NULL);
 }
@@ -622,8 +628,8 @@ static void test_glyphs_waitall(void **st)
 	struct tc_trace *t = ring(4, FL_WAIT);
 	struct tc_steps *s = steps_from_ops(t);
 	for (size_t i = 0; i < s->ncevs; i++) {
-		s->cevs[i].lateness = 0.01 * s->cevs[i].rank + 0.1 * s->cevs[i].step;
-		s->cevs[i].lateness_agg = 0.5;
+		s->given[i].lateness = 0.01 * s->cevs[i].rank + 0.1 * s->cevs[i].step;
+		s->given[i].lateness_agg = 0.5;
 	}
 	struct tc_clusters *c = tc_clusters_new(s, NULL);
 	const struct tc_phase_clusters *ph = tc_clusters_phase(c, 0);
@@ -704,7 +710,7 @@ static void test_focus_bfs(void **st)
 	assert_focus(s, 0, 2, 2, 3, "1-3");   /* nearer ranks first */
 	assert_focus(s, 0, 9, 1, 16, "");      /* not in the partition */
 	/* the phase's focus: seed = the latest rank (3), radius 1 */
-	for (size_t i = 0; i < s->ncevs; i++) s->cevs[i].lateness = s->cevs[i].rank == 3 ? 1.0 : 0.1;
+	for (size_t i = 0; i < s->ncevs; i++) s->given[i].lateness = s->cevs[i].rank == 3 ? 1.0 : 0.1;
 	struct tc_clusters *c = tc_clusters_new(s, NULL);
 	const struct tc_phase_clusters *ph = tc_clusters_phase(c, 0);
 	assert_int_equal(ph->max_rank, 3);

@@ -31,8 +31,8 @@ static double part_max(const struct tc_steps *s, uint32_t p, uint32_t *rank)
 {
 	double m = -INFINITY;
 	for (size_t i = 0; i < s->ncevs; i++)
-		if (s->cevs[i].partition == p && s->cevs[i].lateness > m) {
-			m = s->cevs[i].lateness;
+		if (s->cevs[i].partition == p && tc_cev_metric(s, (uint32_t)i, TC_M_LATENESS, false) > m) {
+			m = tc_cev_metric(s, (uint32_t)i, TC_M_LATENESS, false);
 			*rank = s->cevs[i].rank;
 		}
 	return m;

@@ -12,6 +12,12 @@
 #include "read.h"
 #include "testkit.h"
 
+/* Metric m of event e (agg: of its aggregate block). */
+static double M(const struct tc_steps *s, const struct tc_cev *e, enum tc_metric m, bool agg)
+{
+	return tc_cev_metric(s, (uint32_t)(e - s->cevs), m, agg);
+}
+
 /* --- hand-made traces ---------------------------------------------------------- */
 #define MAXR 16
 struct hand {
@@ -124,11 +130,11 @@ static void check_invariants(const struct tc_steps *s)
 			assert_int_equal(e->step % 2, 0);
 			assert_true(e->step <= s->max_step);
 			assert_true(e->partition < s->npartitions);
-			assert_true(e->agg_start <= e->enter && e->enter <= e->leave);
+			assert_true(tc_cev_agg_start(s, i) <= tc_cev_enter(s, i) && tc_cev_enter(s, i) <= tc_cev_leave(s, i));
 			assert_true(e->flags != 0);
 			if (i > s->rank_first[r]) {
 				assert_true(e->step > s->cevs[i - 1].step);
-				assert_true(e->enter >= s->cevs[i - 1].enter);
+				assert_true(tc_cev_enter(s, i) >= tc_cev_enter(s, i - 1));
 			}
 			const struct tc_partition *P = &s->parts[e->partition];
 			assert_true(e->step >= P->first_step && e->step <= P->last_step);
@@ -138,7 +144,7 @@ static void check_invariants(const struct tc_steps *s)
 			assert_int_equal(tc_steps_cev_of_call(s, r, call), i);
 			for (int m = 0; m < TC_M_COUNT; m++)
 				for (int agg = 0; agg < 2; agg++) {
-					double v = tc_cev_metric(e, (enum tc_metric)m, agg);
+					double v = tc_cev_metric(s, i, (enum tc_metric)m, agg);
 					assert_true(v >= 0 && v < 1e12);
 				}
 		}
@@ -225,9 +231,9 @@ static void test_receiver_edge(void **st)
 	const struct tc_cev *send0 = &s->cevs[s->rank_first[0]], *recv1 = &s->cevs[s->rank_first[1] + 1];
 	assert_int_equal(send0->step, 0);
 	assert_int_equal(recv1->step, 2);
-	assert_true(send0->lateness == 6);
-	assert_true(send0->dlateness == 1);
-	assert_true(recv1->lateness_agg == 5);
+	assert_true(M(s, send0, TC_M_LATENESS, false) == 6);
+	assert_true(M(s, send0, TC_M_DLATENESS, false) == 1);
+	assert_true(M(s, recv1, TC_M_LATENESS, true) == 5);
 	assert_true(recv1->dlateness_agg == 5);
 	tc_steps_free(s);
 	tc_trace_free(t);
@@ -262,13 +268,13 @@ static void test_ring_exchange_barrier(void **st)
 			assert_int_equal(e->step, 2 * k);
 			assert_int_equal(e->partition, k < 2 ? 0 : 1);
 			assert_int_equal(e->flags, k == 0 ? TC_CEV_SEND : k == 1 ? TC_CEV_RECV : TC_CEV_COLL);
-			assert_true(e->lateness == L[k][r]);
-			assert_true(e->lateness_agg == LA[k][r]);
-			assert_true(e->glateness == L[k][r]);     /* one partition per step */
-			assert_true(e->glateness_agg == LA[k][r]);
-			assert_true(e->duration == DU[k][r]);
-			assert_true(e->duration_agg == DUA[k][r]);
-			assert_true(e->dlateness == D[k][r]);
+			assert_true(M(s, e, TC_M_LATENESS, false) == L[k][r]);
+			assert_true(M(s, e, TC_M_LATENESS, true) == LA[k][r]);
+			assert_true(M(s, e, TC_M_GLATENESS, false) == L[k][r]);     /* one partition per step */
+			assert_true(M(s, e, TC_M_GLATENESS, true) == LA[k][r]);
+			assert_true(M(s, e, TC_M_DURATION, false) == DU[k][r]);
+			assert_true(M(s, e, TC_M_DURATION, true) == DUA[k][r]);
+			assert_true(M(s, e, TC_M_DLATENESS, false) == D[k][r]);
 			assert_true(e->dlateness_agg == DA[k][r]);
 		}
 	/* per-step sums: even steps the events, odd steps the aggregate blocks */
@@ -356,9 +362,9 @@ static void test_strides(void **st)
 	static const double D[6] = { 0, 0, 0, 0, 0, 0 }, DA[6] = { 0, 0, 0, 1, 3, 0 };
 	for (uint32_t i = 0; i < 6; i++) {
 		assert_int_equal(s->cevs[i].step, step[i]);
-		assert_true(s->cevs[i].lateness == L[i]);
-		assert_true(s->cevs[i].lateness_agg == LA[i]);
-		assert_true(s->cevs[i].dlateness == D[i]);
+		assert_true(tc_cev_metric(s, i, TC_M_LATENESS, false) == L[i]);
+		assert_true(tc_cev_metric(s, i, TC_M_LATENESS, true) == LA[i]);
+		assert_true(tc_cev_metric(s, i, TC_M_DLATENESS, false) == D[i]);
 		assert_true(s->cevs[i].dlateness_agg == DA[i]);
 	}
 	tc_steps_free(s);
@@ -382,6 +388,27 @@ static void test_strides(void **st)
  * Global lateness compares the pairs: step 0 exits 1, 3 → 0, 2 (enters 0, 0 →
  * 0, 0); step 2 exits 2, 5 → 0, 3 (enters 0, 1 → 0, 1); step 4 exits 4, 7 →
  * 0, 3 (enters 3, 6 → 0, 3); step 6 exits 6, 9 → 0, 3 (enters 2, 4 → 0, 2). */
+/* The event's differential lateness is kept as ticks when tc_dur of them is
+ * the value exactly, else in the wide array; either way it reads back bitwise. */
+static void test_dlateness_codes(void **st)
+{
+	(void)st;
+	struct tc_trace t = { .res = 1000000000 };
+	struct tc_cev cevs[5] = { { 0 } };
+	struct tc_steps s = { .t = &t, .ncevs = 5, .cevs = cevs };
+	const double v[5] = { 0, 3e-9, 0.1 - 0.07, 5.0, 1.0 / 3 };   /* 5 s: 5e9 ticks, past 2^31 */
+	for (uint32_t i = 0; i < 5; i++) {
+		tc_cev_set_dlateness(&s, i, v[i]);
+		double got = tc_cev_metric(&s, i, TC_M_DLATENESS, false);
+		assert_memory_equal(&got, &v[i], sizeof got);
+	}
+	assert_int_equal(cevs[0].dlate, 0);
+	assert_int_equal(cevs[1].dlate, 3);
+	assert_true(cevs[3].dlate & TC_CEV_WIDE);
+	assert_int_equal(s.nwide, (cevs[2].dlate & TC_CEV_WIDE ? 1 : 0) + 1 + (cevs[4].dlate & TC_CEV_WIDE ? 1 : 0));
+	free(s.wide);
+}
+
 static void test_global_lateness(void **st)
 {
 	(void)st;
@@ -408,11 +435,11 @@ static void test_global_lateness(void **st)
 		for (uint32_t k = 0; k < 2; k++) {
 			const struct tc_cev *e = &s->cevs[s->rank_first[r] + k];
 			assert_int_equal(e->step, (uint32_t)G[r][k][0]);
-			assert_true(e->glateness == G[r][k][1]);
-			assert_true(e->glateness_agg == G[r][k][2]);
-			assert_true(e->lateness == 0 && e->lateness_agg == 0);
-			assert_true(e->dlateness == 0 && e->dlateness_agg == 0);
-			assert_true(e->duration == 0 && e->duration_agg == 0);
+			assert_true(M(s, e, TC_M_GLATENESS, false) == G[r][k][1]);
+			assert_true(M(s, e, TC_M_GLATENESS, true) == G[r][k][2]);
+			assert_true(M(s, e, TC_M_LATENESS, false) == 0 && M(s, e, TC_M_LATENESS, true) == 0);
+			assert_true(M(s, e, TC_M_DLATENESS, false) == 0 && e->dlateness_agg == 0);
+			assert_true(M(s, e, TC_M_DURATION, false) == 0 && M(s, e, TC_M_DURATION, true) == 0);
 		}
 	static const double gmax[4] = { 2, 3, 3, 3 };
 	for (uint32_t g = 0; g < 4; g++) {
@@ -460,8 +487,8 @@ static void test_collective_one_step(void **st)
 		const struct tc_cev *b = &s->cevs[s->rank_first[r + 1] - 1];
 		assert_int_equal(b->flags, TC_CEV_COLL);
 		assert_int_equal(b->step, 4);
-		assert_true(b->lateness == L[r]);
-		assert_true(b->lateness_agg == LA[r]);
+		assert_true(M(s, b, TC_M_LATENESS, false) == L[r]);
+		assert_true(M(s, b, TC_M_LATENESS, true) == LA[r]);
 	}
 	tc_steps_free(s);
 	tc_trace_free(t);
@@ -499,12 +526,12 @@ static void test_coalescing(void **st)
 	const struct tc_cev *e = &s->cevs[0];
 	assert_int_equal(e->nops, 2);
 	assert_int_equal(e->flags, TC_CEV_SEND);
-	assert_int_equal(e->enter, 0);
-	assert_int_equal(e->leave, 2);
+	assert_int_equal(tc_cev_enter(s, 0), 0);
+	assert_int_equal(tc_cev_leave(s, 0), 2);
 	assert_int_equal(s->msg_send_cev[0], 0);
 	assert_int_equal(s->msg_send_cev[1], 0);
 	assert_int_equal(s->cevs[1].flags, TC_CEV_RECV);
-	assert_int_equal(s->cevs[1].agg_start, s->cevs[1].enter);  /* first event of rank 1 */
+	assert_int_equal(tc_cev_agg_start(s, 1), tc_cev_enter(s, 1));  /* first event of rank 1 */
 	assert_int_equal(s->npartitions, 1);
 	assert_int_equal(s->cevs[0].step, 0);
 	assert_int_equal(s->cevs[1].step, 2);
@@ -524,7 +551,7 @@ static void test_coalescing(void **st)
 	check_invariants(s);
 	assert_int_equal(s->ncevs, 4);
 	assert_int_equal(s->cevs[0].nops, 1);
-	assert_int_equal(s->cevs[1].agg_start, 1);
+	assert_int_equal(tc_cev_agg_start(s, 1), 1);
 	/* without coalescing the two sends are strides 0 and 1 of one partition
 	 * (joined by the Waitall merge: the first is pending over the second):
 	 * Isend 0, Isend 1 (no receive before it on rank 0); trailing receives:
@@ -707,7 +734,7 @@ static void test_robust(void **st)
 	assert_int_equal(s->ncevs, 2);
 	assert_int_equal(s->npartitions, 2);
 	assert_int_equal(s->cevs[1].step, 2);
-	assert_true(s->cevs[1].lateness == 0);
+	assert_true(M(s, &s->cevs[1], TC_M_LATENESS, false) == 0);
 	tc_steps_free(s);
 	tc_trace_free(t);
 
@@ -842,8 +869,8 @@ static void test_pingpong(void **st)
 		}
 		for (size_t i = 0; i < s->ncevs; i++)
 			for (int m = 0; m < TC_M_COUNT; m++) {
-				assert_true(tc_cev_metric(&s->cevs[i], (enum tc_metric)m, false) == 0);
-				assert_true(tc_cev_metric(&s->cevs[i], (enum tc_metric)m, true) == 0);
+				assert_true(tc_cev_metric(s, (uint32_t)i, (enum tc_metric)m, false) == 0);
+				assert_true(tc_cev_metric(s, (uint32_t)i, (enum tc_metric)m, true) == 0);
 			}
 		if (!caller)
 			for (uint32_t p = 0; p < 16; p++) {
@@ -926,6 +953,7 @@ int main(void)
 		cmocka_unit_test(test_receiver_edge),
 		cmocka_unit_test(test_strides),
 		cmocka_unit_test(test_global_lateness),
+		cmocka_unit_test(test_dlateness_codes),
 		cmocka_unit_test(test_collective_one_step),
 		cmocka_unit_test(test_coalescing),
 		cmocka_unit_test(test_waitall_merge),

@@ -413,7 +413,7 @@ static void focus_row(const struct frame *f, uint32_t rank, int y, int lw)
 		const struct tc_cev *ev = &a->st->cevs[e];
 		uint32_t ch = agg ? grid_glyph(g, TC_G_AGG) : flags_glyph(g, ev->flags);
 		if (cur) grid_put(g, f->x0 + c, y, ch, TC_R_CURSOR, TC_R_CURSOR, 0);
-		else put_cell(g, f->x0 + c, y, ch, tc_cev_metric(ev, a->metric, agg), f->vmax);
+		else put_cell(g, f->x0 + c, y, ch, tc_cev_metric(a->st, e, a->metric, agg), f->vmax);
 	}
 }
 

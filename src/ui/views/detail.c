@@ -49,15 +49,16 @@ static void event_lines(struct tc_app *a, lines_t *L, uint32_t ce)
 	    e->partition);
 	add(L, TC_R_NORMAL, "  kind       %s%s%s", (e->flags & TC_CEV_SEND) ? "send " : "",
 	    (e->flags & TC_CEV_RECV) ? "receive " : "", (e->flags & TC_CEV_COLL) ? "collective" : "");
-	add(L, TC_R_NORMAL, "  enter      %s   exit %s   duration %s", at(b1, 32, tc_sec(t, e->enter)),
-	    at(b2, 32, tc_sec(t, e->leave)), secs(b3, 32, tc_dur(t, e->leave - e->enter)));
-	add(L, TC_R_NORMAL, "  aggregate  from %s, %s before the event", at(b1, 32, tc_sec(t, e->agg_start)),
-	    secs(b2, 32, tc_dur(t, e->enter - e->agg_start)));
+	uint64_t enter = tc_cev_enter(st, ce), leave = tc_cev_leave(st, ce), agg_start = tc_cev_agg_start(st, ce);
+	add(L, TC_R_NORMAL, "  enter      %s   exit %s   duration %s", at(b1, 32, tc_sec(t, enter)),
+	    at(b2, 32, tc_sec(t, leave)), secs(b3, 32, tc_dur(t, leave - enter)));
+	add(L, TC_R_NORMAL, "  aggregate  from %s, %s before the event", at(b1, 32, tc_sec(t, agg_start)),
+	    secs(b2, 32, tc_dur(t, enter - agg_start)));
 	add(L, TC_R_HEADING, "Metrics                event        aggregate");
 	for (int m = 0; m < TC_M_COUNT; m++)
 		add(L, m == (int)a->metric ? TC_R_HELP_KEY : TC_R_NORMAL, "  %-18s %-12s %s", app_metric_label((enum tc_metric)m),
-		    secs(b1, 32, tc_cev_metric(e, (enum tc_metric)m, false)),
-		    secs(b2, 32, tc_cev_metric(e, (enum tc_metric)m, true)));
+		    secs(b1, 32, tc_cev_metric(st, ce, (enum tc_metric)m, false)),
+		    secs(b2, 32, tc_cev_metric(st, ce, (enum tc_metric)m, true)));
 	bool head = false;
 	for (uint32_t k = 0; k < e->nops && e->op + k < t->ranks[e->rank].nops; k++) {
 		const struct tc_op *op = &t->ranks[e->rank].ops[e->op + k];
@@ -75,7 +76,7 @@ static void event_lines(struct tc_app *a, lines_t *L, uint32_t ce)
 									       : -tc_dur(t, m->send_time - m->recv_time)));
 				if (pc != TC_NONE)
 					add(L, TC_R_LABEL, "       partner event at step %u (%s)", st->cevs[pc].step,
-					    at(b3, 32, tc_sec(t, st->cevs[pc].enter)));
+					    at(b3, 32, tc_sec(t, tc_cev_enter(st, pc))));
 			}
 		}
 		if (op->coll != TC_NONE && op->coll < t->ncolls) {
@@ -105,11 +106,12 @@ static void build(struct tc_app *a, lines_t *L)
 	} else if (ce != TC_NONE) {
 		const struct tc_cev *e = &a->st->cevs[ce];
 		add(L, TC_R_HEADING, "Aggregate block (non-communication time before step %u)", e->step);
-		add(L, TC_R_NORMAL, "  from %s to %s (%s)", at(b1, 32, tc_sec(t, e->agg_start)),
-		    at(b2, 32, tc_sec(t, e->enter)), secs(b3, 32, tc_dur(t, e->enter - e->agg_start)));
+		uint64_t enter = tc_cev_enter(a->st, ce), agg_start = tc_cev_agg_start(a->st, ce);
+		add(L, TC_R_NORMAL, "  from %s to %s (%s)", at(b1, 32, tc_sec(t, agg_start)),
+		    at(b2, 32, tc_sec(t, enter)), secs(b3, 32, tc_dur(t, enter - agg_start)));
 		for (int m = 0; m < TC_M_COUNT; m++)
 			add(L, m == (int)a->metric ? TC_R_HELP_KEY : TC_R_NORMAL, "  %-18s %s", app_metric_label((enum tc_metric)m),
-			    secs(b1, 32, tc_cev_metric(e, (enum tc_metric)m, true)));
+			    secs(b1, 32, tc_cev_metric(a->st, ce, (enum tc_metric)m, true)));
 		add(L, TC_R_LABEL, "  (Enter on the event at step %u for its messages)", e->step);
 	} else {
 		add(L, TC_R_LABEL, "No communication event of rank %u at step %lld.", a->rank, (long long)a->step);

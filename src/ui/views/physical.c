@@ -180,7 +180,7 @@ static struct seg mpi_seg(struct tc_app *a, const struct tc_grid *g, uint32_t ra
 	const struct tc_call *c = &t->ranks[rank].calls[ci];
 	struct seg s = { TC_R_MPI, mpi_glyph(g, t, c, rank), ci };
 	uint32_t e = c->op != TC_NONE ? tc_steps_cev_of_call(a->st, rank, ci) : TC_NONE;
-	if (e != TC_NONE) s.role = app_map_role(tc_cev_metric(&a->st->cevs[e], a->metric, false), app_sum(a)->vmax);
+	if (e != TC_NONE) s.role = app_map_role(tc_cev_metric(a->st, e, a->metric, false), app_sum(a)->vmax);
 	return s;
 }
 
