@@ -115,8 +115,8 @@ void tc_rc_default_opts(struct tc_rc_opts *o);
 
 /* The passes of tc_rootcause_compute, for the cost breakdown (bench/analysis). */
 enum tc_rc_phase {
-	TC_RCP_ISENDS = 0,     /* Isends completed in Waits (input of the wait/own split) */
-	TC_RCP_ACTIVITIES,     /* activities, their contexts and their wait/own split */
+	TC_RCP_ACTIVITIES = 0, /* activities, their contexts and their wait/own split (with each rank's
+	                          receives and its Isends completed in Waits) */
 	TC_RCP_CONTEXTS,       /* grouping by context, medians, MADs, noise floor */
 	TC_RCP_EXCESS,         /* outlier excess, stall counts, waiting per rank; persistent excess */
 	TC_RCP_DELAY,          /* delay costs */

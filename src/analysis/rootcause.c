@@ -21,8 +21,8 @@
 #include "u64map.h"
 
 const char *const tc_wait_edge_names[TC_WE_COUNT] = { "none", "late_sender", "late_receiver", "collective" };
-const char *const tc_rc_phase_names[TC_RCP_COUNT] = { "isends", "activities", "contexts", "excess",
-								"delay costs", "critical path" };
+const char *const tc_rc_phase_names[TC_RCP_COUNT] = { "activities", "contexts", "excess", "delay costs",
+								"critical path" };
 const char *const tc_cp_kind_names[TC_CP_NKINDS] = { "compute", "wait", "mpi_own_intra", "mpi_own_inter" };
 
 void tc_rc_default_opts(struct tc_rc_opts *o)
@@ -93,6 +93,7 @@ static uint64_t mix(uint64_t h, uint64_t x)
 struct nbdone;
 struct coll_ready;
 struct build;
+static void rank_isends(struct build *b, uint32_t r);
 static void call_wait(struct build *b, uint32_t r, struct tc_act *a);
 
 /* A rank's first compute segment (no previous MPI call) and its context key
@@ -187,8 +188,8 @@ struct build {
 	const struct tc_trace *t;
 	struct tc_rootcause *rc;
 	struct acts acts;
-	const struct nbdone *nb;          /* Isends completed in Waits (wait/own, while the call is at hand) */
-	size_t nnb, nbpos;                /* nbpos: the cursor into nb */
+	VEC(struct nbdone) nb;            /* the rank's Isends completed in Waits (rank_isends) */
+	size_t nbpos;                     /* the cursor into nb */
 	struct coll_ready *coll;
 	double scale_bin[65], scale_tot;  /* compute time by log2 duration (compute_scale) */
 	struct u64map keys;               /* context key → index */
@@ -430,6 +431,7 @@ static void rank_activities(struct build *b, uint32_t r, uint64_t t0, uint64_t t
 	const struct tc_trace *t = b->t;
 	const struct tc_rank *R = &t->ranks[r];
 	rank_receives(b, r);
+	rank_isends(b, r);
 	b->prev_ctx = TC_NONE;
 	b->coll_place = 0;
 	uint64_t cur = t0, gap_sig = 0;
@@ -539,29 +541,34 @@ static int nbdone_cmp(const void *x, const void *y)
 	return a->msg < b->msg ? -1 : a->msg > b->msg;
 }
 
-static struct nbdone *isend_completions(const struct tc_trace *t, size_t *n)
+/* Rank r's Isends completed inside a Wait, into b->nb, sorted, before its
+ * activity pass (the late-receiver rule of its Waits reads them through a
+ * forward cursor): its messages in order, each one's Wait found by a
+ * galloping search from the previous message's call (a rank's messages come
+ * in time order), sorted only when they are out of order.  Per rank, in a
+ * buffer reused from rank to rank: one pass over all messages into an array
+ * of them was 24 MB of fresh memory on the bench archive. */
+static void rank_isends(struct build *b, uint32_t r)
 {
-	struct nbdone *v = tc_rc_big((t->nmsgs ? t->nmsgs : 1) * sizeof *v);
-	size_t nv = 0;
-	uint32_t src = TC_NONE, hint = 0;
+	const struct tc_trace *t = b->t;
+	const struct tc_rank *R = &t->ranks[r];
+	uint32_t hint = 0;
 	bool sorted = true;
-	for (size_t i = 0; i < t->nmsgs; i++) {
+	b->nb.n = 0;
+	b->nbpos = 0;
+	for (uint32_t k = 0; k < R->nsend_msgs; k++) {
+		uint32_t i = R->send_msgs[k];
 		const struct tc_msg *m = &t->msgs[i];
-		if (!(m->flags & TC_MSG_NB_SEND) || m->src >= t->nranks) continue;
-		if (m->src != src) { src = m->src; hint = 0; }
-		const struct tc_rank *R = &t->ranks[m->src];
+		if (!(m->flags & TC_MSG_NB_SEND)) continue;
 		uint32_t c = tc_call_at_hint(R, &hint, m->send_done);
 		while (c != TC_NONE && !outermost_mpi(t, R, &R->calls[c])) c = R->calls[c].parent;
 		if (c == TC_NONE || c == m->send_call) continue;
 		if (t->regions[R->calls[c].region].kind != TC_RK_MPI_WAIT) continue;
-		v[nv] = (struct nbdone){ m->src, c, (uint32_t)i };
-		if (nv && nbdone_cmp(&v[nv - 1], &v[nv]) > 0) sorted = false;
-		nv++;
+		struct nbdone x = { r, c, i };
+		if (b->nb.n && nbdone_cmp(&b->nb.a[b->nb.n - 1], &x) > 0) sorted = false;
+		VEC_PUSH(b->nb, x);
 	}
-	/* messages are in sender order and mostly complete in order: often sorted already */
-	if (nv && !sorted) qsort(v, nv, sizeof *v, nbdone_cmp);
-	*n = nv;
-	return v;
+	if (b->nb.n && !sorted) qsort(b->nb.a, b->nb.n, sizeof *b->nb.a, nbdone_cmp);
 }
 
 struct readiness { uint64_t ready; uint32_t partner; uint8_t edge; };
@@ -648,8 +655,8 @@ static void coll_readiness(const struct tc_trace *t, uint32_t r, uint32_t ci, co
 static void call_wait(struct build *b, uint32_t r, struct tc_act *a)
 {
 	const struct tc_trace *t = b->t;
-	const struct nbdone *nb = b->nb;
-	size_t nnb = b->nnb, *nbpos = &b->nbpos;
+	const struct nbdone *nb = b->nb.a;
+	size_t nnb = b->nb.n, *nbpos = &b->nbpos;
 	const struct tc_call *c = &t->ranks[r].calls[a->call];
 	if (c->op == TC_NONE) return;
 	const struct tc_op *op = &t->ranks[r].ops[c->op];
@@ -804,13 +811,8 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	rc->t0 = sp ? sp->t0 : t->tmin;
 	rc->t1 = sp ? sp->t1 : t->tmax;
 	struct build b = { .t = t, .rc = rc };
-	size_t nnb;
-	struct nbdone *nb = isend_completions(t, &nnb);
 	struct coll_ready *cache = xcalloc(t->ncolls ? t->ncolls : 1, sizeof *cache);
-	b.nb = nb;
-	b.nnb = nnb;
 	b.coll = cache;
-	tc_rc_phase_done(rc, TC_RCP_ISENDS, &mark);
 	u64map_init(&b.keys);
 	u64map_init(&b.steady);
 	b.first_ctx = TC_NONE;
@@ -839,7 +841,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	rc->nctx = (uint32_t)b.ctx.n;
 	u64map_free(&b.keys);
 	free(b.is_bound);
-	tc_rc_big_free(nb);
+	VEC_FREE(b.nb);
 	for (uint32_t ci = 0; ci < t->ncolls; ci++) free(cache[ci].sorted);
 	free(cache);
 	tc_rc_phase_done(rc, TC_RCP_ACTIVITIES, &mark);
