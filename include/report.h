@@ -12,9 +12,13 @@ struct report_section {
 	void (*text)(struct tc_session *s, FILE *f);
 	/* writes the section's value (one JSON object) */
 	void (*json)(struct tc_session *s, struct json *j);
+	bool rootcause;  /* reads the root-cause analysis (session_rootcause) */
 };
 
 extern const struct report_section report_sections[];
+/* After section i of secs[0..n) is written: the analyses no section after it
+ * needs are released (a batch report's peak memory). */
+void report_release(struct tc_session *s, const struct report_section *const *secs, size_t n, size_t i);
 extern const size_t report_nsections;
 const struct report_section *report_find(const char *name);
 /* The sections secs[0..n) as one JSON object on f (`report --json`). */

@@ -60,6 +60,10 @@ const struct tc_latency *session_latency(struct tc_session *s);
 const struct tc_verdicts *session_verdicts(struct tc_session *s);
 /* Wait/own split, excess, critical path and delay costs (analysis_rootcause.h). */
 const struct tc_rootcause *session_rootcause(struct tc_session *s);
+/* Frees it (computed again when asked for): a batch report drops it once no
+ * section left needs it (report_release), which keeps its activities out of
+ * the peak of the sections after it. */
+void session_release_rootcause(struct tc_session *s);
 /* Clusters per phase, each phase computed when first asked for (analysis_cluster.h). */
 struct tc_clusters *session_clusters(struct tc_session *s);
 

@@ -136,6 +136,7 @@ static int write_report(struct tc_session *s, const struct report_args *A)
 	for (size_t i = 0; i < A->want.n; i++) {
 		printf("%s== %s ==\n", i ? "\n" : "", A->want.a[i]->name);
 		A->want.a[i]->text(s, stdout);
+		report_release(s, A->want.a, A->want.n, i);
 	}
 	return 0;
 }

@@ -22,6 +22,12 @@ const struct tc_rootcause *session_rootcause(struct tc_session *s)
 	return s->rootcause;
 }
 
+void session_release_rootcause(struct tc_session *s)
+{
+	tc_rootcause_free(s->rootcause);
+	s->rootcause = NULL;
+}
+
 static const char *act_region(const struct tc_trace *t, const struct tc_rootcause *rc, uint32_t rank, uint32_t i)
 {
 	if (tc_rc_act_kind(rc, i) == TC_ACT_COMPUTE) return "compute";
