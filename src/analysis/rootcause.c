@@ -588,6 +588,40 @@ static void late_receiver(const struct tc_msg *m, const struct tc_act *a, struct
 	if (m->post_time > a->start && a->end > m->post_time) candidate(rd, m->post_time, m->dst, TC_WE_LATE_RECEIVER);
 }
 
+#define PROGRESS_SCAN 64  /* calls of the receiver looked at, at most */
+
+/* Late receiver by progress: a blocking send that returned before its
+ * receive was posted (post ≥ its end) and still lasted, because the receiver
+ * entered MPI only then, in another call (its own send, a barrier): MPI
+ * libraries move incoming messages inside any call, and an eager send held by
+ * flow control returns when the receiver's progress runs (a chain's 1 KiB
+ * MPI_Send waited 25 ms for a delayed neighbour this way, and read as its
+ * own MPI time).  The receiver was ready when it first entered an MPI call
+ * in the send's interval; never when it was inside one at the send's start
+ * (it was progressing).  Only the calls entered in the interval are looked
+ * at, up to PROGRESS_SCAN. */
+static void late_receiver_progress(const struct tc_trace *t, const struct tc_msg *m, const struct tc_act *a,
+				   struct readiness *rd)
+{
+	if (m->post_time < a->end || m->dst >= t->nranks || a->end <= a->start) return;
+	const struct tc_rank *R = &t->ranks[m->dst];
+	uint32_t lo = 0, hi = R->ncalls;  /* the first call entered after the send's start */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (R->calls[mid].enter <= a->start) lo = mid + 1;
+		else hi = mid;
+	}
+	for (uint32_t c = lo ? lo - 1 : TC_NONE; c != TC_NONE; c = R->calls[c].parent)
+		if (R->calls[c].leave >= a->start && R->calls[c].region < t->nregions &&
+		    TC_RK_IS_MPI(t->regions[R->calls[c].region].kind))
+			return;
+	for (uint32_t c = lo; c < R->ncalls && c < lo + PROGRESS_SCAN && R->calls[c].enter < a->end; c++)
+		if (R->calls[c].region < t->nregions && TC_RK_IS_MPI(t->regions[R->calls[c].region].kind)) {
+			candidate(rd, R->calls[c].enter, m->dst, TC_WE_LATE_RECEIVER);
+			return;
+		}
+}
+
 /* Per collective instance, computed once (not once per member: O(members)
  * instead of O(members²)): the last member's enter and, for rooted
  * collectives, every member's enter sorted (docs/rootcause.md, "Rooted
@@ -668,7 +702,10 @@ static void call_wait(struct build *b, uint32_t r, struct tc_act *a)
 	}
 	if (op->nsend && (kind == TC_RK_MPI_SEND || kind == TC_RK_MPI_SENDRECV)) {
 		const uint32_t *s = tc_op_sends(t, r, op);
-		for (uint32_t i = 0; i < op->nsend; i++) late_receiver(&t->msgs[s[i]], a, &rd);
+		for (uint32_t i = 0; i < op->nsend; i++) {
+			late_receiver(&t->msgs[s[i]], a, &rd);
+			late_receiver_progress(t, &t->msgs[s[i]], a, &rd);
+		}
 	}
 	if (kind == TC_RK_MPI_WAIT && nnb) {
 		/* calls come in (rank, call) order: the cursor only moves forward */

@@ -853,6 +853,59 @@ static void test_rc_ramp_slowest_named(void **state)
 	tc_trace_free(t);
 }
 
+/* Late receiver by progress (rootcause.c): rank 0's MPI_Send to rank 1 lasts
+ * 10..40 and returns before rank 1 posts its receive (41): rank 1 computed
+ * until 38 and then entered another MPI call (MPI_Comm_rank, 38..39), whose
+ * progress let the send finish.  The send waited 28 for rank 1 (ready 38).
+ * With rank 1 inside an MPI call when the send starts (it was progressing),
+ * no wait: the send's time is its own. */
+static struct tc_trace *progress_trace(bool inside)
+{
+	struct tc_trace *t = tc_trace_new(1, 0, 0);
+	tc_def_simple(t, 2, NULL, 1);
+	uint32_t rs = tc_def_region(t, "MPI_Send", 0, 0, true), rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
+	uint32_t rq = tc_def_region(t, "MPI_Comm_rank", 0, 0, true);
+	tcb_enter(t, 0, 10, rs);
+	tcb_send(t, 0, 10, 1, 0, 5, 8);
+	tcb_leave(t, 0, 40, rs);
+	if (inside) {  /* rank 1 inside MPI from 5 to 12 */
+		tcb_enter(t, 1, 5, rq);
+		tcb_leave(t, 1, 12, rq);
+	}
+	tcb_enter(t, 1, 38, rq);
+	tcb_leave(t, 1, 39, rq);
+	tcb_enter(t, 1, 41, rr);
+	tcb_recv(t, 1, 42, 0, 0, 5, 8);
+	tcb_leave(t, 1, 42, rr);
+	tc_trace_finish(t);
+	return t;
+}
+
+static void test_rc_late_receiver_progress(void **state)
+{
+	(void)state;
+	for (int inside = 0; inside < 2; inside++) {
+		struct tc_trace *t = progress_trace(inside);
+		struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
+		uint32_t i = rc->act_first[0];
+		while (tc_rc_act_kind(rc, i) != TC_ACT_MPI) i++;
+		struct tc_act a = tc_rc_act(rc, 0, i);
+		assert_int_equal(a.start, 10);
+		assert_int_equal(a.end, 40);
+		if (!inside) {
+			assert_int_equal(a.edge, TC_WE_LATE_RECEIVER);
+			assert_int_equal(a.partner, 1);
+			assert_int_equal(a.ready, 38);
+			assert_float_equal(tc_act_wait(t, &a), 28, 0);
+		} else {
+			assert_int_equal(a.edge, TC_WE_NONE);
+			assert_float_equal(tc_act_own(t, &a), 30, 0);
+		}
+		tc_rootcause_free(rc);
+		tc_trace_free(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -861,6 +914,7 @@ int main(void)
 		cmocka_unit_test(test_rc_no_delay_no_verdict),
 		cmocka_unit_test(test_rc_init_invariant),
 		cmocka_unit_test(test_rc_wait_edges),
+		cmocka_unit_test(test_rc_late_receiver_progress),
 		cmocka_unit_test(test_rc_caller_merge_invariant),
 		cmocka_unit_test(test_rc_excess_bounds),
 		cmocka_unit_test(test_rc_act_at_hint),
