@@ -90,7 +90,8 @@ static uint64_t mix(uint64_t h, uint64_t x)
 
 /* --- 1. activities ------------------------------------------------------------ */
 
-struct nbdone;
+/* Isends completed inside a Wait: (src rank, Wait call, message), sorted. */
+struct nbdone { uint32_t rank, call; uint32_t msg; };
 struct coll_ready;
 struct build;
 static void rank_isends(struct build *b, uint32_t r);
@@ -339,10 +340,17 @@ static const struct tc_coll_member *coll_member(struct build *b, uint32_t ci, ui
 }
 
 /* Bytes an MPI call moves and whether any of it crosses nodes. */
-static uint64_t call_bytes(struct build *b, uint32_t r, const struct tc_call *c, uint8_t *inter)
+static uint64_t call_bytes(struct build *b, uint32_t r, uint32_t ci, uint8_t *inter)
 {
 	const struct tc_trace *t = b->t;
+	const struct tc_call *c = &t->ranks[r].calls[ci];
 	*inter = 0;
+	/* a Wait's Isends cross nodes as much as its receives (an inter-node send
+	 * held in the Wait is inter-node own time, not an outlier of the
+	 * intra-node Waits): the rank's list from the cursor on (call_wait moves it
+	 * past this call afterwards) */
+	for (size_t k = b->nbpos; k < b->nb.n && b->nb.a[k].call <= ci; k++)
+		if (b->nb.a[k].call == ci) *inter |= !tc_same_node(t, r, t->msgs[b->nb.a[k].msg].dst);
 	if (c->op == TC_NONE) return 0;
 	const struct tc_op *op = &t->ranks[r].ops[c->op];
 	uint64_t bytes = 0;
@@ -394,7 +402,7 @@ static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32
 	const struct tc_trace *t = b->t;
 	const struct tc_call *c = &t->ranks[r].calls[ci];
 	uint8_t inter;
-	uint8_t bucket = size_bucket(call_bytes(b, r, c, &inter));
+	uint8_t bucket = size_bucket(call_bytes(b, r, ci, &inter));
 	uint64_t key = mix(mix(mix(2, c->region), bucket), inter);
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = ci, .partner = TC_NONE, .kind = TC_ACT_MPI,
 			    .inter = inter };
@@ -529,9 +537,6 @@ static void acts_keep(struct tc_rootcause *rc, struct acts *v)
 }
 
 /* --- 2. wait / own ---------------------------------------------------------------- */
-
-/* Isends completed inside a Wait: (src rank, Wait call, message), sorted. */
-struct nbdone { uint32_t rank, call; uint32_t msg; };
 
 static int nbdone_cmp(const void *x, const void *y)
 {

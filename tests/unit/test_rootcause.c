@@ -906,6 +906,41 @@ static void test_rc_late_receiver_progress(void **state)
 	}
 }
 
+/* A Wait that completes only an Isend to another node is inter-node (its
+ * context's inter flag, rootcause.c call_bytes): rank 0 (node 0) Isends to
+ * rank 1 (node 1) at 10 and completes it in MPI_Wait 20..25; rank 1 receives.
+ * Its Wait was counted intra-node before, and an emulated inter-node latency
+ * held in it read as an outlier of the intra-node Waits (background). */
+static void test_rc_wait_isend_inter(void **state)
+{
+	(void)state;
+	for (uint32_t nodes = 1; nodes <= 2; nodes++) {
+		static const uint32_t node_of[2][2] = { { 0, 0 }, { 0, 1 } };
+		struct tc_trace *t = tc_trace_new(1, 0, 0);
+		tc_def_simple(t, 2, node_of[nodes - 1], nodes);
+		uint32_t ri = tc_def_region(t, "MPI_Isend", 0, 0, true), rw = tc_def_region(t, "MPI_Wait", 0, 0, true);
+		uint32_t rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
+		tcb_enter(t, 0, 10, ri);
+		tcb_isend(t, 0, 10, 1, 0, 3, 8, 77);
+		tcb_leave(t, 0, 11, ri);
+		tcb_enter(t, 0, 20, rw);
+		tcb_isend_complete(t, 0, 25, 77);
+		tcb_leave(t, 0, 25, rw);
+		tcb_enter(t, 1, 5, rr);
+		tcb_recv(t, 1, 12, 0, 0, 3, 8);
+		tcb_leave(t, 1, 12, rr);
+		tc_trace_finish(t);
+		struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
+		uint32_t w = TC_NONE;
+		for (uint32_t i = rc->act_first[0]; i < rc->act_first[1]; i++)
+			if (tc_rc_act_kind(rc, i) == TC_ACT_MPI && rc->ctx[tc_rc_act_ctx(rc, i)].region == rw) w = i;
+		assert_int_not_equal(w, TC_NONE);
+		assert_int_equal(rc->ctx[tc_rc_act_ctx(rc, w)].inter, nodes == 2);
+		tc_rootcause_free(rc);
+		tc_trace_free(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -915,6 +950,7 @@ int main(void)
 		cmocka_unit_test(test_rc_init_invariant),
 		cmocka_unit_test(test_rc_wait_edges),
 		cmocka_unit_test(test_rc_late_receiver_progress),
+		cmocka_unit_test(test_rc_wait_isend_inter),
 		cmocka_unit_test(test_rc_caller_merge_invariant),
 		cmocka_unit_test(test_rc_excess_bounds),
 		cmocka_unit_test(test_rc_act_at_hint),
