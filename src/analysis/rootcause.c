@@ -204,6 +204,7 @@ struct build {
 	VEC(struct rx) rx;                /* the current rank's receives (R->recv_msgs order) */
 	uint8_t *coll_shape;              /* per collective instance: COLL_* (0: not seen yet) */
 	uint32_t coll_place;              /* the rank at hand's place among its last instance's members */
+	uint32_t *progress_hint;          /* per receiver: where late_receiver_progress last looked */
 };
 
 static bool outermost_mpi(const struct tc_trace *t, const struct tc_rank *R, const struct tc_call *c)
@@ -605,17 +606,33 @@ static void late_receiver(const struct tc_msg *m, const struct tc_act *a, struct
  * in the send's interval; never when it was inside one at the send's start
  * (it was progressing).  Only the calls entered in the interval are looked
  * at, up to PROGRESS_SCAN. */
+/* The first of R's calls entered after time: a galloping search forward from
+ * *hint (a rank's sends to one receiver come in time order), else a bisection. */
+static uint32_t first_entered_after(const struct tc_rank *R, uint32_t *hint, uint64_t time)
+{
+	uint32_t lo = 0, hi = R->ncalls, h = *hint;
+	if (h < R->ncalls && R->calls[h].enter <= time) {
+		lo = hi = h + 1;
+		for (uint32_t step = 1; hi < R->ncalls && R->calls[hi].enter <= time; step *= 2) {
+			lo = hi + 1;
+			hi = R->ncalls - hi > step ? hi + step : R->ncalls;
+		}
+	}
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (R->calls[mid].enter <= time) lo = mid + 1;
+		else hi = mid;
+	}
+	*hint = lo ? lo - 1 : 0;
+	return lo;
+}
+
 static void late_receiver_progress(const struct tc_trace *t, const struct tc_msg *m, const struct tc_act *a,
-				   struct readiness *rd)
+				   uint32_t *hints, struct readiness *rd)
 {
 	if (m->post_time < a->end || m->dst >= t->nranks || a->end <= a->start) return;
 	const struct tc_rank *R = &t->ranks[m->dst];
-	uint32_t lo = 0, hi = R->ncalls;  /* the first call entered after the send's start */
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (R->calls[mid].enter <= a->start) lo = mid + 1;
-		else hi = mid;
-	}
+	uint32_t lo = first_entered_after(R, &hints[m->dst], a->start);
 	for (uint32_t c = lo ? lo - 1 : TC_NONE; c != TC_NONE; c = R->calls[c].parent)
 		if (R->calls[c].leave >= a->start && R->calls[c].region < t->nregions &&
 		    TC_RK_IS_MPI(t->regions[R->calls[c].region].kind))
@@ -709,7 +726,7 @@ static void call_wait(struct build *b, uint32_t r, struct tc_act *a)
 		const uint32_t *s = tc_op_sends(t, r, op);
 		for (uint32_t i = 0; i < op->nsend; i++) {
 			late_receiver(&t->msgs[s[i]], a, &rd);
-			late_receiver_progress(t, &t->msgs[s[i]], a, &rd);
+			late_receiver_progress(t, &t->msgs[s[i]], a, b->progress_hint, &rd);
 		}
 	}
 	if (kind == TC_RK_MPI_WAIT && nnb) {
@@ -859,6 +876,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	u64map_init(&b.steady);
 	b.first_ctx = TC_NONE;
 	b.coll_shape = xcalloc(t->ncolls ? t->ncolls : 1, 1);
+	b.progress_hint = xcalloc(N ? N : 1, sizeof *b.progress_hint);
 	b.is_bound = xcalloc(t->nregions + 1, sizeof *b.is_bound);
 	for (uint32_t g = 0; g < t->nregions; g++) b.is_bound[g] = tc_region_is_init(t, g) || tc_region_is_finalize(t, g);
 	rc->act_first = xcalloc((size_t)N + 1, sizeof *rc->act_first);
@@ -875,6 +893,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	count_flush(&b);
 	VEC_FREE(b.rx);
 	free(b.coll_shape);
+	free(b.progress_hint);
 	first_segments(&b);
 	u64map_free(&b.steady);
 	VEC_FREE(b.firsts);
