@@ -1168,8 +1168,10 @@ static void phase_clear(struct tc_phase_clusters *ph, struct phase_priv *pp)
 static void phase_step_range(const struct tc_steps *s, const struct cl_events *ev, struct tc_phase_clusters *ph,
 			     struct phase_priv *pp)
 {
+	enum { AHEAD = 16 };   /* the phase's first look at its events, scattered over the cevs: fetched ahead */
 	uint32_t lo = UINT32_MAX, hi = 0;
 	for (uint32_t i = 0; i < ev->n; i++) {
+		if (i + AHEAD < ev->n) __builtin_prefetch(&s->cevs[ev->cev[i + AHEAD]].step);
 		uint32_t st = s->cevs[ev->cev[i]].step;
 		lo = TC_MIN(lo, st);
 		hi = TC_MAX(hi, st);
