@@ -1440,16 +1440,31 @@ bool tc_clusters_phase_ready(const struct tc_clusters *c, uint32_t partition)
 }
 
 /* Phases are independent: each phase_compute writes only its own ph[p] and pp[p]. */
-static void compute_one(void *ctx, uint32_t p, int tid)
+struct range { struct tc_clusters *c; uint32_t first; };
+
+static void compute_one(void *ctx, uint32_t i, int tid)
 {
 	(void)tid;
-	phase_get(ctx, p);
+	const struct range *r = ctx;
+	phase_get(r->c, r->first + i);
+}
+
+void tc_clusters_compute_range(struct tc_clusters *c, uint32_t first, uint32_t n, int threads)
+{
+	if (threads <= 0) threads = TC_MIN(tc_ncpus(), 4);
+	first = TC_MIN(first, c->npart);
+	struct range r = { c, first };
+	tc_parallel_for(TC_MIN(n, c->npart - first), threads, compute_one, &r);
 }
 
 void tc_clusters_compute_all(struct tc_clusters *c, int threads)
 {
-	if (threads <= 0) threads = TC_MIN(tc_ncpus(), 4);
-	tc_parallel_for(c->npart, threads, compute_one, c);
+	tc_clusters_compute_range(c, 0, c->npart, threads);
+}
+
+void tc_clusters_release(struct tc_clusters *c, uint32_t partition)
+{
+	if (partition < c->npart) phase_clear(&c->ph[partition], &c->pp[partition]);
 }
 
 void tc_clusters_set_metric(struct tc_clusters *c, enum tc_metric m)
