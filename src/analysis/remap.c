@@ -212,16 +212,22 @@ static void relabel(uint32_t n, uint32_t *part, const uint32_t *before, uint32_t
 	free(nused);
 }
 
-static void count_inter(const struct tc_trace *t, const uint32_t *node, uint64_t *msgs, uint64_t *bytes)
+/* The messages and bytes between nodes under a placement; *all_bytes (when
+ * not NULL) every message's bytes, summed in the same pass over the messages. */
+static void count_inter(const struct tc_trace *t, const uint32_t *node, uint64_t *msgs, uint64_t *bytes,
+			uint64_t *all_bytes)
 {
+	uint64_t all = 0;
 	*msgs = *bytes = 0;
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tc_msg *m = &t->msgs[i];
+		all += m->bytes;
 		if (node[m->src] != node[m->dst]) {
 			(*msgs)++;
 			*bytes += m->bytes;
 		}
 	}
+	if (all_bytes) *all_bytes = all;
 }
 
 struct tc_remap *tc_remap_compute(const struct tc_trace *t, enum tc_remap_weight wk)
@@ -238,9 +244,8 @@ struct tc_remap *tc_remap_compute(const struct tc_trace *t, enum tc_remap_weight
 	}
 	for (uint32_t p = 0; p < t->nnodes; p++) r->capacity = TC_MAX(r->capacity, per[p]);
 	free(per);
-	for (size_t i = 0; i < t->nmsgs; i++) r->bytes += t->msgs[i].bytes;
 	r->msgs = t->nmsgs;
-	count_inter(t, r->node_before, &r->inter_msgs_before, &r->inter_bytes_before);
+	count_inter(t, r->node_before, &r->inter_msgs_before, &r->inter_bytes_before, &r->bytes);
 	r->inter_msgs_after = r->inter_msgs_before;
 	r->inter_bytes_after = r->inter_bytes_before;
 	if (t->nnodes < 2 || t->nranks < 2 || !t->nmsgs) return r;
@@ -277,7 +282,8 @@ struct tc_remap *tc_remap_compute(const struct tc_trace *t, enum tc_remap_weight
 		}
 	}
 	for (uint32_t v = 0; v < g.n; v++) r->moved += r->node_after[v] != r->node_before[v];
-	count_inter(t, r->node_after, &r->inter_msgs_after, &r->inter_bytes_after);
+	if (r->improved)   /* else the placement is the trace's: the counts before */
+		count_inter(t, r->node_after, &r->inter_msgs_after, &r->inter_bytes_after, NULL);
 	free(cand);
 	free(xadj);
 	free(adj);
