@@ -304,14 +304,21 @@ static void sanitize(struct tc_latency_opts *o)
 	if (!(o->growth_min >= 0)) o->growth_min = d.growth_min;
 }
 
-/* Per message: transfer time, raw latency, class; then the criteria per
+double tc_lat_raw(const struct tc_latency *lat, size_t i)
+{
+	const struct tc_trace *t = lat->t;
+	const struct tc_msg *g = &t->msgs[i];
+	return g->recv_time >= g->send_time ? tc_dur(t, g->recv_time - g->send_time)
+					    : -tc_dur(t, g->send_time - g->recv_time);
+}
+
+/* Per message: transfer time, class; then the criteria per
  * (class, size bucket) and each message's latency l = transfer / criterion. */
 static void message_latencies(struct tc_latency *lat)
 {
 	const struct tc_trace *t = lat->t;
 	size_t m = t->nmsgs, m1 = m ? m : 1;
 	lat->transfer = xmalloc(m1 * sizeof *lat->transfer);
-	lat->raw = xmalloc(m1 * sizeof *lat->raw);
 	lat->l = xmalloc(m1 * sizeof *lat->l);
 	lat->bucket = xmalloc(m1 * sizeof *lat->bucket);
 	lat->cls = xmalloc(m1 * sizeof *lat->cls);
@@ -320,8 +327,6 @@ static void message_latencies(struct tc_latency *lat)
 		const struct tc_msg *g = &t->msgs[i];
 		uint64_t start = TC_MAX(g->send_time, g->post_time);
 		lat->transfer[i] = g->recv_time > start ? tc_dur(t, g->recv_time - start) : 0.0;
-		lat->raw[i] = g->recv_time >= g->send_time ? tc_dur(t, g->recv_time - g->send_time)
-							   : -tc_dur(t, g->send_time - g->recv_time);
 		lat->cls[i] = tc_same_node(t, g->src, g->dst) ? TC_LAT_INTRA : TC_LAT_INTER;
 	}
 	compute_criteria(lat);
@@ -424,7 +429,6 @@ void tc_latency_free(struct tc_latency *lat)
 {
 	if (!lat) return;
 	free(lat->transfer);
-	free(lat->raw);
 	free(lat->l);
 	free(lat->bucket);
 	free(lat->cls);
