@@ -476,7 +476,7 @@ static bool swap_deltas_all(const double *D, uint32_t n, uint32_t k, const uint8
 				for (uint32_t m = 0; m < k; m++) acc[m] += t;
 			} else acc[nearm[i]] += TC_MIN(d, second[i]) - ni;
 		}
-		for (uint32_t m = 0; m < k; m++) rowmin[h] = TC_MIN(rowmin[h], acc[m]);
+		for (uint32_t m = 0; m < k; m++) rowmin[h] = TC_MIN(acc[m], rowmin[h]);   /* a NaN never the least */
 	}
 	return true;
 }
