@@ -106,6 +106,12 @@ const struct tc_phase_clusters *tc_clusters_phase(struct tc_clusters *c, uint32_
 bool tc_clusters_phase_ready(const struct tc_clusters *c, uint32_t partition);
 /* Compute every phase now, in parallel (threads ≤ 0: min(cores, 4)). */
 void tc_clusters_compute_all(struct tc_clusters *c, int threads);
+/* The same for the n phases from partition first on. */
+void tc_clusters_compute_range(struct tc_clusters *c, uint32_t first, uint32_t n, int threads);
+/* Forget a phase's clusters (its memory freed; computed again when next
+ * asked for): for a one-pass reader such as the report, which then keeps a
+ * batch of phases rather than all of them. */
+void tc_clusters_release(struct tc_clusters *c, uint32_t partition);
 /* Change the clustered metric: phases recompute lazily as they are asked for. */
 void tc_clusters_set_metric(struct tc_clusters *c, enum tc_metric m);
 

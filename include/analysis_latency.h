@@ -3,7 +3,7 @@
  * model (no curses).  Definitions, choices and costs: docs/latency.md.
  *
  *  - transfer time of a message: receive completion − max(send start,
- *    receive posted); the raw completion − send start is kept as well;
+ *    receive posted); the raw completion − send start on demand (tc_lat_raw);
  *  - latency criteria: per message-size bucket and per class (intra / inter
  *    node), the median transfer time; thin buckets interpolate;
  *  - L = transfer / criterion (delayed when L > 1); region latency RL = mean L
@@ -109,7 +109,6 @@ struct tc_latency {
 
 	/* per message (index into t->msgs) */
 	double *transfer;       /* s: recv_time − max(send_time, post_time), ≥ 0 */
-	double *raw;            /* s: recv_time − send_time (may be < 0 on bad clocks) */
 	double *l;              /* transfer / criterion */
 	uint32_t *bucket;       /* index into criteria[class] */
 	uint8_t *cls;           /* enum tc_lat_class */
@@ -155,6 +154,10 @@ static inline uint64_t tc_lat_win_end(const struct tc_latency *lat, uint32_t w)
 /* Criterion (s) for a message size and class (what L divides by); a class
  * without messages borrows the other's; NaN when there are no messages. */
 double tc_lat_criterion(const struct tc_latency *lat, enum tc_lat_class c, uint64_t bytes);
+/* Message i's raw latency, s: recv_time − send_time (< 0 on bad clocks).
+ * Computed when asked (the report's few top messages) rather than kept for
+ * every message. */
+double tc_lat_raw(const struct tc_latency *lat, size_t i);
 
 /* --- building blocks, public for tests and the next analyses --------------- */
 

@@ -25,6 +25,12 @@
 #define TC_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define TC_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define TC_NELEM(x) (sizeof(x) / sizeof((x)[0]))
+/* The number of bits of x, 0 for 0 (x in [2^(k-1), 2^k − 1] → k): one
+ * instruction instead of a shift per bit. */
+static inline unsigned tc_bit_width(uint64_t x)
+{
+	return x ? 64u - (unsigned)__builtin_clzll(x) : 0u;
+}
 
 /* Allocation: these never return NULL; on exhaustion they print one line and exit(3). */
 void *xmalloc(size_t n);

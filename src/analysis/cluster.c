@@ -102,6 +102,16 @@ static inline v2d v2_min(v2d a, v2d b)
 	return (v2d)((lt & (v2i)a) | (~lt & (v2i)b));
 #endif
 }
+/* x > 0 ? x : +0 in each lane (zero: the +0 vector), as pos_part */
+static inline v2d v2_pos(v2d x, v2d zero)
+{
+#ifdef __SSE2__
+	return _mm_max_pd(x, zero);
+#else
+	v2i gt = (v2i)(x > zero);
+	return (v2d)(gt & (v2i)x);
+#endif
+}
 /* is a ≤ b in either lane? */
 static inline bool v2_any_le(v2d a, v2d b)
 {
@@ -438,11 +448,138 @@ static void swap_deltas(const double *D, uint32_t n, uint32_t h0, uint32_t nh, u
 	delta[3] = a3;
 }
 
+/* The change of cost of every swap (slot m, object h) at once, dm[h·k + m],
+ * in O(n² + k·Σ|S_h|) rather than swap_deltas' O(k·n²) (the idea of
+ * Schubert & Rousseeuw's FastPAM1), with the same bits: swap_deltas' term
+ * for object i is d − near[i] for every slot when d = D(h, i) < near[i]
+ * (the set S_h, a few objects near h), else min(d, second[i]) − near[i] for
+ * i's own slot and min(d, near[i]) − near[i] = +0 for the others — and
+ * adding +0 leaves a sum as it is, so each dm[h·k + m] adds the same nonzero
+ * terms in the same order of i.  That needs every near[i] finite (∞ − ∞ is
+ * no zero): false, dm untouched, when one is not.  Medoid rows are skipped
+ * (their deltas are not read: rowmin ∞); rowmin[h], the least of row h. */
+static bool swap_deltas_all(const double *D, uint32_t n, uint32_t k, const uint8_t *is_med, const uint32_t *nearm,
+			    const double *near, const double *second, double *restrict dm, double *restrict rowmin)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!isfinite(near[i])) return false;
+	for (uint32_t h = 0; h < n; h++) {
+		rowmin[h] = INFINITY;
+		if (is_med[h]) continue;
+		const double *Dh = D + (size_t)h * n;
+		double *restrict acc = dm + (size_t)h * k;
+		for (uint32_t m = 0; m < k; m++) acc[m] = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			double d = Dh[i], ni = near[i];
+			if (d < ni) {
+				double t = d - ni;
+				for (uint32_t m = 0; m < k; m++) acc[m] += t;
+			} else acc[nearm[i]] += TC_MIN(d, second[i]) - ni;
+		}
+		for (uint32_t m = 0; m < k; m++) rowmin[h] = TC_MIN(acc[m], rowmin[h]);   /* a NaN never the least */
+	}
+	return true;
+}
+
+/* swap_best's room: n·k deltas, n row minima, n rows */
+struct swap_scratch {
+	double *dm, *rowmin;
+	uint32_t *live;
+};
+
+/* SWAP's candidate: the (slot, object) exchange that lowers the cost most,
+ * by more than eps, the first in (slot, object) order among equals; *bh =
+ * TC_NONE when none does. */
+static void swap_best(const double *D, uint32_t n, uint32_t k, const uint8_t *is_med,
+		      const uint32_t *nearm, const double *near, const double *second, double eps,
+		      struct swap_scratch sc, uint32_t *bm, uint32_t *bh)
+{
+	double best_delta = 0, *dm = sc.dm, *rowmin = sc.rowmin;
+	uint32_t *live = sc.live;
+	*bm = 0;
+	*bh = TC_NONE;
+	if (swap_deltas_all(D, n, k, is_med, nearm, near, second, dm, rowmin)) {
+		/* the best so far only falls from 0: a row whose least delta is not
+		 * below −eps takes no part, and the scan in (slot, object) order
+		 * over the other rows is the same scan */
+		uint32_t nlive = 0;
+		for (uint32_t h = 0; h < n; h++)
+			if (rowmin[h] < -eps) live[nlive++] = h;
+		for (uint32_t m = 0; m < k; m++)
+			for (uint32_t q = 0; q < nlive; q++) {
+				uint32_t h = live[q];
+				if (dm[(size_t)h * k + m] < best_delta - eps) {
+					best_delta = dm[(size_t)h * k + m];
+					*bm = m;
+					*bh = h;
+				}
+			}
+		return;
+	}
+	for (uint32_t m = 0; m < k; m++)
+		for (uint32_t h = 0; h < n; h += SWAP_LANES) {
+			double delta[SWAP_LANES];
+			uint32_t nh = TC_MIN((uint32_t)SWAP_LANES, n - h);
+			swap_deltas(D, n, h, nh, m, nearm, near, second, delta);
+			for (uint32_t q = 0; q < nh; q++)
+				if (!is_med[h + q] && delta[q] < best_delta - eps) {
+					best_delta = delta[q];
+					*bm = m;
+					*bh = h + q;
+				}
+		}
+}
+
+/* x when positive, else +0 (one maxsd on x86-64).  ni − d > 0 exactly when
+ * d < ni: the difference of two unequal doubles is never 0, and a NaN (an
+ * ∞ − ∞ included) is no more positive than d < ni is true. */
+static inline double pos_part(double x)
+{
+	return x > 0 ? x : 0;
+}
+
+/* BUILD's gains of the nj (≤ BUILD_LANES) candidates j0, j0+1, ...: the
+ * sum over i, in order, of what each would save object i, near[i] − d when
+ * d < near[i].  The other objects add +0, which leaves a sum of such terms
+ * as it is: no branch (it would go either way at random), each lane bit for
+ * bit the sum of the positive terms alone.  D is symmetric, so a full block's
+ * eight candidates are read from row i side by side, two per vector. */
+enum { BUILD_LANES = 8 };
+static void build_gains(const double *D, uint32_t n, uint32_t j0, uint32_t nj, const double *near, double *gain)
+{
+#ifdef CL_V2
+	if (nj == BUILD_LANES) {
+		v2d a0 = { 0, 0 }, a1 = a0, a2 = a0, a3 = a0, zero = a0;
+		for (uint32_t i = 0; i < n; i++) {
+			const double *r = D + (size_t)i * n + j0;
+			v2d ni = { near[i], near[i] };
+			a0 += v2_pos(ni - v2_load(r), zero);
+			a1 += v2_pos(ni - v2_load(r + 2), zero);
+			a2 += v2_pos(ni - v2_load(r + 4), zero);
+			a3 += v2_pos(ni - v2_load(r + 6), zero);
+		}
+		v2_store(gain, a0);
+		v2_store(gain + 2, a1);
+		v2_store(gain + 4, a2);
+		v2_store(gain + 6, a3);
+		return;
+	}
+#endif
+	for (uint32_t q = 0; q < nj; q++) {
+		const double *Dj = D + (size_t)(j0 + q) * n;
+		double a = 0;
+		for (uint32_t i = 0; i < n; i++) a += pos_part(near[i] - Dj[i]);
+		gain[q] = a;
+	}
+}
+
 /* PAM (BUILD then SWAP) on an n×n distance matrix; med gets k indices.
  * Returns the total distance of the objects to their nearest medoid. */
 static double pam(const double *D, uint32_t n, uint32_t k, uint32_t *med)
 {
 	double *near = xmalloc(n * sizeof *near), *second = xmalloc(n * sizeof *second);
+	struct swap_scratch sc = { xmalloc((size_t)n * k * sizeof *sc.dm), xmalloc(n * sizeof *sc.rowmin),
+				   xmalloc(n * sizeof *sc.live) };
 	uint32_t *nearm = xmalloc(n * sizeof *nearm);
 	uint8_t *is_med = xcalloc(n, 1);
 	/* BUILD: the most central object, then the one that lowers the cost most */
@@ -459,14 +596,12 @@ static double pam(const double *D, uint32_t n, uint32_t k, uint32_t *med)
 	for (uint32_t m = 1; m < k; m++) {
 		double gain_best = -1;
 		best = TC_NONE;
-		for (uint32_t j = 0; j < n; j++) {
-			if (is_med[j]) continue;
-			double gain = 0;
-			for (uint32_t i = 0; i < n; i++) {
-				double d = D[(size_t)j * n + i];
-				if (d < near[i]) gain += near[i] - d;
-			}
-			if (gain > gain_best) { gain_best = gain; best = j; }
+		for (uint32_t j = 0; j < n; j += BUILD_LANES) {
+			double gain[BUILD_LANES];
+			uint32_t nj = TC_MIN((uint32_t)BUILD_LANES, n - j);
+			build_gains(D, n, j, nj, near, gain);
+			for (uint32_t q = 0; q < nj; q++)
+				if (!is_med[j + q] && gain[q] > gain_best) { gain_best = gain[q]; best = j + q; }
 		}
 		med[m] = best;
 		is_med[best] = 1;
@@ -486,33 +621,55 @@ static double pam(const double *D, uint32_t n, uint32_t k, uint32_t *med)
 			}
 			cost += near[i];
 		}
-		double best_delta = 0, eps = 1e-12 * (cost + 1e-300);
-		uint32_t bm = 0, bh = TC_NONE;
-		for (uint32_t m = 0; m < k; m++)
-			for (uint32_t h = 0; h < n; h += SWAP_LANES) {
-				double delta[SWAP_LANES];
-				uint32_t nh = TC_MIN((uint32_t)SWAP_LANES, n - h);
-				swap_deltas(D, n, h, nh, m, nearm, near, second, delta);
-				for (uint32_t q = 0; q < nh; q++)
-					if (!is_med[h + q] && delta[q] < best_delta - eps) { best_delta = delta[q]; bm = m; bh = h + q; }
-			}
+		uint32_t bm, bh;
+		swap_best(D, n, k, is_med, nearm, near, second, 1e-12 * (cost + 1e-300), sc, &bm, &bh);
 		if (bh == TC_NONE) break;
 		is_med[med[bm]] = 0;
 		med[bm] = bh;
 		is_med[bh] = 1;
 	}
 	free(near); free(second); free(nearm); free(is_med);
+	free(sc.dm); free(sc.rowmin); free(sc.live);
 	return cost;
 }
 
+/* The rank vectors as CLARA reads them: when they are dense (events at the
+ * same d columns), their values column by column, so that a distance is d
+ * subtractions rather than tc_cluster_distance's call, column compare and
+ * loop — the same sum in the same order, so the same bits. */
+struct rdist {
+	const struct vecs *v;
+	uint32_t d;
+	double *X;      /* X[k·n + i], or NULL: sparse, vdist */
+};
+
+static void rdist_init(struct rdist *R, const struct vecs *v)
+{
+	R->v = v;
+	R->d = dense_cols(v);
+	R->X = R->d ? dense_values(v, R->d) : NULL;
+}
+
+static inline double rdist(const struct rdist *R, uint32_t i, uint32_t j)
+{
+	if (!R->X) return vdist(R->v, i, R->v, j);
+	size_t n = R->v->n;
+	double sum = 0;
+	for (uint32_t k = 0; k < R->d; k++) {
+		double t = R->X[k * n + i] - R->X[k * n + j];
+		sum += t * t;
+	}
+	return sum / R->d;
+}
+
 /* The medoid slot nearest to rank index i (a medoid is nearest to itself). */
-static uint32_t nearest(const struct vecs *v, uint32_t i, const uint32_t *med, uint32_t k, double *dist)
+static uint32_t nearest(const struct rdist *R, uint32_t i, const uint32_t *med, uint32_t k, double *dist)
 {
 	double dmin = INFINITY;
 	uint32_t am = 0;
 	for (uint32_t q = 0; q < k; q++) {
 		if (med[q] == i) { *dist = 0; return q; }
-		double d = vdist(v, i, v, med[q]);
+		double d = rdist(R, i, med[q]);
 		if (d < dmin) { dmin = d; am = q; }
 	}
 	*dist = dmin;
@@ -555,6 +712,8 @@ static uint32_t clara(const struct tc_cluster_opts *o, uint64_t seed, const stru
 	uint32_t *smed = xmalloc(k * sizeof *smed), *cur = xmalloc(k * sizeof *cur);
 	uint8_t *in = xcalloc(n, 1);
 	double *D = xmalloc((size_t)ss * ss * sizeof *D);
+	struct rdist R;
+	rdist_init(&R, v);
 	double best = INFINITY, d;
 	uint32_t have_best = 0;
 	uint64_t rng = seed;
@@ -577,14 +736,14 @@ static uint32_t clara(const struct tc_cluster_opts *o, uint64_t seed, const stru
 		for (uint32_t i = 0; i < m; i++) {
 			D[(size_t)i * m + i] = 0;
 			for (uint32_t j = i + 1; j < m; j++)
-				D[(size_t)i * m + j] = D[(size_t)j * m + i] = vdist(v, sample[i], v, sample[j]);
+				D[(size_t)i * m + j] = D[(size_t)j * m + i] = rdist(&R, sample[i], sample[j]);
 		}
 		pam(D, m, k, smed);
 		for (uint32_t i = 0; i < k; i++) cur[i] = sample[smed[i]];
 		qsort(cur, k, sizeof *cur, tc_cmp_u32);
 		double cost = 0;
 		for (uint32_t q = 0; q < neval && cost < best; q++) {   /* stop once it cannot win */
-			nearest(v, eval ? eval[q] : q, cur, k, &d);
+			nearest(&R, eval ? eval[q] : q, cur, k, &d);
 			cost += d;
 		}
 		if (cost < best) {
@@ -593,7 +752,8 @@ static uint32_t clara(const struct tc_cluster_opts *o, uint64_t seed, const stru
 			have_best = k;
 		}
 	}
-	for (uint32_t i = 0; i < n; i++) assign[i] = nearest(v, i, med, k, &d);
+	for (uint32_t i = 0; i < n; i++) assign[i] = nearest(&R, i, med, k, &d);
+	free(R.X);
 	free(sample); free(perm); free(smed); free(cur); free(in); free(D); free(eval);
 	return k;
 }
@@ -1008,8 +1168,10 @@ static void phase_clear(struct tc_phase_clusters *ph, struct phase_priv *pp)
 static void phase_step_range(const struct tc_steps *s, const struct cl_events *ev, struct tc_phase_clusters *ph,
 			     struct phase_priv *pp)
 {
+	enum { AHEAD = 16 };   /* the phase's first look at its events, scattered over the cevs: fetched ahead */
 	uint32_t lo = UINT32_MAX, hi = 0;
 	for (uint32_t i = 0; i < ev->n; i++) {
+		if (i + AHEAD < ev->n) __builtin_prefetch(&s->cevs[ev->cev[i + AHEAD]].step);
 		uint32_t st = s->cevs[ev->cev[i]].step;
 		lo = TC_MIN(lo, st);
 		hi = TC_MAX(hi, st);
@@ -1278,16 +1440,31 @@ bool tc_clusters_phase_ready(const struct tc_clusters *c, uint32_t partition)
 }
 
 /* Phases are independent: each phase_compute writes only its own ph[p] and pp[p]. */
-static void compute_one(void *ctx, uint32_t p, int tid)
+struct range { struct tc_clusters *c; uint32_t first; };
+
+static void compute_one(void *ctx, uint32_t i, int tid)
 {
 	(void)tid;
-	phase_get(ctx, p);
+	const struct range *r = ctx;
+	phase_get(r->c, r->first + i);
+}
+
+void tc_clusters_compute_range(struct tc_clusters *c, uint32_t first, uint32_t n, int threads)
+{
+	if (threads <= 0) threads = TC_MIN(tc_ncpus(), 4);
+	first = TC_MIN(first, c->npart);
+	struct range r = { c, first };
+	tc_parallel_for(TC_MIN(n, c->npart - first), threads, compute_one, &r);
 }
 
 void tc_clusters_compute_all(struct tc_clusters *c, int threads)
 {
-	if (threads <= 0) threads = TC_MIN(tc_ncpus(), 4);
-	tc_parallel_for(c->npart, threads, compute_one, c);
+	tc_clusters_compute_range(c, 0, c->npart, threads);
+}
+
+void tc_clusters_release(struct tc_clusters *c, uint32_t partition)
+{
+	if (partition < c->npart) phase_clear(&c->ph[partition], &c->pp[partition]);
 }
 
 void tc_clusters_set_metric(struct tc_clusters *c, enum tc_metric m)

@@ -35,9 +35,7 @@ void tc_latency_default_opts(struct tc_latency_opts *o)
 static uint64_t bucket_key(const struct tc_latency_opts *o, uint64_t bytes)
 {
 	if (o->buckets == TC_LAT_BUCKETS_LINEAR) return bytes / (o->bucket_bytes ? o->bucket_bytes : 50);
-	uint64_t k = 0;
-	while (bytes) { k++; bytes >>= 1; }
-	return k;   /* 0 → 0 bytes; k ≥ 1 → [2^(k-1), 2^k − 1] */
+	return tc_bit_width(bytes);   /* 0 → 0 bytes; k ≥ 1 → [2^(k-1), 2^k − 1] */
 }
 
 static void bucket_range(const struct tc_latency_opts *o, uint64_t key, uint64_t *lo, uint64_t *hi)
@@ -104,6 +102,22 @@ static int cmp_lgroup(const void *a, const void *b)
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
+/* Each class's median transfer time, the fallback of its buckets with fewer
+ * than minc messages (interp): computed only for a class that has such a
+ * bucket (a selection over all its messages, most of them, for nothing
+ * else).  g: the groups in (class, key) order, sliced in tr. */
+static void class_medians(const struct lgroup *g, size_t ng, double *tr, uint32_t minc, double *class_median)
+{
+	for (size_t q = 0; q < ng;) {
+		size_t e = q;
+		bool needed = false;
+		for (; e < ng && g[e].cls == g[q].cls; e++) needed |= g[e].count < minc;
+		uint32_t from = g[q].first, to = g[e - 1].first + g[e - 1].count;
+		if (needed) class_median[g[q].cls] = tc_median(tr + from, to - from);
+		q = e;
+	}
+}
+
 /* Per class and size bucket the median transfer time: messages grouped by
  * (class, bucket) with a hash map and a counting sort, medians by selection
  * (linear; the same values a full sort would give). */
@@ -116,10 +130,13 @@ static void compute_criteria(struct tc_latency *lat)
 	struct u64map map;
 	u64map_init(&map);
 	VEC(struct lgroup) g = { 0 };
+	uint64_t last_mk = UINT64_MAX;   /* runs of one size and class: the map asked once per run */
+	uint32_t id = TC_NONE;
 	for (size_t i = 0; i < m; i++) {
 		uint64_t key = bucket_key(o, t->msgs[i].bytes);
 		uint64_t mk = key << 1 | lat->cls[i];
-		uint32_t id = u64map_get(&map, mk);
+		if (mk != last_mk) id = u64map_get(&map, mk);
+		last_mk = mk;
 		if (id == TC_NONE) {
 			id = (uint32_t)g.n;
 			u64map_put(&map, mk, id);
@@ -154,13 +171,7 @@ static void compute_criteria(struct tc_latency *lat)
 		index_in_class[q] = (uint32_t)v[G->cls].n;
 		VEC_PUSH(v[G->cls], bk);
 	}
-	for (size_t q = 0; q < g.n;) { /* class-wide median: the fallback when no bucket has enough messages */
-		size_t e = q;
-		while (e < g.n && g.a[e].cls == g.a[q].cls) e++;
-		uint32_t from = g.a[q].first, to = g.a[e - 1].first + g.a[e - 1].count;
-		class_median[g.a[q].cls] = tc_median(tr + from, to - from);
-		q = e;
-	}
+	class_medians(g.a, g.n, tr, o->min_count ? o->min_count : 1, class_median);
 	for (size_t i = 0; i < m; i++) lat->bucket[i] = index_in_class[pos[gid[i]]];
 	free(tr);
 	free(pos);
@@ -293,14 +304,21 @@ static void sanitize(struct tc_latency_opts *o)
 	if (!(o->growth_min >= 0)) o->growth_min = d.growth_min;
 }
 
-/* Per message: transfer time, raw latency, class; then the criteria per
+double tc_lat_raw(const struct tc_latency *lat, size_t i)
+{
+	const struct tc_trace *t = lat->t;
+	const struct tc_msg *g = &t->msgs[i];
+	return g->recv_time >= g->send_time ? tc_dur(t, g->recv_time - g->send_time)
+					    : -tc_dur(t, g->send_time - g->recv_time);
+}
+
+/* Per message: transfer time, class; then the criteria per
  * (class, size bucket) and each message's latency l = transfer / criterion. */
 static void message_latencies(struct tc_latency *lat)
 {
 	const struct tc_trace *t = lat->t;
 	size_t m = t->nmsgs, m1 = m ? m : 1;
 	lat->transfer = xmalloc(m1 * sizeof *lat->transfer);
-	lat->raw = xmalloc(m1 * sizeof *lat->raw);
 	lat->l = xmalloc(m1 * sizeof *lat->l);
 	lat->bucket = xmalloc(m1 * sizeof *lat->bucket);
 	lat->cls = xmalloc(m1 * sizeof *lat->cls);
@@ -309,8 +327,6 @@ static void message_latencies(struct tc_latency *lat)
 		const struct tc_msg *g = &t->msgs[i];
 		uint64_t start = TC_MAX(g->send_time, g->post_time);
 		lat->transfer[i] = g->recv_time > start ? tc_dur(t, g->recv_time - start) : 0.0;
-		lat->raw[i] = g->recv_time >= g->send_time ? tc_dur(t, g->recv_time - g->send_time)
-							   : -tc_dur(t, g->send_time - g->recv_time);
 		lat->cls[i] = tc_same_node(t, g->src, g->dst) ? TC_LAT_INTRA : TC_LAT_INTER;
 	}
 	compute_criteria(lat);
@@ -413,7 +429,6 @@ void tc_latency_free(struct tc_latency *lat)
 {
 	if (!lat) return;
 	free(lat->transfer);
-	free(lat->raw);
 	free(lat->l);
 	free(lat->bucket);
 	free(lat->cls);

@@ -149,8 +149,7 @@ void prof_hist(struct tc_profile *p, const struct tc_msg *msgs, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		uint64_t b = msgs[i].bytes;
-		int k = 0;
-		while (b) { k++; b >>= 1; }
+		int k = (int)tc_bit_width(b);
 		if (k >= TC_PROF_HIST) k = TC_PROF_HIST - 1;
 		p->hist_count[k]++;
 		p->hist_bytes[k] += msgs[i].bytes;

@@ -93,43 +93,68 @@ static uint64_t cut(const struct graph *g, const uint32_t *part)
 	return c;
 }
 
-/* Weight from u to the ranks of part p. */
-static uint64_t link(const struct graph *g, const uint32_t *part, uint32_t u, uint32_t p)
+/* Ranks by part (ascending within each): part p's are rk[start[p] .. start[p+1]). */
+static void ranks_by_part(const uint32_t *part, uint32_t n, uint32_t nparts, uint32_t **start, uint32_t **rk)
 {
-	uint64_t s = 0;
-	for (uint32_t i = g->xadj[u]; i < g->xadj[u + 1]; i++)
-		if (part[g->adj[i]] == p) s += g->w[i];
-	return s;
+	uint32_t *st = xcalloc((size_t)nparts + 2, sizeof *st), *r = xmalloc(((size_t)n + 1) * sizeof *r);
+	for (uint32_t u = 0; u < n; u++) st[part[u] + 2]++;
+	for (uint32_t p = 0; p < nparts; p++) st[p + 2] += st[p + 1];
+	for (uint32_t u = 0; u < n; u++) r[st[part[u] + 1]++] = u;
+	*start = st;
+	*rk = r;
 }
 
-/* Move ranks out of parts over capacity, each time the rank and target part that
- * lose the least weight. */
+/* Rank u's best move: the part with room (room0 the first of them) it is most
+ * linked to, the lowest among equals — a part it has no link to counts 0, so
+ * room0 stands for all of those.  Its gain (that link minus the link to its
+ * own part) into *gain.  lw: per part scratch, zero on entry and on return. */
+static uint32_t best_move(const struct graph *g, uint32_t u, const uint32_t *part, const uint32_t *size,
+			  uint32_t cap, uint32_t room0, uint64_t *lw, int64_t *gain)
+{
+	uint32_t e0 = g->xadj[u], e1 = g->xadj[u + 1], bp = room0;
+	for (uint32_t i = e0; i < e1; i++) lw[part[g->adj[i]]] += g->w[i];
+	for (uint32_t i = e0; i < e1; i++) {
+		uint32_t p = part[g->adj[i]];
+		if (size[p] < cap && (lw[p] > lw[bp] || (lw[p] == lw[bp] && p < bp))) bp = p;
+	}
+	*gain = (int64_t)lw[bp] - (int64_t)lw[part[u]];
+	for (uint32_t i = e0; i < e1; i++) lw[part[g->adj[i]]] = 0;
+	return bp;
+}
+
+/* Move ranks out of parts over capacity, each time the rank and target part
+ * that lose the least weight (ranks in order, then parts in order, the first
+ * among equals).  A part over capacity only loses ranks and one with room
+ * only gains them, so the first part over capacity and the first with room
+ * only move forward, and the ranks of a part over capacity are among its
+ * first ones.  Each move looks at that part's ranks' links once:
+ * O(n + moves · capacity · degree) rather than a pass over all ranks and all
+ * parts per move. */
 static void repair(const struct graph *g, uint32_t *part, uint32_t nparts, uint32_t cap)
 {
-	uint32_t *size = xcalloc(nparts, sizeof *size);
+	uint32_t *size = xcalloc(nparts, sizeof *size), *start, *rk, over = 0, room0 = 0;
+	uint64_t *lw = xcalloc(nparts, sizeof *lw);
 	for (uint32_t u = 0; u < g->n; u++) size[part[u]]++;
+	ranks_by_part(part, g->n, nparts, &start, &rk);
 	for (;;) {
-		uint32_t over = TC_NONE;
-		for (uint32_t p = 0; p < nparts; p++)
-			if (size[p] > cap) { over = p; break; }
-		if (over == TC_NONE) break;
+		while (over < nparts && size[over] <= cap) over++;
+		while (room0 < nparts && size[room0] >= cap) room0++;
+		if (over == nparts || room0 == nparts) break;   /* done, or no room anywhere */
 		uint32_t best_u = TC_NONE, best_p = TC_NONE;
 		int64_t best = INT64_MIN;
-		for (uint32_t u = 0; u < g->n; u++) {
-			if (part[u] != over) continue;
-			uint64_t here = link(g, part, u, over);
-			for (uint32_t p = 0; p < nparts; p++) {
-				if (size[p] >= cap) continue;
-				int64_t gain = (int64_t)link(g, part, u, p) - (int64_t)here;
-				if (gain > best) { best = gain; best_u = u; best_p = p; }
-			}
+		for (uint32_t q = start[over]; q < start[over + 1]; q++) {
+			uint32_t u = rk[q];
+			if (part[u] != over) continue;   /* moved already */
+			int64_t gain;
+			uint32_t p = best_move(g, u, part, size, cap, room0, lw, &gain);
+			if (gain > best) { best = gain; best_u = u; best_p = p; }
 		}
-		if (best_u == TC_NONE) break;  /* no room anywhere: total capacity too small */
+		if (best_u == TC_NONE) break;
 		part[best_u] = best_p;
 		size[over]--;
 		size[best_p]++;
 	}
-	free(size);
+	free(size); free(start); free(rk); free(lw);
 }
 
 /* Relabel parts onto nodes so that as many ranks as possible stay where they are:
@@ -187,16 +212,22 @@ static void relabel(uint32_t n, uint32_t *part, const uint32_t *before, uint32_t
 	free(nused);
 }
 
-static void count_inter(const struct tc_trace *t, const uint32_t *node, uint64_t *msgs, uint64_t *bytes)
+/* The messages and bytes between nodes under a placement; *all_bytes (when
+ * not NULL) every message's bytes, summed in the same pass over the messages. */
+static void count_inter(const struct tc_trace *t, const uint32_t *node, uint64_t *msgs, uint64_t *bytes,
+			uint64_t *all_bytes)
 {
+	uint64_t all = 0;
 	*msgs = *bytes = 0;
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tc_msg *m = &t->msgs[i];
+		all += m->bytes;
 		if (node[m->src] != node[m->dst]) {
 			(*msgs)++;
 			*bytes += m->bytes;
 		}
 	}
+	if (all_bytes) *all_bytes = all;
 }
 
 struct tc_remap *tc_remap_compute(const struct tc_trace *t, enum tc_remap_weight wk)
@@ -213,9 +244,8 @@ struct tc_remap *tc_remap_compute(const struct tc_trace *t, enum tc_remap_weight
 	}
 	for (uint32_t p = 0; p < t->nnodes; p++) r->capacity = TC_MAX(r->capacity, per[p]);
 	free(per);
-	for (size_t i = 0; i < t->nmsgs; i++) r->bytes += t->msgs[i].bytes;
 	r->msgs = t->nmsgs;
-	count_inter(t, r->node_before, &r->inter_msgs_before, &r->inter_bytes_before);
+	count_inter(t, r->node_before, &r->inter_msgs_before, &r->inter_bytes_before, &r->bytes);
 	r->inter_msgs_after = r->inter_msgs_before;
 	r->inter_bytes_after = r->inter_bytes_before;
 	if (t->nnodes < 2 || t->nranks < 2 || !t->nmsgs) return r;
@@ -252,7 +282,8 @@ struct tc_remap *tc_remap_compute(const struct tc_trace *t, enum tc_remap_weight
 		}
 	}
 	for (uint32_t v = 0; v < g.n; v++) r->moved += r->node_after[v] != r->node_before[v];
-	count_inter(t, r->node_after, &r->inter_msgs_after, &r->inter_bytes_after);
+	if (r->improved)   /* else the placement is the trace's: the counts before */
+		count_inter(t, r->node_after, &r->inter_msgs_after, &r->inter_bytes_after, NULL);
 	free(cand);
 	free(xadj);
 	free(adj);

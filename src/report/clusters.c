@@ -73,6 +73,47 @@ void report_clusters_text(struct tc_session *s, FILE *f)
 	if (!shown) fprintf(f, "no phases with events\n");
 }
 
+/* One phase's entry of the JSON "phases" list. */
+static void phase_json(struct json *j, uint32_t p, const struct tc_phase_clusters *ph)
+{
+	json_obj_begin(j);
+	json_kuint(j, "partition", p);
+	json_kuint(j, "first_step", ph->first_step);
+	json_kuint(j, "last_step", ph->last_step);
+	json_kuint(j, "nranks", ph->nranks);
+	json_kbool(j, "clara", ph->clara);
+	json_kstr(j, "pattern", tc_exchange_names[ph->pattern]);
+	json_knum(j, "max", ph->max);
+	json_knum(j, "min_separation_s", ph->min_sep);
+	json_kuint(j, "max_rank", ph->max_rank);
+	json_kuint(j, "radius", ph->radius);
+	json_kuint32s(j, "focus", ph->focus, ph->nfocus);
+	json_key(j, "clusters");
+	json_arr_begin(j);
+	for (uint32_t i = 0; i < ph->nvisible; i++) {
+		const struct tc_cnode *N = &ph->nodes[ph->visible[i]];
+		uint32_t *v = tc_clusters_node_ranks(ph, ph->visible[i]);
+		json_obj_begin(j);
+		json_kuint32s(j, "ranks", v, N->size);
+		json_kuint(j, "size", N->size);
+		json_knum(j, "mean", N->mean);
+		json_knum(j, "max", N->max);
+		json_kuint(j, "medoid", N->medoid);
+		json_kuint(j, "max_rank", N->max_rank);
+		json_knum(j, "height", N->height);
+		json_obj_end(j);
+		free(v);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+/* Phases are clustered a batch at a time (in parallel) and written; the ones
+ * this section computed are then released, so that the next batch reuses
+ * their memory: all of a trace's clusters kept at once would be fresh memory
+ * (~100 MB for halo-256's 2200 phases), each page faulted in and zeroed. */
+#define JSON_BATCH 64
+
 void report_clusters_json(struct tc_session *s, struct json *j)
 {
 	struct tc_clusters *c = session_clusters(s);
@@ -84,42 +125,18 @@ void report_clusters_json(struct tc_session *s, struct json *j)
 	json_kuint(j, "seed", o->seed);
 	json_kuint(j, "k", o->k);
 	json_kuint(j, "direct_max", o->direct_max);
-	tc_clusters_compute_all(c, 0);
 	json_key(j, "phases");
 	json_arr_begin(j);
-	for (uint32_t p = 0; p < st->npartitions; p++) {
-		const struct tc_phase_clusters *ph = tc_clusters_phase(c, p);
-		if (!ph->nranks) continue;
-		json_obj_begin(j);
-		json_kuint(j, "partition", p);
-		json_kuint(j, "first_step", ph->first_step);
-		json_kuint(j, "last_step", ph->last_step);
-		json_kuint(j, "nranks", ph->nranks);
-		json_kbool(j, "clara", ph->clara);
-		json_kstr(j, "pattern", tc_exchange_names[ph->pattern]);
-		json_knum(j, "max", ph->max);
-		json_knum(j, "min_separation_s", ph->min_sep);
-		json_kuint(j, "max_rank", ph->max_rank);
-		json_kuint(j, "radius", ph->radius);
-		json_kuint32s(j, "focus", ph->focus, ph->nfocus);
-		json_key(j, "clusters");
-		json_arr_begin(j);
-		for (uint32_t i = 0; i < ph->nvisible; i++) {
-			const struct tc_cnode *N = &ph->nodes[ph->visible[i]];
-			uint32_t *v = tc_clusters_node_ranks(ph, ph->visible[i]);
-			json_obj_begin(j);
-			json_kuint32s(j, "ranks", v, N->size);
-			json_kuint(j, "size", N->size);
-			json_knum(j, "mean", N->mean);
-			json_knum(j, "max", N->max);
-			json_kuint(j, "medoid", N->medoid);
-			json_kuint(j, "max_rank", N->max_rank);
-			json_knum(j, "height", N->height);
-			json_obj_end(j);
-			free(v);
+	bool had[JSON_BATCH];
+	for (uint32_t p0 = 0; p0 < st->npartitions; p0 += JSON_BATCH) {
+		uint32_t n = TC_MIN((uint32_t)JSON_BATCH, st->npartitions - p0);
+		for (uint32_t i = 0; i < n; i++) had[i] = tc_clusters_phase_ready(c, p0 + i);
+		tc_clusters_compute_range(c, p0, n, 0);
+		for (uint32_t i = 0; i < n; i++) {
+			const struct tc_phase_clusters *ph = tc_clusters_phase(c, p0 + i);
+			if (ph->nranks) phase_json(j, p0 + i, ph);
+			if (!had[i]) tc_clusters_release(c, p0 + i);
 		}
-		json_arr_end(j);
-		json_obj_end(j);
 	}
 	json_arr_end(j);
 	json_obj_end(j);

@@ -209,7 +209,7 @@ void report_latency_json(struct tc_session *s, struct json *j)
 		json_kstr(j, "class", class_names[lat->cls[tp[i].msg]]);
 		report_time_json(j, "send_s", "send_ticks", t, m->send_time);
 		json_knum(j, "transfer_s", lat->transfer[tp[i].msg]);
-		json_knum(j, "raw_s", lat->raw[tp[i].msg]);
+		json_knum(j, "raw_s", tc_lat_raw(lat, tp[i].msg));
 		json_knum(j, "l", lat->l[tp[i].msg]);
 		json_obj_end(j);
 	}

@@ -45,11 +45,11 @@ static void test_transfer_definition(void **state)
 	for (size_t i = 0; i < 2; i++) {
 		if (t->msgs[i].send_time == 100) {
 			assert_float_equal(lat->transfer[i], 20 * NS, 1e-15);
-			assert_float_equal(lat->raw[i], 420 * NS, 1e-15);
+			assert_float_equal(tc_lat_raw(lat, i), 420 * NS, 1e-15);
 		} else {
 			assert_int_equal(t->msgs[i].post_time, 600);
 			assert_float_equal(lat->transfer[i], 200 * NS, 1e-15);
-			assert_float_equal(lat->raw[i], 200 * NS, 1e-15);
+			assert_float_equal(tc_lat_raw(lat, i), 200 * NS, 1e-15);
 		}
 		assert_int_equal(lat->cls[i], TC_LAT_INTRA);
 	}
