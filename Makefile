@@ -116,6 +116,7 @@ demo: deps
 
 bench: deps
 	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory mpi
 	@sh bench/run.sh $(BUILD) $(BIN)
 
 traces: deps

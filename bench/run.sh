@@ -8,7 +8,8 @@
 # first frame against it, in CPU time, for both 256-rank archives; every
 # analysis against the floor; the scaling table; the regions at 1k/16k ranks,
 # one 64k-rank phase clustered, the logical view's redraw at 64k ranks x 10^6
-# steps and the list views; the analysis cache (prep, size, first frame from it).
+# steps and the list views; the analysis cache (prep, size, first frame from it);
+# tracecomb-mpi prep at P = 1, 2, 4 when it is built.
 # Usage: bench/run.sh BUILD BIN
 BUILD=${1:-build}
 BIN=${2:-./tracecomb}
@@ -46,6 +47,30 @@ echo "== analyses on the unique-tag archive (wall time; the floor now $raw s)"
 echo "== the analysis cache (docs/cache.md): prep, cache size / model bytes, first frame from the cache / floor"
 echo "   goals: cache size <= 1.2x the model's bytes in memory; first frame from the cache <= 0.1x the floor (CPU)"
 "$BUILD/bench/cache" --rounds 3 --bin "$BIN" --rawdecode "$BUILD/bench/rawdecode" "$uniq" || exit 1
+# mpi_prep P: tracecomb-mpi prep of the unique-tag archive with P processes,
+# its wall time and each process's CPU time and peak RSS (--stats)
+mpi_prep() {
+	t0=$(date +%s%N)
+	if ! mpirun $MPI_ROOT --oversubscribe --bind-to none --mca btl self,vader -np "$1" "$BUILD/tracecomb-mpi" prep \
+		"$uniq" -o "$mtmp/c.tcc" --stats >"$mtmp/log" 2>&1; then
+		cat "$mtmp/log"
+		return 1
+	fi
+	t1=$(date +%s%N)
+	echo "P=$1: wall $(( (t1 - t0) / 1000000 )) ms"
+	grep -E '^(process|steps)' "$mtmp/log" | sed 's/^/   /'
+	rm -f "$mtmp/c.tcc"
+}
+if [ -x "$BUILD/tracecomb-mpi" ] && command -v mpirun >/dev/null 2>&1; then
+	echo "== tracecomb-mpi prep of the unique-tag archive, P = 1, 2, 4 (docs/scale.md; a 2-core machine: P = 4 oversubscribed)"
+	MPI_ROOT=""
+	[ "$(id -u)" -eq 0 ] && MPI_ROOT="--allow-run-as-root"
+	mtmp=$(mktemp -d)
+	for P in 1 2 4; do mpi_prep $P || { rm -rf "$mtmp"; exit 1; }; done
+	rm -rf "$mtmp"
+else
+	echo "== tracecomb-mpi prep: skipped ($BUILD/tracecomb-mpi not built or no mpirun: make mpi)"
+fi
 echo "== scaling: events at 256 ranks, then ranks at ~4 M events (unique tags; best of 2, CPU seconds, x = / floor)"
 gen_once e1m --tags unique --iters 107
 gen_once e4m --tags unique --iters 429
