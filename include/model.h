@@ -281,6 +281,10 @@ const char *tc_coll_op_name(uint8_t op);
 enum tc_region_kind tc_classify_region(const char *name, bool mpi_paradigm);
 /* Index of the innermost call on rank that contains time t, TC_NONE if none. */
 uint32_t tc_call_at_hint(const struct tc_rank *R, uint32_t *hint, uint64_t time);
+/* The first of R's calls entered after time (R->ncalls: none): a galloping
+ * search forward from *hint when the hint's call entered at or before time,
+ * else a bisection; *hint becomes the call before it. */
+uint32_t tc_call_first_after(const struct tc_rank *R, uint32_t *hint, uint64_t time);
 uint32_t tc_call_at(const struct tc_trace *t, uint32_t rank, uint64_t time);
 /* The same over a location's own calls (a thread or stream; the master's are its rank's). */
 uint32_t tc_loc_call_at(const struct tc_loc *L, uint64_t time);

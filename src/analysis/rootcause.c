@@ -606,33 +606,12 @@ static void late_receiver(const struct tc_msg *m, const struct tc_act *a, struct
  * in the send's interval; never when it was inside one at the send's start
  * (it was progressing).  Only the calls entered in the interval are looked
  * at, up to PROGRESS_SCAN. */
-/* The first of R's calls entered after time: a galloping search forward from
- * *hint (a rank's sends to one receiver come in time order), else a bisection. */
-static uint32_t first_entered_after(const struct tc_rank *R, uint32_t *hint, uint64_t time)
-{
-	uint32_t lo = 0, hi = R->ncalls, h = *hint;
-	if (h < R->ncalls && R->calls[h].enter <= time) {
-		lo = hi = h + 1;
-		for (uint32_t step = 1; hi < R->ncalls && R->calls[hi].enter <= time; step *= 2) {
-			lo = hi + 1;
-			hi = R->ncalls - hi > step ? hi + step : R->ncalls;
-		}
-	}
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (R->calls[mid].enter <= time) lo = mid + 1;
-		else hi = mid;
-	}
-	*hint = lo ? lo - 1 : 0;
-	return lo;
-}
-
 static void late_receiver_progress(const struct tc_trace *t, const struct tc_msg *m, const struct tc_act *a,
 				   uint32_t *hints, struct readiness *rd)
 {
 	if (m->post_time < a->end || m->dst >= t->nranks || a->end <= a->start) return;
 	const struct tc_rank *R = &t->ranks[m->dst];
-	uint32_t lo = first_entered_after(R, &hints[m->dst], a->start);
+	uint32_t lo = tc_call_first_after(R, &hints[m->dst], a->start);
 	for (uint32_t c = lo ? lo - 1 : TC_NONE; c != TC_NONE; c = R->calls[c].parent)
 		if (R->calls[c].leave >= a->start && R->calls[c].region < t->nregions &&
 		    TC_RK_IS_MPI(t->regions[R->calls[c].region].kind))

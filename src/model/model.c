@@ -556,7 +556,7 @@ const char *tc_coll_op_name(uint8_t op)
 /* tc_call_at searched forward from *hint, the previous answer's position, by
  * doubling steps (callers asking in time order make most searches short);
  * *hint = the position found. */
-uint32_t tc_call_at_hint(const struct tc_rank *R, uint32_t *hint, uint64_t time)
+uint32_t tc_call_first_after(const struct tc_rank *R, uint32_t *hint, uint64_t time)
 {
 	/* calls before lo enter at or before time; calls[hi] (when hi < ncalls) after it */
 	uint32_t lo = 0, hi = R->ncalls, h = *hint;
@@ -573,9 +573,15 @@ uint32_t tc_call_at_hint(const struct tc_rank *R, uint32_t *hint, uint64_t time)
 		if (R->calls[mid].enter <= time) lo = mid + 1;
 		else hi = mid;
 	}
+	if (lo) *hint = lo - 1;
+	return lo;
+}
+
+uint32_t tc_call_at_hint(const struct tc_rank *R, uint32_t *hint, uint64_t time)
+{
+	uint32_t lo = tc_call_first_after(R, hint, time);
 	if (lo == 0) return TC_NONE;
 	uint32_t c = lo - 1;
-	*hint = c;
 	while (c != TC_NONE && R->calls[c].leave < time) c = R->calls[c].parent;
 	return c;
 }
