@@ -356,7 +356,7 @@ static uint64_t call_bytes(struct build *b, uint32_t r, uint32_t ci, uint8_t *in
 	const struct tc_op *op = &t->ranks[r].ops[c->op];
 	uint64_t bytes = 0;
 	const uint32_t *s = tc_op_sends(t, r, op);
-	const struct rx *v = b->rx.a + op->first_recv;
+	const struct rx *v = op->nrecv ? b->rx.a + op->first_recv : NULL;  /* a rank with no receives has no table */
 	for (uint32_t i = 0; i < op->nsend; i++) {
 		bytes += t->msgs[s[i]].bytes;
 		*inter |= !tc_same_node(t, r, t->msgs[s[i]].dst);
