@@ -18,6 +18,7 @@
 #include "analysis_rootcause.h"
 #include "analysis_span.h"
 #include "analysis_verdict.h"
+#include "report.h"
 #include "session.h"
 #include "steps_halo.h"
 #include "testkit.h"
@@ -941,6 +942,31 @@ static void test_rc_wait_isend_inter(void **state)
 	}
 }
 
+/* A batch report releases the root causes once no section after the one
+ * written reads them (report_release, sections.c): not after "verdicts"
+ * while "critical_path" is still to come, after it; the verdicts, computed
+ * from them, stay; asked for again, they are computed again, equal. */
+static void test_rc_report_release(void **state)
+{
+	(void)state;
+	struct halo_spec h = { .nranks = 8, .iters = 10, .res = 1, .work = 100, .delay_rank = 3, .delay_iter = 2,
+			       .delay = 100 };
+	struct tc_session *s = session_new(halo_trace(&h));
+	const struct report_section *secs[] = { report_find("verdicts"), report_find("critical_path"),
+						report_find("profile") };
+	for (size_t i = 0; i < 3; i++) assert_non_null(secs[i]);
+	const struct tc_verdicts *V = session_verdicts(s);
+	double path = session_rootcause(s)->path_len;
+	report_release(s, secs, 3, 0);
+	assert_non_null(s->rootcause);
+	report_release(s, secs, 3, 1);
+	assert_null(s->rootcause);
+	assert_ptr_equal(session_verdicts(s), V);
+	assert_int_equal(V->v[0].cause, TC_CAUSE_IMBALANCE);
+	assert_float_equal(session_rootcause(s)->path_len, path, 0);
+	session_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -951,6 +977,7 @@ int main(void)
 		cmocka_unit_test(test_rc_wait_edges),
 		cmocka_unit_test(test_rc_late_receiver_progress),
 		cmocka_unit_test(test_rc_wait_isend_inter),
+		cmocka_unit_test(test_rc_report_release),
 		cmocka_unit_test(test_rc_caller_merge_invariant),
 		cmocka_unit_test(test_rc_excess_bounds),
 		cmocka_unit_test(test_rc_act_at_hint),
