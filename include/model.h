@@ -257,6 +257,20 @@ static inline const uint32_t *tc_op_recvs(const struct tc_trace *t, uint32_t ran
 {
 	return t->ranks[rank].recv_msgs + op->first_recv;
 }
+/* For a pass over R's receives in order, at receive i: fetches ahead the
+ * message 16 receives on and the sender's call of the one 8 on (its message
+ * fetched 8 steps before).  The messages come from other ranks, scattered
+ * over the message array, and each needs its sender's call: fetched one at a
+ * time these misses were most of such a pass (rootcause.c, waitstate.c). */
+static inline void tc_prefetch_receives(const struct tc_trace *t, const struct tc_rank *R, uint32_t i)
+{
+	if (i + 16 < R->nrecv_msgs) __builtin_prefetch(&t->msgs[R->recv_msgs[i + 16]]);
+	if (i + 8 < R->nrecv_msgs) {
+		const struct tc_msg *f = &t->msgs[R->recv_msgs[i + 8]];
+		if (f->src < t->nranks && f->send_call < t->ranks[f->src].ncalls)
+			__builtin_prefetch(&t->ranks[f->src].calls[f->send_call]);
+	}
+}
 bool tc_same_node(const struct tc_trace *t, uint32_t rank_a, uint32_t rank_b);
 /* Event records of every kind; matched messages that cross compute nodes. */
 uint64_t tc_trace_events(const struct tc_trace *t);

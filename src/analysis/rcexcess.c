@@ -140,6 +140,12 @@ static void gather(const struct tc_trace *t, struct tc_rootcause *rc, struct gro
 	g->own = xcalloc((size_t)nc + 1, sizeof *g->own);
 }
 
+/* Where run k of context c ends in g->val (the next run's start, or the context's end). */
+static uint32_t run_end(const struct groups *g, uint32_t c, uint32_t k)
+{
+	return k + 1 < g->rend[c] ? g->runs[k + 1].at : g->end[c];
+}
+
 /* The median and MAD of context c's values and each of its runs' median. */
 static void context_typical(struct tc_rootcause *rc, struct groups *g, uint32_t c)
 {
@@ -152,7 +158,7 @@ static void context_typical(struct tc_rootcause *rc, struct groups *g, uint32_t 
 		return;
 	}
 	for (uint32_t k = g->rfirst[c]; k < g->rend[c]; k++) {
-		uint32_t z = k + 1 < g->rend[c] ? g->runs[k + 1].at : g->end[c], m = z - g->runs[k].at;
+		uint32_t m = run_end(g, c, k) - g->runs[k].at;
 		const double *x = g->val + g->runs[k].at;
 		if (m <= 2) {  /* most runs of a context with a tag per iteration: one value */
 			g->runs[k].med = m == 1 ? x[0] : (x[0] + x[1]) / 2;
@@ -264,7 +270,7 @@ static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, str
 	for (uint32_t c = 0; c < rc->nctx; c++) {
 		if (rc->ctx[c].kind != TC_ACT_COMPUTE || rc->ctx[c].n < 3) continue;
 		for (uint32_t k = g->rfirst[c]; k < g->rend[c]; k++) {
-			uint32_t a = g->runs[k].at, z = k + 1 < g->rend[c] ? g->runs[k + 1].at : g->end[c];
+			uint32_t a = g->runs[k].at, z = run_end(g, c, k);
 			double ref = z - a >= 3 ? g->runs[k].med : g->own[c];
 			for (uint32_t x = a; x < z; x++) g->val[ndev++] = fabs(g->val[x] - ref);
 		}

@@ -90,8 +90,8 @@ static uint64_t mix(uint64_t h, uint64_t x)
 
 /* --- 1. activities ------------------------------------------------------------ */
 
-/* Isends completed inside a Wait: (src rank, Wait call, message), sorted. */
-struct nbdone { uint32_t rank, call; uint32_t msg; };
+/* An Isend of the rank at hand completed inside a Wait: (Wait call, message). */
+struct nbdone { uint32_t call, msg; };
 struct coll_ready;
 struct build;
 static void rank_isends(struct build *b, uint32_t r);
@@ -207,12 +207,14 @@ struct build {
 	uint32_t *progress_hint;          /* per receiver: where late_receiver_progress last looked */
 };
 
+static bool mpi_call(const struct tc_trace *t, const struct tc_call *c)
+{
+	return c->region < t->nregions && TC_RK_IS_MPI(t->regions[c->region].kind);
+}
+
 static bool outermost_mpi(const struct tc_trace *t, const struct tc_rank *R, const struct tc_call *c)
 {
-	if (c->region >= t->nregions || !TC_RK_IS_MPI(t->regions[c->region].kind)) return false;
-	if (c->parent == TC_NONE) return true;
-	const struct tc_call *p = &R->calls[c->parent];
-	return p->region >= t->nregions || !TC_RK_IS_MPI(t->regions[p->region].kind);
+	return mpi_call(t, c) && (c->parent == TC_NONE || !mpi_call(t, &R->calls[c->parent]));
 }
 
 /* A call's tag signature: the first message's tag, a collective's op, else none. */
@@ -228,10 +230,9 @@ static uint64_t call_tag(const struct build *b, uint32_t r, const struct tc_call
 }
 
 /* The receives of rank r into b->rx, in one tight loop before the activity
- * pass: the messages arrive from other ranks (scattered over the message
- * array) and each needs its sender's call; here the misses of those two
- * reads overlap, where inside the activity pass they came one at a time and
- * were most of its time. */
+ * pass (tc_prefetch_receives): there the misses of the scattered messages and
+ * their senders' calls overlap, where inside the activity pass they came one
+ * at a time and were most of its time. */
 static void rank_receives(struct build *b, uint32_t r)
 {
 	const struct tc_trace *t = b->t;
@@ -239,12 +240,7 @@ static void rank_receives(struct build *b, uint32_t r)
 	b->rx.n = 0;
 	VEC_RESERVE(b->rx, R->nrecv_msgs);
 	for (uint32_t i = 0; i < R->nrecv_msgs; i++) {
-		if (i + 16 < R->nrecv_msgs) __builtin_prefetch(&t->msgs[R->recv_msgs[i + 16]]);
-		if (i + 8 < R->nrecv_msgs) {  /* its message was fetched 8 steps ago */
-			const struct tc_msg *f = &t->msgs[R->recv_msgs[i + 8]];
-			if (f->src < t->nranks && f->send_call < t->ranks[f->src].ncalls)
-				__builtin_prefetch(&t->ranks[f->src].calls[f->send_call]);
-		}
+		tc_prefetch_receives(t, R, i);
 		const struct tc_msg *m = &t->msgs[R->recv_msgs[i]];
 		uint64_t enter = m->src < t->nranks && m->send_call < t->ranks[m->src].ncalls
 					 ? t->ranks[m->src].calls[m->send_call].enter : 0;
@@ -542,7 +538,6 @@ static void acts_keep(struct tc_rootcause *rc, struct acts *v)
 static int nbdone_cmp(const void *x, const void *y)
 {
 	const struct nbdone *a = x, *b = y;
-	if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
 	if (a->call != b->call) return a->call < b->call ? -1 : 1;
 	return a->msg < b->msg ? -1 : a->msg > b->msg;
 }
@@ -570,7 +565,7 @@ static void rank_isends(struct build *b, uint32_t r)
 		while (c != TC_NONE && !outermost_mpi(t, R, &R->calls[c])) c = R->calls[c].parent;
 		if (c == TC_NONE || c == m->send_call) continue;
 		if (t->regions[R->calls[c].region].kind != TC_RK_MPI_WAIT) continue;
-		struct nbdone x = { r, c, i };
+		struct nbdone x = { c, i };
 		if (b->nb.n && nbdone_cmp(&b->nb.a[b->nb.n - 1], &x) > 0) sorted = false;
 		VEC_PUSH(b->nb, x);
 	}
@@ -613,11 +608,9 @@ static void late_receiver_progress(const struct tc_trace *t, const struct tc_msg
 	const struct tc_rank *R = &t->ranks[m->dst];
 	uint32_t lo = tc_call_first_after(R, &hints[m->dst], a->start);
 	for (uint32_t c = lo ? lo - 1 : TC_NONE; c != TC_NONE; c = R->calls[c].parent)
-		if (R->calls[c].leave >= a->start && R->calls[c].region < t->nregions &&
-		    TC_RK_IS_MPI(t->regions[R->calls[c].region].kind))
-			return;
+		if (R->calls[c].leave >= a->start && mpi_call(t, &R->calls[c])) return;
 	for (uint32_t c = lo; c < R->ncalls && c < lo + PROGRESS_SCAN && R->calls[c].enter < a->end; c++)
-		if (R->calls[c].region < t->nregions && TC_RK_IS_MPI(t->regions[R->calls[c].region].kind)) {
+		if (mpi_call(t, &R->calls[c])) {
 			candidate(rd, R->calls[c].enter, m->dst, TC_WE_LATE_RECEIVER);
 			return;
 		}
@@ -709,12 +702,11 @@ static void call_wait(struct build *b, uint32_t r, struct tc_act *a)
 		}
 	}
 	if (kind == TC_RK_MPI_WAIT && nnb) {
-		/* calls come in (rank, call) order: the cursor only moves forward */
-		struct nbdone key = { r, a->call, 0 };
+		/* calls come in order: the cursor only moves forward */
 		size_t lo = *nbpos;
-		while (lo < nnb && nbdone_cmp(&nb[lo], &key) < 0) lo++;
+		while (lo < nnb && nb[lo].call < a->call) lo++;
 		*nbpos = lo;
-		for (; lo < nnb && nb[lo].rank == r && nb[lo].call == a->call; lo++) late_receiver(&t->msgs[nb[lo].msg], a, &rd);
+		for (; lo < nnb && nb[lo].call == a->call; lo++) late_receiver(&t->msgs[nb[lo].msg], a, &rd);
 	}
 	if (op->coll != TC_NONE && kind == TC_RK_MPI_COLL && t->colls[op->coll].n >= 2)
 		coll_readiness(t, r, op->coll, a, b->coll, &rd);

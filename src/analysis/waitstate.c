@@ -58,8 +58,8 @@ static void serial_msg(const void *ctx, uint32_t id, struct ws_msg *m);
 /* The other side of every message rank r receives, in its receive order, in
  * one tight loop: the messages come from other ranks and each needs its
  * sender's call, and fetched one by one inside the op loop their misses came
- * one at a time.  The serial model's messages and senders' calls are fetched
- * ahead (as rootcause.c's rank_receives). */
+ * one at a time.  The serial model's are fetched ahead (tc_prefetch_receives;
+ * a part's messages are another process's). */
 static const struct ws_msg *rank_receives(const struct tc_trace *t, uint32_t r, ws_msg_fn msg_of, const void *ctx,
 					  struct ws_acc *a)
 {
@@ -68,12 +68,7 @@ static const struct ws_msg *rank_receives(const struct tc_trace *t, uint32_t r, 
 	bool ahead = msg_of == serial_msg;
 	VEC_RESERVE(a->rx, n);
 	for (uint32_t i = 0; i < n; i++) {
-		if (ahead && i + 16 < n) __builtin_prefetch(&t->msgs[R->recv_msgs[i + 16]]);
-		if (ahead && i + 8 < n) {
-			const struct tc_msg *f = &t->msgs[R->recv_msgs[i + 8]];
-			if (f->src < t->nranks && f->send_call < t->ranks[f->src].ncalls)
-				__builtin_prefetch(&t->ranks[f->src].calls[f->send_call]);
-		}
+		if (ahead) tc_prefetch_receives(t, R, i);
 		msg_of(ctx, R->recv_msgs[i], &a->rx.a[i]);
 	}
 	return a->rx.a;
