@@ -248,26 +248,28 @@ static uint32_t slowest_rank(const struct tc_rootcause *rc, const double *sum, c
 	return top;
 }
 
-/* Rank r's summed compute excess against the typical other rank's
- * (ratio_of's summed measure). */
+/* ratio_of for the ranks bl[0..k) against the others. */
+static double ranks_ratio(const struct tc_rootcause *rc, const double *v, const uint32_t *bl, uint32_t k, double busy,
+			  bool summed)
+{
+	bool *is_bl = xcalloc(rc->nranks ? rc->nranks : 1, sizeof *is_bl);
+	for (uint32_t i = 0; i < k; i++) is_bl[bl[i]] = true;
+	double x = ratio_of(v, rc->nranks, is_bl, busy, summed);
+	free(is_bl);
+	return x;
+}
+
+/* Rank r's summed compute excess against the typical other rank's. */
 static double summed_standout(const struct tc_rootcause *rc, const double *sum, uint32_t r, double busy)
 {
-	bool *one = xcalloc(rc->nranks ? rc->nranks : 1, sizeof *one);
-	one[r] = true;
-	double x = ratio_of(sum, rc->nranks, one, busy, true);
-	free(one);
-	return x;
+	return ranks_ratio(rc, sum, &r, 1, busy, true);
 }
 
 static double standout(const struct tc_rootcause *rc, const double *sum, const double *big, const uint32_t *bl,
 		       uint32_t k, double busy, double *single, double *summed)
 {
-	uint32_t N = rc->nranks;
-	bool *is_bl = xcalloc(N ? N : 1, sizeof *is_bl);
-	for (uint32_t i = 0; i < k; i++) is_bl[bl[i]] = true;
-	*summed = ratio_of(sum, N, is_bl, busy, true);
-	*single = ratio_of(big, N, is_bl, busy, false);
-	free(is_bl);
+	*summed = ranks_ratio(rc, sum, bl, k, busy, true);
+	*single = ranks_ratio(rc, big, bl, k, busy, false);
 	return TC_MAX(*summed, *single);
 }
 
