@@ -257,20 +257,18 @@ static inline const uint32_t *tc_op_recvs(const struct tc_trace *t, uint32_t ran
 {
 	return t->ranks[rank].recv_msgs + op->first_recv;
 }
-/* For a pass over R's receives in order, at receive i: fetches ahead the
- * message 16 receives on and the sender's call of the one 8 on (its message
- * fetched 8 steps before).  The messages come from other ranks, scattered
- * over the message array, and each needs its sender's call: fetched one at a
- * time these misses were most of such a pass (rootcause.c, waitstate.c). */
-static inline void tc_prefetch_receives(const struct tc_trace *t, const struct tc_rank *R, uint32_t i)
-{
-	if (i + 16 < R->nrecv_msgs) __builtin_prefetch(&t->msgs[R->recv_msgs[i + 16]]);
-	if (i + 8 < R->nrecv_msgs) {
-		const struct tc_msg *f = &t->msgs[R->recv_msgs[i + 8]];
-		if (f->src < t->nranks && f->send_call < t->ranks[f->src].ncalls)
-			__builtin_prefetch(&t->ranks[f->src].calls[f->send_call]);
-	}
-}
+/* What passes over a rank's receives read of each message, with the enter
+ * time of the call that sent it (0 when the sender or its call is unknown). */
+struct tc_recv { uint64_t send_enter, bytes; uint32_t src, tag, send_call, post_call; };
+/* The messages R receives, in R's receive order, into out[0..R->nrecv_msgs).
+ * They come from other ranks, scattered over the message array, and each
+ * needs its sender's call: two tight loops, the messages fetched ahead in the
+ * first, their senders' calls (whose addresses the first left in out) in the
+ * second, so that the misses of each loop overlap.  Fetched one at a time
+ * they were most of a pass over the receives (rootcause.c, waitstate.c), and
+ * one loop needing each message before its call could fetch that call only a
+ * few receives ahead. */
+void tc_rank_receives(const struct tc_trace *t, const struct tc_rank *R, struct tc_recv *out);
 bool tc_same_node(const struct tc_trace *t, uint32_t rank_a, uint32_t rank_b);
 /* Event records of every kind; matched messages that cross compute nodes. */
 uint64_t tc_trace_events(const struct tc_trace *t);

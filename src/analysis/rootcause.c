@@ -37,12 +37,14 @@ void tc_rc_default_opts(struct tc_rc_opts *o)
 
 /* The activities and the per-activity scratch arrays are hundreds of MB on a
  * big trace, and first-touch page faults cost more than the passes over them
- * (docs/rootcause.md, "Cost"): anonymous mappings, 2 MiB-aligned, with
- * MADV_HUGEPAGE (one fault per 2 MiB where the kernel has huge pages at hand;
- * small pages otherwise).  Pages never touched are never faulted in, so an
- * upper bound is a fine size.  Zeroed.  The mapping's base and length sit in
- * the 16 bytes before the returned pointer. */
-#define BIG_ALIGN ((size_t)2 << 20)
+ * (docs/rootcause.md, "Cost"): anonymous mappings sized to an upper bound
+ * (pages never touched are never faulted in), zeroed.  Small pages, not
+ * MADV_HUGEPAGE: a huge page must come from 2 MiB of free physical memory,
+ * which on a virtual machine is mostly memory the guest never touched, and
+ * its first touch there cost ~2 ms per MB against ~0.4 for small pages, which
+ * the kernel takes from what the load and the earlier analyses just freed
+ * (docs/rootcause.md, "Cost", session 9).  The mapping's base and length sit
+ * in the 16 bytes before the returned pointer. */
 #define BIG_MIN ((size_t)4 << 20)  /* smaller: the heap */
 
 void *tc_rc_big(size_t bytes)
@@ -53,13 +55,10 @@ void *tc_rc_big(size_t bytes)
 		((size_t *)p)[0] = 0;
 		return p + 16;
 	}
-	size_t len = bytes + BIG_ALIGN + 4096;
+	size_t len = bytes + 4096;
 	char *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (base == MAP_FAILED) tc_oom(bytes);
-	char *p = (char *)(((uintptr_t)base + 4096 + BIG_ALIGN - 1) & ~(uintptr_t)(BIG_ALIGN - 1));
-#ifdef MADV_HUGEPAGE
-	madvise(p, (bytes + BIG_ALIGN - 1) & ~(BIG_ALIGN - 1), MADV_HUGEPAGE);
-#endif
+	char *p = base + 4096;
 	((size_t *)p)[-2] = (size_t)(p - base);
 	((size_t *)p)[-1] = len;
 	return p;
@@ -181,9 +180,6 @@ static void push_act(struct acts *v, const struct tc_act *a)
  * per activity, not a whole struct tc_rc_ctx). */
 struct ctx_count { uint64_t key; uint32_t n, nranks, last, next; };
 
-/* What the activity pass reads of each message rank r receives, gathered
- * before the pass in the rank's receive order (rank_receives). */
-struct rx { uint64_t send_enter, bytes; uint32_t src, tag; bool inter; };
 
 struct build {
 	const struct tc_trace *t;
@@ -201,7 +197,7 @@ struct build {
 	struct u64map steady;             /* compute: key without the previous call → a context with one */
 	VEC(struct first_seg) firsts;     /* each rank's compute segment before its first MPI call */
 	bool *is_bound;                   /* per region: MPI_Init / MPI_Finalize */
-	VEC(struct rx) rx;                /* the current rank's receives (R->recv_msgs order) */
+	VEC(struct tc_recv) rx;           /* the current rank's receives (R->recv_msgs order) */
 	uint8_t *coll_shape;              /* per collective instance: COLL_* (0: not seen yet) */
 	uint32_t coll_place;              /* the rank at hand's place among its last instance's members */
 	uint32_t *progress_hint;          /* per receiver: where late_receiver_progress last looked */
@@ -229,23 +225,15 @@ static uint64_t call_tag(const struct build *b, uint32_t r, const struct tc_call
 	return 0xffff;
 }
 
-/* The receives of rank r into b->rx, in one tight loop before the activity
- * pass (tc_prefetch_receives): there the misses of the scattered messages and
- * their senders' calls overlap, where inside the activity pass they came one
- * at a time and were most of its time. */
+/* The receives of rank r into b->rx, before the activity pass
+ * (tc_rank_receives): there the misses of the scattered messages and their
+ * senders' calls overlap, where inside the activity pass they came one at a
+ * time and were most of its time. */
 static void rank_receives(struct build *b, uint32_t r)
 {
-	const struct tc_trace *t = b->t;
-	const struct tc_rank *R = &t->ranks[r];
-	b->rx.n = 0;
+	const struct tc_rank *R = &b->t->ranks[r];
 	VEC_RESERVE(b->rx, R->nrecv_msgs);
-	for (uint32_t i = 0; i < R->nrecv_msgs; i++) {
-		tc_prefetch_receives(t, R, i);
-		const struct tc_msg *m = &t->msgs[R->recv_msgs[i]];
-		uint64_t enter = m->src < t->nranks && m->send_call < t->ranks[m->src].ncalls
-					 ? t->ranks[m->src].calls[m->send_call].enter : 0;
-		b->rx.a[i] = (struct rx){ enter, m->bytes, m->src, m->tag, !tc_same_node(t, r, m->src) };
-	}
+	tc_rank_receives(b->t, R, b->rx.a);
 	b->rx.n = R->nrecv_msgs;
 }
 
@@ -352,14 +340,14 @@ static uint64_t call_bytes(struct build *b, uint32_t r, uint32_t ci, uint8_t *in
 	const struct tc_op *op = &t->ranks[r].ops[c->op];
 	uint64_t bytes = 0;
 	const uint32_t *s = tc_op_sends(t, r, op);
-	const struct rx *v = op->nrecv ? b->rx.a + op->first_recv : NULL;  /* a rank with no receives has no table */
+	const struct tc_recv *v = op->nrecv ? b->rx.a + op->first_recv : NULL;  /* a rank with no receives has no table */
 	for (uint32_t i = 0; i < op->nsend; i++) {
 		bytes += t->msgs[s[i]].bytes;
 		*inter |= !tc_same_node(t, r, t->msgs[s[i]].dst);
 	}
 	for (uint32_t i = 0; i < op->nrecv; i++) {
 		bytes += v[i].bytes;
-		*inter |= v[i].inter;
+		*inter |= !tc_same_node(t, r, v[i].src);
 	}
 	if (op->coll != TC_NONE) {
 		const struct tc_coll_member *m = coll_member(b, op->coll, r);
@@ -691,7 +679,7 @@ static void call_wait(struct build *b, uint32_t r, struct tc_act *a)
 	uint8_t kind = t->regions[c->region].kind;
 	struct readiness rd = { 0, TC_NONE, TC_WE_NONE };
 	if (op->nrecv && (kind == TC_RK_MPI_RECV || kind == TC_RK_MPI_WAIT || kind == TC_RK_MPI_SENDRECV)) {
-		const struct rx *v = b->rx.a + op->first_recv;
+		const struct tc_recv *v = b->rx.a + op->first_recv;
 		for (uint32_t i = 0; i < op->nrecv; i++) candidate(&rd, v[i].send_enter, v[i].src, TC_WE_LATE_SENDER);
 	}
 	if (op->nsend && (kind == TC_RK_MPI_SEND || kind == TC_RK_MPI_SENDRECV)) {
@@ -813,8 +801,13 @@ uint32_t tc_rc_act_at_hint(const struct tc_rootcause *rc, uint32_t rank, uint64_
 			}
 		} else if (h == lo || tc_rc_act_end(rc, h - 1) < t) {
 			a = b = h;
-		} else {
-			b = h;
+		} else {  /* earlier: doubling steps back from h - 1, whose end is >= t */
+			b = h - 1;
+			for (uint32_t step = 1;; step *= 2) {
+				a = b - lo > step ? b - step : lo;
+				if (a == lo || tc_rc_act_end(rc, a) < t) break;
+				b = a;
+			}
 		}
 	}
 	while (a < b) {

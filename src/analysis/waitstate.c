@@ -55,21 +55,28 @@ static uint64_t clip_wait(uint64_t begin, uint64_t end, uint64_t until, uint64_t
 
 static void serial_msg(const void *ctx, uint32_t id, struct ws_msg *m);
 
-/* The other side of every message rank r receives, in its receive order, in
- * one tight loop: the messages come from other ranks and each needs its
+/* The other side of every message rank r receives, in its receive order,
+ * before the op loop: the messages come from other ranks and each needs its
  * sender's call, and fetched one by one inside the op loop their misses came
- * one at a time.  The serial model's are fetched ahead (tc_prefetch_receives;
- * a part's messages are another process's). */
+ * one at a time.  The serial model's senders' enters come from
+ * tc_rank_receives, whose misses overlap (a part's messages are another
+ * process's: msg_of). */
 static const struct ws_msg *rank_receives(const struct tc_trace *t, uint32_t r, ws_msg_fn msg_of, const void *ctx,
 					  struct ws_acc *a)
 {
 	const struct tc_rank *R = &t->ranks[r];
 	uint32_t n = R->nrecv_msgs;
-	bool ahead = msg_of == serial_msg;
 	VEC_RESERVE(a->rx, n);
+	if (msg_of != serial_msg) {
+		for (uint32_t i = 0; i < n; i++) msg_of(ctx, R->recv_msgs[i], &a->rx.a[i]);
+		return a->rx.a;
+	}
+	VEC_RESERVE(a->recv, n);
+	tc_rank_receives(t, R, a->recv.a);
 	for (uint32_t i = 0; i < n; i++) {
-		if (ahead) tc_prefetch_receives(t, R, i);
-		msg_of(ctx, R->recv_msgs[i], &a->rx.a[i]);
+		const struct tc_recv *m = &a->recv.a[i];
+		a->rx.a[i] = (struct ws_msg){ m->send_enter, 0, m->src, m->send_call, r, m->post_call };
+		if (m->post_call != TC_NONE) a->rx.a[i].post_enter = R->calls[m->post_call].enter;
 	}
 	return a->rx.a;
 }
@@ -277,6 +284,7 @@ struct tc_waitstates *tc_waitstates_compute(const struct tc_trace *t)
 		if (w->cause != TC_NONE) r->caused[w->cause] += w->seconds;
 	}
 	VEC_FREE(a.rx);
+	VEC_FREE(a.recv);
 	if (a.w.n) qsort(a.w.a, a.w.n, sizeof *a.w.a, ws_wait_cmp);
 	r->w = a.w.a;
 	r->n = a.w.n;

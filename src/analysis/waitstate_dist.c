@@ -233,6 +233,7 @@ struct tc_waitstates *tc_waitstates_dist(const struct tc_part *p, const struct t
 	struct ws_acc own = { 0 }, colls = { 0 };
 	for (uint32_t r = p->lo; r < p->hi; r++) ws_p2p_rank(p->t, r, dist_msg, &x, &own);
 	VEC_FREE(own.rx);
+	VEC_FREE(own.recv);
 	coll_waits(&x, &colls);
 	struct tc_waitstates *r = ws_new(nr);
 	totals(&x, &own, &colls, r);

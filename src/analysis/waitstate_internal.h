@@ -23,12 +23,14 @@ struct ws_member {
 	uint32_t rank, call;
 };
 
-/* Waits in the order found (not yet summed), and the clipped cases; rx:
- * scratch, the rank at hand's receives (ws_p2p_rank; the caller frees it). */
+/* Waits in the order found (not yet summed), and the clipped cases; rx and
+ * recv: scratch, the rank at hand's receives (ws_p2p_rank; the caller frees
+ * them). */
 struct ws_acc {
 	VEC(struct tc_wait) w;
 	uint64_t clamped;
 	VEC(struct ws_msg) rx;
+	VEC(struct tc_recv) recv;
 };
 
 /* The late-sender and late-receiver waits of rank r's calls, in op order. */

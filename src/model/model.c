@@ -510,6 +510,24 @@ void tcb_loc_done(struct tc_trace *t, uint32_t loc)
 }
 
 /* --- accessors --------------------------------------------------------------- */
+#define RECV_AHEAD 32  /* receives fetched ahead (tc_rank_receives) */
+
+void tc_rank_receives(const struct tc_trace *t, const struct tc_rank *R, struct tc_recv *out)
+{
+	uint32_t n = R->nrecv_msgs;
+	for (uint32_t i = 0; i < n; i++) {
+		if (i + RECV_AHEAD < n) __builtin_prefetch(&t->msgs[R->recv_msgs[i + RECV_AHEAD]]);
+		const struct tc_msg *m = &t->msgs[R->recv_msgs[i]];
+		bool known = m->src < t->nranks && m->send_call < t->ranks[m->src].ncalls;
+		out[i] = (struct tc_recv){ 0, m->bytes, m->src, m->tag, known ? m->send_call : TC_NONE, m->post_call };
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct tc_recv *f = &out[i + RECV_AHEAD];
+		if (i + RECV_AHEAD < n && f->send_call != TC_NONE) __builtin_prefetch(&t->ranks[f->src].calls[f->send_call]);
+		if (out[i].send_call != TC_NONE) out[i].send_enter = t->ranks[out[i].src].calls[out[i].send_call].enter;
+	}
+}
+
 bool tc_same_node(const struct tc_trace *t, uint32_t a, uint32_t b)
 {
 	return t->ranks[a].node == t->ranks[b].node;
