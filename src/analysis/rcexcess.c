@@ -325,16 +325,14 @@ static void stalls_begin(struct tc_rootcause *rc, double scale, struct stalls *s
 	u64map_init(&s->pairs);
 }
 
-/* An activity of rank r, of context C, value x (compute: duration, MPI: own
- * time), partner (TC_NONE: none). */
-static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, const struct tc_rc_ctx *C, double x,
-			uint32_t partner)
+/* An activity of rank r, of kind mpi or compute, a stall or not (its value
+ * more than stall_min above its context's median: one absolute yardstick for
+ * both kinds, where the relative thresholds of the contexts (½·median) would
+ * make a 1 ms stall an outlier of a 20 µs MPI call but not of a 2 ms compute
+ * block), partner (TC_NONE: none). */
+static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, bool mpi, bool stall, uint32_t partner)
 {
-	/* one absolute yardstick for both kinds: the relative thresholds of the
-	 * contexts (½·median) would make a 1 ms stall an outlier of a 20 µs MPI
-	 * call but not of a 2 ms compute block */
-	bool stall = x - C->median > rc->stall_min;
-	if (C->kind == TC_ACT_COMPUTE) {
+	if (!mpi) {
 		rc->n_compute++;
 		rc->n_compute_stalls += stall;
 		s->cn[r]++;
@@ -389,6 +387,67 @@ static bool set_excess(struct tc_rootcause *rc, uint32_t i, const struct tc_rc_c
 	return true;
 }
 
+/* The fewest ticks T whose duration stands more than x above base
+ * (tc_dur(T) − base > x); UINT64_MAX when none does.  tc_dur and the
+ * subtraction are monotonic in T, so "ticks >= this" decides exactly what the
+ * comparison in seconds decides, without a division per activity. */
+static bool above(const struct tc_trace *t, uint64_t T, double base, double x)
+{
+	return tc_dur(t, T) - base > x;
+}
+
+#define TICKS_MAX ((uint64_t)1 << 62)
+
+static uint64_t ticks_above(const struct tc_trace *t, double base, double x)
+{
+	double est = (base + x) * (double)t->res;
+	if (isnan(est) || !above(t, TICKS_MAX, base, x)) return UINT64_MAX;
+	uint64_t lo, hi = est <= 0 ? 0 : est >= (double)TICKS_MAX ? TICKS_MAX : (uint64_t)est;
+	if (above(t, hi, base, x)) {  /* the answer is hi or below: doubling steps down */
+		for (uint64_t step = 1;; step *= 2) {
+			if (!hi) return 0;
+			lo = hi > step ? hi - step : 0;
+			if (!above(t, lo, base, x)) break;
+			hi = lo;
+		}
+	} else {  /* above hi: doubling steps up (TICKS_MAX is above) */
+		lo = hi;
+		for (uint64_t step = 1;; step *= 2) {
+			hi = TICKS_MAX - lo > step ? lo + step : TICKS_MAX;
+			if (above(t, hi, base, x)) break;
+			lo = hi;
+		}
+	}
+	while (hi - lo > 1) {  /* not above at lo, above at hi */
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (above(t, mid, base, x)) hi = mid;
+		else lo = mid;
+	}
+	return hi;
+}
+
+/* What the excess pass reads of a context per activity, in ticks (the
+ * activity's own ticks decide the comparisons): 32 bytes, not a whole
+ * tc_rc_ctx with its doubles. */
+struct xctx {
+	uint64_t over;     /* an outlier from this many ticks on (value > threshold) */
+	uint64_t stall;    /* a stall from this many ticks on (value − median > stall_min) */
+	double q;          /* the persistent quartile of the rank at hand, NAN: none */
+	uint32_t seen;     /* the last rank with such an activity (MPI warm-up) */
+	bool mpi;
+};
+
+static struct xctx *excess_contexts(const struct tc_trace *t, const struct tc_rootcause *rc)
+{
+	struct xctx *x = xmalloc(((size_t)rc->nctx + 1) * sizeof *x);
+	for (uint32_t c = 0; c < rc->nctx; c++) {
+		const struct tc_rc_ctx *C = &rc->ctx[c];
+		x[c] = (struct xctx){ ticks_above(t, 0, C->threshold), ticks_above(t, C->median, rc->stall_min), NAN,
+				      TC_NONE, C->kind == TC_ACT_MPI };
+	}
+	return x;
+}
+
 /* Contexts, then outlier and persistent excess, stall counts and waiting per
  * rank in one pass over the activities.  scale: the compute scale (stalls). */
 void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scale, struct tc_usage *mark)
@@ -398,38 +457,37 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 	tc_rc_phase_done(rc, TC_RCP_CONTEXTS, mark);
 	size_t np, pk = 0;
 	struct pers *pers = persistent_runs(rc, &g, &np);
-	/* a rank's first MPI call of each context pays for setting the path up (MPI
-	 * libraries connect lazily on first use): warm-up, not an outlier */
-	uint32_t *seen = xmalloc(((size_t)rc->nctx + 1) * sizeof *seen);
-	double *q = g.own;  /* reused: per context, the persistent quartile of the rank at hand */
-	for (uint32_t c = 0; c <= rc->nctx; c++) { seen[c] = TC_NONE; q[c] = NAN; }
 	struct stalls st;
 	stalls_begin(rc, scale, &st);
+	/* a rank's first MPI call of each context pays for setting the path up (MPI
+	 * libraries connect lazily on first use): warm-up, not an outlier */
+	struct xctx *xc = excess_contexts(t, rc);
 	VEC(uint32_t) ex = { 0 };  /* the activities with excess, in order (rc->ex_act) */
 	for (uint32_t r = 0; r < rc->nranks; r++) {
 		size_t p0 = pk;
-		for (; pk < np && pers[pk].rank == r; pk++) q[pers[pk].ctx] = pers[pk].q;
+		for (; pk < np && pers[pk].rank == r; pk++) xc[pers[pk].ctx].q = pers[pk].q;
 		uint64_t s = rc->rank_t0[r];  /* the activity's start */
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
 			uint32_t c = tc_rc_act_ctx(rc, i), w = TC_NONE;
-			const struct tc_rc_ctx *C = &rc->ctx[c];
-			bool mpi = C->kind == TC_ACT_MPI, warmup = mpi && seen[c] != r;
-			seen[c] = r;
+			struct xctx *X = &xc[c];
+			bool warmup = X->mpi && X->seen != r;
+			X->seen = r;
 			uint64_t ready = s;
-			if (mpi && (w = tc_rc_wait_of(rc, i)) != TC_NONE) ready = rc->waits[w].ready;
-			uint64_t e = tc_rc_act_end(rc, i);
-			double x = tc_dur(t, e - (mpi ? ready : s));
-			if (set_excess(rc, i, C, x, warmup, q[c])) VEC_PUSH(ex, i);
-			stall_count(rc, &st, r, C, x, w == TC_NONE ? TC_NONE : rc->waits[w].partner);
-			rc->wait_s[r] += mpi ? tc_dur(t, ready - s) : 0;
+			if (X->mpi && (w = tc_rc_wait_of(rc, i)) != TC_NONE) ready = rc->waits[w].ready;
+			uint64_t e = tc_rc_act_end(rc, i), ticks = e - (X->mpi ? ready : s);
+			if (((!warmup && ticks >= X->over) || !isnan(X->q)) &&
+			    set_excess(rc, i, &rc->ctx[c], tc_dur(t, ticks), warmup, X->q))
+				VEC_PUSH(ex, i);
+			stall_count(rc, &st, r, X->mpi, ticks >= X->stall, w == TC_NONE ? TC_NONE : rc->waits[w].partner);
+			if (ready > s) rc->wait_s[r] += tc_dur(t, ready - s);  /* + 0 otherwise */
 			s = e;
 		}
-		for (size_t k = p0; k < pk; k++) q[pers[k].ctx] = NAN;
+		for (size_t k = p0; k < pk; k++) xc[pers[k].ctx].q = NAN;
 	}
 	stalls_end(rc, &st);
 	rc->ex_act = ex.a;
 	rc->nexcess = ex.n;
-	free(seen);
+	free(xc);
 	free(pers);
 	free(g.first); free(g.end); free(g.nranks); tc_rc_big_free(g.runs); free(g.rfirst); free(g.rend); free(g.own);
 	tc_rc_phase_done(rc, TC_RCP_EXCESS, mark);
