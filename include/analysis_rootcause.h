@@ -175,6 +175,9 @@ struct tc_rootcause {
 	double stall_min;
 	uint64_t n_compute, n_compute_stalls, n_mpi, n_mpi_stalls;
 	uint32_t stall_ranks_compute, stall_ranks_mpi; /* distinct ranks with stalls */
+	double compute_stall_height; /* s: the median height of the compute stalls above their context's median
+	                                (how long the machine held a rank when it did) */
+	double compute_stall_share, compute_stall_share_q1; /* the same weighted by the segments' typical length */
 	double compute_stall_rate_q1; /* the lower quartile over ranks of each rank's compute stall rate:
 	                                 machine noise stalls every rank, slow ranks or a ramp only some */
 	uint32_t stall_pairs_mpi;  /* distinct (rank, partner-or-peer) pairs among MPI stalls */

@@ -137,6 +137,9 @@ struct tc_verdict_opts {
 	double busy_lo, busy_hi;   /* the machine counts as busy by the compute stall rate: not at all at
 	                              ≤ busy_lo (0.02), fully at ≥ busy_hi (0.04), linear between; noise is
 	                              claimed in proportion, background in the complement */
+	double held_lo, held_hi;   /* ... or by the share of the typical compute time that stalled (compute
+	                              segments weighted by their context's median length): not at all at ≤
+	                              held_lo (0.05), fully at ≥ held_hi (0.08); for background and noise */
 };
 void tc_verdict_default_opts(struct tc_verdict_opts *o);
 

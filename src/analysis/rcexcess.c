@@ -311,7 +311,7 @@ static struct pers *persistent_runs(struct tc_rootcause *rc, const struct groups
 }
 /* Stall counts: activities more than stall_min above their context median, by
  * kind; distinct ranks and pairs.  Counted in the excess pass. */
-struct stalls { bool *cr, *mr; uint32_t *cn, *cs; struct u64map pairs; };
+struct stalls { bool *cr, *mr; uint32_t *cn, *cs; double *cw, *csw; struct u64map pairs; VEC(double) height; };
 
 static void stalls_begin(struct tc_rootcause *rc, double scale, struct stalls *s)
 {
@@ -322,6 +322,8 @@ static void stalls_begin(struct tc_rootcause *rc, double scale, struct stalls *s
 	s->mr = xcalloc(rc->nranks + 1, 1);
 	s->cn = xcalloc(rc->nranks + 1, sizeof *s->cn);
 	s->cs = xcalloc(rc->nranks + 1, sizeof *s->cs);
+	s->cw = xcalloc(rc->nranks + 1, sizeof *s->cw);
+	s->csw = xcalloc(rc->nranks + 1, sizeof *s->csw);
 	u64map_init(&s->pairs);
 }
 
@@ -330,13 +332,16 @@ static void stalls_begin(struct tc_rootcause *rc, double scale, struct stalls *s
  * both kinds, where the relative thresholds of the contexts (½·median) would
  * make a 1 ms stall an outlier of a 20 µs MPI call but not of a 2 ms compute
  * block), partner (TC_NONE: none). */
-static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, bool mpi, bool stall, uint32_t partner)
+static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, bool mpi, bool stall, uint32_t partner,
+			double typical)
 {
 	if (!mpi) {
 		rc->n_compute++;
 		rc->n_compute_stalls += stall;
 		s->cn[r]++;
 		s->cs[r] += stall;
+		s->cw[r] += typical;
+		if (stall) s->csw[r] += typical;
 		if (stall) s->cr[r] = true;
 		return;
 	}
@@ -358,9 +363,22 @@ static void stalls_end(struct tc_rootcause *rc, struct stalls *s)
 		if (s->cn[r]) rate[nrate++] = (double)s->cs[r] / (double)s->cn[r];
 	}
 	rc->compute_stall_rate_q1 = nrate ? tc_kth(rate, nrate, nrate / 4) : 0;
+	double W = 0, SW = 0;
+	nrate = 0;
+	for (uint32_t r = 0; r < rc->nranks; r++) {
+		W += s->cw[r];
+		SW += s->csw[r];
+		if (s->cw[r] > 0) rate[nrate++] = s->csw[r] / s->cw[r];
+	}
+	rc->compute_stall_share = W > 0 ? SW / W : 0;
+	rc->compute_stall_share_q1 = nrate ? tc_kth(rate, nrate, nrate / 4) : 0;
 	free(rate);
+	rc->compute_stall_height = s->height.n ? tc_median(s->height.a, s->height.n) : 0;
+	VEC_FREE(s->height);
 	free(s->cn);
 	free(s->cs);
+	free(s->cw);
+	free(s->csw);
 	rc->stall_pairs_mpi = (uint32_t)s->pairs.live;
 	u64map_free(&s->pairs);
 	free(s->cr);
@@ -457,7 +475,7 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 	tc_rc_phase_done(rc, TC_RCP_CONTEXTS, mark);
 	size_t np, pk = 0;
 	struct pers *pers = persistent_runs(rc, &g, &np);
-	struct stalls st;
+	struct stalls st = { 0 };
 	stalls_begin(rc, scale, &st);
 	/* a rank's first MPI call of each context pays for setting the path up (MPI
 	 * libraries connect lazily on first use): warm-up, not an outlier */
@@ -478,7 +496,9 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 			if (((!warmup && ticks >= X->over) || !isnan(X->q)) &&
 			    set_excess(rc, i, &rc->ctx[c], tc_dur(t, ticks), warmup, X->q))
 				VEC_PUSH(ex, i);
-			stall_count(rc, &st, r, X->mpi, ticks >= X->stall, w == TC_NONE ? TC_NONE : rc->waits[w].partner);
+			stall_count(rc, &st, r, X->mpi, ticks >= X->stall, w == TC_NONE ? TC_NONE : rc->waits[w].partner,
+				    X->mpi ? 0 : rc->ctx[c].median);
+			if (!X->mpi && ticks >= X->stall) VEC_PUSH(st.height, tc_dur(t, ticks) - rc->ctx[c].median);
 			if (ready > s) rc->wait_s[r] += tc_dur(t, ready - s);  /* + 0 otherwise */
 			s = e;
 		}

@@ -27,7 +27,8 @@ struct tc_trace *halo_trace(const struct halo_spec *h)
 	}
 	for (uint32_t i = 0; i < h->iters; i++) {
 		for (uint32_t r = 0; r < n; r++)
-			c[r] = T[r] + h->work + (r == h->delay_rank && i == h->delay_iter ? h->delay : 0);
+			c[r] = T[r] + h->work + (r == h->delay_rank && i == h->delay_iter ? h->delay : 0) +
+			       (h->extra ? h->extra[(size_t)i * n + r] : 0);
 		for (uint32_t r = 0; r < n; r++) {
 			uint32_t left = (r + n - 1) % n, right = (r + 1) % n;
 			uint64_t e = c[r];

@@ -24,6 +24,9 @@ struct halo_spec {
 	 * many ticks longer (own time: the OS or the network held it) */
 	uint32_t mpi_stall_rank[2], mpi_stall_iter[2];
 	uint64_t mpi_stall[2];
+	/* NULL, or iters × nranks ticks added to each compute block (iteration
+	 * major): the machine holding ranks */
+	const uint64_t *extra;
 };
 
 struct tc_trace *halo_trace(const struct halo_spec *h);

@@ -488,6 +488,16 @@ static void test_machine_busy(void **state)
 	rc.compute_stall_rate_q1 = 0.035;
 	assert_float_equal(verdict_machine_busy(&rc, &o, false), 1, 0);
 	assert_float_equal(verdict_machine_busy(&rc, &o, true), 0.75, 1e-12);
+	/* by time held: 1 % of the segments stalled (0), but 6.5 % of the typical
+	 * compute time (held 0.05 .. 0.08: 0.5); the typical rank's rate alone
+	 * decides `typical` */
+	rc.n_compute_stalls = 10;
+	rc.compute_stall_rate_q1 = 0.01;
+	rc.compute_stall_share = 0.065;
+	assert_float_equal(verdict_machine_busy(&rc, &o, false), 0.5, 1e-12);
+	assert_float_equal(verdict_machine_busy(&rc, &o, true), 0, 0);
+	rc.compute_stall_share = 0.2;
+	assert_float_equal(verdict_machine_busy(&rc, &o, false), 1, 0);
 }
 
 
@@ -553,14 +563,15 @@ static void test_verdict_noise_last(void **state)
  * 20 µs): cost 0 (it was 8 µs per inter-node piece on the path, 11 % of it:
  * a mapping claim on a placement that costs nothing).  With 1 tick = 100 µs
  * every inter-node piece costs its length minus the model. */
-static double halo_mapping_cost(uint64_t res, size_t *npieces, double *want)
+static double halo_mapping_cost_busy(uint64_t res, double busy, double height, size_t *npieces, double *want)
 {
 	static const uint32_t alt[8] = { 0, 1, 0, 1, 0, 1, 0, 1 };
 	struct halo_spec h = { .nranks = 8, .iters = 10, .res = res, .work = 10, .delay_rank = TC_NONE,
 			       .node_of = alt, .nnodes = 2 };
 	struct tc_trace *t = halo_trace(&h);
 	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
-	double ratio, cost = verdict_mapping_path_cost(t, rc, NAN, &ratio);
+	rc->compute_stall_height = height;
+	double ratio, cost = verdict_mapping_path_cost(t, rc, NAN, busy, &ratio);
 	*npieces = 0;
 	*want = 0;
 	for (size_t i = 0; i < rc->npath; i++) {
@@ -577,6 +588,11 @@ static double halo_mapping_cost(uint64_t res, size_t *npieces, double *want)
 	return cost;
 }
 
+static double halo_mapping_cost(uint64_t res, size_t *npieces, double *want)
+{
+	return halo_mapping_cost_busy(res, 0, 0, npieces, want);
+}
+
 static void test_verdict_mapping_floor(void **state)
 {
 	(void)state;
@@ -588,6 +604,12 @@ static void test_verdict_mapping_floor(void **state)
 	assert_true(n >= 10);
 	assert_float_equal(cost, want, 1e-12);
 	assert_true(cost > 0.5 * (double)n * 1e-4);
+	/* a busy machine (busy 1) that held ranks 50 µs at a time: two holds (100
+	 * µs) are as much as the 100 µs calls, which no longer stand above the
+	 * model by more (cost 0); half as busy, the bar is one hold (50 µs) and
+	 * every piece counts again */
+	assert_float_equal(halo_mapping_cost_busy(10000, 1, 50e-6, &n, &want), 0, 0);
+	assert_float_equal(halo_mapping_cost_busy(10000, 0.5, 50e-6, &n, &want), want, 1e-12);
 }
 
 
