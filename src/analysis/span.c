@@ -68,11 +68,22 @@ static void comm_bounds(const struct tc_trace *t, uint32_t r0, uint32_t r1, stru
 	}
 }
 
-/* Per rank of [r0, r1): its Init leave and Finalize enter (outermost calls
- * only; UINT64_MAX and 0 without), into A the earliest Init leave, the latest
- * Finalize enter and the longest of each.  A trace whose regions include
- * neither has no calls to look for (any false): the scan of every call (0.02 s
- * at 5 M calls, 2 % of `info` on such a trace) is skipped. */
+/* Whether call k of R runs inside another MPI call (a wrapper's inner call,
+ * an MPI_Init_thread inside MPI_Init): only the outer one marks the span. */
+static bool inside_mpi(const struct tc_trace *t, const struct tc_rank *R, const struct tc_call *k)
+{
+	if (k->parent == TC_NONE) return false;
+	uint32_t g = R->calls[k->parent].region;
+	return g < t->nregions && TC_RK_IS_MPI(t->regions[g].kind);
+}
+
+/* Per rank of [r0, r1): its Init leave and Finalize enter (the outermost MPI
+ * calls of those regions, at any depth: instrumented user code puts them
+ * inside main or an init routine; UINT64_MAX and 0 without), into A the
+ * earliest Init leave, the latest Finalize enter and the longest of each.  A
+ * trace whose regions include neither has no calls to look for (any false):
+ * the scan of every call (0.02 s at 5 M calls, 2 % of `info` on such a
+ * trace) is skipped. */
 static void rank_marks(const struct tc_trace *t, uint32_t r0, uint32_t r1, struct tc_span *s, const bool *is_init,
 		       const bool *is_fin, bool any, struct span_acc *A)
 {
@@ -83,7 +94,8 @@ static void rank_marks(const struct tc_trace *t, uint32_t r0, uint32_t r1, struc
 		bool ri = false;
 		for (uint32_t c = 0; any && c < R->ncalls; c++) {
 			const struct tc_call *k = &R->calls[c];
-			if (k->depth || k->region >= t->nregions) continue;
+			if (k->region >= t->nregions || !(is_init[k->region] || is_fin[k->region]) || inside_mpi(t, R, k))
+				continue;
 			if (is_init[k->region] && !ri) {
 				uint64_t d = dbits(tc_dur(t, k->leave - k->enter));
 				ri = true;

@@ -15,6 +15,10 @@
 # those regions now close at their location's last record of any kind (a
 # MEASUREMENT_ON_OFF there, 228 / 378 ticks after the last Enter/Leave), as
 # issue 15 asks; tests/cli/profile_ref.sh checks them against otf2-print.
+# The application span itself (info.application_span) is left out too: since
+# session 9 it finds MPI_Init and MPI_Finalize inside main (11 of the shared
+# traces), where $BASE fell back to the communication's bounds; info.sh and
+# test_rootcause.c check it.
 # The latency windows cover the application span since issue 14; --opt
 # latency_span=off puts them back over the whole trace, as $BASE had them; the
 # default cut's least separation (issue 14, cluster_min_sep=0: none) neither.
@@ -36,7 +40,7 @@ if [ -z "$ref" ]; then
 			{ notok "identity-build-reference" "see $b/ref-$BASE.log"; exit 0; }
 	fi
 fi
-filter='walk(if type == "object" then with_entries(select(.key as $k | ($new | index($k)) | not)) else . end) | del(.regions.seconds) | del(.verdicts, .critical_path, .steps.origins)'
+filter='walk(if type == "object" then with_entries(select(.key as $k | ($new | index($k)) | not)) else . end) | del(.regions.seconds) | del(.verdicts, .critical_path, .steps.origins, .info.application_span)'
 newjson=$(printf '%s\n' $NEW | jq -R . | jq -s -c .)
 for dir in "$TRACES"/*/; do
 	name=$(basename "$dir")
