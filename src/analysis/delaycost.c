@@ -40,7 +40,7 @@ struct wst { uint64_t ready; double sec, prop; };
  * by ready (11-bit digits over the bits the span needs) of the waits in
  * activity order, which is stable, then reversed.  qsort of 4·10⁵ waits was a
  * quarter of this file's time. */
-static void sort_waits(struct wref *w, size_t n)
+static void sort_waits(struct wref *w, size_t n, struct wref *tmp)
 {
 	if (n < 2) return;
 	uint64_t lo = w[0].ready, hi = w[0].ready;
@@ -48,7 +48,7 @@ static void sort_waits(struct wref *w, size_t n)
 		lo = TC_MIN(lo, w[i].ready);
 		hi = TC_MAX(hi, w[i].ready);
 	}
-	struct wref *tmp = tc_rc_big(n * sizeof *tmp), *a = w, *b = tmp;
+	struct wref *a = w, *b = tmp;
 	for (unsigned shift = 0; shift < 64 && (hi - lo) >> shift; shift += 11) {
 		size_t cnt[2049] = { 0 };
 		for (size_t i = 0; i < n; i++) cnt[((a[i].ready - lo) >> shift & 2047) + 1]++;
@@ -60,7 +60,6 @@ static void sort_waits(struct wref *w, size_t n)
 	}
 	for (size_t i = 0; i < n; i++) b[n - 1 - i] = a[i];
 	if (b != w) memcpy(w, b, n * sizeof *w);
-	tc_rc_big_free(tmp);
 }
 
 /* Per rank, sparse: the waits (activity indices, in order) and the
@@ -115,15 +114,11 @@ static uint32_t excess_at(const struct dc *d, uint32_t p, uint32_t i)
 
 /* One pass: the waits (per rank, in order) and where each one's partner was
  * when it became ready (searched from the previous answer on that partner). */
-static void collect_waits(struct dc *d, struct wref **wlist, size_t *nw)
+static void collect_waits(struct dc *d, struct wref *w, struct wst *ws, uint32_t *wa, size_t *nw)
 {
 	struct tc_rootcause *rc = d->rc;
 	uint32_t N = rc->nranks;
-	/* at most one per wait record: sized once, huge pages (tc_rc_big) */
-	size_t n = 0, cap = rc->nwaits ? rc->nwaits : 1;
-	struct wref *w = tc_rc_big(cap * sizeof *w);
-	uint32_t *wa = tc_rc_big(cap * sizeof *wa);
-	struct wst *ws = tc_rc_big(cap * sizeof *ws);
+	size_t n = 0;
 	uint32_t *hint = xmalloc(((size_t)N + 1) * sizeof *hint);
 	for (uint32_t r = 0; r <= N; r++) hint[r] = TC_NONE;
 	d->wfirst = xcalloc((size_t)N + 1, sizeof *d->wfirst);
@@ -145,7 +140,6 @@ static void collect_waits(struct dc *d, struct wref **wlist, size_t *nw)
 	free(hint);
 	d->wact = wa;
 	d->ws = ws;
-	*wlist = w;
 	*nw = n;
 }
 
@@ -271,9 +265,17 @@ void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 	struct dc d = { .t = t, .rc = rc };
 	struct wref *w;
 	size_t nw;
-	collect_waits(&d, &w, &nw);
+	/* at most one per wait record, and the sort's second buffer, carved from
+	 * the scratch the context pass faulted in (fresh pages cost more than
+	 * this pass's own work: docs/rootcause.md, "Cost") */
+	size_t cap = rc->nwaits ? rc->nwaits : 1;
+	char *sc = tc_rc_scratch(rc, cap * (2 * sizeof(struct wref) + sizeof(struct wst) + sizeof(uint32_t)));
+	struct wref *tmp = (struct wref *)(void *)sc;
+	w = tmp + cap;
+	struct wst *ws = (struct wst *)(void *)(w + cap);
+	collect_waits(&d, w, ws, (uint32_t *)(void *)(ws + cap), &nw);
 	prepare(&d, thin_context_delays(t, rc, &d, w, nw));
-	sort_waits(w, nw);
+	sort_waits(w, nw, tmp);
 	for (size_t k = 0; k < nw; k++) {
 		const struct wst *me = &d.ws[w[k].k];
 		double wait = me->sec, rest;
@@ -298,6 +300,5 @@ void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 		}
 	}
 	rc->unattributed += d.lost;
-	free(d.wfirst); tc_rc_big_free(d.wact); tc_rc_big_free(d.ws); free(d.xfirst); free(d.xpre); free(d.coef); free(d.open);
-	tc_rc_big_free(w);
+	free(d.wfirst); free(d.xfirst); free(d.xpre); free(d.coef); free(d.open);
 }
