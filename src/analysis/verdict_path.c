@@ -577,6 +577,7 @@ void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_tra
 	ev_add(v, "stall_ranks", rc->stall_ranks_mpi);
 	ev_add(v, "stall_pairs", rc->stall_pairs_mpi);
 	ev_add(v, "beyond_noise", beyond);
+	ev_add(v, "compute_held_share", rc->compute_stall_share);
 	char b1[32];
 	fmt_seconds(b1, sizeof b1, B);
 	char when[64] = "";
@@ -613,6 +614,8 @@ void verdict_noise(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t
 	ev_add(v, "compute_stall_rate", V->compute_stall_rate);
 	ev_add(v, "mpi_stall_rate", V->mpi_stall_rate);
 	ev_add(v, "compute_spread_s", rc->compute_spread);
+	ev_add(v, "compute_held_share", rc->compute_stall_share);
+	ev_add(v, "compute_stall_height_s", rc->compute_stall_height);
 	ev_add(v, "machine_busy", busy);
 	char b1[32];
 	fmt_seconds(b1, sizeof b1, rest);
