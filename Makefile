@@ -56,7 +56,7 @@ MPI_SRC  := $(wildcard src/mpi/*.c)
 MPI_OBJ  := $(MPI_SRC:%.c=$(BUILD)/%.o)
 MPI_BIN  := $(BUILD)/tracecomb-mpi
 
-.PHONY: all deps check test demo asan bench traces corpus corpus-holdout corpus-fresh install clean fuzz fuzz-build fuzz-smoke mpi
+.PHONY: all deps check test demo asan bench traces corpus corpus-holdout corpus-fresh corpus-busy-main corpus-busy-holdout corpus-busy-fresh install clean fuzz fuzz-build fuzz-smoke mpi
 # keep the test and bench objects (pattern-rule intermediates): a second make relinks nothing
 .SECONDARY:
 all: $(BIN) $(TEST_BIN) $(BENCH_BIN) $(if $(MPI_HAVE),$(MPI_BIN))
@@ -131,6 +131,13 @@ corpus: deps
 corpus-holdout corpus-fresh corpus-probe-ramp corpus-probe-ramp2 corpus-probe-mix corpus-probe-mix2: corpus-%: deps
 	@$(MAKE) --no-print-directory -C contrib BUILD=$(abspath $(BUILD))/contrib CORPUS=$(abspath $(BUILD))/corpus-$* \
 		CORPUS_SET=$* corpus
+
+# a table recorded on a busy machine (BUSY processes spinning beside the runs; docs/verdicts.md,
+# session 9) → $(BUILD)/corpus-busy-<set>/<case>/; score it with contrib/eval-corpus.sh
+BUSY ?= 3
+corpus-busy-main corpus-busy-holdout corpus-busy-fresh: corpus-busy-%: deps
+	@BUSY=$(BUSY) $(MAKE) --no-print-directory -C contrib BUILD=$(abspath $(BUILD))/contrib \
+		CORPUS=$(abspath $(BUILD))/corpus-busy-$* CORPUS_SET=$* corpus
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tracecomb/themes

@@ -7,7 +7,10 @@
 # A case is kept when its archive is newer than the tracer and its app and
 # was made from the same table line (OUT/<case>/spec); CORPUS_FORCE=1 reruns
 # all.  When mpirun cannot start processes here: one skip line, exit 0.
-# Environment: MPIRUN_FLAGS (extra mpirun flags).
+# Environment: MPIRUN_FLAGS (extra mpirun flags); BUSY=N (default 0): N
+# processes spinning on the CPU beside the runs, started first and stopped at
+# the end, to record the table on a busy machine (`make corpus-busy-<set>`;
+# docs/verdicts.md, session 9: 3 on this 2-core machine, load about 5-6).
 set -u
 BUILD=$1 OUT=$2; shift 2
 LIB=$BUILD/libtctrace.so
@@ -29,6 +32,18 @@ TABLE=$(dirname "$0")/corpus/$SET.sh
 . "$TABLE"
 
 mkdir -p "$OUT"
+BUSY=${BUSY:-0}
+hogs=""
+stop_hogs() { [ -n "$hogs" ] && kill $hogs 2>/dev/null; hogs=""; }
+trap 'stop_hogs' EXIT
+trap 'stop_hogs; exit 130' INT TERM
+i=0
+while [ "$i" -lt "$BUSY" ]; do
+	sh -c 'while :; do :; done' &
+	hogs="$hogs $!"
+	i=$((i + 1))
+done
+[ "$BUSY" -gt 0 ] && echo "corpus: $BUSY busy processes beside the runs"
 t_all=$(date +%s.%N)
 cases | while IFS="|" read -r name structure cause accept ranks np seed env cmd; do
 	[ -n "$name" ] || continue
