@@ -238,6 +238,8 @@ struct tc_lsum {
 	uint32_t tw[24], th[24];         /* tiles per level (columns, rows) */
 	struct tc_cellsum *tiles[24];
 	double *xsum;                    /* prefix sums of the metric per x unit (nx+1) */
+	float *leafv;                    /* every leaf's value, rank by rank (a frame's edge leaves
+	                                    read here, not through the model's calls) */
 };
 struct tc_lsum *lsum_build(const struct tc_steps *st, enum tc_metric m, bool agg);
 void lsum_free(struct tc_lsum *s);

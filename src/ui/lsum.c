@@ -35,13 +35,23 @@ static inline uint32_t leaf_x(const struct tc_lsum *s, uint32_t r, uint32_t k)
 	return s->agg ? e->step + (k & 1) : e->step / 2;
 }
 
+/* leaf k of rank r's place in leafv */
+static inline size_t leaf_at(const struct tc_lsum *s, uint32_t r, uint32_t k)
+{
+	return (size_t)s->st->rank_first[r] * (s->agg ? 2u : 1u) + k;
+}
+
 static inline struct tc_cellsum leaf(const struct tc_lsum *s, uint32_t r, uint32_t k)
 {
 	uint32_t i = s->st->rank_first[r] + (s->agg ? k / 2 : k);
 	const struct tc_cev *e = &s->st->cevs[i];
 	bool is_agg = s->agg && !(k & 1);
-	double v = tc_cev_metric(s->st, i, s->metric, is_agg);
-	if (!isfinite(v)) v = 0;
+	double v;
+	if (s->leafv) v = s->leafv[leaf_at(s, r, k)];
+	else {
+		v = tc_cev_metric(s->st, i, s->metric, is_agg);
+		if (!isfinite(v)) v = 0;
+	}
 	uint8_t f = is_agg ? TC_F_AGG
 			   : (uint8_t)(((e->flags & TC_CEV_SEND) ? TC_F_SEND : 0) | ((e->flags & TC_CEV_RECV) ? TC_F_RECV : 0) |
 				       ((e->flags & TC_CEV_COLL) ? TC_F_COLL : 0));
@@ -108,6 +118,7 @@ struct tc_lsum *lsum_build(const struct tc_steps *st, enum tc_metric m, bool agg
 	geometry(s);
 	for (int l = 0; l < s->nlevels; l++) s->tiles[l] = xcalloc((size_t)s->tw[l] * s->th[l], sizeof(struct tc_cellsum));
 	s->xsum = xcalloc((size_t)s->nx + 1, sizeof *s->xsum);
+	float *leafv = xmalloc(((size_t)st->ncevs * (agg ? 2u : 1u) + 1) * sizeof *leafv);
 
 	double vmax = 0;
 	for (uint32_t r = 0; r < nr; r++) {
@@ -115,6 +126,7 @@ struct tc_lsum *lsum_build(const struct tc_steps *st, enum tc_metric m, bool agg
 		struct tc_cellsum *t0 = s->tiles[0] + (size_t)(r >> s->rs) * s->tw[0];
 		for (uint32_t k = 0; k < n; k++) {
 			struct tc_cellsum c = leaf(s, r, k);
+			leafv[leaf_at(s, r, k)] = c.v;
 			uint32_t x = leaf_x(s, r, k);
 			if (x >= s->nx) continue;
 			merge(&s->b1[s->b1_first[r] + k / B1], c);
@@ -130,6 +142,7 @@ struct tc_lsum *lsum_build(const struct tc_steps *st, enum tc_metric m, bool agg
 			for (uint32_t x = 0; x < s->tw[l - 1]; x++)
 				merge(&s->tiles[l][(size_t)(y / 2) * s->tw[l] + x / 2], s->tiles[l - 1][(size_t)y * s->tw[l - 1] + x]);
 	s->vmax = vmax;
+	s->leafv = leafv;   /* from now on every leaf is read here */
 	return s;
 }
 
@@ -142,6 +155,7 @@ void lsum_free(struct tc_lsum *s)
 	free(s->b2);
 	for (int l = 0; l < s->nlevels; l++) free(s->tiles[l]);
 	free(s->xsum);
+	free(s->leafv);
 	free(s);
 }
 
@@ -217,6 +231,7 @@ static int lsum_arrays(struct tc_lsum *s, void **place[], size_t size[])
 	for (int l = 0; l < s->nlevels; l++)
 		place[n] = (void **)&s->tiles[l], size[n++] = (size_t)s->tw[l] * s->th[l] * sizeof(struct tc_cellsum);
 	place[n] = (void **)&s->xsum, size[n++] = ((size_t)s->nx + 1) * sizeof *s->xsum;
+	place[n] = (void **)&s->leafv, size[n++] = ((size_t)s->st->ncevs * (s->agg ? 2u : 1u) + 1) * sizeof *s->leafv;
 	return n;
 }
 
