@@ -118,7 +118,7 @@ struct tc_lsum *lsum_build(const struct tc_steps *st, enum tc_metric m, bool agg
 	geometry(s);
 	for (int l = 0; l < s->nlevels; l++) s->tiles[l] = xcalloc((size_t)s->tw[l] * s->th[l], sizeof(struct tc_cellsum));
 	s->xsum = xcalloc((size_t)s->nx + 1, sizeof *s->xsum);
-	float *leafv = xmalloc(((size_t)st->ncevs * (agg ? 2u : 1u) + 1) * sizeof *leafv);
+	float *leafv = xcalloc((size_t)st->ncevs * (agg ? 2u : 1u) + 1, sizeof *leafv);  /* the spare one stored as 0 */
 
 	double vmax = 0;
 	for (uint32_t r = 0; r < nr; r++) {
