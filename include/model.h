@@ -291,6 +291,22 @@ enum tc_coll_class tc_coll_class(uint8_t op);
 const char *tc_coll_op_name(uint8_t op);
 /* Classify an MPI function name ("MPI_Isend" → TC_RK_MPI_ISEND); non-MPI → TC_RK_USER. */
 enum tc_region_kind tc_classify_region(const char *name, bool mpi_paradigm);
+/* Whether call c is an MPI call (a region of the MPI paradigm). */
+static inline bool tc_call_is_mpi(const struct tc_trace *t, const struct tc_call *c)
+{
+	return c->region < t->nregions && TC_RK_IS_MPI(t->regions[c->region].kind);
+}
+/* Whether call c of R is an MPI call inside another one (a wrapper's inner
+ * call, MPI_Init_thread inside MPI_Init): counted once, as the outer call. */
+static inline bool tc_call_in_mpi(const struct tc_trace *t, const struct tc_rank *R, const struct tc_call *c)
+{
+	return c->parent != TC_NONE && tc_call_is_mpi(t, &R->calls[c->parent]);
+}
+/* An MPI call not inside another one. */
+static inline bool tc_call_outermost_mpi(const struct tc_trace *t, const struct tc_rank *R, const struct tc_call *c)
+{
+	return tc_call_is_mpi(t, c) && !tc_call_in_mpi(t, R, c);
+}
 /* Index of the innermost call on rank that contains time t, TC_NONE if none. */
 uint32_t tc_call_at_hint(const struct tc_rank *R, uint32_t *hint, uint64_t time);
 /* The first of R's calls entered after time (R->ncalls: none): a galloping

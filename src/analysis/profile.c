@@ -6,13 +6,6 @@
 
 #include "profile_internal.h"
 
-/* outermost MPI call: an MPI region whose parent is not MPI */
-static bool outer_mpi(const struct tc_trace *t, const struct tc_rank *R, const struct tc_call *c)
-{
-	if (c->region >= t->nregions || !TC_RK_IS_MPI(t->regions[c->region].kind)) return false;
-	return c->parent == TC_NONE || !TC_RK_IS_MPI(t->regions[R->calls[c->parent].region].kind);
-}
-
 /* Calls of rank R with enter in [t0, t1): the index range [*lo, *hi) (calls are in
  * enter order), by binary search. */
 static void calls_starting_in(const struct tc_rank *R, uint64_t t0, uint64_t t1, uint32_t *lo, uint32_t *hi)
@@ -40,7 +33,7 @@ static uint32_t outer_mpi_spanning(const struct tc_trace *t, uint32_t r, uint64_
 	const struct tc_rank *R = &t->ranks[r];
 	uint32_t found = TC_NONE;
 	for (uint32_t c = tc_call_at(t, r, t0); c != TC_NONE; c = R->calls[c].parent)
-		if (R->calls[c].enter < t0 && outer_mpi(t, R, &R->calls[c])) found = c;
+		if (R->calls[c].enter < t0 && tc_call_outermost_mpi(t, R, &R->calls[c])) found = c;
 	return found;
 }
 
@@ -126,7 +119,7 @@ void prof_add_rank(const struct tc_trace *t, uint32_t r, const uint64_t *rank_t0
 		sc->excl_rank[call->region] += d;
 		if (call->parent != TC_NONE && R->calls[call->parent].region < nr)
 			sc->excl_rank[R->calls[call->parent].region] -= d;
-		if (outer_mpi(t, R, call)) p->mpi += d;
+		if (tc_call_outermost_mpi(t, R, call)) p->mpi += d;
 	}
 	rank_excl(r, g, sc);
 }
@@ -443,7 +436,7 @@ static void exact_pass(struct exact *e)
 		calls_starting_in(R, e->t0, e->t1, &lo, &hi);
 		for (uint32_t c = lo; c < hi; c++) {
 			const struct tc_call *call = &R->calls[c];
-			if (!outer_mpi(t, R, call)) continue;
+			if (!tc_call_outermost_mpi(t, R, call)) continue;
 			if (e->tk) exact_time(e, call);
 			if (e->fine) {
 				uint32_t x = (uint32_t)((double)(call->enter - e->t0) / e->w);
@@ -505,7 +498,7 @@ static void each_outer_mpi_call(const struct tc_trace *t, const struct tc_call_s
 	for (uint32_t i = 0; i < s->nranks; i++) {
 		const struct tc_rank *R = &t->ranks[s->ranks ? s->ranks[i] : i];
 		for (uint32_t c = 0; c < R->ncalls; c++)
-			if (outer_mpi(t, R, &R->calls[c])) fn(ctx, &R->calls[c]);
+			if (tc_call_outermost_mpi(t, R, &R->calls[c])) fn(ctx, &R->calls[c]);
 	}
 }
 

@@ -180,7 +180,6 @@ static void push_act(struct acts *v, const struct tc_act *a)
  * per activity, not a whole struct tc_rc_ctx). */
 struct ctx_count { uint64_t key; uint32_t n, nranks, last, next; };
 
-
 struct build {
 	const struct tc_trace *t;
 	struct tc_rootcause *rc;
@@ -202,16 +201,6 @@ struct build {
 	uint32_t coll_place;              /* the rank at hand's place among its last instance's members */
 	uint32_t *progress_hint;          /* per receiver: where late_receiver_progress last looked */
 };
-
-static bool mpi_call(const struct tc_trace *t, const struct tc_call *c)
-{
-	return c->region < t->nregions && TC_RK_IS_MPI(t->regions[c->region].kind);
-}
-
-static bool outermost_mpi(const struct tc_trace *t, const struct tc_rank *R, const struct tc_call *c)
-{
-	return mpi_call(t, c) && (c->parent == TC_NONE || !mpi_call(t, &R->calls[c->parent]));
-}
 
 /* A call's tag signature: the first message's tag, a collective's op, else none. */
 static uint64_t call_tag(const struct build *b, uint32_t r, const struct tc_call *c)
@@ -439,7 +428,7 @@ static void rank_activities(struct build *b, uint32_t r, uint64_t t0, uint64_t t
 		if (i < mpi_depth_end) continue;
 		if (c->leave <= t0 && !(c->leave == t0 && c->enter == t0)) continue;
 		if (c->enter >= t1) break;
-		if (!outermost_mpi(t, R, c)) {
+		if (!tc_call_outermost_mpi(t, R, c)) {
 			if (c->region < t->nregions && c->enter >= cur) gap_sig = mix(gap_sig, c->region + 1);
 			continue;
 		}
@@ -550,7 +539,7 @@ static void rank_isends(struct build *b, uint32_t r)
 		const struct tc_msg *m = &t->msgs[i];
 		if (!(m->flags & TC_MSG_NB_SEND)) continue;
 		uint32_t c = tc_call_at_hint(R, &hint, m->send_done);
-		while (c != TC_NONE && !outermost_mpi(t, R, &R->calls[c])) c = R->calls[c].parent;
+		while (c != TC_NONE && !tc_call_outermost_mpi(t, R, &R->calls[c])) c = R->calls[c].parent;
 		if (c == TC_NONE || c == m->send_call) continue;
 		if (t->regions[R->calls[c].region].kind != TC_RK_MPI_WAIT) continue;
 		struct nbdone x = { c, i };
@@ -596,9 +585,9 @@ static void late_receiver_progress(const struct tc_trace *t, const struct tc_msg
 	const struct tc_rank *R = &t->ranks[m->dst];
 	uint32_t lo = tc_call_first_after(R, &hints[m->dst], a->start);
 	for (uint32_t c = lo ? lo - 1 : TC_NONE; c != TC_NONE; c = R->calls[c].parent)
-		if (R->calls[c].leave >= a->start && mpi_call(t, &R->calls[c])) return;
+		if (R->calls[c].leave >= a->start && tc_call_is_mpi(t, &R->calls[c])) return;
 	for (uint32_t c = lo; c < R->ncalls && c < lo + PROGRESS_SCAN && R->calls[c].enter < a->end; c++)
-		if (mpi_call(t, &R->calls[c])) {
+		if (tc_call_is_mpi(t, &R->calls[c])) {
 			candidate(rd, R->calls[c].enter, m->dst, TC_WE_LATE_RECEIVER);
 			return;
 		}

@@ -68,17 +68,9 @@ static void comm_bounds(const struct tc_trace *t, uint32_t r0, uint32_t r1, stru
 	}
 }
 
-/* Whether call k of R runs inside another MPI call (a wrapper's inner call,
- * an MPI_Init_thread inside MPI_Init): only the outer one marks the span. */
-static bool inside_mpi(const struct tc_trace *t, const struct tc_rank *R, const struct tc_call *k)
-{
-	if (k->parent == TC_NONE) return false;
-	uint32_t g = R->calls[k->parent].region;
-	return g < t->nregions && TC_RK_IS_MPI(t->regions[g].kind);
-}
-
 /* Per rank of [r0, r1): its Init leave and Finalize enter (the outermost MPI
- * calls of those regions, at any depth: instrumented user code puts them
+ * calls of those regions, at any depth (not inside another MPI call, a
+ * wrapper's): instrumented user code puts them
  * inside main or an init routine; UINT64_MAX and 0 without), into A the
  * earliest Init leave, the latest Finalize enter and the longest of each.  A
  * trace whose regions include neither has no calls to look for (any false):
@@ -94,7 +86,7 @@ static void rank_marks(const struct tc_trace *t, uint32_t r0, uint32_t r1, struc
 		bool ri = false;
 		for (uint32_t c = 0; any && c < R->ncalls; c++) {
 			const struct tc_call *k = &R->calls[c];
-			if (k->region >= t->nregions || !(is_init[k->region] || is_fin[k->region]) || inside_mpi(t, R, k))
+			if (k->region >= t->nregions || !(is_init[k->region] || is_fin[k->region]) || tc_call_in_mpi(t, R, k))
 				continue;
 			if (is_init[k->region] && !ri) {
 				uint64_t d = dbits(tc_dur(t, k->leave - k->enter));

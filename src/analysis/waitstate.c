@@ -234,9 +234,7 @@ void ws_times(const struct tc_trace *t, uint32_t lo, uint32_t hi, double *run, d
 		for (uint32_t c = 0; c < R->ncalls; c++) {
 			const struct tc_call *call = &R->calls[c];
 			/* outermost MPI calls only: MPI inside MPI is not counted twice */
-			if (!TC_RK_IS_MPI(t->regions[call->region].kind)) continue;
-			if (call->parent != TC_NONE && TC_RK_IS_MPI(t->regions[R->calls[call->parent].region].kind)) continue;
-			*mpi += tc_dur(t, call->leave - call->enter);
+			if (tc_call_outermost_mpi(t, R, call)) *mpi += tc_dur(t, call->leave - call->enter);
 		}
 	}
 }
