@@ -177,7 +177,8 @@ struct tc_rootcause {
 	uint32_t stall_ranks_compute, stall_ranks_mpi; /* distinct ranks with stalls */
 	double compute_stall_height; /* s: the median height of the compute stalls above their context's median
 	                                (how long the machine held a rank when it did) */
-	double compute_stall_share, compute_stall_share_q1; /* the same weighted by the segments' typical length */
+	double compute_stall_share; /* the share of compute stalls weighted by their contexts' typical length
+	                               (the share of the typical compute time held; rcexcess.c) */
 	double compute_stall_rate_q1; /* the lower quartile over ranks of each rank's compute stall rate:
 	                                 machine noise stalls every rank, slow ranks or a ramp only some */
 	uint32_t stall_pairs_mpi;  /* distinct (rank, partner-or-peer) pairs among MPI stalls */

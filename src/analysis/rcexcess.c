@@ -331,9 +331,10 @@ static void stalls_begin(struct tc_rootcause *rc, double scale, struct stalls *s
  * more than stall_min above its context's median: one absolute yardstick for
  * both kinds, where the relative thresholds of the contexts (½·median) would
  * make a 1 ms stall an outlier of a 20 µs MPI call but not of a 2 ms compute
- * block), partner (TC_NONE: none). */
+ * block), partner (TC_NONE: none); compute: its weight in the held share
+ * (typical) and, a stall, its height above the median. */
 static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, bool mpi, bool stall, uint32_t partner,
-			double typical)
+			double typical, double height)
 {
 	if (!mpi) {
 		rc->n_compute++;
@@ -341,8 +342,11 @@ static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, b
 		s->cn[r]++;
 		s->cs[r] += stall;
 		s->cw[r] += typical;
-		if (stall) s->csw[r] += typical;
-		if (stall) s->cr[r] = true;
+		if (stall) {
+			s->csw[r] += typical;
+			s->cr[r] = true;
+			VEC_PUSH(s->height, height);
+		}
 		return;
 	}
 	rc->n_mpi++;
@@ -363,16 +367,13 @@ static void stalls_end(struct tc_rootcause *rc, struct stalls *s)
 		if (s->cn[r]) rate[nrate++] = (double)s->cs[r] / (double)s->cn[r];
 	}
 	rc->compute_stall_rate_q1 = nrate ? tc_kth(rate, nrate, nrate / 4) : 0;
+	free(rate);
 	double W = 0, SW = 0;
-	nrate = 0;
 	for (uint32_t r = 0; r < rc->nranks; r++) {
 		W += s->cw[r];
 		SW += s->csw[r];
-		if (s->cw[r] > 0) rate[nrate++] = s->csw[r] / s->cw[r];
 	}
 	rc->compute_stall_share = W > 0 ? SW / W : 0;
-	rc->compute_stall_share_q1 = nrate ? tc_kth(rate, nrate, nrate / 4) : 0;
-	free(rate);
 	rc->compute_stall_height = s->height.n ? tc_median(s->height.a, s->height.n) : 0;
 	VEC_FREE(s->height);
 	free(s->cn);
@@ -503,9 +504,9 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 			if (((!warmup && ticks >= X->over) || !isnan(X->q)) &&
 			    set_excess(rc, i, &rc->ctx[c], tc_dur(t, ticks), warmup, X->q))
 				VEC_PUSH(ex, i);
-			stall_count(rc, &st, r, X->mpi, ticks >= X->stall, w == TC_NONE ? TC_NONE : rc->waits[w].partner,
-				    X->held_w);
-			if (!X->mpi && ticks >= X->stall) VEC_PUSH(st.height, tc_dur(t, ticks) - rc->ctx[c].median);
+			bool stall = ticks >= X->stall;
+			stall_count(rc, &st, r, X->mpi, stall, w == TC_NONE ? TC_NONE : rc->waits[w].partner, X->held_w,
+				    stall && !X->mpi ? tc_dur(t, ticks) - rc->ctx[c].median : 0);
 			if (ready > s) rc->wait_s[r] += tc_dur(t, ready - s);  /* + 0 otherwise */
 			s = e;
 		}
