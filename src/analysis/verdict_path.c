@@ -322,6 +322,14 @@ static uint32_t add_slowest(const struct tc_rootcause *rc, const double *sum, co
 	return k;
 }
 
+/* All the excess on the critical path, compute and MPI, summed rank by rank. */
+static double path_excess(const struct tc_rootcause *rc)
+{
+	double all = 0;
+	for (uint32_t r = 0; r < rc->nranks; r++) all += rc->path_compute_excess[r] + rc->path_mpi_excess[r];
+	return all;
+}
+
 /* The path's length at the application's own pace, for the share of a claim
  * that was tested against the machine's noise (imbalance): on a busy machine
  * the excess of the path that the claim does not hold (`held` is its own) is
@@ -331,9 +339,7 @@ static uint32_t add_slowest(const struct tc_rootcause *rc, const double *sum, co
  * out by the busyness.  The machine's own share is the noise claim's. */
 static double app_path(const struct tc_rootcause *rc, const struct tc_verdict_opts *o, double held)
 {
-	double all = 0;
-	for (uint32_t r = 0; r < rc->nranks; r++) all += rc->path_compute_excess[r] + rc->path_mpi_excess[r];
-	double rest = all > held ? all - held : 0;
+	double all = path_excess(rc), rest = all > held ? all - held : 0;
 	double len = rc->path_len - verdict_machine_busy(rc, o, false) * rest;
 	return len > held && len > 0 ? len : rc->path_len;
 }
@@ -594,9 +600,7 @@ void verdict_noise(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t
 	const struct tc_verdict_opts *o = &V->opts;
 	uint32_t N = rc->nranks;
 	if (!N || !(rc->path_len > 0)) return;
-	double all = 0;
-	for (uint32_t r = 0; r < N; r++) all += rc->path_compute_excess[r] + rc->path_mpi_excess[r];
-	double rest = all - V->path_imbalance - V->path_background;
+	double rest = path_excess(rc) - V->path_imbalance - V->path_background;
 	if (V->path_mapping > 0)  /* the inter-node pieces are the mapping's */
 		for (size_t i = 0; i < rc->npath; i++)
 			if (rc->path[i].kind == TC_CP_MPI_INTER) rest -= rc->path[i].excess;
