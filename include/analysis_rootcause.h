@@ -279,6 +279,10 @@ void tc_rc_critical_path(const struct tc_trace *t, struct tc_rootcause *rc);
 void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc);
 /* contexts and excess (rcexcess.c); scale: the compute scale of the stalls */
 void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scale, struct tc_usage *mark);
+/* whether m values in time order (one rank's run of a compute context) rise
+ * or fall steadily: the workload changing, not the machine (rcexcess.c,
+ * docs/rootcause.md §3 "Trends") */
+bool tc_rc_trends(const double *x, uint32_t m);
 /* charges the CPU time and faults since *mark to phase p; *mark = now */
 void tc_rc_phase_done(struct tc_rootcause *rc, enum tc_rc_phase p, struct tc_usage *mark);
 

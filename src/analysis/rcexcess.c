@@ -34,6 +34,8 @@ struct groups {
 	uint32_t *rend;     /* nctx: where they end (room for ctx.nranks from rfirst) */
 	double *own;        /* per context: its own median (before the back-off) */
 	double *buf;        /* the largest context's size */
+	struct pers *trend; /* the compute runs that trend (tc_rc_trends), by rank (q unused) */
+	size_t ntrend;
 };
 
 static int pers_cmp(const void *x, const void *y)
@@ -250,11 +252,67 @@ static void backoff_thin(struct tc_rootcause *rc, const struct groups *gr)
 	free(gid); free(gfirst); free(order); free(gn); free(gthin);
 }
 
+/* A workload that changes over the run: a run (one rank's values of one
+ * compute context, in time order) whose values rise (or fall) steadily, as
+ * the compute before each send of a ping-pong whose message doubles every
+ * iteration (pipit-ping-pong-2p, rank 0: 25, 41, 52, 155, 266, 586, 1029 µs).
+ * Its late values are the work growing, not the machine holding the rank nor
+ * a delay: they are neither stalls nor outliers of the context (a rank that
+ * slows down alone still stands above the others' quartile: persistent
+ * excess).  Trend: Mann-Kendall's S over at most TREND_PICK values evenly
+ * spaced over the run has z = S / sd(S) >= TREND_Z (fewer than 1 in 80 runs of iid values)
+ * and at least TREND_STEPS of the successive steps go its way (a step up,
+ * half fast then half slow, as a job starting on the node halfway through,
+ * has a large S but about half of its steps down); runs shorter than
+ * TREND_MIN never trend (docs/rootcause.md §3, "Trends"). */
+#define TREND_MIN 6
+#define TREND_PICK 32
+#define TREND_Z 2.5
+#define TREND_STEPS 0.75
+
+bool tc_rc_trends(const double *x, uint32_t m)
+{
+	if (m < TREND_MIN) return false;
+	double v[TREND_PICK];
+	uint32_t n = TC_MIN(m, (uint32_t)TREND_PICK);
+	for (uint32_t k = 0; k < n; k++) v[k] = x[n == m ? k : (uint32_t)((uint64_t)k * (m - 1) / (n - 1))];
+	int S = 0, up = 0, down = 0;
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = i + 1; j < n; j++) S += (v[j] > v[i]) - (v[j] < v[i]);
+	for (uint32_t i = 1; i < n; i++) {
+		up += v[i] > v[i - 1];
+		down += v[i] < v[i - 1];
+	}
+	double sd = sqrt((double)n * (n - 1) * (2 * n + 5) / 18.0);
+	if (abs(S) < TREND_Z * sd) return false;
+	return (double)(S > 0 ? up : down) >= TREND_STEPS * (n - 1);
+}
+
+/* The compute runs that trend, by rank (read before the deviations are
+ * written over the values). */
+static void find_trends(const struct tc_rootcause *rc, struct groups *g)
+{
+	VEC(struct pers) v = { 0 };
+	for (uint32_t c = 0; c < rc->nctx; c++) {
+		if (rc->ctx[c].kind != TC_ACT_COMPUTE) continue;
+		for (uint32_t k = g->rfirst[c]; k < g->rend[c]; k++) {
+			uint32_t a = g->runs[k].at;
+			if (!tc_rc_trends(g->val + a, run_end(g, c, k) - a)) continue;
+			struct pers x = { g->runs[k].rank, c, 0 };
+			VEC_PUSH(v, x);
+		}
+	}
+	if (v.n) qsort(v.a, v.n, sizeof *v.a, pers_cmp);
+	g->trend = v.a;
+	g->ntrend = v.n;
+}
+
 /* Contexts: medians, MADs, runs' medians, back-off, noise floor, thresholds. */
 static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, struct groups *g)
 {
 	gather(t, rc, g);
 	for (uint32_t c = 0; c < rc->nctx; c++) context_typical(rc, g, c);
+	find_trends(rc, g);
 	backoff_thin(rc, g);
 	/* still none, but seen 3 times or more (on one rank): that rank's own
 	 * median is its typical value (the tail of a pipeline, a tree's only inner
@@ -456,6 +514,7 @@ struct xctx {
 	                      length where ranks repeat the work (≥ 3 per rank on average), else 0 */
 	uint32_t seen;     /* the last rank with such an activity (MPI warm-up) */
 	bool mpi;
+	bool trend;        /* the rank at hand's run trends (tc_rc_trends): no outliers, no stalls */
 };
 
 static struct xctx *excess_contexts(const struct tc_trace *t, const struct tc_rootcause *rc)
@@ -469,7 +528,7 @@ static struct xctx *excess_contexts(const struct tc_trace *t, const struct tc_ro
 		 * time (tracer-stencil4d-64p: 39 % "held" by that block alone) */
 		bool repeated = C->kind == TC_ACT_COMPUTE && (uint64_t)C->n >= 3 * (uint64_t)C->nranks;
 		x[c] = (struct xctx){ ticks_above(t, 0, C->threshold), ticks_above(t, C->median, rc->stall_min), NAN,
-				      repeated ? C->median : 0, TC_NONE, C->kind == TC_ACT_MPI };
+				      repeated ? C->median : 0, TC_NONE, C->kind == TC_ACT_MPI, false };
 	}
 	return x;
 }
@@ -489,9 +548,11 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 	 * libraries connect lazily on first use): warm-up, not an outlier */
 	struct xctx *xc = excess_contexts(t, rc);
 	VEC(uint32_t) ex = { 0 };  /* the activities with excess, in order (rc->ex_act) */
+	size_t tk = 0;
 	for (uint32_t r = 0; r < rc->nranks; r++) {
-		size_t p0 = pk;
+		size_t p0 = pk, t0 = tk;
 		for (; pk < np && pers[pk].rank == r; pk++) xc[pers[pk].ctx].q = pers[pk].q;
+		for (; tk < g.ntrend && g.trend[tk].rank == r; tk++) xc[g.trend[tk].ctx].trend = true;
 		uint64_t s = rc->rank_t0[r];  /* the activity's start */
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
 			uint32_t c = tc_rc_act_ctx(rc, i), w = TC_NONE;
@@ -501,22 +562,25 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 			uint64_t ready = s;
 			if (X->mpi && (w = tc_rc_wait_of(rc, i)) != TC_NONE) ready = rc->waits[w].ready;
 			uint64_t e = tc_rc_act_end(rc, i), ticks = e - (X->mpi ? ready : s);
-			if (((!warmup && ticks >= X->over) || !isnan(X->q)) &&
-			    set_excess(rc, i, &rc->ctx[c], tc_dur(t, ticks), warmup, X->q))
+			bool usual = warmup || X->trend;  /* no outlier */
+			if (((!usual && ticks >= X->over) || !isnan(X->q)) &&
+			    set_excess(rc, i, &rc->ctx[c], tc_dur(t, ticks), usual, X->q))
 				VEC_PUSH(ex, i);
-			bool stall = ticks >= X->stall;
+			bool stall = ticks >= X->stall && !X->trend;
 			stall_count(rc, &st, r, X->mpi, stall, w == TC_NONE ? TC_NONE : rc->waits[w].partner, X->held_w,
 				    stall && !X->mpi ? tc_dur(t, ticks) - rc->ctx[c].median : 0);
 			if (ready > s) rc->wait_s[r] += tc_dur(t, ready - s);  /* + 0 otherwise */
 			s = e;
 		}
 		for (size_t k = p0; k < pk; k++) xc[pers[k].ctx].q = NAN;
+		for (size_t k = t0; k < tk; k++) xc[g.trend[k].ctx].trend = false;
 	}
 	stalls_end(rc, &st);
 	rc->ex_act = ex.a;
 	rc->nexcess = ex.n;
 	free(xc);
 	free(pers);
+	free(g.trend);
 	free(g.first); free(g.end); free(g.nranks); tc_rc_big_free(g.runs); free(g.rfirst); free(g.rend); free(g.own);
 	tc_rc_phase_done(rc, TC_RCP_EXCESS, mark);
 }
