@@ -30,8 +30,10 @@
 
 /* A wait: when its partner was ready, its place k among the waits (activity
  * order), the partner and the partner's activity just before ready (TC_NONE:
- * none).  Handled in time order, so what each one needs is in it. */
+ * none; J_LATER: not looked up yet, partner_act).  Handled in time order, so
+ * what each one needs is in it. */
 struct wref { uint64_t ready; uint32_t k, j, partner; };
+#define J_LATER (TC_NONE - 1)
 /* A wait's state, by place k: when its partner was ready, its waiting time
  * (tc_act_wait) and the cost propagated into it (one line, read at random). */
 struct wst { uint64_t ready; double sec, prop; };
@@ -72,7 +74,9 @@ struct dc {
 	struct tc_rootcause *rc;
 	uint32_t *wfirst;   /* nranks + 1 offsets into wact */
 	uint32_t *wact;     /* the waits' activity indices, rank by rank, in order */
+	uint64_t *wstart;   /* the waits' activities' starts (ticks), likewise */
 	struct wst *ws;     /* per wait (index into wact) */
+	uint32_t *hint;     /* per rank: where partner_act last looked */
 	uint32_t *xfirst;   /* nranks + 1 offsets into xact / xpre */
 	uint32_t *xact;     /* activities with excess, rank by rank, in order */
 	double *xpre;       /* their rank's excess summed up to them, inclusive */
@@ -119,8 +123,6 @@ static void collect_waits(struct dc *d, struct wref *w, struct wst *ws, uint32_t
 	struct tc_rootcause *rc = d->rc;
 	uint32_t N = rc->nranks;
 	size_t n = 0;
-	uint32_t *hint = xmalloc(((size_t)N + 1) * sizeof *hint);
-	for (uint32_t r = 0; r <= N; r++) hint[r] = TC_NONE;
 	d->wfirst = xcalloc((size_t)N + 1, sizeof *d->wfirst);
 	for (uint32_t r = 0; r < N; r++) {
 		d->wfirst[r] = (uint32_t)n;
@@ -130,17 +132,39 @@ static void collect_waits(struct dc *d, struct wref *w, struct wst *ws, uint32_t
 			uint64_t start = tc_rc_act_start(rc, r, i);
 			if (a->ready <= start) continue;  /* a partner, but no waiting */
 			uint32_t p = a->partner;
-			uint32_t j = p < N ? tc_rc_act_before_hint(rc, p, a->ready, &hint[p]) : TC_NONE;
-			w[n] = (struct wref){ a->ready, (uint32_t)n, j, p };
+			w[n] = (struct wref){ a->ready, (uint32_t)n, p < N ? J_LATER : TC_NONE, p };
 			ws[n] = (struct wst){ a->ready, tc_dur(d->t, a->ready - start), 0 };
+			d->wstart[n] = start;
 			wa[n++] = i;
 		}
 	}
 	d->wfirst[N] = (uint32_t)n;
-	free(hint);
 	d->wact = wa;
 	d->ws = ws;
 	*nw = n;
+}
+
+/* The partner's activity just before the wait's ready (w->j, looked up once:
+ * only the waits whose partner has excess, or all when thin contexts need it,
+ * pay for the search through the partner's activities). */
+static uint32_t partner_act(struct dc *d, struct wref *w)
+{
+	if (w->j == J_LATER) w->j = tc_rc_act_before_hint(d->rc, w->partner, w->ready, &d->hint[w->partner]);
+	return w->j;
+}
+
+/* p's last wait (index into wact) whose activity starts before t, TC_NONE:
+ * none; its activity is then at or before p's activity just before t, and
+ * every later wait's is after it (activities are in time order). */
+static uint32_t wait_before(const struct dc *d, uint32_t p, uint64_t t)
+{
+	uint32_t a = d->wfirst[p], b = d->wfirst[p + 1];  /* first with start >= t */
+	while (a < b) {
+		uint32_t mid = a + (b - a) / 2;
+		if (d->wstart[mid] < t) a = mid + 1;
+		else b = mid;
+	}
+	return a > d->wfirst[p] ? a - 1 : TC_NONE;
 }
 
 /* The activities with excess and their running sums; the difference
@@ -178,22 +202,30 @@ static void prepare(struct dc *d, bool changed)
 	d->open = xcalloc(xa.n + 1, sizeof *d->open);
 }
 
-/* Hands cost C of a wait of `wait` seconds to p's interval up to its
- * activity j (the one before the wait's ready; TC_NONE: none); returns the wait
- * (index into wact) its remainder propagates into (TC_NONE: unattributed) and
- * the remainder in *rest. */
-static uint32_t assign(struct dc *d, uint32_t p, uint32_t j, double C, double wait, double *rest)
+/* Hands cost C of wait w of `wait` seconds to its partner p's interval up to
+ * p's activity j just before the wait's ready (none: p had not started);
+ * returns the wait (index into wact) its remainder propagates into (TC_NONE:
+ * unattributed) and the remainder in *rest.  j itself is only looked up when
+ * p has activities with excess: else E = 0, and p's last wait before j is its
+ * last wait starting before ready. */
+static uint32_t assign(struct dc *d, struct wref *w, double C, double wait, double *rest)
 {
 	struct tc_rootcause *rc = d->rc;
+	uint32_t p = w->partner;
 	*rest = C;
-	if (j == TC_NONE) return TC_NONE;
+	if (w->j == TC_NONE || rc->act_first[p] == rc->act_first[p + 1] || rc->rank_t0[p] >= w->ready) return TC_NONE;
 	uint32_t first = rc->act_first[p];
-	uint32_t tw = last_at_or_before(d->wact, d->wfirst[p], d->wfirst[p + 1], j);
+	uint32_t tw = wait_before(d, p, w->ready);
 	uint32_t target = tw == TC_NONE ? TC_NONE : d->wact[tw];
 	uint32_t lo = target == TC_NONE ? first : target;
-	/* the activities with excess in [lo, j]: xact (a, z] */
-	uint32_t z = excess_at(d, p, j), a = lo > first ? excess_at(d, p, lo - 1) : TC_NONE;
-	double E = (z == TC_NONE ? 0 : d->xpre[z]) - (a == TC_NONE ? 0 : d->xpre[a]);
+	double E = 0;
+	uint32_t z = TC_NONE, a = TC_NONE;
+	if (d->xfirst[p] < d->xfirst[p + 1]) {  /* the activities with excess in [lo, j]: xact (a, z] */
+		uint32_t j = partner_act(d, w);
+		z = excess_at(d, p, j);
+		a = lo > first ? excess_at(d, p, lo - 1) : TC_NONE;
+		E = (z == TC_NONE ? 0 : d->xpre[z]) - (a == TC_NONE ? 0 : d->xpre[a]);
+	}
 	double f = wait > 0 && E > 0 ? TC_MIN(1.0, E / wait) : 0;
 	if (f > 0) {  /* E > 0: z is one */
 		uint32_t from = a == TC_NONE ? d->xfirst[p] : a + 1;
@@ -222,15 +254,15 @@ static uint32_t assign(struct dc *d, uint32_t p, uint32_t j, double C, double wa
  * cause interval holds no excess at all, its longest compute segment in a thin
  * context takes the wait as its excess (Böhme's delay: the cause spent that
  * much longer than its victim before the synchronisation).  Marked outlier 3. */
-static bool thin_context_delays(const struct tc_trace *t, struct tc_rootcause *rc, const struct dc *d,
-				const struct wref *w, size_t nw)
+static bool thin_context_delays(const struct tc_trace *t, struct tc_rootcause *rc, struct dc *d, struct wref *w,
+				size_t nw)
 {
 	bool any = false, changed = false;  /* no thin compute context: nothing to do (the usual case on big traces) */
 	for (uint32_t c = 0; c < rc->nctx && !any; c++)
 		any = rc->ctx[c].kind == TC_ACT_COMPUTE && !rc->ctx[c].typical;
 	if (!any) return false;
 	for (size_t k = 0; k < nw; k++) {
-		uint32_t p = w[k].partner, j = w[k].j;
+		uint32_t p = w[k].partner, j = w[k].j == TC_NONE ? TC_NONE : partner_act(d, &w[k]);
 		if (j == TC_NONE) continue;
 		uint32_t best = TC_NONE;
 		uint64_t blen = 0;  /* best's length */
@@ -269,17 +301,21 @@ void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 	 * the scratch the context pass faulted in (fresh pages cost more than
 	 * this pass's own work: docs/rootcause.md, "Cost") */
 	size_t cap = rc->nwaits ? rc->nwaits : 1;
-	char *sc = tc_rc_scratch(rc, cap * (2 * sizeof(struct wref) + sizeof(struct wst) + sizeof(uint32_t)));
+	char *sc = tc_rc_scratch(rc, cap * (2 * sizeof(struct wref) + sizeof(struct wst) + sizeof(uint64_t) +
+					    sizeof(uint32_t)));
 	struct wref *tmp = (struct wref *)(void *)sc;
 	w = tmp + cap;
 	struct wst *ws = (struct wst *)(void *)(w + cap);
-	collect_waits(&d, w, ws, (uint32_t *)(void *)(ws + cap), &nw);
+	d.wstart = (uint64_t *)(void *)(ws + cap);
+	d.hint = xmalloc(((size_t)N + 1) * sizeof *d.hint);
+	for (uint32_t r = 0; r <= N; r++) d.hint[r] = TC_NONE;
+	collect_waits(&d, w, ws, (uint32_t *)(void *)(d.wstart + cap), &nw);
 	prepare(&d, thin_context_delays(t, rc, &d, w, nw));
 	sort_waits(w, nw, tmp);
 	for (size_t k = 0; k < nw; k++) {
 		const struct wst *me = &d.ws[w[k].k];
 		double wait = me->sec, rest;
-		uint32_t to = assign(&d, w[k].partner, w[k].j, wait + me->prop, wait, &rest);
+		uint32_t to = assign(&d, &w[k], wait + me->prop, wait, &rest);
 		/* a propagated cost must reach a wait handled later (an earlier one) */
 		if (to != TC_NONE && d.ws[to].ready < w[k].ready) d.ws[to].prop += rest;
 		else rc->unattributed += rest;
@@ -300,5 +336,5 @@ void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 		}
 	}
 	rc->unattributed += d.lost;
-	free(d.wfirst); free(d.xfirst); free(d.xpre); free(d.coef); free(d.open);
+	free(d.wfirst); free(d.xfirst); free(d.xpre); free(d.coef); free(d.open); free(d.hint);
 }
