@@ -9,11 +9,13 @@
 #     >= 4 % of noise_blocks, compute sleeps the machine woke up late);
 #   - planted cases (cause != none): its confidence is >= 0.5;
 #   - imbalance truth: the verdict's ranks contain delay_rank (or, with no
-#     delay_rank, one of truth's ranks);
+#     delay_rank, one of truth's ranks), and every rank of slow_ranks (a
+#     slow group);
 #   - delay cases (delay_t0_ns in the truth): the top origin (steps.origins[0])
 #     is on delay_rank and [enter_s, exit_s] overlaps [delay_t0_ns, delay_t1_ns]
 #     converted to trace seconds, (t - clock.offset) / clock.resolution (or the
-#     same for delay2_*).
+#     same for delay2_*; for a slow group, delay_iter=all with slow_ranks, on
+#     any rank of the group).
 # Prints "ok CASE" or "not ok CASE: expected ..., got ..." per case, then
 # "planted: X of Y named; clean: X of Y quiet" (and how many clean misses ran
 # while the machine was noisy, from truth's noise_* keys, and how many planted
@@ -63,7 +65,13 @@ in_list() { case ",$2," in *",$1,"*) return 0 ;; esac; return 1; }
 # origin_hits TRUTH PREFIX ORANK OENTER OEXIT OFFSET RES: the origin is on PREFIX_rank and overlaps its interval
 origin_hits() {
 	r=$(key "$2_rank" "$1"); a=$(key "$2_t0_ns" "$1"); b=$(key "$2_t1_ns" "$1")
-	[ -n "$r" ] && [ -n "$a" ] && [ "$3" = "$r" ] || return 1
+	[ -n "$r" ] && [ -n "$a" ] || return 1
+	# a slow group (delay_iter=all, slow_ranks): any of its ranks
+	if [ "$(key "$2_iter" "$1")" = all ] && [ -n "$(key slow_ranks "$1")" ]; then
+		in_list "$3" "$(key slow_ranks "$1")" || return 1
+	else
+		[ "$3" = "$r" ] || return 1
+	fi
 	awk -v e="$4" -v x="$5" -v a="$a" -v b="$b" -v off="$6" -v res="$7" \
 		'BEGIN { a = (a - off) / res; b = (b - off) / res; exit !(e <= b && x >= a) }'
 }
@@ -107,6 +115,9 @@ for d in "$DIR"/*/; do
 				for r in $(key ranks "$truth" | tr ',' ' '); do in_list "$r" "$vr" && hit=1; done
 				[ $hit = 1 ] || why="expected one of ranks [$(key ranks "$truth")] among the verdict's ranks, got $got"
 			fi
+			for r in $(key slow_ranks "$truth" | tr ',' ' '); do
+				[ -z "$why" ] && ! in_list "$r" "$vr" && why="expected every slow rank [$(key slow_ranks "$truth")] among the verdict's ranks, got $got"
+			done
 		fi
 		if [ -z "$why" ] && [ -n "$(key delay_t0_ns "$truth")" ]; then
 			off=$(jq -r '.clock.offset' "$tmp/info.json"); res=$(jq -r '.clock.resolution' "$tmp/info.json")

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <mpi.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,15 +123,19 @@ static inline FILE *expect_open(int argc, char **argv, const char *app, const st
  *                    computes D ms longer in iteration I
  *   --delay2-rank, --delay2-iter, --delay2-ms      a second one
  *   --slow-rank R --slow-ms D   rank R computes D ms longer in every iteration
+ *   --slow-ranks A,B,...        these ranks too (a slow group; at most 16)
  *   --regions 0|1    0: no user regions at all (default 1)
  *   --truth FILE     rank 0 appends what was planted, with CLOCK_MONOTONIC
  *                    times, as key=value lines (contrib/README.md, "Corpus") */
 #define CORPUS_OPTS "--seed", "--jitter-us", "--compute-ms", "--delay-rank", "--delay-iter", "--delay-ms", \
-	"--delay2-rank", "--delay2-iter", "--delay2-ms", "--slow-rank", "--slow-ms", "--regions", "--truth"
+	"--delay2-rank", "--delay2-iter", "--delay2-ms", "--slow-rank", "--slow-ranks", "--slow-ms", "--regions", \
+	"--truth"
 
 struct corpus {
 	int rank;
 	long seed, jitter_us, regions, slow_rank;
+	long slow_more[16];     /* --slow-ranks */
+	int nslow_more;
 	double compute_ms, slow_ms;
 	long drank[2], diter[2];
 	double dms[2];
@@ -168,6 +173,15 @@ static inline void corpus_init(struct corpus *cs, int argc, char **argv, double 
 	}
 	cs->slow_rank = opt_long(argc, argv, "--slow-rank", -1);
 	cs->slow_ms = (double)opt_long(argc, argv, "--slow-ms", 0);
+	const char *more = opt_str(argc, argv, "--slow-ranks", NULL);
+	for (const char *p = more; p && *p && cs->nslow_more < 16;) {
+		char *end;
+		long r = strtol(p, &end, 10);
+		if (end == p || r < 0) app_die("%s", "--slow-ranks wants ranks separated by commas");
+		cs->slow_more[cs->nslow_more++] = r;
+		p = *end == ',' ? end + 1 : end;
+	}
+	if (cs->slow_rank < 0 && cs->nslow_more) cs->slow_rank = cs->slow_more[0];
 	if (cs->jitter_us < 0 || cs->compute_ms < 0) app_die("%s", "--jitter-us and --compute-ms must be >= 0");
 	cs->rng = (uint64_t)cs->seed * 7919u + (uint64_t)cs->rank + 1;
 }
@@ -205,6 +219,15 @@ static inline double corpus_rand(struct corpus *cs)  /* uniform [0, 1), splitmix
 	return (double)((z ^ (z >> 31)) >> 11) * 0x1.0p-53;
 }
 
+/* This rank is slow every iteration (--slow-rank, --slow-ranks). */
+static inline bool corpus_is_slow(const struct corpus *cs)
+{
+	if (cs->rank == cs->slow_rank) return true;
+	for (int k = 0; k < cs->nslow_more; k++)
+		if (cs->rank == cs->slow_more[k]) return true;
+	return false;
+}
+
 /* One compute block of iteration it: base_ms plus jitter, plus the planted
  * delays of this rank and iteration, inside user region `region` (none when
  * --regions 0).  Records when the planted sleeps ran. */
@@ -226,7 +249,7 @@ static inline void corpus_work(struct corpus *cs, long it, double base_ms, const
 			sleep_ms(cs->dms[k]);
 			cs->t1[k] = mono_ns();
 		}
-	if (cs->rank == cs->slow_rank && cs->slow_ms > 0) {
+	if (corpus_is_slow(cs) && cs->slow_ms > 0) {
 		uint64_t t = mono_ns();
 		sleep_ms(cs->slow_ms);
 		if (!cs->t0[2]) cs->t0[2] = t;
@@ -252,6 +275,10 @@ static inline void corpus_truth(struct corpus *cs, int argc, char **argv)
 {
 	uint64_t mine[6] = { cs->t0[0], cs->t1[0], cs->t0[1], cs->t1[1], cs->t0[2], cs->t1[2] }, t[6];
 	MPI_Reduce(mine, t, 6, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+	/* a slow group's first slow block: the earliest of its ranks' */
+	uint64_t first = cs->t0[2] ? cs->t0[2] : UINT64_MAX, earliest;
+	MPI_Reduce(&first, &earliest, 1, MPI_UINT64_T, MPI_MIN, 0, MPI_COMM_WORLD);
+	if (cs->rank == 0 && earliest != UINT64_MAX) t[4] = earliest;
 	uint64_t nz[3] = { cs->blocks, cs->late_blocks, cs->busy_blocks }, nzs[3], mo;
 	MPI_Reduce(nz, nzs, 3, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
 	MPI_Reduce(&cs->max_over_ns, &mo, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
@@ -287,6 +314,12 @@ static inline void corpus_truth(struct corpus *cs, int argc, char **argv)
 		if (!t[0]) truth_delay(f, "delay", cs->slow_rank, "all", t[4], t[5]);
 		truth_delay(f, "slow", cs->slow_rank, "all", t[4], t[5]);
 		fprintf(f, "slow_ms=%g\n", cs->slow_ms);
+		if (cs->nslow_more) {  /* the whole slow group: every one must be named */
+			fprintf(f, "slow_ranks=%ld", cs->slow_rank);
+			for (int k = 0; k < cs->nslow_more; k++)
+				if (cs->slow_more[k] != cs->slow_rank) fprintf(f, ",%ld", cs->slow_more[k]);
+			fprintf(f, "\n");
+		}
 	}
 	const char *win = getenv("TRACECOMB_EMU_BG_WINDOW_MS");
 	long a, b;

@@ -301,23 +301,55 @@ static double standout(const struct tc_rootcause *rc, const double *sum, const d
 }
 
 /* A ramp (each rank a little slower than the one before) puts the critical
- * path through whichever slow rank ends last, often not the slowest: the
- * slowest rank (slowest_rank) is named beside the path's when its summed
- * excess stands out by itself and is at least half the largest of theirs (as
- * blamed_ranks asks of each: a rank with a few small stalls is not "slow").
- * Appends it to bl; returns the new count. */
-static uint32_t add_slowest(const struct tc_rootcause *rc, const double *sum, const uint32_t *cnt, const bool *hot,
-			    double busy, double need, uint32_t *bl, uint32_t k)
+ * path through whichever slow rank ends last, often not the slowest; several
+ * ranks slow throughout (a group given 3x the work) share the path between
+ * them at random, and a rank delayed once may hold more of it than any of
+ * them: blamed_ranks, which asks each to hold half of the largest path
+ * excess, named 5 of 8 slow ranks of 64, or only the delayed one.  So every
+ * rank slow throughout is named beside the path's: at least 3 compute
+ * segments with excess, its summed excess standing out by itself and at
+ * least half the largest of the path's ranks' (as blamed_ranks asks of each:
+ * a rank with a few small stalls is not "slow"); the slowest first
+ * (slowest_rank: the largest excess per segment, as before session 10),
+ * then by summed excess while fewer than maxk slow ranks are named (a third
+ * of the ranks, rounded up: 2 of 5 slow ranks are still a few; the path's
+ * other ranks, a delayed one, are not counted).  Returns the new count of bl
+ * (sorted). */
+static uint32_t add_slow_ranks(const struct tc_rootcause *rc, const double *sum, const uint32_t *cnt, const bool *hot,
+			       double busy, double need, uint32_t maxk, uint32_t *bl, uint32_t k)
 {
-	uint32_t top = slowest_rank(rc, sum, cnt, hot);
+	uint32_t N = rc->nranks, top = slowest_rank(rc, sum, cnt, hot);
 	if (top == TC_NONE) return k;
+	bool *in = xcalloc(N, sizeof *in);
 	double most = 0;
 	for (uint32_t i = 0; i < k; i++) {
-		if (bl[i] == top) return k;
+		in[bl[i]] = true;
 		most = TC_MAX(most, sum[bl[i]]);
 	}
-	if (!(sum[top] >= 0.5 * most) || !(summed_standout(rc, sum, top, busy) >= need)) return k;
-	bl[k++] = top;
+	double *v = xmalloc((size_t)N * 2 * sizeof *v);
+	uint32_t n = 0;
+	for (uint32_t r = 0; r < N; r++)
+		if (r != top && !in[r] && !hot[r] && cnt[r] >= 3 && sum[r] >= 0.5 * most) {
+			v[2 * n] = sum[r];
+			v[2 * n + 1] = r;
+			n++;
+		}
+	qsort(v, n, 2 * sizeof *v, cmp_desc);
+	/* the slowest always, the others while the slow ranks named are fewer
+	 * than maxk (the path's ranks apart: a delayed rank is another cause) */
+	uint32_t added = 0;
+	for (uint32_t j = 0; j <= n && (j == 0 || added < maxk); j++) {
+		uint32_t r = j == 0 ? top : (uint32_t)v[2 * (j - 1) + 1];
+		if (j == 0 && in[r]) {
+			added++;
+			continue;
+		}
+		if (!(sum[r] >= 0.5 * most) || !(summed_standout(rc, sum, r, busy) >= need)) continue;
+		bl[k++] = r;
+		added++;
+	}
+	free(v);
+	free(in);
 	qsort(bl, k, sizeof *bl, tc_cmp_u32);
 	return k;
 }
@@ -363,7 +395,6 @@ void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trac
 		else held -= rc->path_compute_excess[bl[i]];
 	k = kk;
 	if (!k) { free(bl); return; }
-	double S = held / app_path(rc, o, held), conc = held / X;
 	/* on a busy machine the noise itself makes some ranks' sums stand out: ask
 	 * for twice as much of them (standout) */
 	double single, summed, busy = verdict_machine_busy(rc, o, true);
@@ -372,11 +403,16 @@ void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trac
 	compute_excess(rc, sum, big, cnt);
 	double need = o->imb_standout * (1 + busy);
 	double stand = standout(rc, sum, big, bl, k, busy, o->imb_standout, need, &single, &summed);
-	if (stand >= 1) k = add_slowest(rc, sum, cnt, hot, busy, need, bl, k);
+	if (stand >= 1) {  /* the slow ranks named beside them hold their path excess too */
+		k = add_slow_ranks(rc, sum, cnt, hot, busy, need, (N + 2) / 3, bl, k);
+		held = 0;
+		for (uint32_t i = 0; i < k; i++) held += rc->path_compute_excess[bl[i]];
+	}
 	free(sum);
 	free(big);
 	free(cnt);
 	if (!(stand >= 1)) { free(bl); return; }
+	double S = held / app_path(rc, o, held), conc = held / X;
 	V->path_imbalance = held;
 	struct tc_verdict *v = vnew(b, TC_CAUSE_IMBALANCE, TC_NONE);
 	set_ranks(v, bl, k);

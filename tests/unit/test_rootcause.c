@@ -1081,6 +1081,39 @@ static void test_rc_trend_ping_pong(void **state)
 	tc_trace_free(t);
 }
 
+/* Ranks slow throughout share the path at random (the latest of them in each
+ * iteration holds it), and a rank delayed once may hold more of it than any of
+ * them: a 12-rank ring, ranks 2, 5 and 9 compute 300 instead of 100 every
+ * iteration, rank 11 is delayed by 4000 once.  Every slow rank is named
+ * beside the delayed one (add_slow_ranks; before session 10 only the ranks
+ * holding half the largest path excess were, and the slowest: 2, 9 and 11).
+ * Without the delay the three slow ranks; with neither, no imbalance. */
+static void test_rc_slow_group(void **state)
+{
+	(void)state;
+	const uint32_t N = 12, I = 30;
+	uint64_t *x = xcalloc((size_t)N * I, sizeof *x);
+	for (uint32_t i = 0; i < I; i++) x[i * N + 2] = x[i * N + 5] = x[i * N + 9] = 200;
+	for (int c = 0; c < 3; c++) {
+		struct halo_spec h = { .nranks = N, .iters = I, .res = 1, .work = 100, .delay_rank = c == 0 ? 11 : TC_NONE,
+				       .delay_iter = 20, .delay = 4000, .init = 5, .extra = c < 2 ? x : NULL };
+		struct tc_trace *t = halo_trace(&h);
+		struct tc_verdicts *V = verdicts_of(t, NULL);
+		if (c == 2) {
+			for (uint32_t k = 0; k < V->n; k++) assert_int_not_equal(V->v[k].cause, TC_CAUSE_IMBALANCE);
+		} else {
+			assert_int_equal(V->v[0].cause, TC_CAUSE_IMBALANCE);
+			assert_true(V->v[0].confidence >= 0.5);
+			uint32_t want[] = { 2, 5, 9, 11 }, nw = c == 0 ? 4 : 3;
+			assert_int_equal(V->v[0].nranks, nw);
+			for (uint32_t k = 0; k < nw; k++) assert_int_equal(V->v[0].ranks[k], want[k]);
+		}
+		tc_verdicts_free(V);
+		tc_trace_free(t);
+	}
+	free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1094,6 +1127,7 @@ int main(void)
 		cmocka_unit_test(test_rc_wait_isend_inter),
 		cmocka_unit_test(test_rc_report_release),
 		cmocka_unit_test(test_rc_trends),
+		cmocka_unit_test(test_rc_slow_group),
 		cmocka_unit_test(test_rc_trend_ping_pong),
 		cmocka_unit_test(test_rc_caller_merge_invariant),
 		cmocka_unit_test(test_rc_excess_bounds),
