@@ -34,6 +34,7 @@ struct groups {
 	uint32_t *rend;     /* nctx: where they end (room for ctx.nranks from rfirst) */
 	double *own;        /* per context: its own median (before the back-off) */
 	double *buf;        /* the largest context's size */
+	uint8_t *vbin;      /* per value of an MPI context: its activity's time bin (QUIET_BINS over the span) */
 	struct pers *trend; /* the compute runs that trend (tc_rc_trends), by rank (q unused) */
 	size_t ntrend;
 };
@@ -60,6 +61,8 @@ static uint32_t sample_stride(const struct tc_rootcause *rc, const struct tc_rc_
 	uint32_t cap = rc->opts.sample_cap;
 	return cap && C->kind == TC_ACT_MPI && C->n > cap ? (C->n + cap - 1) / cap : 1;
 }
+
+#define QUIET_BINS 10  /* time bins of the span for context_quiet */
 
 /* Per context, while gathering: the rank of the run at hand, whether it has
  * a value yet, the position in the block and the block's chosen offset. */
@@ -121,6 +124,8 @@ static void gather(const struct tc_trace *t, struct tc_rootcause *rc, struct gro
 	g->rend = xmalloc(((size_t)nc + 1) * sizeof *g->rend);
 	memcpy(g->rend, g->rfirst, ((size_t)nc + 1) * sizeof *g->rend);
 	g->runs = tc_rc_big(((size_t)g->rfirst[nc] + 1) * sizeof *g->runs);
+	g->vbin = tc_rc_big(room ? room : 1);  /* only the MPI contexts' pages are written */
+	uint64_t span = rc->t1 > rc->t0 ? rc->t1 - rc->t0 : 1;
 	for (uint32_t r = 0; r < rc->nranks; r++) {
 		uint64_t s = rc->rank_t0[r];  /* the activity's start */
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
@@ -132,7 +137,11 @@ static void gather(const struct tc_trace *t, struct tc_rootcause *rc, struct gro
 				pk[c].run = true;
 				g->runs[g->rend[c]++] = (struct run){ r, g->end[c], 0 };
 			}
-			if (rc->ctx[c].kind == TC_ACT_MPI && (w = tc_rc_wait_of(rc, i)) != TC_NONE) from = rc->waits[w].ready;
+			if (rc->ctx[c].kind == TC_ACT_MPI) {
+				uint64_t at = from > rc->t0 ? from - rc->t0 : 0;
+				g->vbin[g->end[c]] = (uint8_t)TC_MIN((uint64_t)QUIET_BINS - 1, at * QUIET_BINS / span);
+				if ((w = tc_rc_wait_of(rc, i)) != TC_NONE) from = rc->waits[w].ready;
+			}
 			g->val[g->end[c]++] = tc_dur(t, e - from);
 		}
 	}
@@ -174,6 +183,74 @@ static void context_typical(struct tc_rootcause *rc, struct groups *g, uint32_t 
 	for (uint32_t k = 0; k < n; k++) g->buf[k] = fabs(g->buf[k] - C->median);
 	C->mad = 1.4826 * tc_median(g->buf, n);
 	C->typical = C->n >= 3 && C->nranks >= 2;
+}
+
+/* An episode of background traffic longer than the rest of the run: an MPI
+ * context's own time stepped up for one period (a contiguous run of at least
+ * two of QUIET_BINS time bins, each bin's median above QUIET_STEP times the
+ * quietest bin's and above it by the least noise floor, opts.floor_min), with
+ * at least two quiet bins left, and the context's
+ * median among the slow values (above QUIET_STEP times the quiet bins'
+ * median): the slow period is most of the run, the median is no typical
+ * value, and nothing in it was an outlier (tracer-stencil4d-32p's 128 KiB
+ * rendezvous sends, 1.5 times slower in the second half of a 4 ms run, are
+ * not that).  The context then takes the
+ * median and MAD of its quiet bins' values (quiet = 1).  A slowdown shorter
+ * than the rest leaves the median quiet and is found as outliers without
+ * this; one over the whole run leaves no quiet bin and is how the network
+ * is.  Bins with fewer than QUIET_MIN values are left out.  (docs/rootcause.md
+ * §3, "Quiet periods") */
+#define QUIET_STEP 2.0
+#define QUIET_MIN 5
+
+static void context_quiet(struct tc_rootcause *rc, struct groups *g, uint32_t c)
+{
+	struct tc_rc_ctx *C = &rc->ctx[c];
+	uint32_t a = g->first[c], n = g->end[c] - a;
+	if (C->kind != TC_ACT_MPI || n < QUIET_BINS * QUIET_MIN || !(C->median > 0)) return;
+	double med[QUIET_BINS];
+	uint32_t cnt[QUIET_BINS] = { 0 };
+	for (uint32_t k = 0; k < n; k++) cnt[g->vbin[a + k]]++;
+	double lo = INFINITY;
+	for (uint32_t b = 0; b < QUIET_BINS; b++) {
+		med[b] = NAN;
+		if (cnt[b] < QUIET_MIN) continue;
+		uint32_t m = 0;
+		for (uint32_t k = 0; k < n; k++)
+			if (g->vbin[a + k] == b) g->buf[m++] = g->val[a + k];
+		med[b] = tc_median(g->buf, m);
+		lo = TC_MIN(lo, med[b]);
+	}
+	if (!(lo > 0)) return;
+	/* the slow bins: one contiguous run (bins without data inside it allowed);
+	 * slow by the noise floor's least at least (a 1 µs call taking 2 µs for a
+	 * while is no traffic) */
+	double bar = TC_MAX(QUIET_STEP * lo, lo + rc->opts.floor_min);
+	int first = -1, last = -1, nslow = 0, nquiet = 0;
+	for (int b = 0; b < QUIET_BINS; b++) {
+		if (isnan(med[b])) continue;
+		if (med[b] > bar) {
+			if (first < 0) first = b;
+			last = b;
+			nslow++;
+		} else {
+			nquiet++;
+		}
+	}
+	if (nslow < 2 || nquiet < 2) return;
+	for (int b = first; b <= last; b++)
+		if (!isnan(med[b]) && !(med[b] > bar)) return;  /* not one period */
+	uint32_t m = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		uint8_t b = g->vbin[a + k];
+		if (!isnan(med[b]) && !(med[b] > bar)) g->buf[m++] = g->val[a + k];
+	}
+	double q = tc_median(g->buf, m);
+	if (!(C->median > QUIET_STEP * q)) return;
+	C->median = q;
+	for (uint32_t k = 0; k < m; k++) g->buf[k] = fabs(g->buf[k] - q);
+	C->mad = 1.4826 * tc_median(g->buf, m);
+	C->quiet = 1;
 }
 
 /* The values of the contexts ctx[0..nc) (the contexts of one coarse group)
@@ -311,7 +388,10 @@ static void find_trends(const struct tc_rootcause *rc, struct groups *g)
 static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, struct groups *g)
 {
 	gather(t, rc, g);
-	for (uint32_t c = 0; c < rc->nctx; c++) context_typical(rc, g, c);
+	for (uint32_t c = 0; c < rc->nctx; c++) {
+		context_typical(rc, g, c);
+		context_quiet(rc, g, c);
+	}
 	find_trends(rc, g);
 	backoff_thin(rc, g);
 	/* still none, but seen 3 times or more (on one rank): that rank's own
@@ -581,6 +661,7 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 	free(xc);
 	free(pers);
 	free(g.trend);
+	tc_rc_big_free(g.vbin);
 	free(g.first); free(g.end); free(g.nranks); tc_rc_big_free(g.runs); free(g.rfirst); free(g.rend); free(g.own);
 	tc_rc_phase_done(rc, TC_RCP_EXCESS, mark);
 }
