@@ -371,10 +371,10 @@ static void find_trends(const struct tc_rootcause *rc, struct groups *g)
 {
 	VEC(struct pers) v = { 0 };
 	for (uint32_t c = 0; c < rc->nctx; c++) {
-		if (rc->ctx[c].kind != TC_ACT_COMPUTE) continue;
+		if (rc->ctx[c].kind != TC_ACT_COMPUTE || rc->ctx[c].n < (uint32_t)TREND_MIN) continue;
 		for (uint32_t k = g->rfirst[c]; k < g->rend[c]; k++) {
-			uint32_t a = g->runs[k].at;
-			if (!tc_rc_trends(g->val + a, run_end(g, c, k) - a)) continue;
+			uint32_t a = g->runs[k].at, m = run_end(g, c, k) - a;
+			if (m < TREND_MIN || !tc_rc_trends(g->val + a, m)) continue;  /* most runs: one or two values */
 			struct pers x = { g->runs[k].rank, c, 0 };
 			VEC_PUSH(v, x);
 		}
