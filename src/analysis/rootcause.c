@@ -202,14 +202,24 @@ struct build {
 	uint32_t *progress_hint;          /* per receiver: where late_receiver_progress last looked */
 };
 
-/* A call's tag signature: the first message's tag, a collective's op, else none. */
+/* A call's tag signature: the first message's tag (the smallest of the
+ * receives it completes: a Wait* lists them in the order they completed,
+ * which is the timing's, not the program's; keyed by the first, the compute
+ * after a Waitall of a rank whose neighbours were late had other contexts than
+ * its neighbours', and a half of the ranks at twice the work was never
+ * compared with the other half), a collective's op, else none. */
 static uint64_t call_tag(const struct build *b, uint32_t r, const struct tc_call *c)
 {
 	const struct tc_trace *t = b->t;
 	if (!c || c->op == TC_NONE) return 0xffff;
 	const struct tc_op *op = &t->ranks[r].ops[c->op];
 	if (op->nsend) return t->msgs[tc_op_sends(t, r, op)[0]].tag;
-	if (op->nrecv) return b->rx.a[op->first_recv].tag;
+	if (op->nrecv) {
+		const struct tc_recv *v = b->rx.a + op->first_recv;
+		uint32_t tag = v[0].tag;
+		for (uint32_t i = 1; i < op->nrecv; i++) tag = TC_MIN(tag, v[i].tag);
+		return tag;
+	}
 	if (op->coll != TC_NONE) return 0x10000u + t->colls[op->coll].op;
 	return 0xffff;
 }

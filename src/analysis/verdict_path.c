@@ -311,8 +311,9 @@ static double standout(const struct tc_rootcause *rc, const double *sum, const d
  * least half the largest of the path's ranks' (as blamed_ranks asks of each:
  * a rank with a few small stalls is not "slow"); the slowest first
  * (slowest_rank: the largest excess per segment, as before session 10),
- * then by summed excess while fewer than maxk slow ranks are named (a third
- * of the ranks, rounded up: 2 of 5 slow ranks are still a few; the path's
+ * then by summed excess while fewer than maxk slow ranks are named (half of
+ * the ranks: 2 of 5, or every even rank at twice the work, are still an
+ * imbalance, where a third left 3 of 32 slow ranks unnamed; the path's
  * other ranks, a delayed one, are not counted).  Returns the new count of bl
  * (sorted). */
 static uint32_t add_slow_ranks(const struct tc_rootcause *rc, const double *sum, const uint32_t *cnt, const bool *hot,
@@ -404,7 +405,7 @@ void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trac
 	double need = o->imb_standout * (1 + busy);
 	double stand = standout(rc, sum, big, bl, k, busy, o->imb_standout, need, &single, &summed);
 	if (stand >= 1) {  /* the slow ranks named beside them hold their path excess too */
-		k = add_slow_ranks(rc, sum, cnt, hot, busy, need, (N + 2) / 3, bl, k);
+		k = add_slow_ranks(rc, sum, cnt, hot, busy, need, TC_MAX(1u, N / 2), bl, k);
 		held = 0;
 		for (uint32_t i = 0; i < k; i++) held += rc->path_compute_excess[bl[i]];
 	}

@@ -24,7 +24,11 @@
 # beside a delayed rank; every one must be named, the top origin on one of
 # them), and inter-node transfers 20x slower from half the run on (an
 # episode longer than the rest: background) or over the whole run (how the
-# network is: none), both of which read "none" before.
+# network is: none), both of which read "none" before; and half of the ranks
+# at twice the work (read "none": gen writes a Waitall's receives in the order
+# they completed, and the compute after it was keyed by the first one's tag,
+# so the slow ranks' compute had contexts of its own).  The top origin must
+# be on the listed rank, or on one of the list.
 # Env: BIN, BUILD.
 . "$(dirname "$0")/../lib.sh"
 GEN=$BUILD/bench/gen
@@ -65,6 +69,7 @@ inter-noise|background|-|--ranks 64 --iters 200 --noise-inter 0.4:0.6:0.002 --se
 jitter-clean|none|-|--ranks 16 --iters 200 --seed 3 --jitter 0.3
 group-slow|imbalance|1,2,3,4,5,6,7,8|--ranks 64 --iters 200 --seed 3 --imbalance
 group-slow-delay|imbalance|1,2,3,4,5,6,7,8,20|--ranks 64 --iters 200 --seed 3 --imbalance --delay 20:100:0.05
+half-slow|imbalance|0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,62|--ranks 64 --iters 200 --seed 4 --slow-every 2:2
 inter-late|background|-|--ranks 64 --iters 200 --seed 9 --slow-inter 0.5:20
 inter-whole|none|-|--ranks 64 --iters 200 --seed 9 --slow-inter 0:20
 CASES
