@@ -110,6 +110,8 @@ static void scope_alloc(const struct tc_trace *t, const struct tc_latency *lat, 
 	s->w_binter = xcalloc(W1, sizeof(uint64_t));
 }
 
+#define SCOPE_AHEAD 16  /* messages fetched ahead in scope_compute */
+
 static void scope_compute(const struct tc_trace *t, const struct tc_latency *lat, uint32_t region,
 			  const uint32_t *by_win, const uint32_t *win_first, struct scope_stats *s)
 {
@@ -125,6 +127,11 @@ static void scope_compute(const struct tc_trace *t, const struct tc_latency *lat
 		uint32_t nb = 0, ni = 0, nt = 0;
 		for (uint32_t k = win_first[w]; k < win_first[w + 1]; k++) {
 			uint32_t i = by_win[k];
+			if (k + SCOPE_AHEAD < win_first[W]) {  /* the messages are read in window order, at random */
+				uint32_t j = by_win[k + SCOPE_AHEAD];
+				__builtin_prefetch(&t->msgs[j]);
+				__builtin_prefetch(&lat->l[j]);
+			}
 			const struct tc_msg *m = &t->msgs[i];
 			if (!in_scope(lat, region, m)) continue;
 			s->msgs++;
