@@ -377,6 +377,54 @@ static double app_path(const struct tc_rootcause *rc, const struct tc_verdict_op
 	return len > held && len > 0 ? len : rc->path_len;
 }
 
+/* The evidence, the blamed steps and the text of an imbalance claim v on the
+ * path: held s of the path's excess (S of the path, conc of its compute
+ * excess), standing out single / summed. */
+static void imbalance_describe(struct tc_verdict *v, const struct tc_verdicts *V, const struct tc_trace *t,
+			       const struct tc_rootcause *rc, const struct tc_steps *st, double held, double S,
+			       double conc, double single, double summed)
+{
+	double dc = 0, own = 0, caused = 0, waited = 0;
+	uint32_t k = v->nranks;
+	for (uint32_t i = 0; i < k; i++) {
+		dc += rc->delay_cost[v->ranks[i]];
+		own += V->rank[v->ranks[i]].own_late;
+		caused += V->rank[v->ranks[i]].caused;
+		waited += V->rank[v->ranks[i]].waited;
+	}
+	ev_add(v, "excess_s", held);
+	ev_add(v, "path_share", S);
+	ev_add(v, "concentration", conc);
+	ev_add(v, "delay_cost_s", dc);
+	ev_add(v, "path_s", rc->path_len);
+	ev_add(v, "standout", TC_MAX(single, summed));
+	ev_add(v, "standout_single", single);
+	ev_add(v, "standout_summed", summed);
+	ev_add(v, "path_compute_share", rc->share[TC_CP_COMPUTE]);
+	ev_add(v, "own_late_s", own);
+	ev_add(v, "caused_s", caused);
+	ev_add(v, "waited_s", waited);
+	blame_steps(v, t, rc, st, V->opts.max_steps);
+	char *rs = ranks_str(v->ranks, v->nranks);
+	char b1[32], b2[32], b3[32];
+	fmt_seconds(b1, sizeof b1, held);
+	fmt_seconds(b2, sizeof b2, dc);
+	struct strbuf sb;
+	sb_init(&sb);
+	for (uint32_t i = 0; i < v->nsteps && i < 3; i++) {
+		fmt_seconds(b3, sizeof b3, v->steps[i].seconds);
+		sb_printf(&sb, "%srank %u step %u at %.4f s (+%s)", i ? ", " : "", v->steps[i].rank, v->steps[i].step,
+			  v->steps[i].at, b3);
+	}
+	v->summary = xasprintf("compute imbalance: rank%s %s computed %s beyond the typical on the critical path "
+			       "(%.0f%% of it) and made others wait %s; worst at %s", k > 1 ? "s" : "", rs, b1, 100 * S, b2,
+			       sb.s ? sb.s : "-");
+	v->advice = xasprintf("rebalance the work of rank%s %s (their computation before the named steps), or "
+			      "check those ranks' nodes for interference", k > 1 ? "s" : "", rs);
+	sb_free(&sb);
+	free(rs);
+}
+
 void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc,
 		       const struct tc_steps *st, const bool *hot)
 {
@@ -421,44 +469,7 @@ void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trac
 	/* full weight at twice what is asked, less one (3 for the 2 asked) */
 	double full = TC_MAX((single - 1) / (2 * (o->imb_standout - 1)), (summed - 1) / (2 * (need - 1)));
 	v->confidence = clamp01(S / o->path_full) * clamp01(conc / o->imb_concentration) * clamp01(full);
-	double dc = 0, own = 0, caused = 0, waited = 0;
-	for (uint32_t i = 0; i < k; i++) {
-		dc += rc->delay_cost[v->ranks[i]];
-		own += V->rank[v->ranks[i]].own_late;
-		caused += V->rank[v->ranks[i]].caused;
-		waited += V->rank[v->ranks[i]].waited;
-	}
-	ev_add(v, "excess_s", held);
-	ev_add(v, "path_share", S);
-	ev_add(v, "concentration", conc);
-	ev_add(v, "delay_cost_s", dc);
-	ev_add(v, "path_s", rc->path_len);
-	ev_add(v, "standout", TC_MAX(single, summed));
-	ev_add(v, "standout_single", single);
-	ev_add(v, "standout_summed", summed);
-	ev_add(v, "path_compute_share", rc->share[TC_CP_COMPUTE]);
-	ev_add(v, "own_late_s", own);
-	ev_add(v, "caused_s", caused);
-	ev_add(v, "waited_s", waited);
-	blame_steps(v, t, rc, st, o->max_steps);
-	char *rs = ranks_str(v->ranks, v->nranks);
-	char b1[32], b2[32], b3[32];
-	fmt_seconds(b1, sizeof b1, held);
-	fmt_seconds(b2, sizeof b2, dc);
-	struct strbuf sb;
-	sb_init(&sb);
-	for (uint32_t i = 0; i < v->nsteps && i < 3; i++) {
-		fmt_seconds(b3, sizeof b3, v->steps[i].seconds);
-		sb_printf(&sb, "%srank %u step %u at %.4f s (+%s)", i ? ", " : "", v->steps[i].rank, v->steps[i].step,
-			  v->steps[i].at, b3);
-	}
-	v->summary = xasprintf("compute imbalance: rank%s %s computed %s beyond the typical on the critical path "
-			       "(%.0f%% of it) and made others wait %s; worst at %s", k > 1 ? "s" : "", rs, b1, 100 * S, b2,
-			       sb.s ? sb.s : "-");
-	v->advice = xasprintf("rebalance the work of rank%s %s (their computation before the named steps), or "
-			      "check those ranks' nodes for interference", k > 1 ? "s" : "", rs);
-	sb_free(&sb);
-	free(rs);
+	imbalance_describe(v, V, t, rc, st, held, S, conc, single, summed);
 }
 
 /* Persistent imbalance off the critical path.  Under dynamic work
