@@ -38,8 +38,11 @@ assert eval(sys.argv[2]), sys.argv[2]
 ' "$out" "$expr"; then echo "ok $name"; else echo "not ok $name"; fi
 }
 
+# the top origin: rank 1's MPI_Send of step 52 (163 us above its context);
+# until session 10 the compute before a send at step 57, which grows with the
+# doubling message and is a trend now, not an outlier (docs/rootcause.md §3)
 check pingpong-default pipit-ping-pong-2p \
-	's["partitions"] == 16 and s["max_step"] == 62 and s["events"] == 32 and s["hotspots"] == [] and s["origins"][0]["rank"] == 1 and s["origins"][0]["step"] == 57 and not s["options"]["caller_merge"]'
+	's["partitions"] == 16 and s["max_step"] == 62 and s["events"] == 32 and s["hotspots"] == [] and s["origins"][0]["rank"] == 1 and s["origins"][0]["step"] == 52 and s["origins"][0]["activity"] == "mpi_own" and not s["options"]["caller_merge"]'
 check pingpong-caller-merge pipit-ping-pong-2p \
 	's["partitions"] == 1 and s["max_step"] == 62 and s["options"]["caller_merge"]' --opt caller_merge=on
 check stencil32 tracer-stencil4d-32p \
