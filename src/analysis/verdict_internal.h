@@ -46,12 +46,33 @@ static inline void set_ranks(struct tc_verdict *v, const uint32_t *r, uint32_t n
 	qsort(v->ranks, n, sizeof *v->ranks, tc_cmp_u32);
 }
 
+/* The blamed ranks (sorted) for a verdict's text: ranges ("0-3,8"); every
+ * d-th rank of a range as "0-62 step 2 (32 ranks)"; a list longer than
+ * RANKS_TEXT characters cut at a comma with "... (N ranks)" (the JSON's
+ * `ranks` has them all: 32 ranks listed one by one took 4 lines of an 80-column
+ * verdict view, twice). */
+#define RANKS_TEXT 48
+
 static inline char *ranks_str(const uint32_t *r, uint32_t n)
 {
 	struct strbuf b;
 	sb_init(&b);
+	uint32_t d = n >= 4 ? r[1] - r[0] : 0;
+	for (uint32_t i = 2; d > 1 && i < n; i++)
+		if (r[i] - r[i - 1] != d) d = 0;
+	if (d > 1) {
+		sb_printf(&b, "%u-%u step %u (%u ranks)", r[0], r[n - 1], d, n);
+		return sb_detach(&b);
+	}
 	fmt_ranges(&b, r, n);
 	if (!b.s) sb_add(&b, "-");
+	if (strlen(b.s) > RANKS_TEXT) {
+		char *cut = b.s + RANKS_TEXT - 12;
+		while (cut > b.s && *cut != ',') cut--;
+		*cut = '\0';
+		b.len = (size_t)(cut - b.s);
+		sb_printf(&b, ",... (%u ranks)", n);
+	}
 	return sb_detach(&b);
 }
 

@@ -1160,6 +1160,30 @@ static void test_rc_slow_group(void **state)
 	free(x);
 }
 
+/* The blamed ranks in a verdict's text (verdict_internal.h, ranks_str). */
+static void test_verdict_ranks_text(void **state)
+{
+	(void)state;
+	const uint32_t even[] = { 0, 2, 4, 6 }, mixed[] = { 1, 2, 3, 5 }, three[] = { 1, 4, 7 };
+	char *s = ranks_str(even, 4);
+	assert_string_equal(s, "0-6 step 2 (4 ranks)");
+	free(s);
+	s = ranks_str(mixed, 4);
+	assert_string_equal(s, "1-3,5");
+	free(s);
+	s = ranks_str(three, 3);  /* three are listed */
+	assert_string_equal(s, "1,4,7");
+	free(s);
+	uint32_t many[30];
+	for (uint32_t i = 0; i < 30; i++) many[i] = i * i;  /* 0,1,4,9,...,841 */
+	s = ranks_str(many, 30);
+	assert_string_equal(s, "0-1,4,9,16,25,36,49,64,81,100,121,... (30 ranks)");  /* cut at a comma, 48 characters */
+	free(s);
+	s = ranks_str(NULL, 0);
+	assert_string_equal(s, "-");
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1173,6 +1197,7 @@ int main(void)
 		cmocka_unit_test(test_rc_wait_isend_inter),
 		cmocka_unit_test(test_rc_report_release),
 		cmocka_unit_test(test_rc_trends),
+		cmocka_unit_test(test_verdict_ranks_text),
 		cmocka_unit_test(test_rc_slow_group),
 		cmocka_unit_test(test_rc_mw_slow_workers),
 		cmocka_unit_test(test_rc_trend_ping_pong),
