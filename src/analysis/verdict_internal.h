@@ -65,7 +65,7 @@ static inline char *ranks_str(const uint32_t *r, uint32_t n)
 		return sb_detach(&b);
 	}
 	fmt_ranges(&b, r, n);
-	if (!b.s) sb_add(&b, "-");
+	if (!b.s || !*b.s) sb_add(&b, "-");
 	if (strlen(b.s) > RANKS_TEXT) {
 		char *cut = b.s + RANKS_TEXT - 12;
 		while (cut > b.s && *cut != ',') cut--;
