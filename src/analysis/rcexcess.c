@@ -188,18 +188,17 @@ static void context_typical(struct tc_rootcause *rc, struct groups *g, uint32_t 
 /* An episode of background traffic longer than the rest of the run: an MPI
  * context's own time stepped up for one period (a contiguous run of at least
  * two of QUIET_BINS time bins, each bin's median above QUIET_STEP times the
- * quietest bin's and above it by the least noise floor, opts.floor_min), with
- * at least two quiet bins left, and the context's
- * median among the slow values (above QUIET_STEP times the quiet bins'
- * median): the slow period is most of the run, the median is no typical
- * value, and nothing in it was an outlier (tracer-stencil4d-32p's 128 KiB
- * rendezvous sends, 1.5 times slower in the second half of a 4 ms run, are
- * not that).  The context then takes the
- * median and MAD of its quiet bins' values (quiet = 1).  A slowdown shorter
- * than the rest leaves the median quiet and is found as outliers without
- * this; one over the whole run leaves no quiet bin and is how the network
- * is.  Bins with fewer than QUIET_MIN values are left out.  (docs/rootcause.md
- * §3, "Quiet periods") */
+ * quietest bin's and above it by the least noise floor, opts.floor_min),
+ * with at least two quiet bins left, and the context's median among the slow
+ * values (above QUIET_STEP times the quiet bins' median): the slow period is
+ * most of the run, the median is no typical value, and nothing in it was an
+ * outlier.  The context then takes the median and MAD of its quiet bins'
+ * values (quiet = 1).  A slowdown shorter than the rest leaves the median
+ * quiet and is found as outliers without this; one over the whole run
+ * leaves no quiet bin and is how the network is; tracer-stencil4d-32p's
+ * 128 KiB rendezvous sends, 1.5 times slower in the second half of a 4 ms
+ * run, are neither.  Bins with fewer than QUIET_MIN values are left out
+ * (docs/rootcause.md §3, "Quiet periods"). */
 #define QUIET_STEP 2.0
 #define QUIET_MIN 5
 
@@ -337,11 +336,12 @@ static void backoff_thin(struct tc_rootcause *rc, const struct groups *gr)
  * a delay: they are neither stalls nor outliers of the context (a rank that
  * slows down alone still stands above the others' quartile: persistent
  * excess).  Trend: Mann-Kendall's S over at most TREND_PICK values evenly
- * spaced over the run has z = S / sd(S) >= TREND_Z (fewer than 1 in 80 runs of iid values)
- * and at least TREND_STEPS of the successive steps go its way (a step up,
- * half fast then half slow, as a job starting on the node halfway through,
- * has a large S but about half of its steps down); runs shorter than
- * TREND_MIN never trend (docs/rootcause.md §3, "Trends"). */
+ * spaced over the run has |z| = |S| / sd(S) >= TREND_Z (fewer than 1 in 80
+ * runs of independent values) and at least TREND_STEPS of the successive
+ * steps go its way (a step up, half fast then half slow, as a job starting
+ * on the node halfway through, has a large S but about half of its steps
+ * down); runs shorter than TREND_MIN never trend (docs/rootcause.md §3,
+ * "Trends"). */
 #define TREND_MIN 6
 #define TREND_PICK 32
 #define TREND_Z 2.5
