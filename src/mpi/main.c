@@ -22,8 +22,8 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: mpirun -np P tracecomb-mpi prep TRACE [-o FILE [--force] [--opt KEY=VALUE]...\n"
-		   "                 [--steps-bound SIZE]] [--dump DIR] [--replay FILE] [--stats]\n"
+	fprintf(f, "usage: mpirun -np P tracecomb-mpi prep TRACE [-o FILE] [--force] [--opt KEY=VALUE]...\n"
+		   "                 [--steps-bound SIZE] [--dump DIR] [--replay FILE] [--stats]\n"
 		   "      every process reads its share of the ranks (whole ranks, balanced by the\n"
 		   "      definitions' event counts) and the model is built across the processes:\n"
 		   "      messages matched and numbered, collectives grouped, exactly as `tracecomb`\n"
@@ -33,7 +33,10 @@ static void usage(FILE *f)
 		   "      `report`, `render` as a serial `tracecomb prep` cache (docs/cache.md), with\n"
 		   "      what a serial cache stores: the model, the application span, the logical\n"
 		   "      steps and the lateness summary. An existing FILE is replaced when it is a\n"
-		   "      cache file, else only with --force. --opt KEY=VALUE as `tracecomb prep`'s: the\n"
+		   "      cache file, else only with --force. Without -o (and without --dump and\n"
+		   "      --replay) the file goes where `tracecomb prep` puts it and `tracecomb TRACE`\n"
+		   "      finds it: $XDG_CACHE_HOME/tracecomb/, else ~/.cache/tracecomb/.\n"
+		   "      --opt KEY=VALUE as `tracecomb prep`'s: the\n"
 		   "      cache matches the commands given the same options (but caller_merge=on: the\n"
 		   "      steps are then not stored).\n"
 		   "      --steps-bound SIZE: the memory process 0 may take to gather the communication\n"
@@ -294,11 +297,55 @@ static int prep_run(struct tc_mpi *M, const struct prep *o)
 	return rc;
 }
 
+/* With neither -o nor --dump / --replay: the cache goes where `tracecomb
+ * prep` puts it and `tracecomb TRACE` looks for it, $XDG_CACHE_HOME/tracecomb/
+ * (else ~/.cache/tracecomb/), named from the archive's identity; process 0
+ * decides (and creates the directory) and tells the others.  *path: the
+ * place (the caller frees), NULL when it cannot be had (one message). */
+static int default_out(struct tc_mpi *M, const struct prep *o, char **path)
+{
+	char *p = NULL;
+	int rc = 0;
+	if (M->rank == 0) {
+		char *e = NULL, *dir = NULL, *anchor = tc_find_anchor(o->trace, &e);
+		if (!anchor) {
+			fprintf(stderr, "tracecomb-mpi: %s\n", e ? e : o->trace);
+			rc = TC_EXIT_TRACE;
+		} else if (!(p = tc_cache_default_path(anchor, &dir, &e))) {
+			fprintf(stderr, "tracecomb-mpi: prep: %s; give -o FILE\n", e);
+			rc = TC_EXIT_OUTPUT;
+		} else if (!tc_cache_mkdir(dir)) {
+			fprintf(stderr, "tracecomb-mpi: prep: cannot create the cache directory %s: %s; give -o FILE\n", dir,
+				strerror(errno));
+			rc = TC_EXIT_OUTPUT;
+		}
+		free(anchor);
+		free(dir);
+		free(e);
+	}
+	if ((rc = agree_rc(M, rc))) {
+		free(p);
+		return rc;
+	}
+	int len = M->rank == 0 ? (int)strlen(p) + 1 : 0;
+	MPI_Bcast(&len, 1, MPI_INT, 0, M->comm);
+	if (M->rank != 0) p = xmalloc((size_t)len);
+	MPI_Bcast(p, len, MPI_CHAR, 0, M->comm);
+	*path = p;
+	return 0;
+}
+
 static int prep(struct tc_mpi *M, int argc, char **argv)
 {
 	struct prep o;
+	char *dflt = NULL;
 	int rc = parse(argc, argv, &o, M->rank == 0);
+	if (!rc && !o.out && !o.dump && !o.replay && !(rc = default_out(M, &o, &dflt))) {
+		o.out = dflt;
+		o.force = true;  /* the default place holds caches only, as for `tracecomb prep` */
+	}
 	if (!rc) rc = prep_run(M, &o);
+	free(dflt);
 	free(o.opts);
 	return rc;
 }

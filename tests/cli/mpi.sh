@@ -17,6 +17,8 @@
 # serial prep's but for the load times and checksums; --opt goes into the
 # cache as prep's (the steps made with it); prep -o writes that one
 # file, replaces a cache file, refuses another existing FILE without --force;
+# without -o it writes the default place, where `tracecomb TRACE` finds it,
+# and a place that cannot be made ends with one message and exit 4;
 # a process that cannot read
 # its share ends every process with one message, exit 2 and no output.
 # Prints "ok NAME", "not ok NAME: why" or "skip NAME: why" per case.
@@ -286,6 +288,21 @@ if [ -f "$G/traces.otf2" ]; then
 		echo "skip killed-one: the processes were not seen in time"
 	fi
 fi
+
+# no -o: the cache goes to the default place (as `tracecomb prep`), where
+# `tracecomb TRACE` finds it by itself; an unwritable place: one message,
+# exit 4, nothing written
+T=$TRACES/casita-late-sender-barrier-4p
+xdg=$TMPD/xdg
+mkdir -p "$xdg"
+XDG_CACHE_HOME=$xdg timeout 120 $MPIRUN -np 2 "$MPI_BIN" prep "$T" >"$TMPD/d.out" 2>&1; rc=$?
+f=$(ls "$xdg"/tracecomb/*.tcc 2>/dev/null | head -n 1)
+check "default-place written" [ $rc -eq 0 ] && [ -n "$f" ] && grep -q "prep: wrote $f" "$TMPD/d.out"
+XDG_CACHE_HOME=$xdg "$BIN" info "$T" >/dev/null 2>"$TMPD/d.err"
+check "default-place used" grep -qx "cache: $f used" "$TMPD/d.err"
+: >"$TMPD/plain"   # a file where the directory should be: refused even for root
+XDG_CACHE_HOME=$TMPD/plain/x timeout 120 $MPIRUN -np 2 "$MPI_BIN" prep "$T" >"$TMPD/d.out" 2>&1; rc=$?
+check "default-place refused" [ $rc -eq 4 ] && [ "$(grep -c 'cannot create the cache directory' "$TMPD/d.out")" = 1 ] && [ ! -s "$TMPD/plain" ]
 
 # --help; make mpi without mpicc says why
 "$MPI_BIN" --help >"$TMPD/help" 2>&1
