@@ -31,6 +31,10 @@ char *tc_cache_default_path(const char *anchor, char **dir, char **err);
 bool tc_cache_is_file(const char *path);
 /* mkdir -p of dir (mode 0700 for the parts it creates); false with errno. */
 bool tc_cache_mkdir(const char *dir);
+/* Where prep writes a cache without -o: tc_cache_default_path with its
+ * directory made (caller frees).  NULL and *err (caller frees) when there is
+ * no home for it or the directory cannot be made. */
+char *tc_cache_default_place(const char *anchor, char **err);
 
 /* Bytes the model's arrays and strings take in memory (the cache-size budget's
  * denominator; docs/cache.md). */

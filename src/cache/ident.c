@@ -202,6 +202,18 @@ char *tc_cache_default_path(const char *anchor, char **dir, char **err)
 	return path;
 }
 
+char *tc_cache_default_place(const char *anchor, char **err)
+{
+	char *dir = NULL, *path = tc_cache_default_path(anchor, &dir, err);
+	if (path && !tc_cache_mkdir(dir)) {
+		*err = xasprintf("cannot create the cache directory %s: %s", dir, strerror(errno));
+		free(path);
+		path = NULL;
+	}
+	free(dir);
+	return path;
+}
+
 uint64_t tc_trace_bytes(const struct tc_trace *t)
 {
 	uint64_t b = sizeof *t + (uint64_t)t->nranks * sizeof *t->ranks + (uint64_t)t->nlocs * sizeof *t->locs;

@@ -2,7 +2,6 @@
  * the cache stores (the logical steps) and write the cache file, atomically
  * (a temporary file renamed into place), by default under
  * $XDG_CACHE_HOME/tracecomb/ and never into the trace directory.  docs/cache.md. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -56,17 +55,9 @@ static char *out_path(const struct prep_args *A, const char *anchor, bool *force
 		*force = A->force || tc_cache_is_file(A->out);
 		return xstrdup(A->out);
 	}
-	char *dir = NULL, *err = NULL, *path = tc_cache_default_path(anchor, &dir, &err);
+	char *err = NULL, *path = tc_cache_default_place(anchor, &err);
 	*force = true;
-	if (path && !tc_cache_mkdir(dir)) {
-		fprintf(stderr, "tracecomb prep: warning: cannot create the cache directory %s: %s; nothing written\n",
-			dir, strerror(errno));
-		free(path);
-		path = NULL;
-	} else if (!path) {
-		fprintf(stderr, "tracecomb prep: warning: %s; nothing written\n", err);
-	}
-	free(dir);
+	if (!path) fprintf(stderr, "tracecomb prep: warning: %s; nothing written\n", err);
 	free(err);
 	return path;
 }

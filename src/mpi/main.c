@@ -307,20 +307,15 @@ static int default_out(struct tc_mpi *M, const struct prep *o, char **path)
 	char *p = NULL;
 	int rc = 0;
 	if (M->rank == 0) {
-		char *e = NULL, *dir = NULL, *anchor = tc_find_anchor(o->trace, &e);
+		char *e = NULL, *anchor = tc_find_anchor(o->trace, &e);
 		if (!anchor) {
 			fprintf(stderr, "tracecomb-mpi: %s\n", e ? e : o->trace);
 			rc = TC_EXIT_TRACE;
-		} else if (!(p = tc_cache_default_path(anchor, &dir, &e))) {
+		} else if (!(p = tc_cache_default_place(anchor, &e))) {
 			fprintf(stderr, "tracecomb-mpi: prep: %s; give -o FILE\n", e);
-			rc = TC_EXIT_OUTPUT;
-		} else if (!tc_cache_mkdir(dir)) {
-			fprintf(stderr, "tracecomb-mpi: prep: cannot create the cache directory %s: %s; give -o FILE\n", dir,
-				strerror(errno));
 			rc = TC_EXIT_OUTPUT;
 		}
 		free(anchor);
-		free(dir);
 		free(e);
 	}
 	if ((rc = agree_rc(M, rc))) {
