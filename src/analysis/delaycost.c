@@ -116,8 +116,9 @@ static uint32_t excess_at(const struct dc *d, uint32_t p, uint32_t i)
 	return last_at_or_before(d->xact, d->xfirst[p], d->xfirst[p + 1], i);
 }
 
-/* One pass: the waits (per rank, in order) and where each one's partner was
- * when it became ready (searched from the previous answer on that partner). */
+/* One pass: the waits (per rank, in order), their starts and waiting times;
+ * where each one's partner was when it became ready is looked up later, and
+ * only when needed (partner_act). */
 static void collect_waits(struct dc *d, struct wref *w, struct wst *ws, uint32_t *wa, size_t *nw)
 {
 	struct tc_rootcause *rc = d->rc;

@@ -336,18 +336,15 @@ static uint32_t add_slow_ranks(const struct tc_rootcause *rc, const double *sum,
 			n++;
 		}
 	qsort(v, n, 2 * sizeof *v, cmp_desc);
-	/* the slowest always, the others while the slow ranks named are fewer
-	 * than maxk (the path's ranks apart: a delayed rank is another cause) */
+	/* the slowest whatever maxk, then the others while the slow ranks named
+	 * are fewer than maxk (the path's ranks apart: a delayed rank is another
+	 * cause); the others are at least half the most already */
 	uint32_t added = 0;
-	for (uint32_t j = 0; j <= n && (j == 0 || added < maxk); j++) {
-		uint32_t r = j == 0 ? top : (uint32_t)v[2 * (j - 1) + 1];
-		if (j == 0 && in[r]) {
-			added++;
-			continue;
-		}
-		if (!(sum[r] >= 0.5 * most) || !(summed_standout(rc, sum, r, busy) >= need)) continue;
-		bl[k++] = r;
-		added++;
+	if (in[top]) added++;
+	else if (sum[top] >= 0.5 * most && summed_standout(rc, sum, top, busy) >= need) bl[k++] = top, added++;
+	for (uint32_t j = 0; j < n && added < maxk; j++) {
+		uint32_t r = (uint32_t)v[2 * j + 1];
+		if (summed_standout(rc, sum, r, busy) >= need) bl[k++] = r, added++;
 	}
 	free(v);
 	free(in);
