@@ -9,8 +9,9 @@
 #     >= 4 % of noise_blocks, compute sleeps the machine woke up late);
 #   - planted cases (cause != none): its confidence is >= 0.5;
 #   - imbalance truth: the verdict's ranks contain delay_rank (or, with no
-#     delay_rank, one of truth's ranks), and every rank of slow_ranks (a
-#     slow group);
+#     delay_rank, one of truth's ranks), every rank of slow_ranks (a
+#     slow group), and delay2_rank when it was delayed in the same
+#     iteration as delay_rank (parallel delays);
 #   - delay cases (delay_t0_ns in the truth): the top origin (steps.origins[0])
 #     is on delay_rank and [enter_s, exit_s] overlaps [delay_t0_ns, delay_t1_ns]
 #     converted to trace seconds, (t - clock.offset) / clock.resolution (or the
@@ -114,6 +115,12 @@ for d in "$DIR"/*/; do
 				hit=0
 				for r in $(key ranks "$truth" | tr ',' ' '); do in_list "$r" "$vr" && hit=1; done
 				[ $hit = 1 ] || why="expected one of ranks [$(key ranks "$truth")] among the verdict's ranks, got $got"
+			fi
+			# two delays in the same iteration (parallel): both ranks
+			d2=$(key delay2_rank "$truth") di=$(key delay_iter "$truth")
+			if [ -z "$why" ] && [ -n "$d2" ] && [ "$di" != all ] && [ "$(key delay2_iter "$truth")" = "$di" ] &&
+			   ! in_list "$d2" "$vr"; then
+				why="expected both ranks delayed in iteration $di ($dr, $d2) among the verdict's ranks, got $got"
 			fi
 			for r in $(key slow_ranks "$truth" | tr ',' ' '); do
 				[ -z "$why" ] && ! in_list "$r" "$vr" && why="expected every slow rank [$(key slow_ranks "$truth")] among the verdict's ranks, got $got"

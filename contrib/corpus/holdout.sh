@@ -11,7 +11,10 @@
 # the plant, same tracer placement).  mw-7p-slow3-s10 and its twin were added
 # in session 10 after probe-mix3 found the rule they test (workers slow
 # throughout named off the path when the path's own claim is too weak):
-# not held out, but kept here so that make check runs them.
+# not held out, but kept here so that make check runs them.  So are
+# z-halo-9p-same-s118 (probe-mix5) and p-tree2-7p-leaves-s132
+# (probe-parallel), with their twins, added in session 11 with the rule they
+# test (two ranks delayed in the same iteration, both named).
 
 # ring: 4 ranks, 1 ms compute, 25 ms delay; 5 ranks, 8 ms compute, 300 ms
 # delay in the first iteration; rendezvous 64 KiB, delay in the last
@@ -141,5 +144,9 @@ pad-chain-5p-mid|chain|imbalance|imbalance|2|5|5|INIT_PAD_MS=2500|$CA --delay-ra
 pad-chain-5p-clean|chain|none|none||5|5|INIT_PAD_MS=2500|$CA
 pad-tree3-inner|tree3|imbalance|imbalance|1|5|5|INIT_PAD_MS=2500|$T3 --delay-rank 1 --delay-iter 15 --delay-ms 20
 pad-mw-once|mw|imbalance|imbalance|3|5|7|INIT_PAD_MS=2500|$MC --delay-rank 3 --delay-iter 4 --delay-ms 20
+z-halo-9p-same-s118|halo|imbalance|imbalance|2,7|9|118||halo2d --iters 25 --bytes 4096 --allreduce-every 5 --compute-ms 3 --delay-rank 2 --delay-iter 10 --delay-ms 30 --delay2-rank 7 --delay2-iter 10 --delay2-ms 30
+z-halo-9p-clean-s118|halo|none|none||9|118||halo2d --iters 25 --bytes 4096 --allreduce-every 5 --compute-ms 3
+p-tree2-7p-leaves-s132|tree2|imbalance|imbalance|3,6|7|132||tree --arity 2 --iters 20 --bytes 2048 --compute-ms 3 --delay-rank 3 --delay-iter 9 --delay-ms 40 --delay2-rank 6 --delay2-iter 9 --delay2-ms 40
+p-tree2-7p-clean-s132|tree2|none|none||7|132||tree --arity 2 --iters 20 --bytes 2048 --compute-ms 3
 CASES
 }

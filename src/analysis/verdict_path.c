@@ -352,6 +352,61 @@ static uint32_t add_slow_ranks(const struct tc_rootcause *rc, const double *sum,
 	return k;
 }
 
+/* Delays in parallel: two ranks held in the same iteration make their
+ * neighbours wait for whichever ends last, and the critical path runs through
+ * that one only (probe-mix5 z-halo-9p-same-s118: ranks 2 and 7 held 30 ms each
+ * in iteration 10, 7 ending 0.17 ms later, named alone, where fixing it would
+ * leave 2's delay on the path).  A rank off the named ones joins them when
+ *  - its largest compute excess is at least half the named ranks' largest,
+ *  - and big enough to be a claim of its own were it on the path: at least
+ *    half of path_full of the path (a rank slow throughout, named, beside one
+ *    machine stall of 2.7 ms on a neighbour, 1.6 % of a 167 ms path:
+ *    probe-mix m-halo-6p-slow-s56),
+ *  - the named ranks and it together still stand out by their largest single
+ *    excess from every other rank (need_single, as standout asks),
+ *  - and others waited for it: its long-term delay cost is at least half its
+ *    largest excess (a delay absorbed by slack cost the run nothing; one
+ *    waiting neighbour's wait is a little less than the whole delay).
+ * While fewer than maxk ranks are named, the largest first.  Their path
+ * excess, if any, counts in the claim as the slow ranks' does.  Returns the
+ * new count of bl (sorted). */
+static uint32_t add_parallel_delays(const struct tc_rootcause *rc, const double *big, const bool *hot,
+				    double need_single, double least, uint32_t maxk, uint32_t *bl, uint32_t k)
+{
+	uint32_t N = rc->nranks;
+	bool *in = xcalloc(N ? N : 1, sizeof *in);
+	double top = 0, lo = INFINITY;
+	for (uint32_t i = 0; i < k; i++) {
+		in[bl[i]] = true;
+		top = TC_MAX(top, big[bl[i]]);
+		lo = TC_MIN(lo, big[bl[i]]);
+	}
+	least = TC_MAX(least, 0.5 * top);
+	/* the other ranks, the largest excess first: a rank joins only when every
+	 * rank above it did (one left out stays among the others, above the next) */
+	double *v = xmalloc((size_t)(N ? N : 1) * 2 * sizeof *v);
+	uint32_t n = 0;
+	for (uint32_t r = 0; r < N; r++)
+		if (!in[r]) {
+			v[2 * n] = big[r];
+			v[2 * n + 1] = r;
+			n++;
+		}
+	qsort(v, n, 2 * sizeof *v, cmp_desc);
+	for (uint32_t j = 0; j < n && k < maxk; j++) {
+		uint32_t r = (uint32_t)v[2 * j + 1];
+		double rest = j + 1 < n ? v[2 * j + 2] : 0, low = TC_MIN(lo, big[r]);
+		if (hot[r] || !(big[r] > 0) || big[r] < least || rc->delay_cost[r] < 0.5 * big[r]) break;
+		if (rest > 0 && low < need_single * rest) break;
+		lo = low;
+		bl[k++] = r;
+	}
+	free(v);
+	free(in);
+	qsort(bl, k, sizeof *bl, tc_cmp_u32);
+	return k;
+}
+
 /* All the excess on the critical path, compute and MPI, summed rank by rank. */
 static double path_excess(const struct tc_rootcause *rc)
 {
@@ -451,6 +506,8 @@ void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trac
 	double stand = standout(rc, sum, big, bl, k, busy, o->imb_standout, need, &single, &summed);
 	if (stand >= 1) {  /* the slow ranks named beside them hold their path excess too */
 		k = add_slow_ranks(rc, sum, cnt, hot, busy, need, TC_MAX(1u, N / 2), bl, k);
+		k = add_parallel_delays(rc, big, hot, o->imb_standout, 0.5 * o->path_full * rc->path_len, TC_MAX(k, maxk),
+					bl, k);
 		held = 0;
 		for (uint32_t i = 0; i < k; i++) held += rc->path_compute_excess[bl[i]];
 	}

@@ -1160,6 +1160,70 @@ static void test_rc_slow_group(void **state)
 	free(x);
 }
 
+/* Delays in parallel (verdict_path.c, add_parallel_delays): on the ring halo
+ * of 8 ranks, ranks 1 and 5 (not neighbours) compute 100 and 101 s longer in
+ * iteration 2.  The path runs through one of them only (1's: below); the
+ * other's delay is off it (no path excess) but its neighbours waited for it:
+ * both are named, and the claim's share is the path's one delay.
+ * Without the delays: no imbalance.  Beside it, rank 5 slow throughout (+50
+ * s every iteration) and rank 1 held once for 60 s: 60 is more than half of
+ * 5's largest, but under half of path_full of the path (7.5 % of 1,549 s):
+ * one hold, not named. */
+static void test_rc_parallel_delays(void **state)
+{
+	(void)state;
+	const uint32_t N = 8, I = 10;
+	uint64_t *x = xcalloc((size_t)N * I, sizeof *x);
+	for (int c = 0; c < 3; c++) {
+		memset(x, 0, (size_t)N * I * sizeof *x);
+		if (c == 0) x[2 * N + 1] = 100, x[2 * N + 5] = 101;
+		if (c == 2) {
+			for (uint32_t i = 0; i < I; i++) x[i * N + 5] = 50;
+			x[6 * N + 1] = 60;
+		}
+		struct halo_spec h = { .nranks = N, .iters = I, .res = 1, .work = 100, .delay_rank = TC_NONE, .extra = x };
+		struct tc_trace *t = halo_trace(&h);
+		struct tc_rootcause *rc;
+		struct tc_verdicts *V = verdicts_of(t, &rc);
+		if (c == 1) {
+			for (uint32_t k = 0; k < V->n; k++) assert_int_not_equal(V->v[k].cause, TC_CAUSE_IMBALANCE);
+		} else if (c == 0) {
+			assert_int_equal(V->v[0].cause, TC_CAUSE_IMBALANCE);
+			assert_int_equal(V->v[0].nranks, 2);
+			assert_int_equal(V->v[0].ranks[0], 1);
+			assert_int_equal(V->v[0].ranks[1], 5);
+			/* the walk back from the end takes rank 1's chain (both chains'
+			 * ranks end within a tick): 1's 100 s are on the path, 5's not */
+			assert_float_equal(rc->path_compute_excess[1], 100, 1e-4);
+			assert_float_equal(rc->path_compute_excess[5], 0, 1e-9);
+			/* the waiting splits between them, nothing unattributed */
+			assert_float_equal(rc->delay_cost[1], 295, 1e-3);
+			assert_float_equal(rc->delay_cost[5], 298, 1e-3);
+			assert_float_equal(rc->total_wait, 295 + 298, 1e-6);
+			assert_float_equal(rc->unattributed, 0, 1e-9);
+			assert_true(rc->delay_cost[1] >= 0.5 * 100);
+			assert_float_equal(tc_verdict_ev(&V->v[0], "excess_s"), 100, 1e-4);
+			assert_float_equal(rc->path_len, 1049, 1e-9);
+			/* confidence = 100 / app_path / path_full: the two delays are 2
+			 * stalls of 79 compute segments, a machine 27 % busy by its stall
+			 * rate, and the path's 2 s of excess outside the claim count out
+			 * at that rate (app_path) */
+			double busy = verdict_machine_busy(rc, &V->opts, false);
+			assert_float_equal(busy, (2.0 / 79 - V->opts.busy_lo) / (V->opts.busy_hi - V->opts.busy_lo), 1e-9);
+			assert_float_equal(V->v[0].confidence, 100.0 / (1049 - 2 * busy) / 0.15, 1e-6);
+		} else {
+			assert_int_equal(V->v[0].cause, TC_CAUSE_IMBALANCE);
+			assert_int_equal(V->v[0].nranks, 1);
+			assert_int_equal(V->v[0].ranks[0], 5);
+			assert_true(60 < 0.5 * 0.15 * rc->path_len);
+		}
+		tc_verdicts_free(V);
+		tc_rootcause_free(rc);
+		tc_trace_free(t);
+	}
+	free(x);
+}
+
 /* The blamed ranks in a verdict's text (verdict_internal.h, ranks_str). */
 static void test_verdict_ranks_text(void **state)
 {
@@ -1199,6 +1263,7 @@ int main(void)
 		cmocka_unit_test(test_rc_trends),
 		cmocka_unit_test(test_verdict_ranks_text),
 		cmocka_unit_test(test_rc_slow_group),
+		cmocka_unit_test(test_rc_parallel_delays),
 		cmocka_unit_test(test_rc_mw_slow_workers),
 		cmocka_unit_test(test_rc_trend_ping_pong),
 		cmocka_unit_test(test_rc_caller_merge_invariant),
