@@ -14,7 +14,10 @@
 # not held out, but kept here so that make check runs them.  So are
 # z-halo-9p-same-s118 (probe-mix5) and p-tree2-7p-leaves-s132
 # (probe-parallel), with their twins, added in session 11 with the rule they
-# test (two ranks delayed in the same iteration, both named).
+# test (two ranks delayed in the same iteration, both named), and
+# q-tree2-7p-node-s145 (probe-mix6: a slow node holding most inter-node
+# sends, background in one place, not the mapping) and r-tree2-7p-map-s158
+# (probe-place: a bad mapping whose remap cuts exactly 20 %), with theirs.
 
 # ring: 4 ranks, 1 ms compute, 25 ms delay; 5 ranks, 8 ms compute, 300 ms
 # delay in the first iteration; rendezvous 64 KiB, delay in the last
@@ -148,5 +151,9 @@ z-halo-9p-same-s118|halo|imbalance|imbalance|2,7|9|118||halo2d --iters 25 --byte
 z-halo-9p-clean-s118|halo|none|none||9|118||halo2d --iters 25 --bytes 4096 --allreduce-every 5 --compute-ms 3
 p-tree2-7p-leaves-s132|tree2|imbalance|imbalance|3,6|7|132||tree --arity 2 --iters 20 --bytes 2048 --compute-ms 3 --delay-rank 3 --delay-iter 9 --delay-ms 40 --delay2-rank 6 --delay2-iter 9 --delay2-ms 40
 p-tree2-7p-clean-s132|tree2|none|none||7|132||tree --arity 2 --iters 20 --bytes 2048 --compute-ms 3
+q-tree2-7p-node-s145|background|background|background|2,3|7|145|RANKS_PER_NODE=2 EMU_BG_US=2000 EMU_BG_PCT=100 EMU_BG_NODE=1|tree --arity 2 --iters 20 --bytes 4096 --compute-ms 3
+q-tree2-7p-node-clean-s145|tree2|none|none||7|145|RANKS_PER_NODE=2|tree --arity 2 --iters 20 --bytes 4096 --compute-ms 3
+r-tree2-7p-map-s158|inter|mapping|mapping||7|158|RANKS_PER_NODE=2 NODE_MAP=cyclic EMU_INTER_US=2000|tree --arity 2 --iters 20 --bytes 4096 --compute-ms 3
+r-tree2-7p-map-clean-s158|tree2|none|none||7|158|RANKS_PER_NODE=2 NODE_MAP=cyclic|tree --arity 2 --iters 20 --bytes 4096 --compute-ms 3
 CASES
 }

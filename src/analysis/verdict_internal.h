@@ -88,6 +88,10 @@ void verdict_persistent(struct vb *b, struct tc_verdicts *V, const struct tc_tra
 			const struct tc_steps *st, const bool *hot);
 void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_latency *lat,
 			const struct tc_rootcause *rc);
+/* Background in one place, a slow node or link (verdict_place.c): the
+ * persistent own-MPI excess on the path, localised on a few ranks. */
+void verdict_slow_place(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc,
+			const bool *hot);
 void verdict_noise(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc);
 /* Seconds of the critical path the mapping costs: of the inter-node pieces,
  * what an intra-node placement would save (verdict_path.c); inter_cost: the

@@ -482,10 +482,22 @@ static void test_rc_backoff_unique_tags(void **state)
  * rank computes work(r, i) ticks ("compute"), every rank but the last sends
  * to r + 1 (eager: 1 tick, whether or not the receive is posted).  MPI_Finalize
  * (1 tick) last. */
+static struct tc_trace *chain_placed(uint32_t n, uint32_t iters, uint64_t (*work)(uint32_t r, uint32_t i),
+				     const uint32_t *node_of, uint32_t nnodes, uint64_t (*send)(uint32_t r));
+
 static struct tc_trace *chain_trace(uint32_t n, uint32_t iters, uint64_t (*work)(uint32_t r, uint32_t i))
 {
+	return chain_placed(n, iters, work, NULL, 1, NULL);
+}
+
+/* chain_trace on nodes node_of[] (NULL: one node), rank r's sends taking
+ * send(r) ticks (NULL: 1; the message goes out at its first tick, as an
+ * eager send's does). */
+static struct tc_trace *chain_placed(uint32_t n, uint32_t iters, uint64_t (*work)(uint32_t r, uint32_t i),
+				     const uint32_t *node_of, uint32_t nnodes, uint64_t (*send)(uint32_t r))
+{
 	struct tc_trace *t = tc_trace_new(1, 0, 0);
-	tc_def_simple(t, n, NULL, 1);
+	tc_def_simple(t, n, node_of, nnodes);
 	uint32_t rw = tc_def_region(t, "compute", 0, 0, false);
 	uint32_t rs = tc_def_region(t, "MPI_Send", 0, 0, true), rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
 	uint32_t ri = tc_def_region(t, "MPI_Init", 0, 0, true), rf = tc_def_region(t, "MPI_Finalize", 0, 0, true);
@@ -509,7 +521,8 @@ static struct tc_trace *chain_trace(uint32_t n, uint32_t iters, uint64_t (*work)
 				tcb_enter(t, r, T, rs);
 				tcb_send(t, r, T, r + 1, 0, 0, 64);
 				sent[(size_t)r * iters + i] = T;
-				tcb_leave(t, r, ++T, rs);
+				T += send ? send(r) : 1;
+				tcb_leave(t, r, T, rs);
 			}
 		}
 		tcb_enter(t, r, T, rf);
@@ -1224,6 +1237,48 @@ static void test_rc_parallel_delays(void **state)
 	free(x);
 }
 
+/* A slow node (verdict_place.c): a pipeline of 8 ranks, 2 per node, 10 s of
+ * compute per item; every send to or from node 1 (ranks 2, 3) takes 31 s
+ * instead of 1 (background on that node).  The inter-node sends are 1 -> 2,
+ * 3 -> 4 (both touch node 1: slow) and 5 -> 6 (fast): the context's median
+ * is slow, nothing is an outlier, and ranks 1 and 3 stand above the ranks'
+ * lower quartile (5's) throughout: persistent excess.  The path runs
+ * through rank 3's sends (the pipeline's pace is any of the slow ranks'):
+ * claimed as background on rank 3, node 1; rank 2's slow intra-node send (1
+ * of 4 there) is an outlier, the other background claim's.
+ * The twin without the slow node claims neither. */
+static uint64_t send_node1(uint32_t r) { return r >= 1 && r <= 3 ? 31 : 1; }
+
+static void test_rc_slow_node(void **state)
+{
+	(void)state;
+	static const uint32_t node_of[8] = { 0, 0, 1, 1, 2, 2, 3, 3 };
+	for (int slow = 1; slow >= 0; slow--) {
+		struct tc_trace *t = chain_placed(8, 20, work_10, node_of, 4, slow ? send_node1 : NULL);
+		struct tc_rootcause *rc;
+		struct tc_verdicts *V = verdicts_of(t, &rc);
+		const struct tc_verdict *place = NULL;
+		for (uint32_t k = 0; k < V->n; k++)
+			if (V->v[k].cause == TC_CAUSE_BACKGROUND && !isnan(tc_verdict_ev(&V->v[k], "persistent_s")))
+				place = &V->v[k];
+		if (slow) {
+			assert_non_null(place);
+			assert_true(place->confidence >= 0.5);
+			assert_int_equal(place->nranks, 1);
+			assert_int_equal(place->ranks[0], 3);
+			assert_non_null(strstr(place->summary, "rank 3 (node 1)"));
+			/* 19 of its 20 sends on the path, 30 s above rank 5's each */
+			assert_float_equal(tc_verdict_ev(place, "persistent_s"), 570, 1e-6);
+		} else {
+			assert_null(place);
+			assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
+		}
+		tc_verdicts_free(V);
+		tc_rootcause_free(rc);
+		tc_trace_free(t);
+	}
+}
+
 /* The blamed ranks in a verdict's text (verdict_internal.h, ranks_str). */
 static void test_verdict_ranks_text(void **state)
 {
@@ -1264,6 +1319,7 @@ int main(void)
 		cmocka_unit_test(test_verdict_ranks_text),
 		cmocka_unit_test(test_rc_slow_group),
 		cmocka_unit_test(test_rc_parallel_delays),
+		cmocka_unit_test(test_rc_slow_node),
 		cmocka_unit_test(test_rc_mw_slow_workers),
 		cmocka_unit_test(test_rc_trend_ping_pong),
 		cmocka_unit_test(test_rc_caller_merge_invariant),
