@@ -95,7 +95,11 @@ static uint32_t slow_ranks(const double *pm, uint32_t N, double P, double need, 
 	return k;
 }
 
-/* The distinct nodes of ranks r[0..n), as text ("3", "1,4"). */
+/* The distinct nodes of ranks r[0..n), as text: "node vm-n1", "nodes
+ * vm-n1,vm-n3" (up to NODE_NAMES names, as info lists them), else "nodes
+ * 1-3,7" (their indices, info's order). */
+#define NODE_NAMES 3
+
 static char *nodes_str(const struct tc_trace *t, const uint32_t *r, uint32_t n)
 {
 	uint32_t *nd = xmalloc((n ? n : 1) * sizeof *nd), m = 0;
@@ -104,9 +108,22 @@ static char *nodes_str(const struct tc_trace *t, const uint32_t *r, uint32_t n)
 	uint32_t u = 0;
 	for (uint32_t i = 0; i < m; i++)
 		if (!u || nd[i] != nd[u - 1]) nd[u++] = nd[i];
-	char *s = ranks_str(nd, u);
+	struct strbuf b;
+	sb_init(&b);
+	sb_printf(&b, "node%s ", u > 1 ? "s" : "");
+	if (u <= NODE_NAMES) {
+		for (uint32_t i = 0; i < u; i++) {
+			const char *name = nd[i] < t->nnodes ? t->nodes[nd[i]].name : NULL;
+			if (name && *name) sb_printf(&b, "%s%s", i ? "," : "", name);
+			else sb_printf(&b, "%s%u", i ? "," : "", nd[i]);
+		}
+	} else {
+		char *ix = ranks_str(nd, u);
+		sb_add(&b, ix);
+		free(ix);
+	}
 	free(nd);
-	return s;
+	return sb_detach(&b);
 }
 
 void verdict_slow_place(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc,
@@ -142,12 +159,11 @@ void verdict_slow_place(struct vb *b, struct tc_verdicts *V, const struct tc_tra
 	char b1[32];
 	fmt_seconds(b1, sizeof b1, held);
 	bool many = v->nranks > 1;
-	v->summary = xasprintf("background traffic in one place: the MPI calls of rank%s %s (node%s %s) were slower than "
+	v->summary = xasprintf("background traffic in one place: the MPI calls of rank%s %s (%s) were slower than "
 			       "the same calls elsewhere throughout the run, %s of the critical path (%.0f%%)",
-			       many ? "s" : "", rs, strchr(ns, ',') || strchr(ns, '-') ? "s" : "", ns, b1, 100 * S);
-	v->advice = xasprintf("O3 check node%s %s and the links of rank%s %s (another job, a faulty link), or rerun "
-			      "on other nodes: the application is not at fault",
-			      strchr(ns, ',') || strchr(ns, '-') ? "s" : "", ns, many ? "s" : "", rs);
+			       many ? "s" : "", rs, ns, b1, 100 * S);
+	v->advice = xasprintf("O3 check %s and the links of rank%s %s (another job, a faulty link), or rerun "
+			      "on other nodes: the application is not at fault", ns, many ? "s" : "", rs);
 	free(rs);
 	free(ns);
 }

@@ -1266,7 +1266,7 @@ static void test_rc_slow_node(void **state)
 			assert_true(place->confidence >= 0.5);
 			assert_int_equal(place->nranks, 1);
 			assert_int_equal(place->ranks[0], 3);
-			assert_non_null(strstr(place->summary, "rank 3 (node 1)"));
+			assert_non_null(strstr(place->summary, "rank 3 (node "));
 			/* 19 of its 20 sends on the path, 30 s above rank 5's each */
 			assert_float_equal(tc_verdict_ev(place, "persistent_s"), 570, 1e-6);
 		} else {
