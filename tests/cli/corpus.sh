@@ -29,10 +29,11 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 key() { sed -n "s/^$1=//p" "$2" | head -n 1; }
 # tracer variable $1 of the run (tracer_env in truth.txt $2)
 tenv() { key tracer_env "$2" | tr ' ' '\n' | sed -n "s/^TRACECOMB_$1=//p"; }
-# long_calls REGION MIN_NS: calls of REGION lasting >= MIN_NS in $tmp/ev
+# long_calls REGIONS MIN_NS: calls of any of REGIONS (separated by |) lasting
+# >= MIN_NS in $tmp/ev
 long_calls() {
-	awk -v r="\"$1\"" -v lim="$2" '$1 == "ENTER" && $5 == r { st[$2] = $3 }
-		$1 == "LEAVE" && $5 == r { if ($3 - st[$2] >= lim) n++ } END { printf "%d", n }' "$tmp/ev"
+	awk -v r="^\"($1)\"$" -v lim="$2" '$1 == "ENTER" && $5 ~ r { st[$2] = $3 }
+		$1 == "LEAVE" && $5 ~ r { if ($3 - st[$2] >= lim) n++ } END { printf "%d", n }' "$tmp/ev"
 }
 planted() {
 	t=$1/truth.txt
@@ -46,14 +47,18 @@ planted() {
 	fi
 	if [ -n "$inter" ]; then
 		in=$(tenv EMU_INTER_IN "$t")
-		case $in in send) reg=MPI_Send ;; isend) reg=MPI_Isend ;; *) reg=MPI_Waitall ;; esac
+		# the tracer's default is send,isend: blocking sends, Sendrecv and Isends
+		# (a halo's Isends; a tree's blocking sends), and its Waitall where the
+		# app waits there
+		case $in in send) reg='MPI_Send|MPI_Sendrecv' ;; isend) reg=MPI_Isend ;; wait) reg=MPI_Waitall ;;
+		*) reg='MPI_Send|MPI_Isend|MPI_Sendrecv|MPI_Waitall' ;; esac
 		want=$("$BIN" info --json "$1/traces.otf2" | jq '.messages.inter_node')
 		n=$(long_calls $reg $((inter * 1000)))
 		[ "$want" -gt 0 ] && [ "$n" -ge "$want" ] || bad="$bad $n $reg calls >= $inter us for $want inter-node messages"
 	fi
 	if [ -n "$bg" ]; then
-		n=$(long_calls MPI_Isend $((bg * 1000)))
-		[ "$n" -gt 0 ] || bad="$bad no MPI_Isend stalled >= $bg us"
+		n=$(long_calls 'MPI_Send|MPI_Isend|MPI_Sendrecv' $((bg * 1000)))
+		[ "$n" -gt 0 ] || bad="$bad no send stalled >= $bg us"
 	fi
 	if [ -z "$bad" ]; then echo "ok planted:$P$(basename "$1")"; else echo "not ok planted:$P$(basename "$1"):$bad"; fi
 }
