@@ -1237,6 +1237,38 @@ static void test_rc_parallel_delays(void **state)
 	free(x);
 }
 
+/* Parallel delays on a busy machine: the ring of test_rc_busy_delay_named
+ * (every rank held 30 s in about one iteration of 7), ranks 1 and 5 held 90 s
+ * each in iteration 9.  Alone, each delay's single excess stands 90 / 90 = 1
+ * above "every other rank" (the other delay), and the summed measure asks 4
+ * on a machine this busy: before session 11 the run read noise.  Measured
+ * together, 90 / 30 = 3: both named. */
+static void test_rc_parallel_delays_busy(void **state)
+{
+	(void)state;
+	uint64_t *x = holds(14, 8);
+	x[9 * 8 + 1] += 90;
+	x[9 * 8 + 5] += 90;
+	struct halo_spec h = { .nranks = 8, .iters = 14, .res = 1, .work = 10, .delay_rank = TC_NONE, .init = 5,
+			       .extra = x };
+	struct tc_trace *t = halo_trace(&h);
+	struct tc_rootcause *rc;
+	struct tc_verdicts *V = verdicts_of(t, &rc);
+	assert_true(verdict_machine_busy(rc, &V->opts, true) == 1);
+	const struct tc_verdict *v = NULL;
+	for (uint32_t k = 0; k < V->n; k++)
+		if (V->v[k].cause == TC_CAUSE_IMBALANCE) v = &V->v[k];
+	assert_non_null(v);
+	assert_int_equal(v->nranks, 2);
+	assert_int_equal(v->ranks[0], 1);
+	assert_int_equal(v->ranks[1], 5);
+	assert_float_equal(tc_verdict_ev(v, "standout_single"), 90.0 / 30, 1e-6);
+	tc_verdicts_free(V);
+	tc_rootcause_free(rc);
+	tc_trace_free(t);
+	free(x);
+}
+
 /* A slow node (verdict_place.c): a pipeline of 8 ranks, 2 per node, 10 s of
  * compute per item; every send to or from node 1 (ranks 2, 3) takes 31 s
  * instead of 1 (background on that node).  The inter-node sends are 1 -> 2,
@@ -1319,6 +1351,7 @@ int main(void)
 		cmocka_unit_test(test_verdict_ranks_text),
 		cmocka_unit_test(test_rc_slow_group),
 		cmocka_unit_test(test_rc_parallel_delays),
+		cmocka_unit_test(test_rc_parallel_delays_busy),
 		cmocka_unit_test(test_rc_slow_node),
 		cmocka_unit_test(test_rc_mw_slow_workers),
 		cmocka_unit_test(test_rc_trend_ping_pong),
