@@ -178,7 +178,7 @@ static void push_act(struct acts *v, const struct tc_act *a)
 /* A context while the activities are built: its key, counts and the
  * context that came after it last time (compact: 24 bytes per context read
  * per activity, not a whole struct tc_rc_ctx). */
-struct ctx_count { uint64_t key; uint32_t n, nranks, last, next; };
+struct ctx_count { uint64_t key; uint32_t n, nranks, last, next, next2, pad; };
 
 struct build {
 	const struct tc_trace *t;
@@ -192,6 +192,7 @@ struct build {
 	VEC(struct tc_rc_ctx) ctx;        /* n, nranks: from count when the pass ends (count_flush) */
 	VEC(struct ctx_count) count;      /* per context: n, nranks (at least the distinct ranks), last rank */
 	uint32_t prev_ctx;                /* the context of the rank's previous activity (TC_NONE: none) */
+	uint32_t prev2_ctx;               /* the one before it */
 	uint32_t first_ctx;               /* the context a rank's first activity had last time */
 	struct u64map steady;             /* compute: key without the previous call → a context with one */
 	VEC(struct first_seg) firsts;     /* each rank's compute segment before its first MPI call */
@@ -255,19 +256,26 @@ static uint32_t ctx_of(struct build *b, uint32_t r, uint64_t key, uint32_t prev_
 		       uint32_t region, uint8_t inter, uint8_t bucket)
 {
 	uint32_t *next = b->prev_ctx == TC_NONE ? &b->first_ctx : &b->count.a[b->prev_ctx].next;
-	uint32_t i = *next != TC_NONE && b->count.a[*next].key == key ? *next : u64map_get(&b->keys, key);
+	uint32_t *next2 = b->prev2_ctx == TC_NONE ? NULL : &b->count.a[b->prev2_ctx].next2;
+	uint32_t i;
+	if (*next != TC_NONE && b->count.a[*next].key == key) i = *next;
+	else if (next2 && *next2 != TC_NONE && b->count.a[*next2].key == key) i = *next2;
+	else i = u64map_get(&b->keys, key);
 	if (i == U64MAP_NONE) {
 		i = (uint32_t)b->ctx.n;
 		uint64_t coarse = kind == TC_ACT_COMPUTE ? coarse_key(prev_region, region, gap_sig) : 0;
 		struct tc_rc_ctx c = { .key = key, .coarse = coarse, .region = region, .kind = kind, .inter = inter,
 				       .size_bucket = bucket };
-		struct ctx_count k = { key, 0, 0, TC_NONE, TC_NONE };
+		struct ctx_count k = { key, 0, 0, TC_NONE, TC_NONE, TC_NONE, 0 };
 		VEC_PUSH(b->ctx, c);
 		VEC_PUSH(b->count, k);
 		u64map_put(&b->keys, key, i);
 		next = b->prev_ctx == TC_NONE ? &b->first_ctx : &b->count.a[b->prev_ctx].next;  /* count moved */
+		next2 = b->prev2_ctx == TC_NONE ? NULL : &b->count.a[b->prev2_ctx].next2;
 	}
 	*next = i;
+	if (next2) *next2 = i;
+	b->prev2_ctx = b->prev_ctx;
 	b->prev_ctx = i;
 	struct ctx_count *k = &b->count.a[i];
 	k->n++;
@@ -436,6 +444,7 @@ static void rank_activities(struct build *b, uint32_t r, uint64_t t0, uint64_t t
 	rank_receives(b, r);
 	rank_isends(b, r);
 	b->prev_ctx = TC_NONE;
+	b->prev2_ctx = TC_NONE;
 	b->coll_place = 0;
 	uint64_t cur = t0, gap_sig = 0;
 	const struct tc_call *prev = NULL;
