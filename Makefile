@@ -139,6 +139,14 @@ corpus-busy-main corpus-busy-holdout corpus-busy-fresh: corpus-busy-%: deps
 	@BUSY=$(BUSY) $(MAKE) --no-print-directory -C contrib BUILD=$(abspath $(BUILD))/contrib \
 		CORPUS=$(abspath $(BUILD))/corpus-busy-$* CORPUS_SET=$* corpus
 
+# any case table run again with every seed + SHIFT (new jitter, new background draws: runs
+# nobody has seen; session 11) → $(BUILD)/corpus-reseed-<set>-<SHIFT>/; score it with
+# contrib/eval-corpus.sh
+SHIFT ?= 1000
+corpus-reseed-%: deps
+	@SEED_SHIFT=$(SHIFT) $(MAKE) --no-print-directory -C contrib BUILD=$(abspath $(BUILD))/contrib \
+		CORPUS=$(abspath $(BUILD))/corpus-reseed-$*-$(SHIFT) CORPUS_SET=$* corpus
+
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tracecomb/themes
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/tracecomb

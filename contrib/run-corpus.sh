@@ -7,7 +7,9 @@
 # A case is kept when its archive is newer than the tracer and its app and
 # was made from the same table line (OUT/<case>/spec); CORPUS_FORCE=1 reruns
 # all.  When mpirun cannot start processes here: one skip line, exit 0.
-# Environment: MPIRUN_FLAGS (extra mpirun flags); BUSY=N (default 0): N
+# Environment: MPIRUN_FLAGS (extra mpirun flags); SEED_SHIFT=K (default 0):
+# every case's seed + K (its jitter, its tracer background draws): the same
+# table as fresh runs nobody has seen (`make corpus-reseed-<set>`); BUSY=N (default 0): N
 # processes spinning on the CPU beside the runs, started first and stopped at
 # the end, to record the table on a busy machine (`make corpus-busy-<set>`;
 # docs/verdicts.md, session 9: 3 on this 2-core machine, load about 5-6).
@@ -45,8 +47,10 @@ while [ "$i" -lt "$BUSY" ]; do
 done
 [ "$BUSY" -gt 0 ] && echo "corpus: $BUSY busy processes beside the runs"
 t_all=$(date +%s.%N)
+SEED_SHIFT=${SEED_SHIFT:-0}
 cases | while IFS="|" read -r name structure cause accept ranks np seed env cmd; do
 	[ -n "$name" ] || continue
+	seed=$((seed + SEED_SHIFT))
 	app=${cmd%% *} args=${cmd#"$app"}
 	if [ $# -gt 0 ]; then
 		want=0
