@@ -76,6 +76,8 @@ struct tc_rc_wait {
 struct tc_rc_ctx {
 	uint64_t key;
 	uint64_t coarse;      /* compute: the same key without the tags (the back-off context) */
+	uint64_t place;       /* compute: the same key without the user regions: the same place in
+	                         the program, between the same calls with the same tags (backoff_place) */
 	uint32_t n;           /* activities */
 	uint32_t nranks;      /* distinct ranks with such an activity */
 	uint32_t region;      /* compute: the next MPI call's region; MPI: the call's region */
@@ -88,7 +90,9 @@ struct tc_rc_ctx {
 	uint8_t typical;      /* it has a typical value: seen >= 3 times on >= 2 ranks (1), or a
 	                         compute context that is not, whose coarse context is (2: median
 	                         and MAD are the coarse context's), or else seen >= 3 times on one
-	                         rank (3: that rank's own); 0: none (docs/rootcause.md §3) */
+	                         rank (3: that rank's own), or a minority variant of its place
+	                         (4: median and MAD of the place's main context: rcexcess.c,
+	                         backoff_place); 0: none (docs/rootcause.md §3) */
 	double median, mad;   /* s, of the durations (compute) or own times (MPI) */
 	double threshold;     /* s: median + max(k·MAD, frac·median, floor) */
 };

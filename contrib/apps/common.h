@@ -124,19 +124,24 @@ static inline FILE *expect_open(int argc, char **argv, const char *app, const st
  *   --delay2-rank, --delay2-iter, --delay2-ms      a second one
  *   --slow-rank R --slow-ms D   rank R computes D ms longer in every iteration
  *   --slow-ranks A,B,...        these ranks too (a slow group; at most 16)
+ *   --extra-rank R --extra-every K --extra-ms D   rank R also runs D ms of
+ *                    work in a user region of its own ("extra_work") in every
+ *                    K-th iteration (a checkpoint written by one rank, a
+ *                    boundary routine: code the others do not run)
  *   --regions 0|1    0: no user regions at all (default 1)
  *   --truth FILE     rank 0 appends what was planted, with CLOCK_MONOTONIC
  *                    times, as key=value lines (contrib/README.md, "Corpus") */
 #define CORPUS_OPTS "--seed", "--jitter-us", "--compute-ms", "--delay-rank", "--delay-iter", "--delay-ms", \
 	"--delay2-rank", "--delay2-iter", "--delay2-ms", "--slow-rank", "--slow-ranks", "--slow-ms", "--regions", \
-	"--truth"
+	"--extra-rank", "--extra-every", "--extra-ms", "--truth"
 
 struct corpus {
 	int rank;
 	long seed, jitter_us, regions, slow_rank;
 	long slow_more[16];     /* --slow-ranks */
 	int nslow_more;
-	double compute_ms, slow_ms;
+	double compute_ms, slow_ms, extra_ms;
+	long extra_rank, extra_every;
 	long drank[2], diter[2];
 	double dms[2];
 	uint64_t rng;
@@ -173,6 +178,10 @@ static inline void corpus_init(struct corpus *cs, int argc, char **argv, double 
 	}
 	cs->slow_rank = opt_long(argc, argv, "--slow-rank", -1);
 	cs->slow_ms = (double)opt_long(argc, argv, "--slow-ms", 0);
+	cs->extra_rank = opt_long(argc, argv, "--extra-rank", -1);
+	cs->extra_every = opt_long(argc, argv, "--extra-every", 1);
+	cs->extra_ms = (double)opt_long(argc, argv, "--extra-ms", 0);
+	if (cs->extra_every < 1) app_die("%s", "--extra-every must be >= 1");
 	const char *more = opt_str(argc, argv, "--slow-ranks", NULL);
 	for (const char *p = more; p && *p && cs->nslow_more < 16;) {
 		char *end;
@@ -256,6 +265,11 @@ static inline void corpus_work(struct corpus *cs, long it, double base_ms, const
 		cs->t1[2] = mono_ns();
 	}
 	if (cs->regions) tc_region_end(region);
+	if (cs->rank == cs->extra_rank && cs->extra_ms > 0 && it % cs->extra_every == cs->extra_every - 1) {
+		if (cs->regions) tc_region_begin("extra_work");
+		sleep_ms(cs->extra_ms);
+		if (cs->regions) tc_region_end("extra_work");
+	}
 }
 
 static inline void corpus_compute(struct corpus *cs, long it) { corpus_work(cs, it, cs->compute_ms, "compute"); }

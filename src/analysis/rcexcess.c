@@ -274,6 +274,55 @@ static void group_stats(const struct tc_rootcause *rc, const struct groups *g, c
 	*mad = 1.4826 * tc_median(v, n);
 }
 
+/* Work in code only some ranks run (docs/rootcause.md §3, "Places").  The
+ * user regions between two MPI calls are part of a compute context's key, so
+ * a rank that also runs a region the others do not (a checkpoint written by
+ * rank 0 every sixth iteration, a routine on the edge ranks) makes contexts
+ * of its own, typical of themselves: its extra work was never excess, and
+ * the waiting it caused was nobody's (probe-extra: 20 ms every sixth
+ * iteration on a ring read "none, 0.995"; without user regions, the same
+ * work inside the compute block was found).  A place is the key without the
+ * user regions: the same calls with the same tags around the segment.  A
+ * compute context that is a minority variant of its place — on at most a
+ * third of the ranks of the place's main context (the one on the most ranks,
+ * which has a typical value of its own and is on >= 3 ranks) — takes the
+ * main context's median and MAD (typical = 4): what the other ranks took at
+ * that place.  Returns how many did. */
+static uint32_t backoff_place(struct tc_rootcause *rc)
+{
+	struct u64map g;
+	u64map_init(&g);
+	uint32_t *main_of = xmalloc(((size_t)rc->nctx + 1) * sizeof *main_of), ng = 0, *gid = xmalloc(((size_t)rc->nctx + 1) * sizeof *gid);
+	for (uint32_t c = 0; c < rc->nctx; c++) {
+		const struct tc_rc_ctx *C = &rc->ctx[c];
+		gid[c] = TC_NONE;
+		if (C->kind != TC_ACT_COMPUTE || !C->n) continue;
+		uint32_t j = u64map_get(&g, C->place);
+		if (j == U64MAP_NONE) {
+			u64map_put(&g, C->place, j = ng++);
+			main_of[j] = c;
+		}
+		gid[c] = j;
+		const struct tc_rc_ctx *M = &rc->ctx[main_of[j]];
+		if (C->nranks > M->nranks || (C->nranks == M->nranks && C->n > M->n)) main_of[j] = c;
+	}
+	u64map_free(&g);
+	uint32_t moved = 0;
+	for (uint32_t c = 0; c < rc->nctx; c++) {
+		if (gid[c] == TC_NONE || main_of[gid[c]] == c) continue;
+		struct tc_rc_ctx *C = &rc->ctx[c];
+		const struct tc_rc_ctx *M = &rc->ctx[main_of[gid[c]]];
+		if (M->typical != 1 || M->nranks < 3 || 3 * C->nranks > M->nranks) continue;
+		C->median = M->median;
+		C->mad = M->mad;
+		C->typical = 4;
+		moved++;
+	}
+	free(main_of);
+	free(gid);
+	return moved;
+}
+
 /* Back-off: a compute context seen fewer than 3 times or on one rank has no
  * typical value of its own (a tag unique to a rank or to an iteration makes it
  * so).  It takes the median and MAD of its coarse context (the same MPI calls
@@ -393,6 +442,7 @@ static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, str
 		context_quiet(rc, g, c);
 	}
 	find_trends(rc, g);
+	backoff_place(rc);
 	backoff_thin(rc, g);
 	/* still none, but seen 3 times or more (on one rank): that rank's own
 	 * median is its typical value (the tail of a pipeline, a tree's only inner

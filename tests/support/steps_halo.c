@@ -13,6 +13,7 @@ struct tc_trace *halo_trace(const struct halo_spec *h)
 	uint32_t r_irecv = tc_def_region(t, "MPI_Irecv", 0, 0, true);
 	uint32_t r_isend = tc_def_region(t, "MPI_Isend", 0, 0, true);
 	uint32_t r_wait = tc_def_region(t, "MPI_Waitall", 0, 0, true);
+	uint32_t r_side = h->side ? tc_def_region(t, "side", 0, 0, false) : 0;
 	uint64_t *T = xmalloc((n ? n : 1) * sizeof *T), *c = xmalloc((n ? n : 1) * sizeof *c);
 	uint32_t r_init = h->init ? tc_def_region(t, "MPI_Init", 0, 0, true) : 0;
 	uint32_t r_fin = h->init ? tc_def_region(t, "MPI_Finalize", 0, 0, true) : 0;
@@ -26,14 +27,20 @@ struct tc_trace *halo_trace(const struct halo_spec *h)
 		}
 	}
 	for (uint32_t i = 0; i < h->iters; i++) {
+		bool side_now = h->side && h->side_every && i % h->side_every == h->side_every - 1;
 		for (uint32_t r = 0; r < n; r++)
 			c[r] = T[r] + h->work + (r == h->delay_rank && i == h->delay_iter ? h->delay : 0) +
-			       (h->extra ? h->extra[(size_t)i * n + r] : 0);
+			       (h->extra ? h->extra[(size_t)i * n + r] : 0) + (side_now && r == h->side_rank ? h->side : 0);
 		for (uint32_t r = 0; r < n; r++) {
 			uint32_t left = (r + n - 1) % n, right = (r + 1) % n;
 			uint64_t e = c[r];
+			uint64_t side = side_now && r == h->side_rank ? h->side : 0;
 			tcb_enter(t, r, T[r], r_comp);
-			tcb_leave(t, r, e, r_comp);
+			tcb_leave(t, r, e - side, r_comp);
+			if (side) {
+				tcb_enter(t, r, e - side, r_side);
+				tcb_leave(t, r, e, r_side);
+			}
 			tcb_enter(t, r, e, r_irecv);
 			tcb_irecv_request(t, r, e, 1);
 			tcb_leave(t, r, e + 1, r_irecv);

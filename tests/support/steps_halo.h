@@ -27,6 +27,11 @@ struct halo_spec {
 	/* NULL, or iters × nranks ticks added to each compute block (iteration
 	 * major): the machine holding ranks */
 	const uint64_t *extra;
+	/* side > 0: rank side_rank runs a user region "side" of that many ticks
+	 * right after its compute block in every side_every-th iteration (i %
+	 * side_every == side_every - 1): work only that rank does */
+	uint32_t side_rank, side_every;
+	uint64_t side;
 };
 
 struct tc_trace *halo_trace(const struct halo_spec *h);

@@ -1269,6 +1269,47 @@ static void test_rc_parallel_delays_busy(void **state)
 	free(x);
 }
 
+/* Work only one rank runs (rcexcess.c, backoff_place): on the 8-rank ring
+ * (100 s of compute per iteration), rank 2 also runs a user region "side" of
+ * 150 s after its compute in iterations 3, 7 and 11.  Those three segments
+ * have the user regions {compute, side}, a context of their own on one rank,
+ * typical of itself before session 11 (the run read "none"); at their place
+ * (the same calls and tags around them) the main context is the other
+ * segments', on all 8 ranks with a median of 100 s: they take it (typical 4)
+ * and each has 150 s of excess.  Rank 2 is named.  Without the side work: no
+ * imbalance. */
+static void test_rc_side_work(void **state)
+{
+	(void)state;
+	for (int side = 1; side >= 0; side--) {
+		struct halo_spec h = { .nranks = 8, .iters = 12, .res = 1, .work = 100, .delay_rank = TC_NONE,
+				       .side_rank = 2, .side_every = 4, .side = side ? 150 : 0 };
+		struct tc_trace *t = halo_trace(&h);
+		struct tc_rootcause *rc;
+		struct tc_verdicts *V = verdicts_of(t, &rc);
+		uint32_t with = 0;
+		for (uint32_t i = rc->act_first[2]; i < rc->act_first[3]; i++) {
+			const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, i)];
+			if (C->kind != TC_ACT_COMPUTE || C->typical != 4) continue;
+			assert_float_equal(C->median, 100, 1e-9);
+			assert_float_equal(rc->act_excess[i], 150, 1e-4);
+			with++;
+		}
+		if (side) {
+			assert_int_equal(with, 3);
+			assert_int_equal(V->v[0].cause, TC_CAUSE_IMBALANCE);
+			assert_int_equal(V->v[0].nranks, 1);
+			assert_int_equal(V->v[0].ranks[0], 2);
+		} else {
+			assert_int_equal(with, 0);
+			for (uint32_t k = 0; k < V->n; k++) assert_int_not_equal(V->v[k].cause, TC_CAUSE_IMBALANCE);
+		}
+		tc_verdicts_free(V);
+		tc_rootcause_free(rc);
+		tc_trace_free(t);
+	}
+}
+
 /* A slow node (verdict_place.c): a pipeline of 8 ranks, 2 per node, 10 s of
  * compute per item; every send to or from node 1 (ranks 2, 3) takes 31 s
  * instead of 1 (background on that node).  The inter-node sends are 1 -> 2,
@@ -1353,6 +1394,7 @@ int main(void)
 		cmocka_unit_test(test_rc_parallel_delays),
 		cmocka_unit_test(test_rc_parallel_delays_busy),
 		cmocka_unit_test(test_rc_slow_node),
+		cmocka_unit_test(test_rc_side_work),
 		cmocka_unit_test(test_rc_mw_slow_workers),
 		cmocka_unit_test(test_rc_trend_ping_pong),
 		cmocka_unit_test(test_rc_caller_merge_invariant),
