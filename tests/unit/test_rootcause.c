@@ -15,6 +15,7 @@
 
 #include "analysis_latency.h"
 #include "analysis_origins.h"
+#include "analysis_remap.h"
 #include "analysis_rootcause.h"
 #include "analysis_span.h"
 #include "analysis_verdict.h"
@@ -1352,6 +1353,90 @@ static void test_rc_slow_node(void **state)
 	}
 }
 
+/* A ring of 8 ranks on 4 nodes placed 0 0 1 2 1 2 3 3 (the sends 0 -> 1 and
+ * 6 -> 7 intra-node, the other 6 inter-node; a block placement cuts them to
+ * 4), 20 iterations: every rank posts its receive from the left, computes
+ * 100 ticks, sends to the right (1 tick) and waits; a message arrives lat(src,
+ * dst) ticks after its send (1 intra-node).  The next iteration starts when
+ * the last rank's wait ended. */
+static struct tc_trace *ring_lat(const uint32_t *node_of, uint64_t (*lat)(const uint32_t *node_of, uint32_t a, uint32_t b))
+{
+	const uint32_t N = 8, I = 20;
+	struct tc_trace *t = tc_trace_new(1, 0, 0);
+	tc_def_simple(t, N, node_of, 4);
+	uint32_t rc_ = tc_def_region(t, "compute", 0, 0, false);
+	uint32_t rir = tc_def_region(t, "MPI_Irecv", 0, 0, true), rs = tc_def_region(t, "MPI_Send", 0, 0, true);
+	uint32_t rw = tc_def_region(t, "MPI_Wait", 0, 0, true);
+	uint64_t T = 10;
+	for (uint32_t i = 0; i < I; i++) {
+		uint64_t S = T + 1 + 100, end = 0;
+		for (uint32_t r = 0; r < N; r++) {
+			uint32_t left = (r + N - 1) % N;
+			uint64_t A = TC_MAX(S + 1, S + lat(node_of, left, r)) + 1;
+			tcb_enter(t, r, T, rir);
+			tcb_irecv_request(t, r, T, 1);
+			tcb_leave(t, r, T + 1, rir);
+			tcb_enter(t, r, T + 1, rc_);
+			tcb_leave(t, r, S, rc_);
+			tcb_enter(t, r, S, rs);
+			tcb_send(t, r, S, (r + 1) % N, 0, 0, 64);
+			tcb_leave(t, r, S + 1, rs);
+			tcb_enter(t, r, S + 1, rw);
+			tcb_irecv(t, r, A, left, 0, 0, 64, 1);
+			tcb_leave(t, r, A, rw);
+			end = TC_MAX(end, A);
+		}
+		T = end;
+	}
+	tc_trace_finish(t);
+	return t;
+}
+
+static uint64_t lat_inter(const uint32_t *node_of, uint32_t a, uint32_t b) { return node_of[a] == node_of[b] ? 1 : 40; }
+static uint64_t lat_node1(const uint32_t *node_of, uint32_t a, uint32_t b)
+{
+	return node_of[a] == node_of[b] ? 1 : node_of[a] == 1 || node_of[b] == 1 ? 40 : 1;
+}
+
+/* The mapping against one slow node (verdict.c, one_slow_node): on ring_lat,
+ * every inter-node transfer 40 ticks (the placement's latency): the mapping
+ * is claimed; only the transfers to or from node 1 (ranks 2 and 4: 1 -> 2,
+ * 2 -> 3, 3 -> 4, 4 -> 5) slow, the inter-node ones elsewhere (5 -> 6, 7 -> 0)
+ * as fast as an intra-node one: the nodes are fine but one, no mapping claim
+ * at all (asked with verdict_min_confidence 0). */
+static void test_verdict_slow_node_not_mapping(void **state)
+{
+	(void)state;
+	static const uint32_t node_of[8] = { 0, 0, 1, 2, 1, 2, 3, 3 };
+	for (int uniform = 1; uniform >= 0; uniform--) {
+		struct tc_trace *t = ring_lat(node_of, uniform ? lat_inter : lat_node1);
+		struct tc_span *sp = tc_span_compute(t, false);
+		struct tc_rootcause *rc = tc_rootcause_compute(t, sp, NULL);
+		struct tc_latency *lat = tc_latency_compute(t, NULL);
+		struct tc_remap *rm = tc_remap_compute(t, TC_REMAP_BYTES);
+		assert_true(rm->improved);
+		struct tc_verdict_opts o;
+		tc_verdict_default_opts(&o);
+		o.min_confidence = 0;
+		struct tc_verdicts *V = tc_verdicts_compute(t, lat, NULL, NULL, rm, rc, &o);
+		const struct tc_verdict *mapping = NULL;
+		for (uint32_t k = 0; k < V->n; k++)
+			if (V->v[k].cause == TC_CAUSE_MAPPING) mapping = &V->v[k];
+		if (uniform) {
+			assert_non_null(mapping);
+			assert_true(mapping->confidence >= 0.5);
+		} else {
+			assert_null(mapping);
+		}
+		tc_verdicts_free(V);
+		tc_remap_free(rm);
+		tc_latency_free(lat);
+		tc_rootcause_free(rc);
+		tc_span_free(sp);
+		tc_trace_free(t);
+	}
+}
+
 /* The blamed ranks in a verdict's text (verdict_internal.h, ranks_str). */
 static void test_verdict_ranks_text(void **state)
 {
@@ -1395,6 +1480,7 @@ int main(void)
 		cmocka_unit_test(test_rc_parallel_delays_busy),
 		cmocka_unit_test(test_rc_slow_node),
 		cmocka_unit_test(test_rc_side_work),
+		cmocka_unit_test(test_verdict_slow_node_not_mapping),
 		cmocka_unit_test(test_rc_mw_slow_workers),
 		cmocka_unit_test(test_rc_trend_ping_pong),
 		cmocka_unit_test(test_rc_caller_merge_invariant),
