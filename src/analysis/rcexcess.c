@@ -287,12 +287,13 @@ static void group_stats(const struct tc_rootcause *rc, const struct groups *g, c
  * third of the ranks of the place's main context (the one on the most ranks,
  * which has a typical value of its own and is on >= 3 ranks) — takes the
  * main context's median and MAD (typical = 4): what the other ranks took at
- * that place.  Returns how many did. */
-static uint32_t backoff_place(struct tc_rootcause *rc)
+ * that place. */
+static void backoff_place(struct tc_rootcause *rc)
 {
 	struct u64map g;
 	u64map_init(&g);
-	uint32_t *main_of = xmalloc(((size_t)rc->nctx + 1) * sizeof *main_of), ng = 0, *gid = xmalloc(((size_t)rc->nctx + 1) * sizeof *gid);
+	uint32_t ng = 0, *main_of = xmalloc(((size_t)rc->nctx + 1) * sizeof *main_of);
+	uint32_t *gid = xmalloc(((size_t)rc->nctx + 1) * sizeof *gid);
 	for (uint32_t c = 0; c < rc->nctx; c++) {
 		const struct tc_rc_ctx *C = &rc->ctx[c];
 		gid[c] = TC_NONE;
@@ -307,7 +308,6 @@ static uint32_t backoff_place(struct tc_rootcause *rc)
 		if (C->nranks > M->nranks || (C->nranks == M->nranks && C->n > M->n)) main_of[j] = c;
 	}
 	u64map_free(&g);
-	uint32_t moved = 0;
 	for (uint32_t c = 0; c < rc->nctx; c++) {
 		if (gid[c] == TC_NONE || main_of[gid[c]] == c) continue;
 		struct tc_rc_ctx *C = &rc->ctx[c];
@@ -316,11 +316,9 @@ static uint32_t backoff_place(struct tc_rootcause *rc)
 		C->median = M->median;
 		C->mad = M->mad;
 		C->typical = 4;
-		moved++;
 	}
 	free(main_of);
 	free(gid);
-	return moved;
 }
 
 /* Back-off: a compute context seen fewer than 3 times or on one rank has no

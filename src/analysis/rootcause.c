@@ -249,11 +249,12 @@ static uint64_t coarse_key(uint32_t prev_region, uint32_t next_region, uint64_t 
  * through the same contexts in the same order (SPMD), so the context that
  * followed the previous one last time is tried before the hash map, whose
  * probes were most of this function (a table of 10⁴ contexts is not in L1).
- * A compute context's coarse and place keys are functions of its key's
- * parts: made only for a new context, from prev_region, gap_sig and tags
- * (and region, the next call's). */
+ * A compute context's coarse key is a function of its key's parts: made
+ * only for a new context, from prev_region and gap_sig (and region, the
+ * next call's); its place (the key before the user regions are mixed in)
+ * comes with the key. */
 static uint32_t ctx_of(struct build *b, uint32_t r, uint64_t key, uint32_t prev_region, uint64_t gap_sig,
-		       const uint64_t *tags, uint8_t kind, uint32_t region, uint8_t inter, uint8_t bucket)
+		       uint64_t place, uint8_t kind, uint32_t region, uint8_t inter, uint8_t bucket)
 {
 	uint32_t *next = b->prev_ctx == TC_NONE ? &b->first_ctx : &b->count.a[b->prev_ctx].next;
 	uint32_t *next2 = b->prev2_ctx == TC_NONE ? NULL : &b->count.a[b->prev2_ctx].next2;
@@ -264,7 +265,6 @@ static uint32_t ctx_of(struct build *b, uint32_t r, uint64_t key, uint32_t prev_
 	if (i == U64MAP_NONE) {
 		i = (uint32_t)b->ctx.n;
 		uint64_t coarse = kind == TC_ACT_COMPUTE ? coarse_key(prev_region, region, gap_sig) : 0;
-		uint64_t place = tags ? mix(mix(mix(mix(5, prev_region), tags[0]), region), tags[1]) : 0;
 		struct tc_rc_ctx c = { .key = key, .coarse = coarse, .place = place, .region = region, .kind = kind,
 				       .inter = inter, .size_bucket = bucket };
 		struct ctx_count k = { key, 0, 0, TC_NONE, TC_NONE, TC_NONE, 0 };
@@ -382,11 +382,11 @@ static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, co
 			 const struct tc_call *next, uint32_t next_idx, uint64_t gap_sig, const uint64_t tags[2])
 {
 	uint32_t pr = prev ? prev->region : TC_NONE - 1, nr = next ? next->region : TC_NONE - 1;
-	uint64_t key = mix(mix(mix(mix(mix(1, pr), tags[0]), nr), tags[1]), gap_sig);
+	uint64_t place = mix(mix(mix(mix(1, pr), tags[0]), nr), tags[1]), key = mix(place, gap_sig);
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = next_idx, .partner = TC_NONE,
 			    .kind = TC_ACT_COMPUTE };
 	size_t nctx = b->ctx.n;
-	a.ctx = ctx_of(b, r, key, pr, gap_sig, tags, TC_ACT_COMPUTE, nr, 0, 0);
+	a.ctx = ctx_of(b, r, key, pr, gap_sig, place, TC_ACT_COMPUTE, nr, 0, 0);
 	if (!prev || b->ctx.n != nctx) {  /* a first segment, or a new context: first_segments */
 		uint64_t steady = mix(mix(mix(3, nr), tags[1]), gap_sig);
 		if (!prev) {
@@ -410,7 +410,7 @@ static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32
 	uint64_t key = mix(mix(mix(2, c->region), bucket), inter);
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = ci, .partner = TC_NONE, .kind = TC_ACT_MPI,
 			    .inter = inter };
-	a.ctx = ctx_of(b, r, key, 0, 0, NULL, TC_ACT_MPI, c->region, inter, bucket);
+	a.ctx = ctx_of(b, r, key, 0, 0, 0, TC_ACT_MPI, c->region, inter, bucket);
 	call_wait(b, r, &a);
 	push_act(&b->acts, &a);
 }

@@ -317,6 +317,17 @@ static void pattern_windows(struct vb *b, const struct tc_trace *t, const struct
 #undef HOT_WIN
 }
 
+/* The intra-node criterion of a message's size, remembered for the next
+ * message (most messages have the size of the one before). */
+struct crit_memo { uint64_t bytes; double ci; bool set; };
+
+static double intra_criterion(const struct tc_latency *lat, struct crit_memo *m, uint64_t bytes)
+{
+	if (!m->set || bytes != m->bytes)
+		*m = (struct crit_memo){ bytes, tc_lat_criterion(lat, TC_LAT_INTRA, bytes), true };
+	return m->ci;
+}
+
 /* --- A3: background traffic --------------------------------------------------------- */
 /* --- A1: mapping ------------------------------------------------------------------ */
 /* Inter-node transfers slow through one node only: nearly all (9 in 10) of
@@ -340,16 +351,13 @@ static bool one_slow_node(const struct tc_trace *t, const struct tc_latency *lat
 	uint32_t K = t->nnodes;
 	if (K < 3 || !lat->nbuckets[TC_LAT_INTRA]) return false;
 	uint64_t *cnt = xcalloc(K, sizeof *cnt), slow = 0;
-	double *x = xmalloc((t->nmsgs ? t->nmsgs : 1) * sizeof *x), ci = NAN;
-	uint64_t ci_bytes = 0;
+	double *x = xmalloc((t->nmsgs ? t->nmsgs : 1) * sizeof *x);
+	struct crit_memo memo = { 0 };
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tc_msg *m = &t->msgs[i];
 		x[i] = NAN;
 		if (lat->cls[i] != TC_LAT_INTER) continue;
-		if (isnan(ci) || m->bytes != ci_bytes) {
-			ci_bytes = m->bytes;
-			ci = tc_lat_criterion(lat, TC_LAT_INTRA, m->bytes);
-		}
+		double ci = intra_criterion(lat, &memo, m->bytes);
 		if (!(ci > 0)) continue;
 		x[i] = lat->transfer[i] / ci;
 		if (!(x[i] >= slow_bar)) continue;
@@ -659,8 +667,8 @@ static uint32_t *message_numbers(struct tc_verdicts *V, const struct tc_trace *t
 	for (int k = 0; k < 64; k++) memo[k] = UINT64_MAX;
 	uint32_t *partners = xcalloc(N ? N : 1, sizeof *partners);
 	double *lsum = xcalloc(N ? N : 1, sizeof *lsum);
-	uint64_t slow = 0, slow_inter = 0, high = 0, high_inter = 0, ci_bytes = 0;
-	double ci = NAN;  /* the intra-node criterion of ci_bytes */
+	uint64_t slow = 0, slow_inter = 0, high = 0, high_inter = 0;
+	struct crit_memo crit = { 0 };
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tc_msg *m = &t->msgs[i];
 		bool inter = lat->cls[i] == TC_LAT_INTER;
@@ -671,11 +679,7 @@ static uint32_t *message_numbers(struct tc_verdicts *V, const struct tc_trace *t
 			high++;
 			high_inter += inter;
 		}
-		if (i == 0 || m->bytes != ci_bytes) {  /* most messages have the size of the one before */
-			ci_bytes = m->bytes;
-			ci = tc_lat_criterion(lat, TC_LAT_INTRA, m->bytes);
-		}
-		if (lat->nbuckets[TC_LAT_INTRA] && lat->transfer[i] > 2 * ci) {
+		if (lat->nbuckets[TC_LAT_INTRA] && lat->transfer[i] > 2 * intra_criterion(lat, &crit, m->bytes)) {
 			slow++;
 			slow_inter += inter;
 		}

@@ -104,6 +104,11 @@ double verdict_path_share_of(const struct tc_rootcause *rc, const bool *ranks);
 /* The same for their own MPI time only (a hot spot's traffic; verdict_path.c). */
 double verdict_path_comm_share_of(const struct tc_rootcause *rc, const bool *ranks);
 double verdict_machine_busy(const struct tc_rootcause *rc, const struct tc_verdict_opts *o, bool typical);
+/* The ranks with the largest val[r] (of N), largest first, each at least half
+ * the largest and above 0, until they hold `need` in all (*held: what they
+ * hold), at most maxk; returns how many, in out sorted by rank
+ * (verdict_path.c). */
+uint32_t verdict_top_ranks(const double *val, uint32_t N, double need, uint32_t maxk, uint32_t *out, double *held);
 /* Sorts claims into their reported order (verdict.c, rank_keys). */
 void verdict_sort(struct tc_verdict *v, size_t n);
 

@@ -123,21 +123,18 @@ double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootc
 	return cost;
 }
 
+/* (value, rank) pairs, the largest value first, ties by rank (as a stable
+ * sort of pairs built in rank order leaves them). */
 static int cmp_desc(const void *a, const void *b)
 {
 	const double *x = a, *y = b;
-	return *x > *y ? -1 : *x < *y;
+	return x[0] < y[0] ? 1 : x[0] > y[0] ? -1 : (x[1] > y[1]) - (x[1] < y[1]);
 }
 
-/* The ranks holding `need` of the path's compute excess, at most maxk of them
- * and each at least half the largest (a rank far below the worst is not what
- * stands out, and machine noise gives every rank a little); returns how many
- * (in out, by rank). */
-static uint32_t blamed_ranks(const struct tc_rootcause *rc, double need, uint32_t maxk, uint32_t *out, double *held)
+uint32_t verdict_top_ranks(const double *val, uint32_t N, double need, uint32_t maxk, uint32_t *out, double *held)
 {
-	uint32_t N = rc->nranks;
 	double *v = xmalloc((size_t)(N ? N : 1) * 2 * sizeof *v);
-	for (uint32_t r = 0; r < N; r++) { v[2 * r] = rc->path_compute_excess[r]; v[2 * r + 1] = r; }
+	for (uint32_t r = 0; r < N; r++) { v[2 * r] = val[r]; v[2 * r + 1] = r; }
 	qsort(v, N, 2 * sizeof *v, cmp_desc);
 	uint32_t k = 0;
 	double sum = 0;
@@ -150,6 +147,15 @@ static uint32_t blamed_ranks(const struct tc_rootcause *rc, double need, uint32_
 	*held = sum;
 	qsort(out, k, sizeof *out, tc_cmp_u32);
 	return k;
+}
+
+/* The ranks holding `need` of the path's compute excess, at most maxk of them
+ * and each at least half the largest (a rank far below the worst is not what
+ * stands out, and machine noise gives every rank a little); returns how many
+ * (in out, by rank). */
+static uint32_t blamed_ranks(const struct tc_rootcause *rc, double need, uint32_t maxk, uint32_t *out, double *held)
+{
+	return verdict_top_ranks(rc->path_compute_excess, rc->nranks, need, maxk, out, held);
 }
 
 /* The worst activities of the blamed ranks, placed at their logical steps. */

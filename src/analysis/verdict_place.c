@@ -26,12 +26,6 @@
 #include "analysis_rootcause.h"
 #include "verdict_internal.h"
 
-static int cmp_desc2(const void *a, const void *b)
-{
-	const double *x = a, *y = b;
-	return x[0] < y[0] ? 1 : x[0] > y[0] ? -1 : (x[1] > y[1]) - (x[1] < y[1]);
-}
-
 /* A call slow by a factor: its own time at least SLOW_STEP times what the
  * ranks' lower quartile in its context takes (own − persistent excess); a
  * rank a little slower in its calls (a neighbour more, a busier core) is no
@@ -74,22 +68,8 @@ static double persistent_mpi(const struct tc_verdicts *V, const struct tc_trace 
 static uint32_t slow_ranks(const double *pm, uint32_t N, double P, double need, uint32_t maxk, const bool *hot,
 			   uint32_t *out, double *held)
 {
-	double *v = xmalloc((size_t)(N ? N : 1) * 2 * sizeof *v);
-	for (uint32_t r = 0; r < N; r++) {
-		v[2 * r] = pm[r];
-		v[2 * r + 1] = r;
-	}
-	qsort(v, N, 2 * sizeof *v, cmp_desc2);
-	uint32_t k = 0;
-	double sum = 0;
-	while (k < N && k < maxk && sum < need * P && v[2 * k] > 0 && v[2 * k] >= 0.5 * v[0]) {
-		sum += v[2 * k];
-		out[k] = (uint32_t)v[2 * k + 1];
-		k++;
-	}
-	free(v);
-	*held = sum;
-	if (sum < need * P) return 0;
+	uint32_t k = verdict_top_ranks(pm, N, need * P, maxk, out, held);
+	if (*held < need * P) return 0;
 	for (uint32_t i = 0; i < k; i++)
 		if (hot[out[i]]) return 0;
 	return k;

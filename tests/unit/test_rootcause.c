@@ -40,6 +40,15 @@ static struct tc_verdicts *verdicts_of(struct tc_trace *t, struct tc_rootcause *
 	return V;
 }
 
+/* The last claim of cause c in V that has evidence ev (NULL: any); NULL: none. */
+static const struct tc_verdict *claim_of(const struct tc_verdicts *V, enum tc_cause c, const char *ev)
+{
+	const struct tc_verdict *v = NULL;
+	for (uint32_t k = 0; k < V->n; k++)
+		if (V->v[k].cause == c && (!ev || !isnan(tc_verdict_ev(&V->v[k], ev)))) v = &V->v[k];
+	return v;
+}
+
 /* Ring halo of 8 ranks, 10 iterations of 100 ticks (1 tick = 1 s); rank 3
  * computes 100 s longer in iteration 2 (steps_halo.h).  Its segment is 200
  * against a median of 100: excess 100.  Every other rank waits for it, directly
@@ -1256,9 +1265,7 @@ static void test_rc_parallel_delays_busy(void **state)
 	struct tc_rootcause *rc;
 	struct tc_verdicts *V = verdicts_of(t, &rc);
 	assert_true(verdict_machine_busy(rc, &V->opts, true) == 1);
-	const struct tc_verdict *v = NULL;
-	for (uint32_t k = 0; k < V->n; k++)
-		if (V->v[k].cause == TC_CAUSE_IMBALANCE) v = &V->v[k];
+	const struct tc_verdict *v = claim_of(V, TC_CAUSE_IMBALANCE, NULL);
 	assert_non_null(v);
 	assert_int_equal(v->nranks, 2);
 	assert_int_equal(v->ranks[0], 1);
@@ -1331,10 +1338,7 @@ static void test_rc_slow_node(void **state)
 		struct tc_trace *t = chain_placed(8, 20, work_10, node_of, 4, slow ? send_node1 : NULL);
 		struct tc_rootcause *rc;
 		struct tc_verdicts *V = verdicts_of(t, &rc);
-		const struct tc_verdict *place = NULL;
-		for (uint32_t k = 0; k < V->n; k++)
-			if (V->v[k].cause == TC_CAUSE_BACKGROUND && !isnan(tc_verdict_ev(&V->v[k], "persistent_s")))
-				place = &V->v[k];
+		const struct tc_verdict *place = claim_of(V, TC_CAUSE_BACKGROUND, "persistent_s");
 		if (slow) {
 			assert_non_null(place);
 			assert_true(place->confidence >= 0.5);
@@ -1419,9 +1423,7 @@ static void test_verdict_slow_node_not_mapping(void **state)
 		tc_verdict_default_opts(&o);
 		o.min_confidence = 0;
 		struct tc_verdicts *V = tc_verdicts_compute(t, lat, NULL, NULL, rm, rc, &o);
-		const struct tc_verdict *mapping = NULL;
-		for (uint32_t k = 0; k < V->n; k++)
-			if (V->v[k].cause == TC_CAUSE_MAPPING) mapping = &V->v[k];
+		const struct tc_verdict *mapping = claim_of(V, TC_CAUSE_MAPPING, NULL);
 		if (uniform) {
 			assert_non_null(mapping);
 			assert_true(mapping->confidence >= 0.5);
