@@ -254,10 +254,10 @@ static void pattern_verdict(struct vb *b, const struct tc_trace *t, const struct
  * 5-ary tree's root on 2 busy cores spent 28 % of the path in MPI, 2 % when
  * the machine was quiet), so the claim weighs 1 − busy there.
  * docs/verdicts.md, A2. */
-static void weigh_by_traffic(struct vb *b, size_t from, size_t to, const struct tc_rootcause *rc, const bool *hot,
+static void weigh_by_traffic(struct vb *b, size_t from, size_t to, const struct tc_trace *t, const struct tc_rootcause *rc, const bool *hot,
 			     const struct tc_verdict_opts *o)
 {
-	double h = verdict_path_share_of(rc, hot), c = verdict_path_comm_share_of(rc, hot);
+	double h = verdict_path_share_of(rc, hot), c = verdict_path_comm_share_of(t, rc, hot);
 	double busy = verdict_machine_busy(rc, o, false);
 	for (size_t i = from; i < to; i++) {
 		ev_add(&b->v.a[i], "path_share", h);
@@ -803,7 +803,7 @@ static void region_patterns(struct vb *b, const struct tc_trace *t, const struct
 			for (size_t i = nb0; i < b->v.n; i++) {
 				bool *in = xcalloc(N ? N : 1, sizeof *in);
 				for (uint32_t k = 0; k < b->v.a[i].nranks; k++) in[b->v.a[i].ranks[k]] = true;
-				weigh_by_traffic(b, i, i + 1, rc, in, o);
+				weigh_by_traffic(b, i, i + 1, t, rc, in, o);
 				free(in);
 			}
 		scope_free(&s);
@@ -875,7 +875,7 @@ struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct t
 	if (b.v.n == before) pattern_windows(&b, t, lat, &run, TC_NONE, o);
 	bool *hot = xcalloc(N ? N : 1, sizeof *hot);
 	mark_hot(&b, before, -INFINITY, hot, N);
-	if (rc) weigh_by_traffic(&b, before, b.v.n, rc, hot, o);
+	if (rc) weigh_by_traffic(&b, before, b.v.n, t, rc, hot, o);
 	own_late_numbers(V, t, steps, ws);
 	V->path_len = NAN;
 	if (rc) path_claims(&b, V, t, lat, steps, rc, hot);

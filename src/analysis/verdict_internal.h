@@ -102,7 +102,7 @@ double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootc
 /* Share of the critical path spent on the given ranks. */
 double verdict_path_share_of(const struct tc_rootcause *rc, const bool *ranks);
 /* The same for their own MPI time only (a hot spot's traffic; verdict_path.c). */
-double verdict_path_comm_share_of(const struct tc_rootcause *rc, const bool *ranks);
+double verdict_path_comm_share_of(const struct tc_trace *t, const struct tc_rootcause *rc, const bool *ranks);
 double verdict_machine_busy(const struct tc_rootcause *rc, const struct tc_verdict_opts *o, bool typical);
 /* The ranks with the largest val[r] (of N), largest first, each at least half
  * the largest and above 0, until they hold `need` in all (*held: what they

@@ -30,11 +30,26 @@ double verdict_path_share_of(const struct tc_rootcause *rc, const bool *ranks)
 	return typical > 0 ? typical / rc->path_len : 0;
 }
 
+static double intra_model(uint8_t bucket);
+
+/* Of an MPI piece whose context has no typical value (a call seen once: the
+ * root's final MPI_Gather), the part beyond what its bytes could cost at a
+ * generous pace (UNTYPED_SLACK × intra_model): a hold with no pace to measure
+ * it by, not the cost of the traffic (docs/verdicts.md, A2). */
+#define UNTYPED_SLACK 10
+static double untyped_hold(const struct tc_trace *t, const struct tc_rootcause *rc, const struct tc_cp_piece *P)
+{
+	const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, P->act)];
+	if (C->typical || P->excess > 0) return 0;
+	double len = tc_dur(t, P->end - P->start), most = UNTYPED_SLACK * intra_model(C->size_bucket);
+	return len > most ? len - most : 0;
+}
+
 /* The share of the critical path in the ranks' own communication (MPI
  * pieces, intra- and inter-node) at its typical pace: what a hot spot's
  * handling of its messages costs the run.  A tree's root or a master is on the
  * path with its compute too; that is not its traffic (docs/verdicts.md, A2). */
-double verdict_path_comm_share_of(const struct tc_rootcause *rc, const bool *ranks)
+double verdict_path_comm_share_of(const struct tc_trace *t, const struct tc_rootcause *rc, const bool *ranks)
 {
 	if (!(rc->path_len > 0)) return 0;
 	uint64_t on = 0, all = 0;
@@ -44,7 +59,7 @@ double verdict_path_comm_share_of(const struct tc_rootcause *rc, const bool *ran
 		all += P->end - P->start;
 		if (ranks[P->rank] && (P->kind == TC_CP_MPI_INTRA || P->kind == TC_CP_MPI_INTER)) {
 			on += P->end - P->start;
-			excess += P->excess;
+			excess += P->excess + untyped_hold(t, rc, P);
 		}
 	}
 	if (!all) return 0;
