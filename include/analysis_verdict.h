@@ -131,6 +131,9 @@ struct tc_verdict_opts {
 	double imb_standout;       /* ... and stand out from every other rank's compute excess (largest
 	                              single, or summed) by at least this factor (2; full weight at
 	                              2·this − 1 = 3) */
+	double imb_min_s;          /* ... and hold at least this much excess (s) for full weight, linear
+	                              below (1e-3: one scheduler slice; less can be a single preemption or
+	                              a first touch of memory, which no run of a few ms tells from work) */
 	double bg_stall_ratio;     /* MPI stall rate ≥ this × compute stall rate counts fully as background,
 	                              ≤ 4/7 of it not at all (noise) (7) */
 	double noise_rank_share;   /* noise: stalls on at least this share of the ranks (0.5) */

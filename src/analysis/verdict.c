@@ -31,7 +31,8 @@ void tc_verdict_default_opts(struct tc_verdict_opts *o)
 		.imb_share = 0.01, .imb_factor = 3.0,
 		.bg_factor = 2.0, .bg_z = 3.0, .bg_min_msgs = 8,
 		.max_steps = 5,
-		.path_full = 0.15, .imb_concentration = 0.7, .imb_max_ranks = 1.0 / 3, .imb_standout = 2, .bg_stall_ratio = 7,
+		.path_full = 0.15, .imb_concentration = 0.7, .imb_max_ranks = 1.0 / 3, .imb_standout = 2, .imb_min_s = 1e-3,
+		.bg_stall_ratio = 7,
 		.noise_rank_share = 0.5, .busy_lo = 0.02, .busy_hi = 0.04,
 		.held_lo = 0.05, .held_hi = 0.08,
 	};

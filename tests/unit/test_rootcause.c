@@ -148,6 +148,35 @@ static void test_rc_busy_delay_named(void **state)
 	free(x);
 }
 
+/* The halo delay of test_rc_halo_delay on faster clocks: the same run at
+ * 10⁵ ticks per second lasts 10.48 ms and its delay of 1 ms (one scheduler
+ * slice, opts.imb_min_s) keeps the full weight, (100 / 1048) / 0.15; at 10⁶
+ * the 100 µs delay weighs a tenth of it, under the least confidence: no claim
+ * (a clean 0.26 ms ring allreduce read "imbalance 1.00" from 72 µs of rank 0's
+ * first compute segment). */
+static void test_rc_imbalance_min_size(void **state)
+{
+	(void)state;
+	static const uint64_t res[] = { 1, 100000, 1000000 };
+	for (size_t k = 0; k < 3; k++) {
+		struct halo_spec h = { .nranks = 8, .iters = 10, .res = res[k], .work = 100, .delay_rank = 3,
+				       .delay_iter = 2, .delay = 100 };
+		struct tc_trace *t = halo_trace(&h);
+		struct tc_verdicts *V = verdicts_of(t, NULL);
+		const struct tc_verdict *v = claim_of(V, TC_CAUSE_IMBALANCE, NULL);
+		if (res[k] < 1000000) {
+			assert_non_null(v);
+			assert_int_equal(v->ranks[0], 3);
+			assert_float_equal(v->confidence, 100.0 / 1048 / 0.15, 1e-4);
+		} else {
+			assert_null(v);
+			assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
+		}
+		tc_verdicts_free(V);
+		tc_trace_free(t);
+	}
+}
+
 /* The same ring without the delay: no claim at all. */
 static void test_rc_no_delay_no_verdict(void **state)
 {
@@ -1546,6 +1575,7 @@ int main(void)
 		cmocka_unit_test(test_verdict_slow_node_not_mapping),
 		cmocka_unit_test(test_rc_mw_slow_workers),
 		cmocka_unit_test(test_rc_mw_pattern_by_pace),
+		cmocka_unit_test(test_rc_imbalance_min_size),
 		cmocka_unit_test(test_rc_trend_ping_pong),
 		cmocka_unit_test(test_rc_caller_merge_invariant),
 		cmocka_unit_test(test_rc_excess_bounds),
