@@ -177,6 +177,75 @@ static void test_rc_imbalance_min_size(void **state)
 	}
 }
 
+/* Stalls in MPI without compute stalls, every 4th iteration on every rank
+ * (ticks of 1 s): 8 ranks compute 10 ticks, then either all meet in an
+ * MPI_Allreduce (coll) whose every member leaves 1 tick after the last enter,
+ * 7 ticks when held, or each sends to its right neighbour (MPI_Send, 1 tick,
+ * 7 when held) and receives from its left (MPI_Recv).  Held point-to-point
+ * sends are background; a held collective is not (its own time waits for
+ * every member to run: on a busy machine it stalls as often as any member's
+ * compute would; 48 ranks of a clean collectives-only code on 2 cores read
+ * "background 0.51"), and with no compute stall there is no noise either. */
+static struct tc_trace *stalled_trace(bool coll)
+{
+	const uint32_t n = 8, iters = 24;
+	struct tc_trace *t = tc_trace_new(1, 0, 0);
+	tc_def_simple(t, n, NULL, 1);
+	uint32_t rs = tc_def_region(t, "MPI_Send", 0, 0, true), rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
+	uint32_t ra = tc_def_region(t, "MPI_Allreduce", 0, 0, true);
+	uint32_t ri = tc_def_region(t, "MPI_Init", 0, 0, true), rf = tc_def_region(t, "MPI_Finalize", 0, 0, true);
+	for (uint32_t r = 0; r < n; r++) {
+		uint64_t now = 1;
+		tcb_enter(t, r, 0, ri);
+		tcb_leave(t, r, now, ri);
+		for (uint32_t i = 0; i < iters; i++) {
+			uint64_t held = i % 4 == 3 ? 6 : 0, c = now + 10;  /* every rank in step: c is the same */
+			if (coll) {
+				tcb_enter(t, r, c, ra);
+				tcb_coll_begin(t, r, c);
+				tcb_coll_end(t, r, c + 1 + held, 4 /* allreduce */, 0, TC_NONE, 8, 8);
+				tcb_leave(t, r, c + 1 + held, ra);
+				now = c + 1 + held;
+			} else {
+				tcb_enter(t, r, c, rs);
+				tcb_send(t, r, c, (r + 1) % n, 0, 0, 8);
+				tcb_leave(t, r, c + 1 + held, rs);
+				tcb_enter(t, r, c + 1 + held, rr);
+				tcb_recv(t, r, c + 2 + held, (r + n - 1) % n, 0, 0, 8);
+				tcb_leave(t, r, c + 2 + held, rr);
+				now = c + 2 + held;
+			}
+		}
+		tcb_enter(t, r, now, rf);
+		tcb_leave(t, r, now + 1, rf);
+	}
+	tc_trace_finish(t);
+	return t;
+}
+
+static void test_rc_background_not_collectives(void **state)
+{
+	(void)state;
+	for (int coll = 0; coll <= 1; coll++) {
+		struct tc_trace *t = stalled_trace(coll);
+		struct tc_rootcause *rc;
+		struct tc_verdicts *V = verdicts_of(t, &rc);
+		assert_true(rc->n_mpi_stalls > 0);
+		assert_int_equal(rc->n_compute_stalls, 0);
+		const struct tc_verdict *v = claim_of(V, TC_CAUSE_BACKGROUND, NULL);
+		if (!coll) {
+			assert_non_null(v);
+			assert_true(v->confidence >= 0.5);
+		} else {
+			assert_true(!v || v->confidence < 0.5);
+			assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
+		}
+		tc_verdicts_free(V);
+		tc_rootcause_free(rc);
+		tc_trace_free(t);
+	}
+}
+
 /* The same ring without the delay: no claim at all. */
 static void test_rc_no_delay_no_verdict(void **state)
 {
@@ -1576,6 +1645,7 @@ int main(void)
 		cmocka_unit_test(test_rc_mw_slow_workers),
 		cmocka_unit_test(test_rc_mw_pattern_by_pace),
 		cmocka_unit_test(test_rc_imbalance_min_size),
+		cmocka_unit_test(test_rc_background_not_collectives),
 		cmocka_unit_test(test_rc_trend_ping_pong),
 		cmocka_unit_test(test_rc_caller_merge_invariant),
 		cmocka_unit_test(test_rc_excess_bounds),
