@@ -189,6 +189,8 @@ struct tc_rootcause {
 	double compute_stall_rate_q1; /* the lower quartile over ranks of each rank's compute stall rate:
 	                                 machine noise stalls every rank, slow ranks or a ramp only some */
 	uint32_t stall_pairs_mpi;  /* distinct (rank, partner-or-peer) pairs among MPI stalls */
+	double typical_compute_s, typical_mpi_s; /* s: every activity's context median summed, by kind
+	                                            (the time exposed to stalls at the typical pace) */
 	/* critical path, in time order */
 	size_t npath;
 	struct tc_cp_piece *path;

@@ -695,6 +695,7 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 			    set_excess(rc, i, &rc->ctx[c], tc_dur(t, ticks), usual, X->q))
 				VEC_PUSH(ex, i);
 			bool stall = ticks >= X->stall && !X->trend;
+			*(X->mpi ? &rc->typical_mpi_s : &rc->typical_compute_s) += rc->ctx[c].median;
 			stall_count(rc, &st, r, X->mpi, stall, w == TC_NONE ? TC_NONE : rc->waits[w].partner, X->held_w,
 				    stall && !X->mpi ? tc_dur(t, ticks) - rc->ctx[c].median : 0);
 			if (ready > s) rc->wait_s[r] += tc_dur(t, ready - s);  /* + 0 otherwise */

@@ -676,6 +676,30 @@ static void episode(struct tc_verdict *v, const struct tc_trace *t, const struct
 	ev_add(v, "episode_share", 0.8);
 }
 
+/* The ratio of MPI's stall rate to compute's, by count and by time.  By count
+ * (stalls per call against stalls per compute segment), as measured on the
+ * corpus; by time (stalls per second of typical own time against stalls per
+ * second of typical compute), because a machine that holds ranks holds them
+ * per second, not per call: a code that is nearly all MPI (a ring allreduce
+ * whose compute is a few µs between Sendrecvs) has segments too short to be
+ * hit, and 64 ranks of it on 2 cores stalled 39 % of their transfers against
+ * 0.1 % of their compute segments (453×) but 3.3× as often per second, and
+ * read "background 1.00".  The smaller counts.  Without any compute stall the
+ * comparison rests on the exposure: at MPI's rate per second the compute
+ * would have stalled e times; it counts fully from EXPOSED_STALLS on, linearly
+ * below (docs/verdicts.md, background). */
+#define EXPOSED_STALLS 3.0
+
+static double stall_ratio(const struct tc_rootcause *rc, bool *none)
+{
+	double rm = stall_rate(rc->n_mpi_stalls, rc->n_mpi), rcmp = stall_rate(rc->n_compute_stalls, rc->n_compute);
+	double tm = rc->typical_mpi_s > 0 ? (double)rc->n_mpi_stalls / rc->typical_mpi_s : 0;
+	double tc = rc->typical_compute_s > 0 ? (double)rc->n_compute_stalls / rc->typical_compute_s : 0;
+	*none = !(rcmp > 0) || !(tc > 0);
+	if (*none) return clamp01(tm * rc->typical_compute_s / EXPOSED_STALLS);
+	return TC_MIN(rm / rcmp, tm / tc);
+}
+
 /* How much of the MPI stalling is beyond the machine's noise: MPI stalling
  * bg_stall_ratio (7) times as often as compute counts fully, 4 times or less
  * not at all (a busy or oversubscribed machine stalls MPI more often than
@@ -684,11 +708,12 @@ static void episode(struct tc_verdict *v, const struct tc_trace *t, const struct
  * between. */
 static double beyond_noise(const struct tc_rootcause *rc, const struct tc_verdict_opts *o)
 {
-	double rm = stall_rate(rc->n_mpi_stalls, rc->n_mpi), rcmp = stall_rate(rc->n_compute_stalls, rc->n_compute);
-	if (rm <= 0) return 0;
-	if (rcmp <= 0) return 1;
+	if (!rc->n_mpi_stalls) return 0;
+	bool none;
+	double ratio = stall_ratio(rc, &none);
+	if (none) return ratio;
 	double lo = 4.0 / 7.0 * o->bg_stall_ratio;
-	return clamp01((rm / rcmp - lo) / (o->bg_stall_ratio - lo)) * (1 - verdict_machine_busy(rc, o, false));
+	return clamp01((ratio - lo) / (o->bg_stall_ratio - lo)) * (1 - verdict_machine_busy(rc, o, false));
 }
 
 void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_latency *lat,
@@ -734,6 +759,8 @@ void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_tra
 	ev_add(v, "stall_pairs", rc->stall_pairs_mpi);
 	ev_add(v, "beyond_noise", beyond);
 	ev_add(v, "compute_held_share", rc->compute_stall_share);
+	ev_add(v, "typical_compute_s", rc->typical_compute_s);
+	ev_add(v, "typical_mpi_s", rc->typical_mpi_s);
 	char b1[32];
 	fmt_seconds(b1, sizeof b1, B);
 	char when[64] = "";

@@ -246,6 +246,86 @@ static void test_rc_background_not_collectives(void **state)
 	}
 }
 
+/* A ring of blocking sends (ticks of 1 s, 8 ranks, 200 iterations): each
+ * rank computes `work` ticks, sends to its right neighbour (10 ticks of own
+ * time; 310 in every 20th iteration, on every rank: the path holds them) and
+ * receives from its left (waiting for the neighbour's send).  Two compute
+ * segments are held 50 ticks too.  With 1-tick compute the MPI calls stall
+ * 40× as often per call as the compute segments but 3.6× as often per
+ * second: a machine holding ranks by time, seen in segments too short to be
+ * hit; no background.  With 100-tick compute the same sends stall 364× as
+ * often per second: background. */
+static struct tc_trace *held_ring(uint64_t work)
+{
+	const uint32_t n = 8, iters = 200;
+	struct tc_trace *t = tc_trace_new(1, 0, 0);
+	tc_def_simple(t, n, NULL, 1);
+	uint32_t rs = tc_def_region(t, "MPI_Send", 0, 0, true), rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
+	uint32_t ri = tc_def_region(t, "MPI_Init", 0, 0, true), rf = tc_def_region(t, "MPI_Finalize", 0, 0, true);
+	uint64_t now[8], sent[8];
+	for (uint32_t r = 0; r < n; r++) {
+		tcb_enter(t, r, 0, ri);
+		tcb_leave(t, r, 1, ri);
+		now[r] = 1;
+	}
+	for (uint32_t i = 0; i < iters; i++) {
+		for (uint32_t r = 0; r < n; r++) {  /* compute, then the send */
+			bool held = (r == 2 && i == 50) || (r == 5 && i == 150);
+			uint64_t c = now[r] + work + (held ? 50 : 0), h = i % 20 == 7 ? 300 : 0;
+			tcb_enter(t, r, c, rs);
+			tcb_send(t, r, c, (r + 1) % n, 0, 0, 8);
+			tcb_leave(t, r, c + 10 + h, rs);
+			sent[r] = c;
+			now[r] = c + 10 + h;
+		}
+		for (uint32_t r = 0; r < n; r++) {  /* the receive: the left neighbour's send is out */
+			uint64_t e = TC_MAX(now[r], sent[(r + n - 1) % n]) + 1;
+			tcb_enter(t, r, now[r], rr);
+			tcb_recv(t, r, e, (r + n - 1) % n, 0, 0, 8);
+			tcb_leave(t, r, e, rr);
+			now[r] = e;
+		}
+	}
+	for (uint32_t r = 0; r < n; r++) {
+		tcb_enter(t, r, now[r], rf);
+		tcb_leave(t, r, now[r] + 1, rf);
+	}
+	tc_trace_finish(t);
+	return t;
+}
+
+static void test_rc_background_by_time(void **state)
+{
+	(void)state;
+	for (int longer = 0; longer <= 1; longer++) {
+		struct tc_trace *t = held_ring(longer ? 100 : 1);
+		struct tc_rootcause *rc;
+		struct tc_verdicts *V = verdicts_of(t, &rc);
+		/* by count MPI stalls far more often than compute, either way; by
+		 * time only with the longer compute */
+		assert_int_equal(rc->n_compute_stalls, 2);
+		assert_int_equal(rc->n_compute, 1600);
+		assert_int_equal(rc->n_mpi, 3200);
+		double by_count = (double)rc->n_mpi_stalls / 3200 / (2.0 / 1600);
+		double by_time = (double)rc->n_mpi_stalls / rc->typical_mpi_s / (2 / rc->typical_compute_s);
+		assert_true(by_count > 7);
+		assert_float_equal(rc->typical_compute_s, longer ? 160000 : 1600, 1e-9);
+		assert_true(longer ? by_time > 7 : by_time < 4);
+		const struct tc_verdict *v = claim_of(V, TC_CAUSE_BACKGROUND, "beyond_noise");
+		if (longer) {
+			assert_non_null(v);
+			assert_true(v->confidence >= 0.5);
+			assert_float_equal(tc_verdict_ev(v, "beyond_noise"), 1, 0);
+		} else {
+			assert_true(!v || v->confidence < 0.5);
+			assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
+		}
+		tc_verdicts_free(V);
+		tc_rootcause_free(rc);
+		tc_trace_free(t);
+	}
+}
+
 /* The same ring without the delay: no claim at all. */
 static void test_rc_no_delay_no_verdict(void **state)
 {
@@ -1646,6 +1726,7 @@ int main(void)
 		cmocka_unit_test(test_rc_mw_pattern_by_pace),
 		cmocka_unit_test(test_rc_imbalance_min_size),
 		cmocka_unit_test(test_rc_background_not_collectives),
+		cmocka_unit_test(test_rc_background_by_time),
 		cmocka_unit_test(test_rc_trend_ping_pong),
 		cmocka_unit_test(test_rc_caller_merge_invariant),
 		cmocka_unit_test(test_rc_excess_bounds),
