@@ -39,8 +39,9 @@ static double intra_model(uint8_t bucket);
 #define UNTYPED_SLACK 10
 static double untyped_hold(const struct tc_trace *t, const struct tc_rootcause *rc, const struct tc_cp_piece *P)
 {
+	if (P->excess > 0) return 0;
 	const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, P->act)];
-	if (C->typical || P->excess > 0) return 0;
+	if (C->typical) return 0;
 	double len = tc_dur(t, P->end - P->start), most = UNTYPED_SLACK * intra_model(C->size_bucket);
 	return len > most ? len - most : 0;
 }

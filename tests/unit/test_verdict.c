@@ -504,23 +504,35 @@ static void test_machine_busy(void **state)
 /* A hot spot's cost on the path is its own MPI time there (A2): rank 0 holds
  * 5 of 10 s of the path, of which 1 s communicating with 0.5 s excess.
  * path_share = (5/10 · 10 − 0.5) / 10 = 0.45; path_comm_share = (1/10 · 10 −
- * 0.5) / 10 = 0.05; rank 1 holds no communication. */
+ * 0.5) / 10 = 0.05; rank 1 holds no communication.  A piece of a context
+ * with no typical value (a call seen once) counts up to 10 × the intra-node
+ * model of its bytes (size bucket 0: 2 µs, so 20 µs), the rest is a hold:
+ * with no excess, (1 − (1 − 20 µs)) / 10 = 2e-6. */
 static void test_path_comm_share(void **state)
 {
 	(void)state;
 	struct tc_cp_piece p[] = {
-		{ .start = 0, .end = 4, .rank = 0, .kind = TC_CP_COMPUTE },
-		{ .start = 4, .end = 5, .rank = 0, .kind = TC_CP_MPI_INTRA, .excess = 0.5 },
-		{ .start = 5, .end = 10, .rank = 1, .kind = TC_CP_COMPUTE },
+		{ .start = 0, .end = 4, .rank = 0, .kind = TC_CP_COMPUTE, .act = 0 },
+		{ .start = 4, .end = 5, .rank = 0, .kind = TC_CP_MPI_INTRA, .excess = 0.5, .act = 1 },
+		{ .start = 5, .end = 10, .rank = 1, .kind = TC_CP_COMPUTE, .act = 2 },
 	};
-	struct tc_rootcause rc = { .npath = 3, .path = p, .path_len = 10 };
+	uint16_t act_ctx[3] = { 0, 1, 0 };
+	struct tc_rc_ctx ctx[2] = { { .kind = TC_ACT_COMPUTE, .typical = 1 }, { .kind = TC_ACT_MPI, .typical = 1 } };
+	struct tc_rootcause rc = { .npath = 3, .path = p, .path_len = 10, .act_ctx16 = act_ctx, .ctx = ctx, .nctx = 2 };
+	struct tc_trace t = { .res = 1 };
 	bool hot0[2] = { true, false }, hot1[2] = { false, true };
 	assert_float_equal(verdict_path_share_of(&rc, hot0), 0.45, 1e-12);
-	assert_float_equal(verdict_path_comm_share_of(&rc, hot0), 0.05, 1e-12);
+	assert_float_equal(verdict_path_comm_share_of(&t, &rc, hot0), 0.05, 1e-12);
 	assert_float_equal(verdict_path_share_of(&rc, hot1), 0.5, 1e-12);
-	assert_float_equal(verdict_path_comm_share_of(&rc, hot1), 0, 0);
+	assert_float_equal(verdict_path_comm_share_of(&t, &rc, hot1), 0, 0);
 	p[1].kind = TC_CP_MPI_INTER;
-	assert_float_equal(verdict_path_comm_share_of(&rc, hot0), 0.05, 1e-12);
+	assert_float_equal(verdict_path_comm_share_of(&t, &rc, hot0), 0.05, 1e-12);
+	/* untyped: excess 0 here, the hold is what lies beyond 20 µs */
+	p[1].excess = 0;
+	ctx[1].typical = 0;
+	assert_float_equal(verdict_path_comm_share_of(&t, &rc, hot0), 2e-6, 1e-12);
+	ctx[1].typical = 1;
+	assert_float_equal(verdict_path_comm_share_of(&t, &rc, hot0), 0.1, 1e-12);
 }
 
 /* Noise is the explanation of last resort: a claim that was tested against
