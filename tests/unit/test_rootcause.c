@@ -49,6 +49,20 @@ static const struct tc_verdict *claim_of(const struct tc_verdicts *V, enum tc_ca
 	return v;
 }
 
+/* The claim of cause c (with evidence ev) when `claimed` (at confidence 0.5
+ * or more), else none at 0.5 or more; returns it (NULL: none at all). */
+static const struct tc_verdict *expect_claim(const struct tc_verdicts *V, enum tc_cause c, const char *ev, bool claimed)
+{
+	const struct tc_verdict *v = claim_of(V, c, ev);
+	if (claimed) {
+		assert_non_null(v);
+		assert_true(v->confidence >= 0.5);
+	} else {
+		assert_true(!v || v->confidence < 0.5);
+	}
+	return v;
+}
+
 /* Ring halo of 8 ranks, 10 iterations of 100 ticks (1 tick = 1 s); rank 3
  * computes 100 s longer in iteration 2 (steps_halo.h).  Its segment is 200
  * against a median of 100: excess 100.  Every other rank waits for it, directly
@@ -177,6 +191,39 @@ static void test_rc_imbalance_min_size(void **state)
 	}
 }
 
+/* The frame of a synthetic run of n ranks (ticks of 1 s): MPI_Init [0, 1]
+ * on every rank, the regions of its MPI calls (MPI_Send, MPI_Recv,
+ * MPI_Allreduce: rg[0..2]); ring_end closes each rank r with a 1-tick
+ * MPI_Finalize at now[r] and finishes the trace. */
+struct ring_regions { uint32_t send, recv, allreduce, fin; };
+
+static struct tc_trace *ring_begin(uint32_t n, struct ring_regions *rg, uint64_t *now)
+{
+	struct tc_trace *t = tc_trace_new(1, 0, 0);
+	tc_def_simple(t, n, NULL, 1);
+	rg->send = tc_def_region(t, "MPI_Send", 0, 0, true);
+	rg->recv = tc_def_region(t, "MPI_Recv", 0, 0, true);
+	rg->allreduce = tc_def_region(t, "MPI_Allreduce", 0, 0, true);
+	uint32_t ri = tc_def_region(t, "MPI_Init", 0, 0, true);
+	rg->fin = tc_def_region(t, "MPI_Finalize", 0, 0, true);
+	for (uint32_t r = 0; r < n; r++) {
+		tcb_enter(t, r, 0, ri);
+		tcb_leave(t, r, 1, ri);
+		now[r] = 1;
+	}
+	return t;
+}
+
+static struct tc_trace *ring_end(struct tc_trace *t, uint32_t n, const struct ring_regions *rg, const uint64_t *now)
+{
+	for (uint32_t r = 0; r < n; r++) {
+		tcb_enter(t, r, now[r], rg->fin);
+		tcb_leave(t, r, now[r] + 1, rg->fin);
+	}
+	tc_trace_finish(t);
+	return t;
+}
+
 /* Stalls in MPI without compute stalls, every 4th iteration on every rank
  * (ticks of 1 s): 8 ranks compute 10 ticks, then either all meet in an
  * MPI_Allreduce (coll) whose every member leaves 1 tick after the last enter,
@@ -189,38 +236,29 @@ static void test_rc_imbalance_min_size(void **state)
 static struct tc_trace *stalled_trace(bool coll)
 {
 	const uint32_t n = 8, iters = 24;
-	struct tc_trace *t = tc_trace_new(1, 0, 0);
-	tc_def_simple(t, n, NULL, 1);
-	uint32_t rs = tc_def_region(t, "MPI_Send", 0, 0, true), rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
-	uint32_t ra = tc_def_region(t, "MPI_Allreduce", 0, 0, true);
-	uint32_t ri = tc_def_region(t, "MPI_Init", 0, 0, true), rf = tc_def_region(t, "MPI_Finalize", 0, 0, true);
-	for (uint32_t r = 0; r < n; r++) {
-		uint64_t now = 1;
-		tcb_enter(t, r, 0, ri);
-		tcb_leave(t, r, now, ri);
+	struct ring_regions rg;
+	uint64_t now[8];
+	struct tc_trace *t = ring_begin(n, &rg, now);
+	for (uint32_t r = 0; r < n; r++)
 		for (uint32_t i = 0; i < iters; i++) {
-			uint64_t held = i % 4 == 3 ? 6 : 0, c = now + 10;  /* every rank in step: c is the same */
+			uint64_t held = i % 4 == 3 ? 6 : 0, c = now[r] + 10;  /* every rank in step: c is the same */
 			if (coll) {
-				tcb_enter(t, r, c, ra);
+				tcb_enter(t, r, c, rg.allreduce);
 				tcb_coll_begin(t, r, c);
 				tcb_coll_end(t, r, c + 1 + held, 4 /* allreduce */, 0, TC_NONE, 8, 8);
-				tcb_leave(t, r, c + 1 + held, ra);
-				now = c + 1 + held;
+				tcb_leave(t, r, c + 1 + held, rg.allreduce);
+				now[r] = c + 1 + held;
 			} else {
-				tcb_enter(t, r, c, rs);
+				tcb_enter(t, r, c, rg.send);
 				tcb_send(t, r, c, (r + 1) % n, 0, 0, 8);
-				tcb_leave(t, r, c + 1 + held, rs);
-				tcb_enter(t, r, c + 1 + held, rr);
+				tcb_leave(t, r, c + 1 + held, rg.send);
+				tcb_enter(t, r, c + 1 + held, rg.recv);
 				tcb_recv(t, r, c + 2 + held, (r + n - 1) % n, 0, 0, 8);
-				tcb_leave(t, r, c + 2 + held, rr);
-				now = c + 2 + held;
+				tcb_leave(t, r, c + 2 + held, rg.recv);
+				now[r] = c + 2 + held;
 			}
 		}
-		tcb_enter(t, r, now, rf);
-		tcb_leave(t, r, now + 1, rf);
-	}
-	tc_trace_finish(t);
-	return t;
+	return ring_end(t, n, &rg, now);
 }
 
 static void test_rc_background_not_collectives(void **state)
@@ -232,14 +270,8 @@ static void test_rc_background_not_collectives(void **state)
 		struct tc_verdicts *V = verdicts_of(t, &rc);
 		assert_true(rc->n_mpi_stalls > 0);
 		assert_int_equal(rc->n_compute_stalls, 0);
-		const struct tc_verdict *v = claim_of(V, TC_CAUSE_BACKGROUND, NULL);
-		if (!coll) {
-			assert_non_null(v);
-			assert_true(v->confidence >= 0.5);
-		} else {
-			assert_true(!v || v->confidence < 0.5);
-			assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
-		}
+		expect_claim(V, TC_CAUSE_BACKGROUND, NULL, !coll);
+		if (coll) assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
 		tc_verdicts_free(V);
 		tc_rootcause_free(rc);
 		tc_trace_free(t);
@@ -258,40 +290,28 @@ static void test_rc_background_not_collectives(void **state)
 static struct tc_trace *held_ring(uint64_t work)
 {
 	const uint32_t n = 8, iters = 200;
-	struct tc_trace *t = tc_trace_new(1, 0, 0);
-	tc_def_simple(t, n, NULL, 1);
-	uint32_t rs = tc_def_region(t, "MPI_Send", 0, 0, true), rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
-	uint32_t ri = tc_def_region(t, "MPI_Init", 0, 0, true), rf = tc_def_region(t, "MPI_Finalize", 0, 0, true);
+	struct ring_regions rg;
 	uint64_t now[8], sent[8];
-	for (uint32_t r = 0; r < n; r++) {
-		tcb_enter(t, r, 0, ri);
-		tcb_leave(t, r, 1, ri);
-		now[r] = 1;
-	}
+	struct tc_trace *t = ring_begin(n, &rg, now);
 	for (uint32_t i = 0; i < iters; i++) {
 		for (uint32_t r = 0; r < n; r++) {  /* compute, then the send */
 			bool held = (r == 2 && i == 50) || (r == 5 && i == 150);
 			uint64_t c = now[r] + work + (held ? 50 : 0), h = i % 20 == 7 ? 300 : 0;
-			tcb_enter(t, r, c, rs);
+			tcb_enter(t, r, c, rg.send);
 			tcb_send(t, r, c, (r + 1) % n, 0, 0, 8);
-			tcb_leave(t, r, c + 10 + h, rs);
+			tcb_leave(t, r, c + 10 + h, rg.send);
 			sent[r] = c;
 			now[r] = c + 10 + h;
 		}
 		for (uint32_t r = 0; r < n; r++) {  /* the receive: the left neighbour's send is out */
 			uint64_t e = TC_MAX(now[r], sent[(r + n - 1) % n]) + 1;
-			tcb_enter(t, r, now[r], rr);
+			tcb_enter(t, r, now[r], rg.recv);
 			tcb_recv(t, r, e, (r + n - 1) % n, 0, 0, 8);
-			tcb_leave(t, r, e, rr);
+			tcb_leave(t, r, e, rg.recv);
 			now[r] = e;
 		}
 	}
-	for (uint32_t r = 0; r < n; r++) {
-		tcb_enter(t, r, now[r], rf);
-		tcb_leave(t, r, now[r] + 1, rf);
-	}
-	tc_trace_finish(t);
-	return t;
+	return ring_end(t, n, &rg, now);
 }
 
 static void test_rc_background_by_time(void **state)
@@ -311,15 +331,9 @@ static void test_rc_background_by_time(void **state)
 		assert_true(by_count > 7);
 		assert_float_equal(rc->typical_compute_s, longer ? 160000 : 1600, 1e-9);
 		assert_true(longer ? by_time > 7 : by_time < 4);
-		const struct tc_verdict *v = claim_of(V, TC_CAUSE_BACKGROUND, "beyond_noise");
-		if (longer) {
-			assert_non_null(v);
-			assert_true(v->confidence >= 0.5);
-			assert_float_equal(tc_verdict_ev(v, "beyond_noise"), 1, 0);
-		} else {
-			assert_true(!v || v->confidence < 0.5);
-			assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
-		}
+		const struct tc_verdict *v = expect_claim(V, TC_CAUSE_BACKGROUND, "beyond_noise", longer);
+		if (longer) assert_float_equal(tc_verdict_ev(v, "beyond_noise"), 1, 0);
+		else assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
 		tc_verdicts_free(V);
 		tc_rootcause_free(rc);
 		tc_trace_free(t);
@@ -1179,14 +1193,10 @@ static void test_rc_mw_pattern_by_pace(void **state)
 		struct mw_spec m = { 8, 120, cases[k].work, 0, 0, 1, 0, 1, cases[k].gather };
 		struct tc_trace *t = mw_build(&m);
 		struct tc_verdicts *V = verdicts_of(t, NULL);
-		const struct tc_verdict *p = claim_of(V, TC_CAUSE_PATTERN, NULL);
+		const struct tc_verdict *p = expect_claim(V, TC_CAUSE_PATTERN, NULL, cases[k].claimed);
 		if (cases[k].claimed) {
-			assert_non_null(p);
-			assert_true(p->confidence >= 0.5);
 			assert_int_equal(p->nranks, 1);
 			assert_int_equal(p->ranks[0], 0);
-		} else {
-			assert_true(!p || p->confidence < 0.5);
 		}
 		tc_verdicts_free(V);
 		tc_trace_free(t);
