@@ -644,6 +644,13 @@ static void densest(const double *bin, uint32_t n, double need, uint32_t *lo, ui
 
 #define BG_BINS 20
 
+/* Activity i is a collective call (background counts point-to-point
+ * transfers only: verdict_background). */
+static bool act_collective(const struct tc_trace *t, const struct tc_rootcause *rc, uint32_t i)
+{
+	return t->regions[rc->ctx[tc_rc_act_ctx(rc, i)].region].kind == TC_RK_MPI_COLL;
+}
+
 /* A time-localised episode: most of the stalled own MPI time in a fifth to two
  * fifths of the span.  Sets the verdict's window. */
 static void episode(struct tc_verdict *v, const struct tc_trace *t, const struct tc_latency *lat,
@@ -655,7 +662,7 @@ static void episode(struct tc_verdict *v, const struct tc_trace *t, const struct
 	for (uint32_t r = 0, x = 0; x < rc->nexcess; x++) {
 		uint32_t i = rc->ex_act[x];
 		while (rc->act_first[r + 1] <= i) r++;
-		if (tc_rc_act_kind(rc, i) != TC_ACT_MPI || rc->act_outlier[i] != 1) continue;
+		if (tc_rc_act_kind(rc, i) != TC_ACT_MPI || rc->act_outlier[i] != 1 || act_collective(t, rc, i)) continue;
 		uint64_t start = tc_rc_act_start(rc, r, i);
 		uint64_t at = start > rc->t0 ? start - rc->t0 : 0;
 		uint32_t k = (uint32_t)TC_MIN((uint64_t)BG_BINS - 1, at * BG_BINS / span);
@@ -734,7 +741,7 @@ void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_tra
 	for (size_t i = 0; i < rc->npath; i++) {
 		const struct tc_cp_piece *p = &rc->path[i];
 		if (p->kind != TC_CP_MPI_INTRA && (p->kind != TC_CP_MPI_INTER || V->path_mapping > 0)) continue;
-		if (t->regions[rc->ctx[tc_rc_act_ctx(rc, p->act)].region].kind == TC_RK_MPI_COLL) continue;
+		if (act_collective(t, rc, p->act)) continue;
 		B += p->excess;
 		top = TC_MAX(top, (double)p->excess);
 	}
