@@ -638,6 +638,7 @@ struct xctx {
 	uint64_t over;     /* an outlier from this many ticks on (value > threshold) */
 	uint64_t stall;    /* a stall from this many ticks on (value − median > stall_min) */
 	double q;          /* the persistent quartile of the rank at hand, NAN: none */
+	double median;     /* the context's (s) */
 	double held_w;     /* compute: its weight in the held share (stalls_end): the median
 	                      length where ranks repeat the work (≥ 3 per rank on average), else 0 */
 	uint32_t seen;     /* the last rank with such an activity (MPI warm-up) */
@@ -656,7 +657,7 @@ static struct xctx *excess_contexts(const struct tc_trace *t, const struct tc_ro
 		 * time (tracer-stencil4d-64p: 39 % "held" by that block alone) */
 		bool repeated = C->kind == TC_ACT_COMPUTE && (uint64_t)C->n >= 3 * (uint64_t)C->nranks;
 		x[c] = (struct xctx){ ticks_above(t, 0, C->threshold), ticks_above(t, C->median, rc->stall_min), NAN,
-				      repeated ? C->median : 0, TC_NONE, C->kind == TC_ACT_MPI, false };
+				      C->median, repeated ? C->median : 0, TC_NONE, C->kind == TC_ACT_MPI, false };
 	}
 	return x;
 }
@@ -695,9 +696,9 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 			    set_excess(rc, i, &rc->ctx[c], tc_dur(t, ticks), usual, X->q))
 				VEC_PUSH(ex, i);
 			bool stall = ticks >= X->stall && !X->trend;
-			*(X->mpi ? &rc->typical_mpi_s : &rc->typical_compute_s) += rc->ctx[c].median;
+			*(X->mpi ? &rc->typical_mpi_s : &rc->typical_compute_s) += X->median;
 			stall_count(rc, &st, r, X->mpi, stall, w == TC_NONE ? TC_NONE : rc->waits[w].partner, X->held_w,
-				    stall && !X->mpi ? tc_dur(t, ticks) - rc->ctx[c].median : 0);
+				    stall && !X->mpi ? tc_dur(t, ticks) - X->median : 0);
 			if (ready > s) rc->wait_s[r] += tc_dur(t, ready - s);  /* + 0 otherwise */
 			s = e;
 		}

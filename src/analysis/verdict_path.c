@@ -30,7 +30,14 @@ double verdict_path_share_of(const struct tc_rootcause *rc, const bool *ranks)
 	return typical > 0 ? typical / rc->path_len : 0;
 }
 
-static double intra_model(uint8_t bucket);
+/* An intra-node transfer of 2^(bucket-1) bytes when the trace has none to
+ * compare with: 2 µs plus 4 GB/s (shared memory; a deliberately generous
+ * reference, so that only clearly slower inter-node pieces count). */
+static double intra_model(uint8_t bucket)
+{
+	double bytes = bucket ? (double)(1ULL << (bucket - 1)) : 0;
+	return 2e-6 + bytes / 4e9;
+}
 
 /* Of an MPI piece whose context has no typical value (a call seen once: the
  * root's final MPI_Gather), the part beyond what its bytes could cost at a
@@ -66,15 +73,6 @@ double verdict_path_comm_share_of(const struct tc_trace *t, const struct tc_root
 	if (!all) return 0;
 	double typical = (double)on / (double)all * rc->path_len - excess;
 	return typical > 0 ? typical / rc->path_len : 0;
-}
-
-/* An intra-node transfer of 2^(bucket-1) bytes when the trace has none to
- * compare with: 2 µs plus 4 GB/s (shared memory; a deliberately generous
- * reference, so that only clearly slower inter-node pieces count). */
-static double intra_model(uint8_t bucket)
-{
-	double bytes = bucket ? (double)(1ULL << (bucket - 1)) : 0;
-	return 2e-6 + bytes / 4e9;
 }
 
 /* The mapping's cost on the path: of every inter-node piece's own time, what an
@@ -692,20 +690,26 @@ static void episode(struct tc_verdict *v, const struct tc_trace *t, const struct
  * whose compute is a few µs between Sendrecvs) has segments too short to be
  * hit, and 64 ranks of it on 2 cores stalled 39 % of their transfers against
  * 0.1 % of their compute segments (453×) but 3.3× as often per second, and
- * read "background 1.00".  The smaller counts.  Without any compute stall the
- * comparison rests on the exposure: at MPI's rate per second the compute
- * would have stalled e times; it counts fully from EXPOSED_STALLS on, linearly
- * below (docs/verdicts.md, background). */
-#define EXPOSED_STALLS 3.0
-
-static double stall_ratio(const struct tc_rootcause *rc, bool *none)
+ * read "background 1.00".  The smaller counts.  NAN without any compute
+ * stall (compute_exposure decides then). */
+static double stall_ratio(const struct tc_rootcause *rc)
 {
 	double rm = stall_rate(rc->n_mpi_stalls, rc->n_mpi), rcmp = stall_rate(rc->n_compute_stalls, rc->n_compute);
 	double tm = rc->typical_mpi_s > 0 ? (double)rc->n_mpi_stalls / rc->typical_mpi_s : 0;
 	double tc = rc->typical_compute_s > 0 ? (double)rc->n_compute_stalls / rc->typical_compute_s : 0;
-	*none = !(rcmp > 0) || !(tc > 0);
-	if (*none) return clamp01(tm * rc->typical_compute_s / EXPOSED_STALLS);
-	return TC_MIN(rm / rcmp, tm / tc);
+	return rcmp > 0 && tc > 0 ? TC_MIN(rm / rcmp, tm / tc) : NAN;
+}
+
+/* Without any compute stall: how exposed the compute was.  At MPI's stall
+ * rate per second of typical time the compute would have stalled e times; it
+ * counts fully from EXPOSED_STALLS on, linearly below (a few µs of compute
+ * cannot show the machine's holds, docs/verdicts.md, background). */
+#define EXPOSED_STALLS 3.0
+
+static double compute_exposure(const struct tc_rootcause *rc)
+{
+	double tm = rc->typical_mpi_s > 0 ? (double)rc->n_mpi_stalls / rc->typical_mpi_s : 0;
+	return clamp01(tm * rc->typical_compute_s / EXPOSED_STALLS);
 }
 
 /* How much of the MPI stalling is beyond the machine's noise: MPI stalling
@@ -717,9 +721,8 @@ static double stall_ratio(const struct tc_rootcause *rc, bool *none)
 static double beyond_noise(const struct tc_rootcause *rc, const struct tc_verdict_opts *o)
 {
 	if (!rc->n_mpi_stalls) return 0;
-	bool none;
-	double ratio = stall_ratio(rc, &none);
-	if (none) return ratio;
+	double ratio = stall_ratio(rc);
+	if (isnan(ratio)) return compute_exposure(rc);
 	double lo = 4.0 / 7.0 * o->bg_stall_ratio;
 	return clamp01((ratio - lo) / (o->bg_stall_ratio - lo)) * (1 - verdict_machine_busy(rc, o, false));
 }
