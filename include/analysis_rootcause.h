@@ -95,6 +95,12 @@ struct tc_rc_ctx {
 	                         backoff_place); 0: none (docs/rootcause.md §3) */
 	double median, mad;   /* s, of the durations (compute) or own times (MPI) */
 	double threshold;     /* s: median + max(k·MAD, frac·median, floor) */
+	double full_median;   /* MPI point-to-point (blocking sends, receives, Waits): the median own
+	                         time of its whole transfers (none of it hidden by the partner's
+	                         lateness: a send whose receiver was ready, a receive whose sender
+	                         came late), when that stands above median (a transfer slower than
+	                         the context's usual call, rcexcess.c, hidden_transfer); else 0 */
+	double full_threshold; /* s: the same bar over the whole transfers; 0 with full_median */
 };
 
 /* Critical path pieces. */
@@ -216,6 +222,13 @@ static inline uint32_t tc_rc_bit_rank(const uint64_t *bits, const uint32_t *base
 	return base[i / 64] + (uint32_t)__builtin_popcountll(w & (bit - 1));
 }
 /* The wait record of activity i (index into rc->waits), TC_NONE when it has none. */
+/* A context's typical own time of a whole transfer: full_median where its
+ * whole transfers are slower than its usual call, else its median. */
+static inline double tc_rc_ctx_transfer(const struct tc_rc_ctx *C)
+{
+	return C->full_median > C->median ? C->full_median : C->median;
+}
+
 static inline uint32_t tc_rc_wait_of(const struct tc_rootcause *rc, uint32_t i)
 {
 	return tc_rc_bit_rank(rc->wait_bits, rc->wait_base, i);

@@ -34,7 +34,10 @@ struct groups {
 	uint32_t *rend;     /* nctx: where they end (room for ctx.nranks from rfirst) */
 	double *own;        /* per context: its own median (before the back-off) */
 	double *buf;        /* the largest context's size */
-	uint8_t *vbin;      /* per value of an MPI context: its activity's time bin (QUIET_BINS over the span) */
+	uint8_t *vbin;      /* per value of an MPI context: its activity's time bin (QUIET_BINS over the span),
+	                       | WHOLE when the value is a whole transfer (hidden_transfer) */
+	uint8_t *p2p;       /* per context: P2P_RECV, P2P_SEND or 0 (hidden_transfer) */
+	double *full_mad;   /* per context: the MAD of its whole transfers (context_whole) */
 	struct pers *trend; /* the compute runs that trend (tc_rc_trends), by rank (q unused) */
 	size_t ntrend;
 };
@@ -111,6 +114,37 @@ static void gather_room(const struct tc_rootcause *rc, struct groups *g, struct 
 
 /* One pass over the activities: their values into g->val, context by
  * context, and the runs (a context's activities on one rank). */
+/* A transfer's own time shows whole only when the partner's lateness hid
+ * none of it: a blocking send whose receiver was ready (no late-receiver
+ * wait), a receive (Recv, Wait) whose sender entered after it (a late-sender
+ * wait).  Otherwise part of the transfer ran before the call's own time began
+ * (the receive was posted in the middle of a send that was still moving its
+ * data, or the receive was entered while its message was on the way), and the
+ * own time is the rest of it.  A latency inside blocking sends (emulated
+ * inter-node latency, a slow injection) makes such contexts two-humped: a
+ * ring's receives are 3 ms where the receiver came first and ~0 where it came
+ * last, and the 3 ms ones were outliers ("background") though every message
+ * took the same 3 ms (docs/rootcause.md §3, "Hidden transfers"). */
+#define HIDDEN_FAST 0.1
+#define P2P_RECV 1
+#define P2P_SEND 2
+#define WHOLE 0x80
+
+static uint8_t p2p_class(const struct tc_trace *t, const struct tc_rc_ctx *C)
+{
+	if (C->kind != TC_ACT_MPI || C->region >= t->nregions) return 0;
+	uint8_t k = t->regions[C->region].kind;
+	return k == TC_RK_MPI_RECV || k == TC_RK_MPI_WAIT ? P2P_RECV : k == TC_RK_MPI_SEND ? P2P_SEND : 0;
+}
+
+/* Whether MPI activity i of a context of class p2p (waiting wait, TC_NONE:
+ * none) is a whole transfer. */
+static bool whole_transfer(const struct tc_rootcause *rc, uint8_t p2p, uint32_t w)
+{
+	if (p2p == P2P_SEND) return w == TC_NONE;
+	return p2p == P2P_RECV && w != TC_NONE && rc->waits[w].edge == TC_WE_LATE_SENDER;
+}
+
 static void gather(const struct tc_trace *t, struct tc_rootcause *rc, struct groups *g)
 {
 	uint32_t nc = rc->nctx, maxn;
@@ -125,6 +159,8 @@ static void gather(const struct tc_trace *t, struct tc_rootcause *rc, struct gro
 	memcpy(g->rend, g->rfirst, ((size_t)nc + 1) * sizeof *g->rend);
 	g->runs = tc_rc_big(((size_t)g->rfirst[nc] + 1) * sizeof *g->runs);
 	g->vbin = tc_rc_big(room ? room : 1);  /* only the MPI contexts' pages are written */
+	g->p2p = xmalloc((size_t)nc + 1);
+	for (uint32_t c = 0; c < nc; c++) g->p2p[c] = p2p_class(t, &rc->ctx[c]);
 	uint64_t span = rc->t1 > rc->t0 ? rc->t1 - rc->t0 : 1;
 	for (uint32_t r = 0; r < rc->nranks; r++) {
 		uint64_t s = rc->rank_t0[r];  /* the activity's start */
@@ -141,6 +177,7 @@ static void gather(const struct tc_trace *t, struct tc_rootcause *rc, struct gro
 				uint64_t at = from > rc->t0 ? from - rc->t0 : 0;
 				g->vbin[g->end[c]] = (uint8_t)TC_MIN((uint64_t)QUIET_BINS - 1, at * QUIET_BINS / span);
 				if ((w = tc_rc_wait_of(rc, i)) != TC_NONE) from = rc->waits[w].ready;
+				if (g->p2p[c] && whole_transfer(rc, g->p2p[c], w)) g->vbin[g->end[c]] |= WHOLE;
 			}
 			g->val[g->end[c]++] = tc_dur(t, e - from);
 		}
@@ -149,12 +186,40 @@ static void gather(const struct tc_trace *t, struct tc_rootcause *rc, struct gro
 	for (uint32_t c = 0; c < nc; c++) g->nranks[c] = pk[c].nranks;
 	free(pk);
 	g->own = xcalloc((size_t)nc + 1, sizeof *g->own);
+	g->full_mad = xcalloc((size_t)nc + 1, sizeof *g->full_mad);
 }
 
 /* Where run k of context c ends in g->val (the next run's start, or the context's end). */
 static uint32_t run_end(const struct groups *g, uint32_t c, uint32_t k)
 {
 	return k + 1 < g->rend[c] ? g->runs[k + 1].at : g->end[c];
+}
+
+/* The median and MAD of the whole transfers of point-to-point context c
+ * (hidden_transfer), at least 3 of them, into full_median and g->full_mad
+ * when their median stands above the context's. */
+static void context_whole(struct tc_rootcause *rc, struct groups *g, uint32_t c)
+{
+	struct tc_rc_ctx *C = &rc->ctx[c];
+	if (!g->p2p[c]) return;
+	uint32_t a = g->first[c], n = g->end[c] - a, m = 0;
+	for (uint32_t k = 0; k < n; k++)
+		if (g->vbin[a + k] & WHOLE) g->buf[m++] = g->val[a + k];
+	if (m < 3) return;
+	double med = tc_median(g->buf, m);
+	if (!(med > C->median)) return;
+	/* the whole transfers must agree among themselves: where more than
+	 * HIDDEN_FAST of them took under half their median, the slow ones are
+	 * some pairs' own (a slow node: its receivers wait for it, so its
+	 * transfers are whole, and the fast pairs' data is mostly there before
+	 * the receive; a slow node under a tree read "mapping" otherwise,
+	 * probe-place r-tree4-9p-node1-s156) */
+	uint32_t fast = 0;
+	for (uint32_t k = 0; k < m; k++) fast += g->buf[k] < 0.5 * med;
+	if (fast > HIDDEN_FAST * m) return;
+	for (uint32_t k = 0; k < m; k++) g->buf[k] = fabs(g->buf[k] - med);
+	C->full_median = med;
+	g->full_mad[c] = 1.4826 * tc_median(g->buf, m);
 }
 
 /* The median and MAD of context c's values and each of its runs' median. */
@@ -183,6 +248,7 @@ static void context_typical(struct tc_rootcause *rc, struct groups *g, uint32_t 
 	for (uint32_t k = 0; k < n; k++) g->buf[k] = fabs(g->buf[k] - C->median);
 	C->mad = 1.4826 * tc_median(g->buf, n);
 	C->typical = C->n >= 3 && C->nranks >= 2;
+	context_whole(rc, g, c);
 }
 
 /* An episode of background traffic longer than the rest of the run: an MPI
@@ -209,14 +275,14 @@ static void context_quiet(struct tc_rootcause *rc, struct groups *g, uint32_t c)
 	if (C->kind != TC_ACT_MPI || n < QUIET_BINS * QUIET_MIN || !(C->median > 0)) return;
 	double med[QUIET_BINS];
 	uint32_t cnt[QUIET_BINS] = { 0 };
-	for (uint32_t k = 0; k < n; k++) cnt[g->vbin[a + k]]++;
+	for (uint32_t k = 0; k < n; k++) cnt[g->vbin[a + k] & ~WHOLE]++;
 	double lo = INFINITY;
 	for (uint32_t b = 0; b < QUIET_BINS; b++) {
 		med[b] = NAN;
 		if (cnt[b] < QUIET_MIN) continue;
 		uint32_t m = 0;
 		for (uint32_t k = 0; k < n; k++)
-			if (g->vbin[a + k] == b) g->buf[m++] = g->val[a + k];
+			if ((g->vbin[a + k] & ~WHOLE) == b) g->buf[m++] = g->val[a + k];
 		med[b] = tc_median(g->buf, m);
 		lo = TC_MIN(lo, med[b]);
 	}
@@ -241,7 +307,7 @@ static void context_quiet(struct tc_rootcause *rc, struct groups *g, uint32_t c)
 		if (!isnan(med[b]) && !(med[b] > bar)) return;  /* not one period */
 	uint32_t m = 0;
 	for (uint32_t k = 0; k < n; k++) {
-		uint8_t b = g->vbin[a + k];
+		uint8_t b = g->vbin[a + k] & ~WHOLE;
 		if (!isnan(med[b]) && !(med[b] > bar)) g->buf[m++] = g->val[a + k];
 	}
 	double q = tc_median(g->buf, m);
@@ -432,6 +498,13 @@ static void find_trends(const struct tc_rootcause *rc, struct groups *g)
 }
 
 /* Contexts: medians, MADs, runs' medians, back-off, noise floor, thresholds. */
+/* An excess must stand above median + max(k·MAD, frac·median, the noise floor). */
+static double bar(const struct tc_rootcause *rc, double median, double mad)
+{
+	double m = TC_MAX(rc->opts.mad_k * mad, rc->opts.median_frac * median);
+	return median + TC_MAX(m, rc->noise_floor);
+}
+
 static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, struct groups *g)
 {
 	gather(t, rc, g);
@@ -465,9 +538,9 @@ static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, str
 	rc->noise_floor = TC_MAX(rc->opts.floor_min, rc->opts.floor_k * rc->compute_spread);
 	for (uint32_t c = 0; c < rc->nctx; c++) {
 		struct tc_rc_ctx *C = &rc->ctx[c];
-		double m = rc->opts.mad_k * C->mad;
-		m = TC_MAX(m, rc->opts.median_frac * C->median);
-		C->threshold = C->median + TC_MAX(m, rc->noise_floor);
+		C->threshold = bar(rc, C->median, C->mad);
+		if (C->full_median > C->threshold) C->full_threshold = bar(rc, C->full_median, g->full_mad[c]);
+		else C->full_median = 0;
 	}
 }
 
@@ -577,12 +650,14 @@ static void stalls_end(struct tc_rootcause *rc, struct stalls *s)
  * warmup: a rank's first MPI call of its context.  Returns whether it has
  * excess now (always > 0 when set: above the threshold, which stands above
  * the median by the noise floor at least, or above q). */
-static bool set_excess(struct tc_rootcause *rc, uint32_t i, const struct tc_rc_ctx *C, double x, bool warmup,
-		       double q)
+/* The median and threshold an activity's own time is measured by. */
+struct typ { double median, threshold; };
+
+static bool set_excess(struct tc_rootcause *rc, uint32_t i, struct typ C, double x, bool warmup, double q)
 {
 	bool set = false;
-	if (!warmup && x > C->threshold) {
-		rc->act_excess[i] = (float)(x - C->median);
+	if (!warmup && x > C.threshold) {
+		rc->act_excess[i] = (float)(x - C.median);
 		rc->act_outlier[i] = 1;
 		set = true;
 	}
@@ -642,6 +717,7 @@ struct xctx {
 	double held_w;     /* compute: its weight in the held share (stalls_end): the median
 	                      length where ranks repeat the work (≥ 3 per rank on average), else 0 */
 	uint32_t seen;     /* the last rank with such an activity (MPI warm-up) */
+	uint8_t p2p;       /* P2P_* when its whole transfers are slower (full_median): hidden_transfer */
 	bool mpi;
 	bool trend;        /* the rank at hand's run trends (tc_rc_trends): no outliers, no stalls */
 };
@@ -657,9 +733,45 @@ static struct xctx *excess_contexts(const struct tc_trace *t, const struct tc_ro
 		 * time (tracer-stencil4d-64p: 39 % "held" by that block alone) */
 		bool repeated = C->kind == TC_ACT_COMPUTE && (uint64_t)C->n >= 3 * (uint64_t)C->nranks;
 		x[c] = (struct xctx){ ticks_above(t, 0, C->threshold), ticks_above(t, C->median, rc->stall_min), NAN,
-				      C->median, repeated ? C->median : 0, TC_NONE, C->kind == TC_ACT_MPI, false };
+				      C->median, repeated ? C->median : 0, TC_NONE,
+				      C->full_median > 0 ? p2p_class(t, C) : 0, C->kind == TC_ACT_MPI, false };
 	}
 	return x;
+}
+
+/* Where the transfer of MPI activity i of rank r began: the send's own
+ * start for a blocking send (s: the activity's start), the latest enter of
+ * the sends of the messages a receive completes. */
+static uint64_t transfer_start(const struct tc_trace *t, const struct tc_rootcause *rc, uint8_t p2p, uint32_t r,
+			       uint32_t i, uint64_t s)
+{
+	if (p2p == P2P_SEND) return s;
+	const struct tc_rank *R = &t->ranks[r];
+	uint32_t ci = tc_rc_act(rc, r, i).call;
+	if (ci >= R->ncalls || R->calls[ci].op == TC_NONE) return s;
+	const struct tc_op *op = &R->ops[R->calls[ci].op];
+	const uint32_t *m = tc_op_recvs(t, r, op);
+	uint64_t at = 0;
+	for (uint32_t k = 0; k < op->nrecv; k++) {
+		const struct tc_msg *M = &t->msgs[m[k]];
+		if (M->src < t->nranks && M->send_call < t->ranks[M->src].ncalls)
+			at = TC_MAX(at, t->ranks[M->src].calls[M->send_call].enter);
+	}
+	return op->nrecv ? at : s;
+}
+
+/* The median and threshold of MPI activity i (rank r, start s, own time from
+ * ready on) of a point-to-point context whose whole transfers are slower than
+ * its usual call (full_median): the part of its transfer that ran before its
+ * own time began (ready − the transfer's start) is taken from the whole
+ * transfers' median and threshold, which then count where they stand above
+ * the context's own (docs/rootcause.md §3, "Hidden transfers"). */
+static struct typ hidden_transfer(const struct tc_trace *t, const struct tc_rootcause *rc, const struct tc_rc_ctx *C,
+				  uint8_t p2p, uint32_t r, uint32_t i, uint64_t s, uint64_t ready)
+{
+	uint64_t from = transfer_start(t, rc, p2p, r, i, s);
+	double hid = ready > from ? tc_dur(t, ready - from) : 0;
+	return (struct typ){ TC_MAX(C->median, C->full_median - hid), TC_MAX(C->threshold, C->full_threshold - hid) };
 }
 
 /* Contexts, then outlier and persistent excess, stall counts and waiting per
@@ -692,10 +804,21 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 			if (X->mpi && (w = tc_rc_wait_of(rc, i)) != TC_NONE) ready = rc->waits[w].ready;
 			uint64_t e = tc_rc_act_end(rc, i), ticks = e - (X->mpi ? ready : s);
 			bool usual = warmup || X->trend;  /* no outlier */
-			if (((!usual && ticks >= X->over) || !isnan(X->q)) &&
-			    set_excess(rc, i, &rc->ctx[c], tc_dur(t, ticks), usual, X->q))
+			bool over = ticks >= X->over, stall = ticks >= X->stall && !X->trend;
+			struct typ ty = { 0, 0 };
+			double q = X->q;
+			if (X->p2p && (over || stall || !isnan(q))) {
+				/* a persistent run too is measured from the hidden transfer's median
+				 * (a rank whose receiver is always ready sends whole transfers) */
+				ty = hidden_transfer(t, rc, &rc->ctx[c], X->p2p, r, i, s, ready);
+				over = tc_dur(t, ticks) > ty.threshold;
+				stall = stall && tc_dur(t, ticks) - ty.median > rc->stall_min;
+				q = TC_MAX(q, ty.median);
+			} else if (over || !isnan(q)) {
+				ty = (struct typ){ rc->ctx[c].median, rc->ctx[c].threshold };
+			}
+			if (((!usual && over) || !isnan(q)) && set_excess(rc, i, ty, tc_dur(t, ticks), usual, q))
 				VEC_PUSH(ex, i);
-			bool stall = ticks >= X->stall && !X->trend;
 			*(X->mpi ? &rc->typical_mpi_s : &rc->typical_compute_s) += X->median;
 			stall_count(rc, &st, r, X->mpi, stall, w == TC_NONE ? TC_NONE : rc->waits[w].partner, X->held_w,
 				    stall && !X->mpi ? tc_dur(t, ticks) - X->median : 0);
@@ -712,6 +835,8 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 	free(pers);
 	free(g.trend);
 	tc_rc_big_free(g.vbin);
+	free(g.p2p);
+	free(g.full_mad);
 	free(g.first); free(g.end); free(g.nranks); tc_rc_big_free(g.runs); free(g.rfirst); free(g.rend); free(g.own);
 	tc_rc_phase_done(rc, TC_RCP_EXCESS, mark);
 }

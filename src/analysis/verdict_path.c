@@ -121,15 +121,16 @@ double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootc
 		}
 		const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, p->act)];
 		uint32_t k = u64map_get(&intra, (uint64_t)C->region << 8 | C->size_bucket);
-		double ref = k != U64MAP_NONE ? rc->ctx[k].median : intra_model(C->size_bucket);
-		sum_inter += C->median;
+		double ref = k != U64MAP_NONE ? tc_rc_ctx_transfer(&rc->ctx[k]) : intra_model(C->size_bucket);
+		double typ = tc_rc_ctx_transfer(C);
+		sum_inter += typ;
 		sum_intra += ref;
 		/* detected as an excess is (rootcause.c): the context's typical
 		 * inter-node own time above ref + max(½·ref, the noise floor); what
 		 * counts is what lies above ref */
 		double bar = TC_MAX(0.5 * ref, rc->noise_floor);
 		if (k == U64MAP_NONE) bar = TC_MAX(bar, 2 * busy * rc->compute_stall_height);
-		if (!(C->median > ref + bar)) continue;
+		if (!(typ > ref + bar)) continue;
 		if (len > ref) cost += len - ref;
 	}
 	u64map_free(&intra);

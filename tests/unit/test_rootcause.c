@@ -1688,6 +1688,110 @@ static void test_verdict_slow_node_not_mapping(void **state)
 	}
 }
 
+/* A latency inside blocking sends (rootcause.c, rcexcess.c hidden_transfer;
+ * ticks of 1 s): 8 ranks placed cyclically on 4 nodes of 2 (every neighbour
+ * on another node), 60 iterations; each rank computes 100 + j ticks (j =
+ * 0..40 in steps of 10, varied by rank and iteration), sends to its right
+ * neighbour (MPI_Send: 30 ticks of latency before the data leaves) and
+ * receives from its left (MPI_Recv, done 1 tick after the data arrived:
+ * left's send enter + 31).  A receiver that came before its sender waits
+ * (late sender) and then sees the whole 31 ticks; one that came while the
+ * data was on the way sees the rest; one that came after sees 1 tick.  So
+ * the receives' own times are 1 tick mostly and 31 where the receiver came
+ * first, though every message took the same 31 ticks: the whole transfers'
+ * median is 31 (full_median), and no receive is an outlier.  Without the
+ * rule 354 calls were, and the run read "background 0.77".  The placement costs the path
+ * (mapping claimed).  With `stall`, rank 3's send of iteration 30 takes 100
+ * ticks more: that transfer is still an outlier, of 100 ticks exactly at its
+ * send. */
+static struct tc_trace *latency_in_sends(bool stall)
+{
+	const uint32_t N = 8, I = 60, L = 30;
+	static const uint32_t node_of[8] = { 0, 1, 2, 3, 0, 1, 2, 3 };
+	struct tc_trace *t = tc_trace_new(1, 0, 0);
+	tc_def_simple(t, N, node_of, 4);
+	uint32_t rcomp = tc_def_region(t, "compute", 0, 0, false);
+	uint32_t rs = tc_def_region(t, "MPI_Send", 0, 0, true), rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
+	uint64_t T = 10;
+	for (uint32_t i = 0; i < I; i++) {
+		uint64_t S[8], hold[8], end = 0;
+		for (uint32_t r = 0; r < N; r++) {
+			S[r] = T + 100 + (uint64_t)(r * 7 % 5) * 10;
+			hold[r] = stall && r == 3 && i == 30 ? 100 : 0;
+		}
+		for (uint32_t r = 0; r < N; r++) {
+			uint32_t left = (r + N - 1) % N;
+			uint64_t R = S[r] + L + hold[r], A = S[left] + L + hold[left] + 1;
+			tcb_enter(t, r, T, rcomp);
+			tcb_leave(t, r, S[r], rcomp);
+			tcb_enter(t, r, S[r], rs);
+			tcb_send(t, r, S[r], (r + 1) % N, 0, 0, 64);
+			tcb_leave(t, r, R, rs);
+			tcb_enter(t, r, R, rr);
+			tcb_recv(t, r, TC_MAX(R, A), left, 0, 0, 64);
+			tcb_leave(t, r, TC_MAX(R, A), rr);
+			end = TC_MAX(end, TC_MAX(R, A));
+		}
+		T = end;
+	}
+	tc_trace_finish(t);
+	return t;
+}
+
+static void test_rc_hidden_transfer(void **state)
+{
+	(void)state;
+	for (int stall = 0; stall <= 1; stall++) {
+		struct tc_trace *t = latency_in_sends(stall);
+		struct tc_span *sp = tc_span_compute(t, false);
+		struct tc_rootcause *rc = tc_rootcause_compute(t, sp, NULL);
+		struct tc_latency *lat = tc_latency_compute(t, NULL);
+		struct tc_remap *rm = tc_remap_compute(t, TC_REMAP_BYTES);
+		assert_true(rm->improved);
+		struct tc_verdicts *V = tc_verdicts_compute(t, lat, NULL, NULL, rm, rc, NULL);
+		const struct tc_rc_ctx *recv = NULL;
+		for (uint32_t c = 0; c < rc->nctx; c++)
+			if (rc->ctx[c].kind == TC_ACT_MPI && !strcmp(t->regions[rc->ctx[c].region].name, "MPI_Recv"))
+				recv = &rc->ctx[c];
+		assert_non_null(recv);
+		assert_float_equal(recv->median, 0, 1e-9);  /* most receivers came after the data */
+		assert_float_equal(recv->full_median, 31, 1e-9);
+		assert_float_equal(tc_rc_ctx_transfer(recv), 31, 1e-9);
+		/* the outliers' excess by region: [0] MPI_Send, [1] MPI_Recv */
+		uint32_t outliers = 0;
+		double ex[2] = { 0, 0 };
+		for (uint32_t x = 0; x < rc->nexcess; x++) {
+			uint32_t a = rc->ex_act[x];
+			if (tc_rc_act_kind(rc, a) != TC_ACT_MPI || rc->act_outlier[a] != 1) continue;
+			const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, a)];
+			outliers++;
+			ex[C == recv] += rc->act_excess[a];
+		}
+		if (stall) {
+			/* rank 4 posted its receive 50 ticks into rank 3's held send (late
+			 * receiver: the send's own time is the other 80; hidden 50, so it is
+			 * measured by the sends' median, 10: most sends wait 20 ticks for
+			 * their receiver to enter MPI, late_receiver_progress): excess 70;
+			 * rank 4's receive, entered 50
+			 * ticks into that transfer (hidden 50: 31 - 50 is below its median
+			 * of 0), ended 131 after the send began: own 81, excess 81 */
+			assert_int_equal(outliers, 2);
+			assert_float_equal(ex[0], 70, 1e-3);
+			assert_float_equal(ex[1], 81, 1e-3);
+		} else {
+			assert_int_equal(outliers, 0);
+			expect_claim(V, TC_CAUSE_BACKGROUND, NULL, false);
+			expect_claim(V, TC_CAUSE_MAPPING, NULL, true);
+		}
+		tc_verdicts_free(V);
+		tc_remap_free(rm);
+		tc_latency_free(lat);
+		tc_rootcause_free(rc);
+		tc_span_free(sp);
+		tc_trace_free(t);
+	}
+}
+
 /* The blamed ranks in a verdict's text (verdict_internal.h, ranks_str). */
 static void test_verdict_ranks_text(void **state)
 {
@@ -1732,6 +1836,7 @@ int main(void)
 		cmocka_unit_test(test_rc_slow_node),
 		cmocka_unit_test(test_rc_side_work),
 		cmocka_unit_test(test_verdict_slow_node_not_mapping),
+		cmocka_unit_test(test_rc_hidden_transfer),
 		cmocka_unit_test(test_rc_mw_slow_workers),
 		cmocka_unit_test(test_rc_mw_pattern_by_pace),
 		cmocka_unit_test(test_rc_imbalance_min_size),
