@@ -1651,6 +1651,31 @@ static uint64_t lat_node1(const uint32_t *node_of, uint32_t a, uint32_t b)
 	return node_of[a] == node_of[b] ? 1 : node_of[a] == 1 || node_of[b] == 1 ? 40 : 1;
 }
 
+/* Every analysis the mapping verdict reads, over one trace (placed_open),
+ * and their release with the trace (placed_close). */
+struct placed { struct tc_trace *t; struct tc_span *sp; struct tc_rootcause *rc; struct tc_latency *lat;
+		struct tc_remap *rm; struct tc_verdicts *V; };
+
+static struct placed placed_open(struct tc_trace *t, const struct tc_verdict_opts *o)
+{
+	struct placed p = { .t = t, .sp = tc_span_compute(t, false) };
+	p.rc = tc_rootcause_compute(t, p.sp, NULL);
+	p.lat = tc_latency_compute(t, NULL);
+	p.rm = tc_remap_compute(t, TC_REMAP_BYTES);
+	p.V = tc_verdicts_compute(t, p.lat, NULL, NULL, p.rm, p.rc, o);
+	return p;
+}
+
+static void placed_close(struct placed *p)
+{
+	tc_verdicts_free(p->V);
+	tc_remap_free(p->rm);
+	tc_latency_free(p->lat);
+	tc_rootcause_free(p->rc);
+	tc_span_free(p->sp);
+	tc_trace_free(p->t);
+}
+
 /* The mapping against one slow node (verdict.c, one_slow_node): on ring_lat,
  * every inter-node transfer 40 ticks (the placement's latency): the mapping
  * is claimed; only the transfers to or from node 1 (ranks 2 and 4: 1 -> 2,
@@ -1662,29 +1687,19 @@ static void test_verdict_slow_node_not_mapping(void **state)
 	(void)state;
 	static const uint32_t node_of[8] = { 0, 0, 1, 2, 1, 2, 3, 3 };
 	for (int uniform = 1; uniform >= 0; uniform--) {
-		struct tc_trace *t = ring_lat(node_of, uniform ? lat_inter : lat_node1);
-		struct tc_span *sp = tc_span_compute(t, false);
-		struct tc_rootcause *rc = tc_rootcause_compute(t, sp, NULL);
-		struct tc_latency *lat = tc_latency_compute(t, NULL);
-		struct tc_remap *rm = tc_remap_compute(t, TC_REMAP_BYTES);
-		assert_true(rm->improved);
 		struct tc_verdict_opts o;
 		tc_verdict_default_opts(&o);
 		o.min_confidence = 0;
-		struct tc_verdicts *V = tc_verdicts_compute(t, lat, NULL, NULL, rm, rc, &o);
-		const struct tc_verdict *mapping = claim_of(V, TC_CAUSE_MAPPING, NULL);
+		struct placed p = placed_open(ring_lat(node_of, uniform ? lat_inter : lat_node1), &o);
+		assert_true(p.rm->improved);
+		const struct tc_verdict *mapping = claim_of(p.V, TC_CAUSE_MAPPING, NULL);
 		if (uniform) {
 			assert_non_null(mapping);
 			assert_true(mapping->confidence >= 0.5);
 		} else {
 			assert_null(mapping);
 		}
-		tc_verdicts_free(V);
-		tc_remap_free(rm);
-		tc_latency_free(lat);
-		tc_rootcause_free(rc);
-		tc_span_free(sp);
-		tc_trace_free(t);
+		placed_close(&p);
 	}
 }
 
@@ -1742,13 +1757,10 @@ static void test_rc_hidden_transfer(void **state)
 {
 	(void)state;
 	for (int stall = 0; stall <= 1; stall++) {
-		struct tc_trace *t = latency_in_sends(stall);
-		struct tc_span *sp = tc_span_compute(t, false);
-		struct tc_rootcause *rc = tc_rootcause_compute(t, sp, NULL);
-		struct tc_latency *lat = tc_latency_compute(t, NULL);
-		struct tc_remap *rm = tc_remap_compute(t, TC_REMAP_BYTES);
-		assert_true(rm->improved);
-		struct tc_verdicts *V = tc_verdicts_compute(t, lat, NULL, NULL, rm, rc, NULL);
+		struct placed p = placed_open(latency_in_sends(stall), NULL);
+		const struct tc_trace *t = p.t;
+		const struct tc_rootcause *rc = p.rc;
+		assert_true(p.rm->improved);
 		const struct tc_rc_ctx *recv = NULL;
 		for (uint32_t c = 0; c < rc->nctx; c++)
 			if (rc->ctx[c].kind == TC_ACT_MPI && !strcmp(t->regions[rc->ctx[c].region].name, "MPI_Recv"))
@@ -1780,15 +1792,10 @@ static void test_rc_hidden_transfer(void **state)
 			assert_float_equal(ex[1], 81, 1e-3);
 		} else {
 			assert_int_equal(outliers, 0);
-			expect_claim(V, TC_CAUSE_BACKGROUND, NULL, false);
-			expect_claim(V, TC_CAUSE_MAPPING, NULL, true);
+			expect_claim(p.V, TC_CAUSE_BACKGROUND, NULL, false);
+			expect_claim(p.V, TC_CAUSE_MAPPING, NULL, true);
 		}
-		tc_verdicts_free(V);
-		tc_remap_free(rm);
-		tc_latency_free(lat);
-		tc_rootcause_free(rc);
-		tc_span_free(sp);
-		tc_trace_free(t);
+		placed_close(&p);
 	}
 }
 
