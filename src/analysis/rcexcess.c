@@ -112,8 +112,6 @@ static void gather_room(const struct tc_rootcause *rc, struct groups *g, struct 
 	}
 }
 
-/* One pass over the activities: their values into g->val, context by
- * context, and the runs (a context's activities on one rank). */
 /* A transfer's own time shows whole only when the partner's lateness hid
  * none of it: a blocking send whose receiver was ready (no late-receiver
  * wait), a receive (Recv, Wait) whose sender entered after it (a late-sender
@@ -145,6 +143,8 @@ static bool whole_transfer(const struct tc_rootcause *rc, uint8_t p2p, uint32_t 
 	return p2p == P2P_RECV && w != TC_NONE && rc->waits[w].edge == TC_WE_LATE_SENDER;
 }
 
+/* One pass over the activities: their values into g->val, context by
+ * context, and the runs (a context's activities on one rank). */
 static void gather(const struct tc_trace *t, struct tc_rootcause *rc, struct groups *g)
 {
 	uint32_t nc = rc->nctx, maxn;
@@ -197,7 +197,9 @@ static uint32_t run_end(const struct groups *g, uint32_t c, uint32_t k)
 
 /* The median and MAD of the whole transfers of point-to-point context c
  * (hidden_transfer), at least 3 of them, into full_median and g->full_mad
- * when their median stands above the context's. */
+ * when their median stands above the context's (context_stats then keeps it
+ * only above the context's threshold: a whole transfer slower than an
+ * outlier, not a few µs more). */
 static void context_whole(struct tc_rootcause *rc, struct groups *g, uint32_t c)
 {
 	struct tc_rc_ctx *C = &rc->ctx[c];
