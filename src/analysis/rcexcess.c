@@ -776,6 +776,24 @@ static struct typ hidden_transfer(const struct tc_trace *t, const struct tc_root
 	return (struct typ){ TC_MAX(C->median, C->full_median - hid), TC_MAX(C->threshold, C->full_threshold - hid) };
 }
 
+/* The excess of MPI activity i (rank r, start s, own time from ready on,
+ * `ticks` of it) of a context X whose whole transfers are slower than its
+ * usual call: its outlier and persistent excess measured from
+ * hidden_transfer's median and threshold (a persistent run too: a rank whose
+ * receiver is always ready sends whole transfers), and whether it is a stall
+ * (*stall: by the context's median so far).  Returns whether it has excess. */
+static bool hidden_excess(const struct tc_trace *t, struct tc_rootcause *rc, const struct xctx *X, uint32_t c,
+			  uint32_t r, uint32_t i, uint64_t s, uint64_t ready, uint64_t ticks, bool usual, bool *stall)
+{
+	bool over = ticks >= X->over;
+	if (!over && !*stall && isnan(X->q)) return false;
+	struct typ ty = hidden_transfer(t, rc, &rc->ctx[c], X->p2p, r, i, s, ready);
+	double x = tc_dur(t, ticks);
+	*stall = *stall && x - ty.median > rc->stall_min;
+	double q = isnan(X->q) ? NAN : TC_MAX(X->q, ty.median);
+	return ((!usual && x > ty.threshold) || !isnan(q)) && set_excess(rc, i, ty, x, usual, q);
+}
+
 /* Contexts, then outlier and persistent excess, stall counts and waiting per
  * rank in one pass over the activities.  scale: the compute scale (stalls). */
 void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scale, struct tc_usage *mark)
@@ -806,21 +824,14 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 			if (X->mpi && (w = tc_rc_wait_of(rc, i)) != TC_NONE) ready = rc->waits[w].ready;
 			uint64_t e = tc_rc_act_end(rc, i), ticks = e - (X->mpi ? ready : s);
 			bool usual = warmup || X->trend;  /* no outlier */
-			bool over = ticks >= X->over, stall = ticks >= X->stall && !X->trend;
-			struct typ ty = { 0, 0 };
-			double q = X->q;
-			if (X->p2p && (over || stall || !isnan(q))) {
-				/* a persistent run too is measured from the hidden transfer's median
-				 * (a rank whose receiver is always ready sends whole transfers) */
-				ty = hidden_transfer(t, rc, &rc->ctx[c], X->p2p, r, i, s, ready);
-				over = tc_dur(t, ticks) > ty.threshold;
-				stall = stall && tc_dur(t, ticks) - ty.median > rc->stall_min;
-				q = TC_MAX(q, ty.median);
-			} else if (over || !isnan(q)) {
-				ty = (struct typ){ rc->ctx[c].median, rc->ctx[c].threshold };
-			}
-			if (((!usual && over) || !isnan(q)) && set_excess(rc, i, ty, tc_dur(t, ticks), usual, q))
+			bool stall = ticks >= X->stall && !X->trend;
+			if (X->p2p) {
+				if (hidden_excess(t, rc, X, c, r, i, s, ready, ticks, usual, &stall)) VEC_PUSH(ex, i);
+			} else if (((!usual && ticks >= X->over) || !isnan(X->q)) &&
+				   set_excess(rc, i, (struct typ){ rc->ctx[c].median, rc->ctx[c].threshold },
+					      tc_dur(t, ticks), usual, X->q)) {
 				VEC_PUSH(ex, i);
+			}
 			*(X->mpi ? &rc->typical_mpi_s : &rc->typical_compute_s) += X->median;
 			stall_count(rc, &st, r, X->mpi, stall, w == TC_NONE ? TC_NONE : rc->waits[w].partner, X->held_w,
 				    stall && !X->mpi ? tc_dur(t, ticks) - X->median : 0);
