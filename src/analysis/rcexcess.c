@@ -499,7 +499,6 @@ static void find_trends(const struct tc_rootcause *rc, struct groups *g)
 	g->ntrend = v.n;
 }
 
-/* Contexts: medians, MADs, runs' medians, back-off, noise floor, thresholds. */
 /* An excess must stand above median + max(k·MAD, frac·median, the noise floor). */
 static double bar(const struct tc_rootcause *rc, double median, double mad)
 {
@@ -507,6 +506,7 @@ static double bar(const struct tc_rootcause *rc, double median, double mad)
 	return median + TC_MAX(m, rc->noise_floor);
 }
 
+/* Contexts: medians, MADs, runs' medians, back-off, noise floor, thresholds. */
 static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, struct groups *g)
 {
 	gather(t, rc, g);
@@ -647,14 +647,14 @@ static void stalls_end(struct tc_rootcause *rc, struct stalls *s)
 	free(s->mr);
 }
 
+/* The median and threshold an activity's own time is measured by. */
+struct typ { double median, threshold; };
+
 /* Activity i, value x: its outlier excess (above the threshold: what
  * lies above typical), then the persistent excess q of its run (NAN: none).
  * warmup: a rank's first MPI call of its context.  Returns whether it has
  * excess now (always > 0 when set: above the threshold, which stands above
  * the median by the noise floor at least, or above q). */
-/* The median and threshold an activity's own time is measured by. */
-struct typ { double median, threshold; };
-
 static bool set_excess(struct tc_rootcause *rc, uint32_t i, struct typ C, double x, bool warmup, double q)
 {
 	bool set = false;
@@ -780,8 +780,9 @@ static struct typ hidden_transfer(const struct tc_trace *t, const struct tc_root
  * `ticks` of it) of a context X whose whole transfers are slower than its
  * usual call: its outlier and persistent excess measured from
  * hidden_transfer's median and threshold (a persistent run too: a rank whose
- * receiver is always ready sends whole transfers), and whether it is a stall
- * (*stall: by the context's median so far).  Returns whether it has excess. */
+ * receiver is always ready sends whole transfers).  *stall: whether it is a
+ * stall by the context's median on entry, by hidden_transfer's on return.
+ * Returns whether it has excess. */
 static bool hidden_excess(const struct tc_trace *t, struct tc_rootcause *rc, const struct xctx *X, uint32_t c,
 			  uint32_t r, uint32_t i, uint64_t s, uint64_t ready, uint64_t ticks, bool usual, bool *stall)
 {
