@@ -340,6 +340,80 @@ static void test_rc_background_by_time(void **state)
 	}
 }
 
+/* Background counts stalls only (verdict_path.c, verdict_background): 8
+ * ranks (ticks of 1 s), 100 iterations; each computes 100 ticks, then a token
+ * goes round: rank 0 sends to 1, each other rank receives from its left and
+ * sends on, rank 7 only receives; then all meet in an MPI_Allreduce.  A send
+ * takes 1 tick, `hold` more when (r + i) % 3 == 0, and two sends in the run
+ * (rank 2 in iteration 30, rank 5 in 70) 40 more.  The critical path runs
+ * through every iteration's 7 transfers.
+ * A stall stands stall_min = 6.4 ticks (a tenth of the compute scale, 64)
+ * above its context's median (sends 1, receives 2).  Held 5 ticks, the
+ * transfers are outliers (above 1.5 and 3) but no stalls: only the two
+ * 40-tick ones count, one of them the largest (left out), nothing is claimed;
+ * before, the holds' 5 ticks summed to 11 % of the path and read "background
+ * 0.73" (40 ranks of a clean tree on 2 cores had read "background 0.72" that
+ * way).  Held 20 ticks, they are stalls: "background 1.00". */
+static struct tc_trace *small_holds(uint64_t hold)
+{
+	const uint32_t n = 8, iters = 100;
+	struct ring_regions rg;
+	uint64_t now[8];
+	struct tc_trace *t = ring_begin(n, &rg, now);
+	uint64_t S = 1;  /* the iteration's start: every rank left the last Allreduce */
+	for (uint32_t i = 0; i < iters; i++) {
+		uint64_t arrive = 0, last = 0;  /* the token's message from the left is there; the last enter */
+		for (uint32_t r = 0; r < n; r++) {
+			uint64_t c = S + 100;
+			if (r) {
+				uint64_t e = TC_MAX(c, arrive) + 1;
+				tcb_enter(t, r, c, rg.recv);
+				tcb_recv(t, r, e, r - 1, 0, 0, 8);
+				tcb_leave(t, r, e, rg.recv);
+				c = e;
+			}
+			if (r + 1 < n) {
+				uint64_t h = (r + i) % 3 == 0 ? hold : 0;
+				if ((r == 2 && i == 30) || (r == 5 && i == 70)) h = 40;
+				tcb_enter(t, r, c, rg.send);
+				tcb_send(t, r, c, r + 1, 0, 0, 8);
+				tcb_leave(t, r, c + 1 + h, rg.send);
+				arrive = c + 1 + h;
+				c += 1 + h;
+			}
+			now[r] = c;
+			last = TC_MAX(last, c);
+		}
+		for (uint32_t r = 0; r < n; r++) {  /* every rank waits in an Allreduce for the last */
+			tcb_enter(t, r, now[r], rg.allreduce);
+			tcb_coll_begin(t, r, now[r]);
+			tcb_coll_end(t, r, last + 1, 4 /* allreduce */, 0, TC_NONE, 8, 8);
+			tcb_leave(t, r, last + 1, rg.allreduce);
+			now[r] = last + 1;
+		}
+		S = last + 1;
+	}
+	return ring_end(t, n, &rg, now);
+}
+
+static void test_rc_background_stalls_only(void **state)
+{
+	(void)state;
+	for (int big = 0; big <= 1; big++) {
+		struct tc_trace *t = small_holds(big ? 20 : 5);
+		struct tc_rootcause *rc;
+		struct tc_verdicts *V = verdicts_of(t, &rc);
+		assert_float_equal(rc->stall_min, 6.4, 1e-9);
+		assert_int_equal(rc->n_compute_stalls, 0);
+		/* held 5: the two 40-tick sends and their receives */
+		assert_int_equal(rc->n_mpi_stalls, big ? 470 : 4);
+		expect_claim(V, TC_CAUSE_BACKGROUND, NULL, big);
+		tc_verdicts_free(V);
+		tc_rootcause_free(rc);
+		tc_trace_free(t);
+	}
+}
+
 /* The same ring without the delay: no claim at all. */
 static void test_rc_no_delay_no_verdict(void **state)
 {
@@ -1849,6 +1923,7 @@ int main(void)
 		cmocka_unit_test(test_rc_imbalance_min_size),
 		cmocka_unit_test(test_rc_background_not_collectives),
 		cmocka_unit_test(test_rc_background_by_time),
+		cmocka_unit_test(test_rc_background_stalls_only),
 		cmocka_unit_test(test_rc_trend_ping_pong),
 		cmocka_unit_test(test_rc_caller_merge_invariant),
 		cmocka_unit_test(test_rc_excess_bounds),
