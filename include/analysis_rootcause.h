@@ -78,6 +78,8 @@ struct tc_rc_ctx {
 	uint64_t coarse;      /* compute: the same key without the tags (the back-off context) */
 	uint64_t place;       /* compute: the same key without the user regions: the same place in
 	                         the program, between the same calls with the same tags (backoff_place) */
+	uint64_t work;        /* compute: the user regions inside the segment (their signature; 0:
+	                         none), whatever calls are around it (backoff_work) */
 	uint32_t n;           /* activities */
 	uint32_t nranks;      /* distinct ranks with such an activity */
 	uint32_t region;      /* compute: the next MPI call's region; MPI: the call's region */
@@ -92,7 +94,9 @@ struct tc_rc_ctx {
 	                         and MAD are the coarse context's), or else seen >= 3 times on one
 	                         rank (3: that rank's own), or a minority variant of its place
 	                         (4: median and MAD of the place's main context: rcexcess.c,
-	                         backoff_place); 0: none (docs/rootcause.md §3) */
+	                         backoff_place), or one seen >= 3 times whose user regions other
+	                         typical contexts run too (5: their pooled median and MAD,
+	                         backoff_work); 0: none (docs/rootcause.md §3) */
 	double median, mad;   /* s, of the durations (compute) or own times (MPI) */
 	double threshold;     /* s: median + max(k·MAD, frac·median, floor) */
 	double full_median;   /* MPI point-to-point (blocking sends, receives, Waits): the median own

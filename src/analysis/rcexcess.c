@@ -396,6 +396,66 @@ static void backoff_place(struct tc_rootcause *rc)
  * on >= 2 ranks; then its outliers are found like everyone's, and the
  * delay-cost rule for contexts with no typical value (delaycost.c) is left for
  * the ones with none even there.  Only run when such a context exists. */
+/* A compute context still without a typical value (after the place and
+ * coarse back-offs), seen 3 times or more, whose user regions (work) other
+ * contexts with typical values of their own run too: the pooled median and
+ * MAD of those, when they are on >= 2 ranks (typical = 5).  The last rank of
+ * a chain computes between two receives, the others between a receive and a
+ * send: the same work at another place, and its own median (typical = 3)
+ * hid a slow tail (probe-mix4 y-chain-6p-tail2-s105: ranks 4 and 5 slow,
+ * only 4 named; docs/rootcause.md §3, "Same work"). */
+static bool work_thin(const struct tc_rc_ctx *C)
+{
+	return C->kind == TC_ACT_COMPUTE && !C->typical && C->work && C->n >= 3;
+}
+
+static void backoff_work(struct tc_rootcause *rc, const struct groups *gr)
+{
+	struct u64map w;  /* a thin context's work -> its group */
+	u64map_init(&w);
+	uint32_t ng = 0, nc = rc->nctx;
+	for (uint32_t c = 0; c < nc; c++)
+		if (work_thin(&rc->ctx[c]) && u64map_get(&w, rc->ctx[c].work) == U64MAP_NONE)
+			u64map_put(&w, rc->ctx[c].work, ng++);
+	if (!ng) {
+		u64map_free(&w);
+		return;
+	}
+	/* each group's contexts with a typical value of their own, by group (a
+	 * counting sort): order[first[j] .. first[j + 1]) */
+	uint32_t *grp = xmalloc(((size_t)nc + 1) * sizeof *grp), *first = xcalloc((size_t)ng + 2, sizeof *first);
+	uint32_t *order = xmalloc(((size_t)nc + 1) * sizeof *order);
+	size_t *n = xcalloc((size_t)ng + 1, sizeof *n);
+	for (uint32_t c = 0; c < nc; c++) {
+		const struct tc_rc_ctx *K = &rc->ctx[c];
+		grp[c] = K->kind == TC_ACT_COMPUTE && K->typical == 1 && K->work ? u64map_get(&w, K->work) : U64MAP_NONE;
+		if (grp[c] == U64MAP_NONE) continue;
+		first[grp[c] + 2]++;
+		n[grp[c]] += K->n;
+	}
+	for (uint32_t j = 0; j < ng; j++) first[j + 2] += first[j + 1];
+	for (uint32_t c = 0; c < nc; c++)
+		if (grp[c] != U64MAP_NONE) order[first[grp[c] + 1]++] = c;
+	double *med = xmalloc((size_t)ng * sizeof *med), *mad = xmalloc((size_t)ng * sizeof *mad);
+	bool *two = xcalloc((size_t)ng, sizeof *two);
+	for (uint32_t j = 0; j < ng; j++) {
+		if (!n[j]) continue;
+		double *v = xmalloc(n[j] * sizeof *v);
+		group_stats(rc, gr, order + first[j], first[j + 1] - first[j], v, &med[j], &mad[j], &two[j]);
+		free(v);
+	}
+	for (uint32_t c = 0; c < nc; c++) {
+		struct tc_rc_ctx *C = &rc->ctx[c];
+		uint32_t j = work_thin(C) ? u64map_get(&w, C->work) : U64MAP_NONE;
+		if (j == U64MAP_NONE || !two[j]) continue;
+		C->median = med[j];
+		C->mad = mad[j];
+		C->typical = 5;
+	}
+	u64map_free(&w);
+	free(grp); free(first); free(order); free(n); free(med); free(mad); free(two);
+}
+
 static void backoff_thin(struct tc_rootcause *rc, const struct groups *gr)
 {
 	uint32_t nthin = 0;
@@ -517,6 +577,7 @@ static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, str
 	find_trends(rc, g);
 	backoff_place(rc);
 	backoff_thin(rc, g);
+	backoff_work(rc, g);
 	/* still none, but seen 3 times or more (on one rank): that rank's own
 	 * median is its typical value (the tail of a pipeline, a tree's only inner
 	 * node; docs/rootcause.md, thin contexts) */

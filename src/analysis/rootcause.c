@@ -265,7 +265,8 @@ static uint32_t ctx_of(struct build *b, uint32_t r, uint64_t key, uint32_t prev_
 	if (i == U64MAP_NONE) {
 		i = (uint32_t)b->ctx.n;
 		uint64_t coarse = kind == TC_ACT_COMPUTE ? coarse_key(prev_region, region, gap_sig) : 0;
-		struct tc_rc_ctx c = { .key = key, .coarse = coarse, .place = place, .region = region, .kind = kind,
+		struct tc_rc_ctx c = { .key = key, .coarse = coarse, .place = place,
+				       .work = kind == TC_ACT_COMPUTE ? gap_sig : 0, .region = region, .kind = kind,
 				       .inter = inter, .size_bucket = bucket };
 		struct ctx_count k = { key, 0, 0, TC_NONE, TC_NONE, TC_NONE, 0 };
 		VEC_PUSH(b->ctx, c);

@@ -883,6 +883,38 @@ static void test_rc_own_context_typical(void **state)
 }
 
 
+/* The same work at another place (rcexcess.c, backoff_work): a chain of 6
+ * ranks, 40 iterations of 10 ticks of work in a user region, ranks 4 and 5
+ * 6 ticks slower every iteration.  The last rank computes between two
+ * receives, the others between a receive and a send: its context is on one
+ * rank, and its own median (16) hid it.  It now takes the pooled median of
+ * the contexts running the same user region on >= 2 ranks (ranks 1-4: 10),
+ * its work is 6 ticks of excess each time (above 10 + 5), and both slow
+ * ranks are named. */
+static uint64_t work_tail2(uint32_t r, uint32_t i) { (void)i; return r >= 4 ? 16 : 10; }
+
+static void test_rc_same_work(void **state)
+{
+	(void)state;
+	struct tc_trace *t = chain_trace(6, 40, work_tail2);
+	struct tc_rootcause *rc;
+	struct tc_verdicts *V = verdicts_of(t, &rc);
+	uint32_t last = rc->act_first[5];  /* rank 5's first work */
+	while (tc_rc_act_kind(rc, last) != TC_ACT_COMPUTE) last++;
+	const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, last)];
+	assert_int_equal(C->nranks, 1);
+	assert_int_equal(C->typical, 5);
+	assert_float_equal(C->median, 10, 0);
+	assert_float_equal(rc->act_excess[last], 6, 1e-6);
+	const struct tc_verdict *v = expect_claim(V, TC_CAUSE_IMBALANCE, NULL, true);
+	assert_int_equal(v->nranks, 2);
+	assert_int_equal(v->ranks[0], 4);
+	assert_int_equal(v->ranks[1], 5);
+	tc_verdicts_free(V);
+	tc_rootcause_free(rc);
+	tc_trace_free(t);
+}
+
 static uint64_t work_delay(uint32_t r, uint32_t i) { return r == 2 && i == 3 ? 60 : 10; }
 
 /* The pipeline of test_rc_pipeline_fill with rank 2 computing 50 s longer in
@@ -1936,6 +1968,7 @@ int main(void)
 		cmocka_unit_test(test_rc_backoff_unique_tags),
 		cmocka_unit_test(test_rc_pipeline_fill),
 		cmocka_unit_test(test_rc_own_context_typical),
+		cmocka_unit_test(test_rc_same_work),
 		cmocka_unit_test(test_rc_pipeline_delay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
