@@ -225,7 +225,6 @@ static inline uint32_t tc_rc_bit_rank(const uint64_t *bits, const uint32_t *base
 	if (!(w & bit)) return TC_NONE;
 	return base[i / 64] + (uint32_t)__builtin_popcountll(w & (bit - 1));
 }
-/* The wait record of activity i (index into rc->waits), TC_NONE when it has none. */
 /* A context's typical own time of a whole transfer: full_median where its
  * whole transfers are slower than its usual call, else its median. */
 static inline double tc_rc_ctx_transfer(const struct tc_rc_ctx *C)
@@ -233,6 +232,7 @@ static inline double tc_rc_ctx_transfer(const struct tc_rc_ctx *C)
 	return C->full_median > C->median ? C->full_median : C->median;
 }
 
+/* The wait record of activity i (index into rc->waits), TC_NONE when it has none. */
 static inline uint32_t tc_rc_wait_of(const struct tc_rootcause *rc, uint32_t i)
 {
 	return tc_rc_bit_rank(rc->wait_bits, rc->wait_base, i);

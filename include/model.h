@@ -257,6 +257,11 @@ static inline const uint32_t *tc_op_recvs(const struct tc_trace *t, uint32_t ran
 {
 	return t->ranks[rank].recv_msgs + op->first_recv;
 }
+/* When message m's send began: the enter of its send call (0 when it has none). */
+static inline uint64_t tc_msg_send_enter(const struct tc_trace *t, const struct tc_msg *m)
+{
+	return m->send_call != TC_NONE ? t->ranks[m->src].calls[m->send_call].enter : 0;
+}
 /* What passes over a rank's receives read of each message, with the enter
  * time of the call that sent it (0 when the sender or its call is unknown). */
 struct tc_recv { uint64_t send_enter, bytes; uint32_t src, tag, send_call, post_call; };

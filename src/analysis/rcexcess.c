@@ -389,13 +389,27 @@ static void backoff_place(struct tc_rootcause *rc)
 	free(gid);
 }
 
-/* Back-off: a compute context seen fewer than 3 times or on one rank has no
- * typical value of its own (a tag unique to a rank or to an iteration makes it
- * so).  It takes the median and MAD of its coarse context (the same MPI calls
- * and user regions around it, tags left out) when that one is seen >= 3 times
- * on >= 2 ranks; then its outliers are found like everyone's, and the
- * delay-cost rule for contexts with no typical value (delaycost.c) is left for
- * the ones with none even there.  Only run when such a context exists. */
+/* The contexts with a group (gid[c] < ng; TC_NONE: none) ordered by group, a
+ * counting sort: group j's are order[first[j] .. first[j + 1]), and n[j]
+ * their activities.  The caller frees first, order and n. */
+static void by_group(const struct tc_rootcause *rc, const uint32_t *gid, uint32_t ng, uint32_t **first,
+		     uint32_t **order, size_t **n)
+{
+	uint32_t *f = xcalloc((size_t)ng + 2, sizeof *f), *o = xmalloc(((size_t)rc->nctx + 1) * sizeof *o);
+	size_t *k = xcalloc((size_t)ng + 1, sizeof *k);
+	for (uint32_t c = 0; c < rc->nctx; c++)
+		if (gid[c] != TC_NONE) {
+			f[gid[c] + 2]++;
+			k[gid[c]] += rc->ctx[c].n;
+		}
+	for (uint32_t j = 0; j < ng; j++) f[j + 2] += f[j + 1];
+	for (uint32_t c = 0; c < rc->nctx; c++)
+		if (gid[c] != TC_NONE) o[f[gid[c] + 1]++] = c;
+	*first = f;
+	*order = o;
+	*n = k;
+}
+
 /* A compute context still without a typical value (after the place and
  * coarse back-offs), seen 3 times or more, whose user regions (work) other
  * contexts with typical values of their own run too: the pooled median and
@@ -421,21 +435,14 @@ static void backoff_work(struct tc_rootcause *rc, const struct groups *gr)
 		u64map_free(&w);
 		return;
 	}
-	/* each group's contexts with a typical value of their own, by group (a
-	 * counting sort): order[first[j] .. first[j + 1]) */
-	uint32_t *grp = xmalloc(((size_t)nc + 1) * sizeof *grp), *first = xcalloc((size_t)ng + 2, sizeof *first);
-	uint32_t *order = xmalloc(((size_t)nc + 1) * sizeof *order);
-	size_t *n = xcalloc((size_t)ng + 1, sizeof *n);
+	/* each group's contexts with a typical value of their own */
+	uint32_t *grp = xmalloc(((size_t)nc + 1) * sizeof *grp), *first, *order;
+	size_t *n;
 	for (uint32_t c = 0; c < nc; c++) {
 		const struct tc_rc_ctx *K = &rc->ctx[c];
-		grp[c] = K->kind == TC_ACT_COMPUTE && K->typical == 1 && K->work ? u64map_get(&w, K->work) : U64MAP_NONE;
-		if (grp[c] == U64MAP_NONE) continue;
-		first[grp[c] + 2]++;
-		n[grp[c]] += K->n;
+		grp[c] = K->kind == TC_ACT_COMPUTE && K->typical == 1 && K->work ? u64map_get(&w, K->work) : TC_NONE;
 	}
-	for (uint32_t j = 0; j < ng; j++) first[j + 2] += first[j + 1];
-	for (uint32_t c = 0; c < nc; c++)
-		if (grp[c] != U64MAP_NONE) order[first[grp[c] + 1]++] = c;
+	by_group(rc, grp, ng, &first, &order, &n);
 	double *med = xmalloc((size_t)ng * sizeof *med), *mad = xmalloc((size_t)ng * sizeof *mad);
 	bool *two = xcalloc((size_t)ng, sizeof *two);
 	for (uint32_t j = 0; j < ng; j++) {
@@ -456,6 +463,13 @@ static void backoff_work(struct tc_rootcause *rc, const struct groups *gr)
 	free(grp); free(first); free(order); free(n); free(med); free(mad); free(two);
 }
 
+/* Back-off: a compute context seen fewer than 3 times or on one rank has no
+ * typical value of its own (a tag unique to a rank or to an iteration makes it
+ * so).  It takes the median and MAD of its coarse context (the same MPI calls
+ * and user regions around it, tags left out) when that one is seen >= 3 times
+ * on >= 2 ranks; then its outliers are found like everyone's, and the
+ * delay-cost rule for contexts with no typical value (delaycost.c) is left for
+ * the ones with none even there.  Only run when such a context exists. */
 static void backoff_thin(struct tc_rootcause *rc, const struct groups *gr)
 {
 	uint32_t nthin = 0;
@@ -473,18 +487,12 @@ static void backoff_thin(struct tc_rootcause *rc, const struct groups *gr)
 		gid[c] = j;
 	}
 	u64map_free(&g);
-	uint32_t *gfirst = xcalloc((size_t)ng + 2, sizeof *gfirst), *order = xmalloc(((size_t)rc->nctx + 1) * sizeof *order);
-	size_t *gn = xcalloc((size_t)ng + 1, sizeof *gn);
+	uint32_t *gfirst, *order;
+	size_t *gn;
+	by_group(rc, gid, ng, &gfirst, &order, &gn);
 	bool *gthin = xcalloc((size_t)ng + 1, 1);
 	for (uint32_t c = 0; c < rc->nctx; c++)
-		if (gid[c] != TC_NONE) {
-			gfirst[gid[c] + 2]++;
-			gn[gid[c]] += rc->ctx[c].n;
-			gthin[gid[c]] |= !rc->ctx[c].typical;
-		}
-	for (uint32_t j = 0; j < ng; j++) gfirst[j + 2] += gfirst[j + 1];
-	for (uint32_t c = 0; c < rc->nctx; c++)
-		if (gid[c] != TC_NONE) order[gfirst[gid[c] + 1]++] = c;
+		if (gid[c] != TC_NONE) gthin[gid[c]] |= !rc->ctx[c].typical;
 	for (uint32_t j = 0; j < ng; j++) {
 		if (!gthin[j] || gn[j] < 3) continue;
 		double *v = xmalloc(gn[j] * sizeof *v), med, mad;
@@ -785,7 +793,7 @@ struct xctx {
 	bool trend;        /* the rank at hand's run trends (tc_rc_trends): no outliers, no stalls */
 };
 
-static struct xctx *excess_contexts(const struct tc_trace *t, const struct tc_rootcause *rc)
+static struct xctx *excess_contexts(const struct tc_trace *t, const struct tc_rootcause *rc, const struct groups *g)
 {
 	struct xctx *x = xmalloc(((size_t)rc->nctx + 1) * sizeof *x);
 	for (uint32_t c = 0; c < rc->nctx; c++) {
@@ -797,7 +805,7 @@ static struct xctx *excess_contexts(const struct tc_trace *t, const struct tc_ro
 		bool repeated = C->kind == TC_ACT_COMPUTE && (uint64_t)C->n >= 3 * (uint64_t)C->nranks;
 		x[c] = (struct xctx){ ticks_above(t, 0, C->threshold), ticks_above(t, C->median, rc->stall_min), NAN,
 				      C->median, repeated ? C->median : 0, TC_NONE,
-				      C->full_median > 0 ? p2p_class(t, C) : 0, C->kind == TC_ACT_MPI, false };
+				      C->full_median > 0 ? g->p2p[c] : 0, C->kind == TC_ACT_MPI, false };
 	}
 	return x;
 }
@@ -815,11 +823,7 @@ static uint64_t transfer_start(const struct tc_trace *t, const struct tc_rootcau
 	const struct tc_op *op = &R->ops[R->calls[ci].op];
 	const uint32_t *m = tc_op_recvs(t, r, op);
 	uint64_t at = 0;
-	for (uint32_t k = 0; k < op->nrecv; k++) {
-		const struct tc_msg *M = &t->msgs[m[k]];
-		if (M->src < t->nranks && M->send_call < t->ranks[M->src].ncalls)
-			at = TC_MAX(at, t->ranks[M->src].calls[M->send_call].enter);
-	}
+	for (uint32_t k = 0; k < op->nrecv; k++) at = TC_MAX(at, tc_msg_send_enter(t, &t->msgs[m[k]]));
 	return op->nrecv ? at : s;
 }
 
@@ -869,7 +873,7 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 	stalls_begin(rc, scale, &st);
 	/* a rank's first MPI call of each context pays for setting the path up (MPI
 	 * libraries connect lazily on first use): warm-up, not an outlier */
-	struct xctx *xc = excess_contexts(t, rc);
+	struct xctx *xc = excess_contexts(t, rc, &g);
 	VEC(uint32_t) ex = { 0 };  /* the activities with excess, in order (rc->ex_act) */
 	size_t tk = 0;
 	for (uint32_t r = 0; r < rc->nranks; r++) {

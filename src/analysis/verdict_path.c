@@ -683,6 +683,12 @@ static void episode(struct tc_verdict *v, const struct tc_trace *t, const struct
 	ev_add(v, "episode_share", 0.8);
 }
 
+/* MPI's stalls per second of its typical own time (0 without any). */
+static double mpi_stalls_per_s(const struct tc_rootcause *rc)
+{
+	return rc->typical_mpi_s > 0 ? (double)rc->n_mpi_stalls / rc->typical_mpi_s : 0;
+}
+
 /* The ratio of MPI's stall rate to compute's, by count and by time.  By count
  * (stalls per call against stalls per compute segment), as measured on the
  * corpus; by time (stalls per second of typical own time against stalls per
@@ -696,7 +702,7 @@ static void episode(struct tc_verdict *v, const struct tc_trace *t, const struct
 static double stall_ratio(const struct tc_rootcause *rc)
 {
 	double rm = stall_rate(rc->n_mpi_stalls, rc->n_mpi), rcmp = stall_rate(rc->n_compute_stalls, rc->n_compute);
-	double tm = rc->typical_mpi_s > 0 ? (double)rc->n_mpi_stalls / rc->typical_mpi_s : 0;
+	double tm = mpi_stalls_per_s(rc);
 	double tc = rc->typical_compute_s > 0 ? (double)rc->n_compute_stalls / rc->typical_compute_s : 0;
 	return rcmp > 0 && tc > 0 ? TC_MIN(rm / rcmp, tm / tc) : NAN;
 }
@@ -709,8 +715,7 @@ static double stall_ratio(const struct tc_rootcause *rc)
 
 static double compute_exposure(const struct tc_rootcause *rc)
 {
-	double tm = rc->typical_mpi_s > 0 ? (double)rc->n_mpi_stalls / rc->typical_mpi_s : 0;
-	return clamp01(tm * rc->typical_compute_s / EXPOSED_STALLS);
+	return clamp01(mpi_stalls_per_s(rc) * rc->typical_compute_s / EXPOSED_STALLS);
 }
 
 /* How much of the MPI stalling is beyond the machine's noise: MPI stalling

@@ -244,7 +244,7 @@ static void serial_msg(const void *ctx, uint32_t id, struct ws_msg *m)
 {
 	const struct tc_trace *t = ctx;
 	const struct tc_msg *msg = &t->msgs[id];
-	*m = (struct ws_msg){ t->ranks[msg->src].calls[msg->send_call].enter, 0, msg->src, msg->send_call, msg->dst,
+	*m = (struct ws_msg){ tc_msg_send_enter(t, msg), 0, msg->src, msg->send_call, msg->dst,
 			      msg->post_call };
 	if (msg->post_call != TC_NONE) m->post_enter = t->ranks[msg->dst].calls[msg->post_call].enter;
 }

@@ -49,7 +49,7 @@ static void msg_exchange(struct wsd *x)
 	int *to = xmalloc((n ? n : 1) * sizeof *to);
 	for (size_t i = 0; i < n; i++) {
 		const struct tc_msg *m = &p->msgs[i];
-		out[i] = (struct rmsg){ p->msg_first + i, x->t->ranks[m->src].calls[m->send_call].enter, m->src,
+		out[i] = (struct rmsg){ p->msg_first + i, tc_msg_send_enter(x->t, m), m->src,
 					m->send_call, m->dst, m->post_call };
 		to[i] = rank_owner(x, m->dst);
 	}
@@ -80,7 +80,7 @@ static void dist_msg(const void *ctx, uint32_t id, struct ws_msg *m)
 	const struct tc_part *p = x->p;
 	if (id >= p->msg_first && id - p->msg_first < p->nmsgs) {
 		const struct tc_msg *s = &p->msgs[id - p->msg_first];
-		*m = (struct ws_msg){ x->t->ranks[s->src].calls[s->send_call].enter, x->post[id - p->msg_first], s->src,
+		*m = (struct ws_msg){ tc_msg_send_enter(x->t, s), x->post[id - p->msg_first], s->src,
 				      s->send_call, s->dst, s->post_call };
 		return;
 	}
