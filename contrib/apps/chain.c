@@ -16,12 +16,12 @@ int main(int argc, char **argv)
 	struct app_counts c = { 0 };
 	for (long it = 0; it < iters; it++) {
 		if (rank > 0) {
-			MPI_Recv(buf, (int)bytes, MPI_CHAR, rank - 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Recv(buf, (int)bytes, MPI_CHAR, rank - 1, corpus_tag(&cs, 1, it), MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 			c.recv++;
 		}
 		corpus_compute(&cs, it);
 		if (rank + 1 < size) {
-			MPI_Send(buf, (int)bytes, MPI_CHAR, rank + 1, 1, MPI_COMM_WORLD);
+			MPI_Send(buf, (int)bytes, MPI_CHAR, rank + 1, corpus_tag(&cs, 1, it), MPI_COMM_WORLD);
 			c.send++;
 			c.bytes += (uint64_t)bytes;
 		}

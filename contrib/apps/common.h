@@ -129,11 +129,15 @@ static inline FILE *expect_open(int argc, char **argv, const char *app, const st
  *                    K-th iteration (a checkpoint written by one rank, a
  *                    boundary routine: code the others do not run)
  *   --regions 0|1    0: no user regions at all (default 1)
+ *   --tags const|iter  const (default): each message kind keeps one tag;
+ *                    iter: the tag numbers the iteration too (corpus_tag:
+ *                    a tag per message between two ranks, as many real codes
+ *                    tag by iteration)
  *   --truth FILE     rank 0 appends what was planted, with CLOCK_MONOTONIC
  *                    times, as key=value lines (contrib/README.md, "Corpus") */
 #define CORPUS_OPTS "--seed", "--jitter-us", "--compute-ms", "--delay-rank", "--delay-iter", "--delay-ms", \
 	"--delay2-rank", "--delay2-iter", "--delay2-ms", "--slow-rank", "--slow-ranks", "--slow-ms", "--regions", \
-	"--extra-rank", "--extra-every", "--extra-ms", "--truth"
+	"--extra-rank", "--extra-every", "--extra-ms", "--tags", "--truth"
 
 struct corpus {
 	int rank;
@@ -142,6 +146,7 @@ struct corpus {
 	int nslow_more;
 	double compute_ms, slow_ms, extra_ms;
 	long extra_rank, extra_every;
+	bool tag_iter;          /* --tags iter */
 	long drank[2], diter[2];
 	double dms[2];
 	uint64_t rng;
@@ -182,6 +187,9 @@ static inline void corpus_init(struct corpus *cs, int argc, char **argv, double 
 	cs->extra_every = opt_long(argc, argv, "--extra-every", 1);
 	cs->extra_ms = (double)opt_long(argc, argv, "--extra-ms", 0);
 	if (cs->extra_every < 1) app_die("%s", "--extra-every must be >= 1");
+	const char *tags = opt_str(argc, argv, "--tags", "const");
+	if (strcmp(tags, "const") && strcmp(tags, "iter")) app_die("%s", "--tags wants const or iter");
+	cs->tag_iter = !strcmp(tags, "iter");
 	const char *more = opt_str(argc, argv, "--slow-ranks", NULL);
 	for (const char *p = more; p && *p && cs->nslow_more < 16;) {
 		char *end;
@@ -270,6 +278,14 @@ static inline void corpus_work(struct corpus *cs, long it, double base_ms, const
 		sleep_ms(cs->extra_ms);
 		if (cs->regions) tc_region_end("extra_work");
 	}
+}
+
+/* The tag of a message of kind base (0..15) sent in iteration it: base, or
+ * with --tags iter base + 16 * (it mod 2000), below MPI's least tag bound
+ * (32767). */
+static inline int corpus_tag(const struct corpus *cs, int base, long it)
+{
+	return cs->tag_iter ? base + 16 * (int)(it % 2000) : base;
 }
 
 static inline void corpus_compute(struct corpus *cs, long it) { corpus_work(cs, it, cs->compute_ms, "compute"); }

@@ -44,10 +44,10 @@ int main(int argc, char **argv)
 		if (ls > 1) {
 			MPI_Request rq[4];
 			int right = (lr + 1) % ls, left = (lr + ls - 1) % ls;
-			MPI_Irecv(rbuf, (int)bytes, MPI_CHAR, left, 1, sub, &rq[0]);
-			MPI_Irecv(rbuf + bytes, (int)bytes, MPI_CHAR, right, 2, sub, &rq[1]);
-			MPI_Isend(sbuf, (int)bytes, MPI_CHAR, right, 1, sub, &rq[2]);
-			MPI_Isend(sbuf + bytes, (int)bytes, MPI_CHAR, left, 2, sub, &rq[3]);
+			MPI_Irecv(rbuf, (int)bytes, MPI_CHAR, left, corpus_tag(&cs, 1, it), sub, &rq[0]);
+			MPI_Irecv(rbuf + bytes, (int)bytes, MPI_CHAR, right, corpus_tag(&cs, 2, it), sub, &rq[1]);
+			MPI_Isend(sbuf, (int)bytes, MPI_CHAR, right, corpus_tag(&cs, 1, it), sub, &rq[2]);
+			MPI_Isend(sbuf + bytes, (int)bytes, MPI_CHAR, left, corpus_tag(&cs, 2, it), sub, &rq[3]);
 			MPI_Waitall(4, rq, MPI_STATUSES_IGNORE);
 			c.irecv += 2; c.isend += 2; c.bytes += 2 * (uint64_t)bytes;
 		}
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 		} else if (G > 1 && lr == 0) {
 			int to = leader[(color + 1) % G], from = leader[(color + G - 1) % G];
 			long tok = it, got;
-			MPI_Sendrecv(&tok, 1, MPI_LONG, to, 3, &got, 1, MPI_LONG, from, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Sendrecv(&tok, 1, MPI_LONG, to, corpus_tag(&cs, 3, it), &got, 1, MPI_LONG, from, corpus_tag(&cs, 3, it), MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 			c.send++; c.recv++; c.bytes += sizeof(long);
 		}
 	}

@@ -35,11 +35,11 @@ int main(int argc, char **argv)
 		MPI_Request rq[8];
 		for (int d = 0; d < 4; d++) {
 			/* a message travelling in direction d arrives from the opposite side */
-			MPI_Irecv(rbuf + (size_t)d * (size_t)bytes, (int)bytes, MPI_CHAR, nb[d ^ 1], d, MPI_COMM_WORLD, &rq[d]);
+			MPI_Irecv(rbuf + (size_t)d * (size_t)bytes, (int)bytes, MPI_CHAR, nb[d ^ 1], corpus_tag(&cs, d, it), MPI_COMM_WORLD, &rq[d]);
 			c.irecv++;
 		}
 		for (int d = 0; d < 4; d++) {
-			MPI_Isend(sbuf + (size_t)d * (size_t)bytes, (int)bytes, MPI_CHAR, nb[d], d, MPI_COMM_WORLD, &rq[4 + d]);
+			MPI_Isend(sbuf + (size_t)d * (size_t)bytes, (int)bytes, MPI_CHAR, nb[d], corpus_tag(&cs, d, it), MPI_COMM_WORLD, &rq[4 + d]);
 			c.isend++;
 			c.bytes += (uint64_t)bytes;
 		}

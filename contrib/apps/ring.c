@@ -25,23 +25,23 @@ int main(int argc, char **argv)
 		corpus_compute(&cs, it);
 		sbuf[0] = (char)(rank + it);
 		if (m == 0) {
-			MPI_Sendrecv(sbuf, (int)bytes, MPI_CHAR, right, 1, rbuf, (int)bytes, MPI_CHAR, left, 1, MPI_COMM_WORLD,
+			MPI_Sendrecv(sbuf, (int)bytes, MPI_CHAR, right, corpus_tag(&cs, 1, it), rbuf, (int)bytes, MPI_CHAR, left, corpus_tag(&cs, 1, it), MPI_COMM_WORLD,
 				     MPI_STATUS_IGNORE);
 			c.send++; c.recv++;
 		} else if (m == 1) {
 			for (int half = 0; half < 2; half++) {
 				if ((rank % 2 == 0) == (half == 0)) {
-					MPI_Send(sbuf, (int)bytes, MPI_CHAR, right, 1, MPI_COMM_WORLD);
+					MPI_Send(sbuf, (int)bytes, MPI_CHAR, right, corpus_tag(&cs, 1, it), MPI_COMM_WORLD);
 					c.send++;
 				} else {
-					MPI_Recv(rbuf, (int)bytes, MPI_CHAR, left, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+					MPI_Recv(rbuf, (int)bytes, MPI_CHAR, left, corpus_tag(&cs, 1, it), MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 					c.recv++;
 				}
 			}
 		} else {
 			MPI_Request rq[2];
-			MPI_Irecv(rbuf, (int)bytes, MPI_CHAR, left, 1, MPI_COMM_WORLD, &rq[0]);
-			MPI_Isend(sbuf, (int)bytes, MPI_CHAR, right, 1, MPI_COMM_WORLD, &rq[1]);
+			MPI_Irecv(rbuf, (int)bytes, MPI_CHAR, left, corpus_tag(&cs, 1, it), MPI_COMM_WORLD, &rq[0]);
+			MPI_Isend(sbuf, (int)bytes, MPI_CHAR, right, corpus_tag(&cs, 1, it), MPI_COMM_WORLD, &rq[1]);
 			MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
 			c.isend++; c.irecv++;
 		}

@@ -28,20 +28,20 @@ int main(int argc, char **argv)
 		buf[0] = (char)(rank + it);
 		/* gather up: merge every child's block into ours */
 		for (long ch = first; ch < first + k && ch < size; ch++) {
-			MPI_Recv(in, (int)bytes, MPI_CHAR, (int)ch, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Recv(in, (int)bytes, MPI_CHAR, (int)ch, corpus_tag(&cs, 1, it), MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 			c.recv++;
 			for (long i = 0; i < bytes; i++) buf[i] = (char)(buf[i] ^ in[i]);
 		}
 		if (parent >= 0) {
-			MPI_Send(buf, (int)bytes, MPI_CHAR, parent, 1, MPI_COMM_WORLD);
+			MPI_Send(buf, (int)bytes, MPI_CHAR, parent, corpus_tag(&cs, 1, it), MPI_COMM_WORLD);
 			c.send++;
 			c.bytes += (uint64_t)bytes;
 			/* scatter down: the merged result comes back from the parent */
-			MPI_Recv(buf, (int)bytes, MPI_CHAR, parent, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Recv(buf, (int)bytes, MPI_CHAR, parent, corpus_tag(&cs, 2, it), MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 			c.recv++;
 		}
 		for (long ch = first; ch < first + k && ch < size; ch++) {
-			MPI_Send(buf, (int)bytes, MPI_CHAR, (int)ch, 2, MPI_COMM_WORLD);
+			MPI_Send(buf, (int)bytes, MPI_CHAR, (int)ch, corpus_tag(&cs, 2, it), MPI_COMM_WORLD);
 			c.send++;
 			c.bytes += (uint64_t)bytes;
 		}

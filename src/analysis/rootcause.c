@@ -201,7 +201,76 @@ struct build {
 	uint8_t *coll_shape;              /* per collective instance: COLL_* (0: not seen yet) */
 	uint32_t coll_place;              /* the rank at hand's place among its last instance's members */
 	uint32_t *progress_hint;          /* per receiver: where late_receiver_progress last looked */
+	uint64_t *numbered;               /* per message: its pair numbers its messages (numbering_tags) */
 };
+
+/* Numbering tags (docs/rootcause.md §3, "Tags that number messages"): a
+ * tag that carries the iteration (or any counter) is a new value on every
+ * message between two ranks, and as part of a compute context's key it made
+ * a context per iteration: the same work typed against the ranks of one
+ * iteration only, and its verdict other than the same code's with a tag per
+ * message kind.  A sender-destination pair numbers its messages when it has
+ * at least NUMBER_MIN of them, the tag changes on at least half of the steps
+ * from one to the next in send order and never goes down on at least nine
+ * tenths (a wrap-around of a counter is one step down; kinds that take
+ * turns, tags 1, 2, 1, 2, go down on half).  Its messages' tags count as one
+ * value, NUMBERED, in the keys.  Returns a bit per message (t->msgs order),
+ * NULL when no pair numbers its messages.  One pass over each sender's
+ * messages, in send order and contiguous in t->msgs. */
+#define NUMBER_MIN 8
+#define NUMBERED ((uint64_t)1 << 32)  /* above every 32-bit tag */
+
+struct pair_tags { uint32_t dst, n, changes, downs, last; };
+
+static bool pair_numbers(const struct pair_tags *p)
+{
+	uint32_t steps = p->n - 1;
+	return p->n >= NUMBER_MIN && 2 * (uint64_t)p->changes >= steps && 10 * (uint64_t)p->downs <= steps;
+}
+
+static uint64_t *numbering_tags(const struct tc_trace *t)
+{
+	uint32_t *slot = xmalloc(((size_t)t->nranks + 1) * sizeof *slot);
+	for (uint32_t r = 0; r < t->nranks; r++) slot[r] = TC_NONE;
+	VEC(struct pair_tags) pairs = { 0 };
+	uint64_t *bits = NULL;
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		const struct tc_rank *R = &t->ranks[r];
+		pairs.n = 0;
+		for (uint32_t k = 0; k < R->nsend_msgs; k++) {
+			const struct tc_msg *m = &t->msgs[R->send_msgs[k]];
+			if (m->dst >= t->nranks) continue;
+			if (slot[m->dst] == TC_NONE) {
+				slot[m->dst] = (uint32_t)pairs.n;
+				struct pair_tags p = { m->dst, 0, 0, 0, m->tag };
+				VEC_PUSH(pairs, p);
+			}
+			struct pair_tags *p = &pairs.a[slot[m->dst]];
+			if (p->n++) {
+				p->changes += m->tag != p->last;
+				p->downs += m->tag < p->last;
+			}
+			p->last = m->tag;
+		}
+		bool any = false;
+		for (size_t i = 0; i < pairs.n; i++) any |= pair_numbers(&pairs.a[i]);
+		for (uint32_t k = 0; any && k < R->nsend_msgs; k++) {
+			uint32_t id = R->send_msgs[k];
+			if (t->msgs[id].dst >= t->nranks || !pair_numbers(&pairs.a[slot[t->msgs[id].dst]])) continue;
+			if (!bits) bits = xcalloc(t->nmsgs / 64 + 1, sizeof *bits);
+			bits[id / 64] |= (uint64_t)1 << (id % 64);
+		}
+		for (size_t i = 0; i < pairs.n; i++) slot[pairs.a[i].dst] = TC_NONE;
+	}
+	VEC_FREE(pairs);
+	free(slot);
+	return bits;
+}
+
+static bool numbered(const uint64_t *bits, uint32_t msg)
+{
+	return bits && (bits[msg / 64] >> (msg % 64) & 1);
+}
 
 /* A call's tag signature: the first message's tag (the smallest of the
  * receives it completes: a Wait* lists them in the order they completed,
@@ -214,11 +283,16 @@ static uint64_t call_tag(const struct build *b, uint32_t r, const struct tc_call
 	const struct tc_trace *t = b->t;
 	if (!c || c->op == TC_NONE) return 0xffff;
 	const struct tc_op *op = &t->ranks[r].ops[c->op];
-	if (op->nsend) return t->msgs[tc_op_sends(t, r, op)[0]].tag;
+	if (op->nsend) {
+		uint32_t m = tc_op_sends(t, r, op)[0];
+		return numbered(b->numbered, m) ? NUMBERED : t->msgs[m].tag;
+	}
 	if (op->nrecv) {
 		const struct tc_recv *v = b->rx.a + op->first_recv;
-		uint32_t tag = v[0].tag;
-		for (uint32_t i = 1; i < op->nrecv; i++) tag = TC_MIN(tag, v[i].tag);
+		const uint32_t *m = tc_op_recvs(t, r, op);
+		uint64_t tag = NUMBERED;
+		for (uint32_t i = 0; i < op->nrecv; i++)
+			if (!numbered(b->numbered, m[i])) tag = TC_MIN(tag, v[i].tag);
 		return tag;
 	}
 	if (op->coll != TC_NONE) return 0x10000u + t->colls[op->coll].op;
@@ -867,6 +941,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	rc->act_first = xcalloc((size_t)N + 1, sizeof *rc->act_first);
 	rc->rank_t0 = xcalloc((size_t)N + 1, sizeof *rc->rank_t0);
 	acts_alloc(t, &b.acts);
+	b.numbered = numbering_tags(t);
 	for (uint32_t r = 0; r < N; r++) {
 		rc->act_first[r] = (uint32_t)b.acts.n;
 		uint64_t a = sp ? sp->rank_t0[r] : rc->t0, z = sp ? sp->rank_t1[r] : rc->t1;
@@ -877,6 +952,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	rc->act_first[N] = (uint32_t)b.acts.n;
 	count_flush(&b);
 	VEC_FREE(b.rx);
+	free(b.numbered);
 	free(b.coll_shape);
 	free(b.progress_hint);
 	first_segments(&b);

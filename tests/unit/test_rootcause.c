@@ -761,6 +761,9 @@ static void test_rc_backoff_unique_tags(void **state)
 static struct tc_trace *chain_placed(uint32_t n, uint32_t iters, uint64_t (*work)(uint32_t r, uint32_t i),
 				     const uint32_t *node_of, uint32_t nnodes, uint64_t (*send)(uint32_t r));
 
+/* The tag of chain_placed's messages of iteration i (NULL: 0). */
+static uint32_t (*chain_tag)(uint32_t i);
+
 static struct tc_trace *chain_trace(uint32_t n, uint32_t iters, uint64_t (*work)(uint32_t r, uint32_t i))
 {
 	return chain_placed(n, iters, work, NULL, 1, NULL);
@@ -786,7 +789,7 @@ static struct tc_trace *chain_placed(uint32_t n, uint32_t iters, uint64_t (*work
 			if (r) {
 				uint64_t L = TC_MAX(T, sent[(size_t)(r - 1) * iters + i]) + 1;
 				tcb_enter(t, r, T, rr);
-				tcb_recv(t, r, L, r - 1, 0, 0, 64);
+				tcb_recv(t, r, L, r - 1, 0, chain_tag ? chain_tag(i) : 0, 64);
 				tcb_leave(t, r, L, rr);
 				T = L;
 			}
@@ -795,7 +798,7 @@ static struct tc_trace *chain_placed(uint32_t n, uint32_t iters, uint64_t (*work
 			tcb_leave(t, r, T, rw);
 			if (r + 1 < n) {
 				tcb_enter(t, r, T, rs);
-				tcb_send(t, r, T, r + 1, 0, 0, 64);
+				tcb_send(t, r, T, r + 1, 0, chain_tag ? chain_tag(i) : 0, 64);
 				sent[(size_t)r * iters + i] = T;
 				T += send ? send(r) : 1;
 				tcb_leave(t, r, T, rs);
@@ -810,6 +813,83 @@ static struct tc_trace *chain_placed(uint32_t n, uint32_t iters, uint64_t (*work
 }
 
 static uint64_t work_10(uint32_t r, uint32_t i) { (void)r; (void)i; return 10; }
+
+static uint64_t work_mid_late(uint32_t r, uint32_t i) { return r == 2 && i == 7 ? 40 : 10 + (r + i) % 3; }
+static uint32_t tag_iter(uint32_t i) { return 100 + i; }
+static uint32_t tag_wrap(uint32_t i) { return i * 1000 % 16384; }  /* one step down, at i = 17 */
+static uint32_t tag_turns(uint32_t i) { return i % 2; }            /* kinds taking turns: down on half */
+
+/* The compute contexts of root causes on a chain of 5 ranks (rank 2 30 s
+ * late in iteration 7) of iters iterations whose messages are tagged by tag
+ * (NULL: 0); its verdicts into *V. */
+static uint32_t numbered_contexts(uint32_t iters, uint32_t (*tag)(uint32_t), struct tc_rootcause **rc_out,
+				  struct tc_trace **t_out, struct tc_verdicts **V)
+{
+	chain_tag = tag;
+	struct tc_trace *t = chain_trace(5, iters, work_mid_late);
+	chain_tag = NULL;
+	struct tc_rootcause *rc;
+	*V = verdicts_of(t, &rc);
+	uint32_t n = 0;
+	for (uint32_t c = 0; c < rc->nctx; c++) n += rc->ctx[c].kind == TC_ACT_COMPUTE;
+	*rc_out = rc;
+	*t_out = t;
+	return n;
+}
+
+static void numbered_free(struct tc_rootcause *rc, struct tc_trace *t, struct tc_verdicts *V)
+{
+	tc_verdicts_free(V);
+	tc_rootcause_free(rc);
+	tc_trace_free(t);
+}
+
+/* Tags that number messages (docs/rootcause.md §3): the chain tagged by
+ * iteration (100 + i, or a counter that wraps around once) has the compute
+ * contexts, typical values, excess and origins of the same chain with one
+ * tag; kinds taking turns (0, 1, 0, ...), and 7 messages per pair (fewer than
+ * 8), keep a context per tag value. */
+static void test_rc_numbering_tags(void **state)
+{
+	(void)state;
+	struct tc_rootcause *base, *rc;
+	struct tc_trace *tb, *t;
+	struct tc_verdicts *Vb, *V;
+	uint32_t nb = numbered_contexts(20, NULL, &base, &tb, &Vb);
+	assert_int_equal(Vb->v[0].cause, TC_CAUSE_IMBALANCE);
+	assert_int_equal(Vb->v[0].nranks, 1);
+	assert_int_equal(Vb->v[0].ranks[0], 2);
+	uint32_t (*const numbering[])(uint32_t) = { tag_iter, tag_wrap };
+	for (size_t k = 0; k < 2; k++) {
+		assert_int_equal(numbered_contexts(20, numbering[k], &rc, &t, &V), nb);
+		assert_int_equal(rc->nacts, base->nacts);
+		for (uint32_t i = 0; i < rc->nacts; i++) {
+			assert_float_equal(rc->act_excess[i], base->act_excess[i], 0);
+			const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, i)], *B = &base->ctx[tc_rc_act_ctx(base, i)];
+			assert_float_equal(C->median, B->median, 0);
+			assert_float_equal(C->threshold, B->threshold, 0);
+		}
+		struct tc_rc_origin o[2], ob[2];
+		assert_int_equal(tc_rc_origins(rc, 2, o), tc_rc_origins(base, 2, ob));
+		assert_int_equal(o[0].rank, 2);
+		assert_int_equal(ob[0].rank, 2);
+		assert_float_equal(o[0].excess, ob[0].excess, 0);
+		assert_int_equal(V->n, Vb->n);
+		assert_int_equal(V->v[0].cause, Vb->v[0].cause);
+		assert_float_equal(V->v[0].confidence, Vb->v[0].confidence, 0);
+		numbered_free(rc, t, V);
+	}
+	/* the same chain of 20 iterations with tags 0, 1, 0, 1: 0 -> 1 and 1 -> 0
+	 * make other keys than 0 -> 0 */
+	assert_true(numbered_contexts(20, tag_turns, &rc, &t, &V) > nb);
+	numbered_free(rc, t, V);
+	numbered_free(base, tb, Vb);
+	/* 7 iterations: too few messages per pair to tell a counter */
+	uint32_t n7 = numbered_contexts(7, NULL, &base, &tb, &Vb);
+	assert_true(numbered_contexts(7, tag_iter, &rc, &t, &V) > n7);
+	numbered_free(rc, t, V);
+	numbered_free(base, tb, Vb);
+}
 
 /* A clean pipeline of 4 ranks (10 ticks of compute everywhere): rank 1 waits
  * 10 s at its first receive for rank 0's first compute, rank 2 21 s for rank
@@ -1055,8 +1135,9 @@ static void test_rc_compact_layout(void **state)
 	tc_trace_free(t);
 }
 
-/* More contexts than 16 bits hold: 70,000 sends with tags of their own make
- * as many compute contexts on each rank; the activities' contexts move from
+/* More contexts than 16 bits hold: 70,000 sends with tags of their own, in
+ * no order (k · 2654435761 mod 2^32: a counter would number the messages,
+ * test_rc_numbering_tags), make as many compute contexts on each rank; the activities' contexts move from
  * 16 to 32 bits while building and still count up to every context's n. */
 static void test_rc_many_contexts(void **state)
 {
@@ -1068,10 +1149,10 @@ static void test_rc_many_contexts(void **state)
 	for (uint32_t k = 0; k < K; k++) {
 		uint64_t at = 10 * (uint64_t)k + 1;
 		tcb_enter(t, 0, at, rs);
-		tcb_send(t, 0, at, 1, 0, k, 8);
+		tcb_send(t, 0, at, 1, 0, k * 2654435761u, 8);
 		tcb_leave(t, 0, at + 2, rs);
 		tcb_enter(t, 1, at, rr);
-		tcb_recv(t, 1, at + 3, 0, 0, k, 8);
+		tcb_recv(t, 1, at + 3, 0, 0, k * 2654435761u, 8);
 		tcb_leave(t, 1, at + 3, rr);
 	}
 	tc_trace_finish(t);
@@ -1966,6 +2047,7 @@ int main(void)
 		cmocka_unit_test(test_rc_sampled_context),
 		cmocka_unit_test(test_rc_ramp_slowest_named),
 		cmocka_unit_test(test_rc_backoff_unique_tags),
+		cmocka_unit_test(test_rc_numbering_tags),
 		cmocka_unit_test(test_rc_pipeline_fill),
 		cmocka_unit_test(test_rc_own_context_typical),
 		cmocka_unit_test(test_rc_same_work),
