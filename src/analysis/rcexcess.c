@@ -657,32 +657,66 @@ static void stalls_begin(struct tc_rootcause *rc, double scale, struct stalls *s
 	u64map_init(&s->pairs);
 }
 
+/* What the excess pass counts of one rank's activities, in registers while
+ * the rank is at hand (kept in memory, each sum was a chain of loads and
+ * stores through the same address; the additions, and so the sums, are the
+ * same in the same order), then folded into rc and the stall arrays. */
+struct tally {
+	uint64_t n_compute, n_compute_stalls, n_mpi, n_mpi_stalls;
+	double typical_compute_s, typical_mpi_s;  /* run-level: continued from rc's */
+	uint32_t cn, cs;                          /* this rank's: compute activities, stalls among them */
+	double cw, csw;                           /* their weights in the held share, the stalls' */
+	bool cr, mr;                              /* it has compute / MPI stalls */
+};
+
+static void tally_begin(const struct tc_rootcause *rc, struct tally *y)
+{
+	*y = (struct tally){ .typical_compute_s = rc->typical_compute_s, .typical_mpi_s = rc->typical_mpi_s };
+}
+
+/* Rank r's tally into s and rc. */
+static void tally_end(struct tc_rootcause *rc, struct stalls *s, uint32_t r, const struct tally *y)
+{
+	rc->n_compute += y->n_compute;
+	rc->n_compute_stalls += y->n_compute_stalls;
+	rc->n_mpi += y->n_mpi;
+	rc->n_mpi_stalls += y->n_mpi_stalls;
+	rc->typical_compute_s = y->typical_compute_s;
+	rc->typical_mpi_s = y->typical_mpi_s;
+	s->cn[r] = y->cn;
+	s->cs[r] = y->cs;
+	s->cw[r] = y->cw;
+	s->csw[r] = y->csw;
+	s->cr[r] = y->cr;
+	s->mr[r] = y->mr;
+}
+
 /* An activity of rank r, of kind mpi or compute, a stall or not (its value
  * more than stall_min above its context's median: one absolute yardstick for
  * both kinds, where the relative thresholds of the contexts (½·median) would
  * make a 1 ms stall an outlier of a 20 µs MPI call but not of a 2 ms compute
  * block), partner (TC_NONE: none); compute: its weight in the held share
  * (typical) and, a stall, its height above the median. */
-static void stall_count(struct tc_rootcause *rc, struct stalls *s, uint32_t r, bool mpi, bool stall, uint32_t partner,
+static void stall_count(struct stalls *s, struct tally *y, uint32_t r, bool mpi, bool stall, uint32_t partner,
 			double typical, double height)
 {
 	if (!mpi) {
-		rc->n_compute++;
-		rc->n_compute_stalls += stall;
-		s->cn[r]++;
-		s->cs[r] += stall;
-		s->cw[r] += typical;
+		y->n_compute++;
+		y->n_compute_stalls += stall;
+		y->cn++;
+		y->cs += stall;
+		y->cw += typical;
 		if (stall) {
-			s->csw[r] += typical;
-			s->cr[r] = true;
+			y->csw += typical;
+			y->cr = true;
 			VEC_PUSH(s->height, height);
 		}
 		return;
 	}
-	rc->n_mpi++;
-	rc->n_mpi_stalls += stall;
+	y->n_mpi++;
+	y->n_mpi_stalls += stall;
 	if (!stall) return;
-	s->mr[r] = true;
+	y->mr = true;
 	uint64_t key = (uint64_t)r << 32 | (partner == TC_NONE ? 0xffffffffu : partner);
 	if (u64map_get(&s->pairs, key) == U64MAP_NONE) u64map_put(&s->pairs, key, 1);
 }
@@ -881,6 +915,9 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 		for (; pk < np && pers[pk].rank == r; pk++) xc[pers[pk].ctx].q = pers[pk].q;
 		for (; tk < g.ntrend && g.trend[tk].rank == r; tk++) xc[g.trend[tk].ctx].trend = true;
 		uint64_t s = rc->rank_t0[r];  /* the activity's start */
+		struct tally y;
+		tally_begin(rc, &y);
+		double wait = rc->wait_s[r];
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
 			uint32_t c = tc_rc_act_ctx(rc, i), w = TC_NONE;
 			struct xctx *X = &xc[c];
@@ -898,12 +935,14 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 					      tc_dur(t, ticks), usual, X->q)) {
 				VEC_PUSH(ex, i);
 			}
-			*(X->mpi ? &rc->typical_mpi_s : &rc->typical_compute_s) += X->median;
-			stall_count(rc, &st, r, X->mpi, stall, w == TC_NONE ? TC_NONE : rc->waits[w].partner, X->held_w,
+			*(X->mpi ? &y.typical_mpi_s : &y.typical_compute_s) += X->median;
+			stall_count(&st, &y, r, X->mpi, stall, w == TC_NONE ? TC_NONE : rc->waits[w].partner, X->held_w,
 				    stall && !X->mpi ? tc_dur(t, ticks) - X->median : 0);
-			if (ready > s) rc->wait_s[r] += tc_dur(t, ready - s);  /* + 0 otherwise */
+			if (ready > s) wait += tc_dur(t, ready - s);  /* + 0 otherwise */
 			s = e;
 		}
+		tally_end(rc, &st, r, &y);
+		rc->wait_s[r] = wait;
 		for (size_t k = p0; k < pk; k++) xc[pers[k].ctx].q = NAN;
 		for (size_t k = t0; k < tk; k++) xc[g.trend[k].ctx].trend = false;
 	}

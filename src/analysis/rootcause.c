@@ -187,7 +187,9 @@ struct build {
 	VEC(struct nbdone) nb;            /* the rank's Isends completed in Waits (rank_isends) */
 	size_t nbpos;                     /* the cursor into nb */
 	struct coll_ready *coll;
-	double scale_bin[65], scale_tot;  /* compute time by log2 duration (compute_scale) */
+	double scale_bin[65];             /* compute time by log2 duration (compute_scale) */
+	uint64_t rank_bin[65];            /* the rank at hand's, in ticks (exact): folded into scale_bin
+	                                     at its end, not a floating-point sum per segment */
 	struct u64map keys;               /* context key → index */
 	VEC(struct tc_rc_ctx) ctx;        /* n, nranks: from count when the pass ends (count_flush) */
 	VEC(struct ctx_count) count;      /* per context: n, nranks (at least the distinct ranks), last rank */
@@ -202,6 +204,7 @@ struct build {
 	uint32_t coll_place;              /* the rank at hand's place among its last instance's members */
 	uint32_t *progress_hint;          /* per receiver: where late_receiver_progress last looked */
 	uint64_t *numbered;               /* per message: its pair numbers its messages (numbering_tags) */
+	uint32_t *node;                   /* per rank: its node (tc_same_node without a call per message) */
 };
 
 /* Numbering tags (docs/rootcause.md §3, "Tags that number messages"): a
@@ -429,8 +432,9 @@ static uint64_t call_bytes(struct build *b, uint32_t r, uint32_t ci, uint8_t *in
 	 * held in the Wait is inter-node own time, not an outlier of the
 	 * intra-node Waits): the rank's list from the cursor on (call_wait moves it
 	 * past this call afterwards) */
+	const uint32_t *node = b->node, here = node[r];
 	for (size_t k = b->nbpos; k < b->nb.n && b->nb.a[k].call <= ci; k++)
-		if (b->nb.a[k].call == ci) *inter |= !tc_same_node(t, r, t->msgs[b->nb.a[k].msg].dst);
+		if (b->nb.a[k].call == ci) *inter |= node[t->msgs[b->nb.a[k].msg].dst] != here;
 	if (c->op == TC_NONE) return 0;
 	const struct tc_op *op = &t->ranks[r].ops[c->op];
 	uint64_t bytes = 0;
@@ -438,11 +442,11 @@ static uint64_t call_bytes(struct build *b, uint32_t r, uint32_t ci, uint8_t *in
 	const struct tc_recv *v = op->nrecv ? b->rx.a + op->first_recv : NULL;  /* a rank with no receives has no table */
 	for (uint32_t i = 0; i < op->nsend; i++) {
 		bytes += t->msgs[s[i]].bytes;
-		*inter |= !tc_same_node(t, r, t->msgs[s[i]].dst);
+		*inter |= node[t->msgs[s[i]].dst] != here;
 	}
 	for (uint32_t i = 0; i < op->nrecv; i++) {
 		bytes += v[i].bytes;
-		*inter |= !tc_same_node(t, r, v[i].src);
+		*inter |= node[v[i].src] != here;
 	}
 	if (op->coll != TC_NONE) {
 		const struct tc_coll_member *m = coll_member(b, op->coll, r);
@@ -472,8 +476,7 @@ static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, co
 		}
 	}
 	push_act(&b->acts, &a);
-	b->scale_bin[size_bucket(e - s)] += (double)(e - s);
-	b->scale_tot += (double)(e - s);
+	b->rank_bin[size_bucket(e - s)] += e - s;
 }
 
 static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32_t ci)
@@ -561,6 +564,10 @@ static void rank_activities(struct build *b, uint32_t r, uint64_t t0, uint64_t t
 		if (!prev_tag) tags[0] = call_tag(b, r, prev);
 		tags[1] = call_tag(b, r, NULL);
 		push_compute(b, r, cur, t1, prev, NULL, TC_NONE, gap_sig, tags);
+	}
+	for (int k = 0; k < 65; k++) {
+		b->scale_bin[k] += (double)b->rank_bin[k];
+		b->rank_bin[k] = 0;
 	}
 }
 
@@ -802,9 +809,10 @@ static void call_wait(struct build *b, uint32_t r, struct tc_act *a)
 /* The length of the compute segments that hold most of the compute time: the
  * time-weighted median, from a histogram of log2 durations (O(n); the
  * histogram is filled while building the activities). */
-static double compute_scale(const struct tc_trace *t, const double *bin, double tot)
+static double compute_scale(const struct tc_trace *t, const double *bin)
 {
-	double run = 0;
+	double run = 0, tot = 0;
+	for (int k = 0; k < 65; k++) tot += bin[k];
 	for (int k = 0; k < 65; k++) {
 		run += bin[k];
 		if (run >= tot / 2 && tot > 0) return tc_dur(t, k ? 1ULL << (k - 1) : 0);
@@ -942,6 +950,8 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	rc->rank_t0 = xcalloc((size_t)N + 1, sizeof *rc->rank_t0);
 	acts_alloc(t, &b.acts);
 	b.numbered = numbering_tags(t);
+	b.node = xmalloc(((size_t)N + 1) * sizeof *b.node);
+	for (uint32_t r = 0; r < N; r++) b.node[r] = t->ranks[r].node;
 	for (uint32_t r = 0; r < N; r++) {
 		rc->act_first[r] = (uint32_t)b.acts.n;
 		uint64_t a = sp ? sp->rank_t0[r] : rc->t0, z = sp ? sp->rank_t1[r] : rc->t1;
@@ -953,6 +963,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	count_flush(&b);
 	VEC_FREE(b.rx);
 	free(b.numbered);
+	free(b.node);
 	free(b.coll_shape);
 	free(b.progress_hint);
 	first_segments(&b);
@@ -968,7 +979,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	free(cache);
 	tc_rc_phase_done(rc, TC_RCP_ACTIVITIES, &mark);
 	rc->wait_s = xcalloc(N ? N : 1, sizeof *rc->wait_s);
-	tc_rc_excess(t, rc, compute_scale(t, b.scale_bin, b.scale_tot), &mark);
+	tc_rc_excess(t, rc, compute_scale(t, b.scale_bin), &mark);
 	for (uint32_t r = 0; r < N; r++) rc->total_wait += rc->wait_s[r];
 	/* delay costs first: they may give thin contexts their excess, which the
 	 * path's pieces then carry */

@@ -668,14 +668,18 @@ static uint32_t *message_numbers(struct tc_verdicts *V, const struct tc_trace *t
 	for (int k = 0; k < 64; k++) memo[k] = UINT64_MAX;
 	uint32_t *partners = xcalloc(N ? N : 1, sizeof *partners);
 	double *lsum = xcalloc(N ? N : 1, sizeof *lsum);
-	uint64_t slow = 0, slow_inter = 0, high = 0, high_inter = 0;
+	uint64_t slow = 0, slow_inter = 0, high = 0, high_inter = 0, nmsgs = 0, bytes = 0, ninter = 0, binter = 0;
 	struct crit_memo crit = { 0 };
+	/* the sender at hand's sum of L in a register (messages come grouped by
+	 * sender): the same additions in the same order as through lsum[src] */
+	uint32_t cur = TC_NONE;
+	double acc = 0;
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tc_msg *m = &t->msgs[i];
 		bool inter = lat->cls[i] == TC_LAT_INTER;
-		V->msgs++;
-		V->bytes += m->bytes;
-		if (inter) { V->inter++; V->bytes_inter += m->bytes; }
+		nmsgs++;
+		bytes += m->bytes;
+		if (inter) { ninter++; binter += m->bytes; }
 		if (lat->l[i] >= lat->opts.high_l) {
 			high++;
 			high_inter += inter;
@@ -687,14 +691,25 @@ static uint32_t *message_numbers(struct tc_verdicts *V, const struct tc_trace *t
 		struct tc_verdict_rank *s = &V->rank[m->src], *r = &V->rank[m->dst];
 		s->msgs_out++; s->bytes_out += m->bytes;
 		r->msgs_in++; r->bytes_in += m->bytes;
-		lsum[m->src] += lat->l[i];
-		lsum[m->dst] += lat->l[i];
+		if (m->src != cur) {
+			if (cur != TC_NONE) lsum[cur] = acc;
+			cur = m->src;
+			acc = lsum[cur];
+		}
+		acc += lat->l[i];
+		if (m->dst == cur) acc += lat->l[i];
+		else lsum[m->dst] += lat->l[i];
 		uint64_t a = TC_MIN(m->src, m->dst), c = TC_MAX(m->src, m->dst);
 		if (a != c && !pair_seen(&pairs, memo, a << 32 | c)) {
 			partners[a]++;
 			partners[c]++;
 		}
 	}
+	if (cur != TC_NONE) lsum[cur] = acc;
+	V->msgs += nmsgs;
+	V->bytes += bytes;
+	V->inter += ninter;
+	V->bytes_inter += binter;
 	V->high_inter_share = slow ? (double)slow_inter / (double)slow : NAN;
 	V->high_l_inter_share = high ? (double)high_inter / (double)high : NAN;
 	u64map_free(&pairs);

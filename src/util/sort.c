@@ -26,30 +26,64 @@ int tc_cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The k-th smallest of v[0..n) (0-based), partially reordering v so that
- * everything before k is <= v[k] and everything after is >= v[k]. */
+/* Floyd and Rivest's selection (CACM 18(3), 1975, Algorithm 489): the k-th
+ * smallest of v[lo..hi] into v[k], everything before it <= v[k] and
+ * everything after >= v[k].  On a range above FR_SAMPLE values it first
+ * selects, in a window of about n^(2/3) values around where the k-th is
+ * expected, the value that the window's own k-th is: a pivot so close to
+ * the answer that one partition leaves only a short range to go.  About n +
+ * min(k, n - k) comparisons against ~3.4 n for a middle-element pivot's
+ * Hoare quickselect at the median (the root causes select the median and
+ * the MAD of millions of compute segments: docs/rootcause.md, "Cost").  The
+ * partition stops on values equal to the pivot from both sides, so ties (a
+ * context of equal values) split evenly. */
+#define FR_SAMPLE 600
+
+static void swap_d(double *v, size_t a, size_t b)
+{
+	double x = v[a];
+	v[a] = v[b];
+	v[b] = x;
+}
+
+static void fr_select(double *v, size_t lo, size_t hi, size_t k)
+{
+	while (hi > lo) {
+		if (hi - lo > FR_SAMPLE) {
+			double n = (double)(hi - lo + 1), i = (double)(k - lo + 1), z = log(n);
+			double s = 0.5 * exp(2 * z / 3), sd = 0.5 * sqrt(z * s * (n - s) / n) * (i < n / 2 ? -1 : 1);
+			double l = floor((double)k - i * s / n + sd), h = floor((double)k + (n - i) * s / n + sd);
+			size_t nl = l > (double)lo ? (size_t)l : lo, nh = h < (double)hi ? (size_t)h : hi;
+			fr_select(v, nl, nh, k);
+		}
+		double t = v[k];
+		size_t i = lo, j = hi;
+		swap_d(v, lo, k);
+		if (v[hi] > t) swap_d(v, hi, lo);
+		while (i < j) {
+			swap_d(v, i, j);
+			i++;
+			j--;
+			while (v[i] < t) i++;
+			while (v[j] > t) j--;
+		}
+		if (v[lo] == t) {
+			swap_d(v, lo, j);
+		} else {
+			j++;
+			swap_d(v, j, hi);
+		}
+		if (j <= k) lo = j + 1;
+		if (k <= j) {
+			if (!j) break;
+			hi = j - 1;
+		}
+	}
+}
+
 static double select_kth(double *v, size_t n, size_t k)
 {
-	size_t lo = 0, hi = n - 1;
-	while (lo < hi) {
-		double p = v[lo + (hi - lo) / 2];
-		size_t i = lo, j = hi;
-		while (i <= j) {
-			while (v[i] < p) i++;
-			while (v[j] > p) j--;
-			if (i <= j) {
-				double x = v[i];
-				v[i] = v[j];
-				v[j] = x;
-				i++;
-				if (j == 0) break;
-				j--;
-			}
-		}
-		if (k <= j) hi = j;
-		else if (k >= i) lo = i;
-		else return v[k];
-	}
+	fr_select(v, 0, n - 1, k);
 	return v[k];
 }
 

@@ -96,6 +96,44 @@ static void test_median(void **st)
 	}
 }
 
+/* tc_kth (Floyd-Rivest: a sampled window on more than 600 values) is the
+ * k-th of the sorted values and leaves v partitioned around it, on 100,001
+ * values random with and without repeats, ascending, descending, all equal,
+ * at k = 0, n/4, n/3, n/2, n - 1; tc_median against a sort there too. */
+static void test_kth_large(void **st)
+{
+	(void)st;
+	enum { N = 100001 };
+	double *v = malloc(N * sizeof *v), *w = malloc(N * sizeof *w), *s = malloc(N * sizeof *s);
+	assert_non_null(v);
+	assert_non_null(w);
+	assert_non_null(s);
+	uint32_t x = 777;
+	for (int mode = 0; mode < 5; mode++) {
+		for (size_t n = N - 2; n <= N; n++) {  /* odd and even */
+			for (size_t i = 0; i < n; i++) {
+				x = x * 1103515245u + 12345u;
+				v[i] = mode == 0 ? (double)(x >> 8) : mode == 1 ? (double)((x >> 16) % 5)
+				       : mode == 2 ? (double)i : mode == 3 ? (double)(n - i) : 1.5;
+			}
+			memcpy(s, v, n * sizeof *v);
+			qsort(s, n, sizeof *s, tc_cmp_double);
+			size_t ks[] = { 0, n / 4, n / 3, n / 2, n - 1 };
+			for (size_t q = 0; q < 5; q++) {
+				memcpy(w, v, n * sizeof *v);
+				double got = tc_kth(w, n, ks[q]);
+				assert_true(got == s[ks[q]]);
+				for (size_t i = 0; i < n; i++) assert_true(i < ks[q] ? w[i] <= got : i > ks[q] ? w[i] >= got : 1);
+			}
+			memcpy(w, v, n * sizeof *v);
+			assert_true(tc_median(w, n) == (n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2));
+		}
+	}
+	free(v);
+	free(w);
+	free(s);
+}
+
 /* Word i of a test pattern (not periodic in a page). */
 static uint32_t pat(size_t i, uint32_t seed)
 {
@@ -205,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_u64map),
 		cmocka_unit_test(test_median),
+		cmocka_unit_test(test_kth_large),
 		cmocka_unit_test(test_pages_move),
 		cmocka_unit_test(test_pages_growth),
 		cmocka_unit_test(test_arena_and_fmt),
