@@ -428,6 +428,35 @@ static uint32_t add_parallel_delays(const struct tc_rootcause *rc, const double 
 	return k;
 }
 
+/* A ramp under dynamic work (each worker a little slower than the one
+ * before, tasks handed to whoever is free) puts the path through a slow rank
+ * that is not the slowest, and measured alone it does not stand out from
+ * the slower ones (probe-mix11 m11-mw-8p-ramp-s279: worker 4 of a ramp over
+ * workers 1-7 held the path's 20.6 ms; it read "noise 1.00", the ramp only
+ * off the path at 0.71).  When the path's ranks do not stand out by
+ * themselves they are measured with the slow ranks named beside them
+ * (add_slow_ranks, as verdict_imbalance names them once they do): together
+ * they must stand out (standout), else nothing changes.  Returns the new
+ * count of bl, with *stand, *single and *summed. */
+static uint32_t with_slow_ranks(const struct tc_rootcause *rc, const double *sum, const double *big,
+				const uint32_t *cnt, const bool *hot, double busy, double need_single, double need,
+				uint32_t *bl, uint32_t k, double *stand, double *single, double *summed)
+{
+	uint32_t N = rc->nranks, *tmp = xmalloc((N ? N : 1) * sizeof *tmp);
+	memcpy(tmp, bl, k * sizeof *tmp);
+	uint32_t k2 = add_slow_ranks(rc, sum, cnt, hot, busy, need, TC_MAX(1u, N / 2), tmp, k);
+	double si = 0, su = 0, s2 = k2 > k ? standout(rc, sum, big, tmp, k2, busy, need_single, need, &si, &su) : 0;
+	if (s2 >= 1) {
+		memcpy(bl, tmp, k2 * sizeof *bl);
+		k = k2;
+		*stand = s2;
+		*single = si;
+		*summed = su;
+	}
+	free(tmp);
+	return k;
+}
+
 /* All the excess on the critical path, compute and MPI, summed rank by rank. */
 static double path_excess(const struct tc_rootcause *rc)
 {
@@ -547,6 +576,8 @@ void verdict_imbalance(struct vb *b, struct tc_verdicts *V, const struct tc_trac
 			stand = standout(rc, sum, big, bl, k, busy, o->imb_standout, need, &single, &summed);
 		}
 	}
+	if (!(stand >= 1))
+		k = with_slow_ranks(rc, sum, big, cnt, hot, busy, o->imb_standout, need, bl, k, &stand, &single, &summed);
 	if (stand >= 1) {  /* the slow ranks named beside them hold their path excess too */
 		k = add_slow_ranks(rc, sum, cnt, hot, busy, need, TC_MAX(1u, N / 2), bl, k);
 		k = add_parallel_delays(rc, big, hot, o->imb_standout, least, TC_MAX(k, maxk), bl, k);

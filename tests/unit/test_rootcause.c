@@ -1392,7 +1392,7 @@ static void test_rc_mw_pattern_by_pace(void **state)
 
 /* A ramp under dynamic distribution: the critical path runs through the
  * workers that are fast, not through the slowest; the verdict names the
- * slowest worker (verdict_path.c: add_slowest, or verdict_persistent when the
+ * slowest worker (verdict_path.c: add_slow_ranks, or verdict_persistent when the
  * path holds no excess at all).  The same run without the ramp claims nothing. */
 static void test_rc_ramp_slowest_named(void **state)
 {
@@ -1415,6 +1415,19 @@ static void test_rc_ramp_slowest_named(void **state)
 	assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
 	tc_verdicts_free(V);
 	tc_trace_free(t);
+	/* 7 workers, tasks of 20 + 10·(w − 1): with 40 to 100 tasks the
+	 * slowest is named whatever workers the path runs through; with 65 it
+	 * runs through workers 3 and 5, which alone do not stand out from the
+	 * slower 6 and 7 (verdict_path.c, with_slow_ranks: "noise 1.00" before) */
+	for (uint32_t tasks = 40; tasks <= 100; tasks++) {
+		t = mw_dynamic(7, tasks, 20, 10);
+		V = verdicts_of(t, NULL);
+		assert_int_equal(V->v[0].cause, TC_CAUSE_IMBALANCE);
+		assert_true(V->v[0].confidence >= 0.5);
+		assert_int_equal(V->v[0].ranks[V->v[0].nranks - 1], 7);
+		tc_verdicts_free(V);
+		tc_trace_free(t);
+	}
 }
 
 /* Late receiver by progress (rootcause.c): rank 0's MPI_Send to rank 1 lasts
