@@ -429,20 +429,28 @@ static uint32_t add_parallel_delays(const struct tc_rootcause *rc, const double 
 }
 
 /* A ramp under dynamic work (each worker a little slower than the one
- * before, tasks handed to whoever is free) puts the path through a slow rank
- * that is not the slowest, and measured alone it does not stand out from
- * the slower ones (probe-mix11 m11-mw-8p-ramp-s279: worker 4 of a ramp over
- * workers 1-7 held the path's 20.6 ms; it read "noise 1.00", the ramp only
- * off the path at 0.71).  When the path's ranks do not stand out by
- * themselves they are measured with the slow ranks named beside them
- * (add_slow_ranks, as verdict_imbalance names them once they do): together
- * they must stand out (standout), else nothing changes.  Returns the new
- * count of bl, with *stand, *single and *summed. */
+ * before, tasks handed to whoever is free) puts the path through slow ranks
+ * that are not the slowest, and measured alone they do not stand out from
+ * the slower ones off the path (probe-mix11 m11-mw-8p-ramp-s279: workers
+ * 2 + (w − 1) ms per task, the path through worker 4: "noise 1.00", the ramp
+ * named only off the path at 0.71).  When the path's ranks do not stand out
+ * by themselves and each is slow throughout itself (at least 3 compute
+ * segments with excess: a rank the machine or a delay held once or twice is
+ * not), they are measured with the slow ranks that add_slow_ranks names
+ * beside them (each standing out by itself, as verdict_imbalance names them
+ * once the path's ranks do): when together they stand out (standout), they
+ * are the claim, else nothing changes.  Growing the group one rank at a
+ * time until it stood out instead named noise-stalled ranks in 12 clean
+ * twins on busy or oversubscribed machines.  Returns the new count of bl
+ * (sorted), with *stand, *single and *summed. */
 static uint32_t with_slow_ranks(const struct tc_rootcause *rc, const double *sum, const double *big,
 				const uint32_t *cnt, const bool *hot, double busy, double need_single, double need,
 				uint32_t *bl, uint32_t k, double *stand, double *single, double *summed)
 {
-	uint32_t N = rc->nranks, *tmp = xmalloc((N ? N : 1) * sizeof *tmp);
+	uint32_t N = rc->nranks;
+	for (uint32_t i = 0; i < k; i++)
+		if (cnt[bl[i]] < 3) return k;
+	uint32_t *tmp = xmalloc((N ? N : 1) * sizeof *tmp);
 	memcpy(tmp, bl, k * sizeof *tmp);
 	uint32_t k2 = add_slow_ranks(rc, sum, cnt, hot, busy, need, TC_MAX(1u, N / 2), tmp, k);
 	double si = 0, su = 0, s2 = k2 > k ? standout(rc, sum, big, tmp, k2, busy, need_single, need, &si, &su) : 0;
