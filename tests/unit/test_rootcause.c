@@ -1876,6 +1876,40 @@ static void placed_close(struct placed *p)
 	tc_trace_free(p->t);
 }
 
+/* A latency inside the calls (verdict_path.c, verdict_mapping_path_cost): a
+ * pipeline of 8 ranks (chain_placed, 10 ticks of compute) whose inter-node
+ * sends take 40 ticks and intra-node ones 1, the message arriving a tick after
+ * the send starts in both (the transfers alike: inter_cost about 1).  Placed
+ * 0 0 1 2 1 3 2 3, 6 of its 7 links cross nodes and a block placement cuts
+ * them to 3: the mapping is claimed by the sends' own time (40 against 1);
+ * before, the transfers' ratio alone decided, and with intra-node messages
+ * in the trace it read "none" (probe-mix12 m12-halo-12p-map-cyclic-s301).
+ * Placed in blocks, no placement does better: no claim. */
+static const uint32_t *own_node_of;
+static uint64_t send_inter40(uint32_t r) { return r + 1 < 8 && own_node_of[r] != own_node_of[r + 1] ? 40 : 1; }
+
+static void test_verdict_mapping_own_time(void **state)
+{
+	(void)state;
+	static const uint32_t bad[8] = { 0, 0, 1, 2, 1, 3, 2, 3 }, block[8] = { 0, 0, 1, 1, 2, 2, 3, 3 };
+	for (int b = 0; b < 2; b++) {
+		own_node_of = b ? block : bad;
+		struct placed p = placed_open(chain_placed(8, 20, work_10, own_node_of, 4, send_inter40), NULL);
+		const struct tc_verdict *mapping = claim_of(p.V, TC_CAUSE_MAPPING, NULL);
+		if (!b) {
+			assert_true(p.rm->improved);
+			assert_non_null(mapping);
+			assert_true(mapping->confidence >= 0.5);
+			assert_true(tc_verdict_ev(mapping, "inter_cost") < 1.2);
+			assert_true(tc_verdict_ev(mapping, "own_inter_over_intra") > 10);
+			assert_non_null(strstr(mapping->summary, "their calls take"));
+		} else {
+			assert_null(mapping);
+		}
+		placed_close(&p);
+	}
+}
+
 /* The mapping against one slow node (verdict.c, one_slow_node): on ring_lat,
  * every inter-node transfer 40 ticks (the placement's latency): the mapping
  * is claimed; only the transfers to or from node 1 (ranks 2 and 4: 1 -> 2,
@@ -2043,6 +2077,7 @@ int main(void)
 		cmocka_unit_test(test_rc_slow_node),
 		cmocka_unit_test(test_rc_side_work),
 		cmocka_unit_test(test_verdict_slow_node_not_mapping),
+		cmocka_unit_test(test_verdict_mapping_own_time),
 		cmocka_unit_test(test_rc_hidden_transfer),
 		cmocka_unit_test(test_rc_mw_slow_workers),
 		cmocka_unit_test(test_rc_mw_pattern_by_pace),
