@@ -397,7 +397,7 @@ static void mapping_verdict(struct vb *b, struct tc_verdicts *V, const struct tc
 	 * beyond what an intra-node placement would take (verdict_path.c); its
 	 * ratio is the transfers' or, where a latency inside the calls carried
 	 * the cost, the calls' own times' */
-	double ratio, path_cost = verdict_mapping_path_cost(t, rc, cost, busy, &ratio);
+	double ratio, path_cost = verdict_mapping_path_cost(t, rc, cost, o->map_cost * (1 + busy), busy, &ratio);
 	bool by_transfer = isnan(cost) || cost >= o->map_cost * (1 + busy);
 	bool costly = by_transfer || ratio >= o->map_cost * (1 + busy);
 	/* a cut of exactly map_cut passes (200 -> 160 inter-node messages is a

@@ -95,10 +95,12 @@ void verdict_slow_place(struct vb *b, struct tc_verdicts *V, const struct tc_tra
 void verdict_noise(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc);
 /* Seconds of the critical path the mapping costs: of the inter-node pieces,
  * what an intra-node placement would save (verdict_path.c); inter_cost: the
- * transfer-based inter / intra ratio (NaN when unknown); busy: how busy the
- * machine was (verdict_machine_busy); *ratio: the ratio used. */
+ * transfer-based inter / intra ratio (NaN when unknown), which alone decides
+ * from gate on (below it the calls' own time counts too); busy: how busy
+ * the machine was (verdict_machine_busy); *ratio: the ratio that carried
+ * more of the cost. */
 double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootcause *rc, double inter_cost,
-				 double busy, double *ratio);
+				 double gate, double busy, double *ratio);
 /* Share of the critical path spent on the given ranks. */
 double verdict_path_share_of(const struct tc_rootcause *rc, const bool *ranks);
 /* The same for their own MPI time only (a hot spot's traffic; verdict_path.c). */

@@ -583,7 +583,7 @@ static double halo_mapping_cost_busy(uint64_t res, double busy, double height, s
 	struct tc_trace *t = halo_trace(&h);
 	struct tc_rootcause *rc = tc_rootcause_compute(t, NULL, NULL);
 	rc->compute_stall_height = height;
-	double ratio, cost = verdict_mapping_path_cost(t, rc, NAN, busy, &ratio);
+	double ratio, cost = verdict_mapping_path_cost(t, rc, NAN, 1.2, busy, &ratio);
 	*npieces = 0;
 	*want = 0;
 	for (size_t i = 0; i < rc->npath; i++) {
