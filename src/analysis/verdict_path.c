@@ -77,10 +77,12 @@ double verdict_path_comm_share_of(const struct tc_trace *t, const struct tc_root
 
 /* The mapping's cost on the path: of every inter-node piece's own time, what an
  * intra-node placement would save.  When the trace has messages of equal size
- * in both classes, their transfer times say it (inter_cost = inter / intra
- * criterion, PCLVis): the piece × (1 − 1 / inter_cost).  Otherwise the piece
- * beyond the typical intra-node own time of the same region and size (that
- * context's median when it has ≥ 3 calls, else the model above).  An MPI call
+ * in both classes and their transfers' ratio passes gate, the transfers say
+ * it (inter_cost = inter / intra criterion, PCLVis): the piece × (1 − 1 /
+ * inter_cost).  Otherwise the piece beyond the typical intra-node own time of
+ * the same region and size (that context's median when it has ≥ 3 calls,
+ * else the model above, which is not used beside measured transfers), or the
+ * transfers' measure where it is larger.  An MPI call
  * completing several messages is inter-node when any of them is, so its own
  * time is compared by transfer where possible, not with the rare calls that
  * happened to be intra-node only.  Each piece counts at its typical pace, its
