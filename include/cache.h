@@ -70,6 +70,16 @@ struct tc_part;
 struct tc_dist;
 bool tc_cache_write_part(int fd, const struct tc_part *p, const struct tc_dist *d, const struct tc_cache_results *r,
 			 const char *identity, char **err);
+/* The same in two collective halves: the begin writes the sections whose
+ * places do not depend on r (the identity, the model's event arrays and
+ * global arrays), the end the rest, the checksums and the header.  Between
+ * them the part's event arrays may be dropped (tc_trace_drop_events) and r
+ * computed: tracecomb-mpi computes the steps on process 0 only after its
+ * part is in the file and gone (docs/scale.md, "Process 0's memory"). */
+struct tc_cache_wpart;
+struct tc_cache_wpart *tc_cache_write_begin(int fd, const struct tc_part *p, const struct tc_dist *d,
+					    const char *identity);
+bool tc_cache_write_end(struct tc_cache_wpart *c, const struct tc_cache_results *r, char **err);
 /* A blob of a trace opened from a cache: its bytes (8-byte aligned, inside the
  * mapping, valid as long as the trace) and *size, or NULL. */
 const void *tc_cache_blob(const struct tc_trace *t, const char *name, size_t *size);

@@ -323,6 +323,12 @@ uint32_t tc_call_at(const struct tc_trace *t, uint32_t rank, uint64_t time);
 uint32_t tc_loc_call_at(const struct tc_loc *L, uint64_t time);
 void tc_warn(struct tc_trace *t, const char *fmt, ...) TC_PRINTF(2, 3);
 void tc_trace_free(struct tc_trace *t);
+/* Frees the event arrays (every location's calls, samples and transfers,
+ * every rank's ops and message ids, the messages) and sets their pointers to
+ * NULL; the counts, definitions, collectives and scalars stay.  What is left
+ * can be laid out (the cache writer's counts) but not analysed: tracecomb-mpi
+ * drops its part once that part's bytes are in the cache file. */
+void tc_trace_drop_events(struct tc_trace *t);
 
 /* --- building the model ------------------------------------------------
  * Definitions first, then events per location (locations are independent:

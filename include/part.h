@@ -45,6 +45,11 @@ struct tc_part {
  * of a distributed finish would hold it (locations of no rank with lo == 0). */
 void tc_part_of_serial(struct tc_trace *t, uint32_t lo, uint32_t hi, int index, struct tc_part *p);
 void tc_part_release(struct tc_part *p);
+/* The part's event arrays freed (tc_trace_drop_events on its trace, its
+ * message slice with them); its counts, definitions, collectives and
+ * members stay: enough for the cache writer's second half, not for an
+ * analysis. */
+void tc_part_drop_events(struct tc_part *p);
 /* Whether location l belongs to part `index`, of ranks [lo, hi): a location of
  * a rank goes with its rank, one of no rank to part 0. */
 bool tc_part_has_loc(const struct tc_trace *t, uint32_t l, uint32_t lo, uint32_t hi, int index);

@@ -31,7 +31,7 @@ struct skel_coll { uint32_t first, n; };
 struct skel_member { uint64_t at; uint32_t rank, op; };
 
 /* What the gather brought to process 0 (arrays NULL elsewhere). */
-struct skel_in {
+struct tc_skel {
 	uint64_t *count;              /* per rank: ops, send ids, receive ids (3 × nranks) */
 	struct skel_op *ops;
 	uint32_t *sends, *recvs;      /* every rank's message ids, in rank order */
@@ -43,7 +43,7 @@ struct skel_in {
 
 /* The global counts on every process and the decision. */
 static void skel_counts(const struct tc_part *p, const struct tc_dist *d, uint64_t bound, struct tc_steps_dist *g,
-			struct skel_in *in)
+			struct tc_skel *in)
 {
 	const struct tc_trace *t = p->t;
 	uint32_t nr = t->nranks;
@@ -75,8 +75,8 @@ static void *gather0(const struct tc_dist *d, void *v, size_t n, size_t recsize,
 	return in;
 }
 
-/* This process's ops, in rank order, to process 0. */
-static void gather_ops(const struct tc_part *p, const struct tc_dist *d, struct skel_in *in)
+/* This process's ops, in rank order (packed: the part is not read after). */
+static void pack_ops(const struct tc_part *p, struct tc_skel *in)
 {
 	const struct tc_trace *t = p->t;
 	size_t n = 0;
@@ -90,11 +90,11 @@ static void gather_ops(const struct tc_part *p, const struct tc_dist *d, struct 
 			v[k] = (struct skel_op){ c->enter, c->leave, c->region, c->parent, 0, R->ops[o] };
 		}
 	}
-	in->ops = gather0(d, v, n, sizeof *v, &in->nops);
+	in->ops = v, in->nops = n;
 }
 
-/* This process's ranks' message ids (sends, or receives), in rank order, to process 0. */
-static uint32_t *gather_ids(const struct tc_part *p, const struct tc_dist *d, bool recv, size_t *nin)
+/* This process's ranks' message ids (sends, or receives), in rank order. */
+static uint32_t *pack_ids(const struct tc_part *p, bool recv, size_t *nout)
 {
 	const struct tc_trace *t = p->t;
 	size_t n = 0;
@@ -106,26 +106,38 @@ static uint32_t *gather_ids(const struct tc_part *p, const struct tc_dist *d, bo
 		if (m) memcpy(at, recv ? R->recv_msgs : R->send_msgs, m * sizeof *at);
 		at += m;
 	}
-	return gather0(d, v, n, sizeof *v, nin);
+	*nout = n;
+	return v;
 }
 
 /* The slices of messages, instances and members (in global order but the
  * members, which carry their place). */
-static void gather_globals(const struct tc_part *p, const struct tc_dist *d, struct skel_in *in)
+static void pack_globals(const struct tc_part *p, struct tc_skel *in)
 {
 	struct skel_msg *m = xcalloc(p->nmsgs + 1, sizeof *m);
 	for (size_t i = 0; i < p->nmsgs; i++)
 		m[i] = (struct skel_msg){ p->msgs[i].send_done, p->msgs[i].post_time, p->msgs[i].flags, 0 };
-	in->msgs = gather0(d, m, p->nmsgs, sizeof *m, &in->nmsgs);
+	in->msgs = m, in->nmsgs = p->nmsgs;
 	struct skel_coll *c = xcalloc(p->ncolls + 1, sizeof *c);
 	for (size_t i = 0; i < p->ncolls; i++) c[i] = (struct skel_coll){ p->colls[i].first, p->colls[i].n };
-	in->colls = gather0(d, c, p->ncolls, sizeof *c, &in->ncolls);
+	in->colls = c, in->ncolls = p->ncolls;
 	struct skel_member *b = xcalloc(p->nmembers + 1, sizeof *b);
 	for (size_t i = 0; i < p->nmembers; i++) {
 		const struct tc_coll_member *mb = &p->members[i];
 		b[i] = (struct skel_member){ p->member_at[i], mb->rank, p->t->ranks[mb->rank].calls[mb->call].op };
 	}
-	in->members = gather0(d, b, p->nmembers, sizeof *b, &in->nmembers);
+	in->members = b, in->nmembers = p->nmembers;
+}
+
+/* Every process's packed records to process 0 (grouped by process, in order). */
+static void gather_all(const struct tc_dist *d, struct tc_skel *in)
+{
+	in->ops = gather0(d, in->ops, in->nops, sizeof *in->ops, &in->nops);
+	in->sends = gather0(d, in->sends, in->nsends, sizeof *in->sends, &in->nsends);
+	in->recvs = gather0(d, in->recvs, in->nrecvs, sizeof *in->recvs, &in->nrecvs);
+	in->msgs = gather0(d, in->msgs, in->nmsgs, sizeof *in->msgs, &in->nmsgs);
+	in->colls = gather0(d, in->colls, in->ncolls, sizeof *in->colls, &in->ncolls);
+	in->members = gather0(d, in->members, in->nmembers, sizeof *in->members, &in->nmembers);
 }
 
 /* Calls of the skeleton rank whose ops are a[0..n): a filler before the
@@ -155,7 +167,7 @@ static void skel_rank(struct tc_rank *R, const struct skel_op *a, uint32_t n, st
 
 /* The skeleton's messages, instances and members (the ranks' calls
  * built); the gathered records are freed before the steps' own memory. */
-static void skel_globals(struct tc_trace *K, const struct tc_steps_dist *g, struct skel_in *in)
+static void skel_globals(struct tc_trace *K, const struct tc_steps_dist *g, struct tc_skel *in)
 {
 	struct tc_msg *msgs = xcalloc(g->msgs + 1, sizeof *msgs);
 	for (size_t m = 0; m < in->nmsgs && m < g->msgs; m++) {
@@ -182,7 +194,7 @@ static void skel_globals(struct tc_trace *K, const struct tc_steps_dist *g, stru
 
 /* Process 0: the skeleton model from what was gathered (its definitions
  * and scalars process 0's, which every process has). */
-static struct tc_trace *skel_build(const struct tc_part *p, const struct tc_steps_dist *g, struct skel_in *in)
+static struct tc_trace *skel_build(const struct tc_part *p, const struct tc_steps_dist *g, struct tc_skel *in)
 {
 	const struct tc_trace *t = p->t;
 	uint32_t nr = t->nranks;
@@ -211,31 +223,52 @@ static struct tc_trace *skel_build(const struct tc_part *p, const struct tc_step
 	return K;
 }
 
-struct tc_steps *tc_steps_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
-			       uint64_t bound, struct tc_steps_dist *g)
+struct tc_skel *tc_steps_dist_pack(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
+				   uint64_t bound, struct tc_steps_dist *g)
 {
 	struct tc_steps_opts def;
 	if (!o) tc_steps_default_opts(&def), o = &def;
-	struct skel_in in = { 0 };
-	skel_counts(p, d, bound, g, &in);
+	struct tc_skel *in = xcalloc(1, sizeof *in);
+	skel_counts(p, d, bound, g, in);
 	g->calls_needed = o->caller_merge;
 	g->stored = g->stored && !g->calls_needed;
-	struct tc_steps *s = NULL;
 	if (g->stored) {
-		gather_ops(p, d, &in);
-		in.sends = gather_ids(p, d, false, &in.nsends);
-		in.recvs = gather_ids(p, d, true, &in.nrecvs);
-		gather_globals(p, d, &in);
+		pack_ops(p, in);
+		in->sends = pack_ids(p, false, &in->nsends);
+		in->recvs = pack_ids(p, true, &in->nrecvs);
+		pack_globals(p, in);
 	}
+	return in;
+}
+
+struct tc_steps *tc_steps_dist_gather(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
+				      struct tc_skel *k, struct tc_steps_dist *g)
+{
+	struct tc_steps_opts def;
+	if (!o) tc_steps_default_opts(&def), o = &def;
+	struct tc_skel *in = k;
+	struct tc_steps *s = NULL;
+	if (g->stored) gather_all(d, in);
 	if (g->stored && p->index == 0) {
-		g->skel = skel_build(p, g, &in);
+		g->skel = skel_build(p, g, in);
 		s = tc_steps_compute(g->skel, o);
-	} else {
-		free(in.sends);
-		free(in.recvs);
+		in->sends = in->recvs = NULL;   /* the skeleton's now */
 	}
-	free(in.count), free(in.ops), free(in.msgs), free(in.colls), free(in.members);
+	tc_skel_free(in);
 	return s;
+}
+
+void tc_skel_free(struct tc_skel *k)
+{
+	if (!k) return;
+	free(k->count), free(k->ops), free(k->sends), free(k->recvs), free(k->msgs), free(k->colls), free(k->members);
+	free(k);
+}
+
+struct tc_steps *tc_steps_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
+			       uint64_t bound, struct tc_steps_dist *g)
+{
+	return tc_steps_dist_gather(p, d, o, tc_steps_dist_pack(p, d, o, bound, g), g);
 }
 
 void tc_steps_dist_free(struct tc_steps *s, struct tc_steps_dist *g)

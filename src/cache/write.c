@@ -140,7 +140,7 @@ static uint64_t put_xfers(struct writer *w, const struct tc_xfer *a, uint64_t n,
 }
 
 /* The offsets of the per-rank and per-location arrays, written first. */
-struct big { uint64_t *loc_calls, *loc_samples, *loc_xfers, *ops, *sends, *recvs, *members; };
+struct big { uint64_t *loc_calls, *loc_samples, *loc_xfers, *ops, *sends, *recvs, *rank_calls, *members; };
 
 static void write_rank_arrays(struct writer *w, const struct tc_trace *t, struct big *B)
 {
@@ -149,8 +149,12 @@ static void write_rank_arrays(struct writer *w, const struct tc_trace *t, struct
 		B->loc_calls[i] = put_array(w, t->locs[i].calls, w->n.calls[i], sizeof(struct tc_call), own_loc(w, i));
 	sec_end(w);
 	sec_begin(w, CS_OPS, true);
-	for (uint32_t r = 0; r < t->nranks; r++)
-		B->ops[r] = put_array(w, t->ranks[r].ops, w->n.ops[r], sizeof(struct tc_op), own_rank(w, r));
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		const struct tc_rank *R = &t->ranks[r];
+		B->ops[r] = put_array(w, R->ops, w->n.ops[r], sizeof(struct tc_op), own_rank(w, r));
+		/* a rank's calls are its location's: their offset, kept for put_rank */
+		B->rank_calls[r] = R->loc < t->nlocs && R->calls == t->locs[R->loc].calls ? B->loc_calls[R->loc] : 0;
+	}
 	sec_end(w);
 	sec_begin(w, CS_SENDMSGS, true);
 	for (uint32_t r = 0; r < t->nranks; r++) {
@@ -285,7 +289,7 @@ static void put_rank(struct writer *w, const struct tc_trace *t, const struct bi
 	x.loc = R->loc, x.node = R->node, x.ncalls = R->ncalls, x.nops = R->nops;
 	x.nsend_msgs = R->nsend_msgs, x.nrecv_msgs = R->nrecv_msgs;
 	x.first_time = R->first_time, x.last_time = R->last_time;
-	x.calls = OFF(R->loc < t->nlocs && R->calls == t->locs[R->loc].calls ? B->loc_calls[R->loc] : 0);
+	x.calls = OFF(B->rank_calls[r]);
 	x.ops = OFF(B->ops[r]), x.send_msgs = OFF(B->sends[r]), x.recv_msgs = OFF(B->recvs[r]);
 	w->mine = own_rank(w, r);
 	put(w, &x, sizeof x);
@@ -426,35 +430,44 @@ static void place_results(struct writer *w, const uint64_t *v)
 	w->off = base + v[RES_END];
 }
 
-/* Every section in layout order, this process's bytes of it written (the
- * header and checksum table not yet); the header planned in w->hdr.  The
- * results are written from res, or only placed (placed: results_layout's). */
-static void write_sections(struct writer *w, const struct tc_cache_results *res, const uint64_t *placed,
-			   const char *identity)
+/* The sections whose places do not depend on what is stored beside the
+ * model, this process's bytes of them written: the identity, the per-rank
+ * and per-location arrays, the global arrays (their offsets into *B). */
+static void write_head(struct writer *w, const char *identity, struct big *B)
 {
 	const struct tc_trace *t = w->p->t;
 	w->off = sizeof(struct tc_cache_header);   /* the header's place, written last */
 	sec_begin(w, CS_IDENT, root(w));
 	put(w, identity, strlen(identity) + 1);
 	sec_end(w);
-	struct big B;
 	size_t nl = (size_t)t->nlocs + 1, nr = (size_t)t->nranks + 1;
-	B.loc_calls = xcalloc(nl, 8), B.loc_samples = xcalloc(nl, 8), B.loc_xfers = xcalloc(nl, 8);
-	B.ops = xcalloc(nr, 8), B.sends = xcalloc(nr, 8), B.recvs = xcalloc(nr, 8);
-	B.members = xcalloc((size_t)t->ncomms + 1, 8);
-	write_rank_arrays(w, t, &B);
-	write_globals(w, t, &B);
+	B->loc_calls = xcalloc(nl, 8), B->loc_samples = xcalloc(nl, 8), B->loc_xfers = xcalloc(nl, 8);
+	B->ops = xcalloc(nr, 8), B->sends = xcalloc(nr, 8), B->recvs = xcalloc(nr, 8), B->rank_calls = xcalloc(nr, 8);
+	B->members = xcalloc((size_t)t->ncomms + 1, 8);
+	write_rank_arrays(w, t, B);
+	write_globals(w, t, B);
+	flush(w);
+}
+
+/* The rest in layout order, this process's bytes of it written (the header
+ * and checksum table not yet); the header planned in w->hdr.  The results
+ * are written from res, or only placed (placed: results_layout's).  Reads
+ * of the model only counts, definitions and scalars: the event arrays may
+ * be gone since write_head (tc_trace_drop_events). */
+static void write_tail(struct writer *w, const struct tc_cache_results *res, const uint64_t *placed, struct big *B)
+{
+	const struct tc_trace *t = w->p->t;
 	if (placed) place_results(w, placed);
 	else write_results(w, res);
-	write_small(w, t, &B);
+	write_small(w, t, B);
 	write_trace(w, t);
 	sec_begin(w, CS_STRINGS, root(w));
 	put(w, w->strings.s ? w->strings.s : "", w->strings.len + 1);
 	sec_end(w);
 	flush(w);
 	fill_header(w);
-	free(B.loc_calls), free(B.loc_samples), free(B.loc_xfers);
-	free(B.ops), free(B.sends), free(B.recvs), free(B.members);
+	free(B->loc_calls), free(B->loc_samples), free(B->loc_xfers);
+	free(B->ops), free(B->sends), free(B->recvs), free(B->rank_calls), free(B->members);
 	sb_free(&w->strings);
 }
 
@@ -496,7 +509,8 @@ bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_cache_res
 	if (fflush(f) != 0) w.bad = true, w.err = errno;
 	w.fd = fileno(f);
 	uint64_t *counts = count_arrays(&w, NULL);
-	if (!w.bad) write_sections(&w, res, NULL, identity);
+	struct big B;
+	if (!w.bad) write_head(&w, identity, &B), write_tail(&w, res, NULL, &B);
 	uint64_t *sums = xcalloc(w.hdr.nchunks + 1, sizeof *sums);
 	if (!w.bad && (!tc_cache_sum_range(w.fd, &w.hdr, 0, w.hdr.nchunks, sums) || !tc_cache_finish_file(w.fd, &w.hdr, sums)))
 		w.bad = true, w.err = errno;
@@ -504,29 +518,54 @@ bool tc_cache_write(FILE *f, const struct tc_trace *t, const struct tc_cache_res
 	return w.bad ? fail(&w, err) : true;
 }
 
-bool tc_cache_write_part(int fd, const struct tc_part *p, const struct tc_dist *d, const struct tc_cache_results *res,
-			 const char *identity, char **err)
+struct tc_cache_wpart {
+	struct writer w;
+	struct big B;
+	uint64_t *counts;
+	const struct tc_dist *d;
+};
+
+struct tc_cache_wpart *tc_cache_write_begin(int fd, const struct tc_part *p, const struct tc_dist *d,
+					    const char *identity)
 {
-	struct writer w = { .fd = fd, .p = p, .buf = xmalloc(WBUF) };
-	uint64_t *counts = count_arrays(&w, d);
+	struct tc_cache_wpart *c = xcalloc(1, sizeof *c);
+	c->w = (struct writer){ .fd = fd, .p = p, .buf = xmalloc(WBUF) };
+	c->d = d;
+	c->counts = count_arrays(&c->w, d);
+	write_head(&c->w, identity, &c->B);
+	return c;
+}
+
+bool tc_cache_write_end(struct tc_cache_wpart *c, const struct tc_cache_results *res, char **err)
+{
+	struct writer w = c->w;
+	const struct tc_part *p = w.p;
+	const struct tc_dist *d = c->d;
 	struct tc_cache_results none = { 0 };
 	uint64_t placed[RES_END + 1] = { 0 };
 	if (root(&w)) results_layout(&w, res ? res : &none, placed);
 	d->reduce(d->ctx, placed, RES_END + 1, TC_DIST_MAX);   /* process 0's, to all */
-	write_sections(&w, res ? res : &none, root(&w) ? NULL : placed, identity);
-	if (!w.bad && fsync(fd) != 0) w.bad = true, w.err = errno;
+	write_tail(&w, res ? res : &none, root(&w) ? NULL : placed, &c->B);
+	if (!w.bad && fsync(w.fd) != 0) w.bad = true, w.err = errno;
 	/* every process's bytes are in the file: each checksums its share of the chunks */
 	uint64_t bad = w.bad, c0 = w.hdr.nchunks * (uint64_t)p->index / (uint64_t)p->count;
 	uint64_t c1 = w.hdr.nchunks * (uint64_t)(p->index + 1) / (uint64_t)p->count;
 	d->reduce(d->ctx, &bad, 1, TC_DIST_MAX);
 	uint64_t *sums = xcalloc(w.hdr.nchunks + 1, sizeof *sums);
-	if (!bad && !tc_cache_sum_range(fd, &w.hdr, c0, c1, sums)) w.bad = true, w.err = errno;
+	if (!bad && !tc_cache_sum_range(w.fd, &w.hdr, c0, c1, sums)) w.bad = true, w.err = errno;
 	bad = w.bad;
 	d->reduce(d->ctx, &bad, 1, TC_DIST_MAX);
 	if (!bad) d->reduce(d->ctx, sums, w.hdr.nchunks, TC_DIST_SUM);
-	if (!bad && root(&w) && (!tc_cache_finish_file(fd, &w.hdr, sums) || fsync(fd) != 0)) w.bad = true, w.err = errno;
-	free(sums), free(counts), free(w.buf);
+	if (!bad && root(&w) && (!tc_cache_finish_file(w.fd, &w.hdr, sums) || fsync(w.fd) != 0)) w.bad = true, w.err = errno;
+	free(sums), free(c->counts), free(w.buf);
+	free(c);
 	if (w.bad) return fail(&w, err);
 	*err = NULL;   /* when another process failed */
 	return !bad;
+}
+
+bool tc_cache_write_part(int fd, const struct tc_part *p, const struct tc_dist *d, const struct tc_cache_results *res,
+			 const char *identity, char **err)
+{
+	return tc_cache_write_end(tc_cache_write_begin(fd, p, d, identity), res, err);
 }

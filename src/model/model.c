@@ -630,6 +630,26 @@ void tc_build_free(struct tc_build *B)
 	free(B);
 }
 
+void tc_trace_drop_events(struct tc_trace *t)
+{
+	if (t->mapped.p) return;   /* the cache file's mapping: nothing of its own */
+	for (uint32_t i = 0; i < t->nlocs; i++) {
+		free(t->locs[i].calls);
+		free(t->locs[i].samples);
+		free(t->locs[i].xfers);
+		t->locs[i].calls = NULL, t->locs[i].samples = NULL, t->locs[i].xfers = NULL;
+	}
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		struct tc_rank *R = &t->ranks[r];
+		free(R->ops);
+		free(R->send_msgs);
+		free(R->recv_msgs);
+		R->calls = NULL, R->ops = NULL, R->send_msgs = NULL, R->recv_msgs = NULL;
+	}
+	tc_pages_free(&t->msgs_map);
+	t->msgs = NULL;
+}
+
 void tc_trace_free(struct tc_trace *t)
 {
 	if (!t) return;

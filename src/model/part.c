@@ -78,6 +78,12 @@ void tc_part_release(struct tc_part *p)
 	p->own_members = NULL;
 }
 
+void tc_part_drop_events(struct tc_part *p)
+{
+	tc_trace_drop_events(p->t);
+	p->msgs = NULL;
+}
+
 /* --- the dump ------------------------------------------------------------------ */
 #define U(x) ((unsigned long long)(x))
 

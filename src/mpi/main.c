@@ -164,43 +164,71 @@ static void out_discard(struct cli_out *o)
 	tmp_path = NULL;
 }
 
-/* The cache file (docs/scale.md, "The parallel write"): process 0 opens the
- * temporary file beside FILE and tells the others its name, every process
- * writes its own bytes into it, and process 0 renames it into place only
- * when every process succeeded; else it is removed, one message. */
-static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *out, const char *ident,
-			const struct tc_mpi_results *R)
+/* The temporary file beside FILE, opened by process 0, its name told to
+ * the others, which open it too; the identity told to all (its length
+ * places every section).  *fd, *id: this process's (id freed by the
+ * caller); the status agreed on every process. */
+static int open_output(struct tc_mpi *M, const struct prep *o, struct cli_out *out, const char *ident, int *fd,
+		       char **id, char **err)
 {
 	char name[4096] = "";
 	int rc = M->rank == 0 ? cli_out_open(out, o->out, o->force, M->part.t->anchor) : 0;
 	if (M->rank == 0 && !rc) tmp_path = out->tmp, snprintf(name, sizeof name, "%s", out->tmp);
 	if ((rc = agree_rc(M, rc))) return rc;
 	MPI_Bcast(name, sizeof name, MPI_CHAR, 0, M->comm);
-	int len = M->rank == 0 ? (int)strlen(ident) + 1 : 0;   /* its length places every section */
+	int len = M->rank == 0 ? (int)strlen(ident) + 1 : 0;
 	MPI_Bcast(&len, 1, MPI_INT, 0, M->comm);
-	char *id = xmalloc((size_t)len);
-	if (M->rank == 0) memcpy(id, ident, (size_t)len);
-	MPI_Bcast(id, len, MPI_CHAR, 0, M->comm);
-	int fd = M->rank == 0 ? out->fd : open(name, O_RDWR | O_CLOEXEC);
-	char *err = fd < 0 ? xasprintf("%s: %s", name, strerror(errno)) : NULL;
-	if (!tc_mpi_agree(M, &err)) tc_cache_write_part(fd, &M->part, &M->dist, &R->res, id, &err);   /* collective */
+	*id = xmalloc((size_t)len);
+	if (M->rank == 0) memcpy(*id, ident, (size_t)len);
+	MPI_Bcast(*id, len, MPI_CHAR, 0, M->comm);
+	*fd = M->rank == 0 ? out->fd : open(name, O_RDWR | O_CLOEXEC);
+	*err = *fd < 0 ? xasprintf("%s: %s", name, strerror(errno)) : NULL;
+	return 0;
+}
+
+/* The cache file (docs/scale.md, "The parallel write", "Process 0's
+ * memory"): the span computed and the skeleton packed while the parts are
+ * whole; every process writes its part's event arrays and drops them; then
+ * process 0 gathers the skeleton and computes the steps, and every process
+ * writes the rest.  Process 0 renames the file into place only when every
+ * process succeeded; else it is removed, one message. */
+static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *out, const char *ident)
+{
+	struct tc_mpi_results R;
+	tc_mpi_results_begin(M, o->steps_bound, o->opts, o->nopts, &R);
+	int fd = -1;
+	char *id = NULL, *err = NULL;
+	int rc = open_output(M, o, out, ident, &fd, &id, &err);
+	if (rc) {
+		tc_mpi_results_free(&R);
+		return rc;
+	}
+	if (!tc_mpi_agree(M, &err)) {   /* collective from here on */
+		struct tc_cache_wpart *c = tc_cache_write_begin(fd, &M->part, &M->dist, id);
+		tc_part_drop_events(&M->part);
+		tc_mpi_results_end(M, &R);
+		tc_cache_write_end(c, &R.res, &err);
+	}
 	free(id);
 	if (M->rank != 0 && fd >= 0) close(fd);
 	if (tc_mpi_agree(M, &err)) rc = TC_EXIT_OUTPUT;
 	if (rc && M->rank == 0) fprintf(stderr, "tracecomb-mpi: %s: write failed: %s\n", o->out, err);
 	free(err);
-	if (M->rank != 0) return rc;
-	if (rc) {
-		out_discard(out);
-		return rc;
+	bool stored = R.g.stored;
+	char *note = R.note ? xstrdup(R.note) : NULL;
+	tc_mpi_results_free(&R);
+	if (M->rank == 0 && rc) out_discard(out);
+	if (M->rank == 0 && !rc) {
+		tmp_path = NULL;
+		if (!(rc = cli_out_close(out)) && stored)
+			printf("prep: wrote %s (%d processes): the model, span, logical steps and lateness summary stored\n",
+			       o->out, M->size);
+		else if (!rc)
+			printf("prep: wrote %s (%d processes): the model and span stored; %s: computed when it is opened\n",
+			       o->out, M->size, note);
 	}
-	tmp_path = NULL;
-	if ((rc = cli_out_close(out))) return rc;
-	if (R->g.stored) printf("prep: wrote %s (%d processes): the model, span, logical steps and lateness summary stored\n",
-				o->out, M->size);
-	else printf("prep: wrote %s (%d processes): the model and span stored; %s: computed when it is opened\n", o->out,
-		    M->size, R->note);
-	return 0;
+	free(note);
+	return rc;
 }
 
 static void print_stats(struct tc_mpi *M, const struct tc_trace *t)
@@ -249,12 +277,7 @@ static int prep_loaded(struct tc_mpi *M, const struct prep *o, struct cli_out *o
 		rc = agree_rc(M, rc);
 	}
 	if (!rc && (o->replay || o->dump)) rc = tc_mpi_replay(M, o->replay, o->dump);
-	if (!rc && o->out) {
-		struct tc_mpi_results R;
-		tc_mpi_results(M, o->steps_bound, o->opts, o->nopts, &R);
-		rc = write_output(M, o, out, ident, &R);
-		tc_mpi_results_free(&R);
-	}
+	if (!rc && o->out) rc = write_output(M, o, out, ident);
 	if (o->stats) print_stats(M, M->part.t);
 	return rc;
 }

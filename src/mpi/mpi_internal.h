@@ -46,17 +46,25 @@ int tc_mpi_replay(struct tc_mpi *M, const char *json_path, const char *dump_dir)
  * values opts[0..nopts) make it: the span on every process; the logical
  * steps and the lateness summary on process 0 when the skeleton fits
  * `bound` bytes there, else a note (every process) saying why not; res: all
- * of it for tc_cache_write_part.  Collective. */
+ * of it for tc_cache_write_end.  In two collective halves: the begin (the
+ * span, the skeleton's counts and this process's records packed) reads the
+ * part; the end (the skeleton gathered, the steps computed) reads only its
+ * definitions and counts, so the part's events may be dropped between. */
 struct tc_mpi_results {
 	struct tc_span *span;
 	struct tc_steps *steps;
 	struct tc_steps_dist g;
+	struct tc_steps_opts o;
+	struct tc_skel *skel;        /* packed, until the end gathers it */
 	struct strbuf lsum;
 	char *note;
 	struct tc_cache_blob blobs[2];
 	struct tc_cache_results res;
+	double cpu, peak0;           /* the begin's CPU seconds; the peak RSS before it */
 };
-void tc_mpi_results(struct tc_mpi *M, uint64_t bound, const char *const *opts, size_t nopts, struct tc_mpi_results *R);
+void tc_mpi_results_begin(struct tc_mpi *M, uint64_t bound, const char *const *opts, size_t nopts,
+			  struct tc_mpi_results *R);
+void tc_mpi_results_end(struct tc_mpi *M, struct tc_mpi_results *R);
 void tc_mpi_results_free(struct tc_mpi_results *R);
 
 #endif

@@ -48,16 +48,25 @@ static char *not_stored(const struct tc_steps_dist *g)
 			 "process, over --steps-bound %s", need, bound);
 }
 
-void tc_mpi_results(struct tc_mpi *M, uint64_t bound, const char *const *opts, size_t nopts, struct tc_mpi_results *R)
+void tc_mpi_results_begin(struct tc_mpi *M, uint64_t bound, const char *const *opts, size_t nopts,
+			  struct tc_mpi_results *R)
 {
 	*R = (struct tc_mpi_results){ .res.blobs = R->blobs };
-	double t0 = tc_usage().cpu, peak0 = (double)tc_peak_rss();
-	struct tc_steps_opts o;
+	double t0 = tc_usage().cpu;
+	R->peak0 = (double)tc_peak_rss();
 	bool span_all;
-	stored_opts(M, opts, nopts, &o, &span_all);
+	stored_opts(M, opts, nopts, &R->o, &span_all);
 	R->span = tc_span_dist(&M->part, &M->dist, span_all);
 	R->res.span = R->span;
-	R->steps = tc_steps_dist(&M->part, &M->dist, &o, bound, &R->g);
+	R->skel = tc_steps_dist_pack(&M->part, &M->dist, &R->o, bound, &R->g);
+	R->cpu = tc_usage().cpu - t0;
+}
+
+void tc_mpi_results_end(struct tc_mpi *M, struct tc_mpi_results *R)
+{
+	double t0 = tc_usage().cpu;
+	R->steps = tc_steps_dist_gather(&M->part, &M->dist, &R->o, R->skel, &R->g);
+	R->skel = NULL;
 	if (R->steps) {
 		R->res.steps = R->steps;
 		pack_lsum(R);
@@ -69,12 +78,13 @@ void tc_mpi_results(struct tc_mpi *M, uint64_t bound, const char *const *opts, s
 	}
 	M->steps = R->g;
 	M->steps.skel = NULL;
-	M->steps_seconds = tc_usage().cpu - t0;
-	M->steps_rss = ((double)tc_peak_rss() - peak0) / 1048576.0;
+	M->steps_seconds = R->cpu + tc_usage().cpu - t0;
+	M->steps_rss = ((double)tc_peak_rss() - R->peak0) / 1048576.0;
 }
 
 void tc_mpi_results_free(struct tc_mpi_results *R)
 {
+	tc_skel_free(R->skel);
 	tc_steps_dist_free(R->steps, &R->g);
 	tc_span_free(R->span);
 	sb_free(&R->lsum);

@@ -6,7 +6,9 @@
  * double as bits, and as a cache file stores them, on the hand-built trace (non-blocking messages, sends
  * nobody receives, a receive without a send, a clock violation, a
  * sub-communicator, COMM_SELF and incomplete collectives), with the
- * default options and each other one but the caller merge; over the bound,
+ * default options and each other one but the caller merge, whole and in
+ * the two halves tracecomb-mpi runs with the part's events dropped between
+ * them (analysis_steps_dist.h); over the bound,
  * and with the caller merge, nothing is gathered and every process knows
  * it. */
 #include <stdarg.h>
@@ -97,6 +99,7 @@ struct want {
 	struct tc_steps *steps;
 	const struct tc_steps_opts *o;
 	uint64_t bound;
+	bool halves;             /* tc_steps_dist_pack, the part dropped, tc_steps_dist_gather */
 	struct tc_steps_dist g;
 };
 
@@ -107,7 +110,15 @@ static void dist_proc(struct dk_proc *x)
 	struct tc_span *sp = tc_span_dist(&x->part, &x->d, false);
 	same_span(w->span, sp, w->t->nranks);   /* on every process */
 	tc_span_free(sp);
-	struct tc_steps *st = tc_steps_dist(&x->part, &x->d, w->o, w->bound, &w->g);
+	struct tc_steps *st;
+	if (w->halves) {   /* as tracecomb-mpi: the part's events dropped between the halves */
+		struct tc_skel *k = tc_steps_dist_pack(&x->part, &x->d, w->o, w->bound, &w->g);
+		tc_part_drop_events(&x->part);
+		assert_null(x->t->ranks[x->part.lo].ops);
+		st = tc_steps_dist_gather(&x->part, &x->d, w->o, k, &w->g);
+	} else {
+		st = tc_steps_dist(&x->part, &x->d, w->o, w->bound, &w->g);
+	}
 	if (x->p == 0 && w->g.stored) {
 		same_steps(w->steps, st, w->t->nranks, w->t->nmsgs);
 		same_file(w->t, w->steps, st);
@@ -123,15 +134,16 @@ static void dist_proc(struct dk_proc *x)
 static void run(struct tc_trace *t, struct tc_span *span, struct tc_steps *steps, const struct tc_steps_opts *o,
 		uint64_t bound, bool stored)
 {
-	for (int P = 1; P <= DK_MAXP; P++) {
+	for (int P = 1; P <= 2 * DK_MAXP; P++) {   /* P and P - DK_MAXP: in halves */
+		int np = P > DK_MAXP ? P - DK_MAXP : P;
 		struct want w[DK_MAXP];
 		void *arg[DK_MAXP];
-		for (int p = 0; p < P; p++) {
-			w[p] = (struct want){ t, span, steps, o, bound, { 0 } };
+		for (int p = 0; p < np; p++) {
+			w[p] = (struct want){ t, span, steps, o, bound, P > DK_MAXP, { 0 } };
 			arg[p] = &w[p];
 		}
-		dk_run(P, dist_proc, arg);
-		for (int p = 0; p < P; p++) {
+		dk_run(np, dist_proc, arg);
+		for (int p = 0; p < np; p++) {
 			assert_int_equal(w[p].g.stored, stored);
 			assert_int_equal(w[p].g.need, w[0].g.need);
 			assert_int_equal(w[p].g.msgs, t->nmsgs);
