@@ -26,6 +26,11 @@ static void test_json(void **st)
 	json_key(&j, "a");
 	json_arr_begin(&j);
 	json_uint(&j, 1);
+	json_uint(&j, 0);
+	json_uint(&j, UINT64_MAX);
+	json_int(&j, 0);
+	json_int(&j, INT64_MAX);
+	json_int(&j, INT64_MIN);
 	json_arr_begin(&j);
 	json_arr_end(&j);
 	json_obj_begin(&j);
@@ -36,7 +41,7 @@ static void test_json(void **st)
 	json_kstr(&j, "u", "a\xff\xc3\xa9\x7f\xe2\x82");
 	json_obj_end(&j);
 	fclose(f);
-	assert_string_equal(buf, "{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"i\":-3,\"x\":0.5,\"nan\":null,\"a\":[1,[],{}],\"b\":true,"
+	assert_string_equal(buf, "{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"i\":-3,\"x\":0.5,\"nan\":null,\"a\":[1,0,18446744073709551615,0,9223372036854775807,-9223372036854775808,[],{}],\"b\":true,"
 				 "\"u\":\"a\\ufffd\xc3\xa9\\u007f\\ufffd\\ufffd\"}");
 	free(buf);
 }
