@@ -355,8 +355,20 @@ static void group_stats(const struct tc_rootcause *rc, const struct groups *g, c
  * third of the ranks of the place's main context (the one on the most ranks,
  * which has a typical value of its own and is on >= 3 ranks) — takes the
  * main context's median and MAD (typical = 4): what the other ranks took at
- * that place. */
-static void backoff_place(struct tc_rootcause *rc)
+ * that place.  Run again after the same-work back-off (after_work): a place
+ * only one rank has (a chain's tail, which sends nothing) whose main context
+ * took the others' value for the same work (typical = 5) lends it to a
+ * variant still without one that is no more frequent there (the tail's
+ * extra work every third iteration; probe-mix16 m16-chain-8p-tail-s355). */
+static bool place_variant(const struct tc_rc_ctx *C, const struct tc_rc_ctx *M, bool after_work)
+{
+	if (!after_work) return M->typical == 1 && M->nranks >= 3 && 3 * C->nranks <= M->nranks;
+	/* a place of one rank's own (a chain's tail): its main context does the
+	 * others' work (typical 5), the variant is no more frequent on no more ranks */
+	return M->typical == 5 && !C->typical && C->nranks <= M->nranks && C->n <= M->n;
+}
+
+static void backoff_place(struct tc_rootcause *rc, bool after_work)
 {
 	struct u64map g;
 	u64map_init(&g);
@@ -380,7 +392,7 @@ static void backoff_place(struct tc_rootcause *rc)
 		if (gid[c] == TC_NONE || main_of[gid[c]] == c) continue;
 		struct tc_rc_ctx *C = &rc->ctx[c];
 		const struct tc_rc_ctx *M = &rc->ctx[main_of[gid[c]]];
-		if (M->typical != 1 || M->nranks < 3 || 3 * C->nranks > M->nranks) continue;
+		if (!place_variant(C, M, after_work)) continue;
 		C->median = M->median;
 		C->mad = M->mad;
 		C->typical = 4;
@@ -583,9 +595,10 @@ static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, str
 		context_quiet(rc, g, c);
 	}
 	find_trends(rc, g);
-	backoff_place(rc);
+	backoff_place(rc, false);
 	backoff_thin(rc, g);
 	backoff_work(rc, g);
+	backoff_place(rc, true);
 	/* still none, but seen 3 times or more (on one rank): that rank's own
 	 * median is its typical value (the tail of a pipeline, a tree's only inner
 	 * node; docs/rootcause.md, thin contexts) */

@@ -763,6 +763,9 @@ static struct tc_trace *chain_placed(uint32_t n, uint32_t iters, uint64_t (*work
 
 /* The tag of chain_placed's messages of iteration i (NULL: 0). */
 static uint32_t (*chain_tag)(uint32_t i);
+/* when set, rank r runs chain_extra(r, i) ticks (0: none) of a user region
+ * "extra_work" right after its work of iteration i (chain_placed) */
+static uint64_t (*chain_extra)(uint32_t r, uint32_t i);
 
 static struct tc_trace *chain_trace(uint32_t n, uint32_t iters, uint64_t (*work)(uint32_t r, uint32_t i))
 {
@@ -780,6 +783,7 @@ static struct tc_trace *chain_placed(uint32_t n, uint32_t iters, uint64_t (*work
 	uint32_t rw = tc_def_region(t, "compute", 0, 0, false);
 	uint32_t rs = tc_def_region(t, "MPI_Send", 0, 0, true), rr = tc_def_region(t, "MPI_Recv", 0, 0, true);
 	uint32_t ri = tc_def_region(t, "MPI_Init", 0, 0, true), rf = tc_def_region(t, "MPI_Finalize", 0, 0, true);
+	uint32_t re = chain_extra ? tc_def_region(t, "extra_work", 0, 0, false) : TC_NONE;
 	uint64_t *sent = xcalloc((size_t)n * iters, sizeof *sent);
 	for (uint32_t r = 0; r < n; r++) {
 		tcb_enter(t, r, 1, ri);
@@ -796,6 +800,12 @@ static struct tc_trace *chain_placed(uint32_t n, uint32_t iters, uint64_t (*work
 			tcb_enter(t, r, T, rw);
 			T += work(r, i);
 			tcb_leave(t, r, T, rw);
+			uint64_t x = chain_extra ? chain_extra(r, i) : 0;
+			if (x) {
+				tcb_enter(t, r, T, re);
+				T += x;
+				tcb_leave(t, r, T, re);
+			}
 			if (r + 1 < n) {
 				tcb_enter(t, r, T, rs);
 				tcb_send(t, r, T, r + 1, 0, chain_tag ? chain_tag(i) : 0, 64);
@@ -990,6 +1000,54 @@ static void test_rc_same_work(void **state)
 	assert_int_equal(v->nranks, 2);
 	assert_int_equal(v->ranks[0], 4);
 	assert_int_equal(v->ranks[1], 5);
+	tc_verdicts_free(V);
+	tc_rootcause_free(rc);
+	tc_trace_free(t);
+}
+
+/* A place only one rank has (rcexcess.c, backoff_place after the same-work
+ * back-off): the chain of test_rc_same_work, every rank's work 10 ticks,
+ * and the tail (rank 5) also runs 6 ticks of "extra_work" every third
+ * iteration (13 of 40).  The tail's plain segments take the others' value
+ * for the same work (typical 5, median 10); its segments with the extra
+ * region are a variant of its place, no more frequent than the plain ones,
+ * and take that value too (typical 4): 6 ticks of excess each, and the tail
+ * is named.  Before, they were typical of themselves (median 16, typical
+ * 3) and the run read none (probe-mix16 m16-chain-8p-tail-s355). */
+static uint64_t extra_tail(uint32_t r, uint32_t i) { return r == 5 && i % 3 == 2 ? 6 : 0; }
+
+static void test_rc_own_place_variant(void **state)
+{
+	(void)state;
+	chain_extra = extra_tail;
+	struct tc_trace *t = chain_trace(6, 40, work_10);
+	chain_extra = NULL;
+	struct tc_rootcause *rc;
+	struct tc_verdicts *V = verdicts_of(t, &rc);
+	uint32_t plain = TC_NONE, extra = TC_NONE, nextra = 0;
+	for (size_t a = rc->act_first[5]; a < rc->act_first[6]; a++) {
+		if (tc_rc_act_kind(rc, (uint32_t)a) != TC_ACT_COMPUTE) continue;
+		uint32_t len = (uint32_t)(tc_rc_act_end(rc, (uint32_t)a) - tc_rc_act_start(rc, 5, (uint32_t)a));
+		if (len == 16) {
+			if (extra == TC_NONE) extra = (uint32_t)a;
+			nextra++;
+			assert_float_equal(rc->act_excess[a], 6, 1e-6);
+		} else if (len == 10 && plain == TC_NONE && a > rc->act_first[5] + 2) {
+			plain = (uint32_t)a;
+		}
+	}
+	assert_int_equal(nextra, 13);
+	assert_true(plain != TC_NONE);
+	const struct tc_rc_ctx *P = &rc->ctx[tc_rc_act_ctx(rc, plain)], *X = &rc->ctx[tc_rc_act_ctx(rc, extra)];
+	assert_int_equal(P->typical, 5);
+	assert_float_equal(P->median, 10, 0);
+	assert_int_equal(X->typical, 4);
+	assert_int_equal(X->nranks, 1);
+	assert_int_equal(X->n, 13);
+	assert_float_equal(X->median, 10, 0);
+	const struct tc_verdict *v = expect_claim(V, TC_CAUSE_IMBALANCE, NULL, true);
+	assert_int_equal(v->nranks, 1);
+	assert_int_equal(v->ranks[0], 5);
 	tc_verdicts_free(V);
 	tc_rootcause_free(rc);
 	tc_trace_free(t);
@@ -2099,6 +2157,7 @@ int main(void)
 		cmocka_unit_test(test_rc_pipeline_fill),
 		cmocka_unit_test(test_rc_own_context_typical),
 		cmocka_unit_test(test_rc_same_work),
+		cmocka_unit_test(test_rc_own_place_variant),
 		cmocka_unit_test(test_rc_pipeline_delay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
