@@ -113,6 +113,14 @@ struct tc_steps {
 };
 
 struct tc_steps *tc_steps_compute(const struct tc_trace *t, const struct tc_steps_opts *o);
+/* What the steps read of a message: its send's completion, its receive's
+ * post, its flags (24 bytes of the 72 of struct tc_msg). */
+struct tc_step_msg { uint64_t send_done, post_time; uint32_t flags, pad; };
+/* tc_steps_compute reading the messages from m[id] instead of t->msgs (NULL:
+ * t->msgs): tracecomb-mpi's skeleton model carries only these fields
+ * (analysis_steps_dist.h). */
+struct tc_steps *tc_steps_compute_msgs(const struct tc_trace *t, const struct tc_steps_opts *o,
+				       const struct tc_step_msg *m);
 /* A step as users read it: "init" for the aggregate block before step 0 (the
  * time before a rank's first communication event, mostly MPI_Init), else the
  * number.  Into buf (n bytes); returns buf. */

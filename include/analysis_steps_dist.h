@@ -30,6 +30,7 @@ struct tc_steps_dist {
 	bool calls_needed;                   /* the options read every call (caller_merge): not gathered */
 	bool stored;                         /* gathered and computed: need <= bound, calls not needed */
 	struct tc_trace *skel;               /* process 0: the skeleton the steps point at */
+	struct tc_step_msg *skel_msgs;       /* process 0: its messages' fields (it has no msgs) */
 };
 
 /* Collective.  Every process gets *g (the same on all); process 0 returns

@@ -19,6 +19,7 @@ static double dmax0(double x) { return x > 0 ? x : 0; }
  * times again); pred[k] = slot k's earliest predecessor exit. */
 struct mpass {
 	struct tc_steps *s;
+	const struct tc_step_msg *mx;   /* the messages' fields, or NULL: t->msgs */
 	double *late;
 	uint64_t *pred;
 };
@@ -63,10 +64,10 @@ static double inherited_from_partners(const struct mpass *M, uint32_t i, const s
 		if (e->flags & TC_CEV_SEND) {
 			const uint32_t *ms = tc_op_sends(t, e->rank, op);
 			for (uint32_t j = 0; j < op->nsend; j++) {
-				const struct tc_msg *msg = &t->msgs[ms[j]];
 				uint32_t rc = s->msg_recv_cev[ms[j]];
-				if (rc == TC_NONE || (msg->flags & TC_MSG_NB_SEND) || msg->post_time <= x->enter ||
-				    msg->post_time >= x->leave)
+				if (rc == TC_NONE) continue;
+				struct tc_step_msg msg = steps_msg(t, M->mx, ms[j]);
+				if ((msg.flags & TC_MSG_NB_SEND) || msg.post_time <= x->enter || msg.post_time >= x->leave)
 					continue;
 				if (s->cevs[rc].partition == e->partition && M->late[2 * (size_t)rc + 1] > got)
 					got = M->late[2 * (size_t)rc + 1];
@@ -175,11 +176,11 @@ static void baselines(struct mpass *M)
 	}
 }
 
-void steps_metrics(struct tc_steps *s)
+void steps_metrics(struct tc_steps *s, const struct tc_step_msg *mx)
 {
 	size_t n = s->ncevs, ng = (size_t)s->max_step + 1;
 	s->steps = xcalloc(ng, sizeof *s->steps);
-	struct mpass M = { .s = s };
+	struct mpass M = { .s = s, .mx = mx };
 	baselines(&M);
 	M.late = xmalloc((2 * n + 1) * sizeof *M.late);
 	for (uint32_t i = 0; i < n; i++) {

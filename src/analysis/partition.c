@@ -157,7 +157,8 @@ static void build_dag(struct uf *u, const struct tc_steps *s, struct pgraph *g, 
 }
 
 /* E. "true Waitall" groups (§1.8 E), per rank. */
-static void merge_waitall(struct uf *u, const struct tc_trace *t, const struct tc_steps *s)
+static void merge_waitall(struct uf *u, const struct tc_trace *t, const struct tc_steps *s,
+			  const struct tc_step_msg *mx)
 {
 	for (uint32_t r = 0; r < t->nranks; r++) {
 		const struct tc_rank *R = &t->ranks[r];
@@ -180,10 +181,10 @@ static void merge_waitall(struct uf *u, const struct tc_trace *t, const struct t
 				const struct tc_op *op = &R->ops[e->op + k];
 				const uint32_t *ms = tc_op_sends(t, r, op);
 				for (uint32_t j = 0; j < op->nsend; j++) {
-					const struct tc_msg *m = &t->msgs[ms[j]];
-					if (!(m->flags & TC_MSG_NB_SEND) || m->send_done <= leave) continue;
+					struct tc_step_msg m = steps_msg(t, mx, ms[j]);
+					if (!(m.flags & TC_MSG_NB_SEND) || m.send_done <= leave) continue;
 					if (group == TC_NONE) group = i;
-					if (m->send_done > max_complete) max_complete = m->send_done;
+					if (m.send_done > max_complete) max_complete = m.send_done;
 				}
 			}
 		}
@@ -433,7 +434,7 @@ void steps_partition(struct steps_build *b)
 	size_t n = s->ncevs;
 	struct uf u = { xmalloc((n + 1) * sizeof *u.p), xmalloc((n + 1) * sizeof *u.sz) };
 	for (size_t i = 0; i < n; i++) { u.p[i] = (uint32_t)i; u.sz[i] = 1; }
-	if (b->o->waitall_merge) merge_waitall(&u, t, s);
+	if (b->o->waitall_merge) merge_waitall(&u, t, s, b->mx);
 	if (b->o->caller_merge) merge_callers(&u, t, s);
 	merge_messages(&u, t, b);
 

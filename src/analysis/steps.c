@@ -435,6 +435,12 @@ const char *tc_step_label(int64_t step, char *buf, size_t n)
 
 struct tc_steps *tc_steps_compute(const struct tc_trace *t, const struct tc_steps_opts *o)
 {
+	return tc_steps_compute_msgs(t, o, NULL);
+}
+
+struct tc_steps *tc_steps_compute_msgs(const struct tc_trace *t, const struct tc_steps_opts *o,
+				       const struct tc_step_msg *mx)
+{
 	struct tc_steps_opts def;
 	if (!o) {
 		tc_steps_default_opts(&def);
@@ -443,7 +449,7 @@ struct tc_steps *tc_steps_compute(const struct tc_trace *t, const struct tc_step
 	struct tc_steps *s = xcalloc(1, sizeof *s);
 	s->opts = *o;
 	s->t = t;
-	struct steps_build b = { .t = t, .o = &s->opts, .s = s };
+	struct steps_build b = { .t = t, .o = &s->opts, .s = s, .mx = mx };
 	build_cevs(&b);
 	steps_read_times(s);   /* the passes below read the times many times: once from the model */
 	steps_partition(&b);
@@ -453,7 +459,7 @@ struct tc_steps *tc_steps_compute(const struct tc_trace *t, const struct tc_step
 	else step_strides(&b);
 	fix_monotone(&b);
 	global_steps(&b);
-	steps_metrics(s);
+	steps_metrics(s, mx);
 	free(s->times);   /* from now on read from the model: the steps keep 40 bytes per cev */
 	s->times = NULL;
 	free(b.op_base); free(b.op2cev); free(b.pid); free(b.poff); free(b.padj);

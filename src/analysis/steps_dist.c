@@ -13,8 +13,10 @@
  * consecutive (Isends coalesce only then): an op's call follows the previous
  * op's directly when it did serially, else a filler call (op TC_NONE) sits
  * between them; call 0 is always a filler, the call of a collective member
- * whose call is no op.  Messages carry only send_done, post_time and flags;
- * instances first and n; members rank and call. */
+ * whose call is no op.  Messages carry only send_done, post_time and flags:
+ * the skeleton model has no struct tc_msg array (72 bytes a message), the
+ * steps read the gathered fields (24 bytes, tc_steps_compute_msgs); instances
+ * first and n; members rank and call. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +28,6 @@ struct skel_op {        /* 48 bytes per op */
 	uint32_t region, parent, call;
 	struct tc_op op;     /* op.call: the serial index, to place the fillers */
 };
-struct skel_msg { uint64_t send_done, post_time; uint32_t flags, pad; };
 struct skel_coll { uint32_t first, n; };
 struct skel_member { uint64_t at; uint32_t rank, op; };
 
@@ -35,7 +36,7 @@ struct tc_skel {
 	uint64_t *count;              /* per rank: ops, send ids, receive ids (3 × nranks) */
 	struct skel_op *ops;
 	uint32_t *sends, *recvs;      /* every rank's message ids, in rank order */
-	struct skel_msg *msgs;
+	struct tc_step_msg *msgs;
 	struct skel_coll *colls;
 	struct skel_member *members;
 	size_t nops, nsends, nrecvs, nmsgs, ncolls, nmembers;
@@ -114,9 +115,9 @@ static uint32_t *pack_ids(const struct tc_part *p, bool recv, size_t *nout)
  * members, which carry their place). */
 static void pack_globals(const struct tc_part *p, struct tc_skel *in)
 {
-	struct skel_msg *m = xcalloc(p->nmsgs + 1, sizeof *m);
+	struct tc_step_msg *m = xcalloc(p->nmsgs + 1, sizeof *m);
 	for (size_t i = 0; i < p->nmsgs; i++)
-		m[i] = (struct skel_msg){ p->msgs[i].send_done, p->msgs[i].post_time, p->msgs[i].flags, 0 };
+		m[i] = (struct tc_step_msg){ p->msgs[i].send_done, p->msgs[i].post_time, p->msgs[i].flags, 0 };
 	in->msgs = m, in->nmsgs = p->nmsgs;
 	struct skel_coll *c = xcalloc(p->ncolls + 1, sizeof *c);
 	for (size_t i = 0; i < p->ncolls; i++) c[i] = (struct skel_coll){ p->colls[i].first, p->colls[i].n };
@@ -169,11 +170,6 @@ static void skel_rank(struct tc_rank *R, const struct skel_op *a, uint32_t n, st
  * built); the gathered records are freed before the steps' own memory. */
 static void skel_globals(struct tc_trace *K, const struct tc_steps_dist *g, struct tc_skel *in)
 {
-	struct tc_msg *msgs = xcalloc(g->msgs + 1, sizeof *msgs);
-	for (size_t m = 0; m < in->nmsgs && m < g->msgs; m++) {
-		const struct skel_msg *x = &in->msgs[m];
-		msgs[m].send_done = x->send_done, msgs[m].post_time = x->post_time, msgs[m].flags = x->flags;
-	}
 	struct tc_coll *colls = xcalloc(g->colls + 1, sizeof *colls);
 	for (size_t c = 0; c < in->ncolls && c < g->colls; c++)
 		colls[c].first = in->colls[c].first, colls[c].n = in->colls[c].n;
@@ -185,9 +181,9 @@ static void skel_globals(struct tc_trace *K, const struct tc_steps_dist *g, stru
 		members[b->at] = (struct tc_coll_member){ .rank = b->rank,
 							  .call = b->op < R->nops ? R->ops[b->op].call : 0 };
 	}
-	free(in->msgs), free(in->colls), free(in->members);
-	in->msgs = NULL, in->colls = NULL, in->members = NULL;
-	K->msgs = msgs, K->nmsgs = g->msgs;
+	free(in->colls), free(in->members);
+	in->colls = NULL, in->members = NULL;
+	K->msgs = NULL, K->nmsgs = g->msgs;   /* the fields the steps read: g->skel_msgs */
 	K->colls = colls, K->ncolls = g->colls;
 	K->coll_members = members;
 }
@@ -251,7 +247,14 @@ struct tc_steps *tc_steps_dist_gather(const struct tc_part *p, const struct tc_d
 	if (g->stored) gather_all(d, in);
 	if (g->stored && p->index == 0) {
 		g->skel = skel_build(p, g, in);
-		s = tc_steps_compute(g->skel, o);
+		g->skel_msgs = in->nmsgs >= g->msgs ? in->msgs : NULL;   /* never short: the finish numbered them */
+		if (!g->skel_msgs) {
+			g->skel_msgs = xcalloc(g->msgs + 1, sizeof *g->skel_msgs);
+			if (in->nmsgs) memcpy(g->skel_msgs, in->msgs, in->nmsgs * sizeof *in->msgs);
+			free(in->msgs);
+		}
+		in->msgs = NULL;
+		s = tc_steps_compute_msgs(g->skel, o, g->skel_msgs);
 		in->sends = in->recvs = NULL;   /* the skeleton's now */
 	}
 	tc_skel_free(in);
@@ -282,7 +285,9 @@ void tc_steps_dist_free(struct tc_steps *s, struct tc_steps_dist *g)
 		free(K->ranks[0].send_msgs);
 		free(K->ranks[0].recv_msgs);
 	}
-	free(K->ranks), free(K->msgs), free(K->colls), free(K->coll_members);
+	free(K->ranks), free(K->colls), free(K->coll_members);
 	free(K);
+	free(g->skel_msgs);
 	g->skel = NULL;
+	g->skel_msgs = NULL;
 }

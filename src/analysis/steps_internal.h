@@ -10,6 +10,7 @@ struct steps_build {
 	const struct tc_trace *t;
 	const struct tc_steps_opts *o;
 	struct tc_steps *s;
+	const struct tc_step_msg *mx;   /* the messages' fields when not read from t->msgs */
 	/* op → cev: op k of rank r is cev op2cev[op_base[r] + k] (TC_NONE if none) */
 	uint32_t *op_base, *op2cev;
 	/* partitions before the final sort: cev → dense partition id */
@@ -34,7 +35,16 @@ void steps_partition(struct steps_build *b);
 /* Differential lateness, the metrics' baselines (slots, each step's earliest
  * enter and exit) and the per-step sums (lateness.c); needs cevs with their
  * final global step and partition. */
-void steps_metrics(struct tc_steps *s);
+void steps_metrics(struct tc_steps *s, const struct tc_step_msg *mx);
+
+/* Message id's flags, send_done and post_time: from mx when given (the
+ * skeleton's, tc_steps_compute_msgs), else from the model. */
+static inline struct tc_step_msg steps_msg(const struct tc_trace *t, const struct tc_step_msg *mx, uint32_t id)
+{
+	if (mx) return mx[id];
+	const struct tc_msg *m = &t->msgs[id];
+	return (struct tc_step_msg){ m->send_done, m->post_time, m->flags, 0 };
+}
 
 /* Cev i's times (tc_cev_enter, tc_cev_leave, tc_cev_agg_start). */
 void steps_times(const struct tc_steps *s, uint32_t i, struct tc_cev_times *x);

@@ -78,6 +78,7 @@ void tc_mpi_results_end(struct tc_mpi *M, struct tc_mpi_results *R)
 	}
 	M->steps = R->g;
 	M->steps.skel = NULL;
+	M->steps.skel_msgs = NULL;
 	M->steps_seconds = R->cpu + tc_usage().cpu - t0;
 	M->steps_rss = ((double)tc_peak_rss() - R->peak0) / 1048576.0;
 }
