@@ -1053,6 +1053,43 @@ static void test_rc_own_place_variant(void **state)
 	tc_trace_free(t);
 }
 
+/* A rank's own place slow throughout (rcexcess.c, persistent_runs): the
+ * chain of test_rc_same_work, every rank's work 10 ticks but the tail's 13
+ * (then the head's).  13 is under the outlier bar of the same work's value
+ * (10 + 5), so before the tail read none (probe-mix18: a tail or head 1 ms
+ * slower in 3 ms).  Its context took the others' median for the same work
+ * (typical 5, 10) and measures its run against it: 13 > 10 + max(10/4,
+ * floor), so each of its segments has 3 ticks of persistent excess, and the
+ * slow rank is named, alone. */
+static uint32_t slow_rank_at;
+static uint64_t work_slow_at(uint32_t r, uint32_t i) { (void)i; return r == slow_rank_at ? 13 : 10; }
+
+static void test_rc_own_place_persistent(void **state)
+{
+	(void)state;
+	static const uint32_t slow[] = { 5, 0 };
+	for (int k = 0; k < 2; k++) {
+		slow_rank_at = slow[k];
+		struct tc_trace *t = chain_trace(6, 40, work_slow_at);
+		struct tc_rootcause *rc;
+		struct tc_verdicts *V = verdicts_of(t, &rc);
+		uint32_t r = slow[k], a = rc->act_first[r] + 5;   /* a segment well inside the run */
+		while (tc_rc_act_kind(rc, a) != TC_ACT_COMPUTE) a++;
+		const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, a)];
+		assert_int_equal(C->nranks, 1);
+		assert_int_equal(C->typical, 5);
+		assert_float_equal(C->median, 10, 0);
+		assert_int_equal(tc_rc_act_end(rc, a) - tc_rc_act_start(rc, r, a), 13);
+		assert_float_equal(rc->act_excess[a], 3, 1e-6);
+		const struct tc_verdict *v = expect_claim(V, TC_CAUSE_IMBALANCE, NULL, true);
+		assert_int_equal(v->nranks, 1);
+		assert_int_equal(v->ranks[0], r);
+		tc_verdicts_free(V);
+		tc_rootcause_free(rc);
+		tc_trace_free(t);
+	}
+}
+
 static uint64_t work_delay(uint32_t r, uint32_t i) { return r == 2 && i == 3 ? 60 : 10; }
 
 /* The pipeline of test_rc_pipeline_fill with rank 2 computing 50 s longer in
@@ -2158,6 +2195,7 @@ int main(void)
 		cmocka_unit_test(test_rc_own_context_typical),
 		cmocka_unit_test(test_rc_same_work),
 		cmocka_unit_test(test_rc_own_place_variant),
+		cmocka_unit_test(test_rc_own_place_persistent),
 		cmocka_unit_test(test_rc_pipeline_delay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
