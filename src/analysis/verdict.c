@@ -848,6 +848,10 @@ static void hot_region_window(struct tc_verdicts *V, const struct tc_latency *la
 	}
 }
 
+/* A "none" run whose critical path is at least this share MPI own time says
+ * so (drop_weak). */
+#define NONE_MPI_SHARE 0.3
+
 /* Drops the claims below min_confidence; none left → one "none" claim whose
  * confidence is 1 − the strongest rejected one. */
 static void drop_weak(struct vb *b, const struct tc_verdicts *V, const struct tc_latency *lat)
@@ -870,6 +874,24 @@ static void drop_weak(struct vb *b, const struct tc_verdicts *V, const struct tc
 	ev_add(v, "inter_share", V->msgs ? (double)V->inter / (double)V->msgs : NAN);
 	ev_add(v, "waiting_share", V->span > 0 && N ? V->waiting / (V->span * N) : NAN);
 	ev_add(v, "strongest_rejected", top);
+	/* the critical path's own MPI time, at its usual pace (what is left when no
+	 * cause stands out): a run whose path is mostly transfers is told so, not
+	 * sent to the compute profile (probe-map: a 4 x 4 torus placed by columns,
+	 * already the best placement, 52 % of its path inter-node transfers) */
+	double mpi = V->path_share[TC_CP_MPI_INTRA] + V->path_share[TC_CP_MPI_INTER];
+	ev_add(v, "path_mpi_share", mpi);
+	if (mpi >= NONE_MPI_SHARE) {
+		bool placed = V->path_share[TC_CP_MPI_INTER] > 0 && !V->remap_improved;
+		v->summary = xasprintf("no clear cause: mapping, communication pattern, compute balance and background "
+				       "traffic all look normal, but MPI transfers at their usual pace take %.0f%% of the "
+				       "critical path (%.0f%% between nodes)%s",
+				       100 * mpi, 100 * V->path_share[TC_CP_MPI_INTER],
+				       placed ? "; no placement of the ranks has fewer inter-node messages" : "");
+		v->advice = xasprintf("send fewer, larger messages or overlap them with computation (post the "
+				      "non-blocking calls early, wait late)%s",
+				      placed ? "; the placement cannot shorten them" : "");
+		return;
+	}
 	v->summary = xasprintf("no clear cause: mapping, communication pattern, compute balance and background "
 			       "traffic all look normal");
 	v->advice = xasprintf("nothing to change for communication; look at the profile for compute hot spots");
