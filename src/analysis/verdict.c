@@ -881,12 +881,14 @@ static void drop_weak(struct vb *b, const struct tc_verdicts *V, const struct tc
 	double mpi = V->path_share[TC_CP_MPI_INTRA] + V->path_share[TC_CP_MPI_INTER];
 	ev_add(v, "path_mpi_share", mpi);
 	if (mpi >= NONE_MPI_SHARE) {
-		bool placed = V->path_share[TC_CP_MPI_INTER] > 0 && !V->remap_improved;
+		double inter = V->path_share[TC_CP_MPI_INTER];
+		bool placed = inter > 0 && !V->remap_improved;
+		char between[48] = "";
+		if (inter > 0) snprintf(between, sizeof between, " (%.0f%% between nodes)", 100 * inter);
 		v->summary = xasprintf("no clear cause: mapping, communication pattern, compute balance and background "
 				       "traffic all look normal, but MPI transfers at their usual pace take %.0f%% of the "
-				       "critical path (%.0f%% between nodes)%s",
-				       100 * mpi, 100 * V->path_share[TC_CP_MPI_INTER],
-				       placed ? "; no placement of the ranks has fewer inter-node messages" : "");
+				       "critical path%s%s",
+				       100 * mpi, between, placed ? "; no placement of the ranks has fewer inter-node messages" : "");
 		v->advice = xasprintf("send fewer, larger messages or overlap them with computation (post the "
 				      "non-blocking calls early, wait late)%s",
 				      placed ? "; the placement cannot shorten them" : "");
