@@ -1090,6 +1090,40 @@ static void test_rc_own_place_persistent(void **state)
 	}
 }
 
+/* The "none" run's text (verdict.c, drop_weak): a chain of 4 on one node
+ * whose every send takes 20 ticks, as usual as its 10 ticks of work, has no
+ * cause, and its critical path is mostly those sends: the summary says the
+ * MPI transfers at their usual pace take that share of the path (evidence
+ * path_mpi_share, at least 0.3; none between nodes, so nothing about the
+ * placement), and the advice is about messages.  With 1-tick sends the share
+ * is under 0.3 and the advice points to the compute profile. */
+static uint64_t send_20(uint32_t r) { (void)r; return 20; }
+
+static void test_rc_none_mpi_path(void **state)
+{
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct tc_trace *t = chain_placed(4, 30, work_10, NULL, 1, k ? NULL : send_20);
+		struct tc_rootcause *rc;
+		struct tc_verdicts *V = verdicts_of(t, &rc);
+		assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
+		double mpi = tc_verdict_ev(&V->v[0], "path_mpi_share");
+		assert_float_equal(mpi, rc->share[TC_CP_MPI_INTRA] + rc->share[TC_CP_MPI_INTER], 1e-12);
+		if (k == 0) {
+			assert_true(mpi >= 0.3);
+			assert_non_null(strstr(V->v[0].summary, "MPI transfers at their usual pace take"));
+			assert_null(strstr(V->v[0].summary, "between nodes"));
+			assert_non_null(strstr(V->v[0].advice, "fewer, larger messages"));
+		} else {
+			assert_true(mpi < 0.3);
+			assert_non_null(strstr(V->v[0].advice, "look at the profile for compute hot spots"));
+		}
+		tc_verdicts_free(V);
+		tc_rootcause_free(rc);
+		tc_trace_free(t);
+	}
+}
+
 static uint64_t work_delay(uint32_t r, uint32_t i) { return r == 2 && i == 3 ? 60 : 10; }
 
 /* The pipeline of test_rc_pipeline_fill with rank 2 computing 50 s longer in
@@ -2196,6 +2230,7 @@ int main(void)
 		cmocka_unit_test(test_rc_same_work),
 		cmocka_unit_test(test_rc_own_place_variant),
 		cmocka_unit_test(test_rc_own_place_persistent),
+		cmocka_unit_test(test_rc_none_mpi_path),
 		cmocka_unit_test(test_rc_pipeline_delay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
