@@ -214,20 +214,17 @@ static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *
 	if (tc_mpi_agree(M, &err)) rc = TC_EXIT_OUTPUT;
 	if (rc && M->rank == 0) fprintf(stderr, "tracecomb-mpi: %s: write failed: %s\n", o->out, err);
 	free(err);
-	bool stored = R.g.stored;
-	char *note = R.note ? xstrdup(R.note) : NULL;
-	tc_mpi_results_free(&R);
 	if (M->rank == 0 && rc) out_discard(out);
 	if (M->rank == 0 && !rc) {
 		tmp_path = NULL;
-		if (!(rc = cli_out_close(out)) && stored)
+		if (!(rc = cli_out_close(out)) && R.g.stored)
 			printf("prep: wrote %s (%d processes): the model, span, logical steps and lateness summary stored\n",
 			       o->out, M->size);
 		else if (!rc)
 			printf("prep: wrote %s (%d processes): the model and span stored; %s: computed when it is opened\n",
-			       o->out, M->size, note);
+			       o->out, M->size, R.note);
 	}
-	free(note);
+	tc_mpi_results_free(&R);
 	return rc;
 }
 
