@@ -44,6 +44,11 @@ struct tc_region {
 /* One Enter/Leave pair.  32 bytes.  Calls of a rank are stored in enter order
  * (pre-order), so a call's children follow it and its subtree is contiguous. */
 #define TC_CALL_UNCLOSED 0x1   /* no Leave in the trace: closed at its location's last record */
+/* Only in a model that keeps some of a rank's calls (tracecomb-mpi's skeleton,
+ * analysis_steps_dist.h): the call before this one in the array was not the
+ * one before it in the trace.  The steps coalesce two Isends only when their
+ * calls are neighbours in the trace. */
+#define TC_CALL_APART 0x2
 struct tc_call {
 	uint64_t enter, leave;
 	uint32_t region;

@@ -97,7 +97,7 @@ static void build_cevs(struct steps_build *b)
 				 * with the same parent: no other Leave happened in between */
 				struct tc_cev *last = &v.a[v.n - 1];
 				uint32_t pc = R->ops[last->op + last->nops - 1].call;
-				if (pc + 1 == op->call && R->calls[pc].parent == c->parent) {
+				if (pc + 1 == op->call && !(c->flags & TC_CALL_APART) && R->calls[pc].parent == c->parent) {
 					last->nops++;   /* its calls stay consecutive: tc_cev_leave reads them */
 					b->op2cev[b->op_base[r] + k] = (uint32_t)v.n - 1;
 					continue;

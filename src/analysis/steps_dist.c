@@ -10,10 +10,10 @@
  * fields the steps read (enter, leave, region, parent: the parent is only
  * compared between two ops' calls, so the serial index is kept).  The one
  * other thing read from calls is whether two consecutive ops' calls are
- * consecutive (Isends coalesce only then): an op's call follows the previous
- * op's directly when it did serially, else a filler call (op TC_NONE) sits
- * between them; call 0 is always a filler, the call of a collective member
- * whose call is no op.  Messages carry only send_done, post_time and flags:
+ * consecutive (Isends coalesce only then): an op's call that did not follow
+ * the previous op's serially has TC_CALL_APART (until session 15 a filler
+ * call sat between them: 32 bytes for most ops); call 0 is a filler (op
+ * TC_NONE), the call of a collective member whose call is no op.  Messages carry only send_done, post_time and flags:
  * the skeleton model has no struct tc_msg array (72 bytes a message), the
  * steps read the gathered fields (24 bytes, tc_steps_compute_msgs); instances
  * first and n; members rank and call. */
@@ -26,7 +26,7 @@
 struct skel_op {        /* 48 bytes per op */
 	uint64_t enter, leave;
 	uint32_t region, parent, call;
-	struct tc_op op;     /* op.call: the serial index, to place the fillers */
+	struct tc_op op;     /* op.call: the serial index, to mark the calls apart */
 };
 struct skel_coll { uint32_t first, n; };
 struct skel_member { uint64_t at; uint32_t rank, op; };
@@ -141,24 +141,15 @@ static void gather_all(const struct tc_dist *d, struct tc_skel *in)
 	in->members = gather0(d, in->members, in->nmembers, sizeof *in->members, &in->nmembers);
 }
 
-/* Calls of the skeleton rank whose ops are a[0..n): a filler before the
- * first and wherever two ops' calls were not consecutive. */
-static uint32_t skel_ncalls(const struct skel_op *a, uint32_t n)
-{
-	uint32_t c = 1;
-	for (uint32_t k = 0; k < n; k++) c += 1 + (k > 0 && a[k].op.call != a[k - 1].op.call + 1);
-	return c;
-}
-
 static void skel_rank(struct tc_rank *R, const struct skel_op *a, uint32_t n, struct tc_op *ops, struct tc_call *calls)
 {
 	static const struct tc_call filler = { .region = TC_NONE, .parent = TC_NONE, .op = TC_NONE };
 	uint32_t c = 0;
 	calls[c++] = filler;
 	for (uint32_t k = 0; k < n; k++) {
-		if (k > 0 && a[k].op.call != a[k - 1].op.call + 1) calls[c++] = filler;
+		bool apart = k > 0 && a[k].op.call != a[k - 1].op.call + 1;
 		calls[c] = (struct tc_call){ .enter = a[k].enter, .leave = a[k].leave, .region = a[k].region,
-					     .parent = a[k].parent, .op = k };
+					     .parent = a[k].parent, .op = k, .flags = apart ? TC_CALL_APART : 0 };
 		ops[k] = a[k].op;
 		ops[k].call = c++;
 	}
@@ -198,13 +189,8 @@ static struct tc_trace *skel_build(const struct tc_part *p, const struct tc_step
 	memcpy(K, t, sizeof *K);
 	K->ranks = xcalloc((size_t)nr + 1, sizeof *K->ranks);
 	size_t ncalls = 0, o = 0, so = 0, ro = 0;
-	for (uint32_t r = 0; r < nr; r++) {
-		ncalls += skel_ncalls(in->ops + o, (uint32_t)in->count[r]);
-		o += in->count[r];
-	}
-	struct tc_call *calls = xmalloc((ncalls + 1) * sizeof *calls);
+	struct tc_call *calls = xmalloc((g->ops + nr + 1) * sizeof *calls);   /* a call per op, call 0 of each rank */
 	struct tc_op *ops = xmalloc((g->ops + 1) * sizeof *ops);
-	o = 0, ncalls = 0;
 	for (uint32_t r = 0; r < nr; r++) {
 		struct tc_rank *R = &K->ranks[r];
 		*R = t->ranks[r];

@@ -5,7 +5,7 @@
 #include "distkit.h"
 
 #define NR DK_NR
-struct regs { uint32_t main_, send, recv, isend, irecv, wait, barrier, allreduce; };
+struct regs { uint32_t main_, work, send, recv, isend, irecv, wait, barrier, allreduce; };
 
 static struct tc_trace *define(struct regs *g)
 {
@@ -16,6 +16,7 @@ static struct tc_trace *define(struct regs *g)
 	tc_def_comm(t, "self", 0, NULL, true, false);
 	tc_def_loc(t, 100, "metric", TC_LOC_METRIC, TC_NONE, 0, 0, 0);
 	g->main_ = tc_def_region(t, "main", 0, 0, false);
+	g->work = tc_def_region(t, "work", 0, 0, false);
 	g->send = tc_def_region(t, "MPI_Send", 0, 0, true);
 	g->recv = tc_def_region(t, "MPI_Recv", 0, 0, true);
 	g->isend = tc_def_region(t, "MPI_Isend", 0, 0, true);
@@ -64,6 +65,31 @@ static void recv_call(struct tc_trace *t, const struct regs *g, uint32_t r, uint
 	tcb_leave(t, r, at + 10, g->recv);
 }
 
+/* Two Isends in a row (the steps coalesce them: their calls are neighbours)
+ * and two more, each after a user call (not coalesced), to rank r + 3, all
+ * completed in one Wait; then the 4 receives from rank r - 3. */
+static void isend_pairs(struct tc_trace *t, const struct regs *g, uint32_t r)
+{
+	for (uint64_t k = 0; k < 4; k++) {
+		uint64_t at = 540 + 4 * k + (k >= 2 ? 4 : 0);
+		if (k >= 2) {   /* a user call before each of the last two */
+			call(t, r, at - 3, g->work);
+			tcb_leave(t, r, at - 1, g->work);
+		}
+		call(t, r, at, g->isend);
+		tcb_isend(t, r, at + 1, (r + 3) % NR, 0, 4, 32, 20 + k);
+		tcb_leave(t, r, at + 2, g->isend);
+	}
+	call(t, r, 560, g->wait);
+	for (uint64_t k = 0; k < 4; k++) tcb_isend_complete(t, r, 561 + k, 20 + k);
+	tcb_leave(t, r, 566, g->wait);
+	for (uint64_t k = 0; k < 4; k++) {
+		call(t, r, 570 + 5 * k, g->recv);
+		tcb_recv(t, r, 572 + 5 * k, (r + NR - 3) % NR, 0, 4, 32);
+		tcb_leave(t, r, 573 + 5 * k, g->recv);
+	}
+}
+
 /* Rank r's events. */
 static void rank_events(struct tc_trace *t, const struct regs *g, uint32_t r)
 {
@@ -91,6 +117,7 @@ static void rank_events(struct tc_trace *t, const struct regs *g, uint32_t r)
 	tcb_isend_complete(t, r, 521, 7);
 	tcb_irecv(t, r, 522, (r + NR - 2) % NR, 0, 2, 128, 8);
 	tcb_leave(t, r, 530, g->wait);
+	isend_pairs(t, g, r);
 	for (uint64_t b = 0; b < (r == 4 ? 1u : 2u); b++) coll(t, r, 600 + b * 50, g->barrier, 0, 0);
 	if (r % 2) {   /* sub-communicator: 1 sends to local rank 2 (world 5); rank 3's op differs */
 		coll(t, r, 700, g->allreduce, r == 3 ? 12 : 11, 1);

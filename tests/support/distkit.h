@@ -3,7 +3,8 @@
  * lack (sends nobody receives, a receive without a send, a clock violation,
  * a size mismatch, a sub-communicator with comm-local peers, an operation
  * mismatch, an incomplete instance, COMM_SELF collectives, a location of no
- * rank, non-blocking messages, late senders and receivers, rooted and scan
+ * rank, non-blocking messages (Isends in a row, which the steps coalesce, and
+ * two apart), late senders and receivers, rooted and scan
  * collectives entered at different times), and P threads joined by a struct
  * tc_dist of barriers, each a "process" holding only its share. */
 #ifndef TC_DISTKIT_H

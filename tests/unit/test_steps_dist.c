@@ -165,6 +165,11 @@ static void test_dist_equals_serial(void **state)
 		if (flip[k]) *flip[k] = !*flip[k];
 		struct tc_steps *steps = tc_steps_compute(t, &o);
 		assert_true(steps->ncevs > 0 && t->nmsgs > 0 && t->ncolls > 0);
+		/* every rank's two Isends in a row are one cev, the two apart are not
+		 * (the skeleton keeps that with TC_CALL_APART, not filler calls) */
+		uint32_t coalesced = 0;
+		for (uint32_t i = 0; i < steps->ncevs; i++) coalesced += steps->cevs[i].nops == 2;
+		assert_int_equal(coalesced, o.coalesce_isends ? DK_NR : 0);
 		run(t, span, steps, &o, TC_SKEL_BOUND_DEFAULT, !o.caller_merge);
 		if (k == 0) run(t, span, steps, &o, 0, false);   /* over the bound: nothing gathered */
 		tc_steps_free(steps);
