@@ -128,7 +128,7 @@ corpus: deps
 
 # the same runner on the other case tables, contrib/corpus/<set>.sh: holdout (other parameters),
 # fresh (written after the method was frozen) and the ramp probes → $(BUILD)/corpus-<set>/<case>/
-corpus-holdout corpus-fresh corpus-probe-ramp corpus-probe-ramp2 corpus-probe-mix corpus-probe-mix2 corpus-probe-slow corpus-probe-episode corpus-probe-mix3 corpus-probe-mix4 corpus-probe-mix5 corpus-probe-mix6 corpus-probe-parallel corpus-probe-place corpus-probe-extra corpus-probe-defaults corpus-probe-wide corpus-probe-mix7 corpus-probe-mix8 corpus-probe-odd corpus-probe-mix9 corpus-probe-mix10 corpus-probe-tags corpus-probe-mix11 corpus-probe-mw corpus-probe-mix12 corpus-probe-mix13 corpus-probe-mix14 corpus-probe-mix15 corpus-probe-mix16 corpus-probe-tail corpus-probe-mix17 corpus-probe-link corpus-probe-mix18 corpus-probe-jitter corpus-probe-map corpus-probe-wide2: corpus-%: deps
+corpus-holdout corpus-fresh corpus-probe-ramp corpus-probe-ramp2 corpus-probe-mix corpus-probe-mix2 corpus-probe-slow corpus-probe-episode corpus-probe-mix3 corpus-probe-mix4 corpus-probe-mix5 corpus-probe-mix6 corpus-probe-parallel corpus-probe-place corpus-probe-extra corpus-probe-defaults corpus-probe-wide corpus-probe-mix7 corpus-probe-mix8 corpus-probe-odd corpus-probe-mix9 corpus-probe-mix10 corpus-probe-tags corpus-probe-mix11 corpus-probe-mw corpus-probe-mix12 corpus-probe-mix13 corpus-probe-mix14 corpus-probe-mix15 corpus-probe-mix16 corpus-probe-tail corpus-probe-mix17 corpus-probe-link corpus-probe-mix18 corpus-probe-jitter corpus-probe-map corpus-probe-wide2 corpus-probe-mix19: corpus-%: deps
 	@$(MAKE) --no-print-directory -C contrib BUILD=$(abspath $(BUILD))/contrib CORPUS=$(abspath $(BUILD))/corpus-$* \
 		CORPUS_SET=$* corpus
 
