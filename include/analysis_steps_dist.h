@@ -46,14 +46,14 @@ struct tc_steps *tc_steps_dist(const struct tc_part *p, const struct tc_dist *d,
  * bytes of the cache file are written, docs/scale.md "Process 0's memory").
  * The pack (collective) sets *g on every process and copies this process's
  * skeleton records out of the part when they are to be gathered; the
- * gather (collective, takes k) brings them to process 0, which builds the
+ * gather (collective, takes in) brings them to process 0, which builds the
  * skeleton and computes the steps: of the part it reads only the
  * definitions, scalars and per-rank counts. */
 struct tc_skel;
 struct tc_skel *tc_steps_dist_pack(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
 				   uint64_t bound, struct tc_steps_dist *g);
 struct tc_steps *tc_steps_dist_gather(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
-				      struct tc_skel *k, struct tc_steps_dist *g);
+				      struct tc_skel *in, struct tc_steps_dist *g);
 /* A pack not gathered (an error between the halves). */
 void tc_skel_free(struct tc_skel *k);
 void tc_steps_dist_free(struct tc_steps *s, struct tc_steps_dist *g);

@@ -13,10 +13,11 @@
  * consecutive (Isends coalesce only then): an op's call that did not follow
  * the previous op's serially has TC_CALL_APART (until session 15 a filler
  * call sat between them: 32 bytes for most ops); call 0 is a filler (op
- * TC_NONE), the call of a collective member whose call is no op.  Messages carry only send_done, post_time and flags:
- * the skeleton model has no struct tc_msg array (72 bytes a message), the
- * steps read the gathered fields (24 bytes, tc_steps_compute_msgs); instances
- * first and n; members rank and call. */
+ * TC_NONE), the call of a collective member whose call is no op.  Messages
+ * carry only send_done, post_time and flags: the skeleton model has no
+ * struct tc_msg array (72 bytes a message), the steps read the gathered
+ * fields (24 bytes, tc_steps_compute_msgs); instances first and n; members
+ * rank and call. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,21 +225,19 @@ struct tc_skel *tc_steps_dist_pack(const struct tc_part *p, const struct tc_dist
 }
 
 struct tc_steps *tc_steps_dist_gather(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
-				      struct tc_skel *k, struct tc_steps_dist *g)
+				      struct tc_skel *in, struct tc_steps_dist *g)
 {
 	struct tc_steps_opts def;
 	if (!o) tc_steps_default_opts(&def), o = &def;
-	struct tc_skel *in = k;
 	struct tc_steps *s = NULL;
 	if (g->stored) gather_all(d, in);
 	if (g->stored && p->index == 0) {
 		g->skel = skel_build(p, g, in);
-		g->skel_msgs = in->nmsgs >= g->msgs ? in->msgs : NULL;   /* never short: the finish numbered them */
-		if (!g->skel_msgs) {
-			g->skel_msgs = xcalloc(g->msgs + 1, sizeof *g->skel_msgs);
-			if (in->nmsgs) memcpy(g->skel_msgs, in->msgs, in->nmsgs * sizeof *in->msgs);
-			free(in->msgs);
+		if (in->nmsgs < g->msgs) {   /* never: the finish numbered them; zeros as a message without fields */
+			in->msgs = xreallocarray(in->msgs, g->msgs + 1, sizeof *in->msgs);
+			memset(in->msgs + in->nmsgs, 0, (g->msgs - in->nmsgs) * sizeof *in->msgs);
 		}
+		g->skel_msgs = in->msgs;
 		in->msgs = NULL;
 		s = tc_steps_compute_msgs(g->skel, o, g->skel_msgs);
 		in->sends = in->recvs = NULL;   /* the skeleton's now */

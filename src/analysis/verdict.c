@@ -879,24 +879,22 @@ static void drop_weak(struct vb *b, const struct tc_verdicts *V, const struct tc
 	 * sent to the compute profile (probe-map: a 4 x 4 torus placed by columns,
 	 * already the best placement, 52 % of its path inter-node transfers) */
 	double mpi = V->path_share[TC_CP_MPI_INTRA] + V->path_share[TC_CP_MPI_INTER];
+	double inter = V->path_share[TC_CP_MPI_INTER];
 	ev_add(v, "path_mpi_share", mpi);
-	if (mpi >= NONE_MPI_SHARE) {
-		double inter = V->path_share[TC_CP_MPI_INTER];
-		bool placed = inter > 0 && !V->remap_improved;
-		char between[48] = "";
-		if (inter > 0) snprintf(between, sizeof between, " (%.0f%% between nodes)", 100 * inter);
-		v->summary = xasprintf("no clear cause: mapping, communication pattern, compute balance and background "
-				       "traffic all look normal, but MPI transfers at their usual pace take %.0f%% of the "
-				       "critical path%s%s",
-				       100 * mpi, between, placed ? "; no placement of the ranks has fewer inter-node messages" : "");
-		v->advice = xasprintf("send fewer, larger messages or overlap them with computation (post the "
-				      "non-blocking calls early, wait late)%s",
-				      placed ? "; the placement cannot shorten them" : "");
-		return;
-	}
+	bool transfers = mpi >= NONE_MPI_SHARE, placed = transfers && inter > 0 && !V->remap_improved;
+	char tail[192] = "";
+	if (transfers)
+		snprintf(tail, sizeof tail, ", but MPI transfers at their usual pace take %.0f%% of the critical path", 100 * mpi);
+	if (transfers && inter > 0)
+		snprintf(tail + strlen(tail), sizeof tail - strlen(tail), " (%.0f%% between nodes)", 100 * inter);
 	v->summary = xasprintf("no clear cause: mapping, communication pattern, compute balance and background "
-			       "traffic all look normal");
-	v->advice = xasprintf("nothing to change for communication; look at the profile for compute hot spots");
+			       "traffic all look normal%s%s",
+			       tail, placed ? "; no placement of the ranks has fewer inter-node messages" : "");
+	v->advice = xasprintf("%s%s",
+			      transfers ? "send fewer, larger messages or overlap them with computation (post the "
+					  "non-blocking calls early, wait late)"
+					: "nothing to change for communication; look at the profile for compute hot spots",
+			      placed ? "; the placement cannot shorten them" : "");
 }
 
 struct tc_verdicts *tc_verdicts_compute(const struct tc_trace *t, const struct tc_latency *lat,
