@@ -18,6 +18,7 @@
 
 #include "analysis_rootcause.h"
 #include "analysis_span.h"
+#include "rcwait_internal.h"
 #include "u64map.h"
 
 const char *const tc_wait_edge_names[TC_WE_COUNT] = { "none", "late_sender", "late_receiver", "collective" };
@@ -89,12 +90,8 @@ static uint64_t mix(uint64_t h, uint64_t x)
 
 /* --- 1. activities ------------------------------------------------------------ */
 
-/* An Isend of the rank at hand completed inside a Wait: (Wait call, message). */
-struct nbdone { uint32_t call, msg; };
-struct coll_ready;
 struct build;
-static void rank_isends(struct build *b, uint32_t r);
-static void call_wait(struct build *b, uint32_t r, struct tc_act *a);
+static const struct rc_ops serial_ops;  /* rc_call_wait's sources over the whole model */
 
 /* A rank's first compute segment (no previous MPI call) and its context key
  * without the previous call (first_segments). */
@@ -184,9 +181,9 @@ struct build {
 	const struct tc_trace *t;
 	struct tc_rootcause *rc;
 	struct acts acts;
-	VEC(struct nbdone) nb;            /* the rank's Isends completed in Waits (rank_isends) */
-	size_t nbpos;                     /* the cursor into nb */
-	struct coll_ready *coll;
+	rc_nbvec nb;                      /* the rank's Isends completed in Waits (rc_rank_isends) */
+	struct rc_src src;                /* rc_call_wait's (serial_ops); src.nbpos: the cursor into nb */
+	struct rc_coll *coll;             /* per collective instance, set on first use */
 	double scale_bin[65];             /* compute time by log2 duration (compute_scale) */
 	uint64_t rank_bin[65];            /* the rank at hand's, in ticks (exact): folded into scale_bin
 	                                     at its end, not a floating-point sum per segment */
@@ -202,7 +199,7 @@ struct build {
 	VEC(struct tc_recv) rx;           /* the current rank's receives (R->recv_msgs order) */
 	uint8_t *coll_shape;              /* per collective instance: COLL_* (0: not seen yet) */
 	uint32_t coll_place;              /* the rank at hand's place among its last instance's members */
-	uint32_t *progress_hint;          /* per receiver: where late_receiver_progress last looked */
+	uint32_t *progress_hint;          /* per receiver: where rc_progress_ready last looked */
 	uint64_t *numbered;               /* per message: its pair numbers its messages (numbering_tags) */
 	uint32_t *node;                   /* per rank: its node (tc_same_node without a call per message) */
 };
@@ -433,7 +430,7 @@ static uint64_t call_bytes(struct build *b, uint32_t r, uint32_t ci, uint8_t *in
 	 * intra-node Waits): the rank's list from the cursor on (call_wait moves it
 	 * past this call afterwards) */
 	const uint32_t *node = b->node, here = node[r];
-	for (size_t k = b->nbpos; k < b->nb.n && b->nb.a[k].call <= ci; k++)
+	for (size_t k = b->src.nbpos; k < b->nb.n && b->nb.a[k].call <= ci; k++)
 		if (b->nb.a[k].call == ci) *inter |= node[t->msgs[b->nb.a[k].msg].dst] != here;
 	if (c->op == TC_NONE) return 0;
 	const struct tc_op *op = &t->ranks[r].ops[c->op];
@@ -489,7 +486,7 @@ static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = ci, .partner = TC_NONE, .kind = TC_ACT_MPI,
 			    .inter = inter };
 	a.ctx = ctx_of(b, r, key, 0, 0, 0, TC_ACT_MPI, c->region, inter, bucket);
-	call_wait(b, r, &a);
+	rc_call_wait(t, &serial_ops, &b->src, r, &a);
 	push_act(&b->acts, &a);
 }
 
@@ -521,45 +518,40 @@ static void rank_activities(struct build *b, uint32_t r, uint64_t t0, uint64_t t
 	const struct tc_trace *t = b->t;
 	const struct tc_rank *R = &t->ranks[r];
 	rank_receives(b, r);
-	rank_isends(b, r);
+	rc_rank_isends(t, R, t->msgs, 0, &b->nb);
+	b->src.nbpos = 0;
 	b->prev_ctx = TC_NONE;
 	b->prev2_ctx = TC_NONE;
 	b->coll_place = 0;
-	uint64_t cur = t0, gap_sig = 0;
+	uint64_t gap_sig = 0;
 	const struct tc_call *prev = NULL;
 	/* call_tag of prev and of the next call; prev's is known when a compute
 	 * segment came before it (its next call) */
 	uint64_t tags[2] = { call_tag(b, r, NULL), 0 };
 	bool prev_tag = true;
-	uint32_t mpi_depth_end = 0; /* calls below this index are inside the last MPI call */
-	for (uint32_t i = 0; i < R->ncalls; i++) {
+	struct rc_walk w;
+	rc_walk_begin(&w, t, R, b->is_bound, t0, t1);
+	uint32_t i;
+	uint64_t s, e;
+	for (int k; (k = rc_walk_next(&w, &i, &s, &e)) != RC_WALK_END;) {
 		const struct tc_call *c = &R->calls[i];
-		if (i < mpi_depth_end) continue;
-		if (c->leave <= t0 && !(c->leave == t0 && c->enter == t0)) continue;
-		if (c->enter >= t1) break;
-		if (!tc_call_outermost_mpi(t, R, c)) {
-			if (c->region < t->nregions && c->enter >= cur) gap_sig = mix(gap_sig, c->region + 1);
+		if (k == RC_WALK_USER) {
+			if (c->region < t->nregions && c->enter >= w.cur) gap_sig = mix(gap_sig, c->region + 1);
 			continue;
 		}
-		/* skip the MPI call's subtree */
-		uint32_t j = i + 1;
-		while (j < R->ncalls && R->calls[j].depth > c->depth) j++;
-		mpi_depth_end = j;
-		if (b->is_bound[c->region]) continue;
-		uint64_t s = TC_MAX(c->enter, cur), e = TC_MIN(c->leave, t1);
-		if (e < s) e = s;
-		if (s > cur) {
+		if (s > w.cur) {
 			if (!prev_tag) tags[0] = call_tag(b, r, prev);
 			tags[1] = call_tag(b, r, c);
-			push_compute(b, r, cur, s, prev, c, i, gap_sig, tags);
+			push_compute(b, r, w.cur, s, prev, c, i, gap_sig, tags);
 			tags[0] = tags[1];  /* c's: the next prev's */
 		}
-		prev_tag = s > cur;
+		prev_tag = s > w.cur;
 		push_mpi(b, r, s, e, i);
-		cur = e;
+		w.cur = e;
 		prev = c;
 		gap_sig = 0;
 	}
+	uint64_t cur = w.cur;
 	if (cur < t1) {
 		if (!prev_tag) tags[0] = call_tag(b, r, prev);
 		tags[1] = call_tag(b, r, NULL);
@@ -623,60 +615,48 @@ static void acts_keep(struct tc_rootcause *rc, struct acts *v)
 	rc->act_outlier = tc_rc_big(n ? n : 1);
 }
 
-/* --- 2. wait / own ---------------------------------------------------------------- */
+/* --- 2. wait / own (the rules: rcwait_internal.h) ------------------------------------ */
+
+bool *rc_bound_regions(const struct tc_trace *t)
+{
+	bool *b = xcalloc(t->nregions + 1, sizeof *b);
+	for (uint32_t g = 0; g < t->nregions; g++) b[g] = tc_region_is_init(t, g) || tc_region_is_finalize(t, g);
+	return b;
+}
 
 static int nbdone_cmp(const void *x, const void *y)
 {
-	const struct nbdone *a = x, *b = y;
+	const struct rc_nbdone *a = x, *b = y;
 	if (a->call != b->call) return a->call < b->call ? -1 : 1;
 	return a->msg < b->msg ? -1 : a->msg > b->msg;
 }
 
-/* Rank r's Isends completed inside a Wait, into b->nb, sorted, before its
- * activity pass (the late-receiver rule of its Waits reads them through a
- * forward cursor): its messages in order, each one's Wait found by a
- * galloping search from the previous message's call (a rank's messages come
- * in time order), sorted only when they are out of order.  Per rank, in a
- * buffer reused from rank to rank: one pass over all messages into an array
- * of them was 24 MB of fresh memory on the bench archive. */
-static void rank_isends(struct build *b, uint32_t r)
+/* Rank R's Isends completed inside a Wait, sorted, before its activity pass
+ * (the late-receiver rule of its Waits reads them through a forward cursor):
+ * its messages in order, each one's Wait found by a galloping search from the
+ * previous message's call (a rank's messages come in time order), sorted only
+ * when they are out of order.  Per rank, in a buffer reused from rank to
+ * rank: one pass over all messages into an array of them was 24 MB of fresh
+ * memory on the bench archive. */
+void rc_rank_isends(const struct tc_trace *t, const struct tc_rank *R, const struct tc_msg *msgs, uint64_t first,
+		    rc_nbvec *nb)
 {
-	const struct tc_trace *t = b->t;
-	const struct tc_rank *R = &t->ranks[r];
 	uint32_t hint = 0;
 	bool sorted = true;
-	b->nb.n = 0;
-	b->nbpos = 0;
+	nb->n = 0;
 	for (uint32_t k = 0; k < R->nsend_msgs; k++) {
 		uint32_t i = R->send_msgs[k];
-		const struct tc_msg *m = &t->msgs[i];
+		const struct tc_msg *m = &msgs[i - first];
 		if (!(m->flags & TC_MSG_NB_SEND)) continue;
 		uint32_t c = tc_call_at_hint(R, &hint, m->send_done);
 		while (c != TC_NONE && !tc_call_outermost_mpi(t, R, &R->calls[c])) c = R->calls[c].parent;
 		if (c == TC_NONE || c == m->send_call) continue;
 		if (t->regions[R->calls[c].region].kind != TC_RK_MPI_WAIT) continue;
-		struct nbdone x = { c, i };
-		if (b->nb.n && nbdone_cmp(&b->nb.a[b->nb.n - 1], &x) > 0) sorted = false;
-		VEC_PUSH(b->nb, x);
+		struct rc_nbdone x = { c, i };
+		if (nb->n && nbdone_cmp(&nb->a[nb->n - 1], &x) > 0) sorted = false;
+		VEC_PUSH(*nb, x);
 	}
-	if (b->nb.n && !sorted) qsort(b->nb.a, b->nb.n, sizeof *b->nb.a, nbdone_cmp);
-}
-
-struct readiness { uint64_t ready; uint32_t partner; uint8_t edge; };
-
-static void candidate(struct readiness *r, uint64_t when, uint32_t who, uint8_t edge)
-{
-	if (r->partner == TC_NONE || when > r->ready) {
-		r->ready = when;
-		r->partner = who;
-		r->edge = edge;
-	}
-}
-
-/* Late receiver: a message of ours held until its receive was posted. */
-static void late_receiver(const struct tc_msg *m, const struct tc_act *a, struct readiness *rd)
-{
-	if (m->post_time > a->start && a->end > m->post_time) candidate(rd, m->post_time, m->dst, TC_WE_LATE_RECEIVER);
+	if (nb->n && !sorted) qsort(nb->a, nb->n, sizeof *nb->a, nbdone_cmp);
 }
 
 #define PROGRESS_SCAN 64  /* calls of the receiver looked at, at most */
@@ -691,55 +671,43 @@ static void late_receiver(const struct tc_msg *m, const struct tc_act *a, struct
  * in the send's interval; never when it was inside one at the send's start
  * (it was progressing).  Only the calls entered in the interval are looked
  * at, up to PROGRESS_SCAN. */
-static void late_receiver_progress(const struct tc_trace *t, const struct tc_msg *m, const struct tc_act *a,
-				   uint32_t *hints, struct readiness *rd)
+bool rc_progress_ready(const struct tc_trace *t, const struct tc_rank *R, uint32_t *hint, uint64_t start, uint64_t end,
+		       uint64_t *enter)
 {
-	if (m->post_time < a->end || m->dst >= t->nranks || a->end <= a->start) return;
-	const struct tc_rank *R = &t->ranks[m->dst];
-	uint32_t lo = tc_call_first_after(R, &hints[m->dst], a->start);
+	uint32_t lo = tc_call_first_after(R, hint, start);
 	for (uint32_t c = lo ? lo - 1 : TC_NONE; c != TC_NONE; c = R->calls[c].parent)
-		if (R->calls[c].leave >= a->start && tc_call_is_mpi(t, &R->calls[c])) return;
-	for (uint32_t c = lo; c < R->ncalls && c < lo + PROGRESS_SCAN && R->calls[c].enter < a->end; c++)
+		if (R->calls[c].leave >= start && tc_call_is_mpi(t, &R->calls[c])) return false;
+	for (uint32_t c = lo; c < R->ncalls && c < lo + PROGRESS_SCAN && R->calls[c].enter < end; c++)
 		if (tc_call_is_mpi(t, &R->calls[c])) {
-			candidate(rd, R->calls[c].enter, m->dst, TC_WE_LATE_RECEIVER);
-			return;
+			*enter = R->calls[c].enter;
+			return true;
 		}
+	return false;
 }
 
 /* Per collective instance, computed once (not once per member: O(members)
  * instead of O(members²)): the last member's enter and, for rooted
  * collectives, every member's enter sorted (docs/rootcause.md, "Rooted
  * collectives"). */
-struct coll_enter { uint64_t e; uint32_t rank; };
-struct coll_ready { uint64_t latest; uint32_t who; bool done; struct coll_enter *sorted; };
-
 static int coll_enter_cmp(const void *a, const void *b)
 {
-	const struct coll_enter *x = a, *y = b;
+	const struct rc_coll_enter *x = a, *y = b;
 	if (x->e != y->e) return x->e < y->e ? -1 : 1;
 	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
-static const struct coll_ready *coll_ready_of(const struct tc_trace *t, struct coll_ready *cache, uint32_t ci,
-					      bool rooted)
+void rc_coll_set(struct rc_coll *c, struct rc_coll_enter *m, uint32_t n, uint8_t op)
 {
-	struct coll_ready *c = &cache[ci];
-	const struct tc_coll *co = &t->colls[ci];
-	const struct tc_coll_member *m = &t->coll_members[co->first];
-	if (!c->done) {
-		*c = (struct coll_ready){ .who = TC_NONE, .done = true };
-		for (uint32_t k = 0; k < co->n; k++) {
-			uint64_t e = t->ranks[m[k].rank].calls[m[k].call].enter;
-			if (c->who == TC_NONE || e > c->latest) { c->latest = e; c->who = m[k].rank; }
-		}
+	enum tc_coll_class cc = tc_coll_class(op);
+	*c = (struct rc_coll){ .who = TC_NONE, .n = n, .rooted = cc == TC_CC_ONE2ALL || cc == TC_CC_ALL2ONE, .done = true };
+	for (uint32_t k = 0; k < n; k++)
+		if (c->who == TC_NONE || m[k].e > c->latest) c->latest = m[k].e, c->who = m[k].rank;
+	if (c->rooted) {
+		qsort(m, n, sizeof *m, coll_enter_cmp);
+		c->sorted = m;
+	} else {
+		free(m);
 	}
-	if (rooted && !c->sorted) {
-		c->sorted = xmalloc((size_t)co->n * sizeof *c->sorted);
-		for (uint32_t k = 0; k < co->n; k++)
-			c->sorted[k] = (struct coll_enter){ t->ranks[m[k].rank].calls[m[k].call].enter, m[k].rank };
-		qsort(c->sorted, co->n, sizeof *c->sorted, coll_enter_cmp);
-	}
-	return c;
 }
 
 /* Rooted collectives (1-N, N-1) run as trees in real MPI libraries: an inner
@@ -749,62 +717,62 @@ static const struct coll_ready *coll_ready_of(const struct tc_trace *t, struct c
  * ready time is the latest such enter.  For the root of an N-1 collective
  * this is Scalasca's latest non-root; for a non-root of a 1-N collective it
  * is at least the root's enter. */
-static void coll_readiness(const struct tc_trace *t, uint32_t r, uint32_t ci, const struct tc_act *a,
-			   struct coll_ready *cache, struct readiness *rd)
+void rc_coll_candidate(const struct rc_coll *c, uint32_t r, uint64_t end, struct rc_ready *rd)
 {
-	const struct tc_coll *co = &t->colls[ci];
-	enum tc_coll_class cc = tc_coll_class(co->op);
-	bool rooted = cc == TC_CC_ONE2ALL || cc == TC_CC_ALL2ONE;
-	const struct coll_ready *c = coll_ready_of(t, cache, ci, rooted);
-	if (!rooted) {
-		if (c->who != r) candidate(rd, c->latest, c->who, TC_WE_COLLECTIVE);
+	if (c->n < 2) return;
+	if (!c->rooted) {
+		if (c->who != r) rc_candidate(rd, c->latest, c->who, TC_WE_COLLECTIVE);
 		return;
 	}
-	size_t lo = 0, hi = co->n;    /* first member entering at or after our exit */
+	size_t lo = 0, hi = c->n;    /* first member entering at or after our exit */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (c->sorted[mid].e < a->end) lo = mid + 1;
+		if (c->sorted[mid].e < end) lo = mid + 1;
 		else hi = mid;
 	}
 	while (lo > 0 && c->sorted[lo - 1].rank == r) lo--;
-	if (lo > 0) candidate(rd, c->sorted[lo - 1].e, c->sorted[lo - 1].rank, TC_WE_COLLECTIVE);
+	if (lo > 0) rc_candidate(rd, c->sorted[lo - 1].e, c->sorted[lo - 1].rank, TC_WE_COLLECTIVE);
 }
 
-static void call_wait(struct build *b, uint32_t r, struct tc_act *a)
+/* The serial sources (struct rc_src), over the whole model. */
+static void serial_recv(const void *ctx, uint32_t r, const struct tc_op *op, struct rc_ready *rd)
 {
-	const struct tc_trace *t = b->t;
-	const struct nbdone *nb = b->nb.a;
-	size_t nnb = b->nb.n, *nbpos = &b->nbpos;
-	const struct tc_call *c = &t->ranks[r].calls[a->call];
-	if (c->op == TC_NONE) return;
-	const struct tc_op *op = &t->ranks[r].ops[c->op];
-	uint8_t kind = t->regions[c->region].kind;
-	struct readiness rd = { 0, TC_NONE, TC_WE_NONE };
-	if (op->nrecv && (kind == TC_RK_MPI_RECV || kind == TC_RK_MPI_WAIT || kind == TC_RK_MPI_SENDRECV)) {
-		const struct tc_recv *v = b->rx.a + op->first_recv;
-		for (uint32_t i = 0; i < op->nrecv; i++) candidate(&rd, v[i].send_enter, v[i].src, TC_WE_LATE_SENDER);
-	}
-	if (op->nsend && (kind == TC_RK_MPI_SEND || kind == TC_RK_MPI_SENDRECV)) {
-		const uint32_t *s = tc_op_sends(t, r, op);
-		for (uint32_t i = 0; i < op->nsend; i++) {
-			late_receiver(&t->msgs[s[i]], a, &rd);
-			late_receiver_progress(t, &t->msgs[s[i]], a, b->progress_hint, &rd);
-		}
-	}
-	if (kind == TC_RK_MPI_WAIT && nnb) {
-		/* calls come in order: the cursor only moves forward */
-		size_t lo = *nbpos;
-		while (lo < nnb && nb[lo].call < a->call) lo++;
-		*nbpos = lo;
-		for (; lo < nnb && nb[lo].call == a->call; lo++) late_receiver(&t->msgs[nb[lo].msg], a, &rd);
-	}
-	if (op->coll != TC_NONE && kind == TC_RK_MPI_COLL && t->colls[op->coll].n >= 2)
-		coll_readiness(t, r, op->coll, a, b->coll, &rd);
-	if (rd.partner == TC_NONE || rd.ready <= a->start) return;
-	a->ready = TC_MIN(rd.ready, a->end);
-	a->partner = rd.partner;
-	a->edge = rd.edge;
+	const struct build *b = ctx;
+	const struct tc_recv *v = b->rx.a + op->first_recv;
+	(void)r;
+	for (uint32_t i = 0; i < op->nrecv; i++) rc_candidate(rd, v[i].send_enter, v[i].src, TC_WE_LATE_SENDER);
 }
+
+static const struct tc_msg *serial_msg(const void *ctx, uint32_t id)
+{
+	const struct build *b = ctx;
+	return &b->t->msgs[id];
+}
+
+static void serial_progress(const void *ctx, const struct tc_msg *m, const struct tc_act *a, struct rc_ready *rd)
+{
+	const struct build *b = ctx;
+	uint64_t e;
+	if (rc_progress_ready(b->t, &b->t->ranks[m->dst], &b->progress_hint[m->dst], a->start, a->end, &e))
+		rc_candidate(rd, e, m->dst, TC_WE_LATE_RECEIVER);
+}
+
+static void serial_coll(const void *ctx, uint32_t r, uint32_t ci, const struct tc_act *a, struct rc_ready *rd)
+{
+	const struct build *b = ctx;
+	const struct tc_trace *t = b->t;
+	struct rc_coll *c = &b->coll[ci];
+	if (!c->done) {
+		const struct tc_coll *co = &t->colls[ci];
+		const struct tc_coll_member *m = &t->coll_members[co->first];
+		struct rc_coll_enter *e = xmalloc(((size_t)co->n + 1) * sizeof *e);
+		for (uint32_t k = 0; k < co->n; k++) e[k] = (struct rc_coll_enter){ t->ranks[m[k].rank].calls[m[k].call].enter, m[k].rank };
+		rc_coll_set(c, e, co->n, co->op);
+	}
+	rc_coll_candidate(c, r, a->end, rd);
+}
+
+static const struct rc_ops serial_ops = { serial_recv, serial_msg, serial_progress, serial_coll };
 
 /* The length of the compute segments that hold most of the compute time: the
  * time-weighted median, from a histogram of log2 durations (O(n); the
@@ -937,15 +905,14 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	rc->t0 = sp ? sp->t0 : t->tmin;
 	rc->t1 = sp ? sp->t1 : t->tmax;
 	struct build b = { .t = t, .rc = rc };
-	struct coll_ready *cache = xcalloc(t->ncolls ? t->ncolls : 1, sizeof *cache);
-	b.coll = cache;
+	b.coll = xcalloc(t->ncolls ? t->ncolls : 1, sizeof *b.coll);
+	b.src = (struct rc_src){ .ctx = &b, .nb = &b.nb };
 	u64map_init(&b.keys);
 	u64map_init(&b.steady);
 	b.first_ctx = TC_NONE;
 	b.coll_shape = xcalloc(t->ncolls ? t->ncolls : 1, 1);
 	b.progress_hint = xcalloc(N ? N : 1, sizeof *b.progress_hint);
-	b.is_bound = xcalloc(t->nregions + 1, sizeof *b.is_bound);
-	for (uint32_t g = 0; g < t->nregions; g++) b.is_bound[g] = tc_region_is_init(t, g) || tc_region_is_finalize(t, g);
+	b.is_bound = rc_bound_regions(t);
 	rc->act_first = xcalloc((size_t)N + 1, sizeof *rc->act_first);
 	rc->rank_t0 = xcalloc((size_t)N + 1, sizeof *rc->rank_t0);
 	acts_alloc(t, &b.acts);
@@ -975,8 +942,8 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	u64map_free(&b.keys);
 	free(b.is_bound);
 	VEC_FREE(b.nb);
-	for (uint32_t ci = 0; ci < t->ncolls; ci++) free(cache[ci].sorted);
-	free(cache);
+	for (uint32_t ci = 0; ci < t->ncolls; ci++) rc_coll_free(&b.coll[ci]);
+	free(b.coll);
 	tc_rc_phase_done(rc, TC_RCP_ACTIVITIES, &mark);
 	rc->wait_s = xcalloc(N ? N : 1, sizeof *rc->wait_s);
 	tc_rc_excess(t, rc, compute_scale(t, b.scale_bin), &mark);
