@@ -9,6 +9,8 @@
 #define TC_ANALYSIS_REPLAY_H
 
 #include "analysis_profile.h"
+#include "analysis_rootcause.h"
+#include "analysis_span.h"
 #include "analysis_waitstate.h"
 #include "part.h"
 
@@ -26,11 +28,37 @@ void tc_profile_tables_dist(const struct tc_part *p, const struct tc_dist *d, st
  * of each part (the report's list: at, n_all in analysis_waitstate.h). */
 struct tc_waitstates *tc_waitstates_dist(const struct tc_part *p, const struct tc_dist *d, size_t longest);
 
-/* All of them: what `report` shows of the profile and wait states. */
+/* The root causes' wait/own split (docs/rootcause.md §2) per rank: what the
+ * serial tc_rootcause holds of each rank's MPI activities, summed. */
+struct tc_rc_rankstat {
+	uint64_t mpi;                 /* MPI activities */
+	uint64_t edge[TC_WE_COUNT];   /* of them per wait edge (TC_WE_NONE: no partner, or ready at the start) */
+	uint64_t mpi_ticks;           /* sum of end - start */
+	uint64_t wait_ticks;          /* sum of ready - start */
+	uint64_t digest;              /* of every MPI activity's call, start, end, ready, partner, edge, in order */
+	double wait_s;                /* tc_rootcause.wait_s: the seconds of ready - start, summed in order */
+};
+struct tc_rcwait {
+	uint32_t nranks;
+	struct tc_rc_rankstat *rank;  /* nranks */
+	double total_wait;            /* tc_rootcause.total_wait: wait_s summed in rank order */
+};
+/* From a serial result. */
+struct tc_rcwait *tc_rcwait_of(const struct tc_trace *t, const struct tc_rootcause *rc);
+/* Replayed over the parts within span sp (tc_span_dist): every process walks
+ * its ranks' MPI activities; the receives' send enters, the progress of a
+ * blocking send's receiver and the collective candidates come from the
+ * processes that hold them.  On process 0, NULL elsewhere. */
+struct tc_rcwait *tc_rcwait_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp);
+void tc_rcwait_free(struct tc_rcwait *w);
+
+/* All of them: what `report` shows of the profile and wait states, and the
+ * root causes' wait/own split over the default span. */
 struct tc_replay {
 	struct tc_profile *profile;
 	struct tc_prof_table *per_loc, *per_rank;
 	struct tc_waitstates *waitstates;
+	struct tc_rcwait *rcwait;
 };
 void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t longest, struct tc_replay *out);
 /* The same computed serially over a whole model (the reference). */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "replay_internal.h"
+#include "waitstate_internal.h"
 
 uint64_t *replay_firsts(const struct tc_dist *d, uint64_t v, uint64_t end)
 {
@@ -24,10 +25,11 @@ int replay_owner(const uint64_t *first, int P, uint64_t k)
 	return a;
 }
 
-void *replay_send(const struct tc_dist *d, const void *rec, const int *to, size_t n, size_t rs, size_t *nin)
+void *replay_send_counted(const struct tc_dist *d, const void *rec, const int *to, size_t n, size_t rs, size_t *nin,
+			  uint64_t *rcount)
 {
 	int P = d->count;
-	uint64_t *cnt = xcalloc((size_t)P * 2 + 1, sizeof *cnt), *rcount = cnt + P, *at = xcalloc((size_t)P, sizeof *at);
+	uint64_t *cnt = xcalloc((size_t)P, sizeof *cnt), *at = xcalloc((size_t)P, sizeof *at);
 	for (size_t i = 0; i < n; i++) cnt[to[i]]++;
 	for (int q = 1; q < P; q++) at[q] = at[q - 1] + cnt[q - 1];
 	char *sb = xmalloc(n * rs + 1);
@@ -39,6 +41,116 @@ void *replay_send(const struct tc_dist *d, const void *rec, const int *to, size_
 	free(at);
 	free(cnt);
 	return in;
+}
+
+void *replay_send(const struct tc_dist *d, const void *rec, const int *to, size_t n, size_t rs, size_t *nin)
+{
+	uint64_t *rcount = xcalloc((size_t)d->count, sizeof *rcount);
+	void *in = replay_send_counted(d, rec, to, n, rs, nin, rcount);
+	free(rcount);
+	return in;
+}
+
+void *replay_ask(const struct tc_dist *d, const void *rec, const int *to, size_t n, size_t rs, size_t as,
+		 void (*answer)(void *ctx, const void *req, void *ans), void *ctx, void **got, size_t *ngot)
+{
+	int P = d->count;
+	uint64_t *rcount = xcalloc((size_t)P, sizeof *rcount);
+	size_t nin;
+	char *in = replay_send_counted(d, rec, to, n, rs, &nin, rcount);
+	char *ans = xmalloc(nin * as + 1);
+	int *back = xmalloc((nin ? nin : 1) * sizeof *back);
+	size_t j = 0;
+	for (int q = 0; q < P; q++)
+		for (uint64_t k = 0; k < rcount[q]; k++, j++) {
+			answer(ctx, in + j * rs, ans + j * as);
+			back[j] = q;
+		}
+	size_t nback;
+	char *reply = replay_send(d, ans, back, nin, as, &nback);
+	/* the answers come grouped by answering process, each group in our order */
+	uint64_t *at = xcalloc((size_t)P + 1, sizeof *at);
+	for (size_t i = 0; i < n; i++) at[to[i] + 1]++;
+	for (int q = 0; q < P; q++) at[q + 1] += at[q];
+	char *out = xmalloc(n * as + 1);
+	for (size_t i = 0; i < n; i++) memcpy(out + i * as, reply + at[to[i]]++ * as, as);
+	if (got) {
+		*got = in;
+		*ngot = nin;
+	} else {
+		free(in);
+	}
+	free(at), free(reply), free(back), free(ans), free(rcount);
+	return out;
+}
+
+/* The posting call's enter of a message received here (replay_msgs). */
+static void post_enter(void *ctx, const void *req, void *ans)
+{
+	const struct tc_trace *t = ctx;
+	const struct replay_rmsg *m = req;
+	uint64_t e = m->post_call != TC_NONE ? t->ranks[m->dst].calls[m->post_call].enter : 0;
+	memcpy(ans, &e, sizeof e);
+}
+
+uint64_t *replay_msgs(const struct tc_part *p, const struct tc_dist *d, const uint64_t *rank_first,
+		      struct replay_rmsg **in, size_t *nin)
+{
+	const struct tc_trace *t = p->t;
+	size_t n = p->nmsgs;
+	struct replay_rmsg *out = xmalloc((n ? n : 1) * sizeof *out);
+	int *to = xmalloc((n ? n : 1) * sizeof *to);
+	for (size_t i = 0; i < n; i++) {
+		const struct tc_msg *m = &p->msgs[i];
+		out[i] = (struct replay_rmsg){ p->msg_first + i, tc_msg_send_enter(t, m), m->src, m->send_call, m->dst,
+					       m->post_call };
+		to[i] = replay_owner(rank_first, d->count, m->dst);
+	}
+	void *got;
+	uint64_t *post = replay_ask(d, out, to, n, sizeof *out, sizeof(uint64_t), post_enter, (void *)t, &got, nin);
+	*in = got;   /* grouped by sending process in order, each group in id order: in id order */
+	free(out), free(to);
+	return post;
+}
+
+const struct replay_rmsg *replay_rmsg_find(const struct replay_rmsg *in, size_t n, uint64_t id)
+{
+	size_t a = 0, b = n;
+	while (a < b) {
+		size_t k = a + (b - a) / 2;
+		if (in[k].id < id) a = k + 1;
+		else b = k;
+	}
+	return a < n && in[a].id == id ? &in[a] : NULL;
+}
+
+/* A member and its global index in coll_members. */
+struct rmem {
+	uint64_t j;
+	struct ws_member m;
+};
+
+struct ws_member *replay_members(const struct tc_part *p, const struct tc_dist *d, uint64_t *start)
+{
+	uint64_t mine = 0;
+	for (size_t i = 0; i < p->ncolls; i++) mine += p->colls[i].n;
+	*start = mine;
+	d->exscan(d->ctx, start, 1, TC_DIST_SUM);
+	uint64_t *first = replay_firsts(d, *start, p->members_total);
+	struct rmem *out = xmalloc((p->nmembers ? p->nmembers : 1) * sizeof *out);
+	int *to = xmalloc((p->nmembers ? p->nmembers : 1) * sizeof *to);
+	for (size_t i = 0; i < p->nmembers; i++) {
+		const struct tc_coll_member *cm = &p->members[i];
+		const struct tc_call *c = &p->t->ranks[cm->rank].calls[cm->call];
+		out[i] = (struct rmem){ p->member_at[i], { c->enter, c->leave, cm->rank, cm->call } };
+		to[i] = replay_owner(first, d->count, p->member_at[i]);
+	}
+	size_t nin;
+	struct rmem *in = replay_send(d, out, to, p->nmembers, sizeof *out, &nin);
+	struct ws_member *m = xmalloc((mine ? mine : 1) * sizeof *m);
+	for (size_t k = 0; k < nin; k++) m[in[k].j - *start] = in[k].m;
+	free(in), free(out), free(to), free(first);
+	return m;
 }
 
 void *replay_gather0(const struct tc_dist *d, const void *rec, size_t n, size_t rs, size_t *nin)
@@ -63,4 +175,7 @@ void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t long
 	out->profile = tc_profile_dist(p, d);
 	tc_profile_tables_dist(p, d, &out->per_loc, &out->per_rank);
 	out->waitstates = tc_waitstates_dist(p, d, longest);
+	struct tc_span *sp = tc_span_dist(p, d, false);
+	out->rcwait = tc_rcwait_dist(p, d, sp);
+	tc_span_free(sp);
 }

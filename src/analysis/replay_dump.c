@@ -50,12 +50,28 @@ static void dump_waits(FILE *f, const struct tc_trace *t, const struct tc_waitst
 	free(idx);
 }
 
+/* Ranks with MPI activities, each with its row. */
+static void dump_rcwait(FILE *f, const struct tc_rcwait *w)
+{
+	fprintf(f, "rcwait total_wait %a\n", w->total_wait);
+	for (uint32_t r = 0; r < w->nranks; r++) {
+		const struct tc_rc_rankstat *s = &w->rank[r];
+		if (!s->mpi && s->wait_s == 0) continue;
+		fprintf(f, "rcwait rank %u mpi %llu", r, (unsigned long long)s->mpi);
+		for (int k = 0; k < TC_WE_COUNT; k++)
+			fprintf(f, " %s %llu", tc_wait_edge_names[k], (unsigned long long)s->edge[k]);
+		fprintf(f, " mpi_ticks %llu wait_ticks %llu digest %016llx wait %a\n", (unsigned long long)s->mpi_ticks,
+			(unsigned long long)s->wait_ticks, (unsigned long long)s->digest, s->wait_s);
+	}
+}
+
 bool tc_replay_dump(FILE *f, const struct tc_trace *t, const struct tc_replay *r, size_t longest)
 {
 	dump_profile(f, r->profile);
 	dump_table(f, "per_location", r->per_loc);
 	dump_table(f, "per_rank", r->per_rank);
 	dump_waits(f, t, r->waitstates, longest);
+	dump_rcwait(f, r->rcwait);
 	return !ferror(f);
 }
 
@@ -65,6 +81,11 @@ void tc_replay_serial(const struct tc_trace *t, struct tc_replay *out)
 	out->per_loc = tc_profile_locations(t);
 	out->per_rank = tc_profile_ranks(t, out->per_loc);
 	out->waitstates = tc_waitstates_compute(t);
+	struct tc_span *sp = tc_span_compute(t, false);
+	struct tc_rootcause *rc = tc_rootcause_compute(t, sp, NULL);
+	out->rcwait = tc_rcwait_of(t, rc);
+	tc_rootcause_free(rc);
+	tc_span_free(sp);
 }
 
 void tc_replay_free(struct tc_replay *r)
@@ -73,5 +94,6 @@ void tc_replay_free(struct tc_replay *r)
 	tc_prof_table_free(r->per_loc);
 	tc_prof_table_free(r->per_rank);
 	tc_waitstates_free(r->waitstates);
+	tc_rcwait_free(r->rcwait);
 	*r = (struct tc_replay){ 0 };
 }

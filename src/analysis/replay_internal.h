@@ -15,6 +15,38 @@ int replay_owner(const uint64_t *first, int P, uint64_t k);
  * (a stable grouping by destination): returns those sent here, grouped by
  * source process in order (*n of them; caller frees). */
 void *replay_send(const struct tc_dist *d, const void *rec, const int *to, size_t n, size_t recsize, size_t *nin);
+/* replay_send, and rcount[q]: how many of those came from process q (P entries). */
+void *replay_send_counted(const struct tc_dist *d, const void *rec, const int *to, size_t n, size_t recsize,
+			  size_t *nin, uint64_t *rcount);
+/* Requests rec[0..n) of recsize bytes, each to process to[i]; every process
+ * answers each request it gets with answer(ctx, req, ans) (anssize bytes).
+ * Returns the answers in the order of the requests (caller frees); got,
+ * ngot: when got is not NULL, the requests this process answered, as
+ * replay_send returns them (caller frees). */
+void *replay_ask(const struct tc_dist *d, const void *rec, const int *to, size_t n, size_t recsize, size_t anssize,
+		 void (*answer)(void *ctx, const void *req, void *ans), void *ctx, void **got, size_t *ngot);
+
+/* A message as its receiver's process sees it. */
+struct replay_rmsg {
+	uint64_t id, send_enter;
+	uint32_t src, send_call, dst, post_call;
+};
+/* Every message the part's ranks send (p->msgs) to its receiver's process
+ * (rank_first: replay_firsts of the ranks), each there answered with the
+ * enter of its posting call (0: none known).  Returns the posting enters in
+ * p->msgs order (caller frees); *in, *nin: the messages to this process's
+ * ranks, in id order (caller frees). */
+uint64_t *replay_msgs(const struct tc_part *p, const struct tc_dist *d, const uint64_t *rank_first,
+		      struct replay_rmsg **in, size_t *nin);
+/* Message id among in[0..n) (replay_msgs), NULL when absent. */
+const struct replay_rmsg *replay_rmsg_find(const struct replay_rmsg *in, size_t n, uint64_t id);
+
+/* The members of the collective instances this process holds (p->colls),
+ * each with its call's times, gathered from their ranks' processes: m[k] is
+ * coll_members[*start + k] (caller frees). */
+struct ws_member;
+struct ws_member *replay_members(const struct tc_part *p, const struct tc_dist *d, uint64_t *start);
+
 /* Records to process 0 (NULL elsewhere). */
 void *replay_gather0(const struct tc_dist *d, const void *rec, size_t n, size_t recsize, size_t *nin);
 /* v[0..n) of doubles, each given by exactly one process (0 elsewhere): on every process. */

@@ -19,18 +19,12 @@
 #include "replay_internal.h"
 #include "waitstate_internal.h"
 
-/* A message as its receiver's process sees it. */
-struct rmsg {
-	uint64_t id, send_enter;
-	uint32_t src, send_call, dst, post_call;
-};
-
 struct wsd {
 	const struct tc_part *p;
 	const struct tc_dist *d;
 	const struct tc_trace *t;
 	uint64_t *rank_first;    /* P + 1: the ranks of each process */
-	struct rmsg *in;         /* messages to this process's ranks, by id */
+	struct replay_rmsg *in;  /* messages to this process's ranks, by id */
 	size_t nin;
 	uint64_t *post;          /* per message of p->msgs: the post call's enter */
 };
@@ -38,39 +32,6 @@ struct wsd {
 static int rank_owner(const struct wsd *x, uint32_t r)
 {
 	return replay_owner(x->rank_first, x->d->count, r);
-}
-
-/* Messages to their receivers' processes and the post enters back. */
-static void msg_exchange(struct wsd *x)
-{
-	const struct tc_part *p = x->p;
-	size_t n = p->nmsgs;
-	struct rmsg *out = xmalloc((n ? n : 1) * sizeof *out);
-	int *to = xmalloc((n ? n : 1) * sizeof *to);
-	for (size_t i = 0; i < n; i++) {
-		const struct tc_msg *m = &p->msgs[i];
-		out[i] = (struct rmsg){ p->msg_first + i, tc_msg_send_enter(x->t, m), m->src,
-					m->send_call, m->dst, m->post_call };
-		to[i] = rank_owner(x, m->dst);
-	}
-	x->in = replay_send(x->d, out, to, n, sizeof *out, &x->nin);
-	free(out);
-	uint64_t *post = xmalloc((x->nin ? x->nin : 1) * sizeof *post);
-	int *back = xmalloc((x->nin ? x->nin : 1) * sizeof *back);
-	for (size_t j = 0; j < x->nin; j++) {
-		const struct rmsg *m = &x->in[j];
-		post[j] = m->post_call != TC_NONE ? x->t->ranks[m->dst].calls[m->post_call].enter : 0;
-		back[j] = rank_owner(x, m->src);
-	}
-	size_t nback;
-	uint64_t *ans = replay_send(x->d, post, back, x->nin, sizeof *post, &nback);
-	/* the answers come grouped by receiver process, each group in our order */
-	uint64_t *at = xcalloc((size_t)x->d->count + 1, sizeof *at);
-	for (size_t i = 0; i < n; i++) at[to[i] + 1]++;
-	for (int q = 0; q < x->d->count; q++) at[q + 1] += at[q];
-	x->post = xmalloc((n ? n : 1) * sizeof *x->post);
-	for (size_t i = 0; i < n; i++) x->post[i] = ans[at[to[i]]++];
-	free(at), free(ans), free(back), free(post), free(to);
 }
 
 /* Message id's partner fields (ws_msg_fn): sent here (all known) or to here. */
@@ -84,54 +45,26 @@ static void dist_msg(const void *ctx, uint32_t id, struct ws_msg *m)
 				      s->send_call, s->dst, s->post_call };
 		return;
 	}
-	size_t a = 0, b = x->nin;
-	while (a < b) {
-		size_t k = a + (b - a) / 2;
-		if (x->in[k].id < id) a = k + 1;
-		else b = k;
-	}
-	if (a >= x->nin || x->in[a].id != id) {   /* not in a consistent part: no sender known */
+	const struct replay_rmsg *r = replay_rmsg_find(x->in, x->nin, id);
+	if (!r) {   /* not in a consistent part: no sender known */
 		*m = (struct ws_msg){ 0, 0, TC_NONE, TC_NONE, TC_NONE, TC_NONE };
 		return;
 	}
-	const struct rmsg *r = &x->in[a];
 	*m = (struct ws_msg){ r->send_enter, 0, r->src, r->send_call, r->dst, r->post_call };
 }
-
-/* A member and its global index in coll_members. */
-struct rmem {
-	uint64_t j;
-	struct ws_member m;
-};
 
 /* The members' times to the processes holding their instances, then the
  * waits of this process's instances, in instance order. */
 static void coll_waits(const struct wsd *x, struct ws_acc *a)
 {
 	const struct tc_part *p = x->p;
-	uint64_t mine = 0;
-	for (size_t i = 0; i < p->ncolls; i++) mine += p->colls[i].n;
-	uint64_t start = mine;
-	x->d->exscan(x->d->ctx, &start, 1, TC_DIST_SUM);
-	uint64_t *first = replay_firsts(x->d, start, p->members_total);
-	struct rmem *out = xmalloc((p->nmembers ? p->nmembers : 1) * sizeof *out);
-	int *to = xmalloc((p->nmembers ? p->nmembers : 1) * sizeof *to);
-	for (size_t i = 0; i < p->nmembers; i++) {
-		const struct tc_coll_member *cm = &p->members[i];
-		const struct tc_call *c = &x->t->ranks[cm->rank].calls[cm->call];
-		out[i] = (struct rmem){ p->member_at[i], { c->enter, c->leave, cm->rank, cm->call } };
-		to[i] = replay_owner(first, x->d->count, p->member_at[i]);
-	}
-	size_t nin;
-	struct rmem *in = replay_send(x->d, out, to, p->nmembers, sizeof *out, &nin);
-	free(out), free(to);
-	struct ws_member *m = xmalloc((mine ? mine : 1) * sizeof *m);
-	for (size_t k = 0; k < nin; k++) m[in[k].j - start] = in[k].m;
+	uint64_t start;
+	struct ws_member *m = replay_members(p, x->d, &start);
 	uint32_t nr = x->t->nranks;
 	uint32_t *member_of = xmalloc((nr ? nr : 1) * sizeof *member_of);
 	for (uint32_t k = 0; k < nr; k++) member_of[k] = TC_NONE;
 	for (size_t i = 0; i < p->ncolls; i++) ws_coll(x->t, &p->colls[i], m + (p->colls[i].first - start), member_of, a);
-	free(member_of), free(m), free(in), free(first);
+	free(member_of), free(m);
 }
 
 /* The fold of the totals: state = total[TC_WS_COUNT], run, mpi. */
@@ -229,7 +162,7 @@ struct tc_waitstates *tc_waitstates_dist(const struct tc_part *p, const struct t
 	uint32_t nr = p->t->nranks;
 	struct wsd x = { .p = p, .d = d, .t = p->t };
 	x.rank_first = replay_firsts(d, p->lo, nr);
-	msg_exchange(&x);
+	x.post = replay_msgs(p, d, x.rank_first, &x.in, &x.nin);
 	struct ws_acc own = { 0 }, colls = { 0 };
 	for (uint32_t r = p->lo; r < p->hi; r++) ws_p2p_rank(p->t, r, dist_msg, &x, &own);
 	VEC_FREE(own.rx);

@@ -90,6 +90,31 @@ static void isend_pairs(struct tc_trace *t, const struct regs *g, uint32_t r)
 	}
 }
 
+/* Blocking sends held by their receivers (the root causes' late-receiver
+ * rules, docs/rootcause.md §2), from 1600 on: rank 0's send lasts until
+ * rank 1 posts its receive (the post rule); rank 2's returns before rank 3
+ * posts its receive, rank 3 having entered another MPI call during it (by
+ * progress); rank 4's likewise, but rank 5 was inside an MPI call when the
+ * send began (no candidate). */
+static void held_sends(struct tc_trace *t, const struct regs *g, uint32_t r)
+{
+	if (r % 2 == 0) {
+		uint64_t end = r == 0 ? 1640 : 1720;
+		call(t, r, 1600, g->send);
+		tcb_send(t, r, 1601, r + 1, 0, 5, 8);
+		tcb_leave(t, r, end, g->send);
+		return;
+	}
+	if (r == 3 || r == 5) {   /* an MPI call without messages: in the send, or around its start */
+		call(t, r, r == 3 ? 1610 : 1590, g->wait);
+		tcb_leave(t, r, r == 3 ? 1612 : 1605, g->wait);
+	}
+	uint64_t at = r == 1 ? 1620 : 1730;
+	call(t, r, at, g->recv);
+	tcb_recv(t, r, at + 5, r - 1, 0, 5, 8);
+	tcb_leave(t, r, at + 10, g->recv);
+}
+
 /* Rank r's events. */
 static void rank_events(struct tc_trace *t, const struct regs *g, uint32_t r)
 {
@@ -126,6 +151,7 @@ static void rank_events(struct tc_trace *t, const struct regs *g, uint32_t r)
 	}
 	if (r == 0 || r == 2) coll(t, r, 800, g->barrier, 0, 2);
 	late_colls(t, g, r);
+	held_sends(t, g, r);
 	tcb_leave(t, r, 2000, g->main_);
 }
 

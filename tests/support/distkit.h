@@ -5,7 +5,8 @@
  * mismatch, an incomplete instance, COMM_SELF collectives, a location of no
  * rank, non-blocking messages (Isends in a row, which the steps coalesce, and
  * two apart), late senders and receivers, rooted and scan
- * collectives entered at different times), and P threads joined by a struct
+ * collectives entered at different times, blocking sends held by their
+ * receivers), and P threads joined by a struct
  * tc_dist of barriers, each a "process" holding only its share. */
 #ifndef TC_DISTKIT_H
 #define TC_DISTKIT_H

@@ -1,4 +1,5 @@
-/* test_replay.c — the profile and wait states replayed over parts
+/* test_replay.c — the profile, wait states and the root causes' wait/own
+ * split replayed over parts
  * (analysis_replay.h) without MPI: for P = 1..4 threads (tests/support/
  * distkit.h), the results reduced on process 0 equal the serial ones bit for
  * bit (every double compared as bits: sums in the serial order), on the
@@ -73,6 +74,15 @@ static void same_waits(const struct tc_trace *t, const struct tc_waitstates *s, 
 	}
 }
 
+/* The wait/own rows: every field, every double as bits. */
+static void same_rcwait(const struct tc_rcwait *s, const struct tc_rcwait *d)
+{
+	assert_non_null(d);
+	assert_int_equal(s->nranks, d->nranks);
+	assert_same_double(s->total_wait, d->total_wait);
+	assert_memory_equal(s->rank, d->rank, s->nranks * sizeof *s->rank);
+}
+
 static char *json_of(struct tc_session *s)
 {
 	char *out = NULL;
@@ -104,6 +114,7 @@ static void replay_proc(struct dk_proc *x)
 		assert_null(g->r.profile);
 		assert_null(g->r.waitstates);
 		assert_null(g->r.per_loc);
+		assert_null(g->r.rcwait);
 	}
 	tc_part_release(&x->part);
 	g->t = x->t;
@@ -122,6 +133,14 @@ static void test_replay_equals_serial(void **st)
 	assert_true(sw->clamped > 0);
 	struct tc_prof_table *pl = tc_profile_locations(t), *pr = tc_profile_ranks(t, pl);
 	char *want = json_of(s);
+	struct tc_span *sp = tc_span_compute(t, false);
+	struct tc_rootcause *rc = tc_rootcause_compute(t, sp, NULL);
+	struct tc_rcwait *rw = tc_rcwait_of(t, rc);
+	uint64_t edges[TC_WE_COUNT] = { 0 };   /* the trace has waits of every edge */
+	for (uint32_t r = 0; r < t->nranks; r++)
+		for (int k = 0; k < TC_WE_COUNT; k++) edges[k] += rw->rank[r].edge[k];
+	for (int k = 0; k < TC_WE_COUNT; k++) assert_true(edges[k] > 0);
+	assert_true(rw->total_wait > 0);
 	for (int P = 1; P <= DK_MAXP; P++) {
 		struct got g[DK_MAXP] = { 0 };
 		void *arg[DK_MAXP];
@@ -131,15 +150,61 @@ static void test_replay_equals_serial(void **st)
 		same_table(pl, g[0].r.per_loc);
 		same_table(pr, g[0].r.per_rank);
 		same_waits(t, sw, g[0].r.waitstates);
+		same_rcwait(rw, g[0].r.rcwait);
 		assert_string_equal(want, g[0].json);
 		free(g[0].json);
 		tc_replay_free(&g[0].r);
 		for (int p = 0; p < P; p++) tc_trace_free(g[p].t);
 	}
 	free(want);
+	tc_rcwait_free(rw);
+	tc_rootcause_free(rc);
+	tc_span_free(sp);
 	tc_prof_table_free(pl);
 	tc_prof_table_free(pr);
 	session_free(s);
+}
+
+/* The MPI activity of rank r that starts at `start`. */
+static struct tc_act act_at(const struct tc_rootcause *rc, uint32_t r, uint64_t start)
+{
+	for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
+		struct tc_act a = tc_rc_act(rc, r, i);
+		if (a.kind == TC_ACT_MPI && a.start == start) return a;
+	}
+	fail_msg("rank %u has no MPI activity at %llu", r, (unsigned long long)start);
+	return (struct tc_act){ 0 };
+}
+
+/* The held sends of the trace (distkit.c, held_sends) by hand: rank 0's
+ * send [1600, 1640] was ready when rank 1 posted at 1620; rank 2's [1600,
+ * 1720] when rank 3 entered its MPI_Wait at 1610 (its receive was posted at
+ * 1730, after the send); rank 4's has no partner (rank 5 was in an MPI call
+ * from 1590 to 1605, progressing); rank 1's receive at 1620 had its send
+ * since 1600 (no wait). */
+static void test_rc_held_sends(void **st)
+{
+	(void)st;
+	struct tc_trace *t = dk_trace(0, DK_NR, true);
+	tc_trace_finish(t);
+	struct tc_span *sp = tc_span_compute(t, false);
+	struct tc_rootcause *rc = tc_rootcause_compute(t, sp, NULL);
+	struct tc_act a = act_at(rc, 0, 1600);
+	assert_int_equal(a.ready, 1620);
+	assert_int_equal(a.partner, 1);
+	assert_int_equal(a.edge, TC_WE_LATE_RECEIVER);
+	a = act_at(rc, 2, 1600);
+	assert_int_equal(a.ready, 1610);
+	assert_int_equal(a.partner, 3);
+	assert_int_equal(a.edge, TC_WE_LATE_RECEIVER);
+	a = act_at(rc, 4, 1600);
+	assert_int_equal(a.partner, TC_NONE);
+	assert_int_equal(a.ready, 1600);
+	a = act_at(rc, 1, 1620);
+	assert_int_equal(a.partner, TC_NONE);
+	tc_rootcause_free(rc);
+	tc_span_free(sp);
+	tc_trace_free(t);
 }
 
 /* Owners of keys by the first key of each process, empty processes between. */
@@ -184,6 +249,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_replay_equals_serial),
+		cmocka_unit_test(test_rc_held_sends),
 		cmocka_unit_test(test_owner),
 		cmocka_unit_test(test_fold),
 	};

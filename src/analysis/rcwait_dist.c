@@ -1,0 +1,264 @@
+/* rcwait_dist.c — the root causes' wait/own split (docs/rootcause.md §2)
+ * replayed over parts (analysis_replay.h), and the same per-rank figures
+ * read off a serial result.
+ *
+ * Every process walks its ranks' MPI activities with the serial rules
+ * (rcwait_internal.h: the same walk, the same candidates in the same order)
+ * twice: the first walk only collects what it must ask other processes, the
+ * second takes the answers in the order it asked.  What each process needs
+ * of the others:
+ *  - per message (held by its sender's process): its send call's enter and
+ *    sender, at the receiver's process (late sender; the exchange the wait
+ *    states make, replay_msgs);
+ *  - per blocking send whose receive was posted after it ended: the
+ *    receiver's first MPI enter in the send's interval, from the receiver's
+ *    process (late receiver by progress: 24 bytes there, 16 back);
+ *  - per collective member activity: its candidate, from the process that
+ *    holds the instance, which gets every member's enter first
+ *    (replay_members; 24 bytes there, 16 back).
+ * Messages the process's own ranks send (late receiver, Isends completed in a
+ * Wait) are in its part.  Each rank's sums are made at its process in
+ * activity order, as the serial pass makes them; the total wait by a fold
+ * along the processes in rank order; process 0 gathers a row per rank. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rcwait_internal.h"
+#include "replay_internal.h"
+#include "waitstate_internal.h"
+
+static uint64_t dmix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+/* MPI activity a into its rank's row. */
+static void stat_add(const struct tc_trace *t, struct tc_rc_rankstat *st, const struct tc_act *a)
+{
+	st->mpi++;
+	st->edge[a->partner == TC_NONE ? TC_WE_NONE : a->edge]++;
+	st->mpi_ticks += a->end - a->start;
+	st->wait_ticks += a->ready - a->start;
+	uint64_t h = dmix(st->digest, a->call);
+	h = dmix(dmix(dmix(h, a->start), a->end), a->ready);
+	st->digest = dmix(dmix(h, a->partner), a->edge);
+	if (a->ready > a->start) st->wait_s += tc_dur(t, a->ready - a->start);
+}
+
+static struct tc_rcwait *rcwait_new(uint32_t nranks)
+{
+	struct tc_rcwait *w = xcalloc(1, sizeof *w);
+	w->nranks = nranks;
+	w->rank = xcalloc((size_t)nranks + 1, sizeof *w->rank);
+	return w;
+}
+
+void tc_rcwait_free(struct tc_rcwait *w)
+{
+	if (!w) return;
+	free(w->rank);
+	free(w);
+}
+
+struct tc_rcwait *tc_rcwait_of(const struct tc_trace *t, const struct tc_rootcause *rc)
+{
+	struct tc_rcwait *w = rcwait_new(rc->nranks);
+	for (uint32_t r = 0; r < rc->nranks; r++) {
+		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
+			struct tc_act a = tc_rc_act(rc, r, i);
+			if (a.kind == TC_ACT_MPI) stat_add(t, &w->rank[r], &a);
+		}
+		w->rank[r].wait_s = rc->wait_s[r];
+	}
+	w->total_wait = rc->total_wait;
+	return w;
+}
+
+/* --- the replay ------------------------------------------------------------------- */
+
+struct prog_req { uint64_t start, end; uint32_t dst, pad; };
+struct prog_ans { uint64_t enter; uint32_t found, pad; };
+struct coll_req { uint64_t ci, end; uint32_t rank, pad; };
+struct coll_ans { uint64_t ready; uint32_t partner, edge; };
+
+struct rwd {
+	const struct tc_part *p;
+	const struct tc_dist *d;
+	const struct tc_trace *t;
+	uint64_t *rank_first, *coll_first;  /* replay_firsts of the ranks, of the instances */
+	struct replay_rmsg *in;             /* the messages to this process's ranks, by id */
+	size_t nin;
+	bool ask;                           /* the first walk: collect the requests */
+	VEC(struct prog_req) preq;
+	VEC(int) pto;
+	struct prog_ans *pans;
+	size_t pcur;
+	VEC(struct coll_req) creq;
+	VEC(int) cto;
+	struct coll_ans *cans;
+	size_t ccur;
+	/* the answering side */
+	struct ws_member *mem;              /* members of this process's instances (replay_members) */
+	uint64_t mem_start;
+	struct rc_coll *coll;               /* per instance held here, set on first use */
+	uint32_t *hint;                     /* per rank of this process: rc_progress_ready's */
+};
+
+static void dist_recv(const void *ctx, uint32_t r, const struct tc_op *op, struct rc_ready *rd)
+{
+	const struct rwd *x = ctx;
+	const uint32_t *ids = x->t->ranks[r].recv_msgs + op->first_recv;
+	for (uint32_t i = 0; i < op->nrecv; i++) {
+		const struct replay_rmsg *m = replay_rmsg_find(x->in, x->nin, ids[i]);
+		rc_candidate(rd, m ? m->send_enter : 0, m ? m->src : TC_NONE, TC_WE_LATE_SENDER);
+	}
+}
+
+static const struct tc_msg *dist_msg(const void *ctx, uint32_t id)
+{
+	const struct rwd *x = ctx;
+	return &x->p->msgs[id - x->p->msg_first];
+}
+
+static void dist_progress(const void *ctx, const struct tc_msg *m, const struct tc_act *a, struct rc_ready *rd)
+{
+	struct rwd *x = (struct rwd *)ctx;
+	if (x->ask) {
+		struct prog_req q = { a->start, a->end, m->dst, 0 };
+		VEC_PUSH(x->preq, q);
+		VEC_PUSH(x->pto, replay_owner(x->rank_first, x->d->count, m->dst));
+		return;
+	}
+	const struct prog_ans *s = &x->pans[x->pcur++];
+	if (s->found) rc_candidate(rd, s->enter, m->dst, TC_WE_LATE_RECEIVER);
+}
+
+static void dist_coll(const void *ctx, uint32_t r, uint32_t ci, const struct tc_act *a, struct rc_ready *rd)
+{
+	struct rwd *x = (struct rwd *)ctx;
+	if (x->ask) {
+		struct coll_req q = { ci, a->end, r, 0 };
+		VEC_PUSH(x->creq, q);
+		VEC_PUSH(x->cto, replay_owner(x->coll_first, x->d->count, ci));
+		return;
+	}
+	const struct coll_ans *s = &x->cans[x->ccur++];
+	if (s->partner != TC_NONE) rc_candidate(rd, s->ready, s->partner, (uint8_t)s->edge);
+}
+
+static void answer_progress(void *ctx, const void *req, void *ans)
+{
+	struct rwd *x = ctx;
+	const struct prog_req *q = req;
+	struct prog_ans s = { 0, 0, 0 };
+	s.found = rc_progress_ready(x->t, &x->t->ranks[q->dst], &x->hint[q->dst - x->p->lo], q->start, q->end, &s.enter);
+	memcpy(ans, &s, sizeof s);
+}
+
+static void answer_coll(void *ctx, const void *req, void *ans)
+{
+	struct rwd *x = ctx;
+	const struct coll_req *q = req;
+	size_t k = q->ci - x->p->coll_first;
+	struct rc_coll *c = &x->coll[k];
+	if (!c->done) {
+		const struct tc_coll *co = &x->p->colls[k];
+		const struct ws_member *m = x->mem + (co->first - x->mem_start);
+		struct rc_coll_enter *e = xmalloc(((size_t)co->n + 1) * sizeof *e);
+		for (uint32_t j = 0; j < co->n; j++) e[j] = (struct rc_coll_enter){ m[j].enter, m[j].rank };
+		rc_coll_set(c, e, co->n, co->op);
+	}
+	struct rc_ready rd = RC_READY_NONE;
+	rc_coll_candidate(c, q->rank, q->end, &rd);
+	struct coll_ans s = { rd.ready, rd.partner, rd.edge };
+	memcpy(ans, &s, sizeof s);
+}
+
+static const struct rc_ops dist_ops = { dist_recv, dist_msg, dist_progress, dist_coll };
+
+/* One walk over the process's ranks (x->ask: collecting the requests; else
+ * the rows of its ranks into st, ranks lo.. at st[0..]). */
+static void walk(struct rwd *x, const bool *is_bound, const struct tc_span *sp, struct tc_rc_rankstat *st)
+{
+	const struct tc_part *p = x->p;
+	const struct tc_trace *t = x->t;
+	rc_nbvec nb = { 0 };
+	struct rc_src src = { .ctx = x, .nb = &nb };
+	for (uint32_t r = p->lo; r < p->hi; r++) {
+		const struct tc_rank *R = &t->ranks[r];
+		if (!R->ncalls) continue;
+		rc_rank_isends(t, R, p->msgs, p->msg_first, &nb);
+		src.nbpos = 0;
+		struct rc_walk w;
+		rc_walk_begin(&w, t, R, is_bound, sp->rank_t0[r], sp->rank_t1[r]);
+		uint32_t i;
+		uint64_t s, e;
+		for (int k; (k = rc_walk_next(&w, &i, &s, &e)) != RC_WALK_END;) {
+			if (k != RC_WALK_MPI) continue;
+			struct tc_act a = { .start = s, .end = e, .ready = s, .call = i, .partner = TC_NONE,
+					    .kind = TC_ACT_MPI };
+			rc_call_wait(t, &dist_ops, &src, r, &a);
+			if (st) stat_add(t, &st[r - p->lo], &a);
+			w.cur = e;
+		}
+	}
+	VEC_FREE(nb);
+}
+
+/* The fold of the total wait: this process's ranks' wait_s in rank order. */
+struct wait_fold { const struct tc_rc_rankstat *st; uint32_t n; };
+
+static void wait_step(void *arg, void *state)
+{
+	const struct wait_fold *f = arg;
+	double *s = state;
+	for (uint32_t k = 0; k < f->n; k++) *s += f->st[k].wait_s;
+}
+
+/* A rank's row on its way to process 0. */
+struct rrow { uint64_t rank; struct tc_rc_rankstat st; };
+
+struct tc_rcwait *tc_rcwait_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp)
+{
+	const struct tc_trace *t = p->t;
+	uint32_t nr = t->nranks, mine = p->hi - p->lo;
+	struct rwd x = { .p = p, .d = d, .t = t };
+	x.rank_first = replay_firsts(d, p->lo, nr);
+	x.coll_first = replay_firsts(d, p->coll_first, p->colls_total);
+	free(replay_msgs(p, d, x.rank_first, &x.in, &x.nin));
+	x.mem = replay_members(p, d, &x.mem_start);
+	x.coll = xcalloc(p->ncolls + 1, sizeof *x.coll);
+	x.hint = xcalloc((size_t)mine + 1, sizeof *x.hint);
+	bool *is_bound = rc_bound_regions(t);
+	x.ask = true;
+	walk(&x, is_bound, sp, NULL);
+	x.pans = replay_ask(d, x.preq.a, x.pto.a, x.preq.n, sizeof *x.preq.a, sizeof *x.pans, answer_progress, &x,
+			    NULL, NULL);
+	x.cans = replay_ask(d, x.creq.a, x.cto.a, x.creq.n, sizeof *x.creq.a, sizeof *x.cans, answer_coll, &x, NULL,
+			    NULL);
+	x.ask = false;
+	struct tc_rc_rankstat *st = xcalloc((size_t)mine + 1, sizeof *st);
+	walk(&x, is_bound, sp, st);
+	double total = 0;
+	struct wait_fold f = { st, mine };
+	d->chain(d->ctx, &total, sizeof total, wait_step, &f);
+	struct rrow *rows = xmalloc(((size_t)mine + 1) * sizeof *rows);
+	for (uint32_t k = 0; k < mine; k++) rows[k] = (struct rrow){ p->lo + k, st[k] };
+	size_t nin;
+	struct rrow *in = replay_gather0(d, rows, mine, sizeof *rows, &nin);
+	struct tc_rcwait *w = NULL;
+	if (in) {
+		w = rcwait_new(nr);
+		for (size_t k = 0; k < nin; k++) w->rank[in[k].rank] = in[k].st;
+		w->total_wait = total;
+	}
+	for (size_t k = 0; k < p->ncolls; k++) rc_coll_free(&x.coll[k]);
+	free(in), free(rows), free(st), free(is_bound), free(x.hint), free(x.coll), free(x.mem);
+	free(x.pans), free(x.cans), free(x.in), free(x.rank_first), free(x.coll_first);
+	VEC_FREE(x.preq);
+	VEC_FREE(x.pto);
+	VEC_FREE(x.creq);
+	VEC_FREE(x.cto);
+	return w;
+}
