@@ -8,9 +8,12 @@ trap 'rm -rf "$TMPD"' EXIT
 
 ok() { echo "ok $1"; }
 notok() { echo "not ok $1${2:+: $2}"; }
-check() { # check NAME CONDITION-COMMAND...
+check() { # check NAME CONDITION-COMMAND... (one command: `check N [ a ] && [ b ]` checks only [ a ])
 	name=$1; shift
 	if "$@"; then ok "$name"; else notok "$name"; fi
+}
+verdict() { # COMPOUND-CONDITION; verdict NAME: ok when the command before it succeeded
+	if [ $? -eq 0 ]; then ok "$1"; else notok "$1"; fi
 }
 # json_num FILE KEY: first numeric value of "KEY": N in a pretty-printed JSON file
 json_num() { sed -n "s/^ *\"$2\": \(-\{0,1\}[0-9][0-9.e+-]*\),\{0,1\}$/\1/p" "$1" | head -n 1; }

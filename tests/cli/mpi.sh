@@ -186,7 +186,7 @@ if [ -f "$T/traces.otf2" ]; then
 	$MPIRUN -np 3 "$MPI_BIN" prep "$T" -o "$out/s.tcc" >"$TMPD/log" 2>&1
 	rc=$?
 	files=$(cd "$out" && ls -A | tr '\n' ' ')
-	check "prep-o files" [ $rc = 0 ] && [ "$files" = "s.tcc " ]
+	[ $rc = 0 ] && [ "$files" = "s.tcc " ]; verdict "prep-o files"
 	check "prep-o says" grep -qx "prep: wrote $out/s.tcc (3 processes): the model, span, logical steps and lateness summary stored" "$TMPD/log"
 
 	# over --steps-bound (a tiny one): the steps are not stored, prep says so
@@ -219,20 +219,20 @@ if [ -f "$T/traces.otf2" ]; then
 	done
 	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$TMPD/c.tcc" --opt nosuch=1 >"$TMPD/log" 2>&1
 	rc=$?
-	check "opt unknown" [ $rc = 1 ] && [ "$(grep -c '^tracecomb-mpi: prep: ' "$TMPD/log")" = 1 ]
+	[ $rc = 1 ] && [ "$(grep -c '^tracecomb-mpi: prep: ' "$TMPD/log")" = 1 ]; verdict "opt unknown"
 	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$TMPD/c.tcc" --steps-bound 12X >"$TMPD/log" 2>&1
 	rc=$?
-	check "steps-bound not a size" [ $rc = 1 ] && grep -q "^tracecomb-mpi: prep: --steps-bound takes a size" "$TMPD/log"
+	[ $rc = 1 ] && grep -q "^tracecomb-mpi: prep: --steps-bound takes a size" "$TMPD/log"; verdict "steps-bound not a size"
 	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$out/s.tcc" >"$TMPD/log" 2>&1
 	rc=$?
-	check "prep-o replaces a cache" [ $rc = 0 ] && [ "$(cd "$out" && ls -A | tr '\n' ' ')" = "s.tcc " ]
+	[ $rc = 0 ] && [ "$(cd "$out" && ls -A | tr '\n' ' ')" = "s.tcc " ]; verdict "prep-o replaces a cache"
 	echo "not a cache" >"$out/x.tcc"
 	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$out/x.tcc" >"$TMPD/log" 2>&1
 	rc=$?
-	check "prep-o exists" [ $rc = 1 ] && [ "$(grep -c 'exists' "$TMPD/log")" = 1 ] && grep -q '^not a cache$' "$out/x.tcc"
+	[ $rc = 1 ] && [ "$(grep -c 'exists' "$TMPD/log")" = 1 ] && grep -q '^not a cache$' "$out/x.tcc"; verdict "prep-o exists"
 	$MPIRUN -np 2 "$MPI_BIN" prep "$T" -o "$out/x.tcc" --force >"$TMPD/log" 2>&1
 	rc=$?
-	check "prep-o force" [ $rc = 0 ] && [ "$(cd "$out" && ls -A | tr '\n' ' ')" = "s.tcc x.tcc " ]
+	[ $rc = 0 ] && [ "$(cd "$out" && ls -A | tr '\n' ' ')" = "s.tcc x.tcc " ]; verdict "prep-o force"
 	rm -f "$out/x.tcc"
 	off=$(od -An -t u8 -j 80 -N 8 "$out/s.tcc" | tr -d ' ')   # sec[CS_CALLS].off (src/cache/format.h)
 	printf 'X' | dd of="$out/s.tcc" bs=1 seek=$((off + 5)) conv=notrunc 2>/dev/null
@@ -281,11 +281,30 @@ if [ -f "$G/traces.otf2" ]; then
 			sleep 0.1; i=$((i + 1))
 			left=$(for p in $pids; do kill -0 "$p" 2>/dev/null && echo "$p"; done)
 		done
-		check "killed-one ends all" [ $rc -ne 0 ] && [ -z "$left" ]
+		[ $rc -ne 0 ] && [ -z "$left" ]; verdict "killed-one ends all"
 		check "killed-one no output" [ -z "$(ls -A "$out")" ]
 	else
 		wait $job
 		echo "skip killed-one: the processes were not seen in time"
+	fi
+fi
+
+# a full disk under the processes' write: a tmpfs of half the file's size,
+# mounted in a mount namespace of the job's own (unshare -m; skipped where
+# mounts are not allowed): exit 4, one message, neither the file nor a
+# temporary left
+if [ -f "$G/traces.otf2" ] && "$BIN" prep "$G" -o "$TMPD/full-ref.tcc" >/dev/null 2>&1; then
+	out=$TMPD/out4; mkdir -p "$out"
+	kb=$(( $(wc -c <"$TMPD/full-ref.tcc") / 2048 ))
+	if unshare -m sh -c "mount -t tmpfs -o size=${kb}k tmpfs '$out'" 2>/dev/null; then
+		unshare -m sh -c "mount -t tmpfs -o size=${kb}k tmpfs '$out' && timeout 120 $MPIRUN -np 3 '$MPI_BIN' prep \
+			'$G' -o '$out/f.tcc' >'$TMPD/log' 2>'$TMPD/err'; echo \$? >'$TMPD/rc'; ls -A '$out' >'$TMPD/left'"
+		check "full-disk exit" [ "$(cat "$TMPD/rc")" = 4 ]
+		[ "$(grep -c "^tracecomb-mpi: $out/f.tcc: write failed: No space left on device$" "$TMPD/err")" = 1 ] &&
+			[ "$(grep -c '^tracecomb-mpi: ' "$TMPD/err")" = 1 ]; verdict "full-disk one message"
+		check "full-disk nothing left" [ ! -s "$TMPD/left" ]
+	else
+		echo "skip full-disk: no mount namespace here (unshare -m)"
 	fi
 fi
 
@@ -297,12 +316,12 @@ xdg=$TMPD/xdg
 mkdir -p "$xdg"
 XDG_CACHE_HOME=$xdg timeout 120 $MPIRUN -np 2 "$MPI_BIN" prep "$T" >"$TMPD/d.out" 2>&1; rc=$?
 f=$(ls "$xdg"/tracecomb/*.tcc 2>/dev/null | head -n 1)
-check "default-place written" [ $rc -eq 0 ] && [ -n "$f" ] && grep -q "prep: wrote $f" "$TMPD/d.out"
+[ $rc -eq 0 ] && [ -n "$f" ] && grep -q "prep: wrote $f" "$TMPD/d.out"; verdict "default-place written"
 XDG_CACHE_HOME=$xdg "$BIN" info "$T" >/dev/null 2>"$TMPD/d.err"
 check "default-place used" grep -qx "cache: $f used" "$TMPD/d.err"
 : >"$TMPD/plain"   # a file where the directory should be: refused even for root
 XDG_CACHE_HOME=$TMPD/plain/x timeout 120 $MPIRUN -np 2 "$MPI_BIN" prep "$T" >"$TMPD/d.out" 2>&1; rc=$?
-check "default-place refused" [ $rc -eq 4 ] && [ "$(grep -c 'cannot create the cache directory' "$TMPD/d.out")" = 1 ] && [ ! -s "$TMPD/plain" ]
+[ $rc -eq 4 ] && [ "$(grep -c 'cannot create the cache directory' "$TMPD/d.out")" = 1 ] && [ ! -s "$TMPD/plain" ]; verdict "default-place refused"
 
 # --help; make mpi without mpicc says why
 "$MPI_BIN" --help >"$TMPD/help" 2>&1
