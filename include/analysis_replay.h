@@ -43,22 +43,35 @@ struct tc_rcwait {
 	struct tc_rc_rankstat *rank;  /* nranks */
 	double total_wait;            /* tc_rootcause.total_wait: wait_s summed in rank order */
 };
-/* From a serial result. */
-struct tc_rcwait *tc_rcwait_of(const struct tc_trace *t, const struct tc_rootcause *rc);
-/* Replayed over the parts within span sp (tc_span_dist): every process walks
- * its ranks' MPI activities; the receives' send enters, the progress of a
+/* From a serial result.  Replayed (tc_replay_run): every process walks its
+ * ranks' MPI activities; the receives' send enters, the progress of a
  * blocking send's receiver and the collective candidates come from the
- * processes that hold them.  On process 0, NULL elsewhere. */
-struct tc_rcwait *tc_rcwait_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp);
+ * processes that hold them. */
+struct tc_rcwait *tc_rcwait_of(const struct tc_trace *t, const struct tc_rootcause *rc);
 void tc_rcwait_free(struct tc_rcwait *w);
 
+/* The critical path (docs/rootcause.md §4) as tc_rootcause holds it, but for
+ * the pieces' excess (0 here: it needs the contexts, not replayed): its
+ * pieces in time order, length, shares per kind, end rank (TC_NONE: no
+ * path).  Replayed by a backward walk that moves between the processes. */
+struct tc_cpath {
+	uint32_t end_rank;
+	double length;
+	double share[TC_CP_NKINDS];
+	size_t n;
+	struct tc_cp_piece *piece;
+};
+struct tc_cpath *tc_cpath_of(const struct tc_rootcause *rc);
+void tc_cpath_free(struct tc_cpath *c);
+
 /* All of them: what `report` shows of the profile and wait states, and the
- * root causes' wait/own split over the default span. */
+ * root causes' wait/own split and critical path over the default span. */
 struct tc_replay {
 	struct tc_profile *profile;
 	struct tc_prof_table *per_loc, *per_rank;
 	struct tc_waitstates *waitstates;
 	struct tc_rcwait *rcwait;
+	struct tc_cpath *cpath;
 };
 void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t longest, struct tc_replay *out);
 /* The same computed serially over a whole model (the reference). */

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rcdist_internal.h"
 #include "rcwait_internal.h"
 #include "replay_internal.h"
 #include "waitstate_internal.h"
@@ -80,7 +81,7 @@ struct tc_rcwait *tc_rcwait_of(const struct tc_trace *t, const struct tc_rootcau
 struct prog_req { uint64_t start, end; uint32_t dst, pad; };
 struct prog_ans { uint64_t enter; uint32_t found, pad; };
 struct coll_req { uint64_t ci, end; uint32_t rank, pad; };
-struct coll_ans { uint64_t ready; uint32_t partner, edge; };
+struct coll_ans { uint64_t ready; uint32_t partner; uint8_t edge, spans, pad[2]; };
 
 struct rwd {
 	const struct tc_part *p;
@@ -98,10 +99,12 @@ struct rwd {
 	VEC(int) cto;
 	struct coll_ans *cans;
 	size_t ccur;
+	const struct coll_ans *cur;         /* the answer for the activity at hand */
 	/* the answering side */
 	struct ws_member *mem;              /* members of this process's instances (replay_members) */
 	uint64_t mem_start;
 	struct rc_coll *coll;               /* per instance held here, set on first use */
+	uint8_t *spans;                     /* per instance held here: 0 not known yet, 1 one node, 2 more */
 	uint32_t *hint;                     /* per rank of this process: rc_progress_ready's */
 };
 
@@ -134,17 +137,29 @@ static void dist_progress(const void *ctx, const struct tc_msg *m, const struct 
 	if (s->found) rc_candidate(rd, s->enter, m->dst, TC_WE_LATE_RECEIVER);
 }
 
-static void dist_coll(const void *ctx, uint32_t r, uint32_t ci, const struct tc_act *a, struct rc_ready *rd)
+/* Every MPI activity of an instance asks its process (the candidate, and
+ * whether the members span nodes: the activity's inter), before its
+ * readiness; rc_call_wait then reads the answer (x->cur). */
+static void coll_ask(struct rwd *x, uint32_t r, const struct tc_act *a)
 {
-	struct rwd *x = (struct rwd *)ctx;
-	if (x->ask) {
-		struct coll_req q = { ci, a->end, r, 0 };
-		VEC_PUSH(x->creq, q);
-		VEC_PUSH(x->cto, replay_owner(x->coll_first, x->d->count, ci));
+	const struct tc_call *c = &x->t->ranks[r].calls[a->call];
+	x->cur = NULL;
+	if (c->op == TC_NONE || x->t->ranks[r].ops[c->op].coll == TC_NONE) return;
+	if (!x->ask) {
+		x->cur = &x->cans[x->ccur++];
 		return;
 	}
-	const struct coll_ans *s = &x->cans[x->ccur++];
-	if (s->partner != TC_NONE) rc_candidate(rd, s->ready, s->partner, (uint8_t)s->edge);
+	uint32_t ci = x->t->ranks[r].ops[c->op].coll;
+	struct coll_req q = { ci, a->end, r, 0 };
+	VEC_PUSH(x->creq, q);
+	VEC_PUSH(x->cto, replay_owner(x->coll_first, x->d->count, ci));
+}
+
+static void dist_coll(const void *ctx, uint32_t r, uint32_t ci, const struct tc_act *a, struct rc_ready *rd)
+{
+	const struct rwd *x = ctx;
+	(void)r, (void)ci, (void)a;
+	if (x->cur && x->cur->partner != TC_NONE) rc_candidate(rd, x->cur->ready, x->cur->partner, x->cur->edge);
 }
 
 static void answer_progress(void *ctx, const void *req, void *ans)
@@ -171,15 +186,62 @@ static void answer_coll(void *ctx, const void *req, void *ans)
 	}
 	struct rc_ready rd = RC_READY_NONE;
 	rc_coll_candidate(c, q->rank, q->end, &rd);
-	struct coll_ans s = { rd.ready, rd.partner, rd.edge };
+	if (!x->spans[k]) {
+		const struct tc_coll *co = &x->p->colls[k];
+		const struct ws_member *m = x->mem + (co->first - x->mem_start);
+		x->spans[k] = 1;
+		for (uint32_t j = 1; j < co->n && x->spans[k] == 1; j++)
+			if (!tc_same_node(x->t, m[0].rank, m[j].rank)) x->spans[k] = 2;
+	}
+	struct coll_ans s = { rd.ready, rd.partner, rd.edge, x->spans[k] == 2, { 0, 0 } };
 	memcpy(ans, &s, sizeof s);
 }
 
 static const struct rc_ops dist_ops = { dist_recv, dist_msg, dist_progress, dist_coll };
 
+/* Whether MPI activity a of rank r moves anything across nodes (its
+ * context's inter, rootcause.c call_bytes): its Isends completed in it (nb
+ * from the cursor on), its sends, its receives, its instance's members. */
+static uint8_t act_inter(const struct rwd *x, uint32_t r, const struct tc_act *a, const struct rc_src *src)
+{
+	const struct tc_trace *t = x->t;
+	uint32_t here = t->ranks[r].node;
+	bool inter = false;
+	for (size_t k = src->nbpos; k < src->nb->n && src->nb->a[k].call <= a->call; k++)
+		if (src->nb->a[k].call == a->call) inter |= t->ranks[dist_msg(x, src->nb->a[k].msg)->dst].node != here;
+	const struct tc_call *c = &t->ranks[r].calls[a->call];
+	if (c->op == TC_NONE) return inter;
+	const struct tc_op *op = &t->ranks[r].ops[c->op];
+	const uint32_t *s = tc_op_sends(t, r, op), *v = t->ranks[r].recv_msgs + op->first_recv;
+	for (uint32_t i = 0; i < op->nsend; i++) inter |= t->ranks[dist_msg(x, s[i])->dst].node != here;
+	for (uint32_t i = 0; i < op->nrecv; i++) {
+		const struct replay_rmsg *m = replay_rmsg_find(x->in, x->nin, v[i]);
+		inter |= m && t->ranks[m->src].node != here;
+	}
+	return inter || (x->cur && x->cur->spans);
+}
+
+/* The activities as they are made (the second walk). */
+struct dacts_vec {
+	VEC(uint64_t) end, ready;
+	VEC(uint32_t) partner;
+	VEC(uint8_t) kind, inter;
+};
+
+static void dact_push(struct dacts_vec *v, uint64_t end, uint64_t ready, uint32_t partner, uint8_t kind, uint8_t inter)
+{
+	VEC_PUSH(v->end, end);
+	VEC_PUSH(v->ready, ready);
+	VEC_PUSH(v->partner, partner);
+	VEC_PUSH(v->kind, kind);
+	VEC_PUSH(v->inter, inter);
+}
+
 /* One walk over the process's ranks (x->ask: collecting the requests; else
- * the rows of its ranks into st, ranks lo.. at st[0..]). */
-static void walk(struct rwd *x, const bool *is_bound, const struct tc_span *sp, struct tc_rc_rankstat *st)
+ * the rows of its ranks into st, ranks lo.. at st[0..], and their
+ * activities into v, rank k's from first[k]). */
+static void walk(struct rwd *x, const bool *is_bound, const struct tc_span *sp, struct tc_rc_rankstat *st,
+		 struct dacts_vec *v, uint32_t *first)
 {
 	const struct tc_part *p = x->p;
 	const struct tc_trace *t = x->t;
@@ -187,6 +249,7 @@ static void walk(struct rwd *x, const bool *is_bound, const struct tc_span *sp, 
 	struct rc_src src = { .ctx = x, .nb = &nb };
 	for (uint32_t r = p->lo; r < p->hi; r++) {
 		const struct tc_rank *R = &t->ranks[r];
+		if (first) first[r - p->lo] = (uint32_t)v->end.n;
 		if (!R->ncalls) continue;
 		rc_rank_isends(t, R, p->msgs, p->msg_first, &nb);
 		src.nbpos = 0;
@@ -198,12 +261,40 @@ static void walk(struct rwd *x, const bool *is_bound, const struct tc_span *sp, 
 			if (k != RC_WALK_MPI) continue;
 			struct tc_act a = { .start = s, .end = e, .ready = s, .call = i, .partner = TC_NONE,
 					    .kind = TC_ACT_MPI };
+			coll_ask(x, r, &a);
+			uint8_t inter = x->ask ? 0 : act_inter(x, r, &a, &src);
 			rc_call_wait(t, &dist_ops, &src, r, &a);
 			if (st) stat_add(t, &st[r - p->lo], &a);
+			if (v && s > w.cur) dact_push(v, s, w.cur, TC_NONE, TC_ACT_COMPUTE, 0);
+			if (v) dact_push(v, e, a.ready, a.partner, TC_ACT_MPI, inter);
 			w.cur = e;
 		}
+		if (v && w.cur < w.t1) dact_push(v, w.t1, w.cur, TC_NONE, TC_ACT_COMPUTE, 0);
 	}
+	if (first) first[p->hi - p->lo] = (uint32_t)v->end.n;
 	VEC_FREE(nb);
+}
+
+/* The walk's activities into *acts. */
+static void dacts_keep(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
+		       struct dacts_vec *v, uint32_t *first, struct rc_dacts *acts)
+{
+	uint32_t mine = p->hi - p->lo;
+	*acts = (struct rc_dacts){ .lo = p->lo, .hi = p->hi, .first = first, .n = v->end.n, .end = v->end.a,
+				   .ready = v->ready.a, .partner = v->partner.a, .kind = v->kind.a, .inter = v->inter.a };
+	acts->rank_t0 = xmalloc(((size_t)mine + 1) * sizeof *acts->rank_t0);
+	for (uint32_t k = 0; k < mine; k++) acts->rank_t0[k] = sp->rank_t0[p->lo + k];
+	uint64_t c[1] = { acts->n };
+	acts->base = acts->n;
+	d->exscan(d->ctx, &acts->base, 1, TC_DIST_SUM);
+	d->reduce(d->ctx, c, 1, TC_DIST_SUM);
+	acts->total = c[0];
+}
+
+void rc_dacts_free(struct rc_dacts *a)
+{
+	free(a->first), free(a->rank_t0), free(a->end), free(a->ready), free(a->partner), free(a->kind), free(a->inter);
+	*a = (struct rc_dacts){ 0 };
 }
 
 /* The fold of the total wait: this process's ranks' wait_s in rank order. */
@@ -219,7 +310,8 @@ static void wait_step(void *arg, void *state)
 /* A rank's row on its way to process 0. */
 struct rrow { uint64_t rank; struct tc_rc_rankstat st; };
 
-struct tc_rcwait *tc_rcwait_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp)
+struct tc_rcwait *rc_wait_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
+			       struct rc_dacts *acts)
 {
 	const struct tc_trace *t = p->t;
 	uint32_t nr = t->nranks, mine = p->hi - p->lo;
@@ -229,17 +321,21 @@ struct tc_rcwait *tc_rcwait_dist(const struct tc_part *p, const struct tc_dist *
 	free(replay_msgs(p, d, x.rank_first, &x.in, &x.nin));
 	x.mem = replay_members(p, d, &x.mem_start);
 	x.coll = xcalloc(p->ncolls + 1, sizeof *x.coll);
+	x.spans = xcalloc(p->ncolls + 1, 1);
 	x.hint = xcalloc((size_t)mine + 1, sizeof *x.hint);
 	bool *is_bound = rc_bound_regions(t);
 	x.ask = true;
-	walk(&x, is_bound, sp, NULL);
+	walk(&x, is_bound, sp, NULL, NULL, NULL);
 	x.pans = replay_ask(d, x.preq.a, x.pto.a, x.preq.n, sizeof *x.preq.a, sizeof *x.pans, answer_progress, &x,
 			    NULL, NULL);
 	x.cans = replay_ask(d, x.creq.a, x.cto.a, x.creq.n, sizeof *x.creq.a, sizeof *x.cans, answer_coll, &x, NULL,
 			    NULL);
 	x.ask = false;
 	struct tc_rc_rankstat *st = xcalloc((size_t)mine + 1, sizeof *st);
-	walk(&x, is_bound, sp, st);
+	struct dacts_vec v = { 0 };
+	uint32_t *first = acts ? xmalloc(((size_t)mine + 1) * sizeof *first) : NULL;
+	walk(&x, is_bound, sp, st, acts ? &v : NULL, first);
+	if (acts) dacts_keep(p, d, sp, &v, first, acts);
 	double total = 0;
 	struct wait_fold f = { st, mine };
 	d->chain(d->ctx, &total, sizeof total, wait_step, &f);
@@ -254,7 +350,7 @@ struct tc_rcwait *tc_rcwait_dist(const struct tc_part *p, const struct tc_dist *
 		w->total_wait = total;
 	}
 	for (size_t k = 0; k < p->ncolls; k++) rc_coll_free(&x.coll[k]);
-	free(in), free(rows), free(st), free(is_bound), free(x.hint), free(x.coll), free(x.mem);
+	free(in), free(rows), free(st), free(is_bound), free(x.hint), free(x.coll), free(x.spans), free(x.mem);
 	free(x.pans), free(x.cans), free(x.in), free(x.rank_first), free(x.coll_first);
 	VEC_FREE(x.preq);
 	VEC_FREE(x.pto);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rcdist_internal.h"
 #include "replay_internal.h"
 #include "waitstate_internal.h"
 
@@ -176,6 +177,9 @@ void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t long
 	tc_profile_tables_dist(p, d, &out->per_loc, &out->per_rank);
 	out->waitstates = tc_waitstates_dist(p, d, longest);
 	struct tc_span *sp = tc_span_dist(p, d, false);
-	out->rcwait = tc_rcwait_dist(p, d, sp);
+	struct rc_dacts acts;
+	out->rcwait = rc_wait_dist(p, d, sp, &acts);
+	out->cpath = rc_cpath_dist(p, d, sp, &acts);
+	rc_dacts_free(&acts);
 	tc_span_free(sp);
 }

@@ -65,6 +65,19 @@ static void dump_rcwait(FILE *f, const struct tc_rcwait *w)
 	}
 }
 
+/* The critical path's end rank, length, shares and every piece. */
+static void dump_cpath(FILE *f, const struct tc_cpath *c)
+{
+	fprintf(f, "cpath end_rank %d length %a pieces %zu", (int)c->end_rank, c->length, c->n);
+	for (int k = 0; k < TC_CP_NKINDS; k++) fprintf(f, " %s %a", tc_cp_kind_names[k], c->share[k]);
+	fputc('\n', f);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct tc_cp_piece *p = &c->piece[i];
+		fprintf(f, "piece %s rank %u act %u start %llu end %llu\n", tc_cp_kind_names[p->kind], p->rank, p->act,
+			(unsigned long long)p->start, (unsigned long long)p->end);
+	}
+}
+
 bool tc_replay_dump(FILE *f, const struct tc_trace *t, const struct tc_replay *r, size_t longest)
 {
 	dump_profile(f, r->profile);
@@ -72,6 +85,7 @@ bool tc_replay_dump(FILE *f, const struct tc_trace *t, const struct tc_replay *r
 	dump_table(f, "per_rank", r->per_rank);
 	dump_waits(f, t, r->waitstates, longest);
 	dump_rcwait(f, r->rcwait);
+	dump_cpath(f, r->cpath);
 	return !ferror(f);
 }
 
@@ -84,6 +98,7 @@ void tc_replay_serial(const struct tc_trace *t, struct tc_replay *out)
 	struct tc_span *sp = tc_span_compute(t, false);
 	struct tc_rootcause *rc = tc_rootcause_compute(t, sp, NULL);
 	out->rcwait = tc_rcwait_of(t, rc);
+	out->cpath = tc_cpath_of(rc);
 	tc_rootcause_free(rc);
 	tc_span_free(sp);
 }
@@ -95,5 +110,6 @@ void tc_replay_free(struct tc_replay *r)
 	tc_prof_table_free(r->per_rank);
 	tc_waitstates_free(r->waitstates);
 	tc_rcwait_free(r->rcwait);
+	tc_cpath_free(r->cpath);
 	*r = (struct tc_replay){ 0 };
 }

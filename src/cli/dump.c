@@ -2,8 +2,8 @@
  * the serial model cut into the P parts tracecomb-mpi would build (shares of
  * the ranks balanced by the definitions' event counts), each written as its
  * canonical dump DIR/part-<i>.txt (include/part.h; DIR made when missing),
- * and the profile, the wait states and the root causes' wait/own rows as
- * DIR/replay.txt (tc_replay_dump: doubles in hexadecimal); the reference the MPI tests compare tracecomb-mpi's parts
+ * and the profile, the wait states, the root causes' wait/own rows and the
+ * critical path as DIR/replay.txt (tc_replay_dump: doubles in hexadecimal); the reference the MPI tests compare tracecomb-mpi's parts
  * and replay with.  Not in --help: a test tool. */
 #include <errno.h>
 #include <stdlib.h>

@@ -10,7 +10,8 @@ struct regs { uint32_t main_, work, send, recv, isend, irecv, wait, barrier, all
 static struct tc_trace *define(struct regs *g)
 {
 	struct tc_trace *t = tc_trace_new(1000, 0, 0);
-	tc_def_simple(t, NR, NULL, 1);
+	static const uint32_t node_of[NR] = { 0, 0, 0, 1, 1, 1 };   /* two nodes: intra- and inter-node messages */
+	tc_def_simple(t, NR, node_of, 2);
 	uint32_t sub[3] = { 1, 3, 5 };
 	tc_def_comm(t, "sub", 3, sub, false, false);
 	tc_def_comm(t, "self", 0, NULL, true, false);

@@ -83,6 +83,25 @@ static void same_rcwait(const struct tc_rcwait *s, const struct tc_rcwait *d)
 	assert_memory_equal(s->rank, d->rank, s->nranks * sizeof *s->rank);
 }
 
+/* The critical path: every piece, the length and shares as bits. */
+static void same_cpath(const struct tc_cpath *s, const struct tc_cpath *d)
+{
+	assert_non_null(d);
+	assert_int_equal(s->end_rank, d->end_rank);
+	assert_same_double(s->length, d->length);
+	assert_memory_equal(s->share, d->share, sizeof s->share);
+	assert_int_equal(s->n, d->n);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct tc_cp_piece *a = &s->piece[i], *b = &d->piece[i];
+		assert_int_equal(a->start, b->start);
+		assert_int_equal(a->end, b->end);
+		assert_int_equal(a->rank, b->rank);
+		assert_int_equal(a->act, b->act);
+		assert_int_equal(a->kind, b->kind);
+		assert_same_double(a->excess, b->excess);
+	}
+}
+
 static char *json_of(struct tc_session *s)
 {
 	char *out = NULL;
@@ -115,6 +134,7 @@ static void replay_proc(struct dk_proc *x)
 		assert_null(g->r.waitstates);
 		assert_null(g->r.per_loc);
 		assert_null(g->r.rcwait);
+		assert_null(g->r.cpath);
 	}
 	tc_part_release(&x->part);
 	g->t = x->t;
@@ -141,6 +161,12 @@ static void test_replay_equals_serial(void **st)
 		for (int k = 0; k < TC_WE_COUNT; k++) edges[k] += rw->rank[r].edge[k];
 	for (int k = 0; k < TC_WE_COUNT; k++) assert_true(edges[k] > 0);
 	assert_true(rw->total_wait > 0);
+	struct tc_cpath *cp = tc_cpath_of(rc);
+	int pkinds = 0, ranks = 0;   /* the path crosses ranks, with compute, intra- and inter-node pieces */
+	for (int k = 0; k < TC_CP_NKINDS; k++) pkinds += cp->share[k] > 0;
+	for (size_t i = 1; i < cp->n; i++) ranks += cp->piece[i].rank != cp->piece[i - 1].rank;
+	assert_true(pkinds >= 3);
+	assert_true(ranks >= 2);
 	for (int P = 1; P <= DK_MAXP; P++) {
 		struct got g[DK_MAXP] = { 0 };
 		void *arg[DK_MAXP];
@@ -151,6 +177,7 @@ static void test_replay_equals_serial(void **st)
 		same_table(pr, g[0].r.per_rank);
 		same_waits(t, sw, g[0].r.waitstates);
 		same_rcwait(rw, g[0].r.rcwait);
+		same_cpath(cp, g[0].r.cpath);
 		assert_string_equal(want, g[0].json);
 		free(g[0].json);
 		tc_replay_free(&g[0].r);
@@ -158,6 +185,7 @@ static void test_replay_equals_serial(void **st)
 	}
 	free(want);
 	tc_rcwait_free(rw);
+	tc_cpath_free(cp);
 	tc_rootcause_free(rc);
 	tc_span_free(sp);
 	tc_prof_table_free(pl);

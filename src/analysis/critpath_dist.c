@@ -1,0 +1,260 @@
+/* critpath_dist.c — the critical path (docs/rootcause.md §4) by a backward
+ * replay over parts: the walk of critpath.c, made by a token that moves
+ * between processes.  The process holding the token walks its own ranks'
+ * activities (rc_dacts, from the wait/own replay) back in time; when an MPI
+ * activity waited for a partner on another process, the token goes there
+ * (a probe): that process decides whether the partner can be followed (it
+ * has an activity before the moment), records the pieces and goes on, with
+ * the partner's activities or by sending the token back.  One token record
+ * per round, O(path) rounds at most, every process in each round (the
+ * struct tc_dist exchanges are collective).  Every piece carries its place
+ * in the walk; process 0 gathers them, puts them in time order and sums the
+ * lengths in that order, as critpath.c does.  The pieces' excess needs the
+ * contexts, which are not replayed: it is 0 here. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rcdist_internal.h"
+#include "replay_internal.h"
+
+enum { TOK_WALK = 1, TOK_PROBE, TOK_DONE };
+
+/* The walk's state; a probe also carries the waiting activity. */
+struct cp_token {
+	uint64_t T, guard, seq;
+	uint64_t at, e, start;          /* probe: the moment, the activity's end on the path and start */
+	uint32_t r, stuck;
+	uint32_t from_act, partner;     /* probe: the waiting activity (serial index) and its partner */
+	uint8_t mode, own, waits, pad[5];
+};
+
+struct seq_piece { uint64_t seq; struct tc_cp_piece p; };
+
+struct cpw {
+	const struct tc_dist *d;
+	const struct rc_dacts *a;
+	uint64_t *rank_first;           /* replay_firsts of the ranks */
+	uint32_t nranks;
+	uint64_t t0;                    /* the span's start */
+	VEC(struct seq_piece) pieces;
+};
+
+static int owner(const struct cpw *w, uint32_t r)
+{
+	return replay_owner(w->rank_first, w->d->count, r);
+}
+
+static uint64_t act_start(const struct rc_dacts *a, uint32_t k, uint32_t i)
+{
+	return i > a->first[k] ? a->end[i - 1] : a->rank_t0[k];
+}
+
+/* tc_rc_act_at over rank k (of the process): the first activity ending at or after t, else the last. */
+static uint32_t act_at(const struct rc_dacts *a, uint32_t k, uint64_t t)
+{
+	uint32_t lo = a->first[k], hi = a->first[k + 1];
+	if (lo == hi) return TC_NONE;
+	uint32_t x = lo, y = hi;
+	while (x < y) {
+		uint32_t mid = x + (y - x) / 2;
+		if (a->end[mid] < t) x = mid + 1;
+		else y = mid;
+	}
+	return x < hi ? x : hi - 1;
+}
+
+/* tc_rc_act_before: whether rank k has an activity starting before t. */
+static bool act_before(const struct rc_dacts *a, uint32_t k, uint64_t t)
+{
+	uint32_t j = act_at(a, k, t);
+	if (j == TC_NONE) return false;
+	return act_start(a, k, j) < t || j > a->first[k];
+}
+
+static void piece(struct cpw *w, struct cp_token *tk, uint64_t s, uint64_t e, uint32_t rank, uint32_t act, uint8_t kind)
+{
+	if (e <= s) return;
+	struct seq_piece x = { tk->seq++, { s, e, rank, act, kind, 0 } };
+	VEC_PUSH(w->pieces, x);
+}
+
+/* The end of an MPI activity that waited (critpath.c's walk), once it is
+ * known whether its partner can be followed. */
+static void decide(struct cpw *w, struct cp_token *tk, bool follow, uint32_t r, uint32_t act)
+{
+	if (follow && !(tk->at == tk->T && tk->stuck > w->nranks)) {
+		piece(w, tk, tk->at, tk->e, r, act, tk->own);
+		tk->stuck = tk->at == tk->T ? tk->stuck + 1 : 0;
+		tk->r = tk->partner;
+		tk->T = tk->at;
+	} else {
+		if (tk->waits) {
+			piece(w, tk, tk->at, tk->e, r, act, tk->own);
+			piece(w, tk, tk->start, tk->at, r, act, TC_CP_WAIT);
+		} else {
+			piece(w, tk, tk->start, tk->e, r, act, tk->own);
+		}
+		tk->r = r;
+		tk->T = tk->start;
+		tk->stuck = 0;
+	}
+	tk->guard--;
+}
+
+/* Walks while the token's rank is this process's.  Returns the process the
+ * token goes to (a walk or a probe), or -1 when the walk has ended. */
+static int run(struct cpw *w, struct cp_token *tk)
+{
+	const struct rc_dacts *a = w->a;
+	int me = w->d->index;
+	if (tk->mode == TOK_PROBE) {
+		uint32_t from = tk->r;
+		decide(w, tk, act_before(a, tk->partner - a->lo, tk->at), from, tk->from_act);
+		tk->mode = TOK_WALK;
+	}
+	while (tk->T > w->t0 && tk->guard) {
+		if (owner(w, tk->r) != me) return owner(w, tk->r);
+		uint32_t r = tk->r, k = r - a->lo;
+		uint32_t i = act_at(a, k, tk->T);
+		if (i == TC_NONE || act_start(a, k, i) >= tk->T) return -1;
+		uint64_t start = act_start(a, k, i), e = TC_MIN(tk->T, a->end[i]);
+		uint32_t act = (uint32_t)(a->base + i);
+		if (a->kind[i] == TC_ACT_COMPUTE) {
+			piece(w, tk, start, e, r, act, TC_CP_COMPUTE);
+			tk->T = start;
+			tk->stuck = 0;
+			tk->guard--;
+			continue;
+		}
+		tk->own = a->inter[i] ? TC_CP_MPI_INTER : TC_CP_MPI_INTRA;
+		tk->waits = a->partner[i] != TC_NONE && a->ready[i] > start;
+		tk->at = TC_MIN(a->ready[i], e);
+		tk->e = e;
+		tk->start = start;
+		tk->partner = a->partner[i];
+		bool ask = tk->waits && tk->partner < w->nranks;
+		if (ask && owner(w, tk->partner) != me) {
+			tk->mode = TOK_PROBE;
+			tk->from_act = act;
+			return owner(w, tk->partner);
+		}
+		decide(w, tk, ask && act_before(a, tk->partner - a->lo, tk->at), r, act);
+	}
+	return -1;
+}
+
+/* The rank whose last activity ends last (the first such), and that end. */
+static uint32_t end_rank(const struct cpw *w, uint64_t *T)
+{
+	const struct rc_dacts *a = w->a;
+	uint32_t best = TC_NONE;
+	uint64_t end = 0;
+	for (uint32_t k = 0; k < a->hi - a->lo; k++) {
+		uint32_t z = a->first[k + 1];
+		if (z == a->first[k]) continue;
+		if (best == TC_NONE || a->end[z - 1] > end) { end = a->end[z - 1]; best = a->lo + k; }
+	}
+	uint64_t v[2] = { best == TC_NONE ? 0 : end + 1, 0 };   /* + 1: 0 is no activity */
+	w->d->reduce(w->d->ctx, v, 1, TC_DIST_MAX);
+	v[1] = best != TC_NONE && end + 1 == v[0] ? best : UINT64_MAX;
+	w->d->reduce(w->d->ctx, &v[1], 1, TC_DIST_MIN);
+	*T = v[0] ? v[0] - 1 : 0;
+	return v[1] == UINT64_MAX ? TC_NONE : (uint32_t)v[1];
+}
+
+/* Rounds until the walk ends: in each, the token to its next process (or
+ * the end to every process). */
+static void rounds(struct cpw *w, uint32_t r, uint64_t T)
+{
+	int P = w->d->count;
+	struct cp_token tk = { .T = T, .guard = 2 * w->a->total + 16, .r = r, .mode = TOK_WALK };
+	bool have = owner(w, r) == w->d->index;
+	struct cp_token *out = xmalloc((size_t)P * sizeof *out);
+	int *to = xmalloc((size_t)P * sizeof *to);
+	for (bool done = false; !done;) {
+		size_t n = 0;
+		if (have) {
+			int q = run(w, &tk);
+			if (q >= 0) {
+				out[0] = tk;
+				to[n++] = q;
+			} else {
+				tk.mode = TOK_DONE;
+				for (int k = 0; k < P; k++) out[k] = tk, to[n++] = k;
+			}
+		}
+		size_t nin;
+		struct cp_token *in = replay_send(w->d, out, to, n, sizeof *out, &nin);
+		have = false;
+		for (size_t k = 0; k < nin; k++) {
+			if (in[k].mode == TOK_DONE) done = true;
+			else tk = in[k], have = true;
+		}
+		free(in);
+	}
+	free(out), free(to);
+}
+
+static int seq_desc(const void *x, const void *y)
+{
+	const struct seq_piece *a = x, *b = y;
+	return a->seq < b->seq ? 1 : a->seq > b->seq ? -1 : 0;
+}
+
+/* The pieces in time order, the length summed in that order, the shares. */
+static struct tc_cpath *path_of(const struct tc_trace *t, struct seq_piece *in, size_t n, uint32_t end)
+{
+	struct tc_cpath *c = xcalloc(1, sizeof *c);
+	c->end_rank = end;
+	qsort(in, n, sizeof *in, seq_desc);
+	c->piece = xmalloc((n ? n : 1) * sizeof *c->piece);
+	c->n = n;
+	double len[TC_CP_NKINDS] = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		c->piece[i] = in[i].p;
+		double d = tc_dur(t, in[i].p.end - in[i].p.start);
+		len[in[i].p.kind] += d;
+		c->length += d;
+	}
+	for (int k = 0; k < TC_CP_NKINDS; k++) c->share[k] = c->length > 0 ? len[k] / c->length : 0;
+	return c;
+}
+
+struct tc_cpath *rc_cpath_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
+			       const struct rc_dacts *a)
+{
+	struct cpw w = { .d = d, .a = a, .nranks = p->t->nranks, .t0 = sp->t0 };
+	w.rank_first = replay_firsts(d, p->lo, w.nranks);
+	uint64_t T;
+	uint32_t r = end_rank(&w, &T);
+	if (r != TC_NONE) rounds(&w, r, T);
+	size_t nin;
+	struct seq_piece *in = replay_gather0(d, w.pieces.a, w.pieces.n, sizeof *w.pieces.a, &nin);
+	struct tc_cpath *c = in ? path_of(p->t, in, nin, r) : NULL;
+	free(in);
+	VEC_FREE(w.pieces);
+	free(w.rank_first);
+	return c;
+}
+
+struct tc_cpath *tc_cpath_of(const struct tc_rootcause *rc)
+{
+	struct tc_cpath *c = xcalloc(1, sizeof *c);
+	c->end_rank = rc->path_end_rank;
+	c->length = rc->path_len;
+	memcpy(c->share, rc->share, sizeof c->share);
+	c->n = rc->npath;
+	c->piece = xmalloc((c->n ? c->n : 1) * sizeof *c->piece);
+	for (size_t i = 0; i < c->n; i++) {
+		c->piece[i] = rc->path[i];
+		c->piece[i].excess = 0;   /* not replayed */
+	}
+	return c;
+}
+
+void tc_cpath_free(struct tc_cpath *c)
+{
+	if (!c) return;
+	free(c->piece);
+	free(c);
+}

@@ -1,0 +1,32 @@
+/* rcdist_internal.h — one process's root-cause activities in a replay over
+ * parts (rcwait_dist.c builds them, critpath_dist.c walks them): every
+ * activity of its ranks as the serial pass makes it (compute segments and
+ * MPI activities, in order), with what the critical path reads of each. */
+#ifndef TC_RCDIST_INTERNAL_H
+#define TC_RCDIST_INTERNAL_H
+
+#include "analysis_replay.h"
+
+struct rc_dacts {
+	uint32_t lo, hi;          /* the process's ranks */
+	uint32_t *first;          /* hi - lo + 1: each rank's activities, offsets into the arrays */
+	uint64_t *rank_t0;        /* hi - lo: each rank's span start (the first activity's start) */
+	uint64_t base;            /* the serial index of the first one (tc_rootcause.act_first[lo]) */
+	uint64_t total;           /* activities of every process */
+	size_t n;
+	uint64_t *end, *ready;    /* ticks; ready: the start when no partner */
+	uint32_t *partner;        /* TC_NONE: none */
+	uint8_t *kind;            /* enum tc_act_kind */
+	uint8_t *inter;           /* an MPI activity's messages or instance cross nodes */
+};
+
+/* tc_rcwait_dist, keeping the process's activities in *acts (rc_dacts_free). */
+struct tc_rcwait *rc_wait_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
+			       struct rc_dacts *acts);
+void rc_dacts_free(struct rc_dacts *a);
+/* The critical path walked back over every process's activities (a): on
+ * process 0, NULL elsewhere. */
+struct tc_cpath *rc_cpath_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
+			       const struct rc_dacts *a);
+
+#endif
