@@ -8,6 +8,8 @@
  * offsets; the gaps are other processes' bytes or zero padding).
  * docs/cache.md, docs/scale.md. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -536,6 +538,24 @@ struct tc_cache_wpart *tc_cache_write_begin(int fd, const struct tc_part *p, con
 	return c;
 }
 
+/* The checksums of chunks [c0, c1), read through a new open of the file:
+ * the chunks were written by other processes, maybe on other nodes, and a
+ * network file system (NFS: close-to-open consistency) shows their bytes to
+ * an open made after their fsync, not to a descriptor opened before
+ * (docs/scale.md, "The parallel write").  The descriptor itself where the
+ * file cannot be opened again. */
+static bool sum_fresh(int fd, const struct tc_cache_header *h, uint64_t c0, uint64_t c1, uint64_t *sums)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	int again = open(path, O_RDONLY | O_CLOEXEC);
+	bool ok = tc_cache_sum_range(again >= 0 ? again : fd, h, c0, c1, sums);
+	int e = errno;
+	if (again >= 0) close(again);
+	errno = e;
+	return ok;
+}
+
 bool tc_cache_write_end(struct tc_cache_wpart *c, const struct tc_cache_results *res, char **err)
 {
 	struct writer w = c->w;
@@ -552,7 +572,7 @@ bool tc_cache_write_end(struct tc_cache_wpart *c, const struct tc_cache_results 
 	uint64_t c1 = w.hdr.nchunks * (uint64_t)(p->index + 1) / (uint64_t)p->count;
 	d->reduce(d->ctx, &bad, 1, TC_DIST_MAX);
 	uint64_t *sums = xcalloc(w.hdr.nchunks + 1, sizeof *sums);
-	if (!bad && !tc_cache_sum_range(w.fd, &w.hdr, c0, c1, sums)) w.bad = true, w.err = errno;
+	if (!bad && !sum_fresh(w.fd, &w.hdr, c0, c1, sums)) w.bad = true, w.err = errno;
 	bad = w.bad;
 	d->reduce(d->ctx, &bad, 1, TC_DIST_MAX);
 	if (!bad) d->reduce(d->ctx, sums, w.hdr.nchunks, TC_DIST_SUM);
