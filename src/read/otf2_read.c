@@ -1309,8 +1309,13 @@ struct tc_trace *tc_read_otf2(const char *path, const struct tc_read_opts *opts,
 	u64map_init(&L.d.loc_index);
 	*err = NULL;
 	L.anchor = tc_find_anchor(path, err);
-	if (L.anchor && !(*err = check_archive(&L)) && !(*err = open_and_read_global_defs(&L)))
-		*err = check_definitions(&L);
+	if (L.anchor) *err = check_archive(&L);
+	/* in an MPI-parallel read, every process agrees that the files look
+	 * right before libotf2's collective open: a process that saw a bad
+	 * anchor (its own view of the file system) while the others were in
+	 * that open left them waiting for it forever */
+	if (opts && opts->share && failed(&L, err)) goto fail;
+	if (!*err && !(*err = open_and_read_global_defs(&L))) *err = check_definitions(&L);
 	if (failed(&L, err)) goto fail;
 
 	L.t = tc_trace_new(L.d.res, L.d.offset, L.d.length);

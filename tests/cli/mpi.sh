@@ -254,6 +254,30 @@ if [ -f "$T/traces.otf2" ]; then
 	check "fail-share exit" [ $rc = 2 ]
 	check "fail-share one message" [ "$(grep -c "tracecomb-mpi: .*$(basename "$evt")" "$TMPD/err")" = 1 ]
 	check "fail-share no output" [ -z "$(ls -A "$out")" ]
+
+	# one process sees an empty anchor (a bind mount in a mount namespace of its
+	# own, made by a wrapper for rank 1; skipped where mounts are refused): the
+	# others must not wait for it in libotf2's collective open (they did,
+	# until session 16): exit 2, one message, no output
+	if unshare -m sh -c "mount --bind /dev/null '$TMPD/probe'" 2>/dev/null; then
+		: >"$TMPD/empty-anchor"
+		cat >"$TMPD/asym.sh" <<EOF2
+#!/bin/sh
+if [ "\$OMPI_COMM_WORLD_RANK" = 1 ]; then
+	exec unshare -m sh -c "mount --bind '$TMPD/empty-anchor' '$T/traces.otf2' && exec \$*"
+fi
+exec "\$@"
+EOF2
+		chmod +x "$TMPD/asym.sh"
+		out=$TMPD/out5; mkdir -p "$out"
+		timeout 120 $MPIRUN -np 2 "$TMPD/asym.sh" "$MPI_BIN" prep "$T" -o "$out/a.tcc" >"$TMPD/log" 2>"$TMPD/err"
+		rc=$?
+		check "anchor-one-process exit" [ $rc = 2 ]
+		check "anchor-one-process one message" [ "$(grep -c "^tracecomb-mpi: $T/traces.otf2: empty file, not an OTF2 anchor$" "$TMPD/err")" = 1 ]
+		check "anchor-one-process no output" [ -z "$(ls -A "$out")" ]
+	else
+		echo "skip anchor-one-process: no mount namespace here (unshare -m)"
+	fi
 fi
 
 # one process killed (kill -9) while the others run: every process ends, a
