@@ -88,6 +88,12 @@ struct tc_dist {
 	 * it on; then every process holds the last one's.  Floating-point sums
 	 * that must be made in the serial order go through it (the replay). */
 	void (*chain)(void *ctx, void *state, size_t bytes, void (*step)(void *arg, void *state), void *arg);
+	/* Point to point, for a token that one process at a time holds (the
+	 * critical path's walk): send1 gives rec[0..bytes) to process `to`
+	 * (another one); recv1 waits for the next such record from any process.
+	 * Records from one sender arrive in the order sent. */
+	void (*send1)(void *ctx, int to, const void *rec, size_t bytes);
+	void (*recv1)(void *ctx, void *rec, size_t bytes);
 	/* filled by the finish */
 	struct tc_part *out;
 };

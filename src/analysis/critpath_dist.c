@@ -5,9 +5,9 @@
  * activity waited for a partner on another process, the token goes there
  * (a probe): that process decides whether the partner can be followed (it
  * has an activity before the moment), records the pieces and goes on, with
- * the partner's activities or by sending the token back.  One token record
- * per round, O(path) rounds at most, every process in each round (the
- * struct tc_dist exchanges are collective).  Every piece carries its place
+ * the partner's activities or by sending the token back.  Each hand-off is
+ * one point-to-point message (struct tc_dist send1 / recv1), O(path) of them
+ * at most; the processes without the token wait for it.  Every piece carries its place
  * in the walk; process 0 gathers them, puts them in time order and sums the
  * lengths in that order, as critpath.c does.  The pieces' excess needs the
  * contexts, which are not replayed: it is 0 here. */
@@ -162,37 +162,31 @@ static uint32_t end_rank(const struct cpw *w, uint64_t *T)
 	return v[1] == UINT64_MAX ? TC_NONE : (uint32_t)v[1];
 }
 
-/* Rounds until the walk ends: in each, the token to its next process (or
- * the end to every process). */
-static void rounds(struct cpw *w, uint32_t r, uint64_t T)
+/* Hand-offs until the walk ends: the holder walks, then gives the token to
+ * the next process (send1) or, at the end, the end to every other process;
+ * the others wait for either (recv1).  A hand-off is one point-to-point
+ * message: O(1) per crossing of the path, whatever the process count. */
+static void walk_token(struct cpw *w, uint32_t r, uint64_t T)
 {
-	int P = w->d->count;
+	const struct tc_dist *d = w->d;
 	struct cp_token tk = { .T = T, .guard = 2 * w->a->total + 16, .r = r, .mode = TOK_WALK };
-	bool have = owner(w, r) == w->d->index;
-	struct cp_token *out = xmalloc((size_t)P * sizeof *out);
-	int *to = xmalloc((size_t)P * sizeof *to);
-	for (bool done = false; !done;) {
-		size_t n = 0;
-		if (have) {
-			int q = run(w, &tk);
-			if (q >= 0) {
-				out[0] = tk;
-				to[n++] = q;
-			} else {
-				tk.mode = TOK_DONE;
-				for (int k = 0; k < P; k++) out[k] = tk, to[n++] = k;
-			}
+	bool have = owner(w, r) == d->index;
+	for (;;) {
+		if (!have) {
+			d->recv1(d->ctx, &tk, sizeof tk);
+			if (tk.mode == TOK_DONE) return;
 		}
-		size_t nin;
-		struct cp_token *in = replay_send(w->d, out, to, n, sizeof *out, &nin);
-		have = false;
-		for (size_t k = 0; k < nin; k++) {
-			if (in[k].mode == TOK_DONE) done = true;
-			else tk = in[k], have = true;
+		int q = run(w, &tk);
+		if (q >= 0) {
+			d->send1(d->ctx, q, &tk, sizeof tk);
+			have = false;
+			continue;
 		}
-		free(in);
+		tk.mode = TOK_DONE;
+		for (int k = 0; k < d->count; k++)
+			if (k != d->index) d->send1(d->ctx, k, &tk, sizeof tk);
+		return;
 	}
-	free(out), free(to);
 }
 
 static int seq_desc(const void *x, const void *y)
@@ -227,7 +221,7 @@ struct tc_cpath *rc_cpath_dist(const struct tc_part *p, const struct tc_dist *d,
 	w.rank_first = replay_firsts(d, p->lo, w.nranks);
 	uint64_t T;
 	uint32_t r = end_rank(&w, &T);
-	if (r != TC_NONE) rounds(&w, r, T);
+	if (r != TC_NONE) walk_token(&w, r, T);
 	size_t nin;
 	struct seq_piece *in = replay_gather0(d, w.pieces.a, w.pieces.n, sizeof *w.pieces.a, &nin);
 	struct tc_cpath *c = in ? path_of(p->t, in, nin, r) : NULL;

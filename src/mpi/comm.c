@@ -144,6 +144,21 @@ static void m_chain(void *ctx, void *state, size_t bytes, void (*step)(void *arg
 	M->chains++;
 }
 
+#define TAG_TOKEN 2   /* send1 / recv1 (m_chain's are tag 1) */
+
+static void m_send1(void *ctx, int to, const void *rec, size_t bytes)
+{
+	struct tc_mpi *M = ctx;
+	MPI_Send(rec, (int)bytes, MPI_BYTE, to, TAG_TOKEN, M->comm);
+	M->bytes_sent += bytes;
+}
+
+static void m_recv1(void *ctx, void *rec, size_t bytes)
+{
+	struct tc_mpi *M = ctx;
+	MPI_Recv(rec, (int)bytes, MPI_BYTE, MPI_ANY_SOURCE, TAG_TOKEN, M->comm, MPI_STATUS_IGNORE);
+}
+
 static void m_collectives(void *ctx, void *reader)
 {
 	struct tc_mpi *M = ctx;
@@ -190,7 +205,7 @@ void tc_mpi_setup(struct tc_mpi *M, MPI_Comm comm, size_t round_bytes)
 	M->round_bytes = round_bytes ? round_bytes : TC_MPI_ROUND_BYTES;
 	M->dist = (struct tc_dist){ .ctx = M, .index = M->rank, .count = M->size, .reduce = m_reduce,
 				    .exscan = m_exscan, .allgather = m_allgather, .exchange = m_exchange,
-				    .chain = m_chain,
+				    .chain = m_chain, .send1 = m_send1, .recv1 = m_recv1,
 				    .out = &M->part };
 	M->share = (struct tc_read_share){ .dist = &M->dist, .ctx = M, .collectives = m_collectives, .agree = m_agree };
 }

@@ -171,9 +171,20 @@ struct tc_trace *dk_trace(uint32_t lo, uint32_t hi, bool others)
 	return t;
 }
 
+/* A process's mailbox for send1 / recv1: a queue of records. */
+#define DK_BOX 16
+#define DK_REC 256
+struct dk_box {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned head, n;
+	char rec[DK_BOX][DK_REC];
+};
+
 struct dk_world {
 	int P;
 	pthread_barrier_t bar;
+	struct dk_box box[DK_MAXP];
 	const void *ptr[DK_MAXP];
 	const uint64_t *cnt[DK_MAXP];
 	uint64_t word[DK_MAXP];
@@ -250,6 +261,30 @@ static void f_chain(void *ctx, void *state, size_t bytes, void (*step)(void *arg
 	pthread_barrier_wait(&w->bar);
 }
 
+static void f_send1(void *ctx, int to, const void *rec, size_t bytes)
+{
+	struct dk_proc *x = ctx;
+	struct dk_box *b = &x->w->box[to];
+	if (bytes > DK_REC) abort();
+	pthread_mutex_lock(&b->mu);
+	if (b->n == DK_BOX) abort();   /* a token at a time, and one end per process */
+	memcpy(b->rec[(b->head + b->n++) % DK_BOX], rec, bytes);
+	pthread_cond_signal(&b->cv);
+	pthread_mutex_unlock(&b->mu);
+}
+
+static void f_recv1(void *ctx, void *rec, size_t bytes)
+{
+	struct dk_proc *x = ctx;
+	struct dk_box *b = &x->w->box[x->p];
+	pthread_mutex_lock(&b->mu);
+	while (!b->n) pthread_cond_wait(&b->cv, &b->mu);
+	memcpy(rec, b->rec[b->head], bytes);
+	b->head = (b->head + 1) % DK_BOX;
+	b->n--;
+	pthread_mutex_unlock(&b->mu);
+}
+
 struct dk_thread {
 	struct dk_proc x;
 	void (*fn)(struct dk_proc *x);
@@ -266,17 +301,26 @@ void dk_run(int P, void (*fn)(struct dk_proc *x), void **arg)
 {
 	struct dk_world w = { .P = P };
 	pthread_barrier_init(&w.bar, NULL, (unsigned)P);
+	for (int p = 0; p < P; p++) {
+		pthread_mutex_init(&w.box[p].mu, NULL);
+		pthread_cond_init(&w.box[p].cv, NULL);
+	}
 	struct dk_thread th[DK_MAXP];
 	pthread_t id[DK_MAXP];
 	for (int p = 0; p < P; p++) {
 		th[p] = (struct dk_thread){ .x = { .w = &w, .p = p, .P = P, .arg = arg[p] }, .fn = fn };
 		struct dk_proc *x = &th[p].x;
 		x->d = (struct tc_dist){ .ctx = x, .index = p, .count = P, .reduce = f_reduce, .exscan = f_exscan,
-					 .allgather = f_allgather, .exchange = f_exchange, .chain = f_chain, .out = &x->part };
+					 .allgather = f_allgather, .exchange = f_exchange, .chain = f_chain, .send1 = f_send1,
+					 .recv1 = f_recv1, .out = &x->part };
 		if (pthread_create(&id[p], NULL, dk_main, &th[p]) != 0) abort();
 	}
 	for (int p = 0; p < P; p++) pthread_join(id[p], NULL);
 	pthread_barrier_destroy(&w.bar);
+	for (int p = 0; p < P; p++) {
+		pthread_mutex_destroy(&w.box[p].mu);
+		pthread_cond_destroy(&w.box[p].cv);
+	}
 }
 
 void dk_finish(struct dk_proc *x)
