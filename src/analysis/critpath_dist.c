@@ -78,8 +78,9 @@ static void piece(struct cpw *w, struct cp_token *tk, uint64_t s, uint64_t e, ui
 	VEC_PUSH(w->pieces, x);
 }
 
-/* The end of an MPI activity that waited (critpath.c's walk), once it is
- * known whether its partner can be followed. */
+/* The rest of critpath.c's step on an MPI activity, once it is known
+ * whether its partner can be followed (follow: it waited for one that has an
+ * activity before the moment): the pieces, then where the walk goes on. */
 static void decide(struct cpw *w, struct cp_token *tk, bool follow, uint32_t r, uint32_t act)
 {
 	if (follow && !(tk->at == tk->T && tk->stuck > w->nranks)) {
