@@ -47,17 +47,19 @@ echo "== analyses on the unique-tag archive (wall time; the floor now $raw s)"
 echo "== the analysis cache (docs/cache.md): prep, cache size / model bytes, first frame from the cache / floor"
 echo "   goals: cache size <= 1.2x the model's bytes in memory; first frame from the cache <= 0.1x the floor (CPU)"
 "$BUILD/bench/cache" --rounds 3 --bin "$BIN" --rawdecode "$BUILD/bench/rawdecode" "$uniq" || exit 1
-# mpi_prep P: tracecomb-mpi prep of the unique-tag archive with P processes,
-# its wall time and each process's CPU time and peak RSS (--stats)
+# mpi_prep P [OPTION...]: tracecomb-mpi prep of the unique-tag archive with P
+# processes, its wall time and each process's CPU time and peak RSS (--stats)
 mpi_prep() {
+	np=$1
+	shift
 	t0=$(date +%s%N)
-	if ! mpirun $MPI_ROOT --oversubscribe --bind-to none --mca btl self,vader -np "$1" "$BUILD/tracecomb-mpi" prep \
-		"$uniq" -o "$mtmp/c.tcc" --stats >"$mtmp/log" 2>&1; then
+	if ! mpirun $MPI_ROOT --oversubscribe --bind-to none --mca btl self,vader -np "$np" "$BUILD/tracecomb-mpi" prep \
+		"$uniq" -o "$mtmp/c.tcc" --stats "$@" >"$mtmp/log" 2>&1; then
 		cat "$mtmp/log"
 		return 1
 	fi
 	t1=$(date +%s%N)
-	echo "P=$1: wall $(( (t1 - t0) / 1000000 )) ms"
+	echo "P=$np${1:+ with $1}: wall $(( (t1 - t0) / 1000000 )) ms"
 	grep -E '^(process|steps)' "$mtmp/log" | sed 's/^/   /'
 	rm -f "$mtmp/c.tcc"
 }
@@ -67,6 +69,9 @@ if [ -x "$BUILD/tracecomb-mpi" ] && command -v mpirun >/dev/null 2>&1; then
 	[ "$(id -u)" -eq 0 ] && MPI_ROOT="--allow-run-as-root"
 	mtmp=$(mktemp -d)
 	for P in 1 2 4; do mpi_prep $P || { rm -rf "$mtmp"; exit 1; }; done
+	echo "== the replay over the parts (--replay: profile, wait states, the root causes' wait/own split and"
+	echo "   critical path; docs/scale.md \"Replay\"): its CPU time and what it adds to each process's peak"
+	for P in 2 4; do mpi_prep $P --replay "$mtmp/r.json" || { rm -rf "$mtmp"; exit 1; }; done
 	rm -rf "$mtmp"
 else
 	echo "== tracecomb-mpi prep: skipped ($BUILD/tracecomb-mpi not built or no mpirun: make mpi)"
