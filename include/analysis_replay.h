@@ -23,10 +23,6 @@ struct tc_profile *tc_profile_dist(const struct tc_part *p, const struct tc_dist
  * *per_rank), NULL elsewhere; each process computes its own cells. */
 void tc_profile_tables_dist(const struct tc_part *p, const struct tc_dist *d, struct tc_prof_table **per_loc,
 			    struct tc_prof_table **per_rank);
-/* tc_waitstates_compute, reduced on process 0 (NULL elsewhere): every sum and
- * per-rank vector as the serial one; of the waits only the `longest` longest
- * of each part (the report's list: at, n_all in analysis_waitstate.h). */
-struct tc_waitstates *tc_waitstates_dist(const struct tc_part *p, const struct tc_dist *d, size_t longest);
 
 /* The root causes' wait/own split (docs/rootcause.md §2) per rank: what the
  * serial tc_rootcause holds of each rank's MPI activities, summed. */

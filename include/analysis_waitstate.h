@@ -39,7 +39,7 @@ struct tc_waitstates {
 	double mpi_time;                /* seconds spent in MPI calls over all ranks */
 	double run_time;                /* seconds of all ranks' timelines summed */
 	uint64_t clamped;               /* clock-condition cases clipped to the call */
-	/* A result reduced over parts (tc_waitstates_dist, analysis_replay.h) holds
+	/* A result reduced over parts (replay_waitstates, src/analysis/replay_internal.h) holds
 	 * in w only the longest waits of every part, n_all the waits in all, and
 	 * at[i] the region and enter of w[i]'s call (a call of a rank whose calls
 	 * process 0 may not hold).  NULL and 0 in a serial result. */

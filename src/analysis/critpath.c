@@ -13,17 +13,26 @@
 #include <string.h>
 
 #include "analysis_rootcause.h"
+#include "critpath_internal.h"
 
 typedef VEC(struct tc_cp_piece) pieces_t;
 
-static void add_piece(pieces_t *v, const struct tc_trace *t, const struct tc_act *a, uint64_t s, uint64_t e,
-		      uint32_t rank, uint32_t act, uint8_t kind)
+/* The serial walk's pieces (cp_piece_fn): with the activity's excess (at
+ * most the piece's length), a wait's none. */
+struct cp_out {
+	pieces_t *v;
+	const struct tc_trace *t;
+	const struct tc_rootcause *rc;
+};
+
+static void add_piece(void *ctx, uint64_t s, uint64_t e, uint32_t rank, uint32_t act, uint8_t kind)
 {
+	const struct cp_out *o = ctx;
 	if (e <= s) return;
-	double len = tc_dur(t, e - s);
-	double ex = kind == TC_CP_WAIT ? 0 : TC_MIN((double)a->excess, len);
+	double len = tc_dur(o->t, e - s);
+	double ex = kind == TC_CP_WAIT ? 0 : TC_MIN((double)o->rc->act_excess[act], len);
 	struct tc_cp_piece p = { s, e, rank, act, kind, ex };
-	VEC_PUSH(*v, p);
+	VEC_PUSH(*o->v, p);
 }
 
 static uint32_t last_rank(const struct tc_rootcause *rc)
@@ -40,38 +49,17 @@ static uint32_t last_rank(const struct tc_rootcause *rc)
 
 static void walk(const struct tc_trace *t, const struct tc_rootcause *rc, pieces_t *v, uint32_t r)
 {
-	uint64_t T = tc_rc_act_end(rc, rc->act_first[r + 1] - 1);
-	uint32_t stuck = 0; /* jumps without moving back in time */
-	for (size_t guard = 2 * rc->nacts + 16; T > rc->t0 && guard; guard--) {
-		uint32_t i = tc_rc_act_at(rc, r, T);
-		if (i == TC_NONE || tc_rc_act_start(rc, r, i) >= T) break;
-		const struct tc_act act = tc_rc_act(rc, r, i), *a = &act;
-		uint64_t e = TC_MIN(T, a->end);
-		uint8_t own = a->inter ? TC_CP_MPI_INTER : TC_CP_MPI_INTRA;
-		if (a->kind == TC_ACT_COMPUTE) {
-			add_piece(v, t, a, a->start, e, r, i, TC_CP_COMPUTE);
-			T = a->start;
-			stuck = 0;
-			continue;
-		}
-		bool waits = a->partner != TC_NONE && a->ready > a->start;
-		uint64_t at = TC_MIN(a->ready, e);  /* the moment to jump at */
-		bool follow = waits && a->partner < rc->nranks && tc_rc_act_before(rc, a->partner, at) != TC_NONE;
-		if (follow && !(at == T && stuck > rc->nranks)) {
-			add_piece(v, t, a, at, e, r, i, own);
-			stuck = at == T ? stuck + 1 : 0;
-			r = a->partner;
-			T = at;
-			continue;
-		}
-		if (waits) {
-			add_piece(v, t, a, at, e, r, i, own);
-			add_piece(v, t, a, a->start, at, r, i, TC_CP_WAIT);
-		} else {
-			add_piece(v, t, a, a->start, e, r, i, own);
-		}
-		T = a->start;
-		stuck = 0;
+	struct cp_out out = { v, t, rc };
+	struct cp_walk w = { .T = tc_rc_act_end(rc, rc->act_first[r + 1] - 1), .guard = 2 * rc->nacts + 16, .r = r };
+	while (w.T > rc->t0 && w.guard) {
+		uint32_t i = tc_rc_act_at(rc, w.r, w.T);
+		if (i == TC_NONE || tc_rc_act_start(rc, w.r, i) >= w.T) break;
+		const struct tc_act x = tc_rc_act(rc, w.r, i);
+		struct cp_act a = { x.start, x.end, x.ready, x.partner, i, x.kind, x.inter };
+		struct cp_step st;
+		if (cp_begin(&w, &a, &st, add_piece, &out)) continue;
+		bool follow = cp_asks(&st, rc->nranks) && tc_rc_act_before(rc, st.partner, st.at) != TC_NONE;
+		cp_end(&w, &st, follow, rc->nranks, add_piece, &out);
 	}
 }
 

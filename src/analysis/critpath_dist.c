@@ -1,31 +1,33 @@
 /* critpath_dist.c — the critical path (docs/rootcause.md §4) by a backward
- * replay over parts: the walk of critpath.c, made by a token that moves
- * between processes.  The process holding the token walks its own ranks'
- * activities (rc_dacts, from the wait/own replay) back in time; when an MPI
- * activity waited for a partner on another process, the token goes there
- * (a probe): that process decides whether the partner can be followed (it
- * has an activity before the moment), records the pieces and goes on, with
- * the partner's activities or by sending the token back.  Each hand-off is
- * one point-to-point message (struct tc_dist send1 / recv1), O(path) of them
- * at most; the processes without the token wait for it.  Every piece carries its place
- * in the walk; process 0 gathers them, puts them in time order and sums the
- * lengths in that order, as critpath.c does.  The pieces' excess needs the
- * contexts, which are not replayed: it is 0 here. */
+ * replay over parts: the walk of critpath.c (its steps are the same code,
+ * critpath_internal.h), made by a token that moves between processes.  The
+ * process holding the token walks its own ranks' activities (rc_dacts, from
+ * the wait/own replay) back in time; when an MPI activity waited for a
+ * partner on another process, the token goes there (a probe): that process
+ * decides whether the partner can be followed (it has an activity before the
+ * moment), records the pieces and goes on, with the partner's activities or
+ * by sending the token back.  Each hand-off is one point-to-point message
+ * (struct tc_dist send1 / recv1), O(path) of them at most; the processes
+ * without the token wait for it.  Every piece carries its place in the walk;
+ * process 0 gathers them, puts them in time order and sums the lengths in
+ * that order, as critpath.c does.  The pieces' excess needs the contexts,
+ * which are not replayed: it is 0 here. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "critpath_internal.h"
 #include "rcdist_internal.h"
 #include "replay_internal.h"
 
 enum { TOK_WALK = 1, TOK_PROBE, TOK_DONE };
 
-/* The walk's state; a probe also carries the waiting activity. */
+/* The walk's state and the pieces' count; a probe also carries its step
+ * (the waiting activity of w.r and its partner). */
 struct cp_token {
-	uint64_t T, guard, seq;
-	uint64_t at, e, start;          /* probe: the moment, the activity's end on the path and start */
-	uint32_t r, stuck;
-	uint32_t from_act, partner;     /* probe: the waiting activity (serial index) and its partner */
-	uint8_t mode, own, waits, pad[5];
+	struct cp_walk w;
+	struct cp_step st;
+	uint64_t seq;
+	uint8_t mode, pad[7];
 };
 
 struct seq_piece { uint64_t seq; struct tc_cp_piece p; };
@@ -33,10 +35,11 @@ struct seq_piece { uint64_t seq; struct tc_cp_piece p; };
 struct cpw {
 	const struct tc_dist *d;
 	const struct rc_dacts *a;
-	uint64_t *rank_first;           /* replay_firsts of the ranks */
+	const uint64_t *rank_first;     /* replay_firsts of the ranks */
 	uint32_t nranks;
 	uint64_t t0;                    /* the span's start */
 	VEC(struct seq_piece) pieces;
+	uint64_t *seq;                  /* the token's piece count (piece) */
 };
 
 static int owner(const struct cpw *w, uint32_t r)
@@ -71,35 +74,13 @@ static bool act_before(const struct rc_dacts *a, uint32_t k, uint64_t t)
 	return act_start(a, k, j) < t || j > a->first[k];
 }
 
-static void piece(struct cpw *w, struct cp_token *tk, uint64_t s, uint64_t e, uint32_t rank, uint32_t act, uint8_t kind)
+/* A piece of the walk (cp_piece_fn), numbered in the walk's order. */
+static void piece(void *ctx, uint64_t s, uint64_t e, uint32_t rank, uint32_t act, uint8_t kind)
 {
+	struct cpw *w = ctx;
 	if (e <= s) return;
-	struct seq_piece x = { tk->seq++, { s, e, rank, act, kind, 0 } };
+	struct seq_piece x = { (*w->seq)++, { s, e, rank, act, kind, 0 } };
 	VEC_PUSH(w->pieces, x);
-}
-
-/* The rest of critpath.c's step on an MPI activity, once it is known
- * whether its partner can be followed (follow: it waited for one that has an
- * activity before the moment): the pieces, then where the walk goes on. */
-static void decide(struct cpw *w, struct cp_token *tk, bool follow, uint32_t r, uint32_t act)
-{
-	if (follow && !(tk->at == tk->T && tk->stuck > w->nranks)) {
-		piece(w, tk, tk->at, tk->e, r, act, tk->own);
-		tk->stuck = tk->at == tk->T ? tk->stuck + 1 : 0;
-		tk->r = tk->partner;
-		tk->T = tk->at;
-	} else {
-		if (tk->waits) {
-			piece(w, tk, tk->at, tk->e, r, act, tk->own);
-			piece(w, tk, tk->start, tk->at, r, act, TC_CP_WAIT);
-		} else {
-			piece(w, tk, tk->start, tk->e, r, act, tk->own);
-		}
-		tk->r = r;
-		tk->T = tk->start;
-		tk->stuck = 0;
-	}
-	tk->guard--;
 }
 
 /* Walks while the token's rank is this process's.  Returns the process the
@@ -108,38 +89,25 @@ static int run(struct cpw *w, struct cp_token *tk)
 {
 	const struct rc_dacts *a = w->a;
 	int me = w->d->index;
+	w->seq = &tk->seq;
 	if (tk->mode == TOK_PROBE) {
-		uint32_t from = tk->r;
-		decide(w, tk, act_before(a, tk->partner - a->lo, tk->at), from, tk->from_act);
+		cp_end(&tk->w, &tk->st, act_before(a, tk->st.partner - a->lo, tk->st.at), w->nranks, piece, w);
 		tk->mode = TOK_WALK;
 	}
-	while (tk->T > w->t0 && tk->guard) {
-		if (owner(w, tk->r) != me) return owner(w, tk->r);
-		uint32_t r = tk->r, k = r - a->lo;
-		uint32_t i = act_at(a, k, tk->T);
-		if (i == TC_NONE || act_start(a, k, i) >= tk->T) return -1;
-		uint64_t start = act_start(a, k, i), e = TC_MIN(tk->T, a->end[i]);
-		uint32_t act = (uint32_t)(a->base + i);
-		if (a->kind[i] == TC_ACT_COMPUTE) {
-			piece(w, tk, start, e, r, act, TC_CP_COMPUTE);
-			tk->T = start;
-			tk->stuck = 0;
-			tk->guard--;
-			continue;
-		}
-		tk->own = a->inter[i] ? TC_CP_MPI_INTER : TC_CP_MPI_INTRA;
-		tk->waits = a->partner[i] != TC_NONE && a->ready[i] > start;
-		tk->at = TC_MIN(a->ready[i], e);
-		tk->e = e;
-		tk->start = start;
-		tk->partner = a->partner[i];
-		bool ask = tk->waits && tk->partner < w->nranks;
-		if (ask && owner(w, tk->partner) != me) {
+	while (tk->w.T > w->t0 && tk->w.guard) {
+		if (owner(w, tk->w.r) != me) return owner(w, tk->w.r);
+		uint32_t k = tk->w.r - a->lo;
+		uint32_t i = act_at(a, k, tk->w.T);
+		if (i == TC_NONE || act_start(a, k, i) >= tk->w.T) return -1;
+		struct cp_act x = { act_start(a, k, i), a->end[i], a->ready[i], a->partner[i], (uint32_t)(a->base + i),
+				    a->kind[i], a->inter[i] };
+		if (cp_begin(&tk->w, &x, &tk->st, piece, w)) continue;
+		bool ask = cp_asks(&tk->st, w->nranks);
+		if (ask && owner(w, tk->st.partner) != me) {
 			tk->mode = TOK_PROBE;
-			tk->from_act = act;
-			return owner(w, tk->partner);
+			return owner(w, tk->st.partner);
 		}
-		decide(w, tk, ask && act_before(a, tk->partner - a->lo, tk->at), r, act);
+		cp_end(&tk->w, &tk->st, ask && act_before(a, tk->st.partner - a->lo, tk->st.at), w->nranks, piece, w);
 	}
 	return -1;
 }
@@ -170,7 +138,7 @@ static uint32_t end_rank(const struct cpw *w, uint64_t *T)
 static void walk_token(struct cpw *w, uint32_t r, uint64_t T)
 {
 	const struct tc_dist *d = w->d;
-	struct cp_token tk = { .T = T, .guard = 2 * w->a->total + 16, .r = r, .mode = TOK_WALK };
+	struct cp_token tk = { .w = { .T = T, .guard = 2 * w->a->total + 16, .r = r }, .mode = TOK_WALK };
 	bool have = owner(w, r) == d->index;
 	for (;;) {
 		if (!have) {
@@ -216,10 +184,10 @@ static struct tc_cpath *path_of(const struct tc_trace *t, struct seq_piece *in, 
 }
 
 struct tc_cpath *rc_cpath_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
-			       const struct rc_dacts *a)
+			       const uint64_t *rank_first, const struct rc_dacts *a)
 {
 	struct cpw w = { .d = d, .a = a, .nranks = p->t->nranks, .t0 = sp->t0 };
-	w.rank_first = replay_firsts(d, p->lo, w.nranks);
+	w.rank_first = rank_first;
 	uint64_t T;
 	uint32_t r = end_rank(&w, &T);
 	if (r != TC_NONE) walk_token(&w, r, T);
@@ -228,7 +196,6 @@ struct tc_cpath *rc_cpath_dist(const struct tc_part *p, const struct tc_dist *d,
 	struct tc_cpath *c = in ? path_of(p->t, in, nin, r) : NULL;
 	free(in);
 	VEC_FREE(w.pieces);
-	free(w.rank_first);
 	return c;
 }
 

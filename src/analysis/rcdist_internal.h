@@ -20,13 +20,16 @@ struct rc_dacts {
 	uint8_t *inter;           /* an MPI activity's messages or instance cross nodes */
 };
 
-/* tc_rcwait_dist, keeping the process's activities in *acts (rc_dacts_free). */
+/* The wait/own rows replayed over the parts within span sp (tc_span_dist),
+ * the messages exchanged in m (replay_msgx_get): on process 0, NULL
+ * elsewhere; the process's activities in *acts (rc_dacts_free). */
+struct replay_msgx;
 struct tc_rcwait *rc_wait_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
-			       struct rc_dacts *acts);
+			       const struct replay_msgx *m, struct rc_dacts *acts);
 void rc_dacts_free(struct rc_dacts *a);
-/* The critical path walked back over every process's activities (a): on
- * process 0, NULL elsewhere. */
+/* The critical path walked back over every process's activities (a;
+ * rank_first: replay_firsts of the ranks): on process 0, NULL elsewhere. */
 struct tc_cpath *rc_cpath_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
-			       const struct rc_dacts *a);
+			       const uint64_t *rank_first, const struct rc_dacts *a);
 
 #endif

@@ -8,8 +8,8 @@
  * second takes the answers in the order it asked.  What each process needs
  * of the others:
  *  - per message (held by its sender's process): its send call's enter and
- *    sender, at the receiver's process (late sender; the exchange the wait
- *    states make, replay_msgs);
+ *    sender, at the receiver's process (late sender; the wait states'
+ *    exchange, made once for both: replay_msgx_get);
  *  - per blocking send whose receive was posted after it ended: the
  *    receiver's first MPI enter in the send's interval, from the receiver's
  *    process (late receiver by progress: 24 bytes there, 16 back);
@@ -87,9 +87,8 @@ struct rwd {
 	const struct tc_part *p;
 	const struct tc_dist *d;
 	const struct tc_trace *t;
-	uint64_t *rank_first, *coll_first;  /* replay_firsts of the ranks, of the instances */
-	struct replay_rmsg *in;             /* the messages to this process's ranks, by id */
-	size_t nin;
+	const struct replay_msgx *m;        /* the messages (replay_msgx_get): their send enters here */
+	uint64_t *coll_first;               /* replay_firsts of the instances */
 	bool ask;                           /* the first walk: collect the requests */
 	VEC(struct prog_req) preq;
 	VEC(int) pto;
@@ -106,14 +105,16 @@ struct rwd {
 	struct rc_coll *coll;               /* per instance held here, set on first use */
 	uint8_t *spans;                     /* per instance held here: 0 not known yet, 1 one node, 2 more */
 	uint32_t *hint;                     /* per rank of this process: rc_progress_ready's */
+	uint32_t *node;                     /* per rank: its node */
 };
 
 static void dist_recv(const void *ctx, uint32_t r, const struct tc_op *op, struct rc_ready *rd)
 {
 	const struct rwd *x = ctx;
+	if (x->ask) return;   /* the first walk keeps no candidate */
 	const uint32_t *ids = x->t->ranks[r].recv_msgs + op->first_recv;
 	for (uint32_t i = 0; i < op->nrecv; i++) {
-		const struct replay_rmsg *m = replay_rmsg_find(x->in, x->nin, ids[i]);
+		const struct replay_rmsg *m = replay_rmsg_find(x->m->in, x->m->nin, ids[i]);
 		rc_candidate(rd, m ? m->send_enter : 0, m ? m->src : TC_NONE, TC_WE_LATE_SENDER);
 	}
 }
@@ -130,7 +131,7 @@ static void dist_progress(const void *ctx, const struct tc_msg *m, const struct 
 	if (x->ask) {
 		struct prog_req q = { a->start, a->end, m->dst, 0 };
 		VEC_PUSH(x->preq, q);
-		VEC_PUSH(x->pto, replay_owner(x->rank_first, x->d->count, m->dst));
+		VEC_PUSH(x->pto, replay_owner(x->m->rank_first, x->d->count, m->dst));
 		return;
 	}
 	const struct prog_ans *s = &x->pans[x->pcur++];
@@ -205,18 +206,17 @@ static const struct rc_ops dist_ops = { dist_recv, dist_msg, dist_progress, dist
 static uint8_t act_inter(const struct rwd *x, uint32_t r, const struct tc_act *a, const struct rc_src *src)
 {
 	const struct tc_trace *t = x->t;
-	uint32_t here = t->ranks[r].node;
-	bool inter = false;
-	for (size_t k = src->nbpos; k < src->nb->n && src->nb->a[k].call <= a->call; k++)
-		if (src->nb->a[k].call == a->call) inter |= t->ranks[dist_msg(x, src->nb->a[k].msg)->dst].node != here;
+	const uint32_t *node = x->node, here = node[r];
+	if (rc_nb_inter(src, a->call, x->p->msgs, x->p->msg_first, node, here)) return 1;
 	const struct tc_call *c = &t->ranks[r].calls[a->call];
-	if (c->op == TC_NONE) return inter;
+	if (c->op == TC_NONE) return 0;
 	const struct tc_op *op = &t->ranks[r].ops[c->op];
 	const uint32_t *s = tc_op_sends(t, r, op), *v = t->ranks[r].recv_msgs + op->first_recv;
-	for (uint32_t i = 0; i < op->nsend; i++) inter |= t->ranks[dist_msg(x, s[i])->dst].node != here;
+	bool inter = false;
+	for (uint32_t i = 0; i < op->nsend; i++) inter |= node[dist_msg(x, s[i])->dst] != here;
 	for (uint32_t i = 0; i < op->nrecv; i++) {
-		const struct replay_rmsg *m = replay_rmsg_find(x->in, x->nin, v[i]);
-		inter |= m && t->ranks[m->src].node != here;
+		const struct replay_rmsg *m = replay_rmsg_find(x->m->in, x->m->nin, v[i]);
+		inter |= m && node[m->src] != here;
 	}
 	return inter || (x->cur && x->cur->spans);
 }
@@ -311,18 +311,18 @@ static void wait_step(void *arg, void *state)
 struct rrow { uint64_t rank; struct tc_rc_rankstat st; };
 
 struct tc_rcwait *rc_wait_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
-			       struct rc_dacts *acts)
+			       const struct replay_msgx *m, struct rc_dacts *acts)
 {
 	const struct tc_trace *t = p->t;
 	uint32_t nr = t->nranks, mine = p->hi - p->lo;
-	struct rwd x = { .p = p, .d = d, .t = t };
-	x.rank_first = replay_firsts(d, p->lo, nr);
+	struct rwd x = { .p = p, .d = d, .t = t, .m = m };
 	x.coll_first = replay_firsts(d, p->coll_first, p->colls_total);
-	free(replay_msgs(p, d, x.rank_first, &x.in, &x.nin));
 	x.mem = replay_members(p, d, &x.mem_start);
 	x.coll = xcalloc(p->ncolls + 1, sizeof *x.coll);
 	x.spans = xcalloc(p->ncolls + 1, 1);
 	x.hint = xcalloc((size_t)mine + 1, sizeof *x.hint);
+	x.node = xmalloc(((size_t)nr + 1) * sizeof *x.node);
+	for (uint32_t r = 0; r < nr; r++) x.node[r] = t->ranks[r].node;
 	bool *is_bound = rc_bound_regions(t);
 	x.ask = true;
 	walk(&x, is_bound, sp, NULL, NULL, NULL);
@@ -350,8 +350,8 @@ struct tc_rcwait *rc_wait_dist(const struct tc_part *p, const struct tc_dist *d,
 		w->total_wait = total;
 	}
 	for (size_t k = 0; k < p->ncolls; k++) rc_coll_free(&x.coll[k]);
-	free(in), free(rows), free(st), free(is_bound), free(x.hint), free(x.coll), free(x.spans), free(x.mem);
-	free(x.pans), free(x.cans), free(x.in), free(x.rank_first), free(x.coll_first);
+	free(in), free(rows), free(st), free(is_bound), free(x.hint), free(x.node), free(x.coll), free(x.spans), free(x.mem);
+	free(x.pans), free(x.cans), free(x.coll_first);
 	VEC_FREE(x.preq);
 	VEC_FREE(x.pto);
 	VEC_FREE(x.creq);

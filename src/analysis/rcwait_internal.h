@@ -149,6 +149,19 @@ struct rc_src {
 	size_t nbpos;        /* a cursor into nb: activities come in call order */
 };
 
+/* Whether an Isend of the rank completed in its MPI call `call` (from src's
+ * cursor on, which rc_call_wait moves past the call afterwards) goes to
+ * another node than `here`: message id m is msgs[m - first], node[q] rank
+ * q's node.  Part of the call's inter (rootcause.c call_bytes). */
+static inline bool rc_nb_inter(const struct rc_src *src, uint32_t call, const struct tc_msg *msgs, uint64_t first,
+			       const uint32_t *node, uint32_t here)
+{
+	const rc_nbvec *nb = src->nb;
+	for (size_t k = src->nbpos; k < nb->n && nb->a[k].call <= call; k++)
+		if (nb->a[k].call == call && node[msgs[nb->a[k].msg - first].dst] != here) return true;
+	return false;
+}
+
 /* a->ready, partner and edge of MPI activity a of rank r (call a->call):
  * the latest candidate, clipped to the activity; none when it was ready
  * before the activity started.  ops: a static const table, so that its

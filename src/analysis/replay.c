@@ -85,7 +85,7 @@ void *replay_ask(const struct tc_dist *d, const void *rec, const int *to, size_t
 	return out;
 }
 
-/* The posting call's enter of a message received here (replay_msgs). */
+/* The posting call's enter of a message received here (replay_msgx_get). */
 static void post_enter(void *ctx, const void *req, void *ans)
 {
 	const struct tc_trace *t = ctx;
@@ -94,24 +94,30 @@ static void post_enter(void *ctx, const void *req, void *ans)
 	memcpy(ans, &e, sizeof e);
 }
 
-uint64_t *replay_msgs(const struct tc_part *p, const struct tc_dist *d, const uint64_t *rank_first,
-		      struct replay_rmsg **in, size_t *nin)
+void replay_msgx_get(const struct tc_part *p, const struct tc_dist *d, struct replay_msgx *x)
 {
 	const struct tc_trace *t = p->t;
 	size_t n = p->nmsgs;
+	x->rank_first = replay_firsts(d, p->lo, t->nranks);
 	struct replay_rmsg *out = xmalloc((n ? n : 1) * sizeof *out);
 	int *to = xmalloc((n ? n : 1) * sizeof *to);
 	for (size_t i = 0; i < n; i++) {
 		const struct tc_msg *m = &p->msgs[i];
 		out[i] = (struct replay_rmsg){ p->msg_first + i, tc_msg_send_enter(t, m), m->src, m->send_call, m->dst,
 					       m->post_call };
-		to[i] = replay_owner(rank_first, d->count, m->dst);
+		to[i] = replay_owner(x->rank_first, d->count, m->dst);
 	}
-	void *got;
-	uint64_t *post = replay_ask(d, out, to, n, sizeof *out, sizeof(uint64_t), post_enter, (void *)t, &got, nin);
-	*in = got;   /* grouped by sending process in order, each group in id order: in id order */
+	/* grouped by sending process in order, each group in id order: in id order */
+	void *in;
+	x->post = replay_ask(d, out, to, n, sizeof *out, sizeof(uint64_t), post_enter, (void *)t, &in, &x->nin);
+	x->in = in;
 	free(out), free(to);
-	return post;
+}
+
+void replay_msgx_free(struct replay_msgx *m)
+{
+	free(m->rank_first), free(m->in), free(m->post);
+	*m = (struct replay_msgx){ 0 };
 }
 
 const struct replay_rmsg *replay_rmsg_find(const struct replay_rmsg *in, size_t n, uint64_t id)
@@ -175,11 +181,14 @@ void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t long
 	*out = (struct tc_replay){ 0 };
 	out->profile = tc_profile_dist(p, d);
 	tc_profile_tables_dist(p, d, &out->per_loc, &out->per_rank);
-	out->waitstates = tc_waitstates_dist(p, d, longest);
+	struct replay_msgx m;
+	replay_msgx_get(p, d, &m);
+	out->waitstates = replay_waitstates(p, d, longest, &m);
 	struct tc_span *sp = tc_span_dist(p, d, false);
 	struct rc_dacts acts;
-	out->rcwait = rc_wait_dist(p, d, sp, &acts);
-	out->cpath = rc_cpath_dist(p, d, sp, &acts);
+	out->rcwait = rc_wait_dist(p, d, sp, &m, &acts);
+	out->cpath = rc_cpath_dist(p, d, sp, m.rank_first, &acts);
+	replay_msgx_free(&m);
 	rc_dacts_free(&acts);
 	tc_span_free(sp);
 }

@@ -31,14 +31,18 @@ struct replay_rmsg {
 	uint64_t id, send_enter;
 	uint32_t src, send_call, dst, post_call;
 };
-/* Every message the part's ranks send (p->msgs) to its receiver's process
- * (rank_first: replay_firsts of the ranks), each there answered with the
- * enter of its posting call (0: none known).  Returns the posting enters in
- * p->msgs order (caller frees); *in, *nin: the messages to this process's
- * ranks, in id order (caller frees). */
-uint64_t *replay_msgs(const struct tc_part *p, const struct tc_dist *d, const uint64_t *rank_first,
-		      struct replay_rmsg **in, size_t *nin);
-/* Message id among in[0..n) (replay_msgs), NULL when absent. */
+/* The messages, exchanged once for every replay that reads them: each
+ * message the part's ranks send (p->msgs) went to its receiver's process,
+ * which answered with the enter of its posting call. */
+struct replay_msgx {
+	uint64_t *rank_first;     /* replay_firsts of the ranks */
+	struct replay_rmsg *in;   /* the messages to this process's ranks, in id order */
+	size_t nin;
+	uint64_t *post;           /* per message of p->msgs: its posting call's enter (0: none known) */
+};
+void replay_msgx_get(const struct tc_part *p, const struct tc_dist *d, struct replay_msgx *m);
+void replay_msgx_free(struct replay_msgx *m);
+/* Message id among in[0..n) (struct replay_msgx), NULL when absent. */
 const struct replay_rmsg *replay_rmsg_find(const struct replay_rmsg *in, size_t n, uint64_t id);
 
 /* The members of the collective instances this process holds (p->colls),
@@ -46,6 +50,12 @@ const struct replay_rmsg *replay_rmsg_find(const struct replay_rmsg *in, size_t 
  * coll_members[*start + k] (caller frees). */
 struct ws_member;
 struct ws_member *replay_members(const struct tc_part *p, const struct tc_dist *d, uint64_t *start);
+
+/* tc_waitstates_compute, reduced on process 0 (NULL elsewhere): every sum and
+ * per-rank vector as the serial one; of the waits only the `longest` longest
+ * of each part (the report's list: at, n_all in analysis_waitstate.h). */
+struct tc_waitstates *replay_waitstates(const struct tc_part *p, const struct tc_dist *d, size_t longest,
+					const struct replay_msgx *m);
 
 /* Records to process 0 (NULL elsewhere). */
 void *replay_gather0(const struct tc_dist *d, const void *rec, size_t n, size_t recsize, size_t *nin);

@@ -424,14 +424,11 @@ static uint64_t call_bytes(struct build *b, uint32_t r, uint32_t ci, uint8_t *in
 {
 	const struct tc_trace *t = b->t;
 	const struct tc_call *c = &t->ranks[r].calls[ci];
-	*inter = 0;
 	/* a Wait's Isends cross nodes as much as its receives (an inter-node send
 	 * held in the Wait is inter-node own time, not an outlier of the
-	 * intra-node Waits): the rank's list from the cursor on (call_wait moves it
-	 * past this call afterwards) */
+	 * intra-node Waits) */
 	const uint32_t *node = b->node, here = node[r];
-	for (size_t k = b->src.nbpos; k < b->nb.n && b->nb.a[k].call <= ci; k++)
-		if (b->nb.a[k].call == ci) *inter |= node[t->msgs[b->nb.a[k].msg].dst] != here;
+	*inter = rc_nb_inter(&b->src, ci, t->msgs, 0, node, here);
 	if (c->op == TC_NONE) return 0;
 	const struct tc_op *op = &t->ranks[r].ops[c->op];
 	uint64_t bytes = 0;

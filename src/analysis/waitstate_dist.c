@@ -23,15 +23,12 @@ struct wsd {
 	const struct tc_part *p;
 	const struct tc_dist *d;
 	const struct tc_trace *t;
-	uint64_t *rank_first;    /* P + 1: the ranks of each process */
-	struct replay_rmsg *in;  /* messages to this process's ranks, by id */
-	size_t nin;
-	uint64_t *post;          /* per message of p->msgs: the post call's enter */
+	const struct replay_msgx *m;   /* the messages, exchanged (replay_msgx_get) */
 };
 
 static int rank_owner(const struct wsd *x, uint32_t r)
 {
-	return replay_owner(x->rank_first, x->d->count, r);
+	return replay_owner(x->m->rank_first, x->d->count, r);
 }
 
 /* Message id's partner fields (ws_msg_fn): sent here (all known) or to here. */
@@ -41,11 +38,11 @@ static void dist_msg(const void *ctx, uint32_t id, struct ws_msg *m)
 	const struct tc_part *p = x->p;
 	if (id >= p->msg_first && id - p->msg_first < p->nmsgs) {
 		const struct tc_msg *s = &p->msgs[id - p->msg_first];
-		*m = (struct ws_msg){ tc_msg_send_enter(x->t, s), x->post[id - p->msg_first], s->src,
+		*m = (struct ws_msg){ tc_msg_send_enter(x->t, s), x->m->post[id - p->msg_first], s->src,
 				      s->send_call, s->dst, s->post_call };
 		return;
 	}
-	const struct replay_rmsg *r = replay_rmsg_find(x->in, x->nin, id);
+	const struct replay_rmsg *r = replay_rmsg_find(x->m->in, x->m->nin, id);
 	if (!r) {   /* not in a consistent part: no sender known */
 		*m = (struct ws_msg){ 0, 0, TC_NONE, TC_NONE, TC_NONE, TC_NONE };
 		return;
@@ -157,12 +154,11 @@ static void gather_longest(const struct wsd *x, const struct tc_wait *w, size_t 
 	free(in), free(out), free(idx);
 }
 
-struct tc_waitstates *tc_waitstates_dist(const struct tc_part *p, const struct tc_dist *d, size_t longest)
+struct tc_waitstates *replay_waitstates(const struct tc_part *p, const struct tc_dist *d, size_t longest,
+					const struct replay_msgx *m)
 {
 	uint32_t nr = p->t->nranks;
-	struct wsd x = { .p = p, .d = d, .t = p->t };
-	x.rank_first = replay_firsts(d, p->lo, nr);
-	x.post = replay_msgs(p, d, x.rank_first, &x.in, &x.nin);
+	struct wsd x = { .p = p, .d = d, .t = p->t, .m = m };
 	struct ws_acc own = { 0 }, colls = { 0 };
 	for (uint32_t r = p->lo; r < p->hi; r++) ws_p2p_rank(p->t, r, dist_msg, &x, &own);
 	VEC_FREE(own.rx);
@@ -189,6 +185,5 @@ struct tc_waitstates *tc_waitstates_dist(const struct tc_part *p, const struct t
 	if (r && !r->at) r->at = xmalloc(sizeof *r->at);   /* reduced even when empty */
 	VEC_FREE(own.w);
 	VEC_FREE(colls.w);
-	free(x.rank_first), free(x.in), free(x.post);
 	return r;
 }
