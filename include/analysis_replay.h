@@ -68,8 +68,18 @@ struct tc_replay {
 	struct tc_waitstates *waitstates;
 	struct tc_rcwait *rcwait;
 	struct tc_cpath *cpath;
+	/* tc_replay_for_cache only: this process's ranks' waits in (rank, call)
+	 * order, and the index of the first in the whole list */
+	struct tc_wait *mine;
+	size_t nmine;
+	uint64_t mine_first;
 };
 void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t longest, struct tc_replay *out);
+/* What the cache file stores of them (tracecomb-mpi prep -o, docs/scale.md
+ * "Replayed results in the cache"): the profile, its tables and the wait
+ * states as tc_replay_run makes them, and every process's own waits (mine,
+ * nmine, mine_first), which it writes into the file itself; no root causes. */
+void tc_replay_for_cache(const struct tc_part *p, const struct tc_dist *d, struct tc_replay *out);
 /* The same computed serially over a whole model (the reference). */
 void tc_replay_serial(const struct tc_trace *t, struct tc_replay *out);
 void tc_replay_free(struct tc_replay *r);

@@ -12,7 +12,7 @@ struct tc_steps;
 struct tc_span;
 
 #define TC_CACHE_MAGIC "TCCACHE\n"
-#define TC_CACHE_FORMAT 3u
+#define TC_CACHE_FORMAT 4u
 
 /* The archive's identity as text, one "key\tvalue" line each: format,
  * tracecomb version, struct layout, the anchor's real path with size and
@@ -47,11 +47,28 @@ struct tc_cache_blob { const char *name; const void *p; size_t size; };
 /* A blob that says, in one NUL-terminated line, why the steps are not
  * stored (tracecomb-mpi over its bound); the opener shows it. */
 #define TC_CACHE_NOTE_BLOB "cache.note"
+/* The wait states and the profile (flat, per location, per rank), stored
+ * since format 4: what `tracecomb report` and the TUI would otherwise
+ * compute again on every open.  ws->w is not read: the waits come from
+ * waits[0..nwaits), the writing process's slice of the whole list (its
+ * ranks' waits, in (rank, call) order) starting at index waits_first;
+ * serially the whole list (ws->w, ws->n, 0).  A reduced ws (tracecomb-mpi:
+ * ws->at set) stores ws->n_all as the count. */
+struct tc_waitstates;
+struct tc_wait;
+struct tc_profile;
+struct tc_prof_table;
 struct tc_cache_results {
 	const struct tc_steps *steps;
 	const struct tc_span *span;
 	const struct tc_cache_blob *blobs;
 	size_t nblobs;
+	const struct tc_waitstates *ws;
+	const struct tc_wait *waits;
+	size_t nwaits;
+	uint64_t waits_first;
+	const struct tc_profile *profile;
+	const struct tc_prof_table *per_loc, *per_rank;
 };
 /* Write the cache of t and r to f, a seekable file opened for writing,
  * positioned at 0.  false and *err on a write error (the caller removes the
@@ -80,6 +97,11 @@ struct tc_cache_wpart;
 struct tc_cache_wpart *tc_cache_write_begin(int fd, const struct tc_part *p, const struct tc_dist *d,
 					    const char *identity);
 bool tc_cache_write_end(struct tc_cache_wpart *c, const struct tc_cache_results *r, char **err);
+/* The stored wait states and profile of a trace opened from a cache, as
+ * copies the caller owns (freed as computed ones are), each NULL when the
+ * file has none.  False when a stored one is malformed (nothing set). */
+bool tc_cache_stored(const struct tc_trace *t, struct tc_waitstates **ws, struct tc_profile **profile,
+		     struct tc_prof_table **per_loc, struct tc_prof_table **per_rank);
 /* A blob of a trace opened from a cache: its bytes (8-byte aligned, inside the
  * mapping, valid as long as the trace) and *size, or NULL. */
 const void *tc_cache_blob(const struct tc_trace *t, const char *name, size_t *size);

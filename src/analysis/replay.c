@@ -183,7 +183,7 @@ void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t long
 	tc_profile_tables_dist(p, d, &out->per_loc, &out->per_rank);
 	struct replay_msgx m;
 	replay_msgx_get(p, d, &m);
-	out->waitstates = replay_waitstates(p, d, longest, &m);
+	out->waitstates = replay_waitstates(p, d, longest, &m, NULL, NULL);
 	struct tc_span *sp = tc_span_dist(p, d, false);
 	struct rc_dacts acts;
 	out->rcwait = rc_wait_dist(p, d, sp, &m, &acts);
@@ -191,4 +191,17 @@ void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t long
 	replay_msgx_free(&m);
 	rc_dacts_free(&acts);
 	tc_span_free(sp);
+}
+
+void tc_replay_for_cache(const struct tc_part *p, const struct tc_dist *d, struct tc_replay *out)
+{
+	*out = (struct tc_replay){ 0 };
+	out->profile = tc_profile_dist(p, d);
+	tc_profile_tables_dist(p, d, &out->per_loc, &out->per_rank);
+	struct replay_msgx m;
+	replay_msgx_get(p, d, &m);
+	out->waitstates = replay_waitstates(p, d, TC_REPLAY_LONGEST, &m, &out->mine, &out->nmine);
+	replay_msgx_free(&m);
+	out->mine_first = out->nmine;
+	d->exscan(d->ctx, &out->mine_first, 1, TC_DIST_SUM);
 }

@@ -91,6 +91,7 @@ bool tc_replay_dump(FILE *f, const struct tc_trace *t, const struct tc_replay *r
 
 void tc_replay_serial(const struct tc_trace *t, struct tc_replay *out)
 {
+	*out = (struct tc_replay){ 0 };
 	out->profile = tc_profile_compute(t);
 	out->per_loc = tc_profile_locations(t);
 	out->per_rank = tc_profile_ranks(t, out->per_loc);
@@ -111,5 +112,6 @@ void tc_replay_free(struct tc_replay *r)
 	tc_waitstates_free(r->waitstates);
 	tc_rcwait_free(r->rcwait);
 	tc_cpath_free(r->cpath);
+	free(r->mine);
 	*r = (struct tc_replay){ 0 };
 }

@@ -53,9 +53,11 @@ struct ws_member *replay_members(const struct tc_part *p, const struct tc_dist *
 
 /* tc_waitstates_compute, reduced on process 0 (NULL elsewhere): every sum and
  * per-rank vector as the serial one; of the waits only the `longest` longest
- * of each part (the report's list: at, n_all in analysis_waitstate.h). */
+ * of each part (the report's list: at, n_all in analysis_waitstate.h).
+ * mine (not NULL): this process's ranks' waits, in (rank, call) order, kept
+ * into *mine, *nmine (caller frees). */
 struct tc_waitstates *replay_waitstates(const struct tc_part *p, const struct tc_dist *d, size_t longest,
-					const struct replay_msgx *m);
+					const struct replay_msgx *m, struct tc_wait **mine, size_t *nmine);
 
 /* Records to process 0 (NULL elsewhere). */
 void *replay_gather0(const struct tc_dist *d, const void *rec, size_t n, size_t recsize, size_t *nin);

@@ -155,7 +155,7 @@ static void gather_longest(const struct wsd *x, const struct tc_wait *w, size_t 
 }
 
 struct tc_waitstates *replay_waitstates(const struct tc_part *p, const struct tc_dist *d, size_t longest,
-					const struct replay_msgx *m)
+					const struct replay_msgx *m, struct tc_wait **mine, size_t *nmine)
 {
 	uint32_t nr = p->t->nranks;
 	struct wsd x = { .p = p, .d = d, .t = p->t, .m = m };
@@ -183,7 +183,8 @@ struct tc_waitstates *replay_waitstates(const struct tc_part *p, const struct tc
 	}
 	gather_longest(&x, own.w.a, own.w.n, longest, r);
 	if (r && !r->at) r->at = xmalloc(sizeof *r->at);   /* reduced even when empty */
-	VEC_FREE(own.w);
+	if (mine) *mine = own.w.a, *nmine = own.w.n;
+	else VEC_FREE(own.w);
 	VEC_FREE(colls.w);
 	return r;
 }

@@ -27,6 +27,11 @@ enum tc_cache_sec {
 	CS_STEPARR,     /* steps->rank_first, parts, steps, slots, wide, msg_send_cev, msg_recv_cev */
 	CS_STEPS,       /* struct tc_steps (pointers as offsets); empty when not stored */
 	CS_SPAN,        /* struct tc_span (pointers zero), rank_t0[nranks], rank_t1[nranks]; or empty */
+	CS_WSTATS,      /* struct tc_waitstates (pointers zero, n = every wait), waited[nranks], caused[nranks]; or empty */
+	CS_WAITS,       /* the waits, packed: uint32_t count[nranks] (64-byte padded), then n records of
+			 * TC_WAIT_REC bytes in (rank, call) order; each process writes its ranks' counts and records */
+	CS_PROFILE,     /* struct tc_profile (pointers zero), its regions, then the per-location and
+			 * per-rank tables (uint64_t n, struct tc_prof_cell[n] each); or empty */
 	CS_BLOBS,       /* the layers above's own results: struct tc_cache_blob_ent[n], then the bytes */
 	CS_RANKS,       /* struct tc_rank[nranks] */
 	CS_LOCS,        /* struct tc_loc[nlocs] */
@@ -87,6 +92,13 @@ bool tc_cache_pwrite(int fd, const void *buf, size_t n, uint64_t off);
 /* The table written at sums_off and the header (its sums_sum and sum
  * computed here) at 0, the file cut to file_size: false with errno. */
 bool tc_cache_finish_file(int fd, struct tc_cache_header *h, const uint64_t *sums);
+
+/* A wait in CS_WAITS: call, cause, cause_call (uint32_t each), kind (one
+ * byte), seconds (the double's bytes), no padding; its rank is given by the
+ * counts before the records (the cache-size budget: 21 bytes, not the 32
+ * of struct tc_wait).  Written by write.c put_waits, read by open.c copy_ws. */
+#define TC_WAIT_REC 21
+#define TC_WAITS_HEAD(nranks) (((uint64_t)(nranks) * 4 + TC_CACHE_ALIGN - 1) / TC_CACHE_ALIGN * TC_CACHE_ALIGN)
 
 /* One named blob of CS_BLOBS (tc_cache_blob). */
 struct tc_cache_blob_ent { char name[48]; uint64_t off, size; };   /* off: from the section's start */

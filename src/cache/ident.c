@@ -8,8 +8,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis_profile.h"
 #include "analysis_span.h"
 #include "analysis_steps.h"
+#include "analysis_waitstate.h"
 #include "format.h"
 
 #define SIZES(X)                                                                          \
@@ -18,7 +20,8 @@
 	X(struct tc_xfer) X(struct tc_region) X(struct tc_comm) X(struct tc_metric_def)         \
 	X(struct tc_node) X(struct tc_steps) X(struct tc_cev) X(struct tc_partition)            \
 	X(struct tc_step_sum) X(struct tc_slot) X(struct tc_span) X(void *) X(struct tc_cache_header)   \
-	X(struct tc_cache_blob_ent)
+	X(struct tc_cache_blob_ent) X(struct tc_waitstates) X(struct tc_wait) X(struct tc_profile)     \
+	X(struct tc_prof_region) X(struct tc_prof_cell)
 
 void tc_cache_layout_text(char *buf, size_t n)
 {

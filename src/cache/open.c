@@ -10,13 +10,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis_profile.h"
 #include "analysis_span.h"
 #include "analysis_steps.h"
+#include "analysis_waitstate.h"
 #include "format.h"
 
 const char *const tc_cache_sec_names[CS_COUNT] = {
 	"identity", "calls", "ops", "messages of ops", "samples", "transfers", "messages", "collectives",
-	"collective members", "comm members", "steps events", "steps arrays", "steps", "span", "blobs", "ranks", "locations",
+	"collective members", "comm members", "steps events", "steps arrays", "steps", "span", "wait states", "waits", "profile", "blobs", "ranks", "locations",
 	"nodes", "regions", "comms", "metrics", "warnings", "trace", "strings",
 };
 
@@ -199,6 +201,112 @@ static struct tc_span *copy_span(struct reader *r, uint32_t nranks)
 	return sp;
 }
 
+/* The reader of a trace opened from a cache (its header checked then). */
+static bool mapped_reader(const struct tc_trace *t, struct reader *r)
+{
+	*r = (struct reader){ .base = t->mapped.p, .size = t->mapped.cap, .h = (const void *)t->mapped.p };
+	return t->mapped.p != NULL;
+}
+
+/* The stored wait states: copies of the section's struct, per-rank times
+ * and every wait (unpacked: format.h, CS_WAITS); NULL when absent or
+ * malformed (*bad). */
+static struct tc_waitstates *copy_ws(const struct reader *r, const struct tc_trace *t, bool *bad)
+{
+	const struct tc_cache_section *s = &r->h->sec[CS_WSTATS], *sw = &r->h->sec[CS_WAITS];
+	uint32_t nranks = t->nranks;
+	size_t arr = (size_t)nranks * sizeof(double);
+	if (!s->size) return NULL;
+	const struct tc_waitstates *img = (const void *)(r->base + s->off);
+	if (s->size != sizeof *img + 2 * arr || sw->size < TC_WAITS_HEAD(nranks) ||
+	    (sw->size - TC_WAITS_HEAD(nranks)) / TC_WAIT_REC != img->n || (sw->size - TC_WAITS_HEAD(nranks)) % TC_WAIT_REC) {
+		*bad = true;
+		return NULL;
+	}
+	struct tc_waitstates *ws = xmalloc(sizeof *ws);
+	*ws = *img;
+	ws->at = NULL, ws->n_all = 0;
+	ws->waited = xmalloc(arr + 1), ws->caused = xmalloc(arr + 1);
+	memcpy(ws->waited, r->base + s->off + sizeof *img, arr);
+	memcpy(ws->caused, r->base + s->off + sizeof *img + arr, arr);
+	ws->w = xmalloc(ws->n * sizeof *ws->w + 1);
+	const uint32_t *cnt = (const void *)(r->base + sw->off);
+	const unsigned char *x = (const unsigned char *)r->base + sw->off + TC_WAITS_HEAD(nranks);
+	size_t i = 0;
+	for (uint32_t rk = 0; rk < nranks && !*bad; rk++) {
+		if (cnt[rk] > ws->n - i) *bad = true;
+		for (uint32_t k = 0; !*bad && k < cnt[rk]; k++, i++, x += TC_WAIT_REC) {
+			struct tc_wait *w = &ws->w[i];
+			memset(w, 0, sizeof *w);
+			w->rank = rk;
+			memcpy(&w->call, x, 4), memcpy(&w->cause, x + 4, 4), memcpy(&w->cause_call, x + 8, 4);
+			w->kind = x[12];
+			memcpy(&w->seconds, x + 13, 8);
+			if (w->call >= t->ranks[rk].ncalls || (w->cause != TC_NONE && w->cause >= nranks) || w->kind >= TC_WS_COUNT)
+				*bad = true;
+		}
+	}
+	if (i != ws->n) *bad = true;
+	return ws;
+}
+
+/* A stored table at *at (advanced past it), whose cells index `who` below
+ * nwho and regions below nregions; NULL and *bad when it overruns end. */
+static struct tc_prof_table *copy_cells(const char **at, const char *end, uint32_t nwho, uint32_t nregions, bool *bad)
+{
+	uint64_t n;
+	if (end - *at < (ptrdiff_t)sizeof n) return *bad = true, NULL;
+	memcpy(&n, *at, sizeof n);
+	*at += sizeof n;
+	if (n > (uint64_t)(end - *at) / sizeof(struct tc_prof_cell)) return *bad = true, NULL;
+	struct tc_prof_table *pt = xmalloc(sizeof *pt);
+	pt->n = n;
+	pt->cells = xmalloc(n * sizeof *pt->cells + 1);
+	memcpy(pt->cells, *at, n * sizeof *pt->cells);
+	*at += n * sizeof *pt->cells;
+	for (size_t i = 0; i < n; i++)
+		if (pt->cells[i].who >= nwho || pt->cells[i].region >= nregions) *bad = true;
+	return pt;
+}
+
+bool tc_cache_stored(const struct tc_trace *t, struct tc_waitstates **ws, struct tc_profile **profile,
+		     struct tc_prof_table **per_loc, struct tc_prof_table **per_rank)
+{
+	struct reader r;
+	*ws = NULL, *profile = NULL, *per_loc = NULL, *per_rank = NULL;
+	if (!mapped_reader(t, &r)) return true;
+	bool bad = false;
+	struct tc_waitstates *w = copy_ws(&r, t, &bad);
+	const struct tc_cache_section *s = &r.h->sec[CS_PROFILE];
+	const char *at = r.base + s->off, *end = at + s->size;
+	struct tc_profile *p = NULL;
+	struct tc_prof_table *pl = NULL, *pr = NULL;
+	if (s->size >= sizeof *p) {
+		p = xmalloc(sizeof *p);
+		memcpy(p, at, sizeof *p);
+		at += sizeof *p;
+		p->regions = NULL;
+		if (p->n > (uint64_t)(end - at) / sizeof *p->regions) bad = true;
+		else {
+			p->regions = xmalloc((size_t)p->n * sizeof *p->regions + 1);
+			memcpy(p->regions, at, (size_t)p->n * sizeof *p->regions);
+			at += (size_t)p->n * sizeof *p->regions;
+			for (uint32_t i = 0; i < p->n; i++)
+				if (p->regions[i].region >= t->nregions ||
+				    (p->regions[i].rank_max >= t->nranks && p->regions[i].rank_max != TC_NONE))
+					bad = true;
+			pl = bad ? NULL : copy_cells(&at, end, t->nlocs, t->nregions, &bad);
+			pr = bad ? NULL : copy_cells(&at, end, t->nranks, t->nregions, &bad);
+		}
+	} else if (s->size) bad = true;
+	if (bad) {
+		tc_waitstates_free(w), tc_profile_free(p), tc_prof_table_free(pl), tc_prof_table_free(pr);
+		return false;
+	}
+	*ws = w, *profile = p, *per_loc = pl, *per_rank = pr;
+	return true;
+}
+
 /* The blob table of a mapping, checked: every entry inside the section. */
 static const struct tc_cache_blob_ent *blob_table(const struct reader *r, size_t *n)
 {
@@ -216,8 +324,8 @@ static const struct tc_cache_blob_ent *blob_table(const struct reader *r, size_t
 
 const void *tc_cache_blob(const struct tc_trace *t, const char *name, size_t *size)
 {
-	if (!t->mapped.p) return NULL;
-	struct reader r = { .base = t->mapped.p, .size = t->mapped.cap, .h = (const void *)t->mapped.p };
+	struct reader r;
+	if (!mapped_reader(t, &r)) return NULL;
 	size_t n;
 	const struct tc_cache_blob_ent *e = blob_table(&r, &n);
 	for (size_t i = 0; i < n; i++)

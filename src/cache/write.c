@@ -14,8 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis_profile.h"
 #include "analysis_span.h"
 #include "analysis_steps.h"
+#include "analysis_waitstate.h"
 #include "format.h"
 #include "part.h"
 
@@ -256,6 +258,96 @@ static void write_span(struct writer *w, const struct tc_span *sp, uint32_t nran
 	sec_end(w);
 }
 
+/* The wait states' totals and per-rank times (the struct with its pointers
+ * zero and n the count of every wait), and the place of the whole list of
+ * waits, packed (format.h, CS_WAITS): each process writes its own ranks'
+ * counts and records there (put_waits). */
+static void write_ws(struct writer *w, const struct tc_waitstates *ws, uint32_t nranks)
+{
+	uint64_t n = ws ? (ws->at ? ws->n_all : ws->n) : 0;
+	sec_begin(w, CS_WSTATS, root(w));
+	if (ws) {
+		struct tc_waitstates img;
+		memset(&img, 0, sizeof img);
+		img.n = n;
+		memcpy(img.total, ws->total, sizeof img.total);
+		img.mpi_time = ws->mpi_time, img.run_time = ws->run_time, img.clamped = ws->clamped;
+		put(w, &img, sizeof img);
+		put(w, ws->waited, (size_t)nranks * sizeof *ws->waited);
+		put(w, ws->caused, (size_t)nranks * sizeof *ws->caused);
+	}
+	sec_end(w);
+	sec_begin(w, CS_WAITS, false);
+	if (ws) w->off += TC_WAITS_HEAD(nranks) + n * TC_WAIT_REC;
+	sec_end(w);
+}
+
+/* This process's ranks' wait counts and waits at their places in CS_WAITS
+ * (laid out before). */
+static void put_waits(struct writer *w, const struct tc_cache_results *res)
+{
+	if (!w->hdr.sec[CS_WAITS].size) return;   /* none stored (process 0's results decide) */
+	uint64_t end = w->off, base = w->hdr.sec[CS_WAITS].off;
+	uint32_t lo = w->p->lo, hi = w->p->hi;
+	uint32_t *cnt = xcalloc((size_t)(hi - lo) + 1, sizeof *cnt);
+	for (size_t i = 0; i < res->nwaits; i++) cnt[res->waits[i].rank - lo]++;
+	w->mine = true;
+	w->off = base + (uint64_t)lo * sizeof *cnt;
+	put(w, cnt, (size_t)(hi - lo) * sizeof *cnt);
+	w->off = base + TC_WAITS_HEAD(w->p->t->nranks) + res->waits_first * TC_WAIT_REC;
+	for (size_t i = 0; i < res->nwaits; i++) {
+		const struct tc_wait *a = &res->waits[i];
+		unsigned char x[TC_WAIT_REC];
+		memcpy(x, &a->call, 4), memcpy(x + 4, &a->cause, 4), memcpy(x + 8, &a->cause_call, 4);
+		x[12] = a->kind;
+		memcpy(x + 13, &a->seconds, 8);
+		put(w, x, sizeof x);
+	}
+	free(cnt);
+	w->off = end;
+}
+
+static void put_cells(struct writer *w, const struct tc_prof_table *pt)
+{
+	uint64_t n = pt ? pt->n : 0;
+	put(w, &n, sizeof n);
+	for (uint64_t i = 0; i < n; i++) {
+		struct tc_prof_cell x;
+		memset(&x, 0, sizeof x);
+		x.region = pt->cells[i].region, x.who = pt->cells[i].who, x.calls = pt->cells[i].calls;
+		x.excl = pt->cells[i].excl, x.incl = pt->cells[i].incl;
+		put(w, &x, sizeof x);
+	}
+}
+
+/* The flat profile (the struct, pointers zero, then its regions) and the
+ * per-location and per-rank tables. */
+static void write_profile(struct writer *w, const struct tc_cache_results *res)
+{
+	const struct tc_profile *p = res->profile;
+	sec_begin(w, CS_PROFILE, root(w));
+	if (p) {
+		struct tc_profile img;
+		memset(&img, 0, sizeof img);
+		img.n = p->n, img.total = p->total, img.mpi = p->mpi;
+		memcpy(img.hist_count, p->hist_count, sizeof img.hist_count);
+		memcpy(img.hist_bytes, p->hist_bytes, sizeof img.hist_bytes);
+		put(w, &img, sizeof img);
+		for (uint32_t i = 0; i < p->n; i++) {
+			const struct tc_prof_region *a = &p->regions[i];
+			struct tc_prof_region x;
+			memset(&x, 0, sizeof x);
+			x.region = a->region, x.calls = a->calls, x.incl = a->incl, x.excl = a->excl;
+			x.excl_min = a->excl_min, x.excl_max = a->excl_max, x.rank_max = a->rank_max;
+			x.nranks = a->nranks, x.imbalance = a->imbalance;
+			put(w, &x, sizeof x);
+		}
+		put_cells(w, res->per_loc);
+		put_cells(w, res->per_rank);
+	}
+	sec_end(w);
+}
+
 /* The blobs: a table of names and offsets, then each blob 64-byte aligned. */
 static void write_blobs(struct writer *w, const struct tc_cache_blob *b, size_t n)
 {
@@ -403,10 +495,13 @@ static void write_results(struct writer *w, const struct tc_cache_results *res)
 {
 	write_steps(w, res->steps, w->p->t->nranks, w->p->msgs_total);
 	write_span(w, res->span, w->p->t->nranks);
+	write_ws(w, res->ws, w->p->t->nranks);
+	write_profile(w, res);
 	write_blobs(w, res->blobs, res->nblobs);
 }
 
-/* Those sections are process 0's alone to write; the other processes take
+/* Those sections are process 0's alone to write (but the waits, whose
+ * slices every process writes after: put_waits); the other processes take
  * their places from its dry run (laid out from offset 0, nothing written):
  * v[0] bit s for each section it opened, v[1 + 2s] and v[2 + 2s] the
  * section's offset and size, v[RES_END] the end.  So they never read the
@@ -461,6 +556,7 @@ static void write_tail(struct writer *w, const struct tc_cache_results *res, con
 	const struct tc_trace *t = w->p->t;
 	if (placed) place_results(w, placed);
 	else write_results(w, res);
+	put_waits(w, res);   /* every process its slice */
 	write_small(w, t, B);
 	write_trace(w, t);
 	sec_begin(w, CS_STRINGS, root(w));

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis_profile.h"
+#include "analysis_waitstate.h"
 #include "cache.h"
 #include "cli.h"
 #include "report.h"
@@ -75,11 +77,18 @@ static int write_cache(struct tc_session *s, const char *path, bool force, const
 	lsum_pack(sum, &blob);
 	lsum_free(sum);
 	struct tc_cache_blob b = { LSUM_CACHE_BLOB, blob.s, blob.len };
-	struct tc_cache_results res = { st, session_span(s), &b, 1 };
+	struct tc_cache_results res = { .steps = st, .span = session_span(s), .blobs = &b, .nblobs = 1 };
+	/* what report and the views would compute on every open: the wait states and the profile */
+	const struct tc_waitstates *ws = session_waitstates(s);
+	res.ws = ws, res.waits = ws->w, res.nwaits = ws->n;
+	res.profile = session_profile(s);
+	struct tc_prof_table *pl = tc_profile_locations(s->t), *pr = tc_profile_ranks(s->t, pl);
+	res.per_loc = pl, res.per_rank = pr;
 	char *err = NULL;
 	double t0 = tc_now();
 	bool ok = tc_cache_write(o.f, s->t, &res, ident, &err);
 	sb_free(&blob);
+	tc_prof_table_free(pl), tc_prof_table_free(pr);
 	long size = ok && fseek(o.f, 0, SEEK_END) == 0 ? ftell(o.f) : -1;
 	if (!ok) {   /* a full disk: no file, no temporary left */
 		fprintf(stderr, "tracecomb: %s: write failed: %s\n", path, err);
@@ -93,7 +102,7 @@ static int write_cache(struct tc_session *s, const char *path, bool force, const
 		uint64_t model = tc_trace_bytes(s->t);
 		fmt_bytes(b1, sizeof b1, (uint64_t)size);
 		fmt_bytes(b2, sizeof b2, model);
-		printf("prep: wrote %s: %s (the model %s in memory: %.2fx), the logical steps, span and lateness summary stored; written in %.2f s\n",
+		printf("prep: wrote %s: %s (the model %s in memory: %.2fx), the logical steps, span, lateness summary, wait states and profile stored; written in %.2f s\n",
 		       path, b1, b2, model ? (double)size / (double)model : 0.0, tc_now() - t0);
 	}
 	return rc;

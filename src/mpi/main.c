@@ -219,10 +219,10 @@ static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *
 	if (M->rank == 0 && !rc) {
 		tmp_path = NULL;
 		if (!(rc = cli_out_close(out)) && R.g.stored)
-			printf("prep: wrote %s (%d processes): the model, span, logical steps and lateness summary stored\n",
+			printf("prep: wrote %s (%d processes): the model, span, logical steps, lateness summary, wait states and profile stored\n",
 			       o->out, M->size);
 		else if (!rc)
-			printf("prep: wrote %s (%d processes): the model and span stored; %s: computed when it is opened\n",
+			printf("prep: wrote %s (%d processes): the model, span, wait states and profile stored; %s: computed when it is opened\n",
 			       o->out, M->size, R.note);
 	}
 	tc_mpi_results_free(&R);

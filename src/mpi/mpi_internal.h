@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include "analysis_replay.h"
 #include "analysis_steps_dist.h"
 #include "cache.h"
 #include "part.h"
@@ -59,6 +60,7 @@ struct tc_mpi_results {
 	struct strbuf lsum;
 	char *note;
 	struct tc_cache_blob blobs[2];
+	struct tc_replay rep;        /* the profile and wait states (tc_replay_for_cache) */
 	struct tc_cache_results res;
 	double cpu, peak0;           /* the begin's CPU seconds; the peak RSS before it */
 };

@@ -1,9 +1,10 @@
 /* results.c — what tracecomb-mpi prep -o stores beside the model, as a
  * serial `tracecomb prep` does (docs/scale.md "The logical steps in the
  * cache"): the application span (each process marks its ranks, a few
- * reductions), the logical steps (the communication skeleton gathered to
- * process 0 when it fits --steps-bound, the serial code run there) and the
- * logical view's lateness summary made from them.  Over the bound the steps
+ * reductions), the profile and wait states replayed over the parts, the
+ * logical steps (the communication skeleton gathered to process 0 when it
+ * fits --steps-bound, the serial code run there) and the logical view's
+ * lateness summary made from them.  Over the bound the steps
  * and the summary are not stored, and a note in the cache says why. */
 #include <stdlib.h>
 #include <string.h>
@@ -48,10 +49,26 @@ static char *not_stored(const struct tc_steps_dist *g)
 			 "process, over --steps-bound %s", need, bound);
 }
 
+/* The profile and wait states replayed over the parts while they are whole,
+ * for the file: process 0 stores the reduced results, every process its
+ * own ranks' waits (docs/scale.md, "Replayed results in the cache"). */
+static void store_replay(struct tc_mpi *M, struct tc_mpi_results *R)
+{
+	double t0 = tc_usage().cpu, peak = (double)tc_peak_rss();
+	tc_replay_for_cache(&M->part, &M->dist, &R->rep);
+	R->res.ws = R->rep.waitstates;
+	R->res.waits = R->rep.mine, R->res.nwaits = R->rep.nmine, R->res.waits_first = R->rep.mine_first;
+	R->res.profile = R->rep.profile;
+	R->res.per_loc = R->rep.per_loc, R->res.per_rank = R->rep.per_rank;
+	M->replay_seconds = tc_usage().cpu - t0;
+	M->replay_rss = ((double)tc_peak_rss() - peak) / 1048576.0;
+}
+
 void tc_mpi_results_begin(struct tc_mpi *M, uint64_t bound, const char *const *opts, size_t nopts,
 			  struct tc_mpi_results *R)
 {
 	*R = (struct tc_mpi_results){ .res.blobs = R->blobs };
+	store_replay(M, R);   /* first: its CPU and peak are the replay's, not the steps' */
 	double t0 = tc_usage().cpu;
 	R->peak0 = (double)tc_peak_rss();
 	bool span_all;
@@ -88,6 +105,7 @@ void tc_mpi_results_free(struct tc_mpi_results *R)
 	tc_skel_free(R->skel);
 	tc_steps_dist_free(R->steps, &R->g);
 	tc_span_free(R->span);
+	tc_replay_free(&R->rep);
 	sb_free(&R->lsum);
 	free(R->note);
 	*R = (struct tc_mpi_results){ 0 };

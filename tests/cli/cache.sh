@@ -2,7 +2,8 @@
 # The analysis cache (docs/cache.md, issue 18 §1): prep then report --json from
 # the cache equals report --json from the archive on every shared trace and a
 # generated one (and up to 4 corpus traces when $BUILD/corpus exists;
-# regions.seconds, a wall time, left out); the default place
+# regions.seconds, a wall time, left out), and so do the wait-state and
+# profile views drawn from the stored results; the default place
 # under $XDG_CACHE_HOME (else ~/.cache), --no-cache, --cache FILE; stale after
 # an .evt is touched and with other --opt; corrupt (bytes flipped, cut) said
 # and the trace read, exit 0, the same output; an unwritable cache place: a
@@ -36,6 +37,12 @@ for dir in "$TRACES"/*/ $gen; do
 	"$BIN" info --json --no-cache "$dir" >"$TMPD/a.info" 2>/dev/null
 	"$BIN" info --json "$dir" >"$TMPD/b.info" 2>/dev/null
 	check "info-json-same-$name" cmp -s "$TMPD/a.info" "$TMPD/b.info"
+	# the views of the stored wait states (every wait, walked) and profile (its tables)
+	for v in waitstates profile; do
+		"$BIN" render "$dir" --view $v --size 120x40 --keys 'jjjj' --no-cache >"$TMPD/a.txt" 2>/dev/null
+		"$BIN" render "$dir" --view $v --size 120x40 --keys 'jjjj' >"$TMPD/b.txt" 2>/dev/null
+		check "render-$v-same-$name" cmp -s "$TMPD/a.txt" "$TMPD/b.txt"
+	done
 done
 # a few planted-cause corpus traces when make corpus (or an earlier make check) wrote them
 corpus=$(ls -d "$BUILD"/corpus/*/ 2>/dev/null | awk 'NR % 25 == 1' | head -n 4)

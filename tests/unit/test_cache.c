@@ -2,7 +2,8 @@
  * trace written and opened again, every array and stored result equal; a
  * file with a bad magic, another format or version, another identity, cut at
  * several offsets or with a byte flipped in any section is refused with the
- * right reason; the identity's stale reasons; the checksum itself. */
+ * right reason; the stored wait states and profile equal, and refused when
+ * they index out of the model; the identity's stale reasons; the checksum itself. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <limits.h>
@@ -14,8 +15,10 @@
 #include <cmocka.h>
 
 #include "../../src/cache/format.h"
+#include "analysis_profile.h"
 #include "analysis_span.h"
 #include "analysis_steps.h"
+#include "analysis_waitstate.h"
 #include "cache.h"
 
 #define IDENT "format\t1\ntest\tidentity\n"
@@ -50,7 +53,15 @@ static struct tc_trace *build(void)
 	return t;
 }
 
-struct fixture { struct tc_trace *t; struct tc_steps *st; struct tc_span *span; char path[64]; };
+struct fixture {
+	struct tc_trace *t;
+	struct tc_steps *st;
+	struct tc_span *span;
+	struct tc_waitstates *ws;
+	struct tc_profile *prof;
+	struct tc_prof_table *per_loc, *per_rank;
+	char path[64];
+};
 
 static int setup(void **state)
 {
@@ -65,7 +76,13 @@ static int setup(void **state)
 	FILE *out = fdopen(fd, "w+");
 	static const char blob[] = "blob bytes";
 	struct tc_cache_blob b = { "test.blob", blob, sizeof blob };
-	struct tc_cache_results res = { f->st, f->span, &b, 1 };
+	f->ws = tc_waitstates_compute(f->t);
+	f->prof = tc_profile_compute(f->t);
+	f->per_loc = tc_profile_locations(f->t);
+	f->per_rank = tc_profile_ranks(f->t, f->per_loc);
+	struct tc_cache_results res = { .steps = f->st, .span = f->span, .blobs = &b, .nblobs = 1, .ws = f->ws,
+					.waits = f->ws->w, .nwaits = f->ws->n, .profile = f->prof,
+					.per_loc = f->per_loc, .per_rank = f->per_rank };
 	char *err = NULL;
 	assert_true(tc_cache_write(out, f->t, &res, IDENT, &err));
 	fclose(out);
@@ -77,6 +94,9 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 	unlink(f->path);
+	tc_waitstates_free(f->ws);
+	tc_profile_free(f->prof);
+	tc_prof_table_free(f->per_loc), tc_prof_table_free(f->per_rank);
 	tc_span_free(f->span);
 	tc_steps_free(f->st);
 	tc_trace_free(f->t);
@@ -182,6 +202,57 @@ static void same_steps(const struct tc_steps *a, const struct tc_steps *b, uint3
 	SAME_ARRAY(a->msg_recv_cev, b->msg_recv_cev, nmsgs);
 }
 
+static void same_table(const struct tc_prof_table *a, const struct tc_prof_table *b)
+{
+	assert_int_equal(a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct tc_prof_cell *x = &a->cells[i], *y = &b->cells[i];
+		assert_true(x->region == y->region && x->who == y->who && x->calls == y->calls && x->excl == y->excl &&
+			    x->incl == y->incl);
+	}
+}
+
+/* The stored wait states and profile: every field, doubles bitwise. */
+static void same_stored(const struct fixture *f, const struct tc_trace *t)
+{
+	struct tc_waitstates *ws;
+	struct tc_profile *p;
+	struct tc_prof_table *pl, *pr;
+	assert_true(tc_cache_stored(t, &ws, &p, &pl, &pr));
+	assert_non_null(ws), assert_non_null(p), assert_non_null(pl), assert_non_null(pr);
+	assert_true(f->ws->n >= 2);   /* the late receive and the barrier's late arrivers */
+	assert_int_equal(ws->n, f->ws->n);
+	for (size_t i = 0; i < ws->n; i++) {
+		const struct tc_wait *x = &f->ws->w[i], *y = &ws->w[i];
+		assert_memory_equal(&x->seconds, &y->seconds, sizeof x->seconds);
+		assert_true(x->rank == y->rank && x->call == y->call && x->cause == y->cause &&
+			    x->cause_call == y->cause_call && x->kind == y->kind);
+	}
+	assert_memory_equal(ws->total, f->ws->total, sizeof ws->total);
+	assert_memory_equal(ws->waited, f->ws->waited, t->nranks * sizeof(double));
+	assert_memory_equal(ws->caused, f->ws->caused, t->nranks * sizeof(double));
+	assert_memory_equal(&ws->mpi_time, &f->ws->mpi_time, sizeof(double));
+	assert_memory_equal(&ws->run_time, &f->ws->run_time, sizeof(double));
+	assert_int_equal(ws->clamped, f->ws->clamped);
+	assert_null(ws->at);
+	assert_int_equal(p->n, f->prof->n);
+	assert_memory_equal(&p->total, &f->prof->total, sizeof(double));
+	assert_memory_equal(&p->mpi, &f->prof->mpi, sizeof(double));
+	assert_memory_equal(p->hist_count, f->prof->hist_count, sizeof p->hist_count);
+	assert_memory_equal(p->hist_bytes, f->prof->hist_bytes, sizeof p->hist_bytes);
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct tc_prof_region *x = &f->prof->regions[i], *y = &p->regions[i];
+		assert_true(x->region == y->region && x->calls == y->calls && x->rank_max == y->rank_max &&
+			    x->nranks == y->nranks);
+		assert_true(!memcmp(&x->incl, &y->incl, 8) && !memcmp(&x->excl, &y->excl, 8) &&
+			    !memcmp(&x->excl_min, &y->excl_min, 8) && !memcmp(&x->excl_max, &y->excl_max, 8) &&
+			    !memcmp(&x->imbalance, &y->imbalance, 8));
+	}
+	same_table(f->per_loc, pl);
+	same_table(f->per_rank, pr);
+	tc_waitstates_free(ws), tc_profile_free(p), tc_prof_table_free(pl), tc_prof_table_free(pr);
+}
+
 static void test_round_trip(void **state)
 {
 	struct fixture *f = *state;
@@ -210,6 +281,7 @@ static void test_round_trip(void **state)
 	assert_string_equal(blob, "blob bytes");
 	assert_null(tc_cache_blob(t, "other", &n));
 	assert_true(tc_cache_verify_rest(t, &why));
+	same_stored(f, t);
 	/* the steps recomputed on the opened model are the stored ones */
 	struct tc_steps *again = tc_steps_compute(t, &f->st->opts);
 	same_steps(again, st, t->nranks, t->nmsgs);
@@ -325,6 +397,44 @@ static void test_verify_rest(void **state)
 	free(m);
 }
 
+/* The first stored wait's call (v = 0) or its rank's count (v = 1) out of
+ * range, the checksums made right again: only tc_cache_stored's own checks
+ * can tell. */
+static void bad_wait(char *buf, size_t *len, size_t v)
+{
+	(void)len;
+	struct tc_cache_header *h = (void *)buf;
+	const struct tc_cache_section *s = &h->sec[CS_WAITS];
+	uint32_t huge = 1000000;
+	if (v == 0) memcpy(buf + s->off + TC_WAITS_HEAD(3), &huge, 4);   /* the first record's call */
+	else memcpy(buf + s->off, &huge, 4);                             /* rank 0's count */
+	uint64_t *sums = (void *)(buf + h->sums_off);
+	sums[s->chunk0] = tc_cache_chunk_sum(buf + s->off, (size_t)s->size, CS_WAITS, 0);
+	h->sums_sum = tc_hash64(sums, 8 * h->nchunks, CS_COUNT);
+	h->sum = tc_hash64(h, offsetof(struct tc_cache_header, sum), 0);
+}
+
+/* A stored result that passes every checksum but indexes out of the model is refused, nothing returned. */
+static void test_stored_bounds(void **state)
+{
+	struct fixture *f = *state;
+	for (size_t v = 0; v < 2; v++) {
+		char *m = mutated(f->path, bad_wait, v), *why = NULL;
+		struct tc_trace *t;
+		struct tc_steps *st;
+		struct tc_span *sp;
+		assert_int_equal(tc_cache_open(m, IDENT, "x", TC_VERIFY_ALL, &t, &st, &sp, &why), TC_CACHE_OK);
+		struct tc_waitstates *ws = (void *)1;
+		struct tc_profile *p = (void *)1;
+		struct tc_prof_table *pl = (void *)1, *pr = (void *)1;
+		assert_false(tc_cache_stored(t, &ws, &p, &pl, &pr));
+		assert_true(!ws && !p && !pl && !pr);
+		tc_span_free(sp), tc_steps_free(st), tc_trace_free(t);
+		unlink(m);
+		free(m);
+	}
+}
+
 /* Header fields rewritten with a valid header checksum. */
 static void set_format(char *buf, size_t *len, size_t v)
 {
@@ -342,7 +452,7 @@ static void test_header_rejections(void **state)
 	struct fixture *f = *state;
 	static const struct { enum tc_cache_status rc; const char *why; } want[] = {
 		{ TC_CACHE_CORRUPT, "not a tracecomb cache file" },
-		{ TC_CACHE_STALE, "cache format 2, this tracecomb reads 3" },
+		{ TC_CACHE_STALE, "cache format 3, this tracecomb reads 4" },
 		{ TC_CACHE_STALE, "written by tracecomb 0.0.9, this is " TC_VERSION },
 		{ TC_CACHE_STALE, "written by a build with other struct layouts" },
 	};
@@ -506,6 +616,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_flipped_each_section, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verify_rest, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_header_rejections, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stored_bounds, setup, teardown),
 		cmocka_unit_test(test_identity_reasons),
 		cmocka_unit_test(test_hash),
 		cmocka_unit_test(test_chunks),
