@@ -93,6 +93,21 @@ void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_tra
 void verdict_slow_place(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc,
 			const bool *hot);
 void verdict_noise(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc);
+/* Background on a few links or ranks (verdict_link.c): the links whose
+ * messages stalled far more often than the others' (else such ranks), their
+ * ranks (not sorted), the strongest one's numbers, and the critical path's
+ * stalled own-MPI excess on them.  False (nothing to free) when no link stands out or none of its
+ * stalls is on the path; else the caller frees ranks. */
+struct vlink_claim {
+	uint32_t *ranks, nranks;   /* the links' ranks, or the ranks that stand out */
+	uint32_t nlinks;           /* links that stand out; 0: ranks do */
+	uint32_t a, b;             /* the strongest link, or rank (b = TC_NONE) */
+	uint64_t n, k;             /* its messages, the stalled ones */
+	double rate, ref, beyond;  /* k / n, the reference rate, how far beyond noise (0..1) */
+	double B, top;             /* s: path excess on the links, its largest piece */
+};
+bool verdict_link(const struct tc_verdicts *V, const struct tc_trace *t, const struct tc_rootcause *rc,
+		  struct vlink_claim *L);
 /* Seconds of the critical path the mapping costs: of the inter-node pieces,
  * what an intra-node placement would save (verdict_path.c); inter_cost: the
  * transfer-based inter / intra ratio (NaN when unknown), which alone decides
@@ -111,6 +126,10 @@ double verdict_machine_busy(const struct tc_rootcause *rc, const struct tc_verdi
  * hold), at most maxk; returns how many, in out sorted by rank
  * (verdict_path.c). */
 uint32_t verdict_top_ranks(const double *val, uint32_t N, double need, uint32_t maxk, uint32_t *out, double *held);
+/* The distinct nodes of ranks r[0..n), as text: "node vm-n1", "nodes
+ * vm-n1,vm-n3" (up to 3 names, as info lists them), else "nodes 1-3,7"
+ * (their indices, info's order; verdict_place.c).  Caller frees. */
+char *verdict_nodes_str(const struct tc_trace *t, const uint32_t *r, uint32_t n);
 /* Sorts claims into their reported order (verdict.c, rank_keys). */
 void verdict_sort(struct tc_verdict *v, size_t n);
 

@@ -788,6 +788,54 @@ static double beyond_noise(const struct tc_rootcause *rc, const struct tc_verdic
 	return clamp01((ratio - lo) / (o->bg_stall_ratio - lo)) * (1 - verdict_machine_busy(rc, o, false));
 }
 
+/* The background claim of a few links or ranks (L, part: the path's seconds it claims). */
+static void link_background(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_latency *lat,
+			    const struct tc_rootcause *rc, const struct vlink_claim *L, double part)
+{
+	const struct tc_verdict_opts *o = &V->opts;
+	V->path_background = part;
+	double S = part / rc->path_len;
+	struct tc_verdict *v = vnew(b, TC_CAUSE_BACKGROUND, TC_NONE);
+	set_ranks(v, L->ranks, L->nranks);
+	v->confidence = clamp01(S / o->path_full);
+	episode(v, t, lat, rc);
+	ev_add(v, "stalled_s", L->B);
+	ev_add(v, "largest_stall_s", L->top);
+	ev_add(v, "path_share", S);
+	ev_add(v, "links", L->nlinks);
+	ev_add(v, "place_ranks", L->nranks);
+	ev_add(v, "link_messages", (double)L->n);
+	ev_add(v, "link_stalled", (double)L->k);
+	ev_add(v, "link_stall_rate", L->rate);
+	ev_add(v, "reference_stall_rate", L->ref);
+	ev_add(v, "beyond_noise", L->beyond);
+	ev_add(v, "mpi_stall_rate", V->mpi_stall_rate);
+	ev_add(v, "compute_stall_rate", V->compute_stall_rate);
+	char b1[32], when[64] = "", more[48] = "";
+	fmt_seconds(b1, sizeof b1, L->B);
+	if (v->windowed) snprintf(when, sizeof when, " in %.3f-%.3f s", v->start, v->end);
+	char *rs = ranks_str(v->ranks, v->nranks), *ns = verdict_nodes_str(t, v->ranks, v->nranks);
+	if (L->nlinks) {
+		if (L->nlinks > 1) snprintf(more, sizeof more, " (the worst of %u such links)", L->nlinks);
+		v->summary = xasprintf("background traffic on the link between ranks %u and %u%s%s: %llu of its %llu "
+				       "messages stalled (%.0f%%) against %.1f%% elsewhere, %s of the critical path (%.0f%%)",
+				       L->a, L->b, more, when, (unsigned long long)L->k, (unsigned long long)L->n,
+				       100 * L->rate, 100 * L->ref, b1, 100 * S);
+		v->advice = xasprintf("O3 check the link between ranks %u and %u (%s: another job's traffic, a faulty "
+				      "link), or rerun on other nodes: the application is not at fault", L->a, L->b, ns);
+	} else {
+		bool many = v->nranks > 1;
+		v->summary = xasprintf("background traffic at rank%s %s (%s)%s: %llu of rank %u's %llu messages stalled "
+				       "(%.0f%%) against %.1f%% elsewhere, %s of the critical path (%.0f%%)",
+				       many ? "s" : "", rs, ns, when, (unsigned long long)L->k, L->a, (unsigned long long)L->n,
+				       100 * L->rate, 100 * L->ref, b1, 100 * S);
+		v->advice = xasprintf("O3 check %s and the links of rank%s %s (another job's traffic, a faulty link), "
+				      "or rerun on other nodes: the application is not at fault", ns, many ? "s" : "", rs);
+	}
+	free(rs);
+	free(ns);
+}
+
 void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_trace *t, const struct tc_latency *lat,
 			const struct tc_rootcause *rc)
 {
@@ -820,6 +868,17 @@ void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_tra
 	 * is left out (one call held 19 ms by the OS is an event, not traffic;
 	 * many similar stalls lose one of many) */
 	double part = (B - top) * beyond;
+	/* or on a few links, which the run's rate hides (verdict_link.c) */
+	struct vlink_claim L;
+	if (verdict_link(V, t, rc, &L)) {
+		double lpart = (L.B - L.top) * L.beyond * (1 - verdict_machine_busy(rc, o, false));
+		if (lpart > part) {
+			link_background(b, V, t, lat, rc, &L, lpart);
+			free(L.ranks);
+			return;
+		}
+		free(L.ranks);
+	}
 	V->path_background = part;
 	double S = part / rc->path_len;
 	struct tc_verdict *v = vnew(b, TC_CAUSE_BACKGROUND, TC_NONE);

@@ -75,12 +75,10 @@ static uint32_t slow_ranks(const double *pm, uint32_t N, double P, double need, 
 	return k;
 }
 
-/* The distinct nodes of ranks r[0..n), as text: "node vm-n1", "nodes
- * vm-n1,vm-n3" (up to NODE_NAMES names, as info lists them), else "nodes
- * 1-3,7" (their indices, info's order). */
+/* verdict_nodes_str: up to NODE_NAMES node names, else their indices. */
 #define NODE_NAMES 3
 
-static char *nodes_str(const struct tc_trace *t, const uint32_t *r, uint32_t n)
+char *verdict_nodes_str(const struct tc_trace *t, const uint32_t *r, uint32_t n)
 {
 	uint32_t *nd = xmalloc((n ? n : 1) * sizeof *nd), m = 0;
 	for (uint32_t i = 0; i < n; i++) nd[m++] = t->ranks[r[i]].node;
@@ -135,7 +133,7 @@ void verdict_slow_place(struct vb *b, struct tc_verdicts *V, const struct tc_tra
 	ev_add(v, "path_share", S);
 	ev_add(v, "concentration", held / P);
 	ev_add(v, "machine_busy", busy);
-	char *rs = ranks_str(v->ranks, v->nranks), *ns = nodes_str(t, v->ranks, v->nranks);
+	char *rs = ranks_str(v->ranks, v->nranks), *ns = verdict_nodes_str(t, v->ranks, v->nranks);
 	char b1[32];
 	fmt_seconds(b1, sizeof b1, held);
 	bool many = v->nranks > 1;

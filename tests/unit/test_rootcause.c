@@ -414,6 +414,192 @@ static void test_rc_background_stalls_only(void **state)
 	}
 }
 
+/* Background on one link (verdict_link.c): 12 ranks (ticks of 1 s), 60
+ * iterations; each computes 100 ticks (every 97th compute segment of the
+ * run held 40 more: the machine's own stalls, 1 %), then a token goes down
+ * the chain 0 -> 1 -> ... -> 11 (sends of 1 tick) and all meet in an
+ * MPI_Allreduce.  Held, the send 5 -> 6 takes 40 ticks more in every third
+ * iteration: 20 of the link's 60 messages stall, against none of the other
+ * links' and 1 % of the compute segments; run-wide MPI stalls about as often
+ * as compute (under the ratio of 4 where background starts to count), so
+ * only the link's rate shows it.  Not held: the same machine stalls, none.
+ * Held on every link (every send of every third iteration): the run's own
+ * rate claims it, with no ranks named. */
+static struct tc_trace *link_chain(int held)
+{
+	const uint32_t n = 12, iters = 60;
+	struct ring_regions rg;
+	uint64_t now[12];
+	uint32_t seg = 0;
+	struct tc_trace *t = ring_begin(n, &rg, now);
+	uint64_t S = 1;
+	for (uint32_t i = 0; i < iters; i++) {
+		uint64_t arrive = 0, last = 0;
+		for (uint32_t r = 0; r < n; r++) {
+			uint64_t c = S + 100 + (++seg % 97 == 0 ? 40 : 0);
+			if (r) {
+				uint64_t e = TC_MAX(c, arrive) + 1;
+				tcb_enter(t, r, c, rg.recv);
+				tcb_recv(t, r, e, r - 1, 0, 0, 8);
+				tcb_leave(t, r, e, rg.recv);
+				c = e;
+			}
+			if (r + 1 < n) {
+				uint64_t h = i % 3 == 1 && (held == 2 || (held == 1 && r == 5)) ? 40 : 0;
+				tcb_enter(t, r, c, rg.send);
+				tcb_send(t, r, c, r + 1, 0, 0, 8);
+				tcb_leave(t, r, c + 1 + h, rg.send);
+				arrive = c + 1 + h;
+				c += 1 + h;
+			}
+			now[r] = c;
+			last = TC_MAX(last, c);
+		}
+		for (uint32_t r = 0; r < n; r++) {
+			tcb_enter(t, r, now[r], rg.allreduce);
+			tcb_coll_begin(t, r, now[r]);
+			tcb_coll_end(t, r, last + 1, 4 /* allreduce */, 0, TC_NONE, 8, 8);
+			tcb_leave(t, r, last + 1, rg.allreduce);
+			now[r] = last + 1;
+		}
+		S = last + 1;
+	}
+	return ring_end(t, n, &rg, now);
+}
+
+static void test_rc_background_link(void **state)
+{
+	(void)state;
+	for (int held = 0; held <= 2; held++) {
+		struct tc_trace *t = link_chain(held);
+		struct tc_rootcause *rc;
+		struct tc_verdicts *V = verdicts_of(t, &rc);
+		assert_true(rc->n_compute_stalls >= 5);
+		const struct tc_verdict *v = claim_of(V, TC_CAUSE_BACKGROUND, "link_stall_rate");
+		if (held == 1) {
+			assert_non_null(v);
+			assert_true(v->confidence >= 0.5);
+			assert_int_equal(V->v[0].cause, TC_CAUSE_BACKGROUND);
+			assert_int_equal(v->nranks, 2);
+			assert_true(v->ranks[0] == 5 && v->ranks[1] == 6);
+			assert_float_equal(tc_verdict_ev(v, "link_messages"), 60, 0);
+			assert_float_equal(tc_verdict_ev(v, "link_stalled"), 20, 0);
+			assert_float_equal(tc_verdict_ev(v, "links"), 1, 0);
+			assert_float_equal(tc_verdict_ev(v, "beyond_noise"), 1, 0);
+			assert_non_null(strstr(v->summary, "the link between ranks 5 and 6: 20 of its 60 messages stalled"));
+			/* the run-wide rate alone would not have claimed it */
+			double by_count = (double)rc->n_mpi_stalls / (double)rc->n_mpi /
+					  ((double)rc->n_compute_stalls / (double)rc->n_compute);
+			assert_true(by_count < 4);
+		} else {
+			assert_null(v);
+			if (held == 0) assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
+			else expect_claim(V, TC_CAUSE_BACKGROUND, "stall_ranks", true);
+		}
+		tc_verdicts_free(V);
+		tc_rootcause_free(rc);
+		tc_trace_free(t);
+	}
+}
+
+/* Background at a rank (verdict_link.c: when no link stands out): a 4 x 4
+ * halo (ticks of 1 s), 40 iterations; each rank computes 100 ticks (every
+ * 97th compute segment held 40 more: 1 %), posts an Irecv from each of its
+ * neighbours, Isends to each, waits in a Waitall for all, and all meet in an
+ * MPI_Allreduce.  Held, rank 5's Waitall (its neighbours 1, 4, 6, 9) takes
+ * 200 ticks more in every 8th iteration: 5 stalls, each marking the 4
+ * messages it completed, one per link: 5 of a link's 80 messages (not
+ * improbable enough at the others' rate), 20 of rank 5's 320 (it is).  Not
+ * held: none. */
+static struct tc_trace *halo_rank_held(bool held)
+{
+	enum { W = 4, N = 16, I = 40 };
+	struct ring_regions rg;
+	uint64_t now[N], sent[N][4];
+	uint32_t nb[N][4], nn[N], seg = 0;
+	struct tc_trace *t = ring_begin(N, &rg, now);
+	uint32_t rirecv = tc_def_region(t, "MPI_Irecv", 0, 0, true), risend = tc_def_region(t, "MPI_Isend", 0, 0, true);
+	uint32_t rwait = tc_def_region(t, "MPI_Waitall", 0, 0, true);
+	for (uint32_t r = 0; r < N; r++) {
+		nn[r] = 0;
+		uint32_t x = r % W, y = r / W;
+		if (y > 0) nb[r][nn[r]++] = r - W;
+		if (x > 0) nb[r][nn[r]++] = r - 1;
+		if (x + 1 < W) nb[r][nn[r]++] = r + 1;
+		if (y + 1 < W) nb[r][nn[r]++] = r + W;
+	}
+	for (uint32_t i = 0; i < I; i++) {
+		uint64_t end[N], last = 0;
+		for (uint32_t r = 0; r < N; r++) {   /* compute, the Irecvs, the Isends */
+			uint64_t c = now[r] + 100 + (++seg % 97 == 0 ? 40 : 0);
+			for (uint32_t k = 0; k < nn[r]; k++, c++) {
+				tcb_enter(t, r, c, rirecv);
+				tcb_irecv_request(t, r, c, 100 + k);
+				tcb_leave(t, r, c + 1, rirecv);
+			}
+			for (uint32_t k = 0; k < nn[r]; k++, c++) {
+				tcb_enter(t, r, c, risend);
+				tcb_isend(t, r, c, nb[r][k], 0, 0, 8, 200 + k);
+				tcb_leave(t, r, c + 1, risend);
+				sent[r][k] = c;
+			}
+			now[r] = c;
+		}
+		for (uint32_t r = 0; r < N; r++) {   /* the Waitall: every neighbour's message in */
+			uint64_t w = now[r], e = w + 1 + (held && r == 5 && i % 8 == 3 ? 200 : 0);
+			for (uint32_t k = 0; k < nn[r]; k++) {
+				uint32_t q = nb[r][k], j = 0;
+				while (nb[q][j] != r) j++;
+				e = TC_MAX(e, sent[q][j] + 2);
+			}
+			tcb_enter(t, r, w, rwait);
+			for (uint32_t k = 0; k < nn[r]; k++) tcb_isend_complete(t, r, w, 200 + k);
+			for (uint32_t k = 0; k < nn[r]; k++) tcb_irecv(t, r, e, nb[r][k], 0, 0, 8, 100 + k);
+			tcb_leave(t, r, e, rwait);
+			end[r] = e;
+			last = TC_MAX(last, e);
+		}
+		for (uint32_t r = 0; r < N; r++) {
+			tcb_enter(t, r, end[r], rg.allreduce);
+			tcb_coll_begin(t, r, end[r]);
+			tcb_coll_end(t, r, last + 1, 4 /* allreduce */, 0, TC_NONE, 8, 8);
+			tcb_leave(t, r, last + 1, rg.allreduce);
+			now[r] = last + 1;
+		}
+	}
+	return ring_end(t, N, &rg, now);
+}
+
+static void test_rc_background_rank(void **state)
+{
+	(void)state;
+	for (int held = 0; held <= 1; held++) {
+		struct tc_trace *t = halo_rank_held(held);
+		struct tc_rootcause *rc;
+		struct tc_verdicts *V = verdicts_of(t, &rc);
+		assert_true(rc->n_compute_stalls >= 5);
+		const struct tc_verdict *v = claim_of(V, TC_CAUSE_BACKGROUND, "place_ranks");
+		if (held) {
+			assert_non_null(v);
+			assert_true(v->confidence >= 0.5);
+			assert_int_equal(V->v[0].cause, TC_CAUSE_BACKGROUND);
+			assert_float_equal(tc_verdict_ev(v, "links"), 0, 0);
+			assert_int_equal(v->nranks, 1);
+			assert_int_equal(v->ranks[0], 5);
+			assert_float_equal(tc_verdict_ev(v, "link_messages"), 320, 0);
+			assert_float_equal(tc_verdict_ev(v, "link_stalled"), 20, 0);
+			assert_non_null(strstr(v->summary, "background traffic at rank 5 ("));
+			assert_non_null(strstr(v->summary, "20 of rank 5's 320 messages stalled"));
+		} else {
+			assert_null(v);
+			assert_int_equal(V->v[0].cause, TC_CAUSE_NONE);
+		}
+		tc_verdicts_free(V);
+		tc_rootcause_free(rc);
+		tc_trace_free(t);
+	}
+}
+
 /* The same ring without the delay: no claim at all. */
 static void test_rc_no_delay_no_verdict(void **state)
 {
@@ -2214,6 +2400,8 @@ int main(void)
 		cmocka_unit_test(test_rc_background_not_collectives),
 		cmocka_unit_test(test_rc_background_by_time),
 		cmocka_unit_test(test_rc_background_stalls_only),
+		cmocka_unit_test(test_rc_background_link),
+		cmocka_unit_test(test_rc_background_rank),
 		cmocka_unit_test(test_rc_trend_ping_pong),
 		cmocka_unit_test(test_rc_caller_merge_invariant),
 		cmocka_unit_test(test_rc_excess_bounds),
