@@ -1,5 +1,6 @@
-/* verdict_link.c — background on a few links: transfers that stall now and
- * then between the same ranks (docs/verdicts.md, "Background on a link").
+/* verdict_link.c — background on a few links or at a few ranks: transfers
+ * that stall now and then between the same ranks (docs/verdicts.md,
+ * "Background on a link or at a rank").
  *
  * verdict_background weighs the MPI stalls of the whole run against the
  * machine's (compute's stall rate): traffic on one link of many hides in
@@ -12,7 +13,9 @@
  * Here each message counts as stalled when the call that sent it or the call
  * that completed its receive stalled (an outlier of its context by at least
  * stall_min, the stall counts' yardstick; point-to-point calls only).  A
- * link (an unordered pair of ranks) stands out when
+ * place — a link (an unordered pair of ranks), or, when no link does, a
+ * rank (all its messages: a link's stalls also stall the Waitalls that
+ * complete its ranks' other links) — stands out when
  *   - it has at least LINK_MIN_STALLS stalled messages,
  *   - their share of its messages is at least 4/7 of bg_stall_ratio times
  *     the reference rate (counted fully from bg_stall_ratio on, linear
@@ -22,13 +25,13 @@
  *     compute's stall rate (the machine's);
  *   - and so many stalls at the reference rate are improbable: the
  *     binomial tail P(X >= k | n, reference) at most LINK_P over the number
- *     of candidate links (a clean halo's 40 links each see a stall or two
- *     by chance; 9 of 30 at 1 % is 1e-11).
+ *     of candidate places of the kind (a clean halo's 40 links each see a
+ *     stall or two by chance; 9 of 30 at 1 % is 1e-11).
  * On a busy machine every link stalls alike: the other messages' rate rises
  * with it, and the claim weighs by (1 − busy) as the run's does.  The
- * claimed time is the excess of the critical path's own-MPI pieces on the
- * standing-out links (the largest left out, as for the run), so a plant off
- * the path claims nothing. */
+ * claimed time is the excess of the critical path's stalled own-MPI pieces
+ * that send or receive a message of a standing-out place (the largest left
+ * out, as for the run), so a plant off the path claims nothing. */
 #include <math.h>
 
 #include "analysis_rootcause.h"

@@ -340,6 +340,59 @@ static void test_rc_background_by_time(void **state)
 	}
 }
 
+/* Every rank enters an MPI_Allreduce at now[r]; all leave 1 tick after the
+ * last enter (last), where now[] then stands. */
+static void meet_allreduce(struct tc_trace *t, uint32_t n, const struct ring_regions *rg, uint64_t *now, uint64_t last)
+{
+	for (uint32_t r = 0; r < n; r++) {
+		tcb_enter(t, r, now[r], rg->allreduce);
+		tcb_coll_begin(t, r, now[r]);
+		tcb_coll_end(t, r, last + 1, 4 /* allreduce */, 0, TC_NONE, 8, 8);
+		tcb_leave(t, r, last + 1, rg->allreduce);
+		now[r] = last + 1;
+	}
+}
+
+/* n ranks, iters iterations of 100 ticks of compute (every `every`-th
+ * compute segment of the run held 40 more; 0: none), the token down the
+ * chain 0 -> 1 -> ... -> n - 1 (sends of 1 tick, hold(r, i, arg) more) and
+ * an MPI_Allreduce that every rank waits in for the last. */
+static struct tc_trace *token_chain(uint32_t n, uint32_t iters, uint64_t (*hold)(uint32_t r, uint32_t i, int arg),
+				    int arg, uint32_t every)
+{
+	struct ring_regions rg;
+	uint64_t now[16];
+	uint32_t seg = 0;
+	struct tc_trace *t = ring_begin(n, &rg, now);
+	uint64_t S = 1;  /* the iteration's start: every rank left the last Allreduce */
+	for (uint32_t i = 0; i < iters; i++) {
+		uint64_t arrive = 0, last = 0;  /* the token's message from the left is there; the last enter */
+		for (uint32_t r = 0; r < n; r++) {
+			uint64_t c = S + 100 + (every && ++seg % every == 0 ? 40 : 0);
+			if (r) {
+				uint64_t e = TC_MAX(c, arrive) + 1;
+				tcb_enter(t, r, c, rg.recv);
+				tcb_recv(t, r, e, r - 1, 0, 0, 8);
+				tcb_leave(t, r, e, rg.recv);
+				c = e;
+			}
+			if (r + 1 < n) {
+				uint64_t h = hold(r, i, arg);
+				tcb_enter(t, r, c, rg.send);
+				tcb_send(t, r, c, r + 1, 0, 0, 8);
+				tcb_leave(t, r, c + 1 + h, rg.send);
+				arrive = c + 1 + h;
+				c += 1 + h;
+			}
+			now[r] = c;
+			last = TC_MAX(last, c);
+		}
+		meet_allreduce(t, n, &rg, now, last);
+		S = last + 1;
+	}
+	return ring_end(t, n, &rg, now);
+}
+
 /* Background counts stalls only (verdict_path.c, verdict_background): 8
  * ranks (ticks of 1 s), 100 iterations; each computes 100 ticks, then a token
  * goes round: rank 0 sends to 1, each other rank receives from its left and
@@ -354,47 +407,13 @@ static void test_rc_background_by_time(void **state)
  * before, the holds' 5 ticks summed to 11 % of the path and read "background
  * 0.73" (40 ranks of a clean tree on 2 cores had read "background 0.72" that
  * way).  Held 20 ticks, they are stalls: "background 1.00". */
-static struct tc_trace *small_holds(uint64_t hold)
+static uint64_t small_hold(uint32_t r, uint32_t i, int hold)
 {
-	const uint32_t n = 8, iters = 100;
-	struct ring_regions rg;
-	uint64_t now[8];
-	struct tc_trace *t = ring_begin(n, &rg, now);
-	uint64_t S = 1;  /* the iteration's start: every rank left the last Allreduce */
-	for (uint32_t i = 0; i < iters; i++) {
-		uint64_t arrive = 0, last = 0;  /* the token's message from the left is there; the last enter */
-		for (uint32_t r = 0; r < n; r++) {
-			uint64_t c = S + 100;
-			if (r) {
-				uint64_t e = TC_MAX(c, arrive) + 1;
-				tcb_enter(t, r, c, rg.recv);
-				tcb_recv(t, r, e, r - 1, 0, 0, 8);
-				tcb_leave(t, r, e, rg.recv);
-				c = e;
-			}
-			if (r + 1 < n) {
-				uint64_t h = (r + i) % 3 == 0 ? hold : 0;
-				if ((r == 2 && i == 30) || (r == 5 && i == 70)) h = 40;
-				tcb_enter(t, r, c, rg.send);
-				tcb_send(t, r, c, r + 1, 0, 0, 8);
-				tcb_leave(t, r, c + 1 + h, rg.send);
-				arrive = c + 1 + h;
-				c += 1 + h;
-			}
-			now[r] = c;
-			last = TC_MAX(last, c);
-		}
-		for (uint32_t r = 0; r < n; r++) {  /* every rank waits in an Allreduce for the last */
-			tcb_enter(t, r, now[r], rg.allreduce);
-			tcb_coll_begin(t, r, now[r]);
-			tcb_coll_end(t, r, last + 1, 4 /* allreduce */, 0, TC_NONE, 8, 8);
-			tcb_leave(t, r, last + 1, rg.allreduce);
-			now[r] = last + 1;
-		}
-		S = last + 1;
-	}
-	return ring_end(t, n, &rg, now);
+	if ((r == 2 && i == 30) || (r == 5 && i == 70)) return 40;
+	return (r + i) % 3 == 0 ? (uint64_t)hold : 0;
 }
+
+static struct tc_trace *small_holds(uint64_t hold) { return token_chain(8, 100, small_hold, (int)hold, 0); }
 
 static void test_rc_background_stalls_only(void **state)
 {
@@ -425,47 +444,12 @@ static void test_rc_background_stalls_only(void **state)
  * only the link's rate shows it.  Not held: the same machine stalls, none.
  * Held on every link (every send of every third iteration): the run's own
  * rate claims it, with no ranks named. */
-static struct tc_trace *link_chain(int held)
+static uint64_t link_hold(uint32_t r, uint32_t i, int held)
 {
-	const uint32_t n = 12, iters = 60;
-	struct ring_regions rg;
-	uint64_t now[12];
-	uint32_t seg = 0;
-	struct tc_trace *t = ring_begin(n, &rg, now);
-	uint64_t S = 1;
-	for (uint32_t i = 0; i < iters; i++) {
-		uint64_t arrive = 0, last = 0;
-		for (uint32_t r = 0; r < n; r++) {
-			uint64_t c = S + 100 + (++seg % 97 == 0 ? 40 : 0);
-			if (r) {
-				uint64_t e = TC_MAX(c, arrive) + 1;
-				tcb_enter(t, r, c, rg.recv);
-				tcb_recv(t, r, e, r - 1, 0, 0, 8);
-				tcb_leave(t, r, e, rg.recv);
-				c = e;
-			}
-			if (r + 1 < n) {
-				uint64_t h = i % 3 == 1 && (held == 2 || (held == 1 && r == 5)) ? 40 : 0;
-				tcb_enter(t, r, c, rg.send);
-				tcb_send(t, r, c, r + 1, 0, 0, 8);
-				tcb_leave(t, r, c + 1 + h, rg.send);
-				arrive = c + 1 + h;
-				c += 1 + h;
-			}
-			now[r] = c;
-			last = TC_MAX(last, c);
-		}
-		for (uint32_t r = 0; r < n; r++) {
-			tcb_enter(t, r, now[r], rg.allreduce);
-			tcb_coll_begin(t, r, now[r]);
-			tcb_coll_end(t, r, last + 1, 4 /* allreduce */, 0, TC_NONE, 8, 8);
-			tcb_leave(t, r, last + 1, rg.allreduce);
-			now[r] = last + 1;
-		}
-		S = last + 1;
-	}
-	return ring_end(t, n, &rg, now);
+	return i % 3 == 1 && (held == 2 || (held == 1 && r == 5)) ? 40 : 0;
 }
+
+static struct tc_trace *link_chain(int held) { return token_chain(12, 60, link_hold, held, 97); }
 
 static void test_rc_background_link(void **state)
 {
@@ -559,13 +543,8 @@ static struct tc_trace *halo_rank_held(bool held)
 			end[r] = e;
 			last = TC_MAX(last, e);
 		}
-		for (uint32_t r = 0; r < N; r++) {
-			tcb_enter(t, r, end[r], rg.allreduce);
-			tcb_coll_begin(t, r, end[r]);
-			tcb_coll_end(t, r, last + 1, 4 /* allreduce */, 0, TC_NONE, 8, 8);
-			tcb_leave(t, r, last + 1, rg.allreduce);
-			now[r] = last + 1;
-		}
+		memcpy(now, end, sizeof now);
+		meet_allreduce(t, N, &rg, now, last);
 	}
 	return ring_end(t, N, &rg, now);
 }
