@@ -50,6 +50,7 @@ struct opts {
 	uint32_t slow_every; double slow_every_f;
 	double slow_inter_from, slow_inter_f;
 	double noise_from, noise_to, noise_ampl;
+	uint32_t link_a, link_b; double link_p, link_sec;   /* --noise-link */
 };
 
 struct sim {
@@ -95,12 +96,16 @@ static double compute_sec(struct sim *s, uint32_t r)
 static uint64_t transfer(struct sim *s, uint32_t src, uint32_t dst, uint64_t bytes)
 {
 	const struct opts *o = s->o;
-	if (s->node[src] == s->node[dst]) return NS(LAT_INTRA + (double)bytes / BW_INTRA);
+	double extra = 0;   /* background on one link: drawn only for its messages, so other runs keep their draws */
+	if (o->link_p > 0 && ((src == o->link_a && dst == o->link_b) || (src == o->link_b && dst == o->link_a)) &&
+	    rnd01(s) < o->link_p)
+		extra = o->link_sec;
+	if (s->node[src] == s->node[dst]) return NS(LAT_INTRA + (double)bytes / BW_INTRA + extra);
 	double t = LAT_INTER + (double)bytes / BW_INTER;
 	double frac = (double)s->it / (double)o->iters;
 	if (o->slow_inter_f > 0 && frac >= o->slow_inter_from) t *= o->slow_inter_f;
 	if (o->noise_ampl > 0 && frac >= o->noise_from && frac < o->noise_to) t += rnd01(s) * o->noise_ampl;
-	return NS(t);
+	return NS(t + extra);
 }
 
 static uint64_t copy_time(uint64_t bytes) { return NS(0.3e-6 + (double)bytes / BW_COPY); }
@@ -421,6 +426,8 @@ static TC_NORETURN void usage(int rc)
 		"  --slow-every K:F       ranks r with r %% K == 0 compute F times longer\n"
 		"  --slow-inter FROM:F    inter-node transfers F times slower from fraction FROM of the run\n"
 		"  --noise-inter FROM:TO:AMPL  inter-node transfers get uniform extra 0..AMPL seconds\n"
+		"  --noise-link A:B:P:SEC  transfers between ranks A and B (either way) take SEC seconds\n"
+		"                         more with probability P (background traffic on one link)\n"
 		"                         in the fraction window [FROM, TO)\n"
 		"  --jitter FRACTION      compute jitter (0.02)\n"
 		"  --seed S               random seed (1)\n"
@@ -474,7 +481,7 @@ static void parse_tuple(const char *opt, const char *v, double *out, int n)
 static void parse_args(struct opts *o, int argc, char **argv)
 {
 	enum { O_RANKS = 256, O_ITERS, O_RPN, O_MAPPING, O_PATTERN, O_GROUPS, O_FANOUT, O_IMBALANCE,
-	       O_ALLRED, O_BYTES, O_COMPUTE, O_DELAY, O_SLOW_EVERY, O_SLOW_INTER, O_NOISE, O_JITTER,
+	       O_ALLRED, O_BYTES, O_COMPUTE, O_DELAY, O_SLOW_EVERY, O_SLOW_INTER, O_NOISE, O_LINK, O_JITTER,
 	       O_SEED, O_FORCE, O_TAGS, O_CHUNKS };
 	static const struct option lo[] = {
 		{ "out", required_argument, NULL, 'o' },
@@ -494,6 +501,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		{ "slow-every", required_argument, NULL, O_SLOW_EVERY },
 		{ "slow-inter", required_argument, NULL, O_SLOW_INTER },
 		{ "noise-inter", required_argument, NULL, O_NOISE },
+		{ "noise-link", required_argument, NULL, O_LINK },
 		{ "jitter", required_argument, NULL, O_JITTER },
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "force", no_argument, NULL, O_FORCE },
@@ -502,7 +510,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	double t[3];
+	double t[4];
 	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->out = optarg; break;
@@ -560,6 +568,13 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			o->noise_from = t[0];
 			o->noise_to = t[1];
 			o->noise_ampl = t[2];
+			break;
+		case O_LINK:
+			parse_tuple("--noise-link", optarg, t, 4);
+			if (t[0] < 0 || t[1] < 0 || t[0] != floor(t[0]) || t[1] != floor(t[1]) || t[0] > UINT32_MAX ||
+			    t[1] > UINT32_MAX || t[0] == t[1] || t[2] <= 0 || t[2] > 1 || t[3] < 0)
+				bad("--noise-link", optarg);
+			o->link_a = (uint32_t)t[0], o->link_b = (uint32_t)t[1], o->link_p = t[2], o->link_sec = t[3];
 			break;
 		case O_JITTER:
 			parse_tuple("--jitter", optarg, t, 1);

@@ -9,8 +9,8 @@ trap 'rm -rf "$TMPD"' EXIT
 ok() { echo "ok $1"; }
 notok() { echo "not ok $1${2:+: $2}"; }
 check() { # check NAME CONDITION-COMMAND... (one command: `check N [ a ] && [ b ]` checks only [ a ])
-	name=$1; shift
-	if "$@"; then ok "$name"; else notok "$name"; fi
+	_check_name=$1; shift   # not `name`: the callers' loops use it
+	if "$@"; then ok "$_check_name"; else notok "$_check_name"; fi
 }
 verdict() { # COMPOUND-CONDITION; verdict NAME: ok when the command before it succeeded
 	if [ $? -eq 0 ]; then ok "$1"; else notok "$1"; fi

@@ -12,7 +12,9 @@
  *
  * Here each message counts as stalled when the call that sent it or the call
  * that completed its receive stalled (an outlier of its context by at least
- * stall_min, the stall counts' yardstick; point-to-point calls only).  A
+ * stall_min, the stall counts' yardstick; point-to-point calls only); of a
+ * call that sent or completed several, only the messages whose transfer
+ * took half the longest's at least (transfer()).  A
  * place — a link (an unordered pair of ranks), or, when no link does, a
  * rank (all its messages: a link's stalls also stall the Waitalls that
  * complete its ranks' other links) — stands out when
@@ -83,6 +85,16 @@ static double log_tail(uint64_t n, uint64_t k, double p)
 	return m + log(s);
 }
 
+/* Message m's transfer as rank r's call that sent or completed it saw it
+ * (ticks): a send from its record to its completion, a receive from the
+ * later of the send and the post to its completion. */
+static uint64_t transfer(const struct tc_msg *M, uint32_t r)
+{
+	if (M->src == r) return M->send_done > M->send_time ? M->send_done - M->send_time : 0;
+	uint64_t from = TC_MAX(M->send_time, M->post_time);
+	return M->recv_time > from ? M->recv_time - from : 0;
+}
+
 struct cand { uint64_t key; uint64_t n, k; };
 typedef VEC(struct cand) cands_t;
 
@@ -100,11 +112,18 @@ static uint64_t stalled_links(const struct tc_trace *t, const struct tc_rootcaus
 		const struct tc_op *op = act_op(t, rc, r, i);
 		if (!op) continue;
 		const uint32_t *s = tc_op_sends(t, r, op), *v = tc_op_recvs(t, r, op);
-		for (uint32_t j = 0; j < op->nsend + op->nrecv; j++) {
+		uint32_t nm = op->nsend + op->nrecv;
+		uint64_t longest = 0;
+		for (uint32_t j = 0; j < nm; j++) {
+			uint32_t m = j < op->nsend ? s[j] : v[j - op->nsend];
+			if (m < t->nmsgs) longest = TC_MAX(longest, transfer(&t->msgs[m], r));
+		}
+		for (uint32_t j = 0; j < nm; j++) {
 			uint32_t m = j < op->nsend ? s[j] : v[j - op->nsend];
 			if (m >= t->nmsgs || mark[m / 8] >> (m % 8) & 1) continue;
 			const struct tc_msg *M = &t->msgs[m];
-			if (M->src == M->dst) continue;
+			/* of a call that sent or completed several, the slow ones stalled it */
+			if (M->src == M->dst || 2 * transfer(M, r) < longest) continue;
 			mark[m / 8] |= (uint8_t)(1u << (m % 8));
 			K++;
 			const uint64_t keys[3] = { link_key(M->src, M->dst), rank_key(M->src), rank_key(M->dst) };

@@ -871,8 +871,12 @@ void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_tra
 	/* or on a few links, which the run's rate hides (verdict_link.c) */
 	struct vlink_claim L;
 	if (verdict_link(V, t, rc, &L)) {
+		/* the places are named when they claim more, or hold most of the
+		 * stalled excess the run's rate claims too (which then claims the
+		 * time it would have claimed) */
 		double lpart = (L.B - L.top) * L.beyond * (1 - verdict_machine_busy(rc, o, false));
-		if (lpart > part) {
+		if (L.B >= 0.5 * B) lpart = TC_MAX(lpart, part);
+		if (lpart > part || (L.B >= 0.5 * B && part > 0)) {
 			link_background(b, V, t, lat, rc, &L, lpart);
 			free(L.ranks);
 			return;
