@@ -83,3 +83,12 @@ if "$GEN" -o "$tmp/s1" --ranks 4 --iters 1 >/dev/null 2>&1; then notok "refuses 
 # Bad options are rejected with status 2.
 "$GEN" -o "$tmp/bad" --pattern nosuch >/dev/null 2>&1; [ $? = 2 ] && ok "bad pattern rejected" || notok "bad pattern rejected"
 "$GEN" -o "$tmp/bad" --delay 99:1:0.1 --ranks 8 >/dev/null 2>&1; [ $? = 2 ] && ok "bad delay rejected" || notok "bad delay rejected"
+for v in 3:3:0.5:0.001 3:4:0:0.001 3:4:1.5:0.001 3:4:0.5:-1 3.5:4:0.5:0.001 3:4:0.5; do
+	"$GEN" -o "$tmp/bad" --noise-link "$v" >/dev/null 2>&1; [ $? = 2 ] && ok "bad noise-link $v rejected" || notok "bad noise-link $v rejected"
+done
+# --noise-link changes the run, the same way for the same seed
+"$GEN" -o "$tmp/l1" --ranks 16 --iters 20 --ranks-per-node 4 --seed 7 --noise-link 5:6:0.5:0.001 >/dev/null 2>&1
+"$GEN" -o "$tmp/l2" --ranks 16 --iters 20 --ranks-per-node 4 --seed 7 --noise-link 5:6:0.5:0.001 >/dev/null 2>&1
+[ -f "$tmp/l1/traces/6.evt" ] && ! cmp -s "$tmp/l1/traces/6.evt" "$tmp/s1/traces/6.evt" &&
+	cmp -s "$tmp/l1/traces/6.evt" "$tmp/l2/traces/6.evt" && ok "noise-link changes the run, deterministically" ||
+	notok "noise-link changes the run, deterministically"
