@@ -47,6 +47,9 @@ struct tc_waitstates {
 	size_t n_all;
 };
 
+/* How many waits in all: w's, or n_all in a reduced result. */
+static inline size_t tc_ws_count(const struct tc_waitstates *w) { return w->at ? w->n_all : w->n; }
+
 struct tc_waitstates *tc_waitstates_compute(const struct tc_trace *t);
 void tc_waitstates_free(struct tc_waitstates *w);
 

@@ -34,7 +34,7 @@ static void dump_table(FILE *f, const char *name, const struct tc_prof_table *pt
 static void dump_waits(FILE *f, const struct tc_trace *t, const struct tc_waitstates *w, size_t longest)
 {
 	fprintf(f, "waitstates mpi %a run %a clamped %llu waits %zu\n", w->mpi_time, w->run_time,
-		(unsigned long long)w->clamped, w->at ? w->n_all : w->n);
+		(unsigned long long)w->clamped, tc_ws_count(w));
 	for (int k = 0; k < TC_WS_COUNT; k++) fprintf(f, "total %s %a\n", tc_ws_names[k], w->total[k]);
 	for (uint32_t r = 0; r < t->nranks; r++)
 		if (w->waited[r] != 0 || w->caused[r] != 0) fprintf(f, "rank %u waited %a caused %a\n", r, w->waited[r], w->caused[r]);

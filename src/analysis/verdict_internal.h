@@ -116,6 +116,14 @@ bool verdict_link(const struct tc_verdicts *V, const struct tc_trace *t, const s
  * more of the cost. */
 double verdict_mapping_path_cost(const struct tc_trace *t, const struct tc_rootcause *rc, double inter_cost,
 				 double gate, double busy, double *ratio);
+/* A piece of own MPI time on the path that background may claim: intra-node,
+ * or inter-node unless the mapping is claimed (its pieces are then the
+ * mapping's; verdict_path.c). */
+struct tc_cp_piece;
+bool verdict_piece_own_mpi(const struct tc_verdicts *V, const struct tc_cp_piece *p);
+/* Activity i is a point-to-point MPI call: not a collective (blocking or
+ * not) nor another MPI call (Init, Finalize, ...; verdict_path.c). */
+bool verdict_act_p2p(const struct tc_trace *t, const struct tc_rootcause *rc, uint32_t i);
 /* Share of the critical path spent on the given ranks. */
 double verdict_path_share_of(const struct tc_rootcause *rc, const bool *ranks);
 /* The same for their own MPI time only (a hot spot's traffic; verdict_path.c). */

@@ -54,11 +54,8 @@ static bool is_rank(uint64_t key) { return (uint32_t)key == TC_NONE; }
 /* A point-to-point MPI activity that stalled (an outlier by stall_min at least). */
 static bool stalled_p2p(const struct tc_trace *t, const struct tc_rootcause *rc, uint32_t i)
 {
-	if (tc_rc_act_kind(rc, i) != TC_ACT_MPI || rc->act_outlier[i] != 1 || !(rc->act_excess[i] >= rc->stall_min))
-		return false;
-	uint32_t reg = rc->ctx[tc_rc_act_ctx(rc, i)].region;
-	uint8_t kind = reg < t->nregions ? t->regions[reg].kind : TC_RK_MPI_OTHER;
-	return kind != TC_RK_MPI_COLL && kind != TC_RK_MPI_ICOLL && kind != TC_RK_MPI_OTHER;
+	return tc_rc_act_kind(rc, i) == TC_ACT_MPI && rc->act_outlier[i] == 1 && rc->act_excess[i] >= rc->stall_min &&
+	       verdict_act_p2p(t, rc, i);
 }
 
 /* The op of activity i's call on rank r, or NULL. */
@@ -68,6 +65,12 @@ static const struct tc_op *act_op(const struct tc_trace *t, const struct tc_root
 	if (c == TC_NONE || c >= t->ranks[r].ncalls) return NULL;
 	uint32_t op = t->ranks[r].calls[c].op;
 	return op < t->ranks[r].nops ? &t->ranks[r].ops[op] : NULL;
+}
+
+/* Message j of op (rank r's): its sends first, then its receives. */
+static uint32_t op_msg(const struct tc_trace *t, uint32_t r, const struct tc_op *op, uint32_t j)
+{
+	return j < op->nsend ? tc_op_sends(t, r, op)[j] : tc_op_recvs(t, r, op)[j - op->nsend];
 }
 
 /* log P(X >= k) for X ~ Binomial(n, p), 0 < p < 1. */
@@ -111,15 +114,14 @@ static uint64_t stalled_links(const struct tc_trace *t, const struct tc_rootcaus
 		if (!stalled_p2p(t, rc, i)) continue;
 		const struct tc_op *op = act_op(t, rc, r, i);
 		if (!op) continue;
-		const uint32_t *s = tc_op_sends(t, r, op), *v = tc_op_recvs(t, r, op);
 		uint32_t nm = op->nsend + op->nrecv;
 		uint64_t longest = 0;
 		for (uint32_t j = 0; j < nm; j++) {
-			uint32_t m = j < op->nsend ? s[j] : v[j - op->nsend];
+			uint32_t m = op_msg(t, r, op, j);
 			if (m < t->nmsgs) longest = TC_MAX(longest, transfer(&t->msgs[m], r));
 		}
 		for (uint32_t j = 0; j < nm; j++) {
-			uint32_t m = j < op->nsend ? s[j] : v[j - op->nsend];
+			uint32_t m = op_msg(t, r, op, j);
 			if (m >= t->nmsgs || mark[m / 8] >> (m % 8) & 1) continue;
 			const struct tc_msg *M = &t->msgs[m];
 			/* of a call that sent or completed several, the slow ones stalled it */
@@ -152,6 +154,7 @@ static void count_messages(const struct tc_trace *t, const struct u64map *idx, s
 		if (seen[a]) continue;
 		seen[a] = true;
 		const struct tc_rank *R = &t->ranks[a];
+		uint32_t ka = u64map_get(idx, rank_key(a));   /* the rank's own place, if a candidate */
 		for (int dir = 0; dir < 2; dir++) {
 			const uint32_t *ms = dir ? R->recv_msgs : R->send_msgs;
 			uint32_t n = dir ? R->nrecv_msgs : R->nsend_msgs;
@@ -159,10 +162,9 @@ static void count_messages(const struct tc_trace *t, const struct u64map *idx, s
 				const struct tc_msg *M = &t->msgs[ms[q]];
 				uint32_t other = dir ? M->src : M->dst;
 				if (other == a) continue;
-				uint32_t k = u64map_get(idx, rank_key(a));
-				if (k != U64MAP_NONE) c[k].n++;
+				if (ka != U64MAP_NONE) c[ka].n++;
 				if (other < a) continue;   /* a link with a lower rank is counted from there */
-				k = u64map_get(idx, link_key(a, other));
+				uint32_t k = u64map_get(idx, link_key(a, other));
 				if (k != U64MAP_NONE) c[k].n++;
 			}
 		}
@@ -177,9 +179,8 @@ static bool on_link(const struct tc_trace *t, const struct tc_rootcause *rc, uin
 {
 	const struct tc_op *op = act_op(t, rc, r, i);
 	if (!op) return false;
-	const uint32_t *s = tc_op_sends(t, r, op), *v = tc_op_recvs(t, r, op);
 	for (uint32_t j = 0; j < op->nsend + op->nrecv; j++) {
-		const struct tc_msg *M = &t->msgs[j < op->nsend ? s[j] : v[j - op->nsend]];
+		const struct tc_msg *M = &t->msgs[op_msg(t, r, op, j)];
 		if (u64map_get(bad, link_key(M->src, M->dst)) != U64MAP_NONE || u64map_get(bad, rank_key(M->src)) != U64MAP_NONE ||
 		    u64map_get(bad, rank_key(M->dst)) != U64MAP_NONE)
 			return true;
@@ -193,8 +194,8 @@ static void link_path(const struct tc_verdicts *V, const struct tc_trace *t, con
 {
 	for (size_t i = 0; i < rc->npath; i++) {
 		const struct tc_cp_piece *p = &rc->path[i];
-		if (p->kind != TC_CP_MPI_INTRA && (p->kind != TC_CP_MPI_INTER || V->path_mapping > 0)) continue;
-		if (!(p->excess >= rc->stall_min) || !stalled_p2p(t, rc, p->act) || !on_link(t, rc, p->rank, p->act, bad))
+		if (!verdict_piece_own_mpi(V, p) || !(p->excess >= rc->stall_min) || !stalled_p2p(t, rc, p->act) ||
+		    !on_link(t, rc, p->rank, p->act, bad))
 			continue;
 		L->B += p->excess;
 		L->top = TC_MAX(L->top, (double)p->excess);

@@ -705,6 +705,18 @@ static bool act_collective(const struct tc_trace *t, const struct tc_rootcause *
 	return t->regions[rc->ctx[tc_rc_act_ctx(rc, i)].region].kind == TC_RK_MPI_COLL;
 }
 
+bool verdict_act_p2p(const struct tc_trace *t, const struct tc_rootcause *rc, uint32_t i)
+{
+	uint32_t reg = rc->ctx[tc_rc_act_ctx(rc, i)].region;
+	uint8_t kind = reg < t->nregions ? t->regions[reg].kind : TC_RK_MPI_OTHER;
+	return kind != TC_RK_MPI_COLL && kind != TC_RK_MPI_ICOLL && kind != TC_RK_MPI_OTHER;
+}
+
+bool verdict_piece_own_mpi(const struct tc_verdicts *V, const struct tc_cp_piece *p)
+{
+	return p->kind == TC_CP_MPI_INTRA || (p->kind == TC_CP_MPI_INTER && !(V->path_mapping > 0));
+}
+
 /* A time-localised episode: most of the stalled own MPI time in a fifth to two
  * fifths of the span.  Sets the verdict's window. */
 static void episode(struct tc_verdict *v, const struct tc_trace *t, const struct tc_latency *lat,
@@ -856,8 +868,7 @@ void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_tra
 	double B = 0, top = 0;
 	for (size_t i = 0; i < rc->npath; i++) {
 		const struct tc_cp_piece *p = &rc->path[i];
-		if (p->kind != TC_CP_MPI_INTRA && (p->kind != TC_CP_MPI_INTER || V->path_mapping > 0)) continue;
-		if (act_collective(t, rc, p->act) || p->excess < rc->stall_min) continue;
+		if (!verdict_piece_own_mpi(V, p) || act_collective(t, rc, p->act) || p->excess < rc->stall_min) continue;
 		B += p->excess;
 		top = TC_MAX(top, (double)p->excess);
 	}
@@ -875,8 +886,9 @@ void verdict_background(struct vb *b, struct tc_verdicts *V, const struct tc_tra
 		 * stalled excess the run's rate claims too (which then claims the
 		 * time it would have claimed) */
 		double lpart = (L.B - L.top) * L.beyond * (1 - verdict_machine_busy(rc, o, false));
-		if (L.B >= 0.5 * B) lpart = TC_MAX(lpart, part);
-		if (lpart > part || (L.B >= 0.5 * B && part > 0)) {
+		bool most = L.B >= 0.5 * B;
+		if (most) lpart = TC_MAX(lpart, part);
+		if (lpart > part || (most && part > 0)) {
 			link_background(b, V, t, lat, rc, &L, lpart);
 			free(L.ranks);
 			return;

@@ -42,11 +42,8 @@ static double persistent_mpi(const struct tc_verdicts *V, const struct tc_trace 
 	double P = 0;
 	for (size_t i = 0; i < rc->npath; i++) {
 		const struct tc_cp_piece *p = &rc->path[i];
-		bool mpi = p->kind == TC_CP_MPI_INTRA || (p->kind == TC_CP_MPI_INTER && !(V->path_mapping > 0));
-		if (!mpi || !(p->excess > 0) || rc->act_outlier[p->act] != 2) continue;
-		uint32_t reg = rc->ctx[tc_rc_act_ctx(rc, p->act)].region;
-		uint8_t kind = reg < t->nregions ? t->regions[reg].kind : TC_RK_MPI_OTHER;
-		if (kind == TC_RK_MPI_COLL || kind == TC_RK_MPI_ICOLL || kind == TC_RK_MPI_OTHER) continue;
+		if (!verdict_piece_own_mpi(V, p) || !(p->excess > 0) || rc->act_outlier[p->act] != 2) continue;
+		if (!verdict_act_p2p(t, rc, p->act)) continue;
 		struct tc_act a = tc_rc_act(rc, p->rank, p->act);
 		double own = tc_dur(t, a.end - TC_MAX(a.start, a.ready)), q = own - a.excess;
 		if (!(own >= SLOW_STEP * q)) continue;

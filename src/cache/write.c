@@ -264,7 +264,7 @@ static void write_span(struct writer *w, const struct tc_span *sp, uint32_t nran
  * counts and records there (put_waits). */
 static void write_ws(struct writer *w, const struct tc_waitstates *ws, uint32_t nranks)
 {
-	uint64_t n = ws ? (ws->at ? ws->n_all : ws->n) : 0;
+	uint64_t n = ws ? tc_ws_count(ws) : 0;
 	sec_begin(w, CS_WSTATS, root(w));
 	if (ws) {
 		struct tc_waitstates img;

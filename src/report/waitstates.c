@@ -97,7 +97,7 @@ void report_waitstates_json(struct tc_session *s, struct json *j)
 	double *sec = xmalloc((w->n ? w->n : 1) * sizeof *sec);
 	for (size_t i = 0; i < w->n; i++) sec[i] = w->w[i].seconds;
 	uint32_t *top;
-	size_t all = w->at ? w->n_all : w->n;   /* every wait is positive: all of them count */
+	size_t all = tc_ws_count(w);   /* every wait is positive: all of them count */
 	size_t total, n = report_top_positive(sec, w->n, report_limit(s, all, 20), &top, &total);
 	if (w->at) total = all;
 	json_key(j, "longest");
