@@ -21,8 +21,8 @@ struct tc_mpi {
 	size_t round_bytes;
 	uint64_t exchanges, rounds, bytes_sent;  /* what the exchanges did */
 	uint64_t chains;                         /* folds passed along the processes */
-	double replay_seconds;                   /* CPU of the replay (--replay) */
-	double replay_rss;                       /* MiB the replay raised the peak RSS by */
+	double replay_seconds;                   /* CPU of the replays: --replay's and the file's (-o), summed */
+	double replay_rss;                       /* MiB the larger of them raised the peak RSS by */
 	double steps_seconds, steps_rss;         /* the same for the span, steps and summary (-o) */
 	struct tc_steps_dist steps;              /* the skeleton's counts and bound (-o; no pointers kept) */
 	struct tc_dist dist;

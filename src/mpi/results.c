@@ -60,8 +60,8 @@ static void store_replay(struct tc_mpi *M, struct tc_mpi_results *R)
 	R->res.waits = R->rep.mine, R->res.nwaits = R->rep.nmine, R->res.waits_first = R->rep.mine_first;
 	R->res.profile = R->rep.profile;
 	R->res.per_loc = R->rep.per_loc, R->res.per_rank = R->rep.per_rank;
-	M->replay_seconds = tc_usage().cpu - t0;
-	M->replay_rss = ((double)tc_peak_rss() - peak) / 1048576.0;
+	M->replay_seconds += tc_usage().cpu - t0;   /* after --replay's, if it ran */
+	M->replay_rss = TC_MAX(M->replay_rss, ((double)tc_peak_rss() - peak) / 1048576.0);
 }
 
 void tc_mpi_results_begin(struct tc_mpi *M, uint64_t bound, const char *const *opts, size_t nopts,
