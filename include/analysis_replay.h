@@ -60,6 +60,26 @@ struct tc_cpath {
 struct tc_cpath *tc_cpath_of(const struct tc_rootcause *rc);
 void tc_cpath_free(struct tc_cpath *c);
 
+/* The root causes' contexts as the activity pass makes them, before their
+ * typical values (docs/rootcause.md §3, "Contexts"; docs/scale.md "The
+ * contexts"): the table in the serial order (key and parts, n, nranks; the
+ * rest of each struct tc_rc_ctx 0), per rank its activities and a digest of
+ * their contexts in order, and the compute time per log2 length bin (the
+ * compute scale's input).  Replayed: every process keys its ranks'
+ * activities; process 0 numbers the contexts in rank order and joins the
+ * first segments. */
+struct tc_rc_ctxrank { uint64_t acts, digest; };
+#define TC_RC_SCALE_BINS 65
+struct tc_rcctx {
+	uint32_t nctx, nranks;
+	struct tc_rc_ctx *ctx;
+	struct tc_rc_ctxrank *rank;          /* nranks */
+	double scale_bin[TC_RC_SCALE_BINS];
+};
+/* From the serial activity pass over the whole model within span sp. */
+struct tc_rcctx *tc_rcctx_serial(const struct tc_trace *t, const struct tc_span *sp);
+void tc_rcctx_free(struct tc_rcctx *c);
+
 /* All of them: what `report` shows of the profile and wait states, and the
  * root causes' wait/own split and critical path over the default span. */
 struct tc_replay {
@@ -67,6 +87,7 @@ struct tc_replay {
 	struct tc_prof_table *per_loc, *per_rank;
 	struct tc_waitstates *waitstates;
 	struct tc_rcwait *rcwait;
+	struct tc_rcctx *rcctx;
 	struct tc_cpath *cpath;
 	/* tc_replay_for_cache only: this process's ranks' waits in (rank, call)
 	 * order, and the index of the first in the whole list */

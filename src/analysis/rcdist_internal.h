@@ -20,12 +20,30 @@ struct rc_dacts {
 	uint8_t *inter;           /* an MPI activity's messages or instance cross nodes */
 };
 
+/* The context keys of the process's activities (rcctx_dist.c), made during
+ * the wait/own split's second walk: rc_dkeys_rank at every rank of the
+ * process (before its activities), rc_dkeys_user at every call inside a
+ * compute segment, rc_dkeys_compute and rc_dkeys_mpi at every activity in
+ * order.  ci: the instance of the MPI activity at hand (the one after a
+ * compute segment), from the instance's process; NULL when it has none. */
+struct replay_msgx;
+struct rc_dkeys;
+struct rc_collinfo { uint32_t first, n; uint8_t op, has; };
+struct rc_dkeys *rc_dkeys_new(const struct tc_part *p, const struct tc_dist *d, const struct replay_msgx *m);
+void rc_dkeys_rank(struct rc_dkeys *k, uint32_t r);
+void rc_dkeys_user(struct rc_dkeys *k, const struct tc_call *c, uint64_t cur);
+void rc_dkeys_compute(struct rc_dkeys *k, uint64_t s, uint64_t e, const struct tc_call *next,
+		      const struct rc_collinfo *ci);
+void rc_dkeys_mpi(struct rc_dkeys *k, uint32_t call, uint8_t inter, const struct rc_collinfo *ci);
+/* The contexts numbered at process 0 (its result, NULL elsewhere); frees k. */
+struct tc_rcctx *rc_dkeys_finish(struct rc_dkeys *k, const struct tc_dist *d);
+
 /* The wait/own rows replayed over the parts within span sp (tc_span_dist),
  * the messages exchanged in m (replay_msgx_get): on process 0, NULL
- * elsewhere; the process's activities in *acts (rc_dacts_free). */
-struct replay_msgx;
+ * elsewhere; the process's activities in *acts (rc_dacts_free), their
+ * context keys into keys (not NULL). */
 struct tc_rcwait *rc_wait_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
-			       const struct replay_msgx *m, struct rc_dacts *acts);
+			       const struct replay_msgx *m, struct rc_dacts *acts, struct rc_dkeys *keys);
 void rc_dacts_free(struct rc_dacts *a);
 /* The critical path walked back over every process's activities (a;
  * rank_first: replay_firsts of the ranks): on process 0, NULL elsewhere. */

@@ -81,7 +81,7 @@ struct tc_rcwait *tc_rcwait_of(const struct tc_trace *t, const struct tc_rootcau
 struct prog_req { uint64_t start, end; uint32_t dst, pad; };
 struct prog_ans { uint64_t enter; uint32_t found, pad; };
 struct coll_req { uint64_t ci, end; uint32_t rank, pad; };
-struct coll_ans { uint64_t ready; uint32_t partner; uint8_t edge, spans, pad[2]; };
+struct coll_ans { uint64_t ready; uint32_t partner, first, n; uint8_t edge, spans, op, pad; };
 
 struct rwd {
 	const struct tc_part *p;
@@ -194,7 +194,8 @@ static void answer_coll(void *ctx, const void *req, void *ans)
 		for (uint32_t j = 1; j < co->n && x->spans[k] == 1; j++)
 			if (!tc_same_node(x->t, m[0].rank, m[j].rank)) x->spans[k] = 2;
 	}
-	struct coll_ans s = { rd.ready, rd.partner, rd.edge, x->spans[k] == 2, { 0, 0 } };
+	const struct tc_coll *co = &x->p->colls[k];
+	struct coll_ans s = { rd.ready, rd.partner, co->first, co->n, rd.edge, x->spans[k] == 2, co->op, 0 };
 	memcpy(ans, &s, sizeof s);
 }
 
@@ -237,19 +238,29 @@ static void dact_push(struct dacts_vec *v, uint64_t end, uint64_t ready, uint32_
 	VEC_PUSH(v->inter, inter);
 }
 
+/* The instance of the activity at hand, as the context keys read it. */
+static const struct rc_collinfo *collinfo(const struct rwd *x, struct rc_collinfo *ci)
+{
+	if (!x->cur) return NULL;
+	*ci = (struct rc_collinfo){ x->cur->first, x->cur->n, x->cur->op, 1 };
+	return ci;
+}
+
 /* One walk over the process's ranks (x->ask: collecting the requests; else
- * the rows of its ranks into st, ranks lo.. at st[0..], and their
- * activities into v, rank k's from first[k]). */
+ * the rows of its ranks into st, ranks lo.. at st[0..], their activities
+ * into v, rank k's from first[k], and their context keys into kw). */
 static void walk(struct rwd *x, const bool *is_bound, const struct tc_span *sp, struct tc_rc_rankstat *st,
-		 struct dacts_vec *v, uint32_t *first)
+		 struct dacts_vec *v, uint32_t *first, struct rc_dkeys *kw)
 {
 	const struct tc_part *p = x->p;
 	const struct tc_trace *t = x->t;
 	rc_nbvec nb = { 0 };
 	struct rc_src src = { .ctx = x, .nb = &nb };
+	struct rc_collinfo cinfo;
 	for (uint32_t r = p->lo; r < p->hi; r++) {
 		const struct tc_rank *R = &t->ranks[r];
 		if (first) first[r - p->lo] = (uint32_t)v->end.n;
+		if (kw) rc_dkeys_rank(kw, r);
 		if (!R->ncalls) continue;
 		rc_rank_isends(t, R, p->msgs, p->msg_first, &nb);
 		src.nbpos = 0;
@@ -258,7 +269,10 @@ static void walk(struct rwd *x, const bool *is_bound, const struct tc_span *sp, 
 		uint32_t i;
 		uint64_t s, e;
 		for (int k; (k = rc_walk_next(&w, &i, &s, &e)) != RC_WALK_END;) {
-			if (k != RC_WALK_MPI) continue;
+			if (k != RC_WALK_MPI) {
+				if (kw) rc_dkeys_user(kw, &R->calls[i], w.cur);
+				continue;
+			}
 			struct tc_act a = { .start = s, .end = e, .ready = s, .call = i, .partner = TC_NONE,
 					    .kind = TC_ACT_MPI };
 			coll_ask(x, r, &a);
@@ -267,9 +281,12 @@ static void walk(struct rwd *x, const bool *is_bound, const struct tc_span *sp, 
 			if (st) stat_add(t, &st[r - p->lo], &a);
 			if (v && s > w.cur) dact_push(v, s, w.cur, TC_NONE, TC_ACT_COMPUTE, 0);
 			if (v) dact_push(v, e, a.ready, a.partner, TC_ACT_MPI, inter);
+			if (kw && s > w.cur) rc_dkeys_compute(kw, w.cur, s, &R->calls[i], collinfo(x, &cinfo));
+			if (kw) rc_dkeys_mpi(kw, i, inter, collinfo(x, &cinfo));
 			w.cur = e;
 		}
 		if (v && w.cur < w.t1) dact_push(v, w.t1, w.cur, TC_NONE, TC_ACT_COMPUTE, 0);
+		if (kw && w.cur < w.t1) rc_dkeys_compute(kw, w.cur, w.t1, NULL, NULL);
 	}
 	if (first) first[p->hi - p->lo] = (uint32_t)v->end.n;
 	VEC_FREE(nb);
@@ -311,7 +328,7 @@ static void wait_step(void *arg, void *state)
 struct rrow { uint64_t rank; struct tc_rc_rankstat st; };
 
 struct tc_rcwait *rc_wait_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
-			       const struct replay_msgx *m, struct rc_dacts *acts)
+			       const struct replay_msgx *m, struct rc_dacts *acts, struct rc_dkeys *keys)
 {
 	const struct tc_trace *t = p->t;
 	uint32_t nr = t->nranks, mine = p->hi - p->lo;
@@ -325,7 +342,7 @@ struct tc_rcwait *rc_wait_dist(const struct tc_part *p, const struct tc_dist *d,
 	for (uint32_t r = 0; r < nr; r++) x.node[r] = t->ranks[r].node;
 	bool *is_bound = rc_bound_regions(t);
 	x.ask = true;
-	walk(&x, is_bound, sp, NULL, NULL, NULL);
+	walk(&x, is_bound, sp, NULL, NULL, NULL, NULL);
 	x.pans = replay_ask(d, x.preq.a, x.pto.a, x.preq.n, sizeof *x.preq.a, sizeof *x.pans, answer_progress, &x,
 			    NULL, NULL);
 	x.cans = replay_ask(d, x.creq.a, x.cto.a, x.creq.n, sizeof *x.creq.a, sizeof *x.cans, answer_coll, &x, NULL,
@@ -334,7 +351,7 @@ struct tc_rcwait *rc_wait_dist(const struct tc_part *p, const struct tc_dist *d,
 	struct tc_rc_rankstat *st = xcalloc((size_t)mine + 1, sizeof *st);
 	struct dacts_vec v = { 0 };
 	uint32_t *first = acts ? xmalloc(((size_t)mine + 1) * sizeof *first) : NULL;
-	walk(&x, is_bound, sp, st, acts ? &v : NULL, first);
+	walk(&x, is_bound, sp, st, acts ? &v : NULL, first, keys);
 	if (acts) dacts_keep(p, d, sp, &v, first, acts);
 	double total = 0;
 	struct wait_fold f = { st, mine };

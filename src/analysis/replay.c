@@ -186,7 +186,9 @@ void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t long
 	out->waitstates = replay_waitstates(p, d, longest, &m, NULL, NULL);
 	struct tc_span *sp = tc_span_dist(p, d, false);
 	struct rc_dacts acts;
-	out->rcwait = rc_wait_dist(p, d, sp, &m, &acts);
+	struct rc_dkeys *keys = rc_dkeys_new(p, d, &m);
+	out->rcwait = rc_wait_dist(p, d, sp, &m, &acts, keys);
+	out->rcctx = rc_dkeys_finish(keys, d);
 	out->cpath = rc_cpath_dist(p, d, sp, m.rank_first, &acts);
 	replay_msgx_free(&m);
 	rc_dacts_free(&acts);

@@ -65,6 +65,25 @@ static void dump_rcwait(FILE *f, const struct tc_rcwait *w)
 	}
 }
 
+/* The contexts (every field the activity pass sets), the ranks with
+ * activities, the compute scale's non-empty bins. */
+static void dump_rcctx(FILE *f, const struct tc_rcctx *c)
+{
+	fprintf(f, "rcctx contexts %u\n", c->nctx);
+	for (uint32_t i = 0; i < c->nctx; i++) {
+		const struct tc_rc_ctx *x = &c->ctx[i];
+		fprintf(f, "ctx %u key %016llx coarse %016llx place %016llx work %016llx n %u ranks %u region %u kind %u inter %u bucket %u\n",
+			i, (unsigned long long)x->key, (unsigned long long)x->coarse, (unsigned long long)x->place,
+			(unsigned long long)x->work, x->n, x->nranks, x->region, x->kind, x->inter, x->size_bucket);
+	}
+	for (uint32_t r = 0; r < c->nranks; r++)
+		if (c->rank[r].acts)
+			fprintf(f, "rcctx rank %u acts %llu digest %016llx\n", r, (unsigned long long)c->rank[r].acts,
+				(unsigned long long)c->rank[r].digest);
+	for (int b = 0; b < TC_RC_SCALE_BINS; b++)
+		if (c->scale_bin[b] != 0) fprintf(f, "scale_bin %d %a\n", b, c->scale_bin[b]);
+}
+
 /* The critical path's end rank, length, shares and every piece. */
 static void dump_cpath(FILE *f, const struct tc_cpath *c)
 {
@@ -85,6 +104,7 @@ bool tc_replay_dump(FILE *f, const struct tc_trace *t, const struct tc_replay *r
 	dump_table(f, "per_rank", r->per_rank);
 	dump_waits(f, t, r->waitstates, longest);
 	dump_rcwait(f, r->rcwait);
+	if (r->rcctx) dump_rcctx(f, r->rcctx);
 	dump_cpath(f, r->cpath);
 	return !ferror(f);
 }
@@ -99,6 +119,7 @@ void tc_replay_serial(const struct tc_trace *t, struct tc_replay *out)
 	struct tc_span *sp = tc_span_compute(t, false);
 	struct tc_rootcause *rc = tc_rootcause_compute(t, sp, NULL);
 	out->rcwait = tc_rcwait_of(t, rc);
+	out->rcctx = tc_rcctx_serial(t, sp);
 	out->cpath = tc_cpath_of(rc);
 	tc_rootcause_free(rc);
 	tc_span_free(sp);
@@ -111,6 +132,7 @@ void tc_replay_free(struct tc_replay *r)
 	tc_prof_table_free(r->per_rank);
 	tc_waitstates_free(r->waitstates);
 	tc_rcwait_free(r->rcwait);
+	tc_rcctx_free(r->rcctx);
 	tc_cpath_free(r->cpath);
 	free(r->mine);
 	*r = (struct tc_replay){ 0 };

@@ -18,6 +18,7 @@
 
 #include "analysis_rootcause.h"
 #include "analysis_span.h"
+#include "rcctx_internal.h"
 #include "rcwait_internal.h"
 #include "u64map.h"
 
@@ -80,12 +81,6 @@ void *tc_rc_scratch(struct tc_rootcause *rc, size_t bytes)
 	rc->scratch = bytes ? tc_rc_big(bytes) : NULL;
 	rc->scratch_bytes = bytes;
 	return rc->scratch;
-}
-
-static uint64_t mix(uint64_t h, uint64_t x)
-{
-	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdULL;
 }
 
 /* --- 1. activities ------------------------------------------------------------ */
@@ -200,7 +195,7 @@ struct build {
 	uint8_t *coll_shape;              /* per collective instance: COLL_* (0: not seen yet) */
 	uint32_t coll_place;              /* the rank at hand's place among its last instance's members */
 	uint32_t *progress_hint;          /* per receiver: where rc_progress_ready last looked */
-	uint64_t *numbered;               /* per message: its pair numbers its messages (numbering_tags) */
+	uint64_t *numbered;               /* per message: its pair numbers its messages (rc_numbering) */
 	uint32_t *node;                   /* per rank: its node (tc_same_node without a call per message) */
 };
 
@@ -214,11 +209,10 @@ struct build {
  * from one to the next in send order and never goes down on at least nine
  * tenths (a wrap-around of a counter is one step down; kinds that take
  * turns, tags 1, 2, 1, 2, go down on half).  Its messages' tags count as one
- * value, NUMBERED, in the keys.  Returns a bit per message (t->msgs order),
- * NULL when no pair numbers its messages.  One pass over each sender's
- * messages, in send order and contiguous in t->msgs. */
+ * value, RC_NUMBERED, in the keys (rc_numbering, rcctx_internal.h: over the
+ * messages of a range of ranks, the whole model's or a part's).  One pass
+ * over each sender's messages, in send order and contiguous in msgs. */
 #define NUMBER_MIN 8
-#define NUMBERED ((uint64_t)1 << 32)  /* above every 32-bit tag */
 
 struct pair_tags { uint32_t dst, n, changes, downs, last; };
 
@@ -228,17 +222,18 @@ static bool pair_numbers(const struct pair_tags *p)
 	return p->n >= NUMBER_MIN && 2 * (uint64_t)p->changes >= steps && 10 * (uint64_t)p->downs <= steps;
 }
 
-static uint64_t *numbering_tags(const struct tc_trace *t)
+uint64_t *rc_numbering(const struct tc_trace *t, uint32_t lo, uint32_t hi, const struct tc_msg *msgs, uint64_t first,
+		       size_t nbits)
 {
 	uint32_t *slot = xmalloc(((size_t)t->nranks + 1) * sizeof *slot);
 	for (uint32_t r = 0; r < t->nranks; r++) slot[r] = TC_NONE;
 	VEC(struct pair_tags) pairs = { 0 };
 	uint64_t *bits = NULL;
-	for (uint32_t r = 0; r < t->nranks; r++) {
+	for (uint32_t r = lo; r < hi; r++) {
 		const struct tc_rank *R = &t->ranks[r];
 		pairs.n = 0;
 		for (uint32_t k = 0; k < R->nsend_msgs; k++) {
-			const struct tc_msg *m = &t->msgs[R->send_msgs[k]];
+			const struct tc_msg *m = &msgs[R->send_msgs[k] - first];
 			if (m->dst >= t->nranks) continue;
 			if (slot[m->dst] == TC_NONE) {
 				slot[m->dst] = (uint32_t)pairs.n;
@@ -255,9 +250,9 @@ static uint64_t *numbering_tags(const struct tc_trace *t)
 		bool any = false;
 		for (size_t i = 0; i < pairs.n; i++) any |= pair_numbers(&pairs.a[i]);
 		for (uint32_t k = 0; any && k < R->nsend_msgs; k++) {
-			uint32_t id = R->send_msgs[k];
-			if (t->msgs[id].dst >= t->nranks || !pair_numbers(&pairs.a[slot[t->msgs[id].dst]])) continue;
-			if (!bits) bits = xcalloc(t->nmsgs / 64 + 1, sizeof *bits);
+			uint64_t id = R->send_msgs[k] - first;
+			if (msgs[id].dst >= t->nranks || !pair_numbers(&pairs.a[slot[msgs[id].dst]])) continue;
+			if (!bits) bits = xcalloc(nbits / 64 + 1, sizeof *bits);
 			bits[id / 64] |= (uint64_t)1 << (id % 64);
 		}
 		for (size_t i = 0; i < pairs.n; i++) slot[pairs.a[i].dst] = TC_NONE;
@@ -265,11 +260,6 @@ static uint64_t *numbering_tags(const struct tc_trace *t)
 	VEC_FREE(pairs);
 	free(slot);
 	return bits;
-}
-
-static bool numbered(const uint64_t *bits, uint32_t msg)
-{
-	return bits && (bits[msg / 64] >> (msg % 64) & 1);
 }
 
 /* A call's tag signature: the first message's tag (the smallest of the
@@ -281,22 +271,21 @@ static bool numbered(const uint64_t *bits, uint32_t msg)
 static uint64_t call_tag(const struct build *b, uint32_t r, const struct tc_call *c)
 {
 	const struct tc_trace *t = b->t;
-	if (!c || c->op == TC_NONE) return 0xffff;
+	if (!c || c->op == TC_NONE) return RC_TAG_NONE;
 	const struct tc_op *op = &t->ranks[r].ops[c->op];
 	if (op->nsend) {
 		uint32_t m = tc_op_sends(t, r, op)[0];
-		return numbered(b->numbered, m) ? NUMBERED : t->msgs[m].tag;
+		return rc_numbered(b->numbered, m) ? RC_NUMBERED : t->msgs[m].tag;
 	}
 	if (op->nrecv) {
 		const struct tc_recv *v = b->rx.a + op->first_recv;
 		const uint32_t *m = tc_op_recvs(t, r, op);
-		uint64_t tag = NUMBERED;
-		for (uint32_t i = 0; i < op->nrecv; i++)
-			if (!numbered(b->numbered, m[i])) tag = TC_MIN(tag, v[i].tag);
+		uint64_t tag = RC_NUMBERED;
+		for (uint32_t i = 0; i < op->nrecv; i++) tag = rc_recv_tag(tag, v[i].tag, rc_numbered(b->numbered, m[i]));
 		return tag;
 	}
-	if (op->coll != TC_NONE) return 0x10000u + t->colls[op->coll].op;
-	return 0xffff;
+	if (op->coll != TC_NONE) return rc_coll_tag(t->colls[op->coll].op);
+	return RC_TAG_NONE;
 }
 
 /* The receives of rank r into b->rx, before the activity pass
@@ -309,14 +298,6 @@ static void rank_receives(struct build *b, uint32_t r)
 	VEC_RESERVE(b->rx, R->nrecv_msgs);
 	tc_rank_receives(b->t, R, b->rx.a);
 	b->rx.n = R->nrecv_msgs;
-}
-
-/* A compute context's coarse key (the same calls and user regions around it,
- * tags left out: backoff_thin in rcexcess.c): prev's region, next's, the
- * user regions between. */
-static uint64_t coarse_key(uint32_t prev_region, uint32_t next_region, uint64_t gap_sig)
-{
-	return mix(mix(mix(3, prev_region), next_region), gap_sig);
 }
 
 /* The context of key for an activity of rank r (counted there).  Ranks walk
@@ -338,7 +319,7 @@ static uint32_t ctx_of(struct build *b, uint32_t r, uint64_t key, uint32_t prev_
 	else i = u64map_get(&b->keys, key);
 	if (i == U64MAP_NONE) {
 		i = (uint32_t)b->ctx.n;
-		uint64_t coarse = kind == TC_ACT_COMPUTE ? coarse_key(prev_region, region, gap_sig) : 0;
+		uint64_t coarse = kind == TC_ACT_COMPUTE ? rc_coarse_key(prev_region, region, gap_sig) : 0;
 		struct tc_rc_ctx c = { .key = key, .coarse = coarse, .place = place,
 				       .work = kind == TC_ACT_COMPUTE ? gap_sig : 0, .region = region, .kind = kind,
 				       .inter = inter, .size_bucket = bucket };
@@ -370,12 +351,6 @@ static void count_flush(struct build *b)
 		b->ctx.a[i].nranks = b->count.a[i].nranks;
 	}
 	VEC_FREE(b->count);
-}
-
-/* The number of bits of x: floor(log2 x) + 1, 0 for 0. */
-static uint8_t size_bucket(uint64_t x)
-{
-	return x ? (uint8_t)(64 - __builtin_clzll(x)) : 0;
 }
 
 /* Per collective instance, learnt at its first member (once per instance,
@@ -454,14 +429,14 @@ static uint64_t call_bytes(struct build *b, uint32_t r, uint32_t ci, uint8_t *in
 static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, const struct tc_call *prev,
 			 const struct tc_call *next, uint32_t next_idx, uint64_t gap_sig, const uint64_t tags[2])
 {
-	uint32_t pr = prev ? prev->region : TC_NONE - 1, nr = next ? next->region : TC_NONE - 1;
-	uint64_t place = mix(mix(mix(mix(1, pr), tags[0]), nr), tags[1]), key = mix(place, gap_sig);
+	uint32_t pr = rc_seg_region(prev), nr = rc_seg_region(next);
+	uint64_t place = rc_place_key(pr, tags[0], nr, tags[1]), key = rc_compute_key(place, gap_sig);
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = next_idx, .partner = TC_NONE,
 			    .kind = TC_ACT_COMPUTE };
 	size_t nctx = b->ctx.n;
 	a.ctx = ctx_of(b, r, key, pr, gap_sig, place, TC_ACT_COMPUTE, nr, 0, 0);
 	if (!prev || b->ctx.n != nctx) {  /* a first segment, or a new context: first_segments */
-		uint64_t steady = mix(mix(mix(3, nr), tags[1]), gap_sig);
+		uint64_t steady = rc_steady_key(nr, tags[1], gap_sig);
 		if (!prev) {
 			struct first_seg f = { (uint32_t)b->acts.n, steady };
 			VEC_PUSH(b->firsts, f);
@@ -470,7 +445,7 @@ static void push_compute(struct build *b, uint32_t r, uint64_t s, uint64_t e, co
 		}
 	}
 	push_act(&b->acts, &a);
-	b->rank_bin[size_bucket(e - s)] += e - s;
+	b->rank_bin[rc_size_bucket(e - s)] += e - s;
 }
 
 static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32_t ci)
@@ -478,8 +453,8 @@ static void push_mpi(struct build *b, uint32_t r, uint64_t s, uint64_t e, uint32
 	const struct tc_trace *t = b->t;
 	const struct tc_call *c = &t->ranks[r].calls[ci];
 	uint8_t inter;
-	uint8_t bucket = size_bucket(call_bytes(b, r, ci, &inter));
-	uint64_t key = mix(mix(mix(2, c->region), bucket), inter);
+	uint8_t bucket = rc_size_bucket(call_bytes(b, r, ci, &inter));
+	uint64_t key = rc_mpi_key(c->region, bucket, inter);
 	struct tc_act a = { .start = s, .end = e, .ready = s, .call = ci, .partner = TC_NONE, .kind = TC_ACT_MPI,
 			    .inter = inter };
 	a.ctx = ctx_of(b, r, key, 0, 0, 0, TC_ACT_MPI, c->region, inter, bucket);
@@ -533,7 +508,7 @@ static void rank_activities(struct build *b, uint32_t r, uint64_t t0, uint64_t t
 	for (int k; (k = rc_walk_next(&w, &i, &s, &e)) != RC_WALK_END;) {
 		const struct tc_call *c = &R->calls[i];
 		if (k == RC_WALK_USER) {
-			if (c->region < t->nregions && c->enter >= w.cur) gap_sig = mix(gap_sig, c->region + 1);
+			if (c->region < t->nregions && c->enter >= w.cur) gap_sig = rc_gap_add(gap_sig, c->region);
 			continue;
 		}
 		if (s > w.cur) {
@@ -890,10 +865,9 @@ uint32_t tc_rc_act_at_hint(const struct tc_rootcause *rc, uint32_t rank, uint64_
 
 /* --- the whole analysis ---------------------------------------------------------------- */
 
-struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct tc_span *sp,
-					  const struct tc_rc_opts *o)
+struct tc_rootcause *tc_rc_activities(const struct tc_trace *t, const struct tc_span *sp, const struct tc_rc_opts *o,
+				      double scale_bin[65], struct tc_usage *mark)
 {
-	struct tc_usage mark = tc_usage();
 	struct tc_rootcause *rc = xcalloc(1, sizeof *rc);
 	if (o) rc->opts = *o;
 	else tc_rc_default_opts(&rc->opts);
@@ -913,7 +887,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	rc->act_first = xcalloc((size_t)N + 1, sizeof *rc->act_first);
 	rc->rank_t0 = xcalloc((size_t)N + 1, sizeof *rc->rank_t0);
 	acts_alloc(t, &b.acts);
-	b.numbered = numbering_tags(t);
+	b.numbered = rc_numbering(t, 0, N, t->msgs, 0, t->nmsgs);
 	b.node = xmalloc(((size_t)N + 1) * sizeof *b.node);
 	for (uint32_t r = 0; r < N; r++) b.node[r] = t->ranks[r].node;
 	for (uint32_t r = 0; r < N; r++) {
@@ -941,9 +915,20 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	VEC_FREE(b.nb);
 	for (uint32_t ci = 0; ci < t->ncolls; ci++) rc_coll_free(&b.coll[ci]);
 	free(b.coll);
-	tc_rc_phase_done(rc, TC_RCP_ACTIVITIES, &mark);
+	memcpy(scale_bin, b.scale_bin, sizeof b.scale_bin);
+	tc_rc_phase_done(rc, TC_RCP_ACTIVITIES, mark);
+	return rc;
+}
+
+struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct tc_span *sp,
+					  const struct tc_rc_opts *o)
+{
+	struct tc_usage mark = tc_usage();
+	double scale_bin[65];
+	struct tc_rootcause *rc = tc_rc_activities(t, sp, o, scale_bin, &mark);
+	uint32_t N = rc->nranks;
 	rc->wait_s = xcalloc(N ? N : 1, sizeof *rc->wait_s);
-	tc_rc_excess(t, rc, compute_scale(t, b.scale_bin), &mark);
+	tc_rc_excess(t, rc, compute_scale(t, scale_bin), &mark);
 	for (uint32_t r = 0; r < N; r++) rc->total_wait += rc->wait_s[r];
 	/* delay costs first: they may give thin contexts their excess, which the
 	 * path's pieces then carry */

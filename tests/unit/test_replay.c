@@ -102,6 +102,31 @@ static void same_cpath(const struct tc_cpath *s, const struct tc_cpath *d)
 	}
 }
 
+/* The contexts: every field of the table the activity pass sets (the
+ * structs' padding is not compared), every rank's activities and digest,
+ * the scale's bins as bits. */
+static void same_rcctx(const struct tc_rcctx *s, const struct tc_rcctx *d)
+{
+	assert_non_null(d);
+	assert_int_equal(s->nctx, d->nctx);
+	assert_int_equal(s->nranks, d->nranks);
+	for (uint32_t i = 0; i < s->nctx; i++) {
+		const struct tc_rc_ctx *a = &s->ctx[i], *b = &d->ctx[i];
+		assert_int_equal(a->key, b->key);
+		assert_int_equal(a->coarse, b->coarse);
+		assert_int_equal(a->place, b->place);
+		assert_int_equal(a->work, b->work);
+		assert_int_equal(a->n, b->n);
+		assert_int_equal(a->nranks, b->nranks);
+		assert_int_equal(a->region, b->region);
+		assert_int_equal(a->kind, b->kind);
+		assert_int_equal(a->inter, b->inter);
+		assert_int_equal(a->size_bucket, b->size_bucket);
+	}
+	assert_memory_equal(s->rank, d->rank, s->nranks * sizeof *s->rank);
+	assert_memory_equal(s->scale_bin, d->scale_bin, sizeof s->scale_bin);
+}
+
 static char *json_of(struct tc_session *s)
 {
 	char *out = NULL;
@@ -134,6 +159,7 @@ static void replay_proc(struct dk_proc *x)
 		assert_null(g->r.waitstates);
 		assert_null(g->r.per_loc);
 		assert_null(g->r.rcwait);
+		assert_null(g->r.rcctx);
 		assert_null(g->r.cpath);
 	}
 	tc_part_release(&x->part);
@@ -167,6 +193,12 @@ static void test_replay_equals_serial(void **st)
 	for (size_t i = 1; i < cp->n; i++) ranks += cp->piece[i].rank != cp->piece[i - 1].rank;
 	assert_true(pkinds >= 3);
 	assert_true(ranks >= 2);
+	struct tc_rcctx *cx = tc_rcctx_serial(t, sp);
+	uint32_t kinds_cx[2] = { 0 }, joined = 0;   /* compute and MPI contexts, the MPI ones of several sizes */
+	for (uint32_t i = 0; i < cx->nctx; i++) kinds_cx[cx->ctx[i].kind]++;
+	for (uint32_t i = 0; i < cx->nctx; i++) joined += cx->ctx[i].nranks >= 2;
+	assert_true(kinds_cx[0] >= 3 && kinds_cx[1] >= 3);
+	assert_true(joined >= 2);
 	for (int P = 1; P <= DK_MAXP; P++) {
 		struct got g[DK_MAXP] = { 0 };
 		void *arg[DK_MAXP];
@@ -178,6 +210,7 @@ static void test_replay_equals_serial(void **st)
 		same_waits(t, sw, g[0].r.waitstates);
 		same_rcwait(rw, g[0].r.rcwait);
 		same_cpath(cp, g[0].r.cpath);
+		same_rcctx(cx, g[0].r.rcctx);
 		assert_string_equal(want, g[0].json);
 		free(g[0].json);
 		tc_replay_free(&g[0].r);
@@ -186,6 +219,7 @@ static void test_replay_equals_serial(void **st)
 	free(want);
 	tc_rcwait_free(rw);
 	tc_cpath_free(cp);
+	tc_rcctx_free(cx);
 	tc_rootcause_free(rc);
 	tc_span_free(sp);
 	tc_prof_table_free(pl);
