@@ -80,6 +80,30 @@ struct tc_rcctx {
 struct tc_rcctx *tc_rcctx_serial(const struct tc_trace *t, const struct tc_span *sp);
 void tc_rcctx_free(struct tc_rcctx *c);
 
+/* The root causes' typical values and excess (docs/rootcause.md §3), before
+ * the delay costs (which may give thin contexts some): the contexts with
+ * their typical values, the noise floor, the run-level figures the excess
+ * pass counts, and per rank its waiting and its activities with excess (how
+ * many; a digest of each one's place among the rank's activities, excess
+ * and kind of excess).  Replayed (docs/scale.md "Typical values and
+ * excess"): every process picks its ranks' values (sampled as serially) and
+ * sends them to process 0, which types the contexts as the serial pass does;
+ * every process then measures its ranks' activities against them. */
+struct tc_rc_xrank { double wait_s; uint64_t nexcess, digest; };
+struct tc_rcexcess {
+	uint32_t nctx, nranks;
+	struct tc_rc_ctx *ctx;
+	double noise_floor, compute_spread, stall_min;
+	uint64_t n_compute, n_compute_stalls, n_mpi, n_mpi_stalls;
+	uint32_t stall_ranks_compute, stall_ranks_mpi, stall_pairs_mpi;
+	double compute_stall_height, compute_stall_share, compute_stall_rate_q1;
+	double typical_compute_s, typical_mpi_s, total_wait;
+	struct tc_rc_xrank *rank;            /* nranks */
+};
+/* From the serial passes over the whole model within span sp. */
+struct tc_rcexcess *tc_rcexcess_serial(const struct tc_trace *t, const struct tc_span *sp);
+void tc_rcexcess_free(struct tc_rcexcess *x);
+
 /* All of them: what `report` shows of the profile and wait states, and the
  * root causes' wait/own split and critical path over the default span. */
 struct tc_replay {
@@ -88,6 +112,7 @@ struct tc_replay {
 	struct tc_waitstates *waitstates;
 	struct tc_rcwait *rcwait;
 	struct tc_rcctx *rcctx;
+	struct tc_rcexcess *rcexcess;
 	struct tc_cpath *cpath;
 	/* tc_replay_for_cache only: this process's ranks' waits in (rank, call)
 	 * order, and the index of the first in the whole list */

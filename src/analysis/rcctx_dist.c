@@ -369,7 +369,8 @@ static struct crow *rank_rows(const struct rc_dkeys *k)
 	return rows;
 }
 
-struct tc_rcctx *rc_dkeys_finish(struct rc_dkeys *k, const struct tc_dist *d)
+struct tc_rcctx *rc_dkeys_finish(struct rc_dkeys *k, const struct tc_dist *d, struct rc_dacts *acts,
+				 struct tc_rc_ctx **table, uint32_t *nctx, double *scale_bin)
 {
 	uint32_t *gmap;
 	struct join *jin;
@@ -386,6 +387,10 @@ struct tc_rcctx *rc_dkeys_finish(struct rc_dkeys *k, const struct tc_dist *d)
 	double bins[TC_RC_SCALE_BINS] = { 0 };
 	struct bins_fold f = { (const uint64_t (*)[TC_RC_SCALE_BINS])k->bins, mine };
 	d->chain(d->ctx, bins, sizeof bins, bins_step, &f);
+	memcpy(scale_bin, bins, sizeof bins);
+	size_t ntab;
+	*table = replay_bcast0(d, M ? M->ctx.a : NULL, M ? M->ctx.n : 0, sizeof **table, &ntab);
+	*nctx = (uint32_t)ntab;
 	if (M) {
 		c = xcalloc(1, sizeof *c);
 		c->nranks = k->p->t->nranks;
@@ -399,6 +404,8 @@ struct tc_rcctx *rc_dkeys_finish(struct rc_dkeys *k, const struct tc_dist *d)
 		free(M);
 	}
 	free(in);
+	acts->ctx = k->act_ctx.a;   /* the activities' global numbers, now theirs */
+	k->act_ctx.a = NULL;
 	dkeys_free(k);
 	return c;
 }

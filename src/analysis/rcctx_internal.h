@@ -96,5 +96,8 @@ static inline uint64_t rc_recv_tag(uint64_t sig, uint32_t tag, bool numbered)
 struct tc_span;
 struct tc_rootcause *tc_rc_activities(const struct tc_trace *t, const struct tc_span *sp, const struct tc_rc_opts *o,
 				      double scale_bin[65], struct tc_usage *mark);
+/* The length of the compute segments that hold most of the compute time
+ * (the time-weighted median of the segments' lengths) from scale_bin. */
+double rc_compute_scale(const struct tc_trace *t, const double *bin);
 
 #endif

@@ -16,8 +16,11 @@ struct rc_dacts {
 	size_t n;
 	uint64_t *end, *ready;    /* ticks; ready: the start when no partner */
 	uint32_t *partner;        /* TC_NONE: none */
+	uint32_t *call;           /* an MPI activity's outermost call (the rank's index), TC_NONE for compute */
+	uint32_t *ctx;            /* the context (its serial index), once rc_dkeys_finish numbered them */
 	uint8_t *kind;            /* enum tc_act_kind */
 	uint8_t *inter;           /* an MPI activity's messages or instance cross nodes */
+	uint8_t *edge;            /* enum tc_wait_edge (TC_WE_NONE without a partner) */
 };
 
 /* The context keys of the process's activities (rcctx_dist.c), made during
@@ -35,8 +38,18 @@ void rc_dkeys_user(struct rc_dkeys *k, const struct tc_call *c, uint64_t cur);
 void rc_dkeys_compute(struct rc_dkeys *k, uint64_t s, uint64_t e, const struct tc_call *next,
 		      const struct rc_collinfo *ci);
 void rc_dkeys_mpi(struct rc_dkeys *k, uint32_t call, uint8_t inter, const struct rc_collinfo *ci);
-/* The contexts numbered at process 0 (its result, NULL elsewhere); frees k. */
-struct tc_rcctx *rc_dkeys_finish(struct rc_dkeys *k, const struct tc_dist *d);
+/* The contexts numbered at process 0 (its result, NULL elsewhere); every
+ * activity's context into acts->ctx, the table (serial order, as the
+ * activity pass leaves it) into *table, *nctx and the compute scale's bins
+ * (TC_RC_SCALE_BINS) into scale_bin on every process; frees k. */
+struct tc_rcctx *rc_dkeys_finish(struct rc_dkeys *k, const struct tc_dist *d, struct rc_dacts *acts,
+				 struct tc_rc_ctx **table, uint32_t *nctx, double *scale_bin);
+/* The typical values and the excess over the parts (rcexcess_dist.c): on
+ * process 0, NULL elsewhere; table (the contexts as rc_dkeys_finish leaves
+ * them, not changed) and scale_bin on every process. */
+struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
+				   const struct replay_msgx *m, const struct rc_dacts *a, struct tc_rc_ctx *table,
+				   uint32_t nctx, const double *scale_bin);
 
 /* The wait/own rows replayed over the parts within span sp (tc_span_dist),
  * the messages exchanged in m (replay_msgx_get): on process 0, NULL

@@ -14,83 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_rootcause.h"
-#include "u64map.h"
-
-/* A context's activities of one rank: where their values start in val, their median. */
-struct run { uint32_t rank, at; double med; };
-/* A run with persistent excess: its context's lower quartile of the runs' medians. */
-struct pers { uint32_t rank, ctx; double q; };
-
-/* The values of the activities grouped by context. */
-struct groups {
-	double *val;        /* context by context, rank order within one (scratch) */
-	uint32_t *first;    /* nctx + 1 offsets into val: room for each context's values */
-	uint32_t *end;      /* nctx: where each context's values end (a sampled one leaves room) */
-	uint32_t *nranks;   /* nctx: the distinct ranks with such an activity (a sampled context
-	                       may have no run on a rank with few of them) */
-	struct run *runs;   /* context by context, rank order within one */
-	uint32_t *rfirst;   /* nctx + 1: where each context's runs start in runs */
-	uint32_t *rend;     /* nctx: where they end (room for ctx.nranks from rfirst) */
-	double *own;        /* per context: its own median (before the back-off) */
-	double *buf;        /* the largest context's size */
-	uint8_t *vbin;      /* per value of an MPI context: its activity's time bin (QUIET_BINS over the span),
-	                       | WHOLE when the value is a whole transfer (hidden_transfer) */
-	uint8_t *p2p;       /* per context: P2P_RECV, P2P_SEND or 0 (hidden_transfer) */
-	double *full_mad;   /* per context: the MAD of its whole transfers (context_whole) */
-	struct pers *trend; /* the compute runs that trend (tc_rc_trends), by rank (q unused) */
-	size_t ntrend;
-};
+#include "rcexcess_internal.h"
 
 static int pers_cmp(const void *x, const void *y)
 {
 	const struct pers *a = x, *b = y;
 	if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
 	return a->ctx < b->ctx ? -1 : a->ctx > b->ctx;
-}
-
-/* An MPI context seen more than opts.sample_cap times is typed from a sample
- * (docs/rootcause.md §3, "Sampled MPI contexts"): each rank's run of it is cut
- * into blocks of stride activities and one activity of each block, at an
- * offset drawn from a hash of (context, rank, block), is kept: about
- * sample_cap values, spread over every rank and the whole run, and no
- * aliasing with a periodic pattern (a fixed stride of 4 over a halo's four
- * directions would see one direction only).  MPI contexts are few and huge (a
- * call × size bucket × intra/inter), and gathering all their values was half
- * of the context pass on big traces; compute contexts are never sampled (the
- * noise floor pools their deviations). */
-static uint32_t sample_stride(const struct tc_rootcause *rc, const struct tc_rc_ctx *C)
-{
-	uint32_t cap = rc->opts.sample_cap;
-	return cap && C->kind == TC_ACT_MPI && C->n > cap ? (C->n + cap - 1) / cap : 1;
-}
-
-#define QUIET_BINS 10  /* time bins of the span for context_quiet */
-
-/* Per context, while gathering: the rank of the run at hand, whether it has
- * a value yet, the position in the block and the block's chosen offset. */
-struct pick { uint32_t rank, stride, pos, at, block, nranks; bool run; };
-
-static uint32_t pick_offset(uint32_t c, uint32_t r, uint32_t block, uint32_t stride)
-{
-	uint64_t h = ((uint64_t)c << 40 ^ (uint64_t)r << 20 ^ block) * 0x9e3779b97f4a7c15ULL;
-	return (uint32_t)((h >> 32) % stride);
-}
-
-/* Activity of rank r in context c: kept (its value goes into the sample)? */
-static bool pick_next(struct pick *p, uint32_t c, uint32_t r)
-{
-	if (p->rank != r) {
-		*p = (struct pick){ .rank = r, .stride = p->stride, .nranks = p->nranks + 1 };
-		p->at = p->stride > 1 ? pick_offset(c, r, 0, p->stride) : 0;
-	}
-	bool keep = p->pos == p->at;
-	if (p->stride > 1 && ++p->pos == p->stride) {
-		p->pos = 0;
-		p->block++;
-		p->at = pick_offset(c, r, p->block, p->stride);
-	}
-	return keep;
 }
 
 /* The room in g->val of each context (its values, or at most one per block
@@ -115,41 +45,30 @@ static void gather_room(const struct tc_rootcause *rc, struct groups *g, struct 
 /* A transfer's own time shows whole only when the partner's lateness hid
  * none of it: a blocking send whose receiver was ready (no late-receiver
  * wait), a receive (Recv, Wait) whose sender entered after it (a late-sender
- * wait).  Otherwise part of the transfer ran before the call's own time began
- * (the receive was posted in the middle of a send that was still moving its
- * data, or the receive was entered while its message was on the way), and the
- * own time is the rest of it.  A latency inside blocking sends (emulated
- * inter-node latency, a slow injection) makes such contexts two-humped: a
- * ring's receives are 3 ms where the receiver came first and ~0 where it came
- * last, and the 3 ms ones were outliers ("background") though every message
- * took the same 3 ms (docs/rootcause.md §3, "Hidden transfers"). */
+ * wait: rc_whole_transfer).  Otherwise part of the transfer ran before the
+ * call's own time began (the receive was posted in the middle of a send that
+ * was still moving its data, or the receive was entered while its message
+ * was on the way), and the own time is the rest of it.  A latency inside
+ * blocking sends (emulated inter-node latency, a slow injection) makes such
+ * contexts two-humped: a ring's receives are 3 ms where the receiver came
+ * first and ~0 where it came last, and the 3 ms ones were outliers
+ * ("background") though every message took the same 3 ms
+ * (docs/rootcause.md §3, "Hidden transfers"). */
 #define HIDDEN_FAST 0.1
-#define P2P_RECV 1
-#define P2P_SEND 2
-#define WHOLE 0x80
 
-static uint8_t p2p_class(const struct tc_trace *t, const struct tc_rc_ctx *C)
+uint8_t rc_p2p_class(const struct tc_trace *t, const struct tc_rc_ctx *C)
 {
 	if (C->kind != TC_ACT_MPI || C->region >= t->nregions) return 0;
 	uint8_t k = t->regions[C->region].kind;
 	return k == TC_RK_MPI_RECV || k == TC_RK_MPI_WAIT ? P2P_RECV : k == TC_RK_MPI_SEND ? P2P_SEND : 0;
 }
 
-/* Whether MPI activity i of a context of class p2p (waiting wait, TC_NONE:
- * none) is a whole transfer. */
-static bool whole_transfer(const struct tc_rootcause *rc, uint8_t p2p, uint32_t w)
-{
-	if (p2p == P2P_SEND) return w == TC_NONE;
-	return p2p == P2P_RECV && w != TC_NONE && rc->waits[w].edge == TC_WE_LATE_SENDER;
-}
-
-/* One pass over the activities: their values into g->val, context by
- * context, and the runs (a context's activities on one rank). */
-static void gather(const struct tc_trace *t, struct tc_rootcause *rc, struct groups *g)
+void rc_groups_begin(const struct tc_trace *t, struct tc_rootcause *rc, struct groups *g, struct pick **pk)
 {
 	uint32_t nc = rc->nctx, maxn;
-	struct pick *pk = xmalloc(((size_t)nc + 1) * sizeof *pk);
-	gather_room(rc, g, pk, &maxn);
+	*g = (struct groups){ 0 };
+	*pk = xmalloc(((size_t)nc + 1) * sizeof **pk);
+	gather_room(rc, g, *pk, &maxn);
 	size_t room = g->first[nc];
 	g->val = tc_rc_scratch(rc, ((room ? room : 1) + (size_t)maxn + 2) * sizeof *g->val);
 	g->buf = g->val + (room ? room : 1);
@@ -158,35 +77,38 @@ static void gather(const struct tc_trace *t, struct tc_rootcause *rc, struct gro
 	g->rend = xmalloc(((size_t)nc + 1) * sizeof *g->rend);
 	memcpy(g->rend, g->rfirst, ((size_t)nc + 1) * sizeof *g->rend);
 	g->runs = tc_rc_big(((size_t)g->rfirst[nc] + 1) * sizeof *g->runs);
-	g->vbin = tc_rc_big(room ? room : 1);  /* only the MPI contexts' pages are written */
+	g->vbin = tc_rc_big(room ? room : 1);  /* only the MPI contexts' pages are written (rc_groups_add) */
 	g->p2p = xmalloc((size_t)nc + 1);
-	for (uint32_t c = 0; c < nc; c++) g->p2p[c] = p2p_class(t, &rc->ctx[c]);
+	for (uint32_t c = 0; c < nc; c++) g->p2p[c] = rc_p2p_class(t, &rc->ctx[c]);
+}
+
+/* One pass over the activities: their values into g->val, context by
+ * context, and the runs (a context's activities on one rank); the distinct
+ * ranks each context's picks saw into *nranks (caller frees). */
+static void gather(const struct tc_trace *t, struct tc_rootcause *rc, struct groups *g, uint32_t **nranks)
+{
+	struct pick *pk;
+	rc_groups_begin(t, rc, g, &pk);
 	uint64_t span = rc->t1 > rc->t0 ? rc->t1 - rc->t0 : 1;
 	for (uint32_t r = 0; r < rc->nranks; r++) {
 		uint64_t s = rc->rank_t0[r];  /* the activity's start */
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
-			uint32_t c = tc_rc_act_ctx(rc, i), w;
+			uint32_t c = tc_rc_act_ctx(rc, i);
 			uint64_t from = s, e = tc_rc_act_end(rc, i);
 			s = e;
 			if (!pick_next(&pk[c], c, r)) continue;
-			if (!pk[c].run) {
-				pk[c].run = true;
-				g->runs[g->rend[c]++] = (struct run){ r, g->end[c], 0 };
-			}
-			if (rc->ctx[c].kind == TC_ACT_MPI) {
-				uint64_t at = from > rc->t0 ? from - rc->t0 : 0;
-				g->vbin[g->end[c]] = (uint8_t)TC_MIN((uint64_t)QUIET_BINS - 1, at * QUIET_BINS / span);
-				if ((w = tc_rc_wait_of(rc, i)) != TC_NONE) from = rc->waits[w].ready;
-				if (g->p2p[c] && whole_transfer(rc, g->p2p[c], w)) g->vbin[g->end[c]] |= WHOLE;
-			}
-			g->val[g->end[c]++] = tc_dur(t, e - from);
+			bool mpi = rc->ctx[c].kind == TC_ACT_MPI;
+			uint32_t w = mpi ? tc_rc_wait_of(rc, i) : TC_NONE;
+			const struct tc_rc_wait *W = w != TC_NONE ? &rc->waits[w] : NULL;
+			uint8_t vbin;
+			double v = rc_act_value(t, rc->t0, span, from, e, mpi, W, W ? W->ready : 0, W ? W->edge : 0,
+						g->p2p[c], &vbin);
+			rc_groups_add(g, c, r, v, vbin);
 		}
 	}
-	g->nranks = xmalloc(((size_t)nc + 1) * sizeof *g->nranks);
-	for (uint32_t c = 0; c < nc; c++) g->nranks[c] = pk[c].nranks;
+	*nranks = xmalloc(((size_t)rc->nctx + 1) * sizeof **nranks);
+	for (uint32_t c = 0; c < rc->nctx; c++) (*nranks)[c] = pk[c].nranks;
 	free(pk);
-	g->own = xcalloc((size_t)nc + 1, sizeof *g->own);
-	g->full_mad = xcalloc((size_t)nc + 1, sizeof *g->full_mad);
 }
 
 /* Where run k of context c ends in g->val (the next run's start, or the context's end). */
@@ -587,9 +509,11 @@ static double bar(const struct tc_rootcause *rc, double median, double mad)
 }
 
 /* Contexts: medians, MADs, runs' medians, back-off, noise floor, thresholds. */
-static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, struct groups *g)
+void rc_groups_stats(struct tc_rootcause *rc, struct groups *g, uint32_t *nranks)
 {
-	gather(t, rc, g);
+	g->nranks = nranks;
+	g->own = xcalloc((size_t)rc->nctx + 1, sizeof *g->own);
+	g->full_mad = xcalloc((size_t)rc->nctx + 1, sizeof *g->full_mad);
 	for (uint32_t c = 0; c < rc->nctx; c++) {
 		context_typical(rc, g, c);
 		context_quiet(rc, g, c);
@@ -636,7 +560,7 @@ static void context_stats(const struct tc_trace *t, struct tc_rootcause *rc, str
  * place one rank has alone, a chain's head or tail) measures its run against
  * that median instead (probe-mix18: a tail or head 1 ms slower in 3 ms read
  * none).  Returns those runs by rank, with the reference in q. */
-static struct pers *persistent_runs(struct tc_rootcause *rc, const struct groups *g, size_t *n)
+struct pers *rc_persistent_runs(struct tc_rootcause *rc, const struct groups *g, size_t *n)
 {
 	VEC(struct pers) v = { 0 };
 	for (uint32_t c = 0; c < rc->nctx; c++) {
@@ -660,9 +584,6 @@ static struct pers *persistent_runs(struct tc_rootcause *rc, const struct groups
 	*n = v.n;
 	return v.a;
 }
-/* Stall counts: activities more than stall_min above their context median, by
- * kind; distinct ranks and pairs.  Counted in the excess pass. */
-struct stalls { bool *cr, *mr; uint32_t *cn, *cs; double *cw, *csw; struct u64map pairs; VEC(double) height; };
 
 static void stalls_begin(struct tc_rootcause *rc, double scale, struct stalls *s)
 {
@@ -678,25 +599,13 @@ static void stalls_begin(struct tc_rootcause *rc, double scale, struct stalls *s
 	u64map_init(&s->pairs);
 }
 
-/* What the excess pass counts of one rank's activities, in registers while
- * the rank is at hand (kept in memory, each sum was a chain of loads and
- * stores through the same address; the additions, and so the sums, are the
- * same in the same order), then folded into rc and the stall arrays. */
-struct tally {
-	uint64_t n_compute, n_compute_stalls, n_mpi, n_mpi_stalls;
-	double typical_compute_s, typical_mpi_s;  /* run-level: continued from rc's */
-	uint32_t cn, cs;                          /* this rank's: compute activities, stalls among them */
-	double cw, csw;                           /* their weights in the held share, the stalls' */
-	bool cr, mr;                              /* it has compute / MPI stalls */
-};
-
-static void tally_begin(const struct tc_rootcause *rc, struct tally *y)
+void tally_begin(const struct tc_rootcause *rc, struct tally *y)
 {
 	*y = (struct tally){ .typical_compute_s = rc->typical_compute_s, .typical_mpi_s = rc->typical_mpi_s };
 }
 
 /* Rank r's tally into s and rc. */
-static void tally_end(struct tc_rootcause *rc, struct stalls *s, uint32_t r, const struct tally *y)
+void tally_end(struct tc_rootcause *rc, struct stalls *s, uint32_t r, const struct tally *y)
 {
 	rc->n_compute += y->n_compute;
 	rc->n_compute_stalls += y->n_compute_stalls;
@@ -742,7 +651,7 @@ static void stall_count(struct stalls *s, struct tally *y, uint32_t r, bool mpi,
 	if (u64map_get(&s->pairs, key) == U64MAP_NONE) u64map_put(&s->pairs, key, 1);
 }
 
-static void stalls_end(struct tc_rootcause *rc, struct stalls *s)
+void rc_stalls_end(struct tc_rootcause *rc, struct stalls *s, uint64_t npairs)
 {
 	double *rate = xmalloc((rc->nranks + 1) * sizeof *rate);
 	uint32_t nrate = 0;
@@ -765,7 +674,7 @@ static void stalls_end(struct tc_rootcause *rc, struct stalls *s)
 	free(s->cs);
 	free(s->cw);
 	free(s->csw);
-	rc->stall_pairs_mpi = (uint32_t)s->pairs.live;
+	rc->stall_pairs_mpi = (uint32_t)npairs;
 	u64map_free(&s->pairs);
 	free(s->cr);
 	free(s->mr);
@@ -779,17 +688,17 @@ struct typ { double median, threshold; };
  * warmup: a rank's first MPI call of its context.  Returns whether it has
  * excess now (always > 0 when set: above the threshold, which stands above
  * the median by the noise floor at least, or above q). */
-static bool set_excess(struct tc_rootcause *rc, uint32_t i, struct typ C, double x, bool warmup, double q)
+static bool set_excess(struct xpass *p, uint32_t i, struct typ C, double x, bool warmup, double q)
 {
 	bool set = false;
 	if (!warmup && x > C.threshold) {
-		rc->act_excess[i] = (float)(x - C.median);
-		rc->act_outlier[i] = 1;
+		p->excess[i] = (float)(x - C.median);
+		p->outlier[i] = 1;
 		set = true;
 	}
-	if (isnan(q) || !(x - q > rc->act_excess[i])) return set;
-	rc->act_excess[i] = (float)(x - q);
-	if (!rc->act_outlier[i]) rc->act_outlier[i] = 2;
+	if (isnan(q) || !(x - q > p->excess[i])) return set;
+	p->excess[i] = (float)(x - q);
+	if (!p->outlier[i]) p->outlier[i] = 2;
 	return true;
 }
 
@@ -832,23 +741,7 @@ static uint64_t ticks_above(const struct tc_trace *t, double base, double x)
 	return hi;
 }
 
-/* What the excess pass reads of a context per activity, in ticks (the
- * activity's own ticks decide the comparisons): 32 bytes, not a whole
- * tc_rc_ctx with its doubles. */
-struct xctx {
-	uint64_t over;     /* an outlier from this many ticks on (value > threshold) */
-	uint64_t stall;    /* a stall from this many ticks on (value − median > stall_min) */
-	double q;          /* the persistent quartile of the rank at hand, NAN: none */
-	double median;     /* the context's (s) */
-	double held_w;     /* compute: its weight in the held share (stalls_end): the median
-	                      length where ranks repeat the work (≥ 3 per rank on average), else 0 */
-	uint32_t seen;     /* the last rank with such an activity (MPI warm-up) */
-	uint8_t p2p;       /* P2P_* when its whole transfers are slower (full_median): hidden_transfer */
-	bool mpi;
-	bool trend;        /* the rank at hand's run trends (tc_rc_trends): no outliers, no stalls */
-};
-
-static struct xctx *excess_contexts(const struct tc_trace *t, const struct tc_rootcause *rc, const struct groups *g)
+static struct xctx *excess_contexts(const struct tc_trace *t, const struct tc_rootcause *rc, const uint8_t *p2p)
 {
 	struct xctx *x = xmalloc(((size_t)rc->nctx + 1) * sizeof *x);
 	for (uint32_t c = 0; c < rc->nctx; c++) {
@@ -860,18 +753,18 @@ static struct xctx *excess_contexts(const struct tc_trace *t, const struct tc_ro
 		bool repeated = C->kind == TC_ACT_COMPUTE && (uint64_t)C->n >= 3 * (uint64_t)C->nranks;
 		x[c] = (struct xctx){ ticks_above(t, 0, C->threshold), ticks_above(t, C->median, rc->stall_min), NAN,
 				      C->median, repeated ? C->median : 0, TC_NONE,
-				      C->full_median > 0 ? g->p2p[c] : 0, C->kind == TC_ACT_MPI, false };
+				      C->full_median > 0 ? p2p[c] : 0, C->kind == TC_ACT_MPI, false };
 	}
 	return x;
 }
 
-/* Where the transfer of MPI activity i of rank r began: the send's own
- * start for a blocking send (s: the activity's start), the latest enter of
- * the sends of the messages a receive completes. */
-static uint64_t transfer_start(const struct tc_trace *t, const struct tc_rootcause *rc, uint8_t p2p, uint32_t r,
-			       uint32_t i, uint64_t s)
+/* Where the transfer of MPI activity i of rank r began, for a receive: the
+ * latest enter of the sends of the messages it completes (the serial pass's
+ * xpass.xfer; a blocking send's is its own start). */
+static uint64_t transfer_start(void *ctx, uint32_t r, uint32_t i, uint64_t s)
 {
-	if (p2p == P2P_SEND) return s;
+	const struct tc_trace *t = ((const void *const *)ctx)[0];
+	const struct tc_rootcause *rc = ((const void *const *)ctx)[1];
 	const struct tc_rank *R = &t->ranks[r];
 	uint32_t ci = tc_rc_act(rc, r, i).call;
 	if (ci >= R->ncalls || R->calls[ci].op == TC_NONE) return s;
@@ -888,10 +781,10 @@ static uint64_t transfer_start(const struct tc_trace *t, const struct tc_rootcau
  * own time began (ready − the transfer's start) is taken from the whole
  * transfers' median and threshold, which then count where they stand above
  * the context's own (docs/rootcause.md §3, "Hidden transfers"). */
-static struct typ hidden_transfer(const struct tc_trace *t, const struct tc_rootcause *rc, const struct tc_rc_ctx *C,
+static struct typ hidden_transfer(const struct tc_trace *t, const struct xpass *x, const struct tc_rc_ctx *C,
 				  uint8_t p2p, uint32_t r, uint32_t i, uint64_t s, uint64_t ready)
 {
-	uint64_t from = transfer_start(t, rc, p2p, r, i, s);
+	uint64_t from = p2p == P2P_SEND ? s : x->xfer(x->xfer_ctx, r, i, s);
 	double hid = ready > from ? tc_dur(t, ready - from) : 0;
 	return (struct typ){ TC_MAX(C->median, C->full_median - hid), TC_MAX(C->threshold, C->full_threshold - hid) };
 }
@@ -903,16 +796,81 @@ static struct typ hidden_transfer(const struct tc_trace *t, const struct tc_root
  * receiver is always ready sends whole transfers).  *stall: whether it is a
  * stall by the context's median on entry, by hidden_transfer's on return.
  * Returns whether it has excess. */
-static bool hidden_excess(const struct tc_trace *t, struct tc_rootcause *rc, const struct xctx *X, uint32_t c,
-			  uint32_t r, uint32_t i, uint64_t s, uint64_t ready, uint64_t ticks, bool usual, bool *stall)
+static bool hidden_excess(const struct tc_trace *t, const struct tc_rootcause *rc, struct xpass *p, const struct xctx *X,
+			  uint32_t c, uint32_t r, uint32_t i, uint64_t s, uint64_t ready, uint64_t ticks, bool usual,
+			  bool *stall)
 {
 	bool over = ticks >= X->over;
 	if (!over && !*stall && isnan(X->q)) return false;
-	struct typ ty = hidden_transfer(t, rc, &rc->ctx[c], X->p2p, r, i, s, ready);
+	struct typ ty = hidden_transfer(t, p, &rc->ctx[c], X->p2p, r, i, s, ready);
 	double x = tc_dur(t, ticks);
 	*stall = *stall && x - ty.median > rc->stall_min;
 	double q = isnan(X->q) ? NAN : TC_MAX(X->q, ty.median);
-	return ((!usual && x > ty.threshold) || !isnan(q)) && set_excess(rc, i, ty, x, usual, q);
+	return ((!usual && x > ty.threshold) || !isnan(q)) && set_excess(p, i, ty, x, usual, q);
+}
+
+void rc_xpass_begin(const struct tc_trace *t, struct tc_rootcause *rc, const uint8_t *p2p, double scale,
+		    struct xpass *x)
+{
+	stalls_begin(rc, scale, &x->st);
+	/* a rank's first MPI call of each context pays for setting the path up (MPI
+	 * libraries connect lazily on first use): warm-up, not an outlier */
+	x->xc = excess_contexts(t, rc, p2p);
+}
+
+void rc_xpass_rank(struct xpass *x, uint32_t r, bool on)
+{
+	if (on) {
+		size_t p0 = x->pk, t0 = x->tk;
+		for (; x->pk < x->npers && x->pers[x->pk].rank == r; x->pk++) x->xc[x->pers[x->pk].ctx].q = x->pers[x->pk].q;
+		for (; x->tk < x->ntrend && x->trend[x->tk].rank == r; x->tk++) x->xc[x->trend[x->tk].ctx].trend = true;
+		x->pk0 = p0, x->tk0 = t0;
+		return;
+	}
+	for (size_t k = x->pk0; k < x->pk; k++) x->xc[x->pers[k].ctx].q = NAN;
+	for (size_t k = x->tk0; k < x->tk; k++) x->xc[x->trend[k].ctx].trend = false;
+}
+
+void rc_xpass_act(const struct tc_trace *t, const struct tc_rootcause *rc, struct xpass *x, struct tally *y,
+		  uint32_t r, uint32_t i, uint64_t s, uint64_t e, uint32_t c, bool wait, uint64_t wready, uint32_t partner,
+		  double *wsum)
+{
+	struct xctx *X = &x->xc[c];
+	bool warmup = X->mpi && X->seen != r;
+	X->seen = r;
+	bool w = X->mpi && wait;
+	uint64_t ready = w ? wready : s;
+	uint64_t ticks = e - (X->mpi ? ready : s);
+	bool usual = warmup || X->trend;  /* no outlier */
+	bool stall = ticks >= X->stall && !X->trend;
+	if (X->p2p) {
+		if (hidden_excess(t, rc, x, X, c, r, i, s, ready, ticks, usual, &stall)) VEC_PUSH(x->ex, i);
+	} else if (((!usual && ticks >= X->over) || !isnan(X->q)) &&
+		   set_excess(x, i, (struct typ){ rc->ctx[c].median, rc->ctx[c].threshold }, tc_dur(t, ticks), usual,
+			      X->q)) {
+		VEC_PUSH(x->ex, i);
+	}
+	*(X->mpi ? &y->typical_mpi_s : &y->typical_compute_s) += X->median;
+	stall_count(&x->st, y, r, X->mpi, stall, w ? partner : TC_NONE, X->held_w,
+		    stall && !X->mpi ? tc_dur(t, ticks) - X->median : 0);
+	if (ready > s) *wsum += tc_dur(t, ready - s);  /* + 0 otherwise */
+}
+
+void rc_xpass_free(struct xpass *x)
+{
+	free(x->xc);
+	VEC_FREE(x->ex);
+	x->xc = NULL;
+}
+
+void rc_groups_free(struct groups *g)
+{
+	free(g->trend);
+	tc_rc_big_free(g->vbin);
+	free(g->p2p);
+	free(g->full_mad);
+	free(g->first); free(g->end); free(g->nranks); tc_rc_big_free(g->runs); free(g->rfirst); free(g->rend); free(g->own);
+	*g = (struct groups){ 0 };
 }
 
 /* Contexts, then outlier and persistent excess, stall counts and waiting per
@@ -920,62 +878,40 @@ static bool hidden_excess(const struct tc_trace *t, struct tc_rootcause *rc, con
 void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scale, struct tc_usage *mark)
 {
 	struct groups g;
-	context_stats(t, rc, &g);
+	uint32_t *nranks;
+	gather(t, rc, &g, &nranks);
+	rc_groups_stats(rc, &g, nranks);
 	tc_rc_phase_done(rc, TC_RCP_CONTEXTS, mark);
-	size_t np, pk = 0;
-	struct pers *pers = persistent_runs(rc, &g, &np);
-	struct stalls st = { 0 };
-	stalls_begin(rc, scale, &st);
-	/* a rank's first MPI call of each context pays for setting the path up (MPI
-	 * libraries connect lazily on first use): warm-up, not an outlier */
-	struct xctx *xc = excess_contexts(t, rc, &g);
-	VEC(uint32_t) ex = { 0 };  /* the activities with excess, in order (rc->ex_act) */
-	size_t tk = 0;
+	const void *src[2] = { t, rc };
+	struct xpass x = { .excess = rc->act_excess, .outlier = rc->act_outlier, .xfer = transfer_start,
+			   .xfer_ctx = (void *)src, .trend = g.trend, .ntrend = g.ntrend };
+	x.pers = rc_persistent_runs(rc, &g, &x.npers);
+	rc_xpass_begin(t, rc, g.p2p, scale, &x);
 	for (uint32_t r = 0; r < rc->nranks; r++) {
-		size_t p0 = pk, t0 = tk;
-		for (; pk < np && pers[pk].rank == r; pk++) xc[pers[pk].ctx].q = pers[pk].q;
-		for (; tk < g.ntrend && g.trend[tk].rank == r; tk++) xc[g.trend[tk].ctx].trend = true;
+		rc_xpass_rank(&x, r, true);
 		uint64_t s = rc->rank_t0[r];  /* the activity's start */
 		struct tally y;
 		tally_begin(rc, &y);
 		double wait = rc->wait_s[r];
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
-			uint32_t c = tc_rc_act_ctx(rc, i), w = TC_NONE;
-			struct xctx *X = &xc[c];
-			bool warmup = X->mpi && X->seen != r;
-			X->seen = r;
-			uint64_t ready = s;
-			if (X->mpi && (w = tc_rc_wait_of(rc, i)) != TC_NONE) ready = rc->waits[w].ready;
-			uint64_t e = tc_rc_act_end(rc, i), ticks = e - (X->mpi ? ready : s);
-			bool usual = warmup || X->trend;  /* no outlier */
-			bool stall = ticks >= X->stall && !X->trend;
-			if (X->p2p) {
-				if (hidden_excess(t, rc, X, c, r, i, s, ready, ticks, usual, &stall)) VEC_PUSH(ex, i);
-			} else if (((!usual && ticks >= X->over) || !isnan(X->q)) &&
-				   set_excess(rc, i, (struct typ){ rc->ctx[c].median, rc->ctx[c].threshold },
-					      tc_dur(t, ticks), usual, X->q)) {
-				VEC_PUSH(ex, i);
-			}
-			*(X->mpi ? &y.typical_mpi_s : &y.typical_compute_s) += X->median;
-			stall_count(&st, &y, r, X->mpi, stall, w == TC_NONE ? TC_NONE : rc->waits[w].partner, X->held_w,
-				    stall && !X->mpi ? tc_dur(t, ticks) - X->median : 0);
-			if (ready > s) wait += tc_dur(t, ready - s);  /* + 0 otherwise */
+			uint32_t c = tc_rc_act_ctx(rc, i);
+			uint32_t w = rc->ctx[c].kind == TC_ACT_MPI ? tc_rc_wait_of(rc, i) : TC_NONE;
+			const struct tc_rc_wait *W = w != TC_NONE ? &rc->waits[w] : NULL;
+			uint64_t e = tc_rc_act_end(rc, i);
+			rc_xpass_act(t, rc, &x, &y, r, i, s, e, c, W, W ? W->ready : 0, W ? W->partner : TC_NONE, &wait);
 			s = e;
 		}
-		tally_end(rc, &st, r, &y);
+		tally_end(rc, &x.st, r, &y);
 		rc->wait_s[r] = wait;
-		for (size_t k = p0; k < pk; k++) xc[pers[k].ctx].q = NAN;
-		for (size_t k = t0; k < tk; k++) xc[g.trend[k].ctx].trend = false;
+		rc_xpass_rank(&x, r, false);
 	}
-	stalls_end(rc, &st);
-	rc->ex_act = ex.a;
-	rc->nexcess = ex.n;
-	free(xc);
-	free(pers);
-	free(g.trend);
-	tc_rc_big_free(g.vbin);
-	free(g.p2p);
-	free(g.full_mad);
-	free(g.first); free(g.end); free(g.nranks); tc_rc_big_free(g.runs); free(g.rfirst); free(g.rend); free(g.own);
+	rc_stalls_end(rc, &x.st, x.st.pairs.live);
+	rc->ex_act = x.ex.a;
+	rc->nexcess = x.ex.n;
+	x.ex.a = NULL;
+	x.ex.n = 0;
+	rc_xpass_free(&x);
+	free(x.pers);
+	rc_groups_free(&g);   /* the trends and nranks with it */
 	tc_rc_phase_done(rc, TC_RCP_EXCESS, mark);
 }

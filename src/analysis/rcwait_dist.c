@@ -225,17 +225,26 @@ static uint8_t act_inter(const struct rwd *x, uint32_t r, const struct tc_act *a
 /* The activities as they are made (the second walk). */
 struct dacts_vec {
 	VEC(uint64_t) end, ready;
-	VEC(uint32_t) partner;
-	VEC(uint8_t) kind, inter;
+	VEC(uint32_t) partner, call;
+	VEC(uint8_t) kind, inter, edge;
 };
 
-static void dact_push(struct dacts_vec *v, uint64_t end, uint64_t ready, uint32_t partner, uint8_t kind, uint8_t inter)
+static void dact_push(struct dacts_vec *v, uint64_t end, const struct tc_act *a, uint8_t inter)
 {
 	VEC_PUSH(v->end, end);
-	VEC_PUSH(v->ready, ready);
-	VEC_PUSH(v->partner, partner);
-	VEC_PUSH(v->kind, kind);
+	VEC_PUSH(v->ready, a->ready);
+	VEC_PUSH(v->partner, a->partner);
+	VEC_PUSH(v->call, a->call);
+	VEC_PUSH(v->kind, a->kind);
 	VEC_PUSH(v->inter, inter);
+	VEC_PUSH(v->edge, a->partner == TC_NONE ? (uint8_t)TC_WE_NONE : a->edge);
+}
+
+/* A compute segment ending at end, from ready. */
+static void dact_compute(struct dacts_vec *v, uint64_t end, uint64_t ready)
+{
+	struct tc_act a = { .ready = ready, .partner = TC_NONE, .call = TC_NONE, .kind = TC_ACT_COMPUTE };
+	dact_push(v, end, &a, 0);
 }
 
 /* The instance of the activity at hand, as the context keys read it. */
@@ -279,13 +288,13 @@ static void walk(struct rwd *x, const bool *is_bound, const struct tc_span *sp, 
 			uint8_t inter = x->ask ? 0 : act_inter(x, r, &a, &src);
 			rc_call_wait(t, &dist_ops, &src, r, &a);
 			if (st) stat_add(t, &st[r - p->lo], &a);
-			if (v && s > w.cur) dact_push(v, s, w.cur, TC_NONE, TC_ACT_COMPUTE, 0);
-			if (v) dact_push(v, e, a.ready, a.partner, TC_ACT_MPI, inter);
+			if (v && s > w.cur) dact_compute(v, s, w.cur);
+			if (v) dact_push(v, e, &a, inter);
 			if (kw && s > w.cur) rc_dkeys_compute(kw, w.cur, s, &R->calls[i], collinfo(x, &cinfo));
 			if (kw) rc_dkeys_mpi(kw, i, inter, collinfo(x, &cinfo));
 			w.cur = e;
 		}
-		if (v && w.cur < w.t1) dact_push(v, w.t1, w.cur, TC_NONE, TC_ACT_COMPUTE, 0);
+		if (v && w.cur < w.t1) dact_compute(v, w.t1, w.cur);
 		if (kw && w.cur < w.t1) rc_dkeys_compute(kw, w.cur, w.t1, NULL, NULL);
 	}
 	if (first) first[p->hi - p->lo] = (uint32_t)v->end.n;
@@ -298,7 +307,8 @@ static void dacts_keep(const struct tc_part *p, const struct tc_dist *d, const s
 {
 	uint32_t mine = p->hi - p->lo;
 	*acts = (struct rc_dacts){ .lo = p->lo, .hi = p->hi, .first = first, .n = v->end.n, .end = v->end.a,
-				   .ready = v->ready.a, .partner = v->partner.a, .kind = v->kind.a, .inter = v->inter.a };
+				   .ready = v->ready.a, .partner = v->partner.a, .call = v->call.a, .kind = v->kind.a,
+				   .inter = v->inter.a, .edge = v->edge.a };
 	acts->rank_t0 = xmalloc(((size_t)mine + 1) * sizeof *acts->rank_t0);
 	for (uint32_t k = 0; k < mine; k++) acts->rank_t0[k] = sp->rank_t0[p->lo + k];
 	uint64_t c[1] = { acts->n };
@@ -311,6 +321,7 @@ static void dacts_keep(const struct tc_part *p, const struct tc_dist *d, const s
 void rc_dacts_free(struct rc_dacts *a)
 {
 	free(a->first), free(a->rank_t0), free(a->end), free(a->ready), free(a->partner), free(a->kind), free(a->inter);
+	free(a->call), free(a->ctx), free(a->edge);
 	*a = (struct rc_dacts){ 0 };
 }
 

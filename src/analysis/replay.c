@@ -170,6 +170,21 @@ void *replay_gather0(const struct tc_dist *d, const void *rec, size_t n, size_t 
 	return NULL;
 }
 
+void *replay_bcast0(const struct tc_dist *d, const void *rec, size_t n, size_t rs, size_t *nout)
+{
+	int P = d->count;
+	size_t m = d->index == 0 ? n * (size_t)P : 0;
+	char *out = xmalloc(m * rs + 1);
+	int *to = xmalloc((m ? m : 1) * sizeof *to);
+	for (size_t k = 0; k < m; k++) {
+		memcpy(out + k * rs, (const char *)rec + k % n * rs, rs);
+		to[k] = (int)(k / n);
+	}
+	void *in = replay_send(d, out, to, m, rs, nout);
+	free(out), free(to);
+	return in;
+}
+
 void replay_join(const struct tc_dist *d, double *v, size_t n)
 {
 	_Static_assert(sizeof(double) == sizeof(uint64_t), "a double is a word");
@@ -188,7 +203,12 @@ void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t long
 	struct rc_dacts acts;
 	struct rc_dkeys *keys = rc_dkeys_new(p, d, &m);
 	out->rcwait = rc_wait_dist(p, d, sp, &m, &acts, keys);
-	out->rcctx = rc_dkeys_finish(keys, d);
+	struct tc_rc_ctx *table;
+	uint32_t nctx;
+	double scale_bin[TC_RC_SCALE_BINS];
+	out->rcctx = rc_dkeys_finish(keys, d, &acts, &table, &nctx, scale_bin);
+	out->rcexcess = rc_excess_dist(p, d, sp, &m, &acts, table, nctx, scale_bin);
+	free(table);
 	out->cpath = rc_cpath_dist(p, d, sp, m.rank_first, &acts);
 	replay_msgx_free(&m);
 	rc_dacts_free(&acts);

@@ -84,6 +84,30 @@ static void dump_rcctx(FILE *f, const struct tc_rcctx *c)
 		if (c->scale_bin[b] != 0) fprintf(f, "scale_bin %d %a\n", b, c->scale_bin[b]);
 }
 
+/* The typed contexts (the typical values' fields), the run-level figures,
+ * every rank with waiting or excess. */
+static void dump_rcexcess(FILE *f, const struct tc_rcexcess *x)
+{
+	fprintf(f, "rcexcess contexts %u noise_floor %a spread %a stall_min %a\n", x->nctx, x->noise_floor,
+		x->compute_spread, x->stall_min);
+	for (uint32_t i = 0; i < x->nctx; i++) {
+		const struct tc_rc_ctx *c = &x->ctx[i];
+		fprintf(f, "typ %u n %u ranks %u typical %u quiet %u median %a mad %a threshold %a full %a %a\n", i, c->n,
+			c->nranks, c->typical, c->quiet, c->median, c->mad, c->threshold, c->full_median, c->full_threshold);
+	}
+	fprintf(f, "counts compute %llu stalls %llu mpi %llu stalls %llu ranks %u %u pairs %u\n",
+		(unsigned long long)x->n_compute, (unsigned long long)x->n_compute_stalls, (unsigned long long)x->n_mpi,
+		(unsigned long long)x->n_mpi_stalls, x->stall_ranks_compute, x->stall_ranks_mpi, x->stall_pairs_mpi);
+	fprintf(f, "stalls height %a share %a rate_q1 %a typical %a %a total_wait %a\n", x->compute_stall_height,
+		x->compute_stall_share, x->compute_stall_rate_q1, x->typical_compute_s, x->typical_mpi_s, x->total_wait);
+	for (uint32_t r = 0; r < x->nranks; r++) {
+		const struct tc_rc_xrank *k = &x->rank[r];
+		if (k->wait_s != 0 || k->nexcess)
+			fprintf(f, "rcexcess rank %u wait %a excess %llu digest %016llx\n", r, k->wait_s,
+				(unsigned long long)k->nexcess, (unsigned long long)k->digest);
+	}
+}
+
 /* The critical path's end rank, length, shares and every piece. */
 static void dump_cpath(FILE *f, const struct tc_cpath *c)
 {
@@ -105,6 +129,7 @@ bool tc_replay_dump(FILE *f, const struct tc_trace *t, const struct tc_replay *r
 	dump_waits(f, t, r->waitstates, longest);
 	dump_rcwait(f, r->rcwait);
 	if (r->rcctx) dump_rcctx(f, r->rcctx);
+	if (r->rcexcess) dump_rcexcess(f, r->rcexcess);
 	dump_cpath(f, r->cpath);
 	return !ferror(f);
 }
@@ -120,6 +145,7 @@ void tc_replay_serial(const struct tc_trace *t, struct tc_replay *out)
 	struct tc_rootcause *rc = tc_rootcause_compute(t, sp, NULL);
 	out->rcwait = tc_rcwait_of(t, rc);
 	out->rcctx = tc_rcctx_serial(t, sp);
+	out->rcexcess = tc_rcexcess_serial(t, sp);
 	out->cpath = tc_cpath_of(rc);
 	tc_rootcause_free(rc);
 	tc_span_free(sp);
@@ -133,6 +159,7 @@ void tc_replay_free(struct tc_replay *r)
 	tc_waitstates_free(r->waitstates);
 	tc_rcwait_free(r->rcwait);
 	tc_rcctx_free(r->rcctx);
+	tc_rcexcess_free(r->rcexcess);
 	tc_cpath_free(r->cpath);
 	free(r->mine);
 	*r = (struct tc_replay){ 0 };

@@ -59,6 +59,8 @@ struct ws_member *replay_members(const struct tc_part *p, const struct tc_dist *
 struct tc_waitstates *replay_waitstates(const struct tc_part *p, const struct tc_dist *d, size_t longest,
 					const struct replay_msgx *m, struct tc_wait **mine, size_t *nmine);
 
+/* Process 0's records rec[0..n) on every process (*nout of them; caller frees). */
+void *replay_bcast0(const struct tc_dist *d, const void *rec, size_t n, size_t recsize, size_t *nout);
 /* Records to process 0 (NULL elsewhere). */
 void *replay_gather0(const struct tc_dist *d, const void *rec, size_t n, size_t recsize, size_t *nin);
 /* v[0..n) of doubles, each given by exactly one process (0 elsewhere): on every process. */

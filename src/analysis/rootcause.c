@@ -179,7 +179,7 @@ struct build {
 	rc_nbvec nb;                      /* the rank's Isends completed in Waits (rc_rank_isends) */
 	struct rc_src src;                /* rc_call_wait's (serial_ops); src.nbpos: the cursor into nb */
 	struct rc_coll *coll;             /* per collective instance, set on first use */
-	double scale_bin[65];             /* compute time by log2 duration (compute_scale) */
+	double scale_bin[65];             /* compute time by log2 duration (rc_compute_scale) */
 	uint64_t rank_bin[65];            /* the rank at hand's, in ticks (exact): folded into scale_bin
 	                                     at its end, not a floating-point sum per segment */
 	struct u64map keys;               /* context key → index */
@@ -749,7 +749,7 @@ static const struct rc_ops serial_ops = { serial_recv, serial_msg, serial_progre
 /* The length of the compute segments that hold most of the compute time: the
  * time-weighted median, from a histogram of log2 durations (O(n); the
  * histogram is filled while building the activities). */
-static double compute_scale(const struct tc_trace *t, const double *bin)
+double rc_compute_scale(const struct tc_trace *t, const double *bin)
 {
 	double run = 0, tot = 0;
 	for (int k = 0; k < 65; k++) tot += bin[k];
@@ -928,7 +928,7 @@ struct tc_rootcause *tc_rootcause_compute(const struct tc_trace *t, const struct
 	struct tc_rootcause *rc = tc_rc_activities(t, sp, o, scale_bin, &mark);
 	uint32_t N = rc->nranks;
 	rc->wait_s = xcalloc(N ? N : 1, sizeof *rc->wait_s);
-	tc_rc_excess(t, rc, compute_scale(t, scale_bin), &mark);
+	tc_rc_excess(t, rc, rc_compute_scale(t, scale_bin), &mark);
 	for (uint32_t r = 0; r < N; r++) rc->total_wait += rc->wait_s[r];
 	/* delay costs first: they may give thin contexts their excess, which the
 	 * path's pieces then carry */

@@ -127,6 +127,44 @@ static void same_rcctx(const struct tc_rcctx *s, const struct tc_rcctx *d)
 	assert_memory_equal(s->scale_bin, d->scale_bin, sizeof s->scale_bin);
 }
 
+/* The typical values and excess: every context field, figure and rank row as bits. */
+static void same_rcexcess(const struct tc_rcexcess *s, const struct tc_rcexcess *d)
+{
+	assert_non_null(d);
+	assert_int_equal(s->nctx, d->nctx);
+	assert_int_equal(s->nranks, d->nranks);
+	for (uint32_t i = 0; i < s->nctx; i++) {
+		const struct tc_rc_ctx *a = &s->ctx[i], *b = &d->ctx[i];
+		assert_int_equal(a->key, b->key);
+		assert_int_equal(a->n, b->n);
+		assert_int_equal(a->nranks, b->nranks);
+		assert_int_equal(a->typical, b->typical);
+		assert_int_equal(a->quiet, b->quiet);
+		assert_same_double(a->median, b->median);
+		assert_same_double(a->mad, b->mad);
+		assert_same_double(a->threshold, b->threshold);
+		assert_same_double(a->full_median, b->full_median);
+		assert_same_double(a->full_threshold, b->full_threshold);
+	}
+	assert_same_double(s->noise_floor, d->noise_floor);
+	assert_same_double(s->compute_spread, d->compute_spread);
+	assert_same_double(s->stall_min, d->stall_min);
+	assert_int_equal(s->n_compute, d->n_compute);
+	assert_int_equal(s->n_compute_stalls, d->n_compute_stalls);
+	assert_int_equal(s->n_mpi, d->n_mpi);
+	assert_int_equal(s->n_mpi_stalls, d->n_mpi_stalls);
+	assert_int_equal(s->stall_ranks_compute, d->stall_ranks_compute);
+	assert_int_equal(s->stall_ranks_mpi, d->stall_ranks_mpi);
+	assert_int_equal(s->stall_pairs_mpi, d->stall_pairs_mpi);
+	assert_same_double(s->compute_stall_height, d->compute_stall_height);
+	assert_same_double(s->compute_stall_share, d->compute_stall_share);
+	assert_same_double(s->compute_stall_rate_q1, d->compute_stall_rate_q1);
+	assert_same_double(s->typical_compute_s, d->typical_compute_s);
+	assert_same_double(s->typical_mpi_s, d->typical_mpi_s);
+	assert_same_double(s->total_wait, d->total_wait);
+	assert_memory_equal(s->rank, d->rank, s->nranks * sizeof *s->rank);
+}
+
 static char *json_of(struct tc_session *s)
 {
 	char *out = NULL;
@@ -160,6 +198,7 @@ static void replay_proc(struct dk_proc *x)
 		assert_null(g->r.per_loc);
 		assert_null(g->r.rcwait);
 		assert_null(g->r.rcctx);
+		assert_null(g->r.rcexcess);
 		assert_null(g->r.cpath);
 	}
 	tc_part_release(&x->part);
@@ -199,6 +238,10 @@ static void test_replay_equals_serial(void **st)
 	for (uint32_t i = 0; i < cx->nctx; i++) joined += cx->ctx[i].nranks >= 2;
 	assert_true(kinds_cx[0] >= 3 && kinds_cx[1] >= 3);
 	assert_true(joined >= 2);
+	struct tc_rcexcess *xs = tc_rcexcess_serial(t, sp);
+	uint64_t nex = 0;   /* the trace has activities with excess */
+	for (uint32_t r = 0; r < xs->nranks; r++) nex += xs->rank[r].nexcess;
+	assert_true(nex > 0);
 	for (int P = 1; P <= DK_MAXP; P++) {
 		struct got g[DK_MAXP] = { 0 };
 		void *arg[DK_MAXP];
@@ -211,6 +254,7 @@ static void test_replay_equals_serial(void **st)
 		same_rcwait(rw, g[0].r.rcwait);
 		same_cpath(cp, g[0].r.cpath);
 		same_rcctx(cx, g[0].r.rcctx);
+		same_rcexcess(xs, g[0].r.rcexcess);
 		assert_string_equal(want, g[0].json);
 		free(g[0].json);
 		tc_replay_free(&g[0].r);
@@ -220,6 +264,7 @@ static void test_replay_equals_serial(void **st)
 	tc_rcwait_free(rw);
 	tc_cpath_free(cp);
 	tc_rcctx_free(cx);
+	tc_rcexcess_free(xs);
 	tc_rootcause_free(rc);
 	tc_span_free(sp);
 	tc_prof_table_free(pl);

@@ -1,0 +1,308 @@
+/* rcexcess_dist.c — the root causes' typical values and excess (docs/rootcause.md
+ * §3) replayed over parts (analysis_replay.h), and the same figures read off
+ * the serial passes.
+ *
+ * The typical values need every value of a context at once (medians, MADs,
+ * the back-offs pool contexts, the noise floor pools every compute
+ * deviation): each process picks its ranks' values as the serial gather does
+ * (the sample of a big MPI context is a function of the context, the rank
+ * and the activity's place in the rank's run: rcexcess_internal.h, pick_next)
+ * and sends them to process 0 in activity order, which puts them into the
+ * serial groups (processes in order: rank order) and runs the serial
+ * statistics on them (rc_groups_stats): process 0 holds a value per compute
+ * activity and at most about sample_cap per MPI context (docs/scale.md,
+ * "Typical values and excess").  It sends the typed contexts and the noise
+ * floor to every process, and each rank's persistent runs and trends to the
+ * rank's process.  The excess pass is then local (rc_xpass_act, one activity
+ * at a time, as serially): a receive's hidden transfer starts at the latest
+ * send enter of its messages, which the message exchange brought.  Sums
+ * whose order matters go as serially: each rank's in its process, the
+ * typical times over every activity by a fold in rank order, the stall
+ * shares and total waiting at process 0 over the ranks' rows in rank order. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rcctx_internal.h"
+#include "rcdist_internal.h"
+#include "rcexcess_internal.h"
+#include "replay_internal.h"
+
+/* A kept value on its way to process 0. */
+struct xval { double val; uint32_t ctx, rank; uint8_t vbin, pad[7]; };
+
+/* The process's kept values in activity order; *seen: per context, the
+ * distinct ranks its picks saw here (the serial g->nranks, summed). */
+static struct xval *pick_values(const struct tc_part *p, const struct tc_span *sp, const struct rc_dacts *a,
+				struct tc_rootcause *L, const uint8_t *p2p, size_t *n, uint64_t *seen)
+{
+	const struct tc_trace *t = p->t;
+	uint32_t nc = L->nctx;
+	struct pick *pk = xmalloc(((size_t)nc + 1) * sizeof *pk);
+	for (uint32_t c = 0; c < nc; c++) pk[c] = (struct pick){ .rank = TC_NONE, .stride = sample_stride(L, &L->ctx[c]) };
+	VEC(struct xval) v = { 0 };
+	uint64_t span = sp->t1 > sp->t0 ? sp->t1 - sp->t0 : 1;
+	for (uint32_t r = a->lo; r < a->hi; r++) {
+		uint64_t s = a->rank_t0[r - a->lo];
+		for (uint32_t i = a->first[r - a->lo]; i < a->first[r - a->lo + 1]; i++) {
+			uint32_t c = a->ctx[i];
+			uint64_t from = s, e = a->end[i];
+			s = e;
+			if (!pick_next(&pk[c], c, r)) continue;
+			bool mpi = L->ctx[c].kind == TC_ACT_MPI, w = mpi && a->partner[i] != TC_NONE;
+			struct xval x = { .ctx = c, .rank = r };
+			x.val = rc_act_value(t, sp->t0, span, from, e, mpi, w, a->ready[i], a->edge[i], p2p[c], &x.vbin);
+			VEC_PUSH(v, x);
+		}
+	}
+	for (uint32_t c = 0; c < nc; c++) seen[c] = pk[c].nranks;
+	free(pk);
+	*n = v.n;
+	return v.a;
+}
+
+/* Process 0: the serial groups from every process's values, the contexts
+ * typed, the persistent runs and trends (*pers, *trend by rank). */
+static void type_at0(const struct tc_trace *t, struct tc_rootcause *L, const struct xval *in, size_t n,
+		     const uint64_t *seen, struct pers **pers, size_t *npers, struct pers **trend, size_t *ntrend)
+{
+	struct groups g;
+	struct pick *pk;
+	rc_groups_begin(t, L, &g, &pk);
+	free(pk);
+	for (size_t k = 0; k < n; k++) rc_groups_add(&g, in[k].ctx, in[k].rank, in[k].val, in[k].vbin);
+	uint32_t *nranks = xmalloc(((size_t)L->nctx + 1) * sizeof *nranks);
+	for (uint32_t c = 0; c < L->nctx; c++) nranks[c] = (uint32_t)seen[c];
+	rc_groups_stats(L, &g, nranks);
+	*pers = rc_persistent_runs(L, &g, npers);
+	*trend = g.trend;
+	*ntrend = g.ntrend;
+	g.trend = NULL;
+	rc_groups_free(&g);
+	tc_rc_scratch(L, 0);
+}
+
+/* Process 0's list (by rank) to each rank's process: this process's part. */
+static struct pers *to_owners(const struct tc_dist *d, const uint64_t *rank_first, const struct pers *v, size_t n,
+			      size_t *nin)
+{
+	int *to = xmalloc((n ? n : 1) * sizeof *to);
+	for (size_t k = 0; k < n; k++) to[k] = replay_owner(rank_first, d->count, v[k].rank);
+	struct pers *in = replay_send(d, v, to, n, sizeof *v, nin);
+	free(to);
+	return in;
+}
+
+/* Where a receive's transfer began (xpass.xfer): the latest send enter of
+ * the messages its call completes, from the message exchange. */
+struct xsrc { const struct tc_part *p; const struct rc_dacts *a; const struct replay_msgx *m; };
+
+static uint64_t dist_transfer_start(void *ctx, uint32_t r, uint32_t i, uint64_t s)
+{
+	const struct xsrc *x = ctx;
+	const struct tc_trace *t = x->p->t;
+	const struct tc_rank *R = &t->ranks[r];
+	uint32_t ci = x->a->call[i];
+	if (ci >= R->ncalls || R->calls[ci].op == TC_NONE) return s;
+	const struct tc_op *op = &R->ops[R->calls[ci].op];
+	const uint32_t *m = tc_op_recvs(t, r, op);
+	uint64_t at = 0;
+	for (uint32_t k = 0; k < op->nrecv; k++) {
+		const struct replay_rmsg *q = replay_rmsg_find(x->m->in, x->m->nin, m[k]);
+		at = TC_MAX(at, q ? q->send_enter : 0);
+	}
+	return op->nrecv ? at : s;
+}
+
+/* A rank's row on its way to process 0: its stall counts, waiting and excess digest. */
+struct xrow {
+	uint64_t rank;
+	struct tc_rc_xrank x;
+	double cw, csw;
+	uint32_t cn, cs;
+	uint8_t cr, mr, pad[6];
+};
+
+/* The excess pass over this process's ranks (x set up by rc_xpass_begin):
+ * the rows, and x->ex the activities with excess (the process's indices). */
+static struct xrow *measure(const struct tc_trace *t, struct tc_rootcause *L, const struct rc_dacts *a, struct xpass *x)
+{
+	uint32_t mine = a->hi - a->lo;
+	struct xrow *rows = xcalloc((size_t)mine + 1, sizeof *rows);
+	for (uint32_t r = a->lo; r < a->hi; r++) {
+		uint32_t q = r - a->lo, i0 = a->first[q];
+		size_t e0 = x->ex.n;
+		rc_xpass_rank(x, r, true);
+		uint64_t s = a->rank_t0[q];
+		struct tally y;
+		tally_begin(L, &y);
+		double wait = 0;
+		for (uint32_t i = i0; i < a->first[q + 1]; i++) {
+			rc_xpass_act(t, L, x, &y, r, i, s, a->end[i], a->ctx[i], a->partner[i] != TC_NONE, a->ready[i],
+				     a->partner[i], &wait);
+			s = a->end[i];
+		}
+		tally_end(L, &x->st, r, &y);
+		rc_xpass_rank(x, r, false);
+		uint64_t h = 0;
+		for (size_t k = e0; k < x->ex.n; k++) {
+			uint32_t i = x->ex.a[k], bits;
+			memcpy(&bits, &x->excess[i], sizeof bits);
+			h = rc_mix(rc_mix(rc_mix(h, i - i0), bits), x->outlier[i]);
+		}
+		rows[q] = (struct xrow){ r, { wait, x->ex.n - e0, h }, x->st.cw[r], x->st.csw[r], x->st.cn[r], x->st.cs[r],
+					 x->st.cr[r], x->st.mr[r], { 0 } };
+	}
+	return rows;
+}
+
+/* The typical times: every activity's context median, by kind, in rank order. */
+struct typ_fold { const struct rc_dacts *a; const struct tc_rc_ctx *ctx; };
+
+static void typ_step(void *arg, void *state)
+{
+	const struct typ_fold *f = arg;
+	double *s = state;
+	for (size_t i = 0; i < f->a->n; i++) {
+		const struct tc_rc_ctx *C = &f->ctx[f->a->ctx[i]];
+		s[C->kind == TC_ACT_MPI] += C->median;
+	}
+}
+
+/* Process 0's result: the figures of L, the stall figures from every rank's row. */
+static struct tc_rcexcess *result_at0(struct tc_rootcause *L, struct xpass *x, const struct xrow *in, size_t nin,
+				      const double *heights, size_t nh, uint64_t npairs, const uint64_t *counts,
+				      const double *typ)
+{
+	struct tc_rcexcess *X = xcalloc(1, sizeof *X);
+	X->nranks = L->nranks;
+	X->rank = xcalloc((size_t)L->nranks + 1, sizeof *X->rank);
+	for (size_t k = 0; k < nin; k++) {
+		uint32_t r = (uint32_t)in[k].rank;
+		X->rank[r] = in[k].x;
+		x->st.cw[r] = in[k].cw, x->st.csw[r] = in[k].csw, x->st.cn[r] = in[k].cn, x->st.cs[r] = in[k].cs;
+		x->st.cr[r] = in[k].cr, x->st.mr[r] = in[k].mr;
+	}
+	VEC_FREE(x->st.height);
+	for (size_t k = 0; k < nh; k++) VEC_PUSH(x->st.height, heights[k]);
+	rc_stalls_end(L, &x->st, npairs);
+	for (uint32_t r = 0; r < L->nranks; r++) X->total_wait += X->rank[r].wait_s;
+	X->nctx = L->nctx;
+	X->ctx = L->ctx;
+	L->ctx = NULL;
+	X->noise_floor = L->noise_floor, X->compute_spread = L->compute_spread, X->stall_min = L->stall_min;
+	X->n_compute = counts[0], X->n_compute_stalls = counts[1], X->n_mpi = counts[2], X->n_mpi_stalls = counts[3];
+	X->stall_ranks_compute = L->stall_ranks_compute, X->stall_ranks_mpi = L->stall_ranks_mpi;
+	X->stall_pairs_mpi = L->stall_pairs_mpi;
+	X->compute_stall_height = L->compute_stall_height, X->compute_stall_share = L->compute_stall_share;
+	X->compute_stall_rate_q1 = L->compute_stall_rate_q1;
+	X->typical_compute_s = typ[0], X->typical_mpi_s = typ[1];
+	return X;
+}
+
+struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
+				   const struct replay_msgx *m, const struct rc_dacts *a, struct tc_rc_ctx *table,
+				   uint32_t nctx, const double *scale_bin)
+{
+	/* L: the root causes as this process holds them (the contexts; its
+	 * ranks' activities are in a); table is typed in place at process 0 */
+	const struct tc_trace *t = p->t;
+	struct tc_rootcause L = { .nranks = t->nranks, .t0 = sp->t0, .t1 = sp->t1, .nctx = nctx, .ctx = table };
+	tc_rc_default_opts(&L.opts);
+	uint8_t *p2p = xmalloc((size_t)nctx + 1);
+	for (uint32_t c = 0; c < nctx; c++) p2p[c] = rc_p2p_class(t, &table[c]);
+	/* the values to process 0, typed there */
+	uint64_t *seen = xcalloc((size_t)nctx + 1, sizeof *seen);
+	size_t nv, nin;
+	struct xval *v = pick_values(p, sp, a, &L, p2p, &nv, seen);
+	d->reduce(d->ctx, seen, nctx, TC_DIST_SUM);
+	struct xval *vin = replay_gather0(d, v, nv, sizeof *v, &nin);
+	free(v);
+	struct pers *pers = NULL, *trend = NULL;
+	size_t npers = 0, ntrend = 0;
+	double floor[2] = { 0, 0 };
+	if (vin) {
+		type_at0(t, &L, vin, nin, seen, &pers, &npers, &trend, &ntrend);
+		floor[0] = L.noise_floor, floor[1] = L.compute_spread;
+	}
+	free(vin), free(seen);
+	size_t ntab, nf;
+	struct tc_rc_ctx *typed = replay_bcast0(d, L.ctx, d->index == 0 ? nctx : 0, sizeof *L.ctx, &ntab);
+	double *fl = replay_bcast0(d, floor, d->index == 0 ? 2 : 0, sizeof *floor, &nf);
+	L.ctx = typed;
+	L.noise_floor = fl[0], L.compute_spread = fl[1];
+	free(fl);
+	/* each rank's persistent runs and trends at its process; the pass */
+	uint64_t *rank_first = replay_firsts(d, p->lo, t->nranks);
+	struct xsrc src = { p, a, m };
+	struct xpass x = { .xfer = dist_transfer_start, .xfer_ctx = &src };
+	x.pers = to_owners(d, rank_first, pers, npers, &x.npers);
+	x.trend = to_owners(d, rank_first, trend, ntrend, &x.ntrend);
+	free(pers), free(trend), free(rank_first);
+	x.excess = xcalloc(a->n + 1, sizeof *x.excess);
+	x.outlier = xcalloc(a->n + 1, 1);
+	rc_xpass_begin(t, &L, p2p, rc_compute_scale(t, scale_bin), &x);
+	struct xrow *rows = measure(t, &L, a, &x);
+	uint64_t counts[4] = { L.n_compute, L.n_compute_stalls, L.n_mpi, L.n_mpi_stalls };
+	d->reduce(d->ctx, counts, 4, TC_DIST_SUM);
+	uint64_t npairs = x.st.pairs.live;
+	d->reduce(d->ctx, &npairs, 1, TC_DIST_SUM);
+	double typ[2] = { 0, 0 };
+	struct typ_fold tf = { a, L.ctx };
+	d->chain(d->ctx, typ, sizeof typ, typ_step, &tf);
+	size_t nrow, nh;
+	struct xrow *rin = replay_gather0(d, rows, a->hi - a->lo, sizeof *rows, &nrow);
+	double *hin = replay_gather0(d, x.st.height.a, x.st.height.n, sizeof(double), &nh);
+	struct tc_rcexcess *X = NULL;
+	if (d->index == 0) X = result_at0(&L, &x, rin, nrow, hin, nh, npairs, counts, typ);
+	else rc_stalls_end(&L, &x.st, 0);   /* frees the counts */
+	free(rows), free(rin), free(hin), free(p2p), free(x.excess), free(x.outlier), free(x.pers), free(x.trend);
+	free(L.ctx);
+	rc_xpass_free(&x);
+	return X;
+}
+
+/* --- the serial reference ----------------------------------------------------------- */
+
+struct tc_rcexcess *tc_rcexcess_serial(const struct tc_trace *t, const struct tc_span *sp)
+{
+	struct tc_usage mark = tc_usage();
+	double bins[TC_RC_SCALE_BINS];
+	struct tc_rootcause *rc = tc_rc_activities(t, sp, NULL, bins, &mark);
+	rc->wait_s = xcalloc((size_t)rc->nranks + 1, sizeof *rc->wait_s);
+	tc_rc_excess(t, rc, rc_compute_scale(t, bins), &mark);
+	struct tc_rcexcess *X = xcalloc(1, sizeof *X);
+	X->nranks = rc->nranks;
+	X->rank = xcalloc((size_t)rc->nranks + 1, sizeof *X->rank);
+	for (uint32_t r = 0, k = 0; r < rc->nranks; r++) {
+		uint64_t h = 0, n = 0;
+		for (; k < rc->nexcess && rc->ex_act[k] < rc->act_first[r + 1]; k++, n++) {
+			uint32_t i = rc->ex_act[k], bits;
+			memcpy(&bits, &rc->act_excess[i], sizeof bits);
+			h = rc_mix(rc_mix(rc_mix(h, i - rc->act_first[r]), bits), rc->act_outlier[i]);
+		}
+		X->rank[r] = (struct tc_rc_xrank){ rc->wait_s[r], n, h };
+		X->total_wait += rc->wait_s[r];
+	}
+	X->nctx = rc->nctx;
+	X->ctx = rc->ctx;
+	rc->ctx = NULL;
+	X->noise_floor = rc->noise_floor, X->compute_spread = rc->compute_spread, X->stall_min = rc->stall_min;
+	X->n_compute = rc->n_compute, X->n_compute_stalls = rc->n_compute_stalls;
+	X->n_mpi = rc->n_mpi, X->n_mpi_stalls = rc->n_mpi_stalls;
+	X->stall_ranks_compute = rc->stall_ranks_compute, X->stall_ranks_mpi = rc->stall_ranks_mpi;
+	X->stall_pairs_mpi = rc->stall_pairs_mpi;
+	X->compute_stall_height = rc->compute_stall_height, X->compute_stall_share = rc->compute_stall_share;
+	X->compute_stall_rate_q1 = rc->compute_stall_rate_q1;
+	X->typical_compute_s = rc->typical_compute_s, X->typical_mpi_s = rc->typical_mpi_s;
+	tc_rootcause_free(rc);
+	return X;
+}
+
+void tc_rcexcess_free(struct tc_rcexcess *x)
+{
+	if (!x) return;
+	free(x->ctx);
+	free(x->rank);
+	free(x);
+}
