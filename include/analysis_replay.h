@@ -104,6 +104,22 @@ struct tc_rcexcess {
 struct tc_rcexcess *tc_rcexcess_serial(const struct tc_trace *t, const struct tc_span *sp);
 void tc_rcexcess_free(struct tc_rcexcess *x);
 
+/* The long-term delay costs (docs/rootcause.md, "Delay costs"): per rank
+ * its activities with excess after the thin-context delays (how many; a
+ * digest of each one's place, excess, kind of excess and delay cost) and its
+ * delay cost; the waiting no excess explains.  Replayed (docs/scale.md,
+ * "Delay costs"): the thin-context delays at the partners' processes, the
+ * sweep over the waits at process 0 over the waits and the activities with
+ * excess only. */
+struct tc_rc_drank { double delay_cost; uint64_t nexcess, digest; };
+struct tc_rcdelay {
+	uint32_t nranks;
+	struct tc_rc_drank *rank;            /* nranks */
+	double unattributed;
+};
+struct tc_rcdelay *tc_rcdelay_of(const struct tc_rootcause *rc);
+void tc_rcdelay_free(struct tc_rcdelay *x);
+
 /* All of them: what `report` shows of the profile and wait states, and the
  * root causes' wait/own split and critical path over the default span. */
 struct tc_replay {
@@ -113,6 +129,7 @@ struct tc_replay {
 	struct tc_rcwait *rcwait;
 	struct tc_rcctx *rcctx;
 	struct tc_rcexcess *rcexcess;
+	struct tc_rcdelay *rcdelay;
 	struct tc_cpath *cpath;
 	/* tc_replay_for_cache only: this process's ranks' waits in (rank, call)
 	 * order, and the index of the first in the whole list */

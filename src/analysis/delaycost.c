@@ -26,17 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_rootcause.h"
+#include "delaycost_internal.h"
 
-/* A wait: when its partner was ready, its place k among the waits (activity
- * order), the partner and the partner's activity just before ready (TC_NONE:
- * none; J_LATER: not looked up yet, partner_act).  Handled in time order, so
- * what each one needs is in it. */
-struct wref { uint64_t ready; uint32_t k, j, partner; };
-#define J_LATER (TC_NONE - 1)
-/* A wait's state, by place k: when its partner was ready, its waiting time
- * (tc_act_wait) and the cost propagated into it (one line, read at random). */
-struct wst { uint64_t ready; double sec, prop; };
+
 
 /* The waits latest first, ties the later activity first: an LSD radix sort
  * by ready (11-bit digits over the bits the span needs) of the waits in
@@ -70,13 +62,17 @@ static void sort_waits(struct wref *w, size_t n, struct wref *tmp)
  * activity and the last wait at or before it are binary searches over short
  * lists instead of arrays over all activities. */
 struct dc {
-	const struct tc_trace *t;
-	struct tc_rootcause *rc;
+	uint32_t nranks;
+	const uint32_t *act_first;  /* nranks + 1: each rank's activities (one numbering for all ranks) */
+	const uint64_t *rank_t0;    /* nranks: each rank's first activity's start */
+	/* where a wait's partner was at its ready: the partner's activity just
+	 * before it (TC_NONE: none), asked only when needed (partner_act) */
+	uint32_t (*jof)(void *ctx, uint32_t partner, uint64_t ready);
+	void *jctx;
 	uint32_t *wfirst;   /* nranks + 1 offsets into wact */
 	uint32_t *wact;     /* the waits' activity indices, rank by rank, in order */
 	uint64_t *wstart;   /* the waits' activities' starts (ticks), likewise */
 	struct wst *ws;     /* per wait (index into wact) */
-	uint32_t *hint;     /* per rank: where partner_act last looked */
 	uint32_t *xfirst;   /* nranks + 1 offsets into xact / xpre */
 	uint32_t *xact;     /* activities with excess, rank by rank, in order */
 	double *xpre;       /* their rank's excess summed up to them, inclusive */
@@ -119,9 +115,9 @@ static uint32_t excess_at(const struct dc *d, uint32_t p, uint32_t i)
 /* One pass: the waits (per rank, in order), their starts and waiting times;
  * where each one's partner was when it became ready is looked up later, and
  * only when needed (partner_act). */
-static void collect_waits(struct dc *d, struct wref *w, struct wst *ws, uint32_t *wa, size_t *nw)
+static void collect_waits(const struct tc_trace *t, const struct tc_rootcause *rc, struct dc *d, struct wref *w,
+			  struct wst *ws, uint32_t *wa, size_t *nw)
 {
-	struct tc_rootcause *rc = d->rc;
 	uint32_t N = rc->nranks;
 	size_t n = 0;
 	d->wfirst = xcalloc((size_t)N + 1, sizeof *d->wfirst);
@@ -134,7 +130,7 @@ static void collect_waits(struct dc *d, struct wref *w, struct wst *ws, uint32_t
 			if (a->ready <= start) continue;  /* a partner, but no waiting */
 			uint32_t p = a->partner;
 			w[n] = (struct wref){ a->ready, (uint32_t)n, p < N ? J_LATER : TC_NONE, p };
-			ws[n] = (struct wst){ a->ready, tc_dur(d->t, a->ready - start), 0 };
+			ws[n] = (struct wst){ a->ready, tc_dur(t, a->ready - start), 0 };
 			d->wstart[n] = start;
 			wa[n++] = i;
 		}
@@ -150,7 +146,7 @@ static void collect_waits(struct dc *d, struct wref *w, struct wst *ws, uint32_t
  * pay for the search through the partner's activities). */
 static uint32_t partner_act(struct dc *d, struct wref *w)
 {
-	if (w->j == J_LATER) w->j = tc_rc_act_before_hint(d->rc, w->partner, w->ready, &d->hint[w->partner]);
+	if (w->j == J_LATER) w->j = d->jof(d->jctx, w->partner, w->ready);
 	return w->j;
 }
 
@@ -168,39 +164,26 @@ static uint32_t wait_before(const struct dc *d, uint32_t p, uint64_t t)
 	return a > d->wfirst[p] ? a - 1 : TC_NONE;
 }
 
-/* The activities with excess and their running sums; the difference
- * arrays.  The excess pass listed them (rc->ex_act); when the thin-context
- * delays gave some more their excess (changed), one pass over all
- * activities finds them again. */
-static void prepare(struct dc *d, bool changed)
+/* The activities with excess xa[0..n) (in order; xval: each one's excess),
+ * their running sums per rank and the difference arrays (xa is d's now). */
+static void prepare(struct dc *d, uint32_t *xa, const float *xval, size_t n)
 {
-	struct tc_rootcause *rc = d->rc;
-	uint32_t N = rc->nranks;
-	VEC(uint32_t) xa = { 0 };
-	if (changed) {
-		for (uint32_t i = 0; i < rc->nacts; i++)
-			if (rc->act_excess[i] != 0) VEC_PUSH(xa, i);
-		free(rc->ex_act);
-	} else {
-		xa.a = rc->ex_act;
-		xa.n = rc->nexcess;
-	}
-	rc->ex_act = NULL;
-	double *xp = xmalloc((xa.n ? xa.n : 1) * sizeof *xp);
+	uint32_t N = d->nranks;
+	double *xp = xmalloc((n ? n : 1) * sizeof *xp);
 	d->xfirst = xcalloc((size_t)N + 1, sizeof *d->xfirst);
 	for (uint32_t r = 0, x = 0; r < N; r++) {
 		d->xfirst[r] = x;
 		double s = 0;
-		for (; x < xa.n && xa.a[x] < rc->act_first[r + 1]; x++) {
-			s += rc->act_excess[xa.a[x]];
+		for (; x < n && xa[x] < d->act_first[r + 1]; x++) {
+			s += xval[x];
 			xp[x] = s;
 		}
 	}
-	d->xfirst[N] = (uint32_t)xa.n;
-	d->xact = xa.a;
+	d->xfirst[N] = (uint32_t)n;
+	d->xact = xa;
 	d->xpre = xp;
-	d->coef = xcalloc(xa.n + 1, sizeof *d->coef);
-	d->open = xcalloc(xa.n + 1, sizeof *d->open);
+	d->coef = xcalloc(n + 1, sizeof *d->coef);
+	d->open = xcalloc(n + 1, sizeof *d->open);
 }
 
 /* Hands cost C of wait w of `wait` seconds to its partner p's interval up to
@@ -211,11 +194,10 @@ static void prepare(struct dc *d, bool changed)
  * last wait starting before ready. */
 static uint32_t assign(struct dc *d, struct wref *w, double C, double wait, double *rest)
 {
-	struct tc_rootcause *rc = d->rc;
 	uint32_t p = w->partner;
 	*rest = C;
-	if (w->j == TC_NONE || rc->act_first[p] == rc->act_first[p + 1] || rc->rank_t0[p] >= w->ready) return TC_NONE;
-	uint32_t first = rc->act_first[p];
+	if (w->j == TC_NONE || d->act_first[p] == d->act_first[p + 1] || d->rank_t0[p] >= w->ready) return TC_NONE;
+	uint32_t first = d->act_first[p];
 	uint32_t tw = wait_before(d, p, w->ready);
 	uint32_t target = tw == TC_NONE ? TC_NONE : d->wact[tw];
 	uint32_t lo = target == TC_NONE ? first : target;
@@ -255,6 +237,8 @@ static uint32_t assign(struct dc *d, struct wref *w, double C, double wait, doub
  * cause interval holds no excess at all, its longest compute segment in a thin
  * context takes the wait as its excess (Böhme's delay: the cause spent that
  * much longer than its victim before the synchronisation).  Marked outlier 3. */
+static struct rc_thin_act rc_thin_serial(void *ctx, uint32_t p, uint32_t i);
+
 static bool thin_context_delays(const struct tc_trace *t, struct tc_rootcause *rc, struct dc *d, struct wref *w,
 				size_t nw)
 {
@@ -262,27 +246,13 @@ static bool thin_context_delays(const struct tc_trace *t, struct tc_rootcause *r
 	for (uint32_t c = 0; c < rc->nctx && !any; c++)
 		any = rc->ctx[c].kind == TC_ACT_COMPUTE && !rc->ctx[c].typical;
 	if (!any) return false;
+	struct rc_thin_src src = { rc_thin_serial, rc };
 	for (size_t k = 0; k < nw; k++) {
 		uint32_t p = w[k].partner, j = w[k].j == TC_NONE ? TC_NONE : partner_act(d, &w[k]);
 		if (j == TC_NONE) continue;
-		uint32_t best = TC_NONE;
-		uint64_t blen = 0;  /* best's length */
-		double E = 0;
-		for (uint32_t i = j + 1; i-- > rc->act_first[p];) {
-			struct tc_act x = tc_rc_act(rc, p, i);
-			E += x.excess;
-			if (x.kind == TC_ACT_COMPUTE && (best == TC_NONE || x.end - x.start > blen)) {
-				best = i;
-				blen = x.end - x.start;
-			}
-			if (x.kind == TC_ACT_MPI && x.partner != TC_NONE && x.ready > x.start) break;
-			if (j - i > 64) break;  /* a bounded look back */
-		}
-		if (E > 0 || best == TC_NONE) continue;
-		const struct tc_rc_ctx *C = &rc->ctx[tc_rc_act_ctx(rc, best)];
-		if (C->typical) continue;
-		double wt = TC_MIN(d->ws[k].sec, tc_dur(t, blen));
-		if (wt > rc->act_excess[best]) {
+		double wt;
+		uint32_t best = rc_thin_pick(t, &src, p, rc->act_first[p], j, d->ws[k].sec, &wt);
+		if (best != TC_NONE && wt > rc->act_excess[best]) {
 			rc->act_excess[best] = (float)wt;
 			rc->act_outlier[best] = 3;
 			changed = true;
@@ -291,11 +261,84 @@ static bool thin_context_delays(const struct tc_trace *t, struct tc_rootcause *r
 	return changed;
 }
 
+uint32_t rc_thin_pick(const struct tc_trace *t, const struct rc_thin_src *src, uint32_t p, uint32_t lo, uint32_t j,
+		      double sec, double *wt)
+{
+	uint32_t best = TC_NONE;
+	uint64_t blen = 0;  /* best's length */
+	double E = 0;
+	for (uint32_t i = j + 1; i-- > lo;) {
+		struct rc_thin_act x = src->act(src->ctx, p, i);
+		E += x.excess;
+		if (!x.mpi && (best == TC_NONE || x.len > blen)) {
+			best = i;
+			blen = x.len;
+		}
+		if (x.waited) break;
+		if (j - i > 64) break;  /* a bounded look back */
+	}
+	if (E > 0 || best == TC_NONE || src->act(src->ctx, p, best).typical) return TC_NONE;
+	*wt = TC_MIN(sec, tc_dur(t, blen));
+	return best;
+}
+
+static struct rc_thin_act rc_thin_serial(void *ctx, uint32_t p, uint32_t i)
+{
+	const struct tc_rootcause *rc = ctx;
+	struct tc_act x = tc_rc_act(rc, p, i);
+	return (struct rc_thin_act){ x.end - x.start, x.excess, x.kind == TC_ACT_MPI,
+				     x.kind == TC_ACT_MPI && x.partner != TC_NONE && x.ready > x.start,
+				     rc->ctx[x.ctx].typical };
+}
+
+void rc_delay_sweep(struct rc_dsweep *in, double *unattributed)
+{
+	struct dc d = { .nranks = in->nranks, .act_first = in->act_first, .rank_t0 = in->rank_t0, .jof = in->jof,
+			.jctx = in->jctx, .wfirst = in->wfirst, .wact = in->wact, .wstart = in->wstart, .ws = in->ws };
+	prepare(&d, in->xact, in->xval, in->nx);
+	sort_waits(in->w, in->nw, in->tmp);
+	for (size_t k = 0; k < in->nw; k++) {
+		const struct wst *me = &d.ws[in->w[k].k];
+		double wait = me->sec, rest;
+		uint32_t to = assign(&d, &in->w[k], wait + me->prop, wait, &rest);
+		/* a propagated cost must reach a wait handled later (an earlier one) */
+		if (to != TC_NONE && d.ws[to].ready < in->w[k].ready) d.ws[to].prop += rest;
+		else *unattributed += rest;
+	}
+	/* the cost of the activities with excess (the others' is 0) */
+	in->ex_delay = xmalloc((in->nx ? in->nx : 1) * sizeof *in->ex_delay);
+	for (uint32_t r = 0; r < in->nranks; r++) {
+		double c = 0;
+		int32_t open = 0;
+		for (uint32_t x = d.xfirst[r]; x < d.xfirst[r + 1]; x++) {
+			c += d.coef[x];
+			open += d.open[x];
+			if (!open) c = 0;
+			in->ex_delay[x] = (float)(c * in->xval[x]);
+			in->delay_cost[r] += in->ex_delay[x];
+		}
+	}
+	*unattributed += d.lost;
+	free(d.xfirst); free(d.xpre); free(d.coef); free(d.open);
+}
+
+/* Serially: the partner's activity before ready, searched from where the
+ * last search on that rank ended. */
+struct jser { const struct tc_rootcause *rc; uint32_t *hint; };
+
+static uint32_t jof_serial(void *ctx, uint32_t p, uint64_t ready)
+{
+	struct jser *j = ctx;
+	return tc_rc_act_before_hint(j->rc, p, ready, &j->hint[p]);
+}
+
 void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 {
 	uint32_t N = rc->nranks;
 	rc->delay_cost = xcalloc(N ? N : 1, sizeof(double));
-	struct dc d = { .t = t, .rc = rc };
+	struct jser js = { rc, xmalloc(((size_t)N + 1) * sizeof *js.hint) };
+	for (uint32_t r = 0; r <= N; r++) js.hint[r] = TC_NONE;
+	struct dc d = { .nranks = N, .act_first = rc->act_first, .rank_t0 = rc->rank_t0, .jof = jof_serial, .jctx = &js };
 	struct wref *w;
 	size_t nw;
 	/* at most one per wait record, and the sort's second buffer, carved from
@@ -308,34 +351,29 @@ void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 	w = tmp + cap;
 	struct wst *ws = (struct wst *)(void *)(w + cap);
 	d.wstart = (uint64_t *)(void *)(ws + cap);
-	d.hint = xmalloc(((size_t)N + 1) * sizeof *d.hint);
-	for (uint32_t r = 0; r <= N; r++) d.hint[r] = TC_NONE;
-	collect_waits(&d, w, ws, (uint32_t *)(void *)(d.wstart + cap), &nw);
-	prepare(&d, thin_context_delays(t, rc, &d, w, nw));
-	sort_waits(w, nw, tmp);
-	for (size_t k = 0; k < nw; k++) {
-		const struct wst *me = &d.ws[w[k].k];
-		double wait = me->sec, rest;
-		uint32_t to = assign(&d, &w[k], wait + me->prop, wait, &rest);
-		/* a propagated cost must reach a wait handled later (an earlier one) */
-		if (to != TC_NONE && d.ws[to].ready < w[k].ready) d.ws[to].prop += rest;
-		else rc->unattributed += rest;
+	collect_waits(t, rc, &d, w, ws, (uint32_t *)(void *)(d.wstart + cap), &nw);
+	/* the activities with excess: the excess pass's list, or all of them
+	 * again when the thin-context delays gave some more */
+	VEC(uint32_t) xa = { 0 };
+	if (thin_context_delays(t, rc, &d, w, nw)) {
+		for (uint32_t i = 0; i < rc->nacts; i++)
+			if (rc->act_excess[i] != 0) VEC_PUSH(xa, i);
+		free(rc->ex_act);
+	} else {
+		xa.a = rc->ex_act;
+		xa.n = rc->nexcess;
 	}
-	/* the cost of the activities with excess (the others' is 0) */
-	rc->nexcess = d.xfirst[N];
-	rc->ex_act = d.xact;
-	rc->ex_delay = xmalloc((rc->nexcess ? rc->nexcess : 1) * sizeof *rc->ex_delay);
-	for (uint32_t r = 0; r < N; r++) {
-		double c = 0;
-		int32_t open = 0;
-		for (uint32_t x = d.xfirst[r]; x < d.xfirst[r + 1]; x++) {
-			c += d.coef[x];
-			open += d.open[x];
-			if (!open) c = 0;
-			rc->ex_delay[x] = (float)(c * rc->act_excess[d.xact[x]]);
-			rc->delay_cost[r] += rc->ex_delay[x];
-		}
-	}
-	rc->unattributed += d.lost;
-	free(d.wfirst); free(d.xfirst); free(d.xpre); free(d.coef); free(d.open); free(d.hint);
+	rc->ex_act = NULL;
+	float *xval = xmalloc((xa.n ? xa.n : 1) * sizeof *xval);
+	for (size_t x = 0; x < xa.n; x++) xval[x] = rc->act_excess[xa.a[x]];
+	struct rc_dsweep in = { .nranks = N, .act_first = rc->act_first, .rank_t0 = rc->rank_t0, .jof = jof_serial,
+				.jctx = &js, .w = w, .tmp = tmp, .nw = nw, .wfirst = d.wfirst, .wact = d.wact,
+				.wstart = d.wstart, .ws = d.ws, .xact = xa.a, .xval = xval, .nx = xa.n,
+				.delay_cost = rc->delay_cost };
+	rc_delay_sweep(&in, &rc->unattributed);
+	rc->nexcess = xa.n;
+	rc->ex_act = xa.a;
+	rc->ex_delay = in.ex_delay;
+	free(xval);
+	free(d.wfirst); free(js.hint);
 }

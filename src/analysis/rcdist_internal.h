@@ -44,12 +44,26 @@ void rc_dkeys_mpi(struct rc_dkeys *k, uint32_t call, uint8_t inter, const struct
  * (TC_RC_SCALE_BINS) into scale_bin on every process; frees k. */
 struct tc_rcctx *rc_dkeys_finish(struct rc_dkeys *k, const struct tc_dist *d, struct rc_dacts *acts,
 				 struct tc_rc_ctx **table, uint32_t *nctx, double *scale_bin);
+/* One process's excess: per activity of its ranks (rc_dacts order), and the
+ * typed contexts (every process's copy). */
+struct rc_dexcess {
+	float *excess;
+	uint8_t *outlier;
+	struct tc_rc_ctx *ctx;
+	uint32_t nctx;
+};
+void rc_dexcess_free(struct rc_dexcess *x);
 /* The typical values and the excess over the parts (rcexcess_dist.c): on
  * process 0, NULL elsewhere; table (the contexts as rc_dkeys_finish leaves
- * them, not changed) and scale_bin on every process. */
+ * them, not changed) and scale_bin on every process; the process's excess
+ * into *out. */
 struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
 				   const struct replay_msgx *m, const struct rc_dacts *a, struct tc_rc_ctx *table,
-				   uint32_t nctx, const double *scale_bin);
+				   uint32_t nctx, const double *scale_bin, struct rc_dexcess *out);
+/* The long-term delay costs over the parts (rcdelay_dist.c): on process 0,
+ * NULL elsewhere; the thin-context delays change x where they give excess. */
+struct tc_rcdelay *rc_delay_dist(const struct tc_part *p, const struct tc_dist *d, const struct rc_dacts *a,
+				 struct rc_dexcess *x);
 
 /* The wait/own rows replayed over the parts within span sp (tc_span_dist),
  * the messages exchanged in m (replay_msgx_get): on process 0, NULL

@@ -202,7 +202,7 @@ static struct tc_rcexcess *result_at0(struct tc_rootcause *L, struct xpass *x, c
 
 struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
 				   const struct replay_msgx *m, const struct rc_dacts *a, struct tc_rc_ctx *table,
-				   uint32_t nctx, const double *scale_bin)
+				   uint32_t nctx, const double *scale_bin, struct rc_dexcess *out)
 {
 	/* L: the root causes as this process holds them (the contexts; its
 	 * ranks' activities are in a); table is typed in place at process 0 */
@@ -256,10 +256,19 @@ struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist
 	struct tc_rcexcess *X = NULL;
 	if (d->index == 0) X = result_at0(&L, &x, rin, nrow, hin, nh, npairs, counts, typ);
 	else rc_stalls_end(&L, &x.st, 0);   /* frees the counts */
-	free(rows), free(rin), free(hin), free(p2p), free(x.excess), free(x.outlier), free(x.pers), free(x.trend);
+	*out = (struct rc_dexcess){ x.excess, x.outlier, NULL, nctx };
+	out->ctx = xmalloc(((size_t)nctx + 1) * sizeof *out->ctx);
+	memcpy(out->ctx, X ? X->ctx : L.ctx, (size_t)nctx * sizeof *out->ctx);
+	free(rows), free(rin), free(hin), free(p2p), free(x.pers), free(x.trend);
 	free(L.ctx);
 	rc_xpass_free(&x);
 	return X;
+}
+
+void rc_dexcess_free(struct rc_dexcess *x)
+{
+	free(x->excess), free(x->outlier), free(x->ctx);
+	*x = (struct rc_dexcess){ 0 };
 }
 
 /* --- the serial reference ----------------------------------------------------------- */

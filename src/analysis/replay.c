@@ -207,8 +207,11 @@ void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t long
 	uint32_t nctx;
 	double scale_bin[TC_RC_SCALE_BINS];
 	out->rcctx = rc_dkeys_finish(keys, d, &acts, &table, &nctx, scale_bin);
-	out->rcexcess = rc_excess_dist(p, d, sp, &m, &acts, table, nctx, scale_bin);
+	struct rc_dexcess dx;
+	out->rcexcess = rc_excess_dist(p, d, sp, &m, &acts, table, nctx, scale_bin, &dx);
 	free(table);
+	out->rcdelay = rc_delay_dist(p, d, &acts, &dx);
+	rc_dexcess_free(&dx);
 	out->cpath = rc_cpath_dist(p, d, sp, m.rank_first, &acts);
 	replay_msgx_free(&m);
 	rc_dacts_free(&acts);

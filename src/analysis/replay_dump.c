@@ -108,6 +108,18 @@ static void dump_rcexcess(FILE *f, const struct tc_rcexcess *x)
 	}
 }
 
+/* The waiting no excess explains, every rank with excess or a delay cost. */
+static void dump_rcdelay(FILE *f, const struct tc_rcdelay *x)
+{
+	fprintf(f, "rcdelay unattributed %a\n", x->unattributed);
+	for (uint32_t r = 0; r < x->nranks; r++) {
+		const struct tc_rc_drank *k = &x->rank[r];
+		if (k->delay_cost != 0 || k->nexcess)
+			fprintf(f, "rcdelay rank %u cost %a excess %llu digest %016llx\n", r, k->delay_cost,
+				(unsigned long long)k->nexcess, (unsigned long long)k->digest);
+	}
+}
+
 /* The critical path's end rank, length, shares and every piece. */
 static void dump_cpath(FILE *f, const struct tc_cpath *c)
 {
@@ -130,6 +142,7 @@ bool tc_replay_dump(FILE *f, const struct tc_trace *t, const struct tc_replay *r
 	dump_rcwait(f, r->rcwait);
 	if (r->rcctx) dump_rcctx(f, r->rcctx);
 	if (r->rcexcess) dump_rcexcess(f, r->rcexcess);
+	if (r->rcdelay) dump_rcdelay(f, r->rcdelay);
 	dump_cpath(f, r->cpath);
 	return !ferror(f);
 }
@@ -146,6 +159,7 @@ void tc_replay_serial(const struct tc_trace *t, struct tc_replay *out)
 	out->rcwait = tc_rcwait_of(t, rc);
 	out->rcctx = tc_rcctx_serial(t, sp);
 	out->rcexcess = tc_rcexcess_serial(t, sp);
+	out->rcdelay = tc_rcdelay_of(rc);
 	out->cpath = tc_cpath_of(rc);
 	tc_rootcause_free(rc);
 	tc_span_free(sp);
@@ -160,6 +174,7 @@ void tc_replay_free(struct tc_replay *r)
 	tc_rcwait_free(r->rcwait);
 	tc_rcctx_free(r->rcctx);
 	tc_rcexcess_free(r->rcexcess);
+	tc_rcdelay_free(r->rcdelay);
 	tc_cpath_free(r->cpath);
 	free(r->mine);
 	*r = (struct tc_replay){ 0 };

@@ -165,6 +165,15 @@ static void same_rcexcess(const struct tc_rcexcess *s, const struct tc_rcexcess 
 	assert_memory_equal(s->rank, d->rank, s->nranks * sizeof *s->rank);
 }
 
+/* The delay costs: every rank row and the unattributed waiting as bits. */
+static void same_rcdelay(const struct tc_rcdelay *s, const struct tc_rcdelay *d)
+{
+	assert_non_null(d);
+	assert_int_equal(s->nranks, d->nranks);
+	assert_same_double(s->unattributed, d->unattributed);
+	assert_memory_equal(s->rank, d->rank, s->nranks * sizeof *s->rank);
+}
+
 static char *json_of(struct tc_session *s)
 {
 	char *out = NULL;
@@ -199,6 +208,7 @@ static void replay_proc(struct dk_proc *x)
 		assert_null(g->r.rcwait);
 		assert_null(g->r.rcctx);
 		assert_null(g->r.rcexcess);
+		assert_null(g->r.rcdelay);
 		assert_null(g->r.cpath);
 	}
 	tc_part_release(&x->part);
@@ -242,6 +252,10 @@ static void test_replay_equals_serial(void **st)
 	uint64_t nex = 0;   /* the trace has activities with excess */
 	for (uint32_t r = 0; r < xs->nranks; r++) nex += xs->rank[r].nexcess;
 	assert_true(nex > 0);
+	struct tc_rcdelay *dl = tc_rcdelay_of(rc);
+	double cost = 0;   /* the excess caused waiting elsewhere */
+	for (uint32_t r = 0; r < dl->nranks; r++) cost += dl->rank[r].delay_cost;
+	assert_true(cost > 0);
 	for (int P = 1; P <= DK_MAXP; P++) {
 		struct got g[DK_MAXP] = { 0 };
 		void *arg[DK_MAXP];
@@ -255,6 +269,7 @@ static void test_replay_equals_serial(void **st)
 		same_cpath(cp, g[0].r.cpath);
 		same_rcctx(cx, g[0].r.rcctx);
 		same_rcexcess(xs, g[0].r.rcexcess);
+		same_rcdelay(dl, g[0].r.rcdelay);
 		assert_string_equal(want, g[0].json);
 		free(g[0].json);
 		tc_replay_free(&g[0].r);
@@ -265,6 +280,7 @@ static void test_replay_equals_serial(void **st)
 	tc_cpath_free(cp);
 	tc_rcctx_free(cx);
 	tc_rcexcess_free(xs);
+	tc_rcdelay_free(dl);
 	tc_rootcause_free(rc);
 	tc_span_free(sp);
 	tc_prof_table_free(pl);
