@@ -46,16 +46,20 @@ struct tc_rcwait {
 struct tc_rcwait *tc_rcwait_of(const struct tc_trace *t, const struct tc_rootcause *rc);
 void tc_rcwait_free(struct tc_rcwait *w);
 
-/* The critical path (docs/rootcause.md §4) as tc_rootcause holds it, but for
- * the pieces' excess (0 here: it needs the contexts, not replayed): its
- * pieces in time order, length, shares per kind, end rank (TC_NONE: no
- * path).  Replayed by a backward walk that moves between the processes. */
+/* The critical path (docs/rootcause.md §4) as tc_rootcause holds it: its
+ * pieces in time order (each with its activity's excess, at most the
+ * piece's length), length, shares per kind, end rank (TC_NONE: no path),
+ * and per rank the excess on it (compute, MPI: path_compute_excess,
+ * path_mpi_excess, summed in time order).  Replayed by a backward walk that
+ * moves between the processes; the excess from the replayed excess and
+ * thin-context delays. */
 struct tc_cpath {
-	uint32_t end_rank;
+	uint32_t end_rank, nranks;
 	double length;
 	double share[TC_CP_NKINDS];
 	size_t n;
 	struct tc_cp_piece *piece;
+	double *compute_excess, *mpi_excess;  /* nranks */
 };
 struct tc_cpath *tc_cpath_of(const struct tc_rootcause *rc);
 void tc_cpath_free(struct tc_cpath *c);

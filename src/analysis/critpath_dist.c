@@ -10,8 +10,10 @@
  * (struct tc_dist send1 / recv1), O(path) of them at most; the processes
  * without the token wait for it.  Every piece carries its place in the walk;
  * process 0 gathers them, puts them in time order and sums the lengths in
- * that order, as critpath.c does.  The pieces' excess needs the contexts,
- * which are not replayed: it is 0 here. */
+ * that order, as critpath.c does.  A piece's excess is its activity's (the
+ * replayed excess and thin-context delays), at most the piece's length, as
+ * critpath.c's; the excess on the path per rank is summed in time order at
+ * process 0. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +29,8 @@ struct cp_token {
 	struct cp_walk w;
 	struct cp_step st;
 	uint64_t seq;
-	uint8_t mode, pad[7];
+	float excess;           /* a probe: the waiting activity's excess (its process's) */
+	uint8_t mode, pad[3];
 };
 
 struct seq_piece { uint64_t seq; struct tc_cp_piece p; };
@@ -35,11 +38,14 @@ struct seq_piece { uint64_t seq; struct tc_cp_piece p; };
 struct cpw {
 	const struct tc_dist *d;
 	const struct rc_dacts *a;
+	const float *excess;            /* per activity of a (NULL: none) */
+	const struct tc_trace *t;
 	const uint64_t *rank_first;     /* replay_firsts of the ranks */
 	uint32_t nranks;
 	uint64_t t0;                    /* the span's start */
 	VEC(struct seq_piece) pieces;
 	uint64_t *seq;                  /* the token's piece count (piece) */
+	const float *probe_excess;      /* the token's excess of a probe's activity, held elsewhere */
 };
 
 static int owner(const struct cpw *w, uint32_t r)
@@ -79,7 +85,10 @@ static void piece(void *ctx, uint64_t s, uint64_t e, uint32_t rank, uint32_t act
 {
 	struct cpw *w = ctx;
 	if (e <= s) return;
-	struct seq_piece x = { (*w->seq)++, { s, e, rank, act, kind, 0 } };
+	const struct rc_dacts *a = w->a;
+	float ax = !w->excess ? 0 : act - a->base < a->n ? w->excess[act - a->base] : *w->probe_excess;
+	double ex = kind == TC_CP_WAIT ? 0 : TC_MIN((double)ax, tc_dur(w->t, e - s));
+	struct seq_piece x = { (*w->seq)++, { s, e, rank, act, kind, ex } };
 	VEC_PUSH(w->pieces, x);
 }
 
@@ -90,6 +99,7 @@ static int run(struct cpw *w, struct cp_token *tk)
 	const struct rc_dacts *a = w->a;
 	int me = w->d->index;
 	w->seq = &tk->seq;
+	w->probe_excess = &tk->excess;
 	if (tk->mode == TOK_PROBE) {
 		cp_end(&tk->w, &tk->st, act_before(a, tk->st.partner - a->lo, tk->st.at), w->nranks, piece, w);
 		tk->mode = TOK_WALK;
@@ -105,6 +115,7 @@ static int run(struct cpw *w, struct cp_token *tk)
 		bool ask = cp_asks(&tk->st, w->nranks);
 		if (ask && owner(w, tk->st.partner) != me) {
 			tk->mode = TOK_PROBE;
+			tk->excess = w->excess ? w->excess[i] : 0;
 			return owner(w, tk->st.partner);
 		}
 		cp_end(&tk->w, &tk->st, ask && act_before(a, tk->st.partner - a->lo, tk->st.at), w->nranks, piece, w);
@@ -169,6 +180,9 @@ static struct tc_cpath *path_of(const struct tc_trace *t, struct seq_piece *in, 
 {
 	struct tc_cpath *c = xcalloc(1, sizeof *c);
 	c->end_rank = end;
+	c->nranks = t->nranks;
+	c->compute_excess = xcalloc((size_t)t->nranks + 1, sizeof *c->compute_excess);
+	c->mpi_excess = xcalloc((size_t)t->nranks + 1, sizeof *c->mpi_excess);
 	qsort(in, n, sizeof *in, seq_desc);
 	c->piece = xmalloc((n ? n : 1) * sizeof *c->piece);
 	c->n = n;
@@ -178,15 +192,17 @@ static struct tc_cpath *path_of(const struct tc_trace *t, struct seq_piece *in, 
 		double d = tc_dur(t, in[i].p.end - in[i].p.start);
 		len[in[i].p.kind] += d;
 		c->length += d;
+		double *ex = in[i].p.kind == TC_CP_COMPUTE ? c->compute_excess : c->mpi_excess;
+		ex[in[i].p.rank] += in[i].p.excess;
 	}
 	for (int k = 0; k < TC_CP_NKINDS; k++) c->share[k] = c->length > 0 ? len[k] / c->length : 0;
 	return c;
 }
 
 struct tc_cpath *rc_cpath_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
-			       const uint64_t *rank_first, const struct rc_dacts *a)
+			       const uint64_t *rank_first, const struct rc_dacts *a, const float *excess)
 {
-	struct cpw w = { .d = d, .a = a, .nranks = p->t->nranks, .t0 = sp->t0 };
+	struct cpw w = { .d = d, .a = a, .excess = excess, .t = p->t, .nranks = p->t->nranks, .t0 = sp->t0 };
 	w.rank_first = rank_first;
 	uint64_t T;
 	uint32_t r = end_rank(&w, &T);
@@ -207,10 +223,12 @@ struct tc_cpath *tc_cpath_of(const struct tc_rootcause *rc)
 	memcpy(c->share, rc->share, sizeof c->share);
 	c->n = rc->npath;
 	c->piece = xmalloc((c->n ? c->n : 1) * sizeof *c->piece);
-	for (size_t i = 0; i < c->n; i++) {
-		c->piece[i] = rc->path[i];
-		c->piece[i].excess = 0;   /* not replayed */
-	}
+	memcpy(c->piece, rc->path, c->n * sizeof *c->piece);
+	c->nranks = rc->nranks;
+	c->compute_excess = xmalloc(((size_t)rc->nranks + 1) * sizeof *c->compute_excess);
+	c->mpi_excess = xmalloc(((size_t)rc->nranks + 1) * sizeof *c->mpi_excess);
+	memcpy(c->compute_excess, rc->path_compute_excess, rc->nranks * sizeof *c->compute_excess);
+	memcpy(c->mpi_excess, rc->path_mpi_excess, rc->nranks * sizeof *c->mpi_excess);
 	return c;
 }
 
@@ -218,5 +236,6 @@ void tc_cpath_free(struct tc_cpath *c)
 {
 	if (!c) return;
 	free(c->piece);
+	free(c->compute_excess), free(c->mpi_excess);
 	free(c);
 }

@@ -73,8 +73,9 @@ struct tc_rcwait *rc_wait_dist(const struct tc_part *p, const struct tc_dist *d,
 			       const struct replay_msgx *m, struct rc_dacts *acts, struct rc_dkeys *keys);
 void rc_dacts_free(struct rc_dacts *a);
 /* The critical path walked back over every process's activities (a;
- * rank_first: replay_firsts of the ranks): on process 0, NULL elsewhere. */
+ * rank_first: replay_firsts of the ranks; excess: per activity of a, the
+ * pieces' excess, NULL: 0): on process 0, NULL elsewhere. */
 struct tc_cpath *rc_cpath_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
-			       const uint64_t *rank_first, const struct rc_dacts *a);
+			       const uint64_t *rank_first, const struct rc_dacts *a, const float *excess);
 
 #endif

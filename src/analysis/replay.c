@@ -211,8 +211,8 @@ void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t long
 	out->rcexcess = rc_excess_dist(p, d, sp, &m, &acts, table, nctx, scale_bin, &dx);
 	free(table);
 	out->rcdelay = rc_delay_dist(p, d, &acts, &dx);
+	out->cpath = rc_cpath_dist(p, d, sp, m.rank_first, &acts, dx.excess);
 	rc_dexcess_free(&dx);
-	out->cpath = rc_cpath_dist(p, d, sp, m.rank_first, &acts);
 	replay_msgx_free(&m);
 	rc_dacts_free(&acts);
 	tc_span_free(sp);

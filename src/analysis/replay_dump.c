@@ -128,9 +128,12 @@ static void dump_cpath(FILE *f, const struct tc_cpath *c)
 	fputc('\n', f);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct tc_cp_piece *p = &c->piece[i];
-		fprintf(f, "piece %s rank %u act %u start %llu end %llu\n", tc_cp_kind_names[p->kind], p->rank, p->act,
-			(unsigned long long)p->start, (unsigned long long)p->end);
+		fprintf(f, "piece %s rank %u act %u start %llu end %llu excess %a\n", tc_cp_kind_names[p->kind], p->rank,
+			p->act, (unsigned long long)p->start, (unsigned long long)p->end, p->excess);
 	}
+	for (uint32_t r = 0; r < c->nranks; r++)
+		if (c->compute_excess[r] != 0 || c->mpi_excess[r] != 0)
+			fprintf(f, "cpath rank %u compute_excess %a mpi_excess %a\n", r, c->compute_excess[r], c->mpi_excess[r]);
 }
 
 bool tc_replay_dump(FILE *f, const struct tc_trace *t, const struct tc_replay *r, size_t longest)

@@ -83,7 +83,8 @@ static void same_rcwait(const struct tc_rcwait *s, const struct tc_rcwait *d)
 	assert_memory_equal(s->rank, d->rank, s->nranks * sizeof *s->rank);
 }
 
-/* The critical path: every piece, the length and shares as bits. */
+/* The critical path: every piece with its excess, the length, shares and
+ * per-rank excess on the path as bits. */
 static void same_cpath(const struct tc_cpath *s, const struct tc_cpath *d)
 {
 	assert_non_null(d);
@@ -100,6 +101,9 @@ static void same_cpath(const struct tc_cpath *s, const struct tc_cpath *d)
 		assert_int_equal(a->kind, b->kind);
 		assert_same_double(a->excess, b->excess);
 	}
+	assert_int_equal(s->nranks, d->nranks);
+	assert_memory_equal(s->compute_excess, d->compute_excess, s->nranks * sizeof *s->compute_excess);
+	assert_memory_equal(s->mpi_excess, d->mpi_excess, s->nranks * sizeof *s->mpi_excess);
 }
 
 /* The contexts: every field of the table the activity pass sets (the
@@ -242,6 +246,9 @@ static void test_replay_equals_serial(void **st)
 	for (size_t i = 1; i < cp->n; i++) ranks += cp->piece[i].rank != cp->piece[i - 1].rank;
 	assert_true(pkinds >= 3);
 	assert_true(ranks >= 2);
+	double onpath = 0;   /* some of the excess is on the path */
+	for (size_t i = 0; i < cp->n; i++) onpath += cp->piece[i].excess;
+	assert_true(onpath > 0);
 	struct tc_rcctx *cx = tc_rcctx_serial(t, sp);
 	uint32_t kinds_cx[2] = { 0 }, joined = 0;   /* compute and MPI contexts, the MPI ones of several sizes */
 	for (uint32_t i = 0; i < cx->nctx; i++) kinds_cx[cx->ctx[i].kind]++;
