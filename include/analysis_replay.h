@@ -120,6 +120,11 @@ struct tc_rcdelay {
 	uint32_t nranks;
 	struct tc_rc_drank *rank;            /* nranks */
 	double unattributed;
+	/* replayed: the activities with excess (serial numbering, in order) */
+	size_t nexcess;
+	uint32_t *ex_act;
+	float *ex_excess, *ex_delay;
+	uint8_t *ex_outlier;
 };
 struct tc_rcdelay *tc_rcdelay_of(const struct tc_rootcause *rc);
 void tc_rcdelay_free(struct tc_rcdelay *x);
@@ -135,6 +140,9 @@ struct tc_replay {
 	struct tc_rcexcess *rcexcess;
 	struct tc_rcdelay *rcdelay;
 	struct tc_cpath *cpath;
+	/* the root causes as a cache stores them (process 0's; tc_replay_for_cache
+	 * when asked for, tc_replay_run), assembled from the four above */
+	struct tc_rc_results *rc;
 	/* tc_replay_for_cache only: this process's ranks' waits in (rank, call)
 	 * order, and the index of the first in the whole list */
 	struct tc_wait *mine;
@@ -145,8 +153,11 @@ void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t long
 /* What the cache file stores of them (tracecomb-mpi prep -o, docs/scale.md
  * "Replayed results in the cache"): the profile, its tables and the wait
  * states as tc_replay_run makes them, and every process's own waits (mine,
- * nmine, mine_first), which it writes into the file itself; no root causes. */
-void tc_replay_for_cache(const struct tc_part *p, const struct tc_dist *d, struct tc_replay *out);
+ * nmine, mine_first), which it writes into the file itself; with rc the
+ * root causes over span sp (out->rc at process 0; the verification figures
+ * freed as they are used). */
+void tc_replay_for_cache(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp, bool rc,
+			 struct tc_replay *out);
 /* The same computed serially over a whole model (the reference). */
 void tc_replay_serial(const struct tc_trace *t, struct tc_replay *out);
 void tc_replay_free(struct tc_replay *r);

@@ -300,6 +300,40 @@ void tc_rc_big_free(void *p);
  * call); tc_rc_scratch(rc, 0) releases it. */
 void *tc_rc_scratch(struct tc_rootcause *rc, size_t bytes);
 
+/* What tc_rootcause_compute computes after the activity pass, apart from
+ * the activities themselves: the typed contexts, the run-level figures, the
+ * per-rank sums, the activities with excess (in the serial numbering, in
+ * order; excess, kind of excess, delay cost) and the critical path.  A cache
+ * stores it (docs/cache.md, "The root causes"), serially or from
+ * tracecomb-mpi's replay; the opener makes the activities again and puts
+ * these in (tc_rootcause_from), without the contexts' statistics, the
+ * excess, delay-cost and path passes. */
+struct tc_rc_results {
+	uint32_t nranks, nctx, path_end_rank;
+	size_t nexcess, npath;
+	struct tc_rc_ctx *ctx;                 /* nctx */
+	double noise_floor, compute_spread, stall_min;
+	uint64_t n_compute, n_compute_stalls, n_mpi, n_mpi_stalls;
+	uint32_t stall_ranks_compute, stall_ranks_mpi, stall_pairs_mpi;
+	double compute_stall_height, compute_stall_share, compute_stall_rate_q1;
+	double typical_compute_s, typical_mpi_s, total_wait, unattributed, path_len;
+	double share[TC_CP_NKINDS];
+	double *wait_s, *delay_cost, *path_compute_excess, *path_mpi_excess;   /* nranks each */
+	uint32_t *ex_act;                      /* nexcess, increasing */
+	float *ex_excess, *ex_delay;           /* nexcess */
+	uint8_t *ex_outlier;                   /* nexcess */
+	struct tc_cp_piece *path;              /* npath, time order */
+};
+/* From a computed result (every array a copy). */
+struct tc_rc_results *tc_rc_results_of(const struct tc_rootcause *rc);
+void tc_rc_results_free(struct tc_rc_results *x);
+/* The activity pass over t within sp with options o, then x put in: equal to
+ * tc_rootcause_compute's result when x was made from it (for the same
+ * model, span and options).  NULL when x does not fit the activities (its
+ * contexts, ranks or activity indices: another model). */
+struct tc_rootcause *tc_rootcause_from(const struct tc_trace *t, const struct tc_span *sp, const struct tc_rc_opts *o,
+				       const struct tc_rc_results *x);
+
 /* internal passes (separate files), exposed for the unit tests */
 void tc_rc_critical_path(const struct tc_trace *t, struct tc_rootcause *rc);
 void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc);

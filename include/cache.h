@@ -12,7 +12,7 @@ struct tc_steps;
 struct tc_span;
 
 #define TC_CACHE_MAGIC "TCCACHE\n"
-#define TC_CACHE_FORMAT 4u
+#define TC_CACHE_FORMAT 5u
 
 /* The archive's identity as text, one "key\tvalue" line each: format,
  * tracecomb version, struct layout, the anchor's real path with size and
@@ -58,6 +58,7 @@ struct tc_waitstates;
 struct tc_wait;
 struct tc_profile;
 struct tc_prof_table;
+struct tc_rc_results;
 struct tc_cache_results {
 	const struct tc_steps *steps;
 	const struct tc_span *span;
@@ -69,6 +70,7 @@ struct tc_cache_results {
 	uint64_t waits_first;
 	const struct tc_profile *profile;
 	const struct tc_prof_table *per_loc, *per_rank;
+	const struct tc_rc_results *rc;   /* the root causes beyond the activities (format 5) */
 };
 /* Write the cache of t and r to f, a seekable file opened for writing,
  * positioned at 0.  false and *err on a write error (the caller removes the
@@ -97,11 +99,16 @@ struct tc_cache_wpart;
 struct tc_cache_wpart *tc_cache_write_begin(int fd, const struct tc_part *p, const struct tc_dist *d,
 					    const char *identity);
 bool tc_cache_write_end(struct tc_cache_wpart *c, const struct tc_cache_results *r, char **err);
-/* The stored wait states and profile of a trace opened from a cache, as
- * copies the caller owns (freed as computed ones are), each NULL when the
- * file has none.  False when a stored one is malformed (nothing set). */
-bool tc_cache_stored(const struct tc_trace *t, struct tc_waitstates **ws, struct tc_profile **profile,
-		     struct tc_prof_table **per_loc, struct tc_prof_table **per_rank);
+/* The stored results of a trace opened from a cache, as copies the caller
+ * owns (freed as computed ones are), each NULL when the file has none.
+ * False when a stored one is malformed (nothing set). */
+struct tc_cache_stored {
+	struct tc_waitstates *ws;
+	struct tc_profile *profile;
+	struct tc_prof_table *per_loc, *per_rank;
+	struct tc_rc_results *rc;
+};
+bool tc_cache_stored(const struct tc_trace *t, struct tc_cache_stored *out);
 /* A blob of a trace opened from a cache: its bytes (8-byte aligned, inside the
  * mapping, valid as long as the trace) and *size, or NULL. */
 const void *tc_cache_blob(const struct tc_trace *t, const char *name, size_t *size);

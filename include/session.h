@@ -16,6 +16,7 @@ struct tc_profile;
 struct tc_prof_table;
 struct tc_span;
 struct tc_rootcause;
+struct tc_rc_results;
 
 struct tc_session {
 	struct tc_trace *t;
@@ -28,6 +29,10 @@ struct tc_session {
 	struct tc_profile *profile;
 	struct tc_span *span;
 	struct tc_rootcause *rootcause;
+	/* the root causes beyond the activities when given (a cache stores them
+	 * since format 5): session_rootcause makes the activities and puts these
+	 * in (tc_rootcause_from) instead of computing them */
+	struct tc_rc_results *rc_stored;
 	/* the profile's per-location and per-rank tables when given (a replay over
 	 * parts, tracecomb-mpi); NULL: the report computes them from t */
 	struct tc_prof_table *prof_per_loc, *prof_per_rank;

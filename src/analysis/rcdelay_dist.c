@@ -143,8 +143,10 @@ static struct tc_rcdelay *sweep_at0(uint32_t N, const uint32_t *act_first, const
 		}
 		D->rank[r] = (struct tc_rc_drank){ cost[r], n, h };
 	}
-	free(wr), free(tmp), free(ws), free(wstart), free(wact), free(wfirst), free(xact), free(xval), free(cost);
-	free(in.ex_delay);
+	D->nexcess = nx, D->ex_act = xact, D->ex_excess = xval, D->ex_delay = in.ex_delay;
+	D->ex_outlier = xmalloc(nx + 1);
+	for (size_t k = 0; k < nx; k++) D->ex_outlier[k] = ex[k].outlier;
+	free(wr), free(tmp), free(ws), free(wstart), free(wact), free(wfirst), free(cost);
 	return D;
 }
 
@@ -223,5 +225,6 @@ void tc_rcdelay_free(struct tc_rcdelay *x)
 {
 	if (!x) return;
 	free(x->rank);
+	free(x->ex_act), free(x->ex_excess), free(x->ex_delay), free(x->ex_outlier);
 	free(x);
 }

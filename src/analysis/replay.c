@@ -191,6 +191,67 @@ void replay_join(const struct tc_dist *d, double *v, size_t n)
 	d->reduce(d->ctx, (uint64_t *)(void *)v, n, TC_DIST_SUM);   /* x + 0 of the bits is x */
 }
 
+/* The root causes as tc_rootcause_compute leaves them beyond the
+ * activities, from the replayed figures (process 0). */
+static struct tc_rc_results *results_of(const struct tc_rcexcess *X, const struct tc_rcdelay *D,
+					const struct tc_cpath *C)
+{
+	struct tc_rc_results *x = xcalloc(1, sizeof *x);
+	uint32_t N = X->nranks;
+	size_t arr = ((size_t)N + 1) * sizeof(double);
+	x->nranks = N, x->nctx = X->nctx, x->path_end_rank = C->end_rank;
+	x->ctx = xmalloc(((size_t)X->nctx + 1) * sizeof *x->ctx);
+	memcpy(x->ctx, X->ctx, (size_t)X->nctx * sizeof *x->ctx);
+	x->noise_floor = X->noise_floor, x->compute_spread = X->compute_spread, x->stall_min = X->stall_min;
+	x->n_compute = X->n_compute, x->n_compute_stalls = X->n_compute_stalls;
+	x->n_mpi = X->n_mpi, x->n_mpi_stalls = X->n_mpi_stalls;
+	x->stall_ranks_compute = X->stall_ranks_compute, x->stall_ranks_mpi = X->stall_ranks_mpi;
+	x->stall_pairs_mpi = X->stall_pairs_mpi;
+	x->compute_stall_height = X->compute_stall_height, x->compute_stall_share = X->compute_stall_share;
+	x->compute_stall_rate_q1 = X->compute_stall_rate_q1;
+	x->typical_compute_s = X->typical_compute_s, x->typical_mpi_s = X->typical_mpi_s;
+	x->total_wait = X->total_wait, x->unattributed = D->unattributed, x->path_len = C->length;
+	memcpy(x->share, C->share, sizeof x->share);
+	x->wait_s = xmalloc(arr), x->delay_cost = xmalloc(arr);
+	for (uint32_t r = 0; r < N; r++) x->wait_s[r] = X->rank[r].wait_s, x->delay_cost[r] = D->rank[r].delay_cost;
+	x->path_compute_excess = xmalloc(arr), x->path_mpi_excess = xmalloc(arr);
+	memcpy(x->path_compute_excess, C->compute_excess, (size_t)N * sizeof(double));
+	memcpy(x->path_mpi_excess, C->mpi_excess, (size_t)N * sizeof(double));
+	size_t n = x->nexcess = D->nexcess;
+	x->ex_act = xmalloc((n + 1) * sizeof *x->ex_act), x->ex_outlier = xmalloc(n + 1);
+	x->ex_excess = xmalloc((n + 1) * sizeof *x->ex_excess), x->ex_delay = xmalloc((n + 1) * sizeof *x->ex_delay);
+	memcpy(x->ex_act, D->ex_act, n * sizeof *x->ex_act), memcpy(x->ex_outlier, D->ex_outlier, n);
+	memcpy(x->ex_excess, D->ex_excess, n * sizeof *x->ex_excess);
+	memcpy(x->ex_delay, D->ex_delay, n * sizeof *x->ex_delay);
+	x->npath = C->n;
+	x->path = xmalloc((C->n + 1) * sizeof *x->path);
+	memcpy(x->path, C->piece, C->n * sizeof *x->path);
+	return x;
+}
+
+/* The root causes replayed within span sp, the messages exchanged in m:
+ * the wait/own rows, contexts, typical values and excess, delay costs and
+ * path into out (process 0's), and out->rc assembled from them. */
+static void replay_rootcause(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
+			     const struct replay_msgx *m, struct tc_replay *out)
+{
+	struct rc_dacts acts;
+	struct rc_dkeys *keys = rc_dkeys_new(p, d, m);
+	out->rcwait = rc_wait_dist(p, d, sp, m, &acts, keys);
+	struct tc_rc_ctx *table;
+	uint32_t nctx;
+	double scale_bin[TC_RC_SCALE_BINS];
+	out->rcctx = rc_dkeys_finish(keys, d, &acts, &table, &nctx, scale_bin);
+	struct rc_dexcess dx;
+	out->rcexcess = rc_excess_dist(p, d, sp, m, &acts, table, nctx, scale_bin, &dx);
+	free(table);
+	out->rcdelay = rc_delay_dist(p, d, &acts, &dx);
+	out->cpath = rc_cpath_dist(p, d, sp, m->rank_first, &acts, dx.excess);
+	rc_dexcess_free(&dx);
+	rc_dacts_free(&acts);
+	if (out->rcexcess) out->rc = results_of(out->rcexcess, out->rcdelay, out->cpath);
+}
+
 void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t longest, struct tc_replay *out)
 {
 	*out = (struct tc_replay){ 0 };
@@ -200,25 +261,13 @@ void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t long
 	replay_msgx_get(p, d, &m);
 	out->waitstates = replay_waitstates(p, d, longest, &m, NULL, NULL);
 	struct tc_span *sp = tc_span_dist(p, d, false);
-	struct rc_dacts acts;
-	struct rc_dkeys *keys = rc_dkeys_new(p, d, &m);
-	out->rcwait = rc_wait_dist(p, d, sp, &m, &acts, keys);
-	struct tc_rc_ctx *table;
-	uint32_t nctx;
-	double scale_bin[TC_RC_SCALE_BINS];
-	out->rcctx = rc_dkeys_finish(keys, d, &acts, &table, &nctx, scale_bin);
-	struct rc_dexcess dx;
-	out->rcexcess = rc_excess_dist(p, d, sp, &m, &acts, table, nctx, scale_bin, &dx);
-	free(table);
-	out->rcdelay = rc_delay_dist(p, d, &acts, &dx);
-	out->cpath = rc_cpath_dist(p, d, sp, m.rank_first, &acts, dx.excess);
-	rc_dexcess_free(&dx);
+	replay_rootcause(p, d, sp, &m, out);
 	replay_msgx_free(&m);
-	rc_dacts_free(&acts);
 	tc_span_free(sp);
 }
 
-void tc_replay_for_cache(const struct tc_part *p, const struct tc_dist *d, struct tc_replay *out)
+void tc_replay_for_cache(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp, bool rc,
+			 struct tc_replay *out)
 {
 	*out = (struct tc_replay){ 0 };
 	out->profile = tc_profile_dist(p, d);
@@ -226,6 +275,12 @@ void tc_replay_for_cache(const struct tc_part *p, const struct tc_dist *d, struc
 	struct replay_msgx m;
 	replay_msgx_get(p, d, &m);
 	out->waitstates = replay_waitstates(p, d, TC_REPLAY_LONGEST, &m, &out->mine, &out->nmine);
+	if (rc) {
+		replay_rootcause(p, d, sp, &m, out);
+		tc_rcwait_free(out->rcwait), tc_rcctx_free(out->rcctx), tc_rcexcess_free(out->rcexcess);
+		tc_rcdelay_free(out->rcdelay), tc_cpath_free(out->cpath);
+		out->rcwait = NULL, out->rcctx = NULL, out->rcexcess = NULL, out->rcdelay = NULL, out->cpath = NULL;
+	}
 	replay_msgx_free(&m);
 	out->mine_first = out->nmine;
 	d->exscan(d->ctx, &out->mine_first, 1, TC_DIST_SUM);

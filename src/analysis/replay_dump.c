@@ -179,6 +179,7 @@ void tc_replay_free(struct tc_replay *r)
 	tc_rcexcess_free(r->rcexcess);
 	tc_rcdelay_free(r->rcdelay);
 	tc_cpath_free(r->cpath);
+	tc_rc_results_free(r->rc);
 	free(r->mine);
 	*r = (struct tc_replay){ 0 };
 }

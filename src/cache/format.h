@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "analysis_rootcause.h"
 #include "cache.h"
 
 #define TC_CACHE_ALIGN 64
@@ -32,6 +33,12 @@ enum tc_cache_sec {
 			 * TC_WAIT_REC bytes in (rank, call) order; each process writes its ranks' counts and records */
 	CS_PROFILE,     /* struct tc_profile (pointers zero), its regions, then the per-location and
 			 * per-rank tables (uint64_t n, struct tc_prof_cell[n] each); or empty */
+	CS_RCAUSE,      /* the root causes beyond the activities (struct tc_rc_results): struct
+	                   tc_cache_rc, the contexts (struct tc_rc_ctx[nctx], padding zero), wait_s,
+	                   delay_cost, path_compute_excess, path_mpi_excess (double[nranks] each),
+	                   the activities with excess (uint32_t act[n], float excess[n], float
+	                   delay[n], uint8_t outlier[n]), the path (TC_PIECE_REC bytes per
+	                   piece: act, kind, start, end); or empty */
 	CS_BLOBS,       /* the layers above's own results: struct tc_cache_blob_ent[n], then the bytes */
 	CS_RANKS,       /* struct tc_rank[nranks] */
 	CS_LOCS,        /* struct tc_loc[nlocs] */
@@ -99,6 +106,22 @@ bool tc_cache_finish_file(int fd, struct tc_cache_header *h, const uint64_t *sum
  * of struct tc_wait).  Written by write.c put_waits, read by open.c copy_ws. */
 #define TC_WAIT_REC 21
 #define TC_WAITS_HEAD(nranks) (((uint64_t)(nranks) * 4 + TC_CACHE_ALIGN - 1) / TC_CACHE_ALIGN * TC_CACHE_ALIGN)
+
+/* CS_RCAUSE's head: the counts and run-level figures of struct
+ * tc_rc_results, every field 8 bytes. */
+struct tc_cache_rc {
+	uint64_t nranks, nctx, nexcess, npath, path_end_rank;
+	uint64_t n_compute, n_compute_stalls, n_mpi, n_mpi_stalls;
+	uint64_t stall_ranks_compute, stall_ranks_mpi, stall_pairs_mpi;
+	double noise_floor, compute_spread, stall_min, compute_stall_height, compute_stall_share;
+	double compute_stall_rate_q1, typical_compute_s, typical_mpi_s, total_wait, unattributed, path_len;
+	double share[TC_CP_NKINDS];
+};
+
+/* A path piece in CS_RCAUSE: act (uint32_t), kind (one byte), start, end
+ * (uint64_t), no padding: its rank and excess follow from the activities
+ * (tc_rootcause_from; the cache-size budget). */
+#define TC_PIECE_REC 21
 
 /* One named blob of CS_BLOBS (tc_cache_blob). */
 struct tc_cache_blob_ent { char name[48]; uint64_t off, size; };   /* off: from the section's start */

@@ -21,7 +21,8 @@
 	X(struct tc_node) X(struct tc_steps) X(struct tc_cev) X(struct tc_partition)            \
 	X(struct tc_step_sum) X(struct tc_slot) X(struct tc_span) X(void *) X(struct tc_cache_header)   \
 	X(struct tc_cache_blob_ent) X(struct tc_waitstates) X(struct tc_wait) X(struct tc_profile)     \
-	X(struct tc_prof_region) X(struct tc_prof_cell)
+	X(struct tc_prof_region) X(struct tc_prof_cell) X(struct tc_rc_ctx) X(struct tc_cp_piece)       \
+	X(struct tc_cache_rc)
 
 void tc_cache_layout_text(char *buf, size_t n)
 {

@@ -18,7 +18,7 @@
 
 const char *const tc_cache_sec_names[CS_COUNT] = {
 	"identity", "calls", "ops", "messages of ops", "samples", "transfers", "messages", "collectives",
-	"collective members", "comm members", "steps events", "steps arrays", "steps", "span", "wait states", "waits", "profile", "blobs", "ranks", "locations",
+	"collective members", "comm members", "steps events", "steps arrays", "steps", "span", "wait states", "waits", "profile", "root causes", "blobs", "ranks", "locations",
 	"nodes", "regions", "comms", "metrics", "warnings", "trace", "strings",
 };
 
@@ -269,11 +269,76 @@ static struct tc_prof_table *copy_cells(const char **at, const char *end, uint32
 	return pt;
 }
 
-bool tc_cache_stored(const struct tc_trace *t, struct tc_waitstates **ws, struct tc_profile **profile,
-		     struct tc_prof_table **per_loc, struct tc_prof_table **per_rank)
+/* n items of size bytes at *at (advanced past them), copied; NULL and *bad
+ * when they overrun end. */
+static void *take(const char **at, const char *end, uint64_t n, size_t size, bool *bad)
+{
+	if (n > (uint64_t)(end - *at) / size) return *bad = true, NULL;
+	void *p = xmalloc((size_t)n * size + 1);
+	memcpy(p, *at, (size_t)n * size);
+	*at += (size_t)n * size;
+	return p;
+}
+
+/* The stored root causes (format.h, CS_RCAUSE): NULL when absent or
+ * malformed (*bad); their activity indices are checked against the
+ * activities when they are put in (tc_rootcause_from), which also gives the
+ * path pieces their ranks and excess. */
+static struct tc_rc_results *copy_rc(const struct reader *r, const struct tc_trace *t, bool *bad)
+{
+	const struct tc_cache_section *s = &r->h->sec[CS_RCAUSE];
+	if (!s->size) return NULL;
+	const char *at = r->base + s->off, *end = at + s->size;
+	struct tc_cache_rc h;
+	if (s->size < sizeof h) return *bad = true, NULL;
+	memcpy(&h, at, sizeof h);
+	at += sizeof h;
+	if (h.nranks != t->nranks || h.nctx > UINT32_MAX || (h.path_end_rank >= t->nranks && h.path_end_rank != TC_NONE))
+		return *bad = true, NULL;
+	struct tc_rc_results *x = xcalloc(1, sizeof *x);
+	x->nranks = (uint32_t)h.nranks, x->nctx = (uint32_t)h.nctx, x->path_end_rank = (uint32_t)h.path_end_rank;
+	x->nexcess = h.nexcess, x->npath = h.npath;
+	x->n_compute = h.n_compute, x->n_compute_stalls = h.n_compute_stalls;
+	x->n_mpi = h.n_mpi, x->n_mpi_stalls = h.n_mpi_stalls;
+	x->stall_ranks_compute = (uint32_t)h.stall_ranks_compute, x->stall_ranks_mpi = (uint32_t)h.stall_ranks_mpi;
+	x->stall_pairs_mpi = (uint32_t)h.stall_pairs_mpi;
+	x->noise_floor = h.noise_floor, x->compute_spread = h.compute_spread, x->stall_min = h.stall_min;
+	x->compute_stall_height = h.compute_stall_height, x->compute_stall_share = h.compute_stall_share;
+	x->compute_stall_rate_q1 = h.compute_stall_rate_q1;
+	x->typical_compute_s = h.typical_compute_s, x->typical_mpi_s = h.typical_mpi_s;
+	x->total_wait = h.total_wait, x->unattributed = h.unattributed, x->path_len = h.path_len;
+	memcpy(x->share, h.share, sizeof x->share);
+	x->ctx = take(&at, end, h.nctx, sizeof *x->ctx, bad);
+	x->wait_s = take(&at, end, h.nranks, sizeof(double), bad);
+	x->delay_cost = take(&at, end, h.nranks, sizeof(double), bad);
+	x->path_compute_excess = take(&at, end, h.nranks, sizeof(double), bad);
+	x->path_mpi_excess = take(&at, end, h.nranks, sizeof(double), bad);
+	x->ex_act = take(&at, end, h.nexcess, sizeof *x->ex_act, bad);
+	x->ex_excess = take(&at, end, h.nexcess, sizeof *x->ex_excess, bad);
+	x->ex_delay = take(&at, end, h.nexcess, sizeof *x->ex_delay, bad);
+	x->ex_outlier = take(&at, end, h.nexcess, 1, bad);
+	unsigned char *pk = take(&at, end, h.npath, TC_PIECE_REC, bad);
+	if (!*bad && at != end) *bad = true;
+	x->path = xcalloc((size_t)(*bad ? 0 : h.npath) + 1, sizeof *x->path);
+	for (size_t k = 0; !*bad && k < x->npath; k++) {
+		struct tc_cp_piece *p = &x->path[k];
+		const unsigned char *z = pk + k * TC_PIECE_REC;
+		memcpy(&p->act, z, 4), p->kind = z[4], memcpy(&p->start, z + 5, 8), memcpy(&p->end, z + 13, 8);
+		p->rank = TC_NONE;   /* tc_rootcause_from: from the activities, with the excess */
+		if (p->kind >= TC_CP_NKINDS || p->end < p->start) *bad = true;
+	}
+	free(pk);
+	if (*bad) {
+		tc_rc_results_free(x);
+		return NULL;
+	}
+	return x;
+}
+
+bool tc_cache_stored(const struct tc_trace *t, struct tc_cache_stored *out)
 {
 	struct reader r;
-	*ws = NULL, *profile = NULL, *per_loc = NULL, *per_rank = NULL;
+	*out = (struct tc_cache_stored){ 0 };
 	if (!mapped_reader(t, &r)) return true;
 	bool bad = false;
 	struct tc_waitstates *w = copy_ws(&r, t, &bad);
@@ -299,11 +364,13 @@ bool tc_cache_stored(const struct tc_trace *t, struct tc_waitstates **ws, struct
 			pr = bad ? NULL : copy_cells(&at, end, t->nranks, t->nregions, &bad);
 		}
 	} else if (s->size) bad = true;
+	struct tc_rc_results *rc = bad ? NULL : copy_rc(&r, t, &bad);
 	if (bad) {
 		tc_waitstates_free(w), tc_profile_free(p), tc_prof_table_free(pl), tc_prof_table_free(pr);
+		tc_rc_results_free(rc);
 		return false;
 	}
-	*ws = w, *profile = p, *per_loc = pl, *per_rank = pr;
+	*out = (struct tc_cache_stored){ w, p, pl, pr, rc };
 	return true;
 }
 

@@ -348,6 +348,49 @@ static void write_profile(struct writer *w, const struct tc_cache_results *res)
 	sec_end(w);
 }
 
+/* The root causes beyond the activities (format.h, CS_RCAUSE): the head,
+ * the contexts with their padding zero, the per-rank sums, the activities
+ * with excess, the path pieces packed. */
+static void write_rcause(struct writer *w, const struct tc_rc_results *x)
+{
+	sec_begin(w, CS_RCAUSE, root(w));
+	if (x) {
+		struct tc_cache_rc h = {
+			x->nranks, x->nctx, x->nexcess, x->npath, x->path_end_rank, x->n_compute, x->n_compute_stalls,
+			x->n_mpi, x->n_mpi_stalls, x->stall_ranks_compute, x->stall_ranks_mpi, x->stall_pairs_mpi,
+			x->noise_floor, x->compute_spread, x->stall_min, x->compute_stall_height, x->compute_stall_share,
+			x->compute_stall_rate_q1, x->typical_compute_s, x->typical_mpi_s, x->total_wait, x->unattributed,
+			x->path_len, { 0 } };
+		memcpy(h.share, x->share, sizeof h.share);
+		put(w, &h, sizeof h);
+		for (uint32_t c = 0; c < x->nctx; c++) {
+			const struct tc_rc_ctx *a = &x->ctx[c];
+			struct tc_rc_ctx z;
+			memset(&z, 0, sizeof z);
+			z.key = a->key, z.coarse = a->coarse, z.place = a->place, z.work = a->work, z.n = a->n;
+			z.nranks = a->nranks, z.region = a->region, z.kind = a->kind, z.inter = a->inter;
+			z.size_bucket = a->size_bucket, z.quiet = a->quiet, z.typical = a->typical, z.median = a->median;
+			z.mad = a->mad, z.threshold = a->threshold, z.full_median = a->full_median;
+			z.full_threshold = a->full_threshold;
+			put(w, &z, sizeof z);
+		}
+		size_t arr = (size_t)x->nranks * sizeof(double);
+		put(w, x->wait_s, arr), put(w, x->delay_cost, arr);
+		put(w, x->path_compute_excess, arr), put(w, x->path_mpi_excess, arr);
+		put(w, x->ex_act, x->nexcess * sizeof *x->ex_act);
+		put(w, x->ex_excess, x->nexcess * sizeof *x->ex_excess);
+		put(w, x->ex_delay, x->nexcess * sizeof *x->ex_delay);
+		put(w, x->ex_outlier, x->nexcess);
+		for (size_t k = 0; k < x->npath; k++) {
+			const struct tc_cp_piece *a = &x->path[k];
+			unsigned char z[TC_PIECE_REC];
+			memcpy(z, &a->act, 4), z[4] = a->kind, memcpy(z + 5, &a->start, 8), memcpy(z + 13, &a->end, 8);
+			put(w, z, sizeof z);
+		}
+	}
+	sec_end(w);
+}
+
 /* The blobs: a table of names and offsets, then each blob 64-byte aligned. */
 static void write_blobs(struct writer *w, const struct tc_cache_blob *b, size_t n)
 {
@@ -497,6 +540,7 @@ static void write_results(struct writer *w, const struct tc_cache_results *res)
 	write_span(w, res->span, w->p->t->nranks);
 	write_ws(w, res->ws, w->p->t->nranks);
 	write_profile(w, res);
+	write_rcause(w, res->rc);
 	write_blobs(w, res->blobs, res->nblobs);
 }
 

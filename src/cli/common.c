@@ -62,10 +62,8 @@ struct tc_session *cli_cache_session(const char *anchor, const struct cli_cache 
 	enum tc_cache_status rc = ident ? tc_cache_open(path, ident, anchor, v, &t, &st, &span, &err) : TC_CACHE_ABSENT;
 	static const char *const what[] = { "", "no such file", "stale", "corrupt" };
 	struct tc_session *s = NULL;
-	struct tc_waitstates *ws = NULL;
-	struct tc_profile *prof = NULL;
-	struct tc_prof_table *per_loc = NULL, *per_rank = NULL;
-	if (rc == TC_CACHE_OK && !tc_cache_stored(t, &ws, &prof, &per_loc, &per_rank)) {
+	struct tc_cache_stored got = { 0 };
+	if (rc == TC_CACHE_OK && !tc_cache_stored(t, &got)) {
 		tc_steps_free(st);
 		tc_span_free(span);
 		tc_trace_free(t);
@@ -77,10 +75,11 @@ struct tc_session *cli_cache_session(const char *anchor, const struct cli_cache 
 		s = session_new(t);
 		s->steps = st;
 		s->span = span;
-		s->waitstates = ws;   /* stored since format 4: not computed again */
-		s->profile = prof;
-		s->prof_per_loc = per_loc;
-		s->prof_per_rank = per_rank;
+		s->waitstates = got.ws;   /* stored since format 4: not computed again */
+		s->profile = got.profile;
+		s->prof_per_loc = got.per_loc;
+		s->prof_per_rank = got.per_rank;
+		s->rc_stored = got.rc;    /* since format 5 */
 		for (size_t i = 0; i < nkv; i++) session_set_opt(s, kv[i]);
 		size_t n = 0;   /* a cache without the steps says so, and why when it knows (tracecomb-mpi over its bound) */
 		const char *no = st ? NULL : tc_cache_blob(t, TC_CACHE_NOTE_BLOB, &n);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "analysis_profile.h"
+#include "analysis_rootcause.h"
 #include "analysis_waitstate.h"
 #include "cache.h"
 #include "cli.h"
@@ -84,11 +85,15 @@ static int write_cache(struct tc_session *s, const char *path, bool force, const
 	res.profile = session_profile(s);
 	struct tc_prof_table *pl = tc_profile_locations(s->t), *pr = tc_profile_ranks(s->t, pl);
 	res.per_loc = pl, res.per_rank = pr;
+	/* and the root causes beyond their activities (format 5) */
+	struct tc_rc_results *rcx = tc_rc_results_of(session_rootcause(s));
+	res.rc = rcx;
 	char *err = NULL;
 	double t0 = tc_now();
 	bool ok = tc_cache_write(o.f, s->t, &res, ident, &err);
 	sb_free(&blob);
 	tc_prof_table_free(pl), tc_prof_table_free(pr);
+	tc_rc_results_free(rcx);
 	long size = ok && fseek(o.f, 0, SEEK_END) == 0 ? ftell(o.f) : -1;
 	if (!ok) {   /* a full disk: no file, no temporary left */
 		fprintf(stderr, "tracecomb: %s: write failed: %s\n", path, err);
@@ -102,7 +107,7 @@ static int write_cache(struct tc_session *s, const char *path, bool force, const
 		uint64_t model = tc_trace_bytes(s->t);
 		fmt_bytes(b1, sizeof b1, (uint64_t)size);
 		fmt_bytes(b2, sizeof b2, model);
-		printf("prep: wrote %s: %s (the model %s in memory: %.2fx), the logical steps, span, lateness summary, wait states and profile stored; written in %.2f s\n",
+		printf("prep: wrote %s: %s (the model %s in memory: %.2fx), the logical steps, span, lateness summary, wait states, profile and root causes stored; written in %.2f s\n",
 		       path, b1, b2, model ? (double)size / (double)model : 0.0, tc_now() - t0);
 	}
 	return rc;

@@ -218,12 +218,13 @@ static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *
 	if (M->rank == 0 && rc) out_discard(out);
 	if (M->rank == 0 && !rc) {
 		tmp_path = NULL;
+		const char *what = R.res.rc ? "wait states, profile and root causes" : "wait states and profile";
 		if (!(rc = cli_out_close(out)) && R.g.stored)
-			printf("prep: wrote %s (%d processes): the model, span, logical steps, lateness summary, wait states and profile stored\n",
-			       o->out, M->size);
+			printf("prep: wrote %s (%d processes): the model, span, logical steps, lateness summary, %s stored\n",
+			       o->out, M->size, what);
 		else if (!rc)
-			printf("prep: wrote %s (%d processes): the model, span, wait states and profile stored; %s: computed when it is opened\n",
-			       o->out, M->size, R.note);
+			printf("prep: wrote %s (%d processes): the model, span, %s stored; %s: computed when it is opened\n",
+			       o->out, M->size, what, R.note);
 	}
 	tc_mpi_results_free(&R);
 	return rc;

@@ -1,7 +1,8 @@
 /* results.c — what tracecomb-mpi prep -o stores beside the model, as a
  * serial `tracecomb prep` does (docs/scale.md "The logical steps in the
  * cache"): the application span (each process marks its ranks, a few
- * reductions), the profile and wait states replayed over the parts, the
+ * reductions), the profile, wait states and root causes replayed over the
+ * parts, the
  * logical steps (the communication skeleton gathered to process 0 when it
  * fits --steps-bound, the serial code run there) and the logical view's
  * lateness summary made from them.  Over the bound the steps
@@ -15,14 +16,19 @@
 #include "session.h"
 #include "ui.h"
 
-/* What the --opt values make of the stored results: the steps' options and
- * whether the span is the whole trace (as a session given them computes). */
-static void stored_opts(struct tc_mpi *M, const char *const *kv, size_t n, struct tc_steps_opts *o, bool *span_all)
+/* What the --opt values make of the stored results: the steps' options,
+ * whether the span is the whole trace (as a session given them computes)
+ * and whether the root causes take the default options (the replay's: else
+ * they are not stored, and the opener computes them with the options). */
+static void stored_opts(struct tc_mpi *M, const char *const *kv, size_t n, struct tc_steps_opts *o, bool *span_all,
+			bool *rc_default)
 {
 	struct tc_session *s = session_new(M->part.t);
 	for (size_t i = 0; i < n; i++) session_set_opt(s, kv[i]);
 	session_steps_opts(s, o);
 	*span_all = !strcmp(session_opt(s, "span", "app"), "all");
+	*rc_default = !session_opt(s, "rc_mad_k", NULL) && !session_opt(s, "rc_median_frac", NULL) &&
+		      !session_opt(s, "rc_floor_s", NULL);
 	s->t = NULL;   /* the part's */
 	session_free(s);
 }
@@ -49,13 +55,15 @@ static char *not_stored(const struct tc_steps_dist *g)
 			 "process, over --steps-bound %s", need, bound);
 }
 
-/* The profile and wait states replayed over the parts while they are whole,
- * for the file: process 0 stores the reduced results, every process its
- * own ranks' waits (docs/scale.md, "Replayed results in the cache"). */
-static void store_replay(struct tc_mpi *M, struct tc_mpi_results *R)
+/* The profile, wait states and root causes replayed over the parts while
+ * they are whole, for the file: process 0 stores the reduced results, every
+ * process its own ranks' waits (docs/scale.md, "Replayed results in the
+ * cache"). */
+static void store_replay(struct tc_mpi *M, struct tc_mpi_results *R, bool rc)
 {
 	double t0 = tc_usage().cpu, peak = (double)tc_peak_rss();
-	tc_replay_for_cache(&M->part, &M->dist, &R->rep);
+	tc_replay_for_cache(&M->part, &M->dist, R->span, rc, &R->rep);
+	R->res.rc = R->rep.rc;
 	R->res.ws = R->rep.waitstates;
 	R->res.waits = R->rep.mine, R->res.nwaits = R->rep.nmine, R->res.waits_first = R->rep.mine_first;
 	R->res.profile = R->rep.profile;
@@ -68,13 +76,13 @@ void tc_mpi_results_begin(struct tc_mpi *M, uint64_t bound, const char *const *o
 			  struct tc_mpi_results *R)
 {
 	*R = (struct tc_mpi_results){ .res.blobs = R->blobs };
-	store_replay(M, R);   /* first: its CPU and peak are the replay's, not the steps' */
-	double t0 = tc_usage().cpu;
-	R->peak0 = (double)tc_peak_rss();
-	bool span_all;
-	stored_opts(M, opts, nopts, &R->o, &span_all);
+	bool span_all, rc;
+	stored_opts(M, opts, nopts, &R->o, &span_all, &rc);
 	R->span = tc_span_dist(&M->part, &M->dist, span_all);
 	R->res.span = R->span;
+	store_replay(M, R, rc);   /* first but for the span: its CPU and peak are the replay's, not the steps' */
+	double t0 = tc_usage().cpu;
+	R->peak0 = (double)tc_peak_rss();
 	R->skel = tc_steps_dist_pack(&M->part, &M->dist, &R->o, bound, &R->g);
 	R->cpu = tc_usage().cpu - t0;
 }

@@ -17,7 +17,14 @@ const struct tc_rootcause *session_rootcause(struct tc_session *s)
 		o.mad_k = session_opt_num(s, "rc_mad_k", o.mad_k);
 		o.median_frac = session_opt_num(s, "rc_median_frac", o.median_frac);
 		o.floor_min = session_opt_num(s, "rc_floor_s", o.floor_min);
-		s->rootcause = tc_rootcause_compute(s->t, session_span(s), &o);
+		/* stored (a cache): the activities made again, the rest put in; one
+		 * that does not fit them is dropped and the rest computed */
+		if (s->rc_stored) s->rootcause = tc_rootcause_from(s->t, session_span(s), &o, s->rc_stored);
+		if (!s->rootcause) {
+			tc_rc_results_free(s->rc_stored);
+			s->rc_stored = NULL;
+			s->rootcause = tc_rootcause_compute(s->t, session_span(s), &o);
+		}
 	}
 	return s->rootcause;
 }

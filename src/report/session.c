@@ -71,6 +71,7 @@ void session_free(struct tc_session *s)
 	tc_latency_free(s->latency);
 	tc_verdicts_free(s->verdicts);
 	tc_rootcause_free(s->rootcause);
+	tc_rc_results_free(s->rc_stored);
 	tc_span_free(s->span);
 	for (size_t i = 0; i < s->opts.n; i++) free(s->opts.a[i]);
 	VEC_FREE(s->opts);

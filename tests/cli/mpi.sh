@@ -57,15 +57,15 @@ cached() {
 # byte, the one `tracecomb prep` wrote (SERIAL) but for the wall-clock load
 # times in struct tc_trace (its section, CS_TRACE) and the checksums that
 # cover them (the header's last two words, the table from sums_off): the
-# same model, span, steps and summary, laid out alike.  Offsets from
-# src/cache/format.h (format 4, 27 sections): sec[s] = {off, size, chunk0} at
-# 56 + 24 s, CS_TRACE = 25, sums_off at 704, the header's checksums at 720..735.
+# same model, span, steps, summary and results, laid out alike.  Offsets from
+# src/cache/format.h (format 5, 28 sections): sec[s] = {off, size, chunk0} at
+# 56 + 24 s, CS_TRACE = 26, sums_off at 728, the header's checksums at 744..759.
 samefile() {
 	u8() { od -An -t u8 -j "$1" -N 8 "$2" | tr -d ' '; }
-	a=$(u8 $((56 + 25 * 24)) "$4"); z=$((a + $(u8 $((56 + 25 * 24 + 8)) "$4"))); sums=$(u8 704 "$4")
+	a=$(u8 $((56 + 26 * 24)) "$4"); z=$((a + $(u8 $((56 + 26 * 24 + 8)) "$4"))); sums=$(u8 728 "$4")
 	if [ "$(wc -c <"$3")" != "$(wc -c <"$4")" ]; then notok "$1 file P=$2" "size $(wc -c <"$4"), prep's $(wc -c <"$3")"; return; fi
 	at=$(cmp -l "$3" "$4" | awk -v a="$a" -v z="$z" -v s="$sums" \
-		'{ o = $1 - 1; if (!((o >= 720 && o < 736) || (o >= a && o < z) || o >= s)) { print o; exit } }')
+		'{ o = $1 - 1; if (!((o >= 744 && o < 760) || (o >= a && o < z) || o >= s)) { print o; exit } }')
 	if [ -z "$at" ]; then ok "$1 file P=$2"; else notok "$1 file P=$2" "differs from prep's at byte $at"; fi
 }
 
@@ -187,7 +187,7 @@ if [ -f "$T/traces.otf2" ]; then
 	rc=$?
 	files=$(cd "$out" && ls -A | tr '\n' ' ')
 	[ $rc = 0 ] && [ "$files" = "s.tcc " ]; verdict "prep-o files"
-	check "prep-o says" grep -qx "prep: wrote $out/s.tcc (3 processes): the model, span, logical steps, lateness summary, wait states and profile stored" "$TMPD/log"
+	check "prep-o says" grep -qx "prep: wrote $out/s.tcc (3 processes): the model, span, logical steps, lateness summary, wait states, profile and root causes stored" "$TMPD/log"
 
 	# over --steps-bound (a tiny one): the steps are not stored, prep says so
 	# in one line, the opener says why, and every output is still the archive's
@@ -197,7 +197,7 @@ if [ -f "$T/traces.otf2" ]; then
 	for P in 2 3; do
 		rm -f "$TMPD/c.tcc"
 		$MPIRUN -np $P "$MPI_BIN" prep "$T" -o "$TMPD/c.tcc" --steps-bound 1K >"$TMPD/log" 2>&1
-		check "steps-bound P=$P says" grep -qx "prep: wrote $TMPD/c.tcc ($P processes): the model, span, wait states and profile stored; $why: computed when it is opened" "$TMPD/log"
+		check "steps-bound P=$P says" grep -qx "prep: wrote $TMPD/c.tcc ($P processes): the model, span, wait states, profile and root causes stored; $why: computed when it is opened" "$TMPD/log"
 		got=$(sed -n 's/.*; \(the logical steps not stored by .*\): computed when it is opened$/\1/p' "$TMPD/log")
 		cached "steps-bound" $P "$T" "$TMPD/c.tcc" "${got:-?}"
 	done

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis_rootcause.h"
 #include "read.h"
 #include "testkit.h"
 
@@ -56,4 +57,55 @@ char *tk_node_ranks(const struct tc_phase_clusters *ph, uint32_t node)
 	fmt_ranges(&b, v, ph->nodes[node].size);
 	free(v);
 	return sb_detach(&b);
+}
+
+#define DIFF(what)                                              \
+	do {                                                    \
+		fprintf(stderr, "rc results differ: %s\n", what); \
+		return false;                                   \
+	} while (0)
+
+static bool same_ctx(const struct tc_rc_ctx *x, const struct tc_rc_ctx *y)
+{
+	return x->key == y->key && x->coarse == y->coarse && x->place == y->place && x->work == y->work &&
+	       x->n == y->n && x->nranks == y->nranks && x->region == y->region && x->kind == y->kind &&
+	       x->inter == y->inter && x->size_bucket == y->size_bucket && x->quiet == y->quiet &&
+	       x->typical == y->typical && !memcmp(&x->median, &y->median, 8) && !memcmp(&x->mad, &y->mad, 8) &&
+	       !memcmp(&x->threshold, &y->threshold, 8) && !memcmp(&x->full_median, &y->full_median, 8) &&
+	       !memcmp(&x->full_threshold, &y->full_threshold, 8);
+}
+
+bool tk_same_rc_results(const struct tc_rc_results *a, const struct tc_rc_results *b)
+{
+	if (a->nranks != b->nranks || a->nctx != b->nctx || a->nexcess != b->nexcess || a->npath != b->npath ||
+	    a->path_end_rank != b->path_end_rank)
+		DIFF("counts");
+	for (uint32_t c = 0; c < a->nctx; c++)
+		if (!same_ctx(&a->ctx[c], &b->ctx[c])) DIFF("a context");
+	double fa[] = { a->noise_floor, a->compute_spread, a->stall_min, a->compute_stall_height, a->compute_stall_share,
+			a->compute_stall_rate_q1, a->typical_compute_s, a->typical_mpi_s, a->total_wait, a->unattributed,
+			a->path_len };
+	double fb[] = { b->noise_floor, b->compute_spread, b->stall_min, b->compute_stall_height, b->compute_stall_share,
+			b->compute_stall_rate_q1, b->typical_compute_s, b->typical_mpi_s, b->total_wait, b->unattributed,
+			b->path_len };
+	if (memcmp(fa, fb, sizeof fa) || memcmp(a->share, b->share, sizeof a->share)) DIFF("a run-level figure");
+	if (a->n_compute != b->n_compute || a->n_compute_stalls != b->n_compute_stalls || a->n_mpi != b->n_mpi ||
+	    a->n_mpi_stalls != b->n_mpi_stalls || a->stall_ranks_compute != b->stall_ranks_compute ||
+	    a->stall_ranks_mpi != b->stall_ranks_mpi || a->stall_pairs_mpi != b->stall_pairs_mpi)
+		DIFF("a count");
+	size_t arr = a->nranks * sizeof(double);
+	if (memcmp(a->wait_s, b->wait_s, arr) || memcmp(a->delay_cost, b->delay_cost, arr) ||
+	    memcmp(a->path_compute_excess, b->path_compute_excess, arr) || memcmp(a->path_mpi_excess, b->path_mpi_excess, arr))
+		DIFF("a per-rank sum");
+	size_t n = a->nexcess;
+	if (memcmp(a->ex_act, b->ex_act, n * 4) || memcmp(a->ex_excess, b->ex_excess, n * 4) ||
+	    memcmp(a->ex_delay, b->ex_delay, n * 4) || memcmp(a->ex_outlier, b->ex_outlier, n))
+		DIFF("an activity with excess");
+	for (size_t k = 0; k < a->npath; k++) {
+		const struct tc_cp_piece *x = &a->path[k], *y = &b->path[k];
+		if (x->start != y->start || x->end != y->end || x->rank != y->rank || x->act != y->act || x->kind != y->kind ||
+		    memcmp(&x->excess, &y->excess, 8))
+			DIFF("a path piece");
+	}
+	return true;
 }

@@ -17,4 +17,10 @@ struct tc_trace *tk_load(const char *name, int threads);
 /* The member ranks of a dendrogram node, sorted, as ranges ("0-3,8"); caller frees. */
 char *tk_node_ranks(const struct tc_phase_clusters *ph, uint32_t node);
 
+/* Whether two root-cause results (analysis_rootcause.h) are equal: every
+ * figure and array, doubles bitwise, the contexts field by field (their
+ * padding is undefined); the first difference on stderr. */
+struct tc_rc_results;
+bool tk_same_rc_results(const struct tc_rc_results *a, const struct tc_rc_results *b);
+
 #endif

@@ -16,6 +16,7 @@
 
 #include "../../src/analysis/replay_internal.h"
 #include "distkit.h"
+#include "testkit.h"
 #include "report.h"
 
 #define assert_same_double(a, b) assert_memory_equal(&(a), &(b), sizeof(double))
@@ -213,6 +214,7 @@ static void replay_proc(struct dk_proc *x)
 		assert_null(g->r.rcctx);
 		assert_null(g->r.rcexcess);
 		assert_null(g->r.rcdelay);
+		assert_null(g->r.rc);
 		assert_null(g->r.cpath);
 	}
 	tc_part_release(&x->part);
@@ -260,6 +262,7 @@ static void test_replay_equals_serial(void **st)
 	for (uint32_t r = 0; r < xs->nranks; r++) nex += xs->rank[r].nexcess;
 	assert_true(nex > 0);
 	struct tc_rcdelay *dl = tc_rcdelay_of(rc);
+	struct tc_rc_results *rx = tc_rc_results_of(rc);
 	double cost = 0;   /* the excess caused waiting elsewhere */
 	for (uint32_t r = 0; r < dl->nranks; r++) cost += dl->rank[r].delay_cost;
 	assert_true(cost > 0);
@@ -277,6 +280,8 @@ static void test_replay_equals_serial(void **st)
 		same_rcctx(cx, g[0].r.rcctx);
 		same_rcexcess(xs, g[0].r.rcexcess);
 		same_rcdelay(dl, g[0].r.rcdelay);
+		assert_non_null(g[0].r.rc);   /* what a cache stores, assembled from the replayed figures */
+		assert_true(tk_same_rc_results(rx, g[0].r.rc));
 		assert_string_equal(want, g[0].json);
 		free(g[0].json);
 		tc_replay_free(&g[0].r);
@@ -288,6 +293,7 @@ static void test_replay_equals_serial(void **st)
 	tc_rcctx_free(cx);
 	tc_rcexcess_free(xs);
 	tc_rcdelay_free(dl);
+	tc_rc_results_free(rx);
 	tc_rootcause_free(rc);
 	tc_span_free(sp);
 	tc_prof_table_free(pl);
