@@ -97,11 +97,7 @@ struct tc_rc_xrank { double wait_s; uint64_t nexcess, digest; };
 struct tc_rcexcess {
 	uint32_t nctx, nranks;
 	struct tc_rc_ctx *ctx;
-	double noise_floor, compute_spread, stall_min;
-	uint64_t n_compute, n_compute_stalls, n_mpi, n_mpi_stalls;
-	uint32_t stall_ranks_compute, stall_ranks_mpi, stall_pairs_mpi;
-	double compute_stall_height, compute_stall_share, compute_stall_rate_q1;
-	double typical_compute_s, typical_mpi_s, total_wait;
+	struct tc_rc_figures fig;            /* the excess pass's (those of the delay costs and path 0) */
 	struct tc_rc_xrank *rank;            /* nranks */
 };
 /* From the serial passes over the whole model within span sp. */
@@ -141,8 +137,10 @@ struct tc_replay {
 	struct tc_rcdelay *rcdelay;
 	struct tc_cpath *cpath;
 	/* the root causes as a cache stores them (process 0's; tc_replay_for_cache
-	 * when asked for, tc_replay_run), assembled from the four above */
+	 * when asked for, tc_replay_run), assembled from the four above; NULL when
+	 * rc_need, the bytes process 0 would gather for them, exceeded the bound */
 	struct tc_rc_results *rc;
+	uint64_t rc_need;
 	/* tc_replay_for_cache only: this process's ranks' waits in (rank, call)
 	 * order, and the index of the first in the whole list */
 	struct tc_wait *mine;
@@ -153,10 +151,11 @@ void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t long
 /* What the cache file stores of them (tracecomb-mpi prep -o, docs/scale.md
  * "Replayed results in the cache"): the profile, its tables and the wait
  * states as tc_replay_run makes them, and every process's own waits (mine,
- * nmine, mine_first), which it writes into the file itself; with rc the
- * root causes over span sp (out->rc at process 0; the verification figures
- * freed as they are used). */
-void tc_replay_for_cache(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp, bool rc,
+ * nmine, mine_first), which it writes into the file itself; with rc_bound
+ * (0: not) the root causes over span sp when process 0's gathers for them
+ * fit rc_bound bytes (out->rc at process 0; the verification figures freed
+ * as they are used). */
+void tc_replay_for_cache(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp, uint64_t rc_bound,
 			 struct tc_replay *out);
 /* The same computed serially over a whole model (the reference). */
 void tc_replay_serial(const struct tc_trace *t, struct tc_replay *out);

@@ -308,16 +308,23 @@ void *tc_rc_scratch(struct tc_rootcause *rc, size_t bytes);
  * tracecomb-mpi's replay; the opener makes the activities again and puts
  * these in (tc_rootcause_from), without the contexts' statistics, the
  * excess, delay-cost and path passes. */
-struct tc_rc_results {
-	uint32_t nranks, nctx, path_end_rank;
-	size_t nexcess, npath;
-	struct tc_rc_ctx *ctx;                 /* nctx */
+/* The run-level figures of a result (tc_rootcause's fields of the same
+ * names), 8 bytes each: no padding, so that a cache stores the struct. */
+struct tc_rc_figures {
 	double noise_floor, compute_spread, stall_min;
 	uint64_t n_compute, n_compute_stalls, n_mpi, n_mpi_stalls;
-	uint32_t stall_ranks_compute, stall_ranks_mpi, stall_pairs_mpi;
+	uint64_t stall_ranks_compute, stall_ranks_mpi, stall_pairs_mpi, path_end_rank;
 	double compute_stall_height, compute_stall_share, compute_stall_rate_q1;
 	double typical_compute_s, typical_mpi_s, total_wait, unattributed, path_len;
 	double share[TC_CP_NKINDS];
+};
+void tc_rc_figures_get(const struct tc_rootcause *rc, struct tc_rc_figures *f);
+void tc_rc_figures_put(struct tc_rootcause *rc, const struct tc_rc_figures *f);
+struct tc_rc_results {
+	uint32_t nranks, nctx;
+	size_t nexcess, npath;
+	struct tc_rc_ctx *ctx;                 /* nctx */
+	struct tc_rc_figures fig;
 	double *wait_s, *delay_cost, *path_compute_excess, *path_mpi_excess;   /* nranks each */
 	uint32_t *ex_act;                      /* nexcess, increasing */
 	float *ex_excess, *ex_delay;           /* nexcess */

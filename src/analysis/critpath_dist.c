@@ -53,33 +53,6 @@ static int owner(const struct cpw *w, uint32_t r)
 	return replay_owner(w->rank_first, w->d->count, r);
 }
 
-static uint64_t act_start(const struct rc_dacts *a, uint32_t k, uint32_t i)
-{
-	return i > a->first[k] ? a->end[i - 1] : a->rank_t0[k];
-}
-
-/* tc_rc_act_at over rank k (of the process): the first activity ending at or after t, else the last. */
-static uint32_t act_at(const struct rc_dacts *a, uint32_t k, uint64_t t)
-{
-	uint32_t lo = a->first[k], hi = a->first[k + 1];
-	if (lo == hi) return TC_NONE;
-	uint32_t x = lo, y = hi;
-	while (x < y) {
-		uint32_t mid = x + (y - x) / 2;
-		if (a->end[mid] < t) x = mid + 1;
-		else y = mid;
-	}
-	return x < hi ? x : hi - 1;
-}
-
-/* tc_rc_act_before: whether rank k has an activity starting before t. */
-static bool act_before(const struct rc_dacts *a, uint32_t k, uint64_t t)
-{
-	uint32_t j = act_at(a, k, t);
-	if (j == TC_NONE) return false;
-	return act_start(a, k, j) < t || j > a->first[k];
-}
-
 /* A piece of the walk (cp_piece_fn), numbered in the walk's order. */
 static void piece(void *ctx, uint64_t s, uint64_t e, uint32_t rank, uint32_t act, uint8_t kind)
 {
@@ -101,16 +74,17 @@ static int run(struct cpw *w, struct cp_token *tk)
 	w->seq = &tk->seq;
 	w->probe_excess = &tk->excess;
 	if (tk->mode == TOK_PROBE) {
-		cp_end(&tk->w, &tk->st, act_before(a, tk->st.partner - a->lo, tk->st.at), w->nranks, piece, w);
+		cp_end(&tk->w, &tk->st, dact_before(a, tk->st.partner - a->lo, tk->st.at) != TC_NONE, w->nranks, piece, w);
 		tk->mode = TOK_WALK;
 	}
 	while (tk->w.T > w->t0 && tk->w.guard) {
 		if (owner(w, tk->w.r) != me) return owner(w, tk->w.r);
 		uint32_t k = tk->w.r - a->lo;
-		uint32_t i = act_at(a, k, tk->w.T);
-		if (i == TC_NONE || act_start(a, k, i) >= tk->w.T) return -1;
-		struct cp_act x = { act_start(a, k, i), a->end[i], a->ready[i], a->partner[i], (uint32_t)(a->base + i),
-				    a->kind[i], a->inter[i] };
+		uint32_t i = dact_at(a, k, tk->w.T);
+		if (i == TC_NONE || dact_start(a, k, i) >= tk->w.T) return -1;
+		uint64_t st = dact_start(a, k, i);
+		struct cp_act x = { st, a->end[i], dact_ready(a, i, st), dact_partner(a, i), (uint32_t)(a->base + i),
+				    dact_mpi(a, i) ? TC_ACT_MPI : TC_ACT_COMPUTE, dact_inter(a, i) };
 		if (cp_begin(&tk->w, &x, &tk->st, piece, w)) continue;
 		bool ask = cp_asks(&tk->st, w->nranks);
 		if (ask && owner(w, tk->st.partner) != me) {
@@ -118,7 +92,7 @@ static int run(struct cpw *w, struct cp_token *tk)
 			tk->excess = w->excess ? w->excess[i] : 0;
 			return owner(w, tk->st.partner);
 		}
-		cp_end(&tk->w, &tk->st, ask && act_before(a, tk->st.partner - a->lo, tk->st.at), w->nranks, piece, w);
+		cp_end(&tk->w, &tk->st, ask && dact_before(a, tk->st.partner - a->lo, tk->st.at) != TC_NONE, w->nranks, piece, w);
 	}
 	return -1;
 }

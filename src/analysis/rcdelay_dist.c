@@ -35,33 +35,14 @@ struct dd {
 	bool changed;     /* the thin-context delays gave excess */
 };
 
-/* Rank r's (of this process) activity before t: the last that starts before
- * t (tc_rc_act_before), the process's index; TC_NONE: none. */
-static uint32_t dact_before(const struct rc_dacts *a, uint32_t r, uint64_t t)
-{
-	uint32_t q = r - a->lo, lo = a->first[q], hi = a->first[q + 1];
-	if (lo == hi) return TC_NONE;
-	uint32_t x = lo, y = hi;   /* the first with end >= t */
-	while (x < y) {
-		uint32_t mid = x + (y - x) / 2;
-		if (a->end[mid] < t) x = mid + 1;
-		else y = mid;
-	}
-	uint32_t j = x < hi ? x : hi - 1;
-	uint64_t start = j > lo ? a->end[j - 1] : a->rank_t0[q];
-	if (start >= t) return j > lo ? j - 1 : TC_NONE;
-	return j;
-}
-
 static struct rc_thin_act thin_dist(void *ctx, uint32_t p, uint32_t i)
 {
 	const struct dd *x = ctx;
 	const struct rc_dacts *a = x->a;
-	uint32_t q = p - a->lo;
-	uint64_t start = i > a->first[q] ? a->end[i - 1] : a->rank_t0[q];
-	bool mpi = a->kind[i] == TC_ACT_MPI;
-	return (struct rc_thin_act){ a->end[i] - start, x->x->excess[i], mpi,
-				     mpi && a->partner[i] != TC_NONE && a->ready[i] > start, x->x->ctx[a->ctx[i]].typical };
+	uint64_t start = dact_start(a, p - a->lo, i);
+	bool mpi = dact_mpi(a, i);
+	return (struct rc_thin_act){ a->end[i] - start, x->x->excess[i], mpi, mpi && dact_ready(a, i, start) > start,
+				     x->x->ctx[a->ctx[i]].typical };
 }
 
 /* A wait's question at its partner's process: answered in the serial collect
@@ -70,7 +51,7 @@ static void answer(void *ctx, const void *req, void *ans)
 {
 	struct dd *x = ctx;
 	const struct dwait *w = req;
-	uint32_t j = w->partner < x->p->t->nranks ? dact_before(x->a, w->partner, w->ready) : TC_NONE;
+	uint32_t j = w->partner < x->p->t->nranks ? dact_before(x->a, w->partner - x->a->lo, w->ready) : TC_NONE;
 	struct dans r = { j == TC_NONE ? TC_NONE : x->a->base + j };
 	memcpy(ans, &r, sizeof r);
 	if (!x->thin || j == TC_NONE) return;
@@ -91,9 +72,10 @@ static struct dwait *collect(const struct tc_trace *t, const struct rc_dacts *a,
 	for (uint32_t r = a->lo; r < a->hi; r++) {
 		uint32_t q = r - a->lo;
 		for (uint32_t i = a->first[q]; i < a->first[q + 1]; i++) {
-			uint64_t start = i > a->first[q] ? a->end[i - 1] : a->rank_t0[q];
-			if (a->partner[i] == TC_NONE || a->ready[i] <= start) continue;
-			struct dwait w = { a->ready[i], start, a->base + i, tc_dur(t, a->ready[i] - start), r, a->partner[i] };
+			uint64_t start = dact_start(a, q, i);
+			uint32_t k = dact_wait(a, i);
+			if (k == TC_NONE || a->ready[k] <= start) continue;
+			struct dwait w = { a->ready[k], start, a->base + i, tc_dur(t, a->ready[k] - start), r, a->partner[k] };
 			VEC_PUSH(v, w);
 		}
 	}

@@ -1,7 +1,8 @@
 /* rcdist_internal.h — one process's root-cause activities in a replay over
- * parts (rcwait_dist.c builds them, critpath_dist.c walks them): every
- * activity of its ranks as the serial pass makes it (compute segments and
- * MPI activities, in order), with what the critical path reads of each. */
+ * parts (rcwait_dist.c builds them; the contexts, excess, delay costs and
+ * critical path read them): every activity of its ranks as the serial pass
+ * makes it (compute segments and MPI activities, in order), 17 bytes each
+ * and the waits apart, as tc_rootcause keeps them. */
 #ifndef TC_RCDIST_INTERNAL_H
 #define TC_RCDIST_INTERNAL_H
 
@@ -14,14 +15,79 @@ struct rc_dacts {
 	uint64_t base;            /* the serial index of the first one (tc_rootcause.act_first[lo]) */
 	uint64_t total;           /* activities of every process */
 	size_t n;
-	uint64_t *end, *ready;    /* ticks; ready: the start when no partner */
-	uint32_t *partner;        /* TC_NONE: none */
+	uint64_t *end;            /* ticks */
 	uint32_t *call;           /* an MPI activity's outermost call (the rank's index), TC_NONE for compute */
 	uint32_t *ctx;            /* the context (its serial index), once rc_dkeys_finish numbered them */
-	uint8_t *kind;            /* enum tc_act_kind */
-	uint8_t *inter;           /* an MPI activity's messages or instance cross nodes */
-	uint8_t *edge;            /* enum tc_wait_edge (TC_WE_NONE without a partner) */
+	uint8_t *flags;           /* DACT_MPI, DACT_INTER (its messages or instance cross nodes), the
+	                             wait edge << DACT_EDGE (with a partner) */
+	/* the activities with a partner, as tc_rootcause keeps them: bit i of
+	 * wait_bits, wait_base[i / 64] of them before activity i & ~63; their
+	 * partner's readiness and rank in order */
+	uint64_t *wait_bits;
+	uint32_t *wait_base;
+	uint64_t *ready;
+	uint32_t *partner;
+	size_t nwaits;
 };
+#define DACT_MPI 1
+#define DACT_INTER 2
+#define DACT_EDGE 2
+
+static inline bool dact_mpi(const struct rc_dacts *a, size_t i)
+{
+	return a->flags[i] & DACT_MPI;
+}
+static inline uint8_t dact_inter(const struct rc_dacts *a, size_t i)
+{
+	return (a->flags[i] & DACT_INTER) != 0;
+}
+static inline uint8_t dact_edge(const struct rc_dacts *a, size_t i)
+{
+	return (uint8_t)(a->flags[i] >> DACT_EDGE);
+}
+/* Activity i's wait record (index into ready, partner), TC_NONE: none. */
+static inline uint32_t dact_wait(const struct rc_dacts *a, size_t i)
+{
+	return tc_rc_bit_rank(a->wait_bits, a->wait_base, (uint32_t)i);
+}
+/* When activity i's partner was ready (its start s when it has none), and the partner. */
+static inline uint64_t dact_ready(const struct rc_dacts *a, size_t i, uint64_t s)
+{
+	uint32_t w = dact_wait(a, i);
+	return w == TC_NONE ? s : a->ready[w];
+}
+static inline uint32_t dact_partner(const struct rc_dacts *a, size_t i)
+{
+	uint32_t w = dact_wait(a, i);
+	return w == TC_NONE ? TC_NONE : a->partner[w];
+}
+/* Where activity i of the process's rank index q starts. */
+static inline uint64_t dact_start(const struct rc_dacts *a, uint32_t q, size_t i)
+{
+	return i > a->first[q] ? a->end[i - 1] : a->rank_t0[q];
+}
+/* tc_rc_act_at over rank index q: the first activity ending at or after t,
+ * else the last; TC_NONE when the rank has none. */
+static inline uint32_t dact_at(const struct rc_dacts *a, uint32_t q, uint64_t t)
+{
+	uint32_t lo = a->first[q], hi = a->first[q + 1];
+	if (lo == hi) return TC_NONE;
+	uint32_t x = lo, y = hi;
+	while (x < y) {
+		uint32_t mid = x + (y - x) / 2;
+		if (a->end[mid] < t) x = mid + 1;
+		else y = mid;
+	}
+	return x < hi ? x : hi - 1;
+}
+/* tc_rc_act_before over rank index q: the last activity starting before t,
+ * TC_NONE when none does. */
+static inline uint32_t dact_before(const struct rc_dacts *a, uint32_t q, uint64_t t)
+{
+	uint32_t j = dact_at(a, q, t);
+	if (j == TC_NONE || dact_start(a, q, j) < t) return j;
+	return j > a->first[q] ? j - 1 : TC_NONE;
+}
 
 /* The context keys of the process's activities (rcctx_dist.c), made during
  * the wait/own split's second walk: rc_dkeys_rank at every rank of the
@@ -60,6 +126,15 @@ void rc_dexcess_free(struct rc_dexcess *x);
 struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
 				   const struct replay_msgx *m, const struct rc_dacts *a, struct tc_rc_ctx *table,
 				   uint32_t nctx, const double *scale_bin, struct rc_dexcess *out);
+/* What process 0 holds to type the contexts and sweep the delay costs, in
+ * bytes (on every process): a value gathered and put into the groups
+ * (struct xval, then a double, its time bin and about a run per two
+ * values), a wait gathered and swept (struct dwait and the answer, the
+ * sweep's wref twice, wst, start and activity). */
+#define RC_GATHER_PER_VALUE 40
+#define RC_GATHER_PER_WAIT 140
+uint64_t rc_gather_need(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
+			const struct rc_dacts *a, struct tc_rc_ctx *table, uint32_t nctx);
 /* The long-term delay costs over the parts (rcdelay_dist.c): on process 0,
  * NULL elsewhere; the thin-context delays change x where they give excess. */
 struct tc_rcdelay *rc_delay_dist(const struct tc_part *p, const struct tc_dist *d, const struct rc_dacts *a,

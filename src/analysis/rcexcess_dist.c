@@ -32,9 +32,10 @@
 struct xval { double val; uint32_t ctx, rank; uint8_t vbin, pad[7]; };
 
 /* The process's kept values in activity order; *seen: per context, the
- * distinct ranks its picks saw here (the serial g->nranks, summed). */
+ * distinct ranks its picks saw here (the serial g->nranks, summed); with
+ * count_only, only their number (*n; NULL returned). */
 static struct xval *pick_values(const struct tc_part *p, const struct tc_span *sp, const struct rc_dacts *a,
-				struct tc_rootcause *L, const uint8_t *p2p, size_t *n, uint64_t *seen)
+				struct tc_rootcause *L, const uint8_t *p2p, size_t *n, uint64_t *seen, bool count_only)
 {
 	const struct tc_trace *t = p->t;
 	uint32_t nc = L->nctx;
@@ -49,13 +50,19 @@ static struct xval *pick_values(const struct tc_part *p, const struct tc_span *s
 			uint64_t from = s, e = a->end[i];
 			s = e;
 			if (!pick_next(&pk[c], c, r)) continue;
-			bool mpi = L->ctx[c].kind == TC_ACT_MPI, w = mpi && a->partner[i] != TC_NONE;
+			if (count_only) {
+				v.n++;
+				continue;
+			}
+			bool mpi = L->ctx[c].kind == TC_ACT_MPI;
+			uint32_t w = mpi ? dact_wait(a, i) : TC_NONE;
 			struct xval x = { .ctx = c, .rank = r };
-			x.val = rc_act_value(t, sp->t0, span, from, e, mpi, w, a->ready[i], a->edge[i], p2p[c], &x.vbin);
+			x.val = rc_act_value(t, sp->t0, span, from, e, mpi, w != TC_NONE, w != TC_NONE ? a->ready[w] : 0,
+					     dact_edge(a, i), p2p[c], &x.vbin);
 			VEC_PUSH(v, x);
 		}
 	}
-	for (uint32_t c = 0; c < nc; c++) seen[c] = pk[c].nranks;
+	for (uint32_t c = 0; c < nc && seen; c++) seen[c] = pk[c].nranks;
 	free(pk);
 	*n = v.n;
 	return v.a;
@@ -138,8 +145,9 @@ static struct xrow *measure(const struct tc_trace *t, struct tc_rootcause *L, co
 		tally_begin(L, &y);
 		double wait = 0;
 		for (uint32_t i = i0; i < a->first[q + 1]; i++) {
-			rc_xpass_act(t, L, x, &y, r, i, s, a->end[i], a->ctx[i], a->partner[i] != TC_NONE, a->ready[i],
-				     a->partner[i], &wait);
+			uint32_t w = dact_wait(a, i);
+			rc_xpass_act(t, L, x, &y, r, i, s, a->end[i], a->ctx[i], w != TC_NONE, w != TC_NONE ? a->ready[w] : 0,
+				     w != TC_NONE ? a->partner[w] : TC_NONE, &wait);
 			s = a->end[i];
 		}
 		tally_end(L, &x->st, r, &y);
@@ -186,17 +194,13 @@ static struct tc_rcexcess *result_at0(struct tc_rootcause *L, struct xpass *x, c
 	VEC_FREE(x->st.height);
 	for (size_t k = 0; k < nh; k++) VEC_PUSH(x->st.height, heights[k]);
 	rc_stalls_end(L, &x->st, npairs);
-	for (uint32_t r = 0; r < L->nranks; r++) X->total_wait += X->rank[r].wait_s;
+	for (uint32_t r = 0; r < L->nranks; r++) L->total_wait += X->rank[r].wait_s;
+	L->n_compute = counts[0], L->n_compute_stalls = counts[1], L->n_mpi = counts[2], L->n_mpi_stalls = counts[3];
+	L->typical_compute_s = typ[0], L->typical_mpi_s = typ[1];
+	tc_rc_figures_get(L, &X->fig);
 	X->nctx = L->nctx;
 	X->ctx = L->ctx;
 	L->ctx = NULL;
-	X->noise_floor = L->noise_floor, X->compute_spread = L->compute_spread, X->stall_min = L->stall_min;
-	X->n_compute = counts[0], X->n_compute_stalls = counts[1], X->n_mpi = counts[2], X->n_mpi_stalls = counts[3];
-	X->stall_ranks_compute = L->stall_ranks_compute, X->stall_ranks_mpi = L->stall_ranks_mpi;
-	X->stall_pairs_mpi = L->stall_pairs_mpi;
-	X->compute_stall_height = L->compute_stall_height, X->compute_stall_share = L->compute_stall_share;
-	X->compute_stall_rate_q1 = L->compute_stall_rate_q1;
-	X->typical_compute_s = typ[0], X->typical_mpi_s = typ[1];
 	return X;
 }
 
@@ -214,7 +218,7 @@ struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist
 	/* the values to process 0, typed there */
 	uint64_t *seen = xcalloc((size_t)nctx + 1, sizeof *seen);
 	size_t nv, nin;
-	struct xval *v = pick_values(p, sp, a, &L, p2p, &nv, seen);
+	struct xval *v = pick_values(p, sp, a, &L, p2p, &nv, seen, false);
 	d->reduce(d->ctx, seen, nctx, TC_DIST_SUM);
 	struct xval *vin = replay_gather0(d, v, nv, sizeof *v, &nin);
 	free(v);
@@ -265,6 +269,23 @@ struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist
 	return X;
 }
 
+uint64_t rc_gather_need(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
+			const struct rc_dacts *a, struct tc_rc_ctx *table, uint32_t nctx)
+{
+	struct tc_rootcause L = { .nranks = p->t->nranks, .t0 = sp->t0, .t1 = sp->t1, .nctx = nctx, .ctx = table };
+	tc_rc_default_opts(&L.opts);
+	uint8_t *p2p = xcalloc((size_t)nctx + 1, 1);
+	uint64_t v[2] = { 0, 0 };
+	size_t nv;
+	free(pick_values(p, sp, a, &L, p2p, &nv, NULL, true));
+	v[0] = nv;
+	for (uint32_t q = 0; q < a->hi - a->lo; q++)
+		for (uint32_t i = a->first[q]; i < a->first[q + 1]; i++) v[1] += dact_ready(a, i, dact_start(a, q, i)) > dact_start(a, q, i);
+	free(p2p);
+	d->reduce(d->ctx, v, 2, TC_DIST_SUM);
+	return v[0] * RC_GATHER_PER_VALUE + v[1] * RC_GATHER_PER_WAIT;
+}
+
 void rc_dexcess_free(struct rc_dexcess *x)
 {
 	free(x->excess), free(x->outlier), free(x->ctx);
@@ -291,19 +312,12 @@ struct tc_rcexcess *tc_rcexcess_serial(const struct tc_trace *t, const struct tc
 			h = rc_mix(rc_mix(rc_mix(h, i - rc->act_first[r]), bits), rc->act_outlier[i]);
 		}
 		X->rank[r] = (struct tc_rc_xrank){ rc->wait_s[r], n, h };
-		X->total_wait += rc->wait_s[r];
+		rc->total_wait += rc->wait_s[r];   /* as tc_rootcause_compute sums it */
 	}
+	tc_rc_figures_get(rc, &X->fig);
 	X->nctx = rc->nctx;
 	X->ctx = rc->ctx;
 	rc->ctx = NULL;
-	X->noise_floor = rc->noise_floor, X->compute_spread = rc->compute_spread, X->stall_min = rc->stall_min;
-	X->n_compute = rc->n_compute, X->n_compute_stalls = rc->n_compute_stalls;
-	X->n_mpi = rc->n_mpi, X->n_mpi_stalls = rc->n_mpi_stalls;
-	X->stall_ranks_compute = rc->stall_ranks_compute, X->stall_ranks_mpi = rc->stall_ranks_mpi;
-	X->stall_pairs_mpi = rc->stall_pairs_mpi;
-	X->compute_stall_height = rc->compute_stall_height, X->compute_stall_share = rc->compute_stall_share;
-	X->compute_stall_rate_q1 = rc->compute_stall_rate_q1;
-	X->typical_compute_s = rc->typical_compute_s, X->typical_mpi_s = rc->typical_mpi_s;
 	tc_rootcause_free(rc);
 	return X;
 }

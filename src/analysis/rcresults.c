@@ -17,23 +17,38 @@ static void *dup_arr(const void *p, size_t n, size_t size)
 	return q;
 }
 
+void tc_rc_figures_get(const struct tc_rootcause *rc, struct tc_rc_figures *f)
+{
+	*f = (struct tc_rc_figures){
+		rc->noise_floor, rc->compute_spread, rc->stall_min, rc->n_compute, rc->n_compute_stalls, rc->n_mpi,
+		rc->n_mpi_stalls, rc->stall_ranks_compute, rc->stall_ranks_mpi, rc->stall_pairs_mpi, rc->path_end_rank,
+		rc->compute_stall_height, rc->compute_stall_share, rc->compute_stall_rate_q1, rc->typical_compute_s,
+		rc->typical_mpi_s, rc->total_wait, rc->unattributed, rc->path_len, { 0 } };
+	memcpy(f->share, rc->share, sizeof f->share);
+}
+
+void tc_rc_figures_put(struct tc_rootcause *rc, const struct tc_rc_figures *f)
+{
+	rc->noise_floor = f->noise_floor, rc->compute_spread = f->compute_spread, rc->stall_min = f->stall_min;
+	rc->n_compute = f->n_compute, rc->n_compute_stalls = f->n_compute_stalls;
+	rc->n_mpi = f->n_mpi, rc->n_mpi_stalls = f->n_mpi_stalls;
+	rc->stall_ranks_compute = (uint32_t)f->stall_ranks_compute, rc->stall_ranks_mpi = (uint32_t)f->stall_ranks_mpi;
+	rc->stall_pairs_mpi = (uint32_t)f->stall_pairs_mpi, rc->path_end_rank = (uint32_t)f->path_end_rank;
+	rc->compute_stall_height = f->compute_stall_height, rc->compute_stall_share = f->compute_stall_share;
+	rc->compute_stall_rate_q1 = f->compute_stall_rate_q1;
+	rc->typical_compute_s = f->typical_compute_s, rc->typical_mpi_s = f->typical_mpi_s;
+	rc->total_wait = f->total_wait, rc->unattributed = f->unattributed, rc->path_len = f->path_len;
+	memcpy(rc->share, f->share, sizeof rc->share);
+}
+
 struct tc_rc_results *tc_rc_results_of(const struct tc_rootcause *rc)
 {
 	struct tc_rc_results *x = xcalloc(1, sizeof *x);
 	uint32_t N = rc->nranks;
-	x->nranks = N, x->nctx = rc->nctx, x->path_end_rank = rc->path_end_rank;
+	x->nranks = N, x->nctx = rc->nctx;
 	x->nexcess = rc->nexcess, x->npath = rc->npath;
 	x->ctx = dup_arr(rc->ctx, rc->nctx, sizeof *rc->ctx);
-	x->noise_floor = rc->noise_floor, x->compute_spread = rc->compute_spread, x->stall_min = rc->stall_min;
-	x->n_compute = rc->n_compute, x->n_compute_stalls = rc->n_compute_stalls;
-	x->n_mpi = rc->n_mpi, x->n_mpi_stalls = rc->n_mpi_stalls;
-	x->stall_ranks_compute = rc->stall_ranks_compute, x->stall_ranks_mpi = rc->stall_ranks_mpi;
-	x->stall_pairs_mpi = rc->stall_pairs_mpi;
-	x->compute_stall_height = rc->compute_stall_height, x->compute_stall_share = rc->compute_stall_share;
-	x->compute_stall_rate_q1 = rc->compute_stall_rate_q1;
-	x->typical_compute_s = rc->typical_compute_s, x->typical_mpi_s = rc->typical_mpi_s;
-	x->total_wait = rc->total_wait, x->unattributed = rc->unattributed, x->path_len = rc->path_len;
-	memcpy(x->share, rc->share, sizeof x->share);
+	tc_rc_figures_get(rc, &x->fig);
 	x->wait_s = dup_arr(rc->wait_s, N, sizeof(double));
 	x->delay_cost = dup_arr(rc->delay_cost, N, sizeof(double));
 	x->path_compute_excess = dup_arr(rc->path_compute_excess, N, sizeof(double));
@@ -66,7 +81,7 @@ void tc_rc_results_free(struct tc_rc_results *x)
 static bool fits(const struct tc_rootcause *rc, const struct tc_rc_results *x)
 {
 	if (x->nranks != rc->nranks || x->nctx != rc->nctx ||
-	    (x->path_end_rank != TC_NONE && x->path_end_rank >= rc->nranks))
+	    (x->fig.path_end_rank != TC_NONE && x->fig.path_end_rank >= rc->nranks))
 		return false;
 	for (uint32_t c = 0; c < x->nctx; c++)
 		if (x->ctx[c].key != rc->ctx[c].key || x->ctx[c].kind != rc->ctx[c].kind) return false;
@@ -89,15 +104,7 @@ struct tc_rootcause *tc_rootcause_from(const struct tc_trace *t, const struct tc
 	}
 	uint32_t N = rc->nranks;
 	memcpy(rc->ctx, x->ctx, x->nctx * sizeof *rc->ctx);
-	rc->noise_floor = x->noise_floor, rc->compute_spread = x->compute_spread, rc->stall_min = x->stall_min;
-	rc->n_compute = x->n_compute, rc->n_compute_stalls = x->n_compute_stalls;
-	rc->n_mpi = x->n_mpi, rc->n_mpi_stalls = x->n_mpi_stalls;
-	rc->stall_ranks_compute = x->stall_ranks_compute, rc->stall_ranks_mpi = x->stall_ranks_mpi;
-	rc->stall_pairs_mpi = x->stall_pairs_mpi;
-	rc->compute_stall_height = x->compute_stall_height, rc->compute_stall_share = x->compute_stall_share;
-	rc->compute_stall_rate_q1 = x->compute_stall_rate_q1;
-	rc->typical_compute_s = x->typical_compute_s, rc->typical_mpi_s = x->typical_mpi_s;
-	rc->total_wait = x->total_wait, rc->unattributed = x->unattributed;
+	tc_rc_figures_put(rc, &x->fig);
 	rc->wait_s = dup_arr(x->wait_s, N, sizeof(double));
 	rc->delay_cost = dup_arr(x->delay_cost, N, sizeof(double));
 	rc->nexcess = x->nexcess;
@@ -115,9 +122,6 @@ struct tc_rootcause *tc_rootcause_from(const struct tc_trace *t, const struct tc
 		double len = tc_dur(t, p->end - p->start);
 		p->excess = p->kind == TC_CP_WAIT ? 0 : TC_MIN((double)rc->act_excess[p->act], len);
 	}
-	rc->path_len = x->path_len;
-	memcpy(rc->share, x->share, sizeof rc->share);
-	rc->path_end_rank = x->path_end_rank;
 	rc->path_compute_excess = dup_arr(x->path_compute_excess, N, sizeof(double));
 	rc->path_mpi_excess = dup_arr(x->path_mpi_excess, N, sizeof(double));
 	return rc;

@@ -224,26 +224,31 @@ static uint8_t act_inter(const struct rwd *x, uint32_t r, const struct tc_act *a
 
 /* The activities as they are made (the second walk). */
 struct dacts_vec {
-	VEC(uint64_t) end, ready;
-	VEC(uint32_t) partner, call;
-	VEC(uint8_t) kind, inter, edge;
+	VEC(uint64_t) end, ready, bits;
+	VEC(uint32_t) call, partner;
+	VEC(uint8_t) flags;
 };
 
 static void dact_push(struct dacts_vec *v, uint64_t end, const struct tc_act *a, uint8_t inter)
 {
+	size_t i = v->end.n;
 	VEC_PUSH(v->end, end);
-	VEC_PUSH(v->ready, a->ready);
-	VEC_PUSH(v->partner, a->partner);
 	VEC_PUSH(v->call, a->call);
-	VEC_PUSH(v->kind, a->kind);
-	VEC_PUSH(v->inter, inter);
-	VEC_PUSH(v->edge, a->partner == TC_NONE ? (uint8_t)TC_WE_NONE : a->edge);
+	if (i % 64 == 0) VEC_PUSH(v->bits, 0);
+	uint8_t f = (a->kind == TC_ACT_MPI ? DACT_MPI : 0) | (inter ? DACT_INTER : 0);
+	if (a->partner != TC_NONE) {
+		VEC_PUSH(v->ready, a->ready);
+		VEC_PUSH(v->partner, a->partner);
+		v->bits.a[i / 64] |= (uint64_t)1 << (i % 64);
+		f |= (uint8_t)(a->edge << DACT_EDGE);
+	}
+	VEC_PUSH(v->flags, f);
 }
 
-/* A compute segment ending at end, from ready. */
-static void dact_compute(struct dacts_vec *v, uint64_t end, uint64_t ready)
+/* A compute segment ending at end. */
+static void dact_compute(struct dacts_vec *v, uint64_t end)
 {
-	struct tc_act a = { .ready = ready, .partner = TC_NONE, .call = TC_NONE, .kind = TC_ACT_COMPUTE };
+	struct tc_act a = { .partner = TC_NONE, .call = TC_NONE, .kind = TC_ACT_COMPUTE };
 	dact_push(v, end, &a, 0);
 }
 
@@ -288,13 +293,13 @@ static void walk(struct rwd *x, const bool *is_bound, const struct tc_span *sp, 
 			uint8_t inter = x->ask ? 0 : act_inter(x, r, &a, &src);
 			rc_call_wait(t, &dist_ops, &src, r, &a);
 			if (st) stat_add(t, &st[r - p->lo], &a);
-			if (v && s > w.cur) dact_compute(v, s, w.cur);
+			if (v && s > w.cur) dact_compute(v, s);
 			if (v) dact_push(v, e, &a, inter);
 			if (kw && s > w.cur) rc_dkeys_compute(kw, w.cur, s, &R->calls[i], collinfo(x, &cinfo));
 			if (kw) rc_dkeys_mpi(kw, i, inter, collinfo(x, &cinfo));
 			w.cur = e;
 		}
-		if (v && w.cur < w.t1) dact_compute(v, w.t1, w.cur);
+		if (v && w.cur < w.t1) dact_compute(v, w.t1);
 		if (kw && w.cur < w.t1) rc_dkeys_compute(kw, w.cur, w.t1, NULL, NULL);
 	}
 	if (first) first[p->hi - p->lo] = (uint32_t)v->end.n;
@@ -307,8 +312,14 @@ static void dacts_keep(const struct tc_part *p, const struct tc_dist *d, const s
 {
 	uint32_t mine = p->hi - p->lo;
 	*acts = (struct rc_dacts){ .lo = p->lo, .hi = p->hi, .first = first, .n = v->end.n, .end = v->end.a,
-				   .ready = v->ready.a, .partner = v->partner.a, .call = v->call.a, .kind = v->kind.a,
-				   .inter = v->inter.a, .edge = v->edge.a };
+				   .call = v->call.a, .flags = v->flags.a, .wait_bits = v->bits.a, .ready = v->ready.a,
+				   .partner = v->partner.a, .nwaits = v->ready.n };
+	size_t nw = v->bits.n;
+	acts->wait_base = xmalloc((nw + 1) * sizeof *acts->wait_base);
+	for (size_t k = 0, c = 0; k < nw; k++) {
+		acts->wait_base[k] = (uint32_t)c;
+		c += (size_t)__builtin_popcountll(v->bits.a[k]);
+	}
 	acts->rank_t0 = xmalloc(((size_t)mine + 1) * sizeof *acts->rank_t0);
 	for (uint32_t k = 0; k < mine; k++) acts->rank_t0[k] = sp->rank_t0[p->lo + k];
 	uint64_t c[1] = { acts->n };
@@ -320,8 +331,8 @@ static void dacts_keep(const struct tc_part *p, const struct tc_dist *d, const s
 
 void rc_dacts_free(struct rc_dacts *a)
 {
-	free(a->first), free(a->rank_t0), free(a->end), free(a->ready), free(a->partner), free(a->kind), free(a->inter);
-	free(a->call), free(a->ctx), free(a->edge);
+	free(a->first), free(a->rank_t0), free(a->end), free(a->call), free(a->ctx), free(a->flags);
+	free(a->wait_bits), free(a->wait_base), free(a->ready), free(a->partner);
 	*a = (struct rc_dacts){ 0 };
 }
 

@@ -199,19 +199,12 @@ static struct tc_rc_results *results_of(const struct tc_rcexcess *X, const struc
 	struct tc_rc_results *x = xcalloc(1, sizeof *x);
 	uint32_t N = X->nranks;
 	size_t arr = ((size_t)N + 1) * sizeof(double);
-	x->nranks = N, x->nctx = X->nctx, x->path_end_rank = C->end_rank;
+	x->nranks = N, x->nctx = X->nctx;
 	x->ctx = xmalloc(((size_t)X->nctx + 1) * sizeof *x->ctx);
 	memcpy(x->ctx, X->ctx, (size_t)X->nctx * sizeof *x->ctx);
-	x->noise_floor = X->noise_floor, x->compute_spread = X->compute_spread, x->stall_min = X->stall_min;
-	x->n_compute = X->n_compute, x->n_compute_stalls = X->n_compute_stalls;
-	x->n_mpi = X->n_mpi, x->n_mpi_stalls = X->n_mpi_stalls;
-	x->stall_ranks_compute = X->stall_ranks_compute, x->stall_ranks_mpi = X->stall_ranks_mpi;
-	x->stall_pairs_mpi = X->stall_pairs_mpi;
-	x->compute_stall_height = X->compute_stall_height, x->compute_stall_share = X->compute_stall_share;
-	x->compute_stall_rate_q1 = X->compute_stall_rate_q1;
-	x->typical_compute_s = X->typical_compute_s, x->typical_mpi_s = X->typical_mpi_s;
-	x->total_wait = X->total_wait, x->unattributed = D->unattributed, x->path_len = C->length;
-	memcpy(x->share, C->share, sizeof x->share);
+	x->fig = X->fig;   /* the excess pass's; then the delay costs' and the path's */
+	x->fig.unattributed = D->unattributed, x->fig.path_len = C->length, x->fig.path_end_rank = C->end_rank;
+	memcpy(x->fig.share, C->share, sizeof x->fig.share);
 	x->wait_s = xmalloc(arr), x->delay_cost = xmalloc(arr);
 	for (uint32_t r = 0; r < N; r++) x->wait_s[r] = X->rank[r].wait_s, x->delay_cost[r] = D->rank[r].delay_cost;
 	x->path_compute_excess = xmalloc(arr), x->path_mpi_excess = xmalloc(arr);
@@ -231,9 +224,11 @@ static struct tc_rc_results *results_of(const struct tc_rcexcess *X, const struc
 
 /* The root causes replayed within span sp, the messages exchanged in m:
  * the wait/own rows, contexts, typical values and excess, delay costs and
- * path into out (process 0's), and out->rc assembled from them. */
+ * path into out (process 0's), and out->rc assembled from them; when what
+ * process 0 would gather exceeds bound, only the rows and contexts
+ * (out->rc_need says how much). */
 static void replay_rootcause(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
-			     const struct replay_msgx *m, struct tc_replay *out)
+			     const struct replay_msgx *m, uint64_t bound, struct tc_replay *out)
 {
 	struct rc_dacts acts;
 	struct rc_dkeys *keys = rc_dkeys_new(p, d, m);
@@ -242,6 +237,12 @@ static void replay_rootcause(const struct tc_part *p, const struct tc_dist *d, c
 	uint32_t nctx;
 	double scale_bin[TC_RC_SCALE_BINS];
 	out->rcctx = rc_dkeys_finish(keys, d, &acts, &table, &nctx, scale_bin);
+	out->rc_need = rc_gather_need(p, d, sp, &acts, table, nctx);
+	if (out->rc_need > bound) {
+		free(table);
+		rc_dacts_free(&acts);
+		return;
+	}
 	struct rc_dexcess dx;
 	out->rcexcess = rc_excess_dist(p, d, sp, m, &acts, table, nctx, scale_bin, &dx);
 	free(table);
@@ -261,12 +262,12 @@ void tc_replay_run(const struct tc_part *p, const struct tc_dist *d, size_t long
 	replay_msgx_get(p, d, &m);
 	out->waitstates = replay_waitstates(p, d, longest, &m, NULL, NULL);
 	struct tc_span *sp = tc_span_dist(p, d, false);
-	replay_rootcause(p, d, sp, &m, out);
+	replay_rootcause(p, d, sp, &m, UINT64_MAX, out);
 	replay_msgx_free(&m);
 	tc_span_free(sp);
 }
 
-void tc_replay_for_cache(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp, bool rc,
+void tc_replay_for_cache(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp, uint64_t rc_bound,
 			 struct tc_replay *out)
 {
 	*out = (struct tc_replay){ 0 };
@@ -275,8 +276,8 @@ void tc_replay_for_cache(const struct tc_part *p, const struct tc_dist *d, const
 	struct replay_msgx m;
 	replay_msgx_get(p, d, &m);
 	out->waitstates = replay_waitstates(p, d, TC_REPLAY_LONGEST, &m, &out->mine, &out->nmine);
-	if (rc) {
-		replay_rootcause(p, d, sp, &m, out);
+	if (rc_bound) {
+		replay_rootcause(p, d, sp, &m, rc_bound, out);
 		tc_rcwait_free(out->rcwait), tc_rcctx_free(out->rcctx), tc_rcexcess_free(out->rcexcess);
 		tc_rcdelay_free(out->rcdelay), tc_cpath_free(out->cpath);
 		out->rcwait = NULL, out->rcctx = NULL, out->rcexcess = NULL, out->rcdelay = NULL, out->cpath = NULL;

@@ -88,18 +88,20 @@ static void dump_rcctx(FILE *f, const struct tc_rcctx *c)
  * every rank with waiting or excess. */
 static void dump_rcexcess(FILE *f, const struct tc_rcexcess *x)
 {
-	fprintf(f, "rcexcess contexts %u noise_floor %a spread %a stall_min %a\n", x->nctx, x->noise_floor,
-		x->compute_spread, x->stall_min);
+	const struct tc_rc_figures *g = &x->fig;
+	fprintf(f, "rcexcess contexts %u noise_floor %a spread %a stall_min %a\n", x->nctx, g->noise_floor,
+		g->compute_spread, g->stall_min);
 	for (uint32_t i = 0; i < x->nctx; i++) {
 		const struct tc_rc_ctx *c = &x->ctx[i];
 		fprintf(f, "typ %u n %u ranks %u typical %u quiet %u median %a mad %a threshold %a full %a %a\n", i, c->n,
 			c->nranks, c->typical, c->quiet, c->median, c->mad, c->threshold, c->full_median, c->full_threshold);
 	}
-	fprintf(f, "counts compute %llu stalls %llu mpi %llu stalls %llu ranks %u %u pairs %u\n",
-		(unsigned long long)x->n_compute, (unsigned long long)x->n_compute_stalls, (unsigned long long)x->n_mpi,
-		(unsigned long long)x->n_mpi_stalls, x->stall_ranks_compute, x->stall_ranks_mpi, x->stall_pairs_mpi);
-	fprintf(f, "stalls height %a share %a rate_q1 %a typical %a %a total_wait %a\n", x->compute_stall_height,
-		x->compute_stall_share, x->compute_stall_rate_q1, x->typical_compute_s, x->typical_mpi_s, x->total_wait);
+	fprintf(f, "counts compute %llu stalls %llu mpi %llu stalls %llu ranks %llu %llu pairs %llu\n",
+		(unsigned long long)g->n_compute, (unsigned long long)g->n_compute_stalls, (unsigned long long)g->n_mpi,
+		(unsigned long long)g->n_mpi_stalls, (unsigned long long)g->stall_ranks_compute,
+		(unsigned long long)g->stall_ranks_mpi, (unsigned long long)g->stall_pairs_mpi);
+	fprintf(f, "stalls height %a share %a rate_q1 %a typical %a %a total_wait %a\n", g->compute_stall_height,
+		g->compute_stall_share, g->compute_stall_rate_q1, g->typical_compute_s, g->typical_mpi_s, g->total_wait);
 	for (uint32_t r = 0; r < x->nranks; r++) {
 		const struct tc_rc_xrank *k = &x->rank[r];
 		if (k->wait_s != 0 || k->nexcess)

@@ -110,12 +110,8 @@ bool tc_cache_finish_file(int fd, struct tc_cache_header *h, const uint64_t *sum
 /* CS_RCAUSE's head: the counts and run-level figures of struct
  * tc_rc_results, every field 8 bytes. */
 struct tc_cache_rc {
-	uint64_t nranks, nctx, nexcess, npath, path_end_rank;
-	uint64_t n_compute, n_compute_stalls, n_mpi, n_mpi_stalls;
-	uint64_t stall_ranks_compute, stall_ranks_mpi, stall_pairs_mpi;
-	double noise_floor, compute_spread, stall_min, compute_stall_height, compute_stall_share;
-	double compute_stall_rate_q1, typical_compute_s, typical_mpi_s, total_wait, unattributed, path_len;
-	double share[TC_CP_NKINDS];
+	uint64_t nranks, nctx, nexcess, npath;
+	struct tc_rc_figures fig;
 };
 
 /* A path piece in CS_RCAUSE: act (uint32_t), kind (one byte), start, end

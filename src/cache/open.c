@@ -293,21 +293,12 @@ static struct tc_rc_results *copy_rc(const struct reader *r, const struct tc_tra
 	if (s->size < sizeof h) return *bad = true, NULL;
 	memcpy(&h, at, sizeof h);
 	at += sizeof h;
-	if (h.nranks != t->nranks || h.nctx > UINT32_MAX || (h.path_end_rank >= t->nranks && h.path_end_rank != TC_NONE))
+	uint64_t end_rank = h.fig.path_end_rank;
+	if (h.nranks != t->nranks || h.nctx > UINT32_MAX || (end_rank >= t->nranks && end_rank != TC_NONE))
 		return *bad = true, NULL;
 	struct tc_rc_results *x = xcalloc(1, sizeof *x);
-	x->nranks = (uint32_t)h.nranks, x->nctx = (uint32_t)h.nctx, x->path_end_rank = (uint32_t)h.path_end_rank;
-	x->nexcess = h.nexcess, x->npath = h.npath;
-	x->n_compute = h.n_compute, x->n_compute_stalls = h.n_compute_stalls;
-	x->n_mpi = h.n_mpi, x->n_mpi_stalls = h.n_mpi_stalls;
-	x->stall_ranks_compute = (uint32_t)h.stall_ranks_compute, x->stall_ranks_mpi = (uint32_t)h.stall_ranks_mpi;
-	x->stall_pairs_mpi = (uint32_t)h.stall_pairs_mpi;
-	x->noise_floor = h.noise_floor, x->compute_spread = h.compute_spread, x->stall_min = h.stall_min;
-	x->compute_stall_height = h.compute_stall_height, x->compute_stall_share = h.compute_stall_share;
-	x->compute_stall_rate_q1 = h.compute_stall_rate_q1;
-	x->typical_compute_s = h.typical_compute_s, x->typical_mpi_s = h.typical_mpi_s;
-	x->total_wait = h.total_wait, x->unattributed = h.unattributed, x->path_len = h.path_len;
-	memcpy(x->share, h.share, sizeof x->share);
+	x->nranks = (uint32_t)h.nranks, x->nctx = (uint32_t)h.nctx, x->nexcess = h.nexcess, x->npath = h.npath;
+	x->fig = h.fig;
 	x->ctx = take(&at, end, h.nctx, sizeof *x->ctx, bad);
 	x->wait_s = take(&at, end, h.nranks, sizeof(double), bad);
 	x->delay_cost = take(&at, end, h.nranks, sizeof(double), bad);

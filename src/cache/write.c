@@ -355,13 +355,7 @@ static void write_rcause(struct writer *w, const struct tc_rc_results *x)
 {
 	sec_begin(w, CS_RCAUSE, root(w));
 	if (x) {
-		struct tc_cache_rc h = {
-			x->nranks, x->nctx, x->nexcess, x->npath, x->path_end_rank, x->n_compute, x->n_compute_stalls,
-			x->n_mpi, x->n_mpi_stalls, x->stall_ranks_compute, x->stall_ranks_mpi, x->stall_pairs_mpi,
-			x->noise_floor, x->compute_spread, x->stall_min, x->compute_stall_height, x->compute_stall_share,
-			x->compute_stall_rate_q1, x->typical_compute_s, x->typical_mpi_s, x->total_wait, x->unattributed,
-			x->path_len, { 0 } };
-		memcpy(h.share, x->share, sizeof h.share);
+		struct tc_cache_rc h = { x->nranks, x->nctx, x->nexcess, x->npath, x->fig };
 		put(w, &h, sizeof h);
 		for (uint32_t c = 0; c < x->nctx; c++) {
 			const struct tc_rc_ctx *a = &x->ctx[c];

@@ -32,20 +32,23 @@ static void usage(FILE *f)
 		   "      its own ranks' bytes) and opened by `tracecomb TRACE --cache FILE`, `info`,\n"
 		   "      `report`, `render` as a serial `tracecomb prep` cache (docs/cache.md), with\n"
 		   "      what a serial cache stores: the model, the application span, the logical\n"
-		   "      steps and the lateness summary. An existing FILE is replaced when it is a\n"
+		   "      steps, the lateness summary, the wait states, the profile and the root\n"
+		   "      causes (replayed over the parts). An existing FILE is replaced when it is a\n"
 		   "      cache file, else only with --force. Without -o (and without --dump and\n"
 		   "      --replay) the file goes where `tracecomb prep` puts it and `tracecomb TRACE`\n"
 		   "      finds it: $XDG_CACHE_HOME/tracecomb/, else ~/.cache/tracecomb/.\n"
 		   "      --opt KEY=VALUE as `tracecomb prep`'s: the\n"
 		   "      cache matches the commands given the same options (but caller_merge=on: the\n"
-		   "      steps are then not stored).\n"
+		   "      steps are then not stored; rc_* values: the root causes are not stored).\n"
 		   "      --steps-bound SIZE: the memory process 0 may take to gather the communication\n"
-		   "      skeleton and compute the logical steps (bytes, or with K, M, G; default 4G;\n"
-		   "      docs/scale.md); over it the steps are not stored (prep and the cache say so)\n"
-		   "      and are computed when the file is opened.\n"
+		   "      skeleton and compute the logical steps, and (apart) to gather the root causes'\n"
+		   "      values and waits (bytes, or with K, M, G; default 4G; docs/scale.md); over it\n"
+		   "      those are not stored (prep says so, the cache for the steps) and are computed\n"
+		   "      when the file is opened.\n"
 		   "      --dump DIR: each process's part as text, DIR/part-<i>.txt, and the replay's\n"
 		   "      results as text, DIR/replay.txt: the profile, the wait states, the root\n"
-		   "      causes' wait/own split per rank and the critical path (for tests);\n"
+		   "      causes' wait/own split per rank, contexts, typical values and excess,\n"
+		   "      delay costs and critical path (for tests);\n"
 		   "      --replay FILE: the profile and wait states replayed over the parts (every\n"
 		   "      process its ranks, docs/scale.md \"Replay\"), written by process 0 as\n"
 		   "      `tracecomb report --json --section profile,waitstates` writes them;\n"
@@ -219,12 +222,13 @@ static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *
 	if (M->rank == 0 && !rc) {
 		tmp_path = NULL;
 		const char *what = R.res.rc ? "wait states, profile and root causes" : "wait states and profile";
-		if (!(rc = cli_out_close(out)) && R.g.stored)
-			printf("prep: wrote %s (%d processes): the model, span, logical steps, lateness summary, %s stored\n",
-			       o->out, M->size, what);
-		else if (!rc)
-			printf("prep: wrote %s (%d processes): the model, span, %s stored; %s: computed when it is opened\n",
-			       o->out, M->size, what, R.note);
+		char *notes = R.note && R.rc_note ? xasprintf("%s; %s", R.note, R.rc_note)
+						  : xstrdup(R.note ? R.note : R.rc_note ? R.rc_note : "");
+		if (!(rc = cli_out_close(out)))
+			printf("prep: wrote %s (%d processes): the model, span, %s%s stored%s%s%s\n", o->out, M->size,
+			       R.g.stored ? "logical steps, lateness summary, " : "", what, *notes ? "; " : "", notes,
+			       *notes ? ": computed when it is opened" : "");
+		free(notes);
 	}
 	tc_mpi_results_free(&R);
 	return rc;

@@ -59,8 +59,9 @@ struct tc_mpi_results {
 	struct tc_skel *skel;        /* packed, until the end gathers it */
 	struct strbuf lsum;
 	char *note;
+	char *rc_note;               /* why the root causes are not stored (process 0), NULL when they are */
 	struct tc_cache_blob blobs[2];
-	struct tc_replay rep;        /* the profile and wait states (tc_replay_for_cache) */
+	struct tc_replay rep;        /* the profile, wait states and root causes (tc_replay_for_cache) */
 	struct tc_cache_results res;
 	double cpu, peak0;           /* the begin's CPU seconds; the peak RSS before it */
 };

@@ -59,11 +59,18 @@ static char *not_stored(const struct tc_steps_dist *g)
  * they are whole, for the file: process 0 stores the reduced results, every
  * process its own ranks' waits (docs/scale.md, "Replayed results in the
  * cache"). */
-static void store_replay(struct tc_mpi *M, struct tc_mpi_results *R, bool rc)
+static void store_replay(struct tc_mpi *M, struct tc_mpi_results *R, uint64_t rc_bound)
 {
 	double t0 = tc_usage().cpu, peak = (double)tc_peak_rss();
-	tc_replay_for_cache(&M->part, &M->dist, R->span, rc, &R->rep);
+	tc_replay_for_cache(&M->part, &M->dist, R->span, rc_bound, &R->rep);
 	R->res.rc = R->rep.rc;
+	if (rc_bound && R->rep.rc_need > rc_bound) {
+		char need[32], bound[32];
+		fmt_bytes(need, sizeof need, R->rep.rc_need);
+		fmt_bytes(bound, sizeof bound, rc_bound);
+		R->rc_note = xasprintf("the root causes not stored by tracecomb-mpi: their values and waits need %s on "
+				       "one process, over --steps-bound %s", need, bound);
+	}
 	R->res.ws = R->rep.waitstates;
 	R->res.waits = R->rep.mine, R->res.nwaits = R->rep.nmine, R->res.waits_first = R->rep.mine_first;
 	R->res.profile = R->rep.profile;
@@ -80,7 +87,7 @@ void tc_mpi_results_begin(struct tc_mpi *M, uint64_t bound, const char *const *o
 	stored_opts(M, opts, nopts, &R->o, &span_all, &rc);
 	R->span = tc_span_dist(&M->part, &M->dist, span_all);
 	R->res.span = R->span;
-	store_replay(M, R, rc);   /* first but for the span: its CPU and peak are the replay's, not the steps' */
+	store_replay(M, R, rc ? bound : 0);   /* first but for the span: its CPU and peak are the replay's */
 	double t0 = tc_usage().cpu;
 	R->peak0 = (double)tc_peak_rss();
 	R->skel = tc_steps_dist_pack(&M->part, &M->dist, &R->o, bound, &R->g);
@@ -116,5 +123,6 @@ void tc_mpi_results_free(struct tc_mpi_results *R)
 	tc_replay_free(&R->rep);
 	sb_free(&R->lsum);
 	free(R->note);
+	free(R->rc_note);
 	*R = (struct tc_mpi_results){ 0 };
 }
