@@ -118,13 +118,6 @@ void rc_dkeys_user(struct rc_dkeys *k, const struct tc_call *c, uint64_t cur)
 	if (c->region < k->p->t->nregions && c->enter >= cur) k->gap_sig = rc_gap_add(k->gap_sig, c->region);
 }
 
-/* The receive of message id at this process (index into m->in), TC_NONE: none. */
-static size_t recv_at(const struct rc_dkeys *k, uint32_t id)
-{
-	const struct replay_rmsg *x = replay_rmsg_find(k->m->in, k->m->nin, id);
-	return x ? (size_t)(x - k->m->in) : (size_t)TC_NONE;
-}
-
 /* A call's tag signature (rootcause.c call_tag): ci, its instance's. */
 static uint64_t dtag(const struct rc_dkeys *k, const struct tc_call *c, const struct rc_collinfo *ci)
 {
@@ -137,11 +130,10 @@ static uint64_t dtag(const struct rc_dkeys *k, const struct tc_call *c, const st
 		return rc_numbered(k->numbered, m) ? RC_NUMBERED : p->msgs[m].tag;
 	}
 	if (op->nrecv) {
-		const uint32_t *ids = tc_op_recvs(t, k->r, op);
 		uint64_t tag = RC_NUMBERED;
 		for (uint32_t i = 0; i < op->nrecv; i++) {
-			size_t at = recv_at(k, ids[i]);
-			if (at != (size_t)TC_NONE) tag = rc_recv_tag(tag, k->rt[at].tag, k->rt[at].numbered);
+			uint32_t at = replay_rmsg_at(k->m, k->r, op->first_recv + i);
+			if (at != TC_NONE) tag = rc_recv_tag(tag, k->rt[at].tag, k->rt[at].numbered);
 		}
 		return tag;
 	}
@@ -219,11 +211,11 @@ void rc_dkeys_mpi(struct rc_dkeys *k, uint32_t call, uint8_t inter, const struct
 	uint64_t bytes = 0;
 	if (c->op != TC_NONE) {
 		const struct tc_op *op = &t->ranks[k->r].ops[c->op];
-		const uint32_t *s = tc_op_sends(t, k->r, op), *v = tc_op_recvs(t, k->r, op);
+		const uint32_t *s = tc_op_sends(t, k->r, op);
 		for (uint32_t i = 0; i < op->nsend; i++) bytes += p->msgs[s[i] - p->msg_first].bytes;
 		for (uint32_t i = 0; i < op->nrecv; i++) {
-			size_t at = recv_at(k, v[i]);
-			if (at != (size_t)TC_NONE) bytes += k->rt[at].bytes;
+			uint32_t at = replay_rmsg_at(k->m, k->r, op->first_recv + i);
+			if (at != TC_NONE) bytes += k->rt[at].bytes;
 		}
 		if (op->coll != TC_NONE && ci && ci->has) bytes += member_bytes(k, ci);
 	}

@@ -112,11 +112,10 @@ static uint64_t dist_transfer_start(void *ctx, uint32_t r, uint32_t i, uint64_t 
 	uint32_t ci = x->a->call[i];
 	if (ci >= R->ncalls || R->calls[ci].op == TC_NONE) return s;
 	const struct tc_op *op = &R->ops[R->calls[ci].op];
-	const uint32_t *m = tc_op_recvs(t, r, op);
 	uint64_t at = 0;
 	for (uint32_t k = 0; k < op->nrecv; k++) {
-		const struct replay_rmsg *q = replay_rmsg_find(x->m->in, x->m->nin, m[k]);
-		at = TC_MAX(at, q ? q->send_enter : 0);
+		uint32_t q = replay_rmsg_at(x->m, r, op->first_recv + k);
+		at = TC_MAX(at, q != TC_NONE ? x->m->in[q].send_enter : 0);
 	}
 	return op->nrecv ? at : s;
 }

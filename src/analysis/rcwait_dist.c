@@ -112,9 +112,9 @@ static void dist_recv(const void *ctx, uint32_t r, const struct tc_op *op, struc
 {
 	const struct rwd *x = ctx;
 	if (x->ask) return;   /* the first walk keeps no candidate */
-	const uint32_t *ids = x->t->ranks[r].recv_msgs + op->first_recv;
 	for (uint32_t i = 0; i < op->nrecv; i++) {
-		const struct replay_rmsg *m = replay_rmsg_find(x->m->in, x->m->nin, ids[i]);
+		uint32_t k = replay_rmsg_at(x->m, r, op->first_recv + i);
+		const struct replay_rmsg *m = k == TC_NONE ? NULL : &x->m->in[k];
 		rc_candidate(rd, m ? m->send_enter : 0, m ? m->src : TC_NONE, TC_WE_LATE_SENDER);
 	}
 }
@@ -212,12 +212,12 @@ static uint8_t act_inter(const struct rwd *x, uint32_t r, const struct tc_act *a
 	const struct tc_call *c = &t->ranks[r].calls[a->call];
 	if (c->op == TC_NONE) return 0;
 	const struct tc_op *op = &t->ranks[r].ops[c->op];
-	const uint32_t *s = tc_op_sends(t, r, op), *v = t->ranks[r].recv_msgs + op->first_recv;
+	const uint32_t *s = tc_op_sends(t, r, op);
 	bool inter = false;
 	for (uint32_t i = 0; i < op->nsend; i++) inter |= node[dist_msg(x, s[i])->dst] != here;
 	for (uint32_t i = 0; i < op->nrecv; i++) {
-		const struct replay_rmsg *m = replay_rmsg_find(x->m->in, x->m->nin, v[i]);
-		inter |= m && node[m->src] != here;
+		uint32_t k = replay_rmsg_at(x->m, r, op->first_recv + i);
+		inter |= k != TC_NONE && node[x->m->in[k].src] != here;
 	}
 	return inter || (x->cur && x->cur->spans);
 }

@@ -112,11 +112,26 @@ void replay_msgx_get(const struct tc_part *p, const struct tc_dist *d, struct re
 	x->post = replay_ask(d, out, to, n, sizeof *out, sizeof(uint64_t), post_enter, (void *)t, &in, &x->nin);
 	x->in = in;
 	free(out), free(to);
+	/* each receive's message found once (the replays look them up per receive) */
+	uint32_t mine = p->hi - p->lo;
+	x->lo = p->lo;
+	x->rbase = xmalloc(((size_t)mine + 1) * sizeof *x->rbase);
+	size_t nr = 0;
+	for (uint32_t q = 0; q < mine; q++) x->rbase[q] = (uint32_t)nr, nr += t->ranks[p->lo + q].nrecv_msgs;
+	x->rbase[mine] = (uint32_t)nr;
+	x->rpos = xmalloc((nr + 1) * sizeof *x->rpos);
+	for (uint32_t q = 0; q < mine; q++) {
+		const struct tc_rank *R = &t->ranks[p->lo + q];
+		for (uint32_t k = 0; k < R->nrecv_msgs; k++) {
+			const struct replay_rmsg *r = replay_rmsg_find(x->in, x->nin, R->recv_msgs[k]);
+			x->rpos[x->rbase[q] + k] = r ? (uint32_t)(r - x->in) : TC_NONE;
+		}
+	}
 }
 
 void replay_msgx_free(struct replay_msgx *m)
 {
-	free(m->rank_first), free(m->in), free(m->post);
+	free(m->rank_first), free(m->in), free(m->post), free(m->rpos), free(m->rbase);
 	*m = (struct replay_msgx){ 0 };
 }
 

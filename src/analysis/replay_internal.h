@@ -39,11 +39,21 @@ struct replay_msgx {
 	struct replay_rmsg *in;   /* the messages to this process's ranks, in id order */
 	size_t nin;
 	uint64_t *post;           /* per message of p->msgs: its posting call's enter (0: none known) */
+	/* per receive of the process's ranks (each rank's recv_msgs, ranks in
+	 * order; rank r's from rbase[r - lo]): its message's index into in,
+	 * TC_NONE when absent (replay_rmsg_at) */
+	uint32_t *rpos, *rbase, lo;
 };
 void replay_msgx_get(const struct tc_part *p, const struct tc_dist *d, struct replay_msgx *m);
 void replay_msgx_free(struct replay_msgx *m);
 /* Message id among in[0..n) (struct replay_msgx), NULL when absent. */
 const struct replay_rmsg *replay_rmsg_find(const struct replay_rmsg *in, size_t n, uint64_t id);
+/* The message of rank r's receive k (its recv_msgs[k], r one of the
+ * process's ranks): its index into m->in, TC_NONE when absent. */
+static inline uint32_t replay_rmsg_at(const struct replay_msgx *m, uint32_t r, uint32_t k)
+{
+	return m->rpos[m->rbase[r - m->lo] + k];
+}
 
 /* The members of the collective instances this process holds (p->colls),
  * each with its call's times, gathered from their ranks' processes: m[k] is
