@@ -69,9 +69,9 @@ if [ -x "$BUILD/tracecomb-mpi" ] && command -v mpirun >/dev/null 2>&1; then
 	[ "$(id -u)" -eq 0 ] && MPI_ROOT="--allow-run-as-root"
 	mtmp=$(mktemp -d)
 	for P in 1 2 4; do mpi_prep $P || { rm -rf "$mtmp"; exit 1; }; done
-	echo "== the replay over the parts (--replay: profile, wait states, the root causes' wait/own split and"
-	echo "   critical path; docs/scale.md \"Replay\"): its CPU time with the file's replay of the profile and wait"
-	echo "   states (both summed in \"replay\") and what the larger adds to each process's peak"
+	echo "== the replay over the parts (--replay: profile, wait states and every root-cause pass with their checks;"
+	echo "   docs/scale.md \"Replay\"): its CPU time with the file's replay of the profile, wait states and root"
+	echo "   causes (both summed in \"replay\") and what the larger adds to each process's peak"
 	for P in 2 4; do mpi_prep $P --replay "$mtmp/r.json" || { rm -rf "$mtmp"; exit 1; }; done
 	rm -rf "$mtmp"
 else
