@@ -103,7 +103,8 @@ static void gather(const struct tc_trace *t, struct tc_rootcause *rc, struct gro
 			uint8_t vbin;
 			double v = rc_act_value(t, rc->t0, span, from, e, mpi, W, W ? W->ready : 0, W ? W->edge : 0,
 						g->p2p[c], &vbin);
-			rc_groups_add(g, c, r, v, vbin);
+			rc_groups_add(g, c, r, v, vbin, !pk[c].run);
+			pk[c].run = true;
 		}
 	}
 	*nranks = xmalloc(((size_t)rc->nctx + 1) * sizeof **nranks);
@@ -627,8 +628,9 @@ void tally_end(struct tc_rootcause *rc, struct stalls *s, uint32_t r, const stru
  * make a 1 ms stall an outlier of a 20 µs MPI call but not of a 2 ms compute
  * block), partner (TC_NONE: none); compute: its weight in the held share
  * (typical) and, a stall, its height above the median. */
-static void stall_count(struct stalls *s, struct tally *y, uint32_t r, bool mpi, bool stall, uint32_t partner,
-			double typical, double height)
+static inline __attribute__((always_inline)) void stall_count(struct stalls *s, struct tally *y, uint32_t r,
+							       bool mpi, bool stall, uint32_t partner, double typical,
+							       double height)
 {
 	if (!mpi) {
 		y->n_compute++;
@@ -831,9 +833,12 @@ void rc_xpass_rank(struct xpass *x, uint32_t r, bool on)
 	for (size_t k = x->tk0; k < x->tk; k++) x->xc[x->trend[k].ctx].trend = false;
 }
 
-void rc_xpass_act(const struct tc_trace *t, const struct tc_rootcause *rc, struct xpass *x, struct tally *y,
-		  uint32_t r, uint32_t i, uint64_t s, uint64_t e, uint32_t c, bool wait, uint64_t wready, uint32_t partner,
-		  double *wsum)
+/* rc_xpass_act's body, inlined into the serial pass's loop (a call per
+ * activity with a dozen arguments made that pass 40 % slower). */
+static inline __attribute__((always_inline)) void xpass_act(const struct tc_trace *t, const struct tc_rootcause *rc,
+							     struct xpass *x, struct tally *y, uint32_t r, uint32_t i,
+							     uint64_t s, uint64_t e, uint32_t c, bool wait,
+							     uint64_t wready, uint32_t partner, double *wsum)
 {
 	struct xctx *X = &x->xc[c];
 	bool warmup = X->mpi && X->seen != r;
@@ -854,6 +859,13 @@ void rc_xpass_act(const struct tc_trace *t, const struct tc_rootcause *rc, struc
 	stall_count(&x->st, y, r, X->mpi, stall, w ? partner : TC_NONE, X->held_w,
 		    stall && !X->mpi ? tc_dur(t, ticks) - X->median : 0);
 	if (ready > s) *wsum += tc_dur(t, ready - s);  /* + 0 otherwise */
+}
+
+void rc_xpass_act(const struct tc_trace *t, const struct tc_rootcause *rc, struct xpass *x, struct tally *y,
+		  uint32_t r, uint32_t i, uint64_t s, uint64_t e, uint32_t c, bool wait, uint64_t wready, uint32_t partner,
+		  double *wsum)
+{
+	xpass_act(t, rc, x, y, r, i, s, e, c, wait, wready, partner, wsum);
 }
 
 void rc_xpass_free(struct xpass *x)
@@ -895,10 +907,10 @@ void tc_rc_excess(const struct tc_trace *t, struct tc_rootcause *rc, double scal
 		double wait = rc->wait_s[r];
 		for (uint32_t i = rc->act_first[r]; i < rc->act_first[r + 1]; i++) {
 			uint32_t c = tc_rc_act_ctx(rc, i);
-			uint32_t w = rc->ctx[c].kind == TC_ACT_MPI ? tc_rc_wait_of(rc, i) : TC_NONE;
+			uint32_t w = x.xc[c].mpi ? tc_rc_wait_of(rc, i) : TC_NONE;   /* the compact context, not the whole one */
 			const struct tc_rc_wait *W = w != TC_NONE ? &rc->waits[w] : NULL;
 			uint64_t e = tc_rc_act_end(rc, i);
-			rc_xpass_act(t, rc, &x, &y, r, i, s, e, c, W, W ? W->ready : 0, W ? W->partner : TC_NONE, &wait);
+			xpass_act(t, rc, &x, &y, r, i, s, e, c, W, W ? W->ready : 0, W ? W->partner : TC_NONE, &wait);
 			s = e;
 		}
 		tally_end(rc, &x.st, r, &y);

@@ -77,7 +77,14 @@ static void type_at0(const struct tc_trace *t, struct tc_rootcause *L, const str
 	struct pick *pk;
 	rc_groups_begin(t, L, &g, &pk);
 	free(pk);
-	for (size_t k = 0; k < n; k++) rc_groups_add(&g, in[k].ctx, in[k].rank, in[k].val, in[k].vbin);
+	uint32_t *last = xmalloc(((size_t)L->nctx + 1) * sizeof *last);   /* per context: the rank of its last value */
+	for (uint32_t c = 0; c < L->nctx; c++) last[c] = TC_NONE;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t c = in[k].ctx;
+		rc_groups_add(&g, c, in[k].rank, in[k].val, in[k].vbin, last[c] != in[k].rank);
+		last[c] = in[k].rank;
+	}
+	free(last);
 	uint32_t *nranks = xmalloc(((size_t)L->nctx + 1) * sizeof *nranks);
 	for (uint32_t c = 0; c < L->nctx; c++) nranks[c] = (uint32_t)seen[c];
 	rc_groups_stats(L, &g, nranks);

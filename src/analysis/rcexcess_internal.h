@@ -54,9 +54,10 @@ static inline uint32_t sample_stride(const struct tc_rootcause *rc, const struct
 
 #define QUIET_BINS 10  /* time bins of the span for context_quiet */
 
-/* Per context, while gathering: the rank of the run at hand, the position in
- * the block and the block's chosen offset, the ranks seen. */
-struct pick { uint32_t rank, stride, pos, at, block, nranks; };
+/* Per context, while gathering: the rank of the run at hand, whether it has
+ * a value yet, the position in the block and the block's chosen offset, the
+ * ranks seen. */
+struct pick { uint32_t rank, stride, pos, at, block, nranks; bool run; };
 
 static inline uint32_t pick_offset(uint32_t c, uint32_t r, uint32_t block, uint32_t stride)
 {
@@ -116,12 +117,11 @@ static inline double rc_act_value(const struct tc_trace *t, uint64_t t0, uint64_
 /* The groups' arrays, sized from the contexts' counts (n, nranks of the
  * activity pass) and their samples; *pk: each context's pick (caller frees). */
 void rc_groups_begin(const struct tc_trace *t, struct tc_rootcause *rc, struct groups *g, struct pick **pk);
-/* A kept value of rank r in context c (ranks in order): a new run at the
- * rank's first. */
-static inline void rc_groups_add(struct groups *g, uint32_t c, uint32_t r, double val, uint8_t vbin)
+/* A kept value of rank r in context c (ranks in order); first: the rank's
+ * first there (a new run). */
+static inline void rc_groups_add(struct groups *g, uint32_t c, uint32_t r, double val, uint8_t vbin, bool first)
 {
-	if (g->rend[c] == g->rfirst[c] || g->runs[g->rend[c] - 1].rank != r)
-		g->runs[g->rend[c]++] = (struct run){ r, g->end[c], 0 };
+	if (first) g->runs[g->rend[c]++] = (struct run){ r, g->end[c], 0 };
 	if (vbin) g->vbin[g->end[c]] = vbin;  /* zero already: compute values leave the pages untouched */
 	g->val[g->end[c]++] = val;
 }
