@@ -84,7 +84,8 @@ static bool fits(const struct tc_rootcause *rc, const struct tc_rc_results *x)
 	    (x->fig.path_end_rank != TC_NONE && x->fig.path_end_rank >= rc->nranks))
 		return false;
 	for (uint32_t c = 0; c < x->nctx; c++)
-		if (x->ctx[c].key != rc->ctx[c].key || x->ctx[c].kind != rc->ctx[c].kind) return false;
+		if (x->ctx[c].key != rc->ctx[c].key || x->ctx[c].kind != rc->ctx[c].kind || x->ctx[c].n != rc->ctx[c].n)
+			return false;
 	for (size_t k = 0; k < x->nexcess; k++)
 		if (x->ex_act[k] >= rc->nacts || (k && x->ex_act[k] <= x->ex_act[k - 1])) return false;
 	for (size_t k = 0; k < x->npath; k++)
@@ -103,7 +104,13 @@ struct tc_rootcause *tc_rootcause_from(const struct tc_trace *t, const struct tc
 		return NULL;
 	}
 	uint32_t N = rc->nranks;
-	memcpy(rc->ctx, x->ctx, x->nctx * sizeof *rc->ctx);
+	for (uint32_t c = 0; c < x->nctx; c++) {   /* what the statistics set; the rest is the activity pass's own */
+		struct tc_rc_ctx *C = &rc->ctx[c];
+		const struct tc_rc_ctx *X = &x->ctx[c];
+		C->nranks = X->nranks, C->quiet = X->quiet, C->typical = X->typical;
+		C->median = X->median, C->mad = X->mad, C->threshold = X->threshold;
+		C->full_median = X->full_median, C->full_threshold = X->full_threshold;
+	}
 	tc_rc_figures_put(rc, &x->fig);
 	rc->wait_s = dup_arr(x->wait_s, N, sizeof(double));
 	rc->delay_cost = dup_arr(x->delay_cost, N, sizeof(double));
