@@ -65,7 +65,7 @@ char *tk_node_ranks(const struct tc_phase_clusters *ph, uint32_t node)
 		return false;                                   \
 	} while (0)
 
-static bool same_ctx(const struct tc_rc_ctx *x, const struct tc_rc_ctx *y)
+bool tk_same_rc_ctx(const struct tc_rc_ctx *x, const struct tc_rc_ctx *y)
 {
 	return x->key == y->key && x->coarse == y->coarse && x->place == y->place && x->work == y->work &&
 	       x->n == y->n && x->nranks == y->nranks && x->region == y->region && x->kind == y->kind &&
@@ -80,7 +80,7 @@ bool tk_same_rc_results(const struct tc_rc_results *a, const struct tc_rc_result
 	if (a->nranks != b->nranks || a->nctx != b->nctx || a->nexcess != b->nexcess || a->npath != b->npath)
 		DIFF("counts");
 	for (uint32_t c = 0; c < a->nctx; c++)
-		if (!same_ctx(&a->ctx[c], &b->ctx[c])) DIFF("a context");
+		if (!tk_same_rc_ctx(&a->ctx[c], &b->ctx[c])) DIFF("a context");
 	if (memcmp(&a->fig, &b->fig, sizeof a->fig)) DIFF("a run-level figure");   /* 8-byte fields: no padding */
 	size_t arr = a->nranks * sizeof(double);
 	if (memcmp(a->wait_s, b->wait_s, arr) || memcmp(a->delay_cost, b->delay_cost, arr) ||

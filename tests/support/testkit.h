@@ -22,5 +22,8 @@ char *tk_node_ranks(const struct tc_phase_clusters *ph, uint32_t node);
  * padding is undefined); the first difference on stderr. */
 struct tc_rc_results;
 bool tk_same_rc_results(const struct tc_rc_results *a, const struct tc_rc_results *b);
+/* Whether two contexts are equal field by field (doubles bitwise). */
+struct tc_rc_ctx;
+bool tk_same_rc_ctx(const struct tc_rc_ctx *x, const struct tc_rc_ctx *y);
 
 #endif

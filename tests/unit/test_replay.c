@@ -107,27 +107,15 @@ static void same_cpath(const struct tc_cpath *s, const struct tc_cpath *d)
 	assert_memory_equal(s->mpi_excess, d->mpi_excess, s->nranks * sizeof *s->mpi_excess);
 }
 
-/* The contexts: every field of the table the activity pass sets (the
- * structs' padding is not compared), every rank's activities and digest,
- * the scale's bins as bits. */
+/* The contexts: every field of the table (the activity pass's; the typed
+ * ones are 0 on both sides; the structs' padding is not compared), every
+ * rank's activities and digest, the scale's bins as bits. */
 static void same_rcctx(const struct tc_rcctx *s, const struct tc_rcctx *d)
 {
 	assert_non_null(d);
 	assert_int_equal(s->nctx, d->nctx);
 	assert_int_equal(s->nranks, d->nranks);
-	for (uint32_t i = 0; i < s->nctx; i++) {
-		const struct tc_rc_ctx *a = &s->ctx[i], *b = &d->ctx[i];
-		assert_int_equal(a->key, b->key);
-		assert_int_equal(a->coarse, b->coarse);
-		assert_int_equal(a->place, b->place);
-		assert_int_equal(a->work, b->work);
-		assert_int_equal(a->n, b->n);
-		assert_int_equal(a->nranks, b->nranks);
-		assert_int_equal(a->region, b->region);
-		assert_int_equal(a->kind, b->kind);
-		assert_int_equal(a->inter, b->inter);
-		assert_int_equal(a->size_bucket, b->size_bucket);
-	}
+	for (uint32_t i = 0; i < s->nctx; i++) assert_true(tk_same_rc_ctx(&s->ctx[i], &d->ctx[i]));
 	assert_memory_equal(s->rank, d->rank, s->nranks * sizeof *s->rank);
 	assert_memory_equal(s->scale_bin, d->scale_bin, sizeof s->scale_bin);
 }
@@ -138,19 +126,7 @@ static void same_rcexcess(const struct tc_rcexcess *s, const struct tc_rcexcess 
 	assert_non_null(d);
 	assert_int_equal(s->nctx, d->nctx);
 	assert_int_equal(s->nranks, d->nranks);
-	for (uint32_t i = 0; i < s->nctx; i++) {
-		const struct tc_rc_ctx *a = &s->ctx[i], *b = &d->ctx[i];
-		assert_int_equal(a->key, b->key);
-		assert_int_equal(a->n, b->n);
-		assert_int_equal(a->nranks, b->nranks);
-		assert_int_equal(a->typical, b->typical);
-		assert_int_equal(a->quiet, b->quiet);
-		assert_same_double(a->median, b->median);
-		assert_same_double(a->mad, b->mad);
-		assert_same_double(a->threshold, b->threshold);
-		assert_same_double(a->full_median, b->full_median);
-		assert_same_double(a->full_threshold, b->full_threshold);
-	}
+	for (uint32_t i = 0; i < s->nctx; i++) assert_true(tk_same_rc_ctx(&s->ctx[i], &d->ctx[i]));
 	assert_memory_equal(&s->fig, &d->fig, sizeof s->fig);   /* 8-byte fields: no padding */
 	assert_memory_equal(s->rank, d->rank, s->nranks * sizeof *s->rank);
 }
