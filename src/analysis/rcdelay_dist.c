@@ -32,7 +32,6 @@ struct dd {
 	const struct rc_dacts *a;
 	struct rc_dexcess *x;
 	bool thin;        /* some compute context has no typical value */
-	bool changed;     /* the thin-context delays gave excess */
 };
 
 static struct rc_thin_act thin_dist(void *ctx, uint32_t p, uint32_t i)
@@ -61,7 +60,6 @@ static void answer(void *ctx, const void *req, void *ans)
 	if (best != TC_NONE && wt > x->x->excess[best]) {
 		x->x->excess[best] = (float)wt;
 		x->x->outlier[best] = 3;
-		x->changed = true;
 	}
 }
 
@@ -140,7 +138,7 @@ struct tc_rcdelay *rc_delay_dist(const struct tc_part *p, const struct tc_dist *
 {
 	const struct tc_trace *t = p->t;
 	uint32_t N = t->nranks;
-	struct dd dd = { p, a, x, false, false };
+	struct dd dd = { p, a, x, false };
 	for (uint32_t c = 0; c < x->nctx && !dd.thin; c++) dd.thin = x->ctx[c].kind == TC_ACT_COMPUTE && !x->ctx[c].typical;
 	size_t nw;
 	struct dwait *w = collect(t, a, &nw);

@@ -119,22 +119,22 @@ struct rc_dexcess {
 	uint32_t nctx;
 };
 void rc_dexcess_free(struct rc_dexcess *x);
+/* What process 0 holds to type the contexts and sweep the delay costs, in
+ * bytes: a value gathered and put into the groups (struct xval, then a
+ * double, its time bin and about a run per two values), a wait gathered and
+ * swept (struct dwait and the answer, the sweep's wref twice, wst, start and
+ * activity). */
+#define RC_GATHER_PER_VALUE 40
+#define RC_GATHER_PER_WAIT 140
 /* The typical values and the excess over the parts (rcexcess_dist.c): on
  * process 0, NULL elsewhere; table (the contexts as rc_dkeys_finish leaves
  * them, not changed) and scale_bin on every process; the process's excess
- * into *out. */
+ * into *out.  *need: what process 0 would hold for these and the delay
+ * costs (every process); over bound nothing is done (NULL, *out empty). */
 struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
 				   const struct replay_msgx *m, const struct rc_dacts *a, struct tc_rc_ctx *table,
-				   uint32_t nctx, const double *scale_bin, struct rc_dexcess *out);
-/* What process 0 holds to type the contexts and sweep the delay costs, in
- * bytes (on every process): a value gathered and put into the groups
- * (struct xval, then a double, its time bin and about a run per two
- * values), a wait gathered and swept (struct dwait and the answer, the
- * sweep's wref twice, wst, start and activity). */
-#define RC_GATHER_PER_VALUE 40
-#define RC_GATHER_PER_WAIT 140
-uint64_t rc_gather_need(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
-			const struct rc_dacts *a, struct tc_rc_ctx *table, uint32_t nctx);
+				   uint32_t nctx, const double *scale_bin, uint64_t bound, uint64_t *need,
+				   struct rc_dexcess *out);
 /* The long-term delay costs over the parts (rcdelay_dist.c): on process 0,
  * NULL elsewhere; the thin-context delays change x where they give excess. */
 struct tc_rcdelay *rc_delay_dist(const struct tc_part *p, const struct tc_dist *d, const struct rc_dacts *a,

@@ -32,10 +32,9 @@
 struct xval { double val; uint32_t ctx, rank; uint8_t vbin, pad[7]; };
 
 /* The process's kept values in activity order; *seen: per context, the
- * distinct ranks its picks saw here (the serial g->nranks, summed); with
- * count_only, only their number (*n; NULL returned). */
+ * distinct ranks its picks saw here (the serial g->nranks, summed). */
 static struct xval *pick_values(const struct tc_part *p, const struct tc_span *sp, const struct rc_dacts *a,
-				struct tc_rootcause *L, const uint8_t *p2p, size_t *n, uint64_t *seen, bool count_only)
+				struct tc_rootcause *L, const uint8_t *p2p, size_t *n, uint64_t *seen)
 {
 	const struct tc_trace *t = p->t;
 	uint32_t nc = L->nctx;
@@ -50,10 +49,6 @@ static struct xval *pick_values(const struct tc_part *p, const struct tc_span *s
 			uint64_t from = s, e = a->end[i];
 			s = e;
 			if (!pick_next(&pk[c], c, r)) continue;
-			if (count_only) {
-				v.n++;
-				continue;
-			}
 			bool mpi = L->ctx[c].kind == TC_ACT_MPI;
 			uint32_t w = mpi ? dact_wait(a, i) : TC_NONE;
 			struct xval x = { .ctx = c, .rank = r };
@@ -62,7 +57,7 @@ static struct xval *pick_values(const struct tc_part *p, const struct tc_span *s
 			VEC_PUSH(v, x);
 		}
 	}
-	for (uint32_t c = 0; c < nc && seen; c++) seen[c] = pk[c].nranks;
+	for (uint32_t c = 0; c < nc; c++) seen[c] = pk[c].nranks;
 	free(pk);
 	*n = v.n;
 	return v.a;
@@ -210,9 +205,24 @@ static struct tc_rcexcess *result_at0(struct tc_rootcause *L, struct xpass *x, c
 	return X;
 }
 
+/* What process 0 would hold for the values (nv of this process) and the
+ * waits of every process (docs/scale.md, the bound): on every process. */
+static uint64_t gather_need(const struct tc_dist *d, const struct rc_dacts *a, size_t nv)
+{
+	uint64_t v[2] = { nv, 0 };
+	for (uint32_t q = 0; q < a->hi - a->lo; q++)
+		for (uint32_t i = a->first[q]; i < a->first[q + 1]; i++) {
+			uint64_t s = dact_start(a, q, i);
+			v[1] += dact_ready(a, i, s) > s;
+		}
+	d->reduce(d->ctx, v, 2, TC_DIST_SUM);
+	return v[0] * RC_GATHER_PER_VALUE + v[1] * RC_GATHER_PER_WAIT;
+}
+
 struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
 				   const struct replay_msgx *m, const struct rc_dacts *a, struct tc_rc_ctx *table,
-				   uint32_t nctx, const double *scale_bin, struct rc_dexcess *out)
+				   uint32_t nctx, const double *scale_bin, uint64_t bound, uint64_t *need,
+				   struct rc_dexcess *out)
 {
 	/* L: the root causes as this process holds them (the contexts; its
 	 * ranks' activities are in a); table is typed in place at process 0 */
@@ -224,7 +234,12 @@ struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist
 	/* the values to process 0, typed there */
 	uint64_t *seen = xcalloc((size_t)nctx + 1, sizeof *seen);
 	size_t nv, nin;
-	struct xval *v = pick_values(p, sp, a, &L, p2p, &nv, seen, false);
+	struct xval *v = pick_values(p, sp, a, &L, p2p, &nv, seen);
+	*out = (struct rc_dexcess){ 0 };
+	if ((*need = gather_need(d, a, nv)) > bound) {   /* every process decides alike */
+		free(v), free(seen), free(p2p);
+		return NULL;
+	}
 	d->reduce(d->ctx, seen, nctx, TC_DIST_SUM);
 	struct xval *vin = replay_gather0(d, v, nv, sizeof *v, &nin);
 	free(v);
@@ -273,23 +288,6 @@ struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist
 	free(L.ctx);
 	rc_xpass_free(&x);
 	return X;
-}
-
-uint64_t rc_gather_need(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
-			const struct rc_dacts *a, struct tc_rc_ctx *table, uint32_t nctx)
-{
-	struct tc_rootcause L = { .nranks = p->t->nranks, .t0 = sp->t0, .t1 = sp->t1, .nctx = nctx, .ctx = table };
-	tc_rc_default_opts(&L.opts);
-	uint8_t *p2p = xcalloc((size_t)nctx + 1, 1);
-	uint64_t v[2] = { 0, 0 };
-	size_t nv;
-	free(pick_values(p, sp, a, &L, p2p, &nv, NULL, true));
-	v[0] = nv;
-	for (uint32_t q = 0; q < a->hi - a->lo; q++)
-		for (uint32_t i = a->first[q]; i < a->first[q + 1]; i++) v[1] += dact_ready(a, i, dact_start(a, q, i)) > dact_start(a, q, i);
-	free(p2p);
-	d->reduce(d->ctx, v, 2, TC_DIST_SUM);
-	return v[0] * RC_GATHER_PER_VALUE + v[1] * RC_GATHER_PER_WAIT;
 }
 
 void rc_dexcess_free(struct rc_dexcess *x)

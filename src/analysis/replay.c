@@ -112,7 +112,11 @@ void replay_msgx_get(const struct tc_part *p, const struct tc_dist *d, struct re
 	x->post = replay_ask(d, out, to, n, sizeof *out, sizeof(uint64_t), post_enter, (void *)t, &in, &x->nin);
 	x->in = in;
 	free(out), free(to);
-	/* each receive's message found once (the replays look them up per receive) */
+}
+
+void replay_msgx_index(const struct tc_part *p, struct replay_msgx *x)
+{
+	const struct tc_trace *t = p->t;
 	uint32_t mine = p->hi - p->lo;
 	x->lo = p->lo;
 	x->rbase = xmalloc(((size_t)mine + 1) * sizeof *x->rbase);
@@ -243,8 +247,9 @@ static struct tc_rc_results *results_of(const struct tc_rcexcess *X, const struc
  * process 0 would gather exceeds bound, only the rows and contexts
  * (out->rc_need says how much). */
 static void replay_rootcause(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
-			     const struct replay_msgx *m, uint64_t bound, struct tc_replay *out)
+			     struct replay_msgx *m, uint64_t bound, struct tc_replay *out)
 {
+	replay_msgx_index(p, m);
 	struct rc_dacts acts;
 	struct rc_dkeys *keys = rc_dkeys_new(p, d, m);
 	out->rcwait = rc_wait_dist(p, d, sp, m, &acts, keys);
@@ -252,15 +257,13 @@ static void replay_rootcause(const struct tc_part *p, const struct tc_dist *d, c
 	uint32_t nctx;
 	double scale_bin[TC_RC_SCALE_BINS];
 	out->rcctx = rc_dkeys_finish(keys, d, &acts, &table, &nctx, scale_bin);
-	out->rc_need = rc_gather_need(p, d, sp, &acts, table, nctx);
+	struct rc_dexcess dx;
+	out->rcexcess = rc_excess_dist(p, d, sp, m, &acts, table, nctx, scale_bin, bound, &out->rc_need, &dx);
+	free(table);
 	if (out->rc_need > bound) {
-		free(table);
 		rc_dacts_free(&acts);
 		return;
 	}
-	struct rc_dexcess dx;
-	out->rcexcess = rc_excess_dist(p, d, sp, m, &acts, table, nctx, scale_bin, &dx);
-	free(table);
 	out->rcdelay = rc_delay_dist(p, d, &acts, &dx);
 	out->cpath = rc_cpath_dist(p, d, sp, m->rank_first, &acts, dx.excess);
 	rc_dexcess_free(&dx);

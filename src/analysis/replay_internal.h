@@ -41,10 +41,13 @@ struct replay_msgx {
 	uint64_t *post;           /* per message of p->msgs: its posting call's enter (0: none known) */
 	/* per receive of the process's ranks (each rank's recv_msgs, ranks in
 	 * order; rank r's from rbase[r - lo]): its message's index into in,
-	 * TC_NONE when absent (replay_rmsg_at) */
+	 * TC_NONE when absent (replay_rmsg_at); NULL until replay_msgx_index */
 	uint32_t *rpos, *rbase, lo;
 };
 void replay_msgx_get(const struct tc_part *p, const struct tc_dist *d, struct replay_msgx *m);
+/* Each receive's message found once (rpos, rbase): the root causes' replays
+ * look them up per receive, the wait states' by id. */
+void replay_msgx_index(const struct tc_part *p, struct replay_msgx *m);
 void replay_msgx_free(struct replay_msgx *m);
 /* Message id among in[0..n) (struct replay_msgx), NULL when absent. */
 const struct replay_rmsg *replay_rmsg_find(const struct replay_rmsg *in, size_t n, uint64_t id);
