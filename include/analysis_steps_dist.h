@@ -54,6 +54,15 @@ struct tc_skel *tc_steps_dist_pack(const struct tc_part *p, const struct tc_dist
 				   uint64_t bound, struct tc_steps_dist *g);
 struct tc_steps *tc_steps_dist_gather(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
 				      struct tc_skel *in, struct tc_steps_dist *g);
+/* Ravel's partitions over parts (collective; not with the leap merge, whose
+ * rounds read the whole partition graph, nor the caller merge): each of
+ * this process's cevs (its ranks in order, *ncev of them) with its
+ * partition, numbered as steps_partition numbers them (the order of each
+ * partition's first cev in the whole trace); *np, their number, on every
+ * process.  docs/scale.md "The partitions over parts". */
+uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
+			    size_t *ncev, uint32_t *np);
+
 /* A pack not gathered (an error between the halves). */
 void tc_skel_free(struct tc_skel *k);
 void tc_steps_dist_free(struct tc_steps *s, struct tc_steps_dist *g);

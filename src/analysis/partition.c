@@ -19,26 +19,18 @@
 #include "steps_internal.h"
 
 /* --- union-find over cevs ------------------------------------------------------ */
-struct uf { uint32_t *p, *sz; };
-
-static uint32_t uf_find(struct uf *u, uint32_t x)
+void steps_uf_init(struct steps_uf *u, size_t n)
 {
-	while (u->p[x] != x) {
-		u->p[x] = u->p[u->p[x]];
-		x = u->p[x];
-	}
-	return x;
+	u->p = xmalloc((n + 1) * sizeof *u->p);
+	u->sz = xmalloc((n + 1) * sizeof *u->sz);
+	for (size_t i = 0; i < n; i++) { u->p[i] = (uint32_t)i; u->sz[i] = 1; }
 }
 
-static bool uf_union(struct uf *u, uint32_t a, uint32_t b)
+void steps_uf_free(struct steps_uf *u)
 {
-	a = uf_find(u, a);
-	b = uf_find(u, b);
-	if (a == b) return false;
-	if (u->sz[a] < u->sz[b]) { uint32_t x = a; a = b; b = x; }
-	u->p[b] = a;
-	u->sz[a] += u->sz[b];
-	return true;
+	free(u->p);
+	free(u->sz);
+	u->p = u->sz = NULL;
 }
 
 /* --- partition graph ------------------------------------------------------------ */
@@ -56,18 +48,12 @@ static void pgraph_free(struct pgraph *g)
 	g->gap = NULL;
 }
 
-static void pgraph_build(struct uf *u, const struct tc_steps *s, struct pgraph *g, uint32_t *root_id)
+/* g's edges from g->pid and g->np: P → Q for every cev of Q that follows
+ * one of P on its rank, with the gap between them. */
+static void pgraph_edges(const struct tc_steps *s, struct pgraph *g)
 {
 	size_t n = s->ncevs;
-	pgraph_free(g);
-	for (size_t i = 0; i < n; i++) root_id[i] = TC_NONE;
-	uint32_t np = 0;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t r = uf_find(u, (uint32_t)i);
-		if (root_id[r] == TC_NONE) root_id[r] = np++;
-		g->pid[i] = root_id[r];
-	}
-	g->np = np;
+	uint32_t np = g->np;
 	g->off = xcalloc((size_t)np + 2, sizeof *g->off);
 	size_t ne = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -87,11 +73,25 @@ static void pgraph_build(struct uf *u, const struct tc_steps *s, struct pgraph *
 	}
 }
 
-/* Iterative Tarjan; merges every strongly connected component of > 1 partition.
- * Returns true when something was merged.  O(P + E). */
-static bool merge_cycles(struct uf *u, const struct pgraph *g, const uint32_t *first_cev)
+static void pgraph_build(struct steps_uf *u, const struct tc_steps *s, struct pgraph *g, uint32_t *root_id)
 {
-	uint32_t np = g->np;
+	size_t n = s->ncevs;
+	pgraph_free(g);
+	for (size_t i = 0; i < n; i++) root_id[i] = TC_NONE;
+	uint32_t np = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t r = steps_uf_find(u, (uint32_t)i);
+		if (root_id[r] == TC_NONE) root_id[r] = np++;
+		g->pid[i] = root_id[r];
+	}
+	g->np = np;
+	pgraph_edges(s, g);
+}
+
+/* Iterative Tarjan (steps_internal.h). */
+bool steps_merge_cycles(struct steps_uf *u, const struct steps_cgraph *g)
+{
+	uint32_t np = g->n;
 	uint32_t *index = xmalloc(((size_t)np + 1) * sizeof *index);
 	uint32_t *low = xmalloc(((size_t)np + 1) * sizeof *low);
 	uint8_t *on = xcalloc((size_t)np + 1, 1);
@@ -129,7 +129,7 @@ static bool merge_cycles(struct uf *u, const struct pgraph *g, const uint32_t *f
 					w = stack[--sp];
 					on[w] = 0;
 					if (w != v) {
-						uf_union(u, first_cev[w], first_cev[v]);
+						steps_uf_union(u, g->first[w], g->first[v]);
 						merged = true;
 					}
 				} while (w != v);
@@ -146,48 +146,65 @@ static bool merge_cycles(struct uf *u, const struct pgraph *g, const uint32_t *f
 
 /* Build the graph and condense its cycles until it is a DAG (one Tarjan pass
  * suffices: the condensation of a graph is acyclic; the loop is a guard). */
-static void build_dag(struct uf *u, const struct tc_steps *s, struct pgraph *g, uint32_t *scratch,
+static void build_dag(struct steps_uf *u, const struct tc_steps *s, struct pgraph *g, uint32_t *scratch,
 		      uint32_t *first_cev)
 {
 	for (int pass = 0;; pass++) {
 		pgraph_build(u, s, g, scratch);
 		for (size_t i = s->ncevs; i-- > 0;) first_cev[g->pid[i]] = (uint32_t)i;
-		if (pass == 4 || !merge_cycles(u, g, first_cev)) return;
+		struct steps_cgraph cg = { g->np, g->off, g->adj, first_cev };
+		if (pass == 4 || !steps_merge_cycles(u, &cg)) return;
 	}
 }
 
-/* E. "true Waitall" groups (§1.8 E), per rank. */
-static void merge_waitall(struct uf *u, const struct tc_trace *t, const struct tc_steps *s,
-			  const struct tc_step_msg *mx)
+/* E. "true Waitall" groups (§1.8 E) of one rank (steps_internal.h). */
+void steps_waitall_rank(struct steps_uf *u, uint32_t base, const struct tc_trace *t, uint32_t r,
+			const struct tc_cev *cev, uint32_t n, const struct tc_cev_times *tm, steps_msg_fn msg,
+			const void *mctx)
 {
-	for (uint32_t r = 0; r < t->nranks; r++) {
-		const struct tc_rank *R = &t->ranks[r];
-		uint64_t max_complete = 0;
-		uint32_t group = TC_NONE;
-		for (uint32_t i = s->rank_first[r]; i < s->rank_first[r + 1]; i++) {
-			const struct tc_cev *e = &s->cevs[i];
-			uint64_t leave = tc_cev_leave(s, i);
-			if (group != TC_NONE) {
-				bool closes = tc_cev_enter(s, i) > max_complete ||
-					      ((e->flags & TC_CEV_RECV) && leave >= max_complete);
-				if (closes) {
-					group = TC_NONE;
-					max_complete = 0;
-				} else {
-					uf_union(u, group, i);
-				}
-			}
-			for (uint32_t k = 0; k < e->nops; k++) {
-				const struct tc_op *op = &R->ops[e->op + k];
-				const uint32_t *ms = tc_op_sends(t, r, op);
-				for (uint32_t j = 0; j < op->nsend; j++) {
-					struct tc_step_msg m = steps_msg(t, mx, ms[j]);
-					if (!(m.flags & TC_MSG_NB_SEND) || m.send_done <= leave) continue;
-					if (group == TC_NONE) group = i;
-					if (m.send_done > max_complete) max_complete = m.send_done;
-				}
+	const struct tc_rank *R = &t->ranks[r];
+	uint64_t max_complete = 0;
+	uint32_t group = TC_NONE;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct tc_cev *e = &cev[i];
+		uint64_t leave = tm[i].leave;
+		if (group != TC_NONE) {
+			bool closes = tm[i].enter > max_complete || ((e->flags & TC_CEV_RECV) && leave >= max_complete);
+			if (closes) {
+				group = TC_NONE;
+				max_complete = 0;
+			} else {
+				steps_uf_union(u, base + group, base + i);
 			}
 		}
+		for (uint32_t k = 0; k < e->nops; k++) {
+			const struct tc_op *op = &R->ops[e->op + k];
+			const uint32_t *ms = tc_op_sends(t, r, op);
+			for (uint32_t j = 0; j < op->nsend; j++) {
+				struct tc_step_msg m = msg(mctx, ms[j]);
+				if (!(m.flags & TC_MSG_NB_SEND) || m.send_done <= leave) continue;
+				if (group == TC_NONE) group = i;
+				if (m.send_done > max_complete) max_complete = m.send_done;
+			}
+		}
+	}
+}
+
+struct msg_src { const struct tc_trace *t; const struct tc_step_msg *mx; };
+
+static struct tc_step_msg serial_msg(const void *ctx, uint32_t id)
+{
+	const struct msg_src *m = ctx;
+	return steps_msg(m->t, m->mx, id);
+}
+
+static void merge_waitall(struct steps_uf *u, const struct tc_trace *t, const struct tc_steps *s,
+			  const struct tc_step_msg *mx)
+{
+	struct msg_src ms = { t, mx };
+	for (uint32_t r = 0; r < t->nranks; r++) {
+		uint32_t f = s->rank_first[r];
+		steps_waitall_rank(u, f, t, r, s->cevs + f, s->rank_first[r + 1] - f, s->times + f, serial_msg, &ms);
 	}
 }
 
@@ -195,7 +212,7 @@ static void merge_waitall(struct uf *u, const struct tc_trace *t, const struct t
  * of the comm events below them (a collective counts 2); LMFC(e) = nearest
  * ancestor-or-self call whose function has comms > 1.  Neighbouring cevs of a
  * rank with the same LMFC instance are merged. */
-static void merge_callers(struct uf *u, const struct tc_trace *t, const struct tc_steps *s)
+static void merge_callers(struct steps_uf *u, const struct tc_trace *t, const struct tc_steps *s)
 {
 	uint32_t maxcalls = 0;
 	for (uint32_t r = 0; r < t->nranks; r++) maxcalls = TC_MAX(maxcalls, t->ranks[r].ncalls);
@@ -225,7 +242,7 @@ static void merge_callers(struct uf *u, const struct tc_trace *t, const struct t
 			for (uint32_t i = s->rank_first[r] + 1; i < s->rank_first[r + 1]; i++) {
 				uint32_t a = below[R->ops[s->cevs[i - 1].op].call];
 				uint32_t b = below[R->ops[s->cevs[i].op].call];
-				if (a != TC_NONE && a == b) uf_union(u, i - 1, i);
+				if (a != TC_NONE && a == b) steps_uf_union(u, i - 1, i);
 			}
 		}
 	}
@@ -234,12 +251,12 @@ static void merge_callers(struct uf *u, const struct tc_trace *t, const struct t
 }
 
 /* Both ends of every message; all parts of every collective. */
-static void merge_messages(struct uf *u, const struct tc_trace *t, const struct steps_build *b)
+static void merge_messages(struct steps_uf *u, const struct tc_trace *t, const struct steps_build *b)
 {
 	const struct tc_steps *s = b->s;
 	for (size_t m = 0; m < t->nmsgs; m++)
 		if (s->msg_send_cev[m] != TC_NONE && s->msg_recv_cev[m] != TC_NONE)
-			uf_union(u, s->msg_send_cev[m], s->msg_recv_cev[m]);
+			steps_uf_union(u, s->msg_send_cev[m], s->msg_recv_cev[m]);
 	for (size_t c = 0; c < t->ncolls; c++) {
 		const struct tc_coll *co = &t->colls[c];
 		uint32_t first = TC_NONE;
@@ -250,7 +267,7 @@ static void merge_messages(struct uf *u, const struct tc_trace *t, const struct 
 			uint32_t e = b->op2cev[b->op_base[mb->rank] + op];
 			if (e == TC_NONE) continue;
 			if (first == TC_NONE) first = e;
-			else uf_union(u, first, e);
+			else steps_uf_union(u, first, e);
 		}
 	}
 }
@@ -267,7 +284,7 @@ static void merge_messages(struct uf *u, const struct tc_trace *t, const struct 
  * (reverse CSR with gaps) and the partitions by leap. */
 struct leaps {
 	const struct pgraph *g;
-	struct uf *u;
+	struct steps_uf *u;
 	const uint32_t *first_cev;
 	uint32_t *leap, maxleap;
 	uint32_t *roff, *rk;          /* ranks of partition p: rk[roff[p] .. roff[p+1]) */
@@ -345,7 +362,7 @@ static void parents(struct leaps *L)
 
 static bool join(struct leaps *L, uint32_t p, uint32_t q)
 {
-	if (!uf_union(L->u, L->first_cev[p], L->first_cev[q])) return false;
+	if (!steps_uf_union(L->u, L->first_cev[p], L->first_cev[q])) return false;
 	L->touched[p] = L->touched[q] = 1;
 	return true;
 }
@@ -410,7 +427,7 @@ static bool merge_leap(struct leaps *L, uint32_t k)
  * this round.  Returns true when it merged (*kstart = the leap before the first
  * merge); the caller rebuilds the DAG and calls again.  Merging several leaps
  * per round keeps the number of rounds near log(partitions) on chains. */
-static bool leap_round(struct uf *u, const struct tc_steps *s, const struct pgraph *g, const uint32_t *first_cev,
+static bool leap_round(struct steps_uf *u, const struct tc_steps *s, const struct pgraph *g, const uint32_t *first_cev,
 		       uint32_t *kstart)
 {
 	struct leaps L = { .g = g, .u = u, .first_cev = first_cev };
@@ -432,8 +449,8 @@ void steps_partition(struct steps_build *b)
 	struct tc_steps *s = b->s;
 	const struct tc_trace *t = b->t;
 	size_t n = s->ncevs;
-	struct uf u = { xmalloc((n + 1) * sizeof *u.p), xmalloc((n + 1) * sizeof *u.sz) };
-	for (size_t i = 0; i < n; i++) { u.p[i] = (uint32_t)i; u.sz[i] = 1; }
+	struct steps_uf u;
+	steps_uf_init(&u, n);
 	if (b->o->waitall_merge) merge_waitall(&u, t, s, b->mx);
 	if (b->o->caller_merge) merge_callers(&u, t, s);
 	merge_messages(&u, t, b);
@@ -449,11 +466,19 @@ void steps_partition(struct steps_build *b)
 	}
 	free(scratch);
 	free(first_cev);
-	free(u.p);
-	free(u.sz);
+	steps_uf_free(&u);
 	free(g.gap);
 	b->pid = g.pid;
 	b->np = g.np;
+	b->poff = g.off;
+	b->padj = g.adj;
+}
+
+void steps_partition_dag(struct steps_build *b)
+{
+	struct pgraph g = { .np = b->np, .pid = b->pid };
+	pgraph_edges(b->s, &g);
+	free(g.gap);
 	b->poff = g.off;
 	b->padj = g.adj;
 }

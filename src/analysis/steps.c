@@ -68,6 +68,39 @@ void steps_topo_order(uint32_t nn, const uint32_t *off, const uint32_t *adj, con
 }
 
 /* --- communication events ------------------------------------------------------- */
+uint32_t steps_rank_cevs(const struct tc_trace *t, uint32_t r, bool coalesce, uint32_t base, struct tc_cev *out,
+			 uint32_t *op2cev)
+{
+	const struct tc_rank *R = &t->ranks[r];
+	uint32_t n = 0;
+	bool prev_isend = false;
+	for (uint32_t k = 0; k < R->nops; k++) {
+		const struct tc_op *op = &R->ops[k];
+		const struct tc_call *c = &R->calls[op->call];
+		uint8_t kind = c->region < t->nregions ? t->regions[c->region].kind : TC_RK_USER;
+		bool isend = kind == TC_RK_MPI_ISEND && op->nsend && !op->nrecv && op->coll == TC_NONE;
+		if (coalesce && isend && prev_isend && out[n - 1].nops < TC_CEV_MAX_NOPS) {
+			/* the previous Isend's call is the call just before this one,
+			 * with the same parent: no other Leave happened in between */
+			struct tc_cev *last = &out[n - 1];
+			uint32_t pc = R->ops[last->op + last->nops - 1].call;
+			if (pc + 1 == op->call && !(c->flags & TC_CALL_APART) && R->calls[pc].parent == c->parent) {
+				last->nops++;   /* its calls stay consecutive: tc_cev_leave reads them */
+				op2cev[k] = base + n - 1;
+				continue;
+			}
+		}
+		struct tc_cev e = { .rank = r, .op = k, .nops = 1, .partition = TC_NONE };
+		if (op->nsend) e.flags |= TC_CEV_SEND;
+		if (op->nrecv) e.flags |= TC_CEV_RECV;
+		if (op->coll != TC_NONE) e.flags |= TC_CEV_COLL;
+		op2cev[k] = base + n;
+		out[n++] = e;
+		prev_isend = isend;
+	}
+	return n;
+}
+
 static void build_cevs(struct steps_build *b)
 {
 	const struct tc_trace *t = b->t;
@@ -84,33 +117,8 @@ static void build_cevs(struct steps_build *b)
 	VEC(struct tc_cev) v = { 0 };
 	VEC_RESERVE(v, nops + 1);
 	for (uint32_t r = 0; r < t->nranks; r++) {
-		const struct tc_rank *R = &t->ranks[r];
 		s->rank_first[r] = (uint32_t)v.n;
-		bool prev_isend = false;
-		for (uint32_t k = 0; k < R->nops; k++) {
-			const struct tc_op *op = &R->ops[k];
-			const struct tc_call *c = &R->calls[op->call];
-			uint8_t kind = c->region < t->nregions ? t->regions[c->region].kind : TC_RK_USER;
-			bool isend = kind == TC_RK_MPI_ISEND && op->nsend && !op->nrecv && op->coll == TC_NONE;
-			if (b->o->coalesce_isends && isend && prev_isend && v.a[v.n - 1].nops < TC_CEV_MAX_NOPS) {
-				/* the previous Isend's call is the call just before this one,
-				 * with the same parent: no other Leave happened in between */
-				struct tc_cev *last = &v.a[v.n - 1];
-				uint32_t pc = R->ops[last->op + last->nops - 1].call;
-				if (pc + 1 == op->call && !(c->flags & TC_CALL_APART) && R->calls[pc].parent == c->parent) {
-					last->nops++;   /* its calls stay consecutive: tc_cev_leave reads them */
-					b->op2cev[b->op_base[r] + k] = (uint32_t)v.n - 1;
-					continue;
-				}
-			}
-			struct tc_cev e = { .rank = r, .op = k, .nops = 1, .partition = TC_NONE };
-			if (op->nsend) e.flags |= TC_CEV_SEND;
-			if (op->nrecv) e.flags |= TC_CEV_RECV;
-			if (op->coll != TC_NONE) e.flags |= TC_CEV_COLL;
-			b->op2cev[b->op_base[r] + k] = (uint32_t)v.n;
-			VEC_PUSH(v, e);
-			prev_isend = isend;
-		}
+		v.n += steps_rank_cevs(t, r, b->o->coalesce_isends, (uint32_t)v.n, v.a + v.n, b->op2cev + b->op_base[r]);
 	}
 	s->rank_first[t->nranks] = (uint32_t)v.n;
 	s->cevs = xreallocarray(v.a, v.n + 1, sizeof *v.a);   /* the reserve counted ops, not cevs */
@@ -441,6 +449,12 @@ struct tc_steps *tc_steps_compute(const struct tc_trace *t, const struct tc_step
 struct tc_steps *tc_steps_compute_msgs(const struct tc_trace *t, const struct tc_steps_opts *o,
 				       const struct tc_step_msg *mx)
 {
+	return steps_compute_given(t, o, mx, NULL, 0, 0);
+}
+
+struct tc_steps *steps_compute_given(const struct tc_trace *t, const struct tc_steps_opts *o,
+				     const struct tc_step_msg *mx, uint32_t *pid, size_t npid, uint32_t np)
+{
 	struct tc_steps_opts def;
 	if (!o) {
 		tc_steps_default_opts(&def);
@@ -449,10 +463,15 @@ struct tc_steps *tc_steps_compute_msgs(const struct tc_trace *t, const struct tc
 	struct tc_steps *s = xcalloc(1, sizeof *s);
 	s->opts = *o;
 	s->t = t;
-	struct steps_build b = { .t = t, .o = &s->opts, .s = s, .mx = mx };
+	struct steps_build b = { .t = t, .o = &s->opts, .s = s, .mx = mx, .pid = pid, .np = np };
 	build_cevs(&b);
+	if (pid && npid != s->ncevs) {   /* never: the same cevs were counted */
+		free(pid);
+		b.pid = NULL;
+	}
 	steps_read_times(s);   /* the passes below read the times many times: once from the model */
-	steps_partition(&b);
+	if (b.pid) steps_partition_dag(&b);
+	else steps_partition(&b);
 	b.lstep = xmalloc((s->ncevs + 1) * sizeof *b.lstep);
 	b.pmax = xmalloc(((size_t)b.np + 1) * sizeof *b.pmax);
 	if (o->lamport) step_lamport(&b);
@@ -507,10 +526,7 @@ static uint64_t model_leave(const struct tc_steps *s, uint32_t i)
 {
 	const struct tc_cev *e = &s->cevs[i];
 	const struct tc_call *c = cev_call(s, e);
-	if (!c) return 0;
-	uint64_t leave = c->enter;   /* a Leave recorded before its Enter counts as the Enter */
-	for (uint32_t k = 0; k < e->nops; k++) leave = TC_MAX(leave, c[k].leave);
-	return leave;
+	return c ? steps_calls_leave(c, e->nops) : 0;
 }
 
 uint64_t tc_cev_leave(const struct tc_steps *s, uint32_t i)

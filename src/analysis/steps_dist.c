@@ -23,6 +23,7 @@
 
 #include "analysis_steps_dist.h"
 #include "replay_internal.h"
+#include "steps_internal.h"
 
 struct skel_op {        /* 48 bytes per op */
 	uint64_t enter, leave;
@@ -40,7 +41,9 @@ struct tc_skel {
 	struct tc_step_msg *msgs;
 	struct skel_coll *colls;
 	struct skel_member *members;
-	size_t nops, nsends, nrecvs, nmsgs, ncolls, nmembers;
+	uint32_t *pid;                /* each cev's partition (tc_partition_dist), NULL: computed on process 0 */
+	size_t nops, nsends, nrecvs, nmsgs, ncolls, nmembers, npid;
+	uint32_t np;
 };
 
 /* The global counts on every process and the decision. */
@@ -140,6 +143,7 @@ static void gather_all(const struct tc_dist *d, struct tc_skel *in)
 	in->msgs = gather0(d, in->msgs, in->nmsgs, sizeof *in->msgs, &in->nmsgs);
 	in->colls = gather0(d, in->colls, in->ncolls, sizeof *in->colls, &in->ncolls);
 	in->members = gather0(d, in->members, in->nmembers, sizeof *in->members, &in->nmembers);
+	if (in->pid) in->pid = gather0(d, in->pid, in->npid, sizeof *in->pid, &in->npid);
 }
 
 static void skel_rank(struct tc_rank *R, const struct skel_op *a, uint32_t n, struct tc_op *ops, struct tc_call *calls)
@@ -220,6 +224,7 @@ struct tc_skel *tc_steps_dist_pack(const struct tc_part *p, const struct tc_dist
 		in->sends = pack_ids(p, false, &in->nsends);
 		in->recvs = pack_ids(p, true, &in->nrecvs);
 		pack_globals(p, in);
+		if (!o->leap_merge) in->pid = tc_partition_dist(p, d, o, &in->npid, &in->np);
 	}
 	return in;
 }
@@ -239,7 +244,8 @@ struct tc_steps *tc_steps_dist_gather(const struct tc_part *p, const struct tc_d
 		}
 		g->skel_msgs = in->msgs;
 		in->msgs = NULL;
-		s = tc_steps_compute_msgs(g->skel, o, g->skel_msgs);
+		s = steps_compute_given(g->skel, o, g->skel_msgs, in->pid, in->npid, in->np);
+		in->pid = NULL;
 		in->sends = in->recvs = NULL;   /* the skeleton's now */
 	}
 	tc_skel_free(in);
@@ -250,6 +256,7 @@ void tc_skel_free(struct tc_skel *k)
 {
 	if (!k) return;
 	free(k->count), free(k->ops), free(k->sends), free(k->recvs), free(k->msgs), free(k->colls), free(k->members);
+	free(k->pid);
 	free(k);
 }
 

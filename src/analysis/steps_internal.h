@@ -29,8 +29,75 @@ struct steps_build {
 void steps_topo_order(uint32_t nn, const uint32_t *off, const uint32_t *adj, const uint64_t *key,
 		      uint32_t *order);
 
-/* Phases: fills b->pid, b->np, b->poff, b->padj (partition.c). */
+/* The cevs of rank r (§1.8: an MPI call that communicates; a run of Isends
+ * coalesced when coalesce is set) into out[0..) (room for the rank's ops),
+ * and op k's cev, base + its index, into op2cev[k] (the rank's ops); returns
+ * their number.  The one definition of a cev: build_cevs and the partitions
+ * over parts (partition_dist.c) both call it. */
+uint32_t steps_rank_cevs(const struct tc_trace *t, uint32_t r, bool coalesce, uint32_t base, struct tc_cev *out,
+			 uint32_t *op2cev);
+
+/* The latest leave of a cev's nops consecutive calls from c (a Leave
+ * recorded before its Enter counts as the Enter). */
+static inline uint64_t steps_calls_leave(const struct tc_call *c, uint32_t nops)
+{
+	uint64_t leave = c->enter;
+	for (uint32_t k = 0; k < nops; k++) leave = TC_MAX(leave, c[k].leave);
+	return leave;
+}
+
+/* Union-find over cevs (or over any items), union by size. */
+struct steps_uf { uint32_t *p, *sz; };
+void steps_uf_init(struct steps_uf *u, size_t n);
+void steps_uf_free(struct steps_uf *u);
+static inline uint32_t steps_uf_find(struct steps_uf *u, uint32_t x)
+{
+	while (u->p[x] != x) {
+		u->p[x] = u->p[u->p[x]];
+		x = u->p[x];
+	}
+	return x;
+}
+static inline bool steps_uf_union(struct steps_uf *u, uint32_t a, uint32_t b)
+{
+	a = steps_uf_find(u, a);
+	b = steps_uf_find(u, b);
+	if (a == b) return false;
+	if (u->sz[a] < u->sz[b]) { uint32_t x = a; a = b; b = x; }
+	u->p[b] = a;
+	u->sz[a] += u->sz[b];
+	return true;
+}
+
+/* Message id's fields for the "true Waitall" rule, from wherever they are. */
+typedef struct tc_step_msg (*steps_msg_fn)(const void *ctx, uint32_t id);
+
+/* E. "true Waitall" groups (§1.8 E) of one rank r: its cevs cev[0..n), their
+ * times tm[0..n) (enter and leave), merged in u at base + index; the fields
+ * of its sends through msg(mctx, id). */
+void steps_waitall_rank(struct steps_uf *u, uint32_t base, const struct tc_trace *t, uint32_t r,
+			const struct tc_cev *cev, uint32_t n, const struct tc_cev_times *tm, steps_msg_fn msg,
+			const void *mctx);
+
+/* A graph over groups of items (a union-find's classes): successors of node
+ * v are adj[off[v] .. off[v+1]) (multi-edges kept); first[v] = an item of v. */
+struct steps_cgraph { uint32_t n; const uint32_t *off, *adj, *first; };
+/* Tarjan: merges (in u, through first[]) every strongly connected component
+ * of more than one node; true when something was merged.  O(nodes + edges). */
+bool steps_merge_cycles(struct steps_uf *u, const struct steps_cgraph *g);
+
+/* Phases: fills b->pid, b->np, b->poff, b->padj (partition.c); with
+ * b->pid and b->np given (the partitions computed over parts), only the
+ * partition DAG (steps_partition_dag). */
 void steps_partition(struct steps_build *b);
+void steps_partition_dag(struct steps_build *b);
+
+/* tc_steps_compute_msgs with the partitions given: pid[0..npid) (taken;
+ * cev → dense id in the order of each partition's first cev, as
+ * steps_partition numbers them) and their number np; pid NULL, or not one
+ * per cev: computed. */
+struct tc_steps *steps_compute_given(const struct tc_trace *t, const struct tc_steps_opts *o,
+				     const struct tc_step_msg *mx, uint32_t *pid, size_t npid, uint32_t np);
 
 /* Differential lateness, the metrics' baselines (slots, each step's earliest
  * enter and exit) and the per-step sums (lateness.c); needs cevs with their

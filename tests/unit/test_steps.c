@@ -1,6 +1,8 @@
 /* test_steps.c — the logical-time engine on hand-made traces with exact
  * timestamps (clock: 1 tick = 1 s, so every metric is an exact integer) and on
- * the real traces in $TRACES. */
+ * the real traces in $TRACES; on the random and the real traces also the
+ * partitions over parts (tc_partition_dist, P = 2..4 threads) against the
+ * serial ones. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -9,8 +11,11 @@
 #include <cmocka.h>
 
 #include "analysis_steps.h"
+#include "analysis_steps_dist.h"
+#include "distkit.h"
 #include "read.h"
 #include "testkit.h"
+#include "util.h"
 
 /* Metric m of event e (agg: of its aggregate block). */
 static double M(const struct tc_steps *s, const struct tc_cev *e, enum tc_metric m, bool agg)
@@ -776,6 +781,62 @@ static uint64_t rnd(uint64_t *x)
 	return *x;
 }
 
+/* --- the partitions over parts (analysis_steps_dist.h) -------------------------------- */
+struct pd_run {
+	struct tc_trace *t;
+	const struct tc_steps_opts *o;
+	const uint64_t *weight;
+	uint32_t *pid;
+	size_t n;
+	uint32_t np;
+};
+
+static void pd_proc(struct dk_proc *x)
+{
+	struct pd_run *a = x->arg;
+	uint32_t lo, hi;
+	tc_share_ranks(a->weight, a->t->nranks, x->p, x->P, &lo, &hi);
+	struct tc_part part;
+	tc_part_of_serial(a->t, lo, hi, x->p, &part);
+	a->pid = tc_partition_dist(&part, &x->d, a->o, &a->n, &a->np);
+	tc_part_release(&part);
+}
+
+/* tc_partition_dist over P = 2..4 processes (shares by ops): one number per
+ * cev, the processes' cevs in order being the serial ones, the numbers
+ * appearing in order (0, 1, ...: the order of first cevs), and each number
+ * one serial partition, a different one for each. */
+static void check_dist_partitions(struct tc_trace *t, const struct tc_steps_opts *o, const struct tc_steps *s)
+{
+	uint64_t *w = xcalloc((size_t)t->nranks + 1, sizeof *w);
+	for (uint32_t r = 0; r < t->nranks; r++) w[r] = t->ranks[r].nops + 1;
+	uint32_t *to_serial = xmalloc(((size_t)s->npartitions + 1) * sizeof *to_serial);
+	for (int P = 2; P <= DK_MAXP; P++) {
+		struct pd_run a[DK_MAXP];
+		void *arg[DK_MAXP];
+		for (int p = 0; p < P; p++) {
+			a[p] = (struct pd_run){ .t = t, .o = o, .weight = w };
+			arg[p] = &a[p];
+		}
+		dk_run(P, pd_proc, arg);
+		uint32_t i = 0, next = 0;
+		for (int p = 0; p < P; p++) {
+			assert_int_equal(a[p].np, s->npartitions);
+			for (size_t k = 0; k < a[p].n; k++, i++) {
+				uint32_t d = a[p].pid[k];
+				assert_true(i < s->ncevs && d <= next && d < s->npartitions);
+				if (d == next) to_serial[next++] = s->cevs[i].partition;
+				assert_int_equal(to_serial[d], s->cevs[i].partition);
+			}
+			free(a[p].pid);
+		}
+		assert_int_equal(i, s->ncevs);
+		assert_int_equal(next, s->npartitions);
+	}
+	free(to_serial);
+	free(w);
+}
+
 static void test_random(void **st)
 {
 	(void)st;
@@ -823,6 +884,7 @@ static void test_random(void **st)
 			o.coalesce_isends = !(v & 8);
 			struct tc_steps *s = tc_steps_compute(t, &o);
 			check_invariants(s);
+			if (!o.caller_merge && !o.leap_merge) check_dist_partitions(t, &o, s);
 			tc_steps_free(s);
 		}
 		tc_trace_free(t);
@@ -940,6 +1002,7 @@ static void test_all_traces(void **st)
 			struct tc_steps *s = tc_steps_compute(t, &o);
 			check_invariants(s);
 			assert_true(s->ncevs > 0);
+			if (!o.caller_merge && !o.leap_merge) check_dist_partitions(t, &o, s);
 			tc_steps_free(s);
 		}
 		tc_trace_free(t);

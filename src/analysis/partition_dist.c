@@ -1,0 +1,388 @@
+/* partition_dist.c — Ravel's partitions of a distributed model
+ * (analysis_steps_dist.h, docs/scale.md "The partitions over parts").
+ *
+ * Each process makes the cevs of its ranks (steps_rank_cevs, as the serial
+ * code does) and joins, in a union-find of its own, what it can join alone:
+ * the "true Waitall" groups (steps_waitall_rank) and the messages whose both
+ * ends are its ranks'.  Each class (a local component) is named by its first
+ * cev's global index.  What crosses processes goes to process 0 as pairs of
+ * names: a message received here and sent elsewhere (its sender's process
+ * answers with the name of the send's component), every collective member
+ * (with its place among the members), and the succession of two components
+ * on a rank (the partition graph's edges).  Process 0 joins the components
+ * along messages and collectives, condenses the cycles of their graph
+ * (steps_merge_cycles, until none is left, as build_dag does) and numbers
+ * the partitions in the order of their first cev: the serial numbering,
+ * since a partition's first cev is the least name of its components.  It
+ * sends each process its components' numbers.
+ *
+ * Process 0 holds a record per component, cross-process message pair,
+ * member and edge, each deduplicated per process: far less than the
+ * skeleton (a component gathers many cevs), never more than a few words per
+ * cev. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_steps_dist.h"
+#include "replay_internal.h"
+#include "steps_internal.h"
+
+struct pair { uint64_t a, b; };
+
+struct pdist {
+	const struct tc_part *p;
+	uint32_t nmine;              /* ranks lo .. hi − 1 */
+	struct tc_cev *cev;          /* this process's cevs, its ranks in order */
+	uint32_t n;
+	uint32_t *rfirst;            /* per rank of the part (nmine + 1): its first cev */
+	uint32_t *opbase, *op2cev;   /* op k of rank lo + j is cev op2cev[opbase[j] + k] */
+	uint64_t base;               /* the global index of cev 0 */
+	uint32_t *send_cev;          /* per message of p->msgs: the cev of its send, TC_NONE */
+	struct steps_uf u;
+	uint32_t *comp;              /* cev → component */
+	uint64_t *name;              /* component → its first cev (global) */
+	uint32_t ncomp;
+};
+
+static int pair_cmp(const void *x, const void *y)
+{
+	const struct pair *a = x, *b = y;
+	if (a->a != b->a) return a->a < b->a ? -1 : 1;
+	return a->b < b->b ? -1 : a->b > b->b;
+}
+
+/* Sorted, each pair once; returns the count. */
+static size_t pairs_unique(struct pair *v, size_t n)
+{
+	if (!n) return 0;
+	qsort(v, n, sizeof *v, pair_cmp);
+	size_t k = 1;
+	for (size_t i = 1; i < n; i++)
+		if (pair_cmp(&v[i], &v[k - 1])) v[k++] = v[i];
+	return k;
+}
+
+/* --- the local part -------------------------------------------------------- */
+
+static void local_cevs(struct pdist *x, bool coalesce)
+{
+	const struct tc_part *p = x->p;
+	const struct tc_trace *t = p->t;
+	x->nmine = p->hi - p->lo;
+	x->opbase = xmalloc(((size_t)x->nmine + 1) * sizeof *x->opbase);
+	size_t nops = 0;
+	for (uint32_t j = 0; j < x->nmine; j++) {
+		x->opbase[j] = (uint32_t)nops;
+		nops += t->ranks[p->lo + j].nops;
+	}
+	x->opbase[x->nmine] = (uint32_t)nops;
+	x->op2cev = xmalloc((nops + 1) * sizeof *x->op2cev);
+	x->cev = xmalloc((nops + 1) * sizeof *x->cev);
+	x->rfirst = xmalloc(((size_t)x->nmine + 1) * sizeof *x->rfirst);
+	x->n = 0;
+	for (uint32_t j = 0; j < x->nmine; j++) {
+		x->rfirst[j] = x->n;
+		x->n += steps_rank_cevs(t, p->lo + j, coalesce, x->n, x->cev + x->n, x->op2cev + x->opbase[j]);
+	}
+	x->rfirst[x->nmine] = x->n;
+}
+
+/* The fields of a message this process's ranks send (all of them are in p->msgs). */
+static struct tc_step_msg part_msg(const void *ctx, uint32_t id)
+{
+	const struct tc_part *p = ctx;
+	uint64_t k = id - p->msg_first;
+	if (id < p->msg_first || k >= p->nmsgs) return (struct tc_step_msg){ 0 };
+	const struct tc_msg *m = &p->msgs[k];
+	return (struct tc_step_msg){ m->send_done, m->post_time, m->flags, 0 };
+}
+
+static void local_waitall(struct pdist *x)
+{
+	const struct tc_part *p = x->p;
+	const struct tc_trace *t = p->t;
+	struct tc_cev_times *tm = xmalloc(((size_t)x->n + 1) * sizeof *tm);
+	for (uint32_t i = 0; i < x->n; i++) {
+		const struct tc_cev *e = &x->cev[i];
+		const struct tc_rank *R = &t->ranks[e->rank];
+		const struct tc_call *c = &R->calls[R->ops[e->op].call];
+		tm[i] = (struct tc_cev_times){ c->enter, steps_calls_leave(c, e->nops), 0 };
+	}
+	for (uint32_t j = 0; j < x->nmine; j++) {
+		uint32_t f = x->rfirst[j];
+		steps_waitall_rank(&x->u, f, t, p->lo + j, x->cev + f, x->rfirst[j + 1] - f, tm + f, part_msg, p);
+	}
+	free(tm);
+}
+
+/* body for every message id of cev e's ops: its sends (recv false) or its receives. */
+#define FOR_CEV_MSGS(t, e, recv, id, body)                                                             \
+	for (uint32_t k_ = 0; k_ < (e)->nops; k_++) {                                                  \
+		const struct tc_op *op_ = &(t)->ranks[(e)->rank].ops[(e)->op + k_];                   \
+		const uint32_t *ids_ = (recv) ? tc_op_recvs(t, (e)->rank, op_) : tc_op_sends(t, (e)->rank, op_); \
+		for (uint32_t j_ = 0, n_ = (recv) ? op_->nrecv : op_->nsend; j_ < n_; j_++) {          \
+			uint32_t id = ids_[j_];                                                        \
+			body                                                                           \
+		}                                                                                      \
+	}
+
+/* Both ends of every message sent and received here. */
+static void local_messages(struct pdist *x)
+{
+	const struct tc_part *p = x->p;
+	const struct tc_trace *t = p->t;
+	x->send_cev = xmalloc((p->nmsgs + 1) * sizeof *x->send_cev);
+	for (size_t k = 0; k < p->nmsgs; k++) x->send_cev[k] = TC_NONE;
+	for (uint32_t i = 0; i < x->n; i++)
+		FOR_CEV_MSGS(t, &x->cev[i], false, id, {
+			if (id >= p->msg_first && id - p->msg_first < p->nmsgs) x->send_cev[id - p->msg_first] = i;
+		})
+	for (uint32_t i = 0; i < x->n; i++)
+		FOR_CEV_MSGS(t, &x->cev[i], true, id, {
+			if (id >= p->msg_first && id - p->msg_first < p->nmsgs && x->send_cev[id - p->msg_first] != TC_NONE)
+				steps_uf_union(&x->u, x->send_cev[id - p->msg_first], i);
+		})
+}
+
+/* The components, numbered in the order of their first cev, named by it. */
+static void local_components(struct pdist *x)
+{
+	x->comp = xmalloc(((size_t)x->n + 1) * sizeof *x->comp);
+	x->name = xmalloc(((size_t)x->n + 1) * sizeof *x->name);
+	uint32_t *of_root = xmalloc(((size_t)x->n + 1) * sizeof *of_root);
+	for (uint32_t i = 0; i < x->n; i++) of_root[i] = TC_NONE;
+	x->ncomp = 0;
+	for (uint32_t i = 0; i < x->n; i++) {
+		uint32_t r = steps_uf_find(&x->u, i);
+		if (of_root[r] == TC_NONE) {
+			of_root[r] = x->ncomp;
+			x->name[x->ncomp++] = x->base + i;
+		}
+		x->comp[i] = of_root[r];
+	}
+	free(of_root);
+}
+
+static uint64_t cev_name(const struct pdist *x, uint32_t i)
+{
+	return x->name[x->comp[i]];
+}
+
+/* A receive's request to the sender's process: the name of the send's
+ * component, UINT64_MAX when that message has no send here. */
+static void send_name(void *ctx, const void *req, void *ans)
+{
+	const struct pdist *x = ctx;
+	uint64_t id, v = UINT64_MAX;
+	memcpy(&id, req, sizeof id);
+	uint64_t k = id - x->p->msg_first;
+	if (id >= x->p->msg_first && k < x->p->nmsgs && x->send_cev[k] != TC_NONE) v = cev_name(x, x->send_cev[k]);
+	memcpy(ans, &v, sizeof v);
+}
+
+/* Messages received here and sent by another process's ranks: (send's
+ * component, receive's component), each pair once. */
+static struct pair *cross_messages(struct pdist *x, const struct tc_dist *d, size_t *npairs)
+{
+	const struct tc_part *p = x->p;
+	const struct tc_trace *t = p->t;
+	uint64_t *first = replay_firsts(d, p->msg_first, p->msgs_total);
+	VEC(uint64_t) req = { 0 };
+	VEC(uint32_t) at = { 0 };
+	VEC(int) to = { 0 };
+	for (uint32_t i = 0; i < x->n; i++)
+		FOR_CEV_MSGS(t, &x->cev[i], true, id, {
+			if (id >= p->msg_first && id - p->msg_first < p->nmsgs) continue;
+			VEC_PUSH(req, (uint64_t)id);
+			VEC_PUSH(at, i);
+			VEC_PUSH(to, replay_owner(first, d->count, id));
+		})
+	uint64_t *ans = replay_ask(d, req.a, to.a, req.n, sizeof *req.a, sizeof(uint64_t), send_name, x, NULL, NULL);
+	struct pair *v = xmalloc((req.n + 1) * sizeof *v);
+	size_t n = 0;
+	for (size_t k = 0; k < req.n; k++)
+		if (ans[k] != UINT64_MAX) v[n++] = (struct pair){ ans[k], cev_name(x, at.a[k]) };
+	free(ans), free(first);
+	VEC_FREE(req);
+	VEC_FREE(at);
+	VEC_FREE(to);
+	*npairs = pairs_unique(v, n);
+	return v;
+}
+
+/* Every member of this process's ranks with a cev: (its place among all
+ * members, its component). */
+static struct pair *members(const struct pdist *x, size_t *n)
+{
+	const struct tc_part *p = x->p;
+	const struct tc_trace *t = p->t;
+	struct pair *v = xmalloc((p->nmembers + 1) * sizeof *v);
+	size_t k = 0;
+	for (size_t i = 0; i < p->nmembers; i++) {
+		const struct tc_coll_member *mb = &p->members[i];
+		if (mb->rank < p->lo || mb->rank >= p->hi) continue;
+		uint32_t op = t->ranks[mb->rank].calls[mb->call].op;
+		if (op == TC_NONE) continue;
+		uint32_t e = x->op2cev[x->opbase[mb->rank - p->lo] + op];
+		if (e != TC_NONE) v[k++] = (struct pair){ p->member_at[i], cev_name(x, e) };
+	}
+	*n = k;
+	return v;
+}
+
+/* The partition graph's edges here: a component followed on a rank by another. */
+static struct pair *edges(const struct pdist *x, size_t *n)
+{
+	struct pair *v = xmalloc(((size_t)x->n + 1) * sizeof *v);
+	size_t k = 0;
+	for (uint32_t j = 0; j < x->nmine; j++)
+		for (uint32_t i = x->rfirst[j] + 1; i < x->rfirst[j + 1]; i++)
+			if (x->comp[i - 1] != x->comp[i]) v[k++] = (struct pair){ cev_name(x, i - 1), cev_name(x, i) };
+	*n = pairs_unique(v, k);
+	return v;
+}
+
+/* --- process 0 ---------------------------------------------------------------- */
+
+struct global {
+	uint64_t *name;      /* every component, ascending */
+	size_t n;
+	struct steps_uf u;
+};
+
+static uint32_t comp_at(const struct global *G, uint64_t name)
+{
+	size_t lo = 0, hi = G->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (G->name[mid] < name) lo = mid + 1;
+		else hi = mid;
+	}
+	return (uint32_t)lo;   /* present: every name sent is a component's */
+}
+
+/* All parts of every collective instance (colls: first and n of every
+ * instance; m: the members, sorted here by place). */
+static void join_collectives(struct global *G, const uint32_t *colls, size_t ncolls, struct pair *m, size_t nm)
+{
+	qsort(m, nm, sizeof *m, pair_cmp);
+	struct pair *c = xmalloc((ncolls + 1) * sizeof *c);
+	for (size_t k = 0; k < ncolls; k++) c[k] = (struct pair){ colls[2 * k], colls[2 * k + 1] };
+	qsort(c, ncolls, sizeof *c, pair_cmp);
+	size_t j = 0;
+	for (size_t k = 0; k < ncolls; k++) {
+		uint32_t first = TC_NONE;
+		while (j < nm && m[j].a < c[k].a) j++;
+		for (; j < nm && m[j].a < c[k].a + c[k].b; j++) {
+			uint32_t x = comp_at(G, m[j].b);
+			if (first == TC_NONE) first = x;
+			else steps_uf_union(&G->u, first, x);
+		}
+	}
+	free(c);
+}
+
+/* One round of the cycle merge: the graph over the classes, then Tarjan. */
+static bool merge_round(struct global *G, const struct pair *e, size_t ne)
+{
+	uint32_t *node = xmalloc((G->n + 1) * sizeof *node), *first = xmalloc((G->n + 1) * sizeof *first);
+	uint32_t nn = 0;
+	for (size_t c = 0; c < G->n; c++) node[c] = TC_NONE;
+	for (size_t c = 0; c < G->n; c++) {
+		uint32_t r = steps_uf_find(&G->u, (uint32_t)c);
+		if (node[r] == TC_NONE) first[nn] = (uint32_t)c, node[r] = nn++;
+	}
+	uint32_t *src = xmalloc((ne + 1) * sizeof *src), *dst = xmalloc((ne + 1) * sizeof *dst);
+	uint32_t *off = xcalloc((size_t)nn + 2, sizeof *off), *adj = xmalloc((ne + 1) * sizeof *adj);
+	for (size_t k = 0; k < ne; k++) {
+		src[k] = node[steps_uf_find(&G->u, comp_at(G, e[k].a))];
+		dst[k] = node[steps_uf_find(&G->u, comp_at(G, e[k].b))];
+		if (src[k] != dst[k]) off[src[k] + 2]++;
+	}
+	for (uint32_t v = 0; v < nn; v++) off[v + 2] += off[v + 1];
+	for (size_t k = 0; k < ne; k++)
+		if (src[k] != dst[k]) adj[off[src[k] + 1]++] = dst[k];
+	struct steps_cgraph g = { nn, off, adj, first };
+	bool merged = steps_merge_cycles(&G->u, &g);
+	free(node), free(first), free(src), free(dst), free(off), free(adj);
+	return merged;
+}
+
+/* Every component's partition, numbered in the order of first cevs. */
+static uint32_t *number(struct global *G, uint32_t *np)
+{
+	uint32_t *of_root = xmalloc((G->n + 1) * sizeof *of_root), *pid = xmalloc((G->n + 1) * sizeof *pid);
+	for (size_t c = 0; c < G->n; c++) of_root[c] = TC_NONE;
+	*np = 0;
+	for (size_t c = 0; c < G->n; c++) {
+		uint32_t r = steps_uf_find(&G->u, (uint32_t)c);
+		if (of_root[r] == TC_NONE) of_root[r] = (*np)++;
+		pid[c] = of_root[r];
+	}
+	free(of_root);
+	return pid;
+}
+
+/* --- the whole ------------------------------------------------------------------- */
+
+uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
+			    size_t *ncev, uint32_t *np)
+{
+	struct pdist x = { .p = p };
+	local_cevs(&x, o->coalesce_isends);
+	uint64_t base = x.n;
+	d->exscan(d->ctx, &base, 1, TC_DIST_SUM);
+	x.base = d->index ? base : 0;
+	steps_uf_init(&x.u, x.n);
+	if (o->waitall_merge) local_waitall(&x);
+	local_messages(&x);
+	local_components(&x);
+	size_t nx, nm, ne, nmine = x.ncomp;
+	struct pair *cross = cross_messages(&x, d, &nx);
+	struct pair *mem = members(&x, &nm);
+	struct pair *edg = edges(&x, &ne);
+	uint32_t *colls = xmalloc((2 * p->ncolls + 1) * sizeof *colls);
+	for (size_t k = 0; k < p->ncolls; k++) colls[2 * k] = p->colls[k].first, colls[2 * k + 1] = p->colls[k].n;
+	/* every process's count of components, for the answer's way back */
+	uint64_t *counts = xcalloc((size_t)d->count + 1, sizeof *counts);
+	d->allgather(d->ctx, nmine, counts);
+	struct global G = { 0 };
+	G.name = replay_gather0(d, x.name, nmine, sizeof *x.name, &G.n);
+	struct pair *X = replay_gather0(d, cross, nx, sizeof *cross, &nx);
+	struct pair *M = replay_gather0(d, mem, nm, sizeof *mem, &nm);
+	struct pair *E = replay_gather0(d, edg, ne, sizeof *edg, &ne);
+	size_t ncolls;
+	uint32_t *C = replay_gather0(d, colls, p->ncolls, 2 * sizeof *colls, &ncolls);
+	free(cross), free(mem), free(edg), free(colls);
+	uint32_t *pid = NULL, n_p = 0;
+	int *to = NULL;
+	size_t nback = 0;
+	if (d->index == 0) {
+		steps_uf_init(&G.u, G.n);
+		for (size_t k = 0; k < nx; k++) steps_uf_union(&G.u, comp_at(&G, X[k].a), comp_at(&G, X[k].b));
+		join_collectives(&G, C, ncolls, M, nm);
+		for (int pass = 0; pass < 4 && merge_round(&G, E, ne); pass++)
+			;
+		pid = number(&G, &n_p);
+		steps_uf_free(&G.u);
+		to = xmalloc((G.n + 1) * sizeof *to);
+		size_t c = 0;
+		for (int q = 0; q < d->count; q++)
+			for (uint64_t k = 0; k < counts[q]; k++) to[c++] = q;
+		nback = G.n;
+	}
+	free(G.name), free(X), free(M), free(E), free(C), free(counts);
+	size_t nin;
+	uint32_t *mine = replay_send(d, pid, to, nback, sizeof *pid, &nin);
+	free(pid), free(to);
+	uint32_t *out = xmalloc(((size_t)x.n + 1) * sizeof *out);
+	for (uint32_t i = 0; i < x.n; i++) out[i] = x.comp[i] < nin ? mine[x.comp[i]] : 0;
+	free(mine);
+	uint64_t npv = n_p;
+	d->reduce(d->ctx, &npv, 1, TC_DIST_MAX);
+	*np = (uint32_t)npv;
+	*ncev = x.n;
+	steps_uf_free(&x.u);
+	free(x.cev), free(x.rfirst), free(x.opbase), free(x.op2cev), free(x.send_cev), free(x.comp), free(x.name);
+	return out;
+}
