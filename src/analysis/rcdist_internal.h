@@ -120,11 +120,12 @@ struct rc_dexcess {
 };
 void rc_dexcess_free(struct rc_dexcess *x);
 /* What process 0 holds to type the contexts and sweep the delay costs, in
- * bytes: a value gathered and put into the groups (struct xval, then a
- * double, its time bin and about a run per two values), a wait gathered and
+ * bytes: a value gathered and put into the groups (13 bytes packed,
+ * rcexcess_dist.c, then a double, its time bin and about a run of 16 bytes
+ * per two values), a wait gathered and
  * swept (struct dwait and the answer, the sweep's wref twice, wst, start and
  * activity). */
-#define RC_GATHER_PER_VALUE 40
+#define RC_GATHER_PER_VALUE 32
 #define RC_GATHER_PER_WAIT 140
 /* The typical values and the excess over the parts (rcexcess_dist.c): on
  * process 0, NULL elsewhere; table (the contexts as rc_dkeys_finish leaves

@@ -28,19 +28,29 @@
 #include "rcexcess_internal.h"
 #include "replay_internal.h"
 
-/* A kept value on its way to process 0. */
-struct xval { double val; uint32_t ctx, rank; uint8_t vbin, pad[7]; };
+/* A kept value on its way to process 0, packed (13 bytes: process 0 holds
+ * every process's values at once): its value, context and time bin; the
+ * ranks travel apart, as each rank's count of values. */
+#define XVAL_BYTES 13
+static void xval_put(uint8_t *at, double val, uint32_t ctx, uint8_t vbin)
+{
+	memcpy(at, &val, 8);
+	memcpy(at + 8, &ctx, 4);
+	at[12] = vbin;
+}
 
-/* The process's kept values in activity order; *seen: per context, the
+/* The process's kept values in activity order, *n of them, and per rank of
+ * the process its count (*per_rank, caller frees); *seen: per context, the
  * distinct ranks its picks saw here (the serial g->nranks, summed). */
-static struct xval *pick_values(const struct tc_part *p, const struct tc_span *sp, const struct rc_dacts *a,
-				struct tc_rootcause *L, const uint8_t *p2p, size_t *n, uint64_t *seen)
+static uint8_t *pick_values(const struct tc_part *p, const struct tc_span *sp, const struct rc_dacts *a,
+			    struct tc_rootcause *L, const uint8_t *p2p, size_t *n, uint32_t **per_rank, uint64_t *seen)
 {
 	const struct tc_trace *t = p->t;
 	uint32_t nc = L->nctx;
 	struct pick *pk = xmalloc(((size_t)nc + 1) * sizeof *pk);
 	for (uint32_t c = 0; c < nc; c++) pk[c] = (struct pick){ .rank = TC_NONE, .stride = sample_stride(L, &L->ctx[c]) };
-	VEC(struct xval) v = { 0 };
+	VEC(uint8_t) v = { 0 };
+	uint32_t *cnt = xcalloc((size_t)(a->hi - a->lo) + 1, sizeof *cnt);
 	uint64_t span = sp->t1 > sp->t0 ? sp->t1 - sp->t0 : 1;
 	for (uint32_t r = a->lo; r < a->hi; r++) {
 		uint64_t s = a->rank_t0[r - a->lo];
@@ -51,22 +61,27 @@ static struct xval *pick_values(const struct tc_part *p, const struct tc_span *s
 			if (!pick_next(&pk[c], c, r)) continue;
 			bool mpi = L->ctx[c].kind == TC_ACT_MPI;
 			uint32_t w = mpi ? dact_wait(a, i) : TC_NONE;
-			struct xval x = { .ctx = c, .rank = r };
-			x.val = rc_act_value(t, sp->t0, span, from, e, mpi, w != TC_NONE, w != TC_NONE ? a->ready[w] : 0,
-					     dact_edge(a, i), p2p[c], &x.vbin);
-			VEC_PUSH(v, x);
+			uint8_t vbin;
+			double val = rc_act_value(t, sp->t0, span, from, e, mpi, w != TC_NONE, w != TC_NONE ? a->ready[w] : 0,
+						  dact_edge(a, i), p2p[c], &vbin);
+			VEC_RESERVE(v, v.n + XVAL_BYTES);
+			xval_put(v.a + v.n, val, c, vbin);
+			v.n += XVAL_BYTES;
+			cnt[r - a->lo]++;
 		}
 	}
 	for (uint32_t c = 0; c < nc; c++) seen[c] = pk[c].nranks;
 	free(pk);
-	*n = v.n;
+	*n = v.n / XVAL_BYTES;
+	*per_rank = cnt;
 	return v.a;
 }
 
 /* Process 0: the serial groups from every process's values, the contexts
  * typed, the persistent runs and trends (*pers, *trend by rank). */
-static void type_at0(const struct tc_trace *t, struct tc_rootcause *L, const struct xval *in, size_t n,
-		     const uint64_t *seen, struct pers **pers, size_t *npers, struct pers **trend, size_t *ntrend)
+static void type_at0(const struct tc_trace *t, struct tc_rootcause *L, const uint8_t *in, size_t n,
+		     const uint32_t *per_rank, const uint64_t *seen, struct pers **pers, size_t *npers, struct pers **trend,
+		     size_t *ntrend)
 {
 	struct groups g;
 	struct pick *pk;
@@ -74,11 +89,17 @@ static void type_at0(const struct tc_trace *t, struct tc_rootcause *L, const str
 	free(pk);
 	uint32_t *last = xmalloc(((size_t)L->nctx + 1) * sizeof *last);   /* per context: the rank of its last value */
 	for (uint32_t c = 0; c < L->nctx; c++) last[c] = TC_NONE;
-	for (size_t k = 0; k < n; k++) {
-		uint32_t c = in[k].ctx;
-		rc_groups_add(&g, c, in[k].rank, in[k].val, in[k].vbin, last[c] != in[k].rank);
-		last[c] = in[k].rank;
-	}
+	size_t k = 0;
+	for (uint32_t r = 0; r < t->nranks; r++)
+		for (uint32_t j = 0; j < per_rank[r] && k < n; j++, k++) {
+			const uint8_t *x = in + k * XVAL_BYTES;
+			double val;
+			uint32_t c;
+			memcpy(&val, x, 8);
+			memcpy(&c, x + 8, 4);
+			rc_groups_add(&g, c, r, val, x[12], last[c] != r);
+			last[c] = r;
+		}
 	free(last);
 	uint32_t *nranks = xmalloc(((size_t)L->nctx + 1) * sizeof *nranks);
 	for (uint32_t c = 0; c < L->nctx; c++) nranks[c] = (uint32_t)seen[c];
@@ -233,24 +254,26 @@ struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist
 	for (uint32_t c = 0; c < nctx; c++) p2p[c] = rc_p2p_class(t, &table[c]);
 	/* the values to process 0, typed there */
 	uint64_t *seen = xcalloc((size_t)nctx + 1, sizeof *seen);
-	size_t nv, nin;
-	struct xval *v = pick_values(p, sp, a, &L, p2p, &nv, seen);
+	size_t nv, nin, nrk;
+	uint32_t *per_rank;
+	uint8_t *v = pick_values(p, sp, a, &L, p2p, &nv, &per_rank, seen);
 	*out = (struct rc_dexcess){ 0 };
 	if ((*need = gather_need(d, a, nv)) > bound) {   /* every process decides alike */
-		free(v), free(seen), free(p2p);
+		free(v), free(per_rank), free(seen), free(p2p);
 		return NULL;
 	}
 	d->reduce(d->ctx, seen, nctx, TC_DIST_SUM);
-	struct xval *vin = replay_gather0(d, v, nv, sizeof *v, &nin);
-	free(v);
+	uint8_t *vin = replay_gather0(d, v, nv, XVAL_BYTES, &nin);
+	uint32_t *rkin = replay_gather0(d, per_rank, a->hi - a->lo, sizeof *per_rank, &nrk);
+	free(v), free(per_rank);
 	struct pers *pers = NULL, *trend = NULL;
 	size_t npers = 0, ntrend = 0;
 	double floor[2] = { 0, 0 };
-	if (vin) {
-		type_at0(t, &L, vin, nin, seen, &pers, &npers, &trend, &ntrend);
+	if (vin && nrk == t->nranks) {   /* the processes' ranks are all the ranks, in order */
+		type_at0(t, &L, vin, nin, rkin, seen, &pers, &npers, &trend, &ntrend);
 		floor[0] = L.noise_floor, floor[1] = L.compute_spread;
 	}
-	free(vin), free(seen);
+	free(vin), free(rkin), free(seen);
 	size_t ntab, nf;
 	struct tc_rc_ctx *typed = replay_bcast0(d, L.ctx, d->index == 0 ? nctx : 0, sizeof *L.ctx, &ntab);
 	double *fl = replay_bcast0(d, floor, d->index == 0 ? 2 : 0, sizeof *floor, &nf);
