@@ -29,6 +29,7 @@ struct tc_steps_dist {
 	uint64_t need, bound;                /* bytes process 0 would need; the bound */
 	bool calls_needed;                   /* the options read every call (caller_merge): not gathered */
 	bool stored;                         /* gathered and computed: need <= bound, calls not needed */
+	bool parts_failed;                   /* the steps over parts failed (never): not stored */
 	struct tc_trace *skel;               /* process 0: the skeleton the steps point at */
 	struct tc_step_msg *skel_msgs;       /* process 0: its messages' fields (it has no msgs) */
 };
@@ -60,8 +61,39 @@ struct tc_steps *tc_steps_dist_gather(const struct tc_part *p, const struct tc_d
  * partition, numbered as steps_partition numbers them (the order of each
  * partition's first cev in the whole trace); *np, their number, on every
  * process.  docs/scale.md "The partitions over parts". */
+struct tc_pdag {
+	uint64_t *first;     /* per partition: its first cev's index in the whole trace */
+	uint32_t *edge;      /* nedge pairs: an edge partition → partition of the partition graph, each once */
+	size_t nedge;
+};
+/* dag (not NULL): process 0 keeps the partition graph there (tc_pdag_free). */
 uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
-			    size_t *ncev, uint32_t *np);
+			    size_t *ncev, uint32_t *np, struct tc_pdag *dag);
+void tc_pdag_free(struct tc_pdag *dag);
+
+/* The logical steps computed by the processes together (collective;
+ * steps_parts.c, docs/scale.md "The steps over parts"): the partitions
+ * (tc_partition_dist), each partition stepped by an owner, their order at
+ * process 0, the metrics at the owners, the per-step sums in rank order;
+ * process 0 returns the steps of the whole trace (their times given:
+ * every cev's times travel with it), equal to the serial ones; NULL
+ * elsewhere.  Not with the leap merge nor the caller merge.  The part's
+ * events must be there. */
+struct tc_steps *tc_steps_parts(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o);
+/* tc_steps_parts in two halves (collective both): the first reads the
+ * part's events (the cevs, partitions, each partition's skeleton to its
+ * owner, the message ends to process 0), the second only what the first
+ * kept, so that the part's events may be dropped between them.  *failed
+ * (on every process): an owner's skeleton did not give the cevs it was
+ * sent (never; then no steps). */
+struct tc_sparts;
+struct tc_sparts *tc_steps_parts_pack(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o);
+struct tc_steps *tc_steps_parts_finish(struct tc_sparts *x, const struct tc_dist *d, const struct tc_steps_opts *o,
+				       bool *failed);
+void tc_sparts_free(struct tc_sparts *x);
+/* What a process sends to the partitions' owners in one round, at most
+ * (32 MiB; the tests make it small to take many rounds). */
+extern size_t tc_steps_route_bytes;
 
 /* A pack not gathered (an error between the halves). */
 void tc_skel_free(struct tc_skel *k);

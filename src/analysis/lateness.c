@@ -9,6 +9,7 @@
  * peers, so the minima are kept (the slots, and each step's earliest enter and
  * exit) and tc_cev_metric takes the difference when asked. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "steps_internal.h"
 
@@ -20,9 +21,22 @@ static double dmax0(double x) { return x > 0 ? x : 0; }
 struct mpass {
 	struct tc_steps *s;
 	const struct tc_step_msg *mx;   /* the messages' fields, or NULL: t->msgs */
+	const struct steps_mhook *h;    /* the steps over parts' (steps_internal.h), or NULL */
 	double *late;
 	uint64_t *pred;
 };
+
+/* Whether cev i has a predecessor on its rank, and its leave: the hook's
+ * (the owner of a partition holds no other partition's cevs), else the
+ * previous cev's (prev_leave: cev i − 1's, as the passes carry it). */
+static bool prev_of(const struct mpass *M, uint32_t i, uint64_t *prev_leave)
+{
+	if (M->h) {
+		*prev_leave = M->h->prev_leave[i];
+		return *prev_leave != UINT64_MAX;
+	}
+	return steps_prev(M->s, i) != TC_NONE;
+}
 
 /* The lateness event i inherits from its predecessor on the rank.  In the same
  * partition, the predecessor's lateness (Ravel).  Across a partition boundary
@@ -32,9 +46,9 @@ struct mpass {
 static double inherited_from_prev(const struct mpass *M, uint32_t i, uint64_t prev_leave)
 {
 	const struct tc_steps *s = M->s;
-	uint32_t pv = steps_prev(s, i);
-	if (pv == TC_NONE) return 0;
-	if (s->cevs[pv].partition == s->cevs[i].partition) return M->late[2 * (size_t)pv];
+	if (!prev_of(M, i, &prev_leave)) return 0;
+	uint32_t pv = steps_prev(s, i);   /* the same cev when in the same partition (a run of cevs on the rank) */
+	if (pv != TC_NONE && s->cevs[pv].partition == s->cevs[i].partition) return M->late[2 * (size_t)pv];
 	uint64_t base = M->pred[tc_cev_slot(s, i)];
 	return prev_leave > base ? tc_dur(s->t, prev_leave - base) : 0;
 }
@@ -94,24 +108,32 @@ static void prefetch_partners(const struct mpass *M, size_t i)
 	}
 }
 
-/* Event i's block (agg = 0) or aggregate block (agg = 1) into the sums of
- * the step it is drawn on: events on their (even) step, aggregate blocks on
- * step − 1.  Its lateness is late[], its differential lateness just set. */
-static void step_add(const struct mpass *M, uint32_t i, const struct tc_cev_times *x, int agg)
+void steps_step_add(struct tc_steps *s, uint32_t step, int agg, const struct tc_cev_times *x, const double v[4])
 {
-	struct tc_steps *s = M->s;
-	struct tc_step_sum *S = &s->steps[s->cevs[i].step - (uint32_t)agg];
+	struct tc_step_sum *S = &s->steps[step - (uint32_t)agg];
 	uint64_t a = agg ? x->agg_start : x->enter, z = agg ? x->enter : x->leave;
 	S->enter_min = TC_MIN(S->enter_min, a);
 	S->leave_max = TC_MAX(S->leave_max, z);
 	S->ncevs++;
-	double l = M->late[2 * (size_t)i + (size_t)agg], d = steps_metric_at(s, i, x, TC_M_DLATENESS, agg);
-	S->lateness_max = TC_MAX(S->lateness_max, l);
-	S->lateness_sum += l;
-	S->dlateness_max = TC_MAX(S->dlateness_max, d);
-	S->dlateness_sum += d;
-	S->glateness_max = TC_MAX(S->glateness_max, steps_metric_at(s, i, x, TC_M_GLATENESS, agg));
-	S->duration_max = TC_MAX(S->duration_max, steps_metric_at(s, i, x, TC_M_DURATION, agg));
+	S->lateness_max = TC_MAX(S->lateness_max, v[0]);
+	S->lateness_sum += v[0];
+	S->dlateness_max = TC_MAX(S->dlateness_max, v[1]);
+	S->dlateness_sum += v[1];
+	S->glateness_max = TC_MAX(S->glateness_max, v[2]);
+	S->duration_max = TC_MAX(S->duration_max, v[3]);
+}
+
+/* Event i's block (agg = 0) or aggregate block (agg = 1) into the sums of
+ * the step it is drawn on (steps_step_add), or its four values into the
+ * hook's out[8i + 4agg ..] when the sums are made elsewhere.  Its lateness
+ * is late[], its differential lateness just set. */
+static void step_add(const struct mpass *M, uint32_t i, const struct tc_cev_times *x, int agg, double dlate)
+{
+	struct tc_steps *s = M->s;
+	double v[4] = { M->late[2 * (size_t)i + (size_t)agg], dlate, steps_metric_at(s, i, x, TC_M_GLATENESS, agg),
+			steps_metric_at(s, i, x, TC_M_DURATION, agg) };
+	if (M->h) memcpy(M->h->out + 8 * (size_t)i + 4 * (size_t)agg, v, sizeof v);
+	else steps_step_add(s, s->cevs[i].step, agg, x, v);
 }
 
 /* Differential lateness (docs/logical-time.md): what was not inherited, from
@@ -130,9 +152,10 @@ static void diff_lateness(const struct mpass *M)
 		double lat = M->late[2 * (size_t)i], lat_agg = M->late[2 * (size_t)i + 1];
 		e->dlateness_agg = dmax0(lat_agg - inherited_from_prev(M, i, prev_leave));
 		double partners = inherited_from_partners(M, i, &x);
-		tc_cev_set_dlateness(s, i, dmax0(lat - (partners > lat_agg ? partners : lat_agg)));
-		step_add(M, i, &x, 0);
-		if (e->step) step_add(M, i, &x, 1);
+		double dlate = dmax0(lat - (partners > lat_agg ? partners : lat_agg));
+		if (!M->h) tc_cev_set_dlateness(s, i, dlate);   /* else numbered where the cevs are in order */
+		step_add(M, i, &x, 0, dlate);
+		if (e->step) step_add(M, i, &x, 1, e->dlateness_agg);
 		prev_leave = x.leave;
 	}
 }
@@ -140,15 +163,21 @@ static void diff_lateness(const struct mpass *M)
 /* The baselines: per slot (a partition at one of its steps) the minima of
  * tc_slot and the earliest predecessor exit (M->pred), per even step the
  * earliest enter and exit of its events. */
-static void baselines(struct mpass *M)
+size_t steps_slot_layout(struct tc_steps *s)
 {
-	struct tc_steps *s = M->s;
 	size_t ns = 0;
 	for (uint32_t p = 0; p < s->npartitions; p++) {
 		/* ns <= ncevs: a partition's k-th local step is reached through k of its events */
 		s->parts[p].slot0 = (uint32_t)ns;
 		ns += (size_t)(s->parts[p].last_step - s->parts[p].first_step) / 2 + 1;
 	}
+	return ns;
+}
+
+static void baselines(struct mpass *M)
+{
+	struct tc_steps *s = M->s;
+	size_t ns = M->h ? s->nslots : steps_slot_layout(s);   /* the steps over parts laid them out */
 	s->nslots = ns;
 	s->slots = xmalloc((ns + 1) * sizeof *s->slots);
 	M->pred = xmalloc((ns + 1) * sizeof *M->pred);
@@ -168,7 +197,8 @@ static void baselines(struct mpass *M)
 		S->enter = TC_MIN(S->enter, x.enter);
 		S->dur = TC_MIN(S->dur, x.leave - x.enter);
 		S->agg = TC_MIN(S->agg, x.enter - x.agg_start);
-		if (steps_prev(s, i) != TC_NONE) M->pred[k] = TC_MIN(M->pred[k], prev_leave);
+		uint64_t pl = prev_leave;
+		if (prev_of(M, i, &pl)) M->pred[k] = TC_MIN(M->pred[k], pl);
 		struct tc_step_sum *G = &s->steps[e->step];
 		G->leave_min = TC_MIN(G->leave_min, x.leave);
 		G->enter_min = TC_MIN(G->enter_min, x.enter);
@@ -178,10 +208,16 @@ static void baselines(struct mpass *M)
 
 void steps_metrics(struct tc_steps *s, const struct tc_step_msg *mx)
 {
+	steps_metrics_hooked(s, mx, NULL);
+}
+
+void steps_metrics_hooked(struct tc_steps *s, const struct tc_step_msg *mx, const struct steps_mhook *h)
+{
 	size_t n = s->ncevs, ng = (size_t)s->max_step + 1;
 	s->steps = xcalloc(ng, sizeof *s->steps);
-	struct mpass M = { .s = s, .mx = mx };
+	struct mpass M = { .s = s, .mx = mx, .h = h };
 	baselines(&M);
+	if (h) h->minima(h->ctx, s);
 	M.late = xmalloc((2 * n + 1) * sizeof *M.late);
 	for (uint32_t i = 0; i < n; i++) {
 		struct tc_cev_times x;
@@ -190,14 +226,19 @@ void steps_metrics(struct tc_steps *s, const struct tc_step_msg *mx)
 		M.late[2 * (size_t)i + 1] = steps_metric_at(s, i, &x, TC_M_LATENESS, true);
 	}
 	diff_lateness(&M);
+	if (!h) steps_sums_end(s);
+	free(M.late);
+	free(M.pred);
+}
+
+void steps_sums_end(struct tc_steps *s)
+{
 	uint64_t last = s->t->tmin;
-	for (size_t g = 0; g < ng; g++) {
+	for (size_t g = 0; g <= s->max_step; g++) {
 		struct tc_step_sum *S = &s->steps[g];
 		if (!S->ncevs) S->enter_min = S->leave_max = last;
 		else last = S->leave_max;
 	}
-	free(M.late);
-	free(M.pred);
 }
 
 static bool block_before(const struct tc_steps *s, enum tc_metric m, struct tc_block a, struct tc_block b)

@@ -325,8 +325,35 @@ static uint32_t *number(struct global *G, uint32_t *np)
 
 /* --- the whole ------------------------------------------------------------------- */
 
+/* Process 0's partition graph for tc_pdag: each partition's first cev and
+ * the edges between partitions, each once. */
+static void keep_dag(const struct global *G, const uint32_t *pid, uint32_t np, const struct pair *e, size_t ne,
+		     struct tc_pdag *dag)
+{
+	dag->first = xmalloc(((size_t)np + 1) * sizeof *dag->first);
+	for (size_t c = G->n; c-- > 0;) dag->first[pid[c]] = G->name[c];   /* names ascend: the least last */
+	struct pair *v = xmalloc((ne + 1) * sizeof *v);
+	size_t n = 0;
+	for (size_t k = 0; k < ne; k++) {
+		uint32_t a = pid[comp_at(G, e[k].a)], b = pid[comp_at(G, e[k].b)];
+		if (a != b) v[n++] = (struct pair){ a, b };
+	}
+	n = pairs_unique(v, n);
+	dag->edge = xmalloc((2 * n + 1) * sizeof *dag->edge);
+	for (size_t k = 0; k < n; k++) dag->edge[2 * k] = (uint32_t)v[k].a, dag->edge[2 * k + 1] = (uint32_t)v[k].b;
+	dag->nedge = n;
+	free(v);
+}
+
+void tc_pdag_free(struct tc_pdag *dag)
+{
+	free(dag->first);
+	free(dag->edge);
+	*dag = (struct tc_pdag){ 0 };
+}
+
 uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
-			    size_t *ncev, uint32_t *np)
+			    size_t *ncev, uint32_t *np, struct tc_pdag *dag)
 {
 	struct pdist x = { .p = p };
 	local_cevs(&x, o->coalesce_isends);
@@ -365,6 +392,7 @@ uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, co
 			;
 		pid = number(&G, &n_p);
 		steps_uf_free(&G.u);
+		if (dag) keep_dag(&G, pid, n_p, E, ne, dag);
 		to = xmalloc((G.n + 1) * sizeof *to);
 		size_t c = 0;
 		for (int q = 0; q < d->count; q++)

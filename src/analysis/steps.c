@@ -382,41 +382,49 @@ static int porder_cmp(const void *a, const void *c)
 	return x->first_cev < y->first_cev ? -1 : x->first_cev > y->first_cev;
 }
 
-static void global_steps(struct steps_build *b)
+void steps_order(uint32_t np, const uint32_t *poff, const uint32_t *padj, const int64_t *pmax, const uint32_t *first_cev,
+		 uint64_t *acc, uint32_t *leap, uint32_t *rank_of)
 {
-	struct tc_steps *s = b->s;
-	uint32_t np = b->np;
 	uint32_t *order = xmalloc(((size_t)np + 1) * sizeof *order);
-	uint64_t *acc = xcalloc((size_t)np + 1, sizeof *acc);
-	uint32_t *leap = xcalloc((size_t)np + 1, sizeof *leap);
-	steps_topo_order(np, b->poff, b->padj, NULL, order);
+	memset(acc, 0, (size_t)np * sizeof *acc);
+	memset(leap, 0, (size_t)np * sizeof *leap);
+	steps_topo_order(np, poff, padj, NULL, order);
 	for (uint32_t i = 0; i < np; i++) {
 		uint32_t p = order[i];
-		uint64_t last = acc[p] + 2 * (uint64_t)(b->pmax[p] > 0 ? b->pmax[p] : 0);
-		for (uint32_t e = b->poff[p]; e < b->poff[p + 1]; e++) {
-			uint32_t c = b->padj[e];
+		uint64_t last = acc[p] + 2 * (uint64_t)(pmax[p] > 0 ? pmax[p] : 0);
+		for (uint32_t e = poff[p]; e < poff[p + 1]; e++) {
+			uint32_t c = padj[e];
 			if (acc[c] < last + 2) acc[c] = last + 2;
 			if (leap[c] < leap[p] + 1) leap[c] = leap[p] + 1;
 		}
 	}
 	struct porder *po = xmalloc(((size_t)np + 1) * sizeof *po);
-	for (uint32_t p = 0; p < np; p++) po[p] = (struct porder){ (uint32_t)acc[p], TC_NONE, p };
-	for (size_t i = s->ncevs; i-- > 0;) po[b->pid[i]].first_cev = (uint32_t)i;
+	for (uint32_t p = 0; p < np; p++) po[p] = (struct porder){ (uint32_t)acc[p], first_cev[p], p };
 	qsort(po, np, sizeof *po, porder_cmp);
-	uint32_t *rank_of = xmalloc(((size_t)np + 1) * sizeof *rank_of);
 	for (uint32_t k = 0; k < np; k++) rank_of[po[k].p] = k;
+	free(order);
+	free(po);
+}
 
+struct tc_partition steps_part_span(uint64_t acc, int64_t pmax, uint32_t leap)
+{
+	return (struct tc_partition){ .first_step = (uint32_t)acc,
+				      .last_step = (uint32_t)(acc + 2 * (uint64_t)(pmax > 0 ? pmax : 0)),
+				      .enter = UINT64_MAX, .leap = leap };
+}
+
+static void global_steps(struct steps_build *b)
+{
+	struct tc_steps *s = b->s;
+	uint32_t np = b->np;
+	uint64_t *acc = xcalloc((size_t)np + 1, sizeof *acc);
+	uint32_t *leap = xcalloc((size_t)np + 1, sizeof *leap), *first = xmalloc(((size_t)np + 1) * sizeof *first);
+	uint32_t *rank_of = xmalloc(((size_t)np + 1) * sizeof *rank_of);
+	for (size_t i = s->ncevs; i-- > 0;) first[b->pid[i]] = (uint32_t)i;
+	steps_order(np, b->poff, b->padj, b->pmax, first, acc, leap, rank_of);
 	s->npartitions = np;
 	s->parts = xcalloc((size_t)np + 1, sizeof *s->parts);
-	for (uint32_t k = 0; k < np; k++) {
-		uint32_t p = po[k].p;
-		s->parts[k] = (struct tc_partition){
-			.first_step = (uint32_t)acc[p],
-			.last_step = (uint32_t)(acc[p] + 2 * (uint64_t)(b->pmax[p] > 0 ? b->pmax[p] : 0)),
-			.enter = UINT64_MAX,
-			.leap = leap[p],
-		};
-	}
+	for (uint32_t p = 0; p < np; p++) s->parts[rank_of[p]] = steps_part_span(acc[p], b->pmax[p], leap[p]);
 	s->max_step = 0;
 	for (uint32_t i = 0; i < s->ncevs; i++) {
 		struct tc_cev *e = &s->cevs[i];
@@ -431,7 +439,7 @@ static void global_steps(struct steps_build *b)
 		P->leave = TC_MAX(P->leave, tc_cev_leave(s, i));
 		s->max_step = TC_MAX(s->max_step, e->step);
 	}
-	free(order); free(acc); free(leap); free(po); free(rank_of);
+	free(acc); free(leap); free(first); free(rank_of);
 }
 
 const char *tc_step_label(int64_t step, char *buf, size_t n)
@@ -673,4 +681,35 @@ uint32_t tc_steps_cev_of_call(const struct tc_steps *s, uint32_t rank, uint32_t 
 	if (lo == s->rank_first[rank]) return TC_NONE;
 	const struct tc_cev *e = &s->cevs[lo - 1];
 	return op < e->op + e->nops ? lo - 1 : TC_NONE;
+}
+
+struct tc_steps *steps_local(const struct tc_trace *t, const struct tc_steps_opts *o, const struct tc_step_msg *mx,
+			     uint32_t *pid, size_t npid, uint32_t np, const uint64_t *prev_leave, int64_t **lstep,
+			     int64_t **pmax)
+{
+	struct tc_steps *s = xcalloc(1, sizeof *s);
+	s->opts = *o;
+	s->t = t;
+	struct steps_build b = { .t = t, .o = &s->opts, .s = s, .mx = mx, .pid = pid, .np = np };
+	build_cevs(&b);
+	free(b.op_base), free(b.op2cev);
+	if (npid != s->ncevs) {   /* never: the owner got whole cevs */
+		free(pid);
+		tc_steps_free(s);
+		return NULL;
+	}
+	steps_read_times(s);
+	for (size_t i = 0; i < s->ncevs; i++) {
+		struct tc_cev_times *x = &s->times[i];
+		x->agg_start = block_start(x->enter, prev_leave[i] != UINT64_MAX ? prev_leave[i] : x->enter);
+	}
+	b.lstep = xmalloc((s->ncevs + 1) * sizeof *b.lstep);
+	b.pmax = xmalloc(((size_t)np + 1) * sizeof *b.pmax);
+	if (o->lamport) step_lamport(&b);
+	else step_strides(&b);
+	fix_monotone(&b);
+	free(pid);
+	*lstep = b.lstep;
+	*pmax = b.pmax;
+	return s;
 }

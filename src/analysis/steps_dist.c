@@ -24,12 +24,8 @@
 #include "analysis_steps_dist.h"
 #include "replay_internal.h"
 #include "steps_internal.h"
+#include "steps_skel.h"
 
-struct skel_op {        /* 48 bytes per op */
-	uint64_t enter, leave;
-	uint32_t region, parent, call;
-	struct tc_op op;     /* op.call: the serial index, to mark the calls apart */
-};
 struct skel_coll { uint32_t first, n; };
 struct skel_member { uint64_t at; uint32_t rank, op; };
 
@@ -42,6 +38,7 @@ struct tc_skel {
 	struct skel_coll *colls;
 	struct skel_member *members;
 	uint32_t *pid;                /* each cev's partition (tc_partition_dist), NULL: computed on process 0 */
+	struct tc_sparts *parts;      /* the steps over parts' first half (tc_steps_parts_pack): no skeleton */
 	size_t nops, nsends, nrecvs, nmsgs, ncolls, nmembers, npid;
 	uint32_t np;
 };
@@ -91,8 +88,7 @@ static void pack_ops(const struct tc_part *p, struct tc_skel *in)
 	for (uint32_t r = p->lo; r < p->hi; r++) {
 		const struct tc_rank *R = &t->ranks[r];
 		for (uint32_t o = 0; o < R->nops; o++, k++) {
-			const struct tc_call *c = &R->calls[R->ops[o].call];
-			v[k] = (struct skel_op){ c->enter, c->leave, c->region, c->parent, 0, R->ops[o] };
+			v[k] = skel_op_of(R, o);
 		}
 	}
 	in->ops = v, in->nops = n;
@@ -146,7 +142,7 @@ static void gather_all(const struct tc_dist *d, struct tc_skel *in)
 	if (in->pid) in->pid = gather0(d, in->pid, in->npid, sizeof *in->pid, &in->npid);
 }
 
-static void skel_rank(struct tc_rank *R, const struct skel_op *a, uint32_t n, struct tc_op *ops, struct tc_call *calls)
+void skel_rank(struct tc_rank *R, const struct skel_op *a, uint32_t n, struct tc_op *ops, struct tc_call *calls)
 {
 	static const struct tc_call filler = { .region = TC_NONE, .parent = TC_NONE, .op = TC_NONE };
 	uint32_t c = 0;
@@ -219,12 +215,13 @@ struct tc_skel *tc_steps_dist_pack(const struct tc_part *p, const struct tc_dist
 	skel_counts(p, d, bound, g, in);
 	g->calls_needed = o->caller_merge;
 	g->stored = g->stored && !g->calls_needed;
-	if (g->stored) {
+	if (g->stored && !o->leap_merge) {   /* the steps over parts: no skeleton */
+		in->parts = tc_steps_parts_pack(p, d, o);
+	} else if (g->stored) {
 		pack_ops(p, in);
 		in->sends = pack_ids(p, false, &in->nsends);
 		in->recvs = pack_ids(p, true, &in->nrecvs);
 		pack_globals(p, in);
-		if (!o->leap_merge) in->pid = tc_partition_dist(p, d, o, &in->npid, &in->np);
 	}
 	return in;
 }
@@ -235,6 +232,14 @@ struct tc_steps *tc_steps_dist_gather(const struct tc_part *p, const struct tc_d
 	struct tc_steps_opts def;
 	if (!o) tc_steps_default_opts(&def), o = &def;
 	struct tc_steps *s = NULL;
+	if (in->parts) {
+		bool failed;
+		s = tc_steps_parts_finish(in->parts, d, o, &failed);
+		in->parts = NULL;
+		if (failed) g->stored = false, g->parts_failed = true;
+		tc_skel_free(in);
+		return s;
+	}
 	if (g->stored) gather_all(d, in);
 	if (g->stored && p->index == 0) {
 		g->skel = skel_build(p, g, in);
@@ -257,6 +262,7 @@ void tc_skel_free(struct tc_skel *k)
 	if (!k) return;
 	free(k->count), free(k->ops), free(k->sends), free(k->recvs), free(k->msgs), free(k->colls), free(k->members);
 	free(k->pid);
+	tc_sparts_free(k->parts);
 	free(k);
 }
 

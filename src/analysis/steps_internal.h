@@ -92,6 +92,27 @@ bool steps_merge_cycles(struct steps_uf *u, const struct steps_cgraph *g);
 void steps_partition(struct steps_build *b);
 void steps_partition_dag(struct steps_build *b);
 
+/* §2.7 over the partition DAG (np partitions, successors in CSR form, each
+ * one's largest local step pmax[p] and first cev): each partition's first
+ * global step acc[p] (a longest path, two global steps per local one),
+ * its leap (depth) and its place in the final order rank_of[p] (by first
+ * step, then first cev).  The arrays have np entries. */
+void steps_order(uint32_t np, const uint32_t *poff, const uint32_t *padj, const int64_t *pmax, const uint32_t *first_cev,
+		 uint64_t *acc, uint32_t *leap, uint32_t *rank_of);
+/* A partition's steps and leap (enter UINT64_MAX, counts 0: filled from its cevs). */
+struct tc_partition steps_part_span(uint64_t acc, int64_t pmax, uint32_t leap);
+
+/* The local steps of whole partitions (an owner's skeleton, steps_parts.c):
+ * the cevs (pid[0..npid), taken, must be one per cev: else NULL), their
+ * times with each cev's predecessor on its rank in the whole trace given
+ * (prev_leave[i], UINT64_MAX: none; the skeleton holds only these
+ * partitions), the strides or Lamport steps and the monotone fix: the
+ * steps (cevs, times, message ends; no global steps yet) and, caller
+ * frees, *lstep per cev and *pmax per partition. */
+struct tc_steps *steps_local(const struct tc_trace *t, const struct tc_steps_opts *o, const struct tc_step_msg *mx,
+			     uint32_t *pid, size_t npid, uint32_t np, const uint64_t *prev_leave, int64_t **lstep,
+			     int64_t **pmax);
+
 /* tc_steps_compute_msgs with the partitions given: pid[0..npid) (taken;
  * cev → dense id in the order of each partition's first cev, as
  * steps_partition numbers them) and their number np; pid NULL, or not one
@@ -103,6 +124,33 @@ struct tc_steps *steps_compute_given(const struct tc_trace *t, const struct tc_s
  * enter and exit) and the per-step sums (lateness.c); needs cevs with their
  * final global step and partition. */
 void steps_metrics(struct tc_steps *s, const struct tc_step_msg *mx);
+
+/* The metrics of the partitions an owner holds, in the steps over parts
+ * (steps_parts.c): s holds whole partitions only, with the global parts,
+ * their slot layout (s->nslots) and s->max_step set.  prev_leave[i]: the
+ * leave of cev i's predecessor on its rank in the whole trace (UINT64_MAX:
+ * none); minima(ctx, s): after the baselines, s->steps' enter_min and
+ * leave_min made global (a reduction); out[8i ..]: cev i's lateness,
+ * differential lateness, global lateness and duration, then the same of its
+ * aggregate block (when its step is not 0), which steps_step_add turns into
+ * the per-step sums where the cevs are in order.  The differential
+ * lateness is not coded into the cevs (their wide values are numbered in
+ * order, elsewhere). */
+struct steps_mhook {
+	const uint64_t *prev_leave;
+	void (*minima)(void *ctx, struct tc_steps *s);
+	void *ctx;
+	double *out;
+};
+void steps_metrics_hooked(struct tc_steps *s, const struct tc_step_msg *mx, const struct steps_mhook *h);
+/* One block's four values (v: lateness, differential lateness, global
+ * lateness, duration) into the sums of step − agg (x: the cev's times). */
+void steps_step_add(struct tc_steps *s, uint32_t step, int agg, const struct tc_cev_times *x, const double v[4]);
+/* After the sums: each step without events spans from the last one's end. */
+void steps_sums_end(struct tc_steps *s);
+/* Each partition's first slot (parts in their final order); returns the
+ * number of slots. */
+size_t steps_slot_layout(struct tc_steps *s);
 
 /* Message id's flags, send_done and post_time: from mx when given (the
  * skeleton's, tc_steps_compute_msgs), else from the model. */

@@ -49,6 +49,9 @@ static char *not_stored(const struct tc_steps_dist *g)
 	if (g->calls_needed)
 		return xstrdup("the logical steps not stored by tracecomb-mpi: --opt caller_merge=on reads every call, "
 			       "which is not gathered");
+	if (g->parts_failed)
+		return xstrdup("the logical steps not stored by tracecomb-mpi: a partition's owner could not step it "
+			       "(a bug: please report it)");
 	fmt_bytes(need, sizeof need, g->need);
 	fmt_bytes(bound, sizeof bound, g->bound);
 	return xasprintf("the logical steps not stored by tracecomb-mpi: their communication skeleton needs %s on one "

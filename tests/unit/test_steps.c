@@ -789,6 +789,7 @@ struct pd_run {
 	uint32_t *pid;
 	size_t n;
 	uint32_t np;
+	struct tc_steps *steps;   /* tc_steps_parts (process 0) */
 };
 
 static void pd_proc(struct dk_proc *x)
@@ -798,14 +799,43 @@ static void pd_proc(struct dk_proc *x)
 	tc_share_ranks(a->weight, a->t->nranks, x->p, x->P, &lo, &hi);
 	struct tc_part part;
 	tc_part_of_serial(a->t, lo, hi, x->p, &part);
-	a->pid = tc_partition_dist(&part, &x->d, a->o, &a->n, &a->np);
+	a->pid = tc_partition_dist(&part, &x->d, a->o, &a->n, &a->np, NULL);
+	a->steps = tc_steps_parts(&part, &x->d, a->o);
 	tc_part_release(&part);
+}
+
+/* The steps over parts equal the serial ones: every array, doubles as bits. */
+static void same_as_serial(const struct tc_steps *a, const struct tc_steps *b, uint32_t nranks, size_t nmsgs)
+{
+	assert_non_null(b);
+	assert_int_equal(a->ncevs, b->ncevs);
+	assert_memory_equal(a->cevs, b->cevs, a->ncevs * sizeof *a->cevs);
+	assert_memory_equal(a->rank_first, b->rank_first, ((size_t)nranks + 1) * sizeof *a->rank_first);
+	assert_int_equal(a->npartitions, b->npartitions);
+	assert_memory_equal(a->parts, b->parts, a->npartitions * sizeof *a->parts);
+	assert_int_equal(a->max_step, b->max_step);
+	assert_memory_equal(a->steps, b->steps, ((size_t)a->max_step + 1) * sizeof *a->steps);
+	assert_int_equal(a->nslots, b->nslots);
+	assert_memory_equal(a->slots, b->slots, a->nslots * sizeof *a->slots);
+	assert_int_equal(a->nwide, b->nwide);
+	if (a->nwide) assert_memory_equal(a->wide, b->wide, a->nwide * sizeof *a->wide);
+	if (nmsgs) {
+		assert_memory_equal(a->msg_send_cev, b->msg_send_cev, nmsgs * sizeof *a->msg_send_cev);
+		assert_memory_equal(a->msg_recv_cev, b->msg_recv_cev, nmsgs * sizeof *a->msg_recv_cev);
+	}
+	for (uint32_t i = 0; i < a->ncevs; i++)   /* and the metrics read through the times process 0 was given */
+		for (int m = 0; m < TC_M_COUNT; m++)
+			for (int agg = 0; agg < 2; agg++) {
+				double x = tc_cev_metric(a, i, (enum tc_metric)m, agg), y = tc_cev_metric(b, i, (enum tc_metric)m, agg);
+				assert_memory_equal(&x, &y, sizeof x);
+			}
 }
 
 /* tc_partition_dist over P = 2..4 processes (shares by ops): one number per
  * cev, the processes' cevs in order being the serial ones, the numbers
  * appearing in order (0, 1, ...: the order of first cevs), and each number
- * one serial partition, a different one for each. */
+ * one serial partition, a different one for each; tc_steps_parts: the
+ * serial steps. */
 static void check_dist_partitions(struct tc_trace *t, const struct tc_steps_opts *o, const struct tc_steps *s)
 {
 	uint64_t *w = xcalloc((size_t)t->nranks + 1, sizeof *w);
@@ -818,7 +848,13 @@ static void check_dist_partitions(struct tc_trace *t, const struct tc_steps_opts
 			a[p] = (struct pd_run){ .t = t, .o = o, .weight = w };
 			arg[p] = &a[p];
 		}
+		tc_steps_route_bytes = P == 3 ? 200 : (size_t)32 << 20;   /* at P = 3 many rounds of routing */
 		dk_run(P, pd_proc, arg);
+		same_as_serial(s, a[0].steps, t->nranks, t->nmsgs);
+		for (int p = 0; p < P; p++) {
+			if (p) assert_null(a[p].steps);
+			tc_steps_free(a[p].steps);
+		}
 		uint32_t i = 0, next = 0;
 		for (int p = 0; p < P; p++) {
 			assert_int_equal(a[p].np, s->npartitions);
