@@ -21,12 +21,22 @@
 #define TC_SKEL_MSG_BYTES    128u   /* per message */
 #define TC_SKEL_MEMBER_BYTES  48u   /* per collective member (and instance) */
 
+/* The same for the steps over parts (steps_parts.c), where process 0 holds
+ * no skeleton: every cev with its times (64 bytes, at most one per op) and
+ * the partitions' records; each message's two ends (8 bytes) and their
+ * gathers (32 bytes).  An owner holds its partitions' skeleton: a share of
+ * the skeleton's bytes when partitions are many, all of it when one
+ * partition is the whole trace (then no more than process 0 held before). */
+#define TC_PARTS_OP_BYTES     72u
+#define TC_PARTS_MSG_BYTES    40u
+
 /* The default bound on that memory (tracecomb-mpi --steps-bound). */
 #define TC_SKEL_BOUND_DEFAULT ((uint64_t)4 << 30)
 
 struct tc_steps_dist {
 	uint64_t ops, msgs, colls, members;  /* of the whole trace */
 	uint64_t need, bound;                /* bytes process 0 would need; the bound */
+	bool skeleton;                       /* the whole skeleton to process 0 (the leap merge), not the steps over parts */
 	bool calls_needed;                   /* the options read every call (caller_merge): not gathered */
 	bool stored;                         /* gathered and computed: need <= bound, calls not needed */
 	bool parts_failed;                   /* the steps over parts failed (never): not stored */

@@ -254,8 +254,10 @@ static void print_stats(struct tc_mpi *M, const struct tc_trace *t)
 		char need[32], bound[32];
 		fmt_bytes(need, sizeof need, g->need);
 		fmt_bytes(bound, sizeof bound, g->bound);
-		printf("steps %s: skeleton of %llu ops, %llu messages, %llu instances, %llu members: %s of --steps-bound %s\n",
-		       g->stored ? "stored" : "not stored", (unsigned long long)g->ops, (unsigned long long)g->msgs,
+		printf("steps %s (%s): %llu ops, %llu messages, %llu instances, %llu members: %s of --steps-bound %s\n",
+		       g->stored ? "stored" : "not stored",
+		       g->skeleton ? "the skeleton on process 0" : "over the parts, the results on process 0",
+		       (unsigned long long)g->ops, (unsigned long long)g->msgs,
 		       (unsigned long long)g->colls, (unsigned long long)g->members, need, bound);
 	}
 	free(all);

@@ -54,8 +54,8 @@ static char *not_stored(const struct tc_steps_dist *g)
 			       "(a bug: please report it)");
 	fmt_bytes(need, sizeof need, g->need);
 	fmt_bytes(bound, sizeof bound, g->bound);
-	return xasprintf("the logical steps not stored by tracecomb-mpi: their communication skeleton needs %s on one "
-			 "process, over --steps-bound %s", need, bound);
+	return xasprintf("the logical steps not stored by tracecomb-mpi: %s %s on one process, over --steps-bound %s",
+			 g->skeleton ? "their communication skeleton needs" : "they need", need, bound);
 }
 
 /* The profile, wait states and root causes replayed over the parts while

@@ -193,7 +193,7 @@ if [ -f "$T/traces.otf2" ]; then
 	# in one line, the opener says why, and every output is still the archive's
 	rep "$T" --no-cache >"$TMPD/ra.json"
 	"$BIN" render "$T" --view logical --size 120x36 --no-cache >"$TMPD/ra.txt" 2>/dev/null
-	why="the logical steps not stored by tracecomb-mpi: their communication skeleton needs [0-9.]* KiB on one process, over --steps-bound 1.0 KiB"
+	why="the logical steps not stored by tracecomb-mpi: they need [0-9.]* KiB on one process, over --steps-bound 1.0 KiB"
 	rcwhy="the root causes not stored by tracecomb-mpi: their values and waits need [0-9.]* KiB on one process, over --steps-bound 1.0 KiB"
 	for P in 2 3; do
 		rm -f "$TMPD/c.tcc"
