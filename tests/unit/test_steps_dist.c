@@ -1,8 +1,9 @@
 /* test_steps_dist.c — what tracecomb-mpi prep -o stores beside the model,
  * computed over parts without MPI (P = 1..4 threads, tests/support/
  * distkit.h): the application span (tc_span_dist, on every process) and
- * the logical steps of the skeleton gathered to process 0
- * (analysis_steps_dist.h) equal the serial ones field for field, every
+ * the logical steps (analysis_steps_dist.h: over the parts, and with the
+ * leap merge from the skeleton gathered to process 0) equal the serial
+ * ones field for field, every
  * double as bits, and as a cache file stores them, on the hand-built trace (non-blocking messages, sends
  * nobody receives, a receive without a send, a clock violation, a
  * sub-communicator, COMM_SELF and incomplete collectives), with the
