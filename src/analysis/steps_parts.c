@@ -678,14 +678,70 @@ struct tc_sparts *tc_steps_parts_pack(const struct tc_part *p, const struct tc_d
 	return x;
 }
 
-/* 3.–6. over the halves' state (taken). */
+/* 3. The owners' partition figures to process 0, which orders the
+ * partitions (into *s0, its own) and sends each owner its places (*npl_in
+ * of them); max_step and nslots (sc) on every process. */
+static struct pplace *place_partitions(struct tc_sparts *x, const struct tc_dist *d, const struct tc_steps_opts *o,
+				       const struct tc_steps *s, const uint32_t *pidl, const int64_t *pmax,
+				       struct tc_steps **s0, uint64_t sc[2], size_t *npl_in)
+{
+	uint32_t np = x->h.np;
+	struct pstat *st = owner_stats(s, pidl, pmax, x->npl);
+	size_t nst;
+	struct pstat *stin = replay_gather0(d, st, x->npl, sizeof *st, &nst);
+	free(st);
+	*s0 = d->index == 0 ? xcalloc(1, sizeof **s0) : NULL;
+	struct pplace *pl = NULL;
+	int *to = NULL;
+	sc[0] = sc[1] = 0;
+	if (*s0) {
+		(*s0)->opts = *o;
+		pl = order0(&x->dag, stin, np, *s0);
+		sc[0] = (*s0)->max_step, sc[1] = (*s0)->nslots;
+		to = xmalloc(((size_t)np + 1) * sizeof *to);
+		for (uint32_t q = 0; q < np; q++) to[q] = owner_of(q, np, d->count);
+	}
+	free(stin);
+	tc_pdag_free(&x->dag);
+	d->reduce(d->ctx, sc, 2, TC_DIST_MAX);
+	struct pplace *mine = replay_send(d, pl, to, *s0 ? np : 0, sizeof *pl, npl_in);
+	free(pl), free(to);
+	return mine;
+}
+
+/* 5.–6. Each cev's results at its rank's process, the sums folded in order
+ * (sums: the global minima, taken), the whole assembled at process 0 (s0,
+ * taken; NULL elsewhere). */
+static struct tc_steps *results_in_order(struct tc_sparts *x, const struct tc_dist *d, struct cres *back,
+					 size_t nback, struct tc_step_sum *sums, uint32_t max_step, struct tc_steps *s0,
+					 struct sslot *slots, size_t nslot)
+{
+	struct home *h = &x->h;
+	double *wide;
+	size_t nwide;
+	double *vals = home_results(h, d, back, nback, &wide, &nwide);
+	struct fold f = { h, vals, max_step };
+	d->chain(d->ctx, sums, ((size_t)max_step + 1) * sizeof *sums, fold_step, &f);
+	free(vals);
+	struct tc_steps *out = assemble(h, d, s0, wide, nwide, slots, nslot, x->send, x->recv);
+	x->send = x->recv = NULL;
+	free(wide);
+	if (!out) {
+		free(sums);
+		return NULL;
+	}
+	out->steps = sums;
+	steps_sums_end(out);
+	return out;
+}
+
+/* 2. (the owner's half) – 6. over the halves' state (taken). */
 struct tc_steps *tc_steps_parts_finish(struct tc_sparts *x, const struct tc_dist *d, const struct tc_steps_opts *o,
 				       bool *failed)
 {
-	struct home *h = &x->h;
 	struct owned *w = &x->w;
 	owned_sort(w);
-	owner_skel(h->p, w, &x->k);   /* reads only the part's definitions */
+	owner_skel(x->h.p, w, &x->k);   /* reads only the part's definitions */
 	free(w->op);
 	w->op = NULL;
 	uint32_t *pidl = xmalloc((w->ncev + 1) * sizeof *pidl), *pidk = xmalloc((w->ncev + 1) * sizeof *pidk);
@@ -699,32 +755,14 @@ struct tc_steps *tc_steps_parts_finish(struct tc_sparts *x, const struct tc_dist
 	*failed = bad;
 	struct tc_steps *out = NULL;
 	if (!bad) {
-		/* 3. their order, at process 0 */
-		struct pstat *st = owner_stats(s, pidl, pmax, x->npl);
-		size_t nst, npl_in;
-		struct pstat *stin = replay_gather0(d, st, x->npl, sizeof *st, &nst);
-		free(st);
-		struct tc_steps *s0 = d->index == 0 ? xcalloc(1, sizeof *s0) : NULL;
-		struct pplace *pl = NULL;
-		int *to = NULL;
-		uint64_t sc[2] = { 0, 0 };
-		if (s0) {
-			s0->opts = *o;
-			pl = order0(&x->dag, stin, h->np, s0);
-			sc[0] = s0->max_step, sc[1] = s0->nslots;
-			to = xmalloc(((size_t)h->np + 1) * sizeof *to);
-			for (uint32_t q = 0; q < h->np; q++) to[q] = owner_of(q, h->np, d->count);
-		}
-		free(stin);
-		tc_pdag_free(&x->dag);
-		d->reduce(d->ctx, sc, 2, TC_DIST_MAX);
-		struct pplace *mine = replay_send(d, pl, to, s0 ? h->np : 0, sizeof *pl, &npl_in);
-		free(pl), free(to);
+		struct tc_steps *s0;
+		uint64_t sc[2];
+		size_t npl_in, nslot, nback;
+		struct pplace *mine = place_partitions(x, d, o, s, pidl, pmax, &s0, sc, &npl_in);
 		/* 4. the metrics at the owners */
 		struct sslot *slots;
-		size_t nslot, nback;
-		struct cres *back = owner_metrics(h->p, d, s, w, lstep, pidl, mine, (uint32_t)npl_in, h->np, (uint32_t)sc[0],
-						  sc[1], x->k.mx, &slots, &nslot, &nback);
+		struct cres *back = owner_metrics(x->h.p, d, s, w, lstep, pidl, mine, (uint32_t)npl_in, x->h.np,
+						  (uint32_t)sc[0], sc[1], x->k.mx, &slots, &nslot, &nback);
 		free(mine);
 		struct tc_step_sum *sums = xmalloc((sc[0] + 1) * sizeof *sums);
 		memcpy(sums, s->steps, (sc[0] + 1) * sizeof *sums);   /* the global minima, no sums yet */
@@ -732,24 +770,8 @@ struct tc_steps *tc_steps_parts_finish(struct tc_sparts *x, const struct tc_dist
 		s = NULL;
 		skel_free(&x->k);
 		owned_free(w);
-		/* 5. the results in order */
-		double *wide;
-		size_t nwide;
-		double *vals = home_results(h, d, back, nback, &wide, &nwide);
-		free(back);
-		struct fold f = { h, vals, (uint32_t)sc[0] };
-		d->chain(d->ctx, sums, (sc[0] + 1) * sizeof *sums, fold_step, &f);
-		free(vals);
-		/* 6. process 0's steps */
-		out = assemble(h, d, s0, wide, nwide, slots, nslot, x->send, x->recv);
-		x->send = x->recv = NULL;
-		free(wide), free(slots);
-		if (out) {
-			out->steps = sums;
-			steps_sums_end(out);
-		} else {
-			free(sums);
-		}
+		out = results_in_order(x, d, back, nback, sums, (uint32_t)sc[0], s0, slots, nslot);
+		free(back), free(slots);
 	}
 	tc_steps_free(s);
 	free(lstep), free(pmax), free(pidl);
