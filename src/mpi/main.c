@@ -54,8 +54,9 @@ static void usage(FILE *f)
 		   "      --replay FILE: the profile and wait states replayed over the parts (every\n"
 		   "      process its ranks, docs/scale.md \"Replay\"), written by process 0 as\n"
 		   "      `tracecomb report --json --section profile,waitstates` writes them;\n"
-		   "      --stats: per process: its ranks, read and finish time, replay and steps CPU time,\n"
-		   "      peak RSS (and how much each raised it), exchange rounds, bytes sent, CPU time;\n"
+		   "      --stats: per process: its ranks and their events, read and finish time, replay and\n"
+		   "      steps CPU time, peak RSS (also per event of the trace / P, and how much each\n"
+		   "      raised it), exchange rounds, bytes sent, CPU time;\n"
 		   "      with -o the steps' counts and bytes against --steps-bound\n"
 		   "       tracecomb-mpi --help | --version\n"
 		   "Exit codes as tracecomb's: 1 usage or a refused -o place, 2 the trace cannot be read\n"
@@ -238,18 +239,24 @@ static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *
 
 static void print_stats(struct tc_mpi *M, const struct tc_trace *t)
 {
-	enum { NV = 13 };
-	double v[NV] = { M->part.lo, M->part.hi, t->read_seconds, t->finish_seconds, (double)tc_peak_rss() / 1048576.0,
+	enum { NV = 15 };
+	uint64_t mine = 0;   /* the events of this process's share, as read */
+	for (uint32_t l = 0; l < t->nlocs; l++)
+		if (tc_part_has_loc(t, l, M->part.lo, M->part.hi, M->rank)) mine += t->locs[l].nevents_read;
+	double rss = (double)tc_peak_rss();
+	double v[NV] = { M->part.lo, M->part.hi, t->read_seconds, t->finish_seconds, rss / 1048576.0,
 			 (double)M->exchanges, (double)M->rounds, (double)M->bytes_sent / 1048576.0, M->replay_seconds,
-			 M->replay_rss, tc_usage().cpu, M->steps_seconds, M->steps_rss };
+			 M->replay_rss, tc_usage().cpu, M->steps_seconds, M->steps_rss, (double)mine,
+			 rss / ((double)tc_trace_events(t) / M->size + 1) };
 	double *all = M->rank == 0 ? xmalloc(sizeof v * (size_t)M->size) : NULL;
 	MPI_Gather(v, NV, MPI_DOUBLE, all, NV, MPI_DOUBLE, 0, M->comm);
 	for (int p = 0; M->rank == 0 && p < M->size; p++) {
 		const double *w = all + NV * p;
-		printf("process %d/%d ranks %.0f..%.0f read %.3f s finish %.3f s replay %.3f s steps %.3f s peak RSS %.1f MiB "
-		       "(replay +%.1f, steps +%.1f) exchanges %.0f rounds %.0f sent %.1f MiB CPU %.3f s (all, the write "
-		       "included)\n",
-		       p, M->size, w[0], w[1], w[2], w[3], w[8], w[11], w[4], w[9], w[12], w[5], w[6], w[7], w[10]);
+		printf("process %d/%d ranks %.0f..%.0f (%.0f events) read %.3f s finish %.3f s replay %.3f s steps %.3f s peak "
+		       "RSS %.1f MiB = %.1f B per event of the trace / P (replay +%.1f, steps +%.1f) exchanges %.0f rounds "
+		       "%.0f sent %.1f MiB CPU %.3f s (all, the write included)\n",
+		       p, M->size, w[0], w[1], w[13], w[2], w[3], w[8], w[11], w[4], w[14], w[9], w[12], w[5], w[6], w[7],
+		       w[10]);
 	}
 	const struct tc_steps_dist *g = &M->steps;
 	if (M->rank == 0 && g->bound) {
