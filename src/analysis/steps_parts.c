@@ -92,7 +92,8 @@ static int owner_of(uint32_t pid, uint32_t np, int P)
 
 struct rcev {            /* a cev on its way to its owner */
 	uint64_t g, prev;    /* its index in the whole trace; its predecessor's leave */
-	uint32_t rank, pid, nops, flags, pad, pad2;
+	uint32_t rank, pid, nops, flags;
+	uint32_t at, pad;    /* at the owner: its place as received (owned_sort) */
 };
 struct rsend { uint64_t id; struct tc_step_msg m; };
 
@@ -238,7 +239,7 @@ static void owned_sort(struct owned *w)
 	size_t *at = xmalloc((3 * n + 1) * sizeof *at), o = 0, so = 0, ro = 0;
 	for (size_t i = 0; i < n; i++) {
 		at[3 * i] = o, at[3 * i + 1] = so, at[3 * i + 2] = ro;
-		w->cev[i].pad = (uint32_t)i;   /* its place as received, carried through the sort */
+		w->cev[i].at = (uint32_t)i;   /* carried through the sort */
 		for (uint32_t k = 0; k < w->cev[i].nops; k++, o++) so += w->op[o].op.nsend, ro += w->op[o].op.nrecv;
 	}
 	qsort(w->cev, n, sizeof *w->cev, rcev_cmp);
@@ -247,7 +248,7 @@ static void owned_sort(struct owned *w)
 	uint64_t *rv = xmalloc((w->nrecv + 1) * sizeof *rv);
 	o = so = ro = 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t j = w->cev[i].pad, a = at[3 * j], sa = at[3 * j + 1], ra = at[3 * j + 2], ns = 0, nr = 0;
+		size_t j = w->cev[i].at, a = at[3 * j], sa = at[3 * j + 1], ra = at[3 * j + 2], ns = 0, nr = 0;
 		for (uint32_t k = 0; k < w->cev[i].nops; k++) ns += w->op[a + k].op.nsend, nr += w->op[a + k].op.nrecv;
 		memcpy(op + o, w->op + a, w->cev[i].nops * sizeof *op);
 		memcpy(sd + so, w->send + sa, ns * sizeof *sd);

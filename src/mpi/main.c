@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "analysis_replay.h"
+#include "analysis_steps_dist.h"
 #include "cache.h"
 #include "cli.h"
 #include "mpi_internal.h"
@@ -62,7 +63,8 @@ static void usage(FILE *f)
 		   "Exit codes as tracecomb's: 1 usage or a refused -o place, 2 the trace cannot be read\n"
 		   "(on any process: one message, from the first that failed), 3 out of memory, 4 the\n"
 		   "output cannot be written. TC_MPI_ROUND_BYTES: bytes a process sends (and receives)\n"
-		   "at most per exchange round (default 16 MiB).\n");
+		   "at most per exchange round (default 16 MiB) and per round of the logical steps'\n"
+		   "routing to the partitions' owners (default 32 MiB).\n");
 }
 
 /* --- cleanup when a process dies ---------------------------------------------- */
@@ -411,6 +413,7 @@ int main(int argc, char **argv)
 	struct tc_mpi M = { 0 };
 	const char *rb = getenv("TC_MPI_ROUND_BYTES");
 	tc_mpi_setup(&M, MPI_COMM_WORLD, rb ? strtoull(rb, NULL, 10) : 0);
+	if (rb && strtoull(rb, NULL, 10)) tc_steps_route_bytes = strtoull(rb, NULL, 10);   /* the steps' routing too */
 	int rc = prep(&M, argc - 1, argv + 1);
 	fflush(stdout);
 	mpi_up = 0;
