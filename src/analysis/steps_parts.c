@@ -531,18 +531,71 @@ static double *home_results(struct home *h, const struct tc_dist *d, const struc
 }
 
 /* The per-step sums, cev by cev in the serial order: a fold over the
- * processes in rank order (state: every step's sums). */
-struct fold { const struct home *h; const double *vals; uint32_t max_step; };
+ * processes in rank order whose state is only what depends on the order,
+ * each step's two sums (the lateness and the differential lateness); the
+ * rest of each step's figures (earliest enter, latest leave, count,
+ * maxima) are a MIN, MAX or SUM whatever the order: reductions.  Every
+ * maximum is of values >= 0, whose doubles order as their bits. */
+struct fold { const struct home *h; const double *vals; };
 
 static void fold_step(void *arg, void *state)
 {
 	const struct fold *f = arg;
-	struct tc_steps s = { .steps = state, .max_step = f->max_step };
+	double *sum = state;   /* 2 per step */
 	for (uint32_t i = 0; i < f->h->n; i++) {
 		const struct tc_cev *e = &f->h->cev[i];
-		steps_step_add(&s, e->step, 0, &f->h->tm[i], f->vals + 8 * (size_t)i);
-		if (e->step) steps_step_add(&s, e->step, 1, &f->h->tm[i], f->vals + 8 * (size_t)i + 4);
+		const double *v = f->vals + 8 * (size_t)i;
+		sum[2 * (size_t)e->step] += v[0];
+		sum[2 * (size_t)e->step + 1] += v[1];
+		if (e->step) {
+			sum[2 * (size_t)e->step - 2] += v[4];
+			sum[2 * (size_t)e->step - 1] += v[5];
+		}
 	}
+}
+
+/* Each step's figures but its sums (steps_step_add's), over this
+ * process's cevs, then over all processes, into sums (which holds the
+ * global minima of the baselines). */
+
+static void step_figures(const struct home *h, const struct tc_dist *d, const double *vals, struct tc_step_sum *sums,
+			 uint32_t max_step)
+{
+	size_t ng = (size_t)max_step + 1;
+	uint64_t *lo = xmalloc((ng + 1) * sizeof *lo), *hi = xcalloc(5 * ng + 1, sizeof *hi);
+	for (size_t g = 0; g < ng; g++) lo[g] = sums[g].enter_min;
+	for (uint32_t i = 0; i < h->n; i++) {
+		const struct tc_cev *e = &h->cev[i];
+		for (int agg = 0; agg <= (e->step > 0); agg++) {
+			size_t g = e->step - (uint32_t)agg;
+			const double *v = vals + 8 * (size_t)i + 4 * (size_t)agg;
+			uint64_t a = agg ? h->tm[i].agg_start : h->tm[i].enter, z = agg ? h->tm[i].enter : h->tm[i].leave;
+			lo[g] = TC_MIN(lo[g], a);
+			uint64_t *x = hi + 5 * g;   /* leave, then the maxima's bits */
+			x[0] = TC_MAX(x[0], z);
+			for (int k = 0; k < 4; k++) {
+				uint64_t b;
+				memcpy(&b, &v[k], sizeof b);
+				x[1 + k] = TC_MAX(x[1 + k], b);
+			}
+		}
+	}
+	uint64_t *n = xcalloc(ng + 1, sizeof *n);   /* the blocks drawn on each step */
+	for (uint32_t i = 0; i < h->n; i++) {
+		n[h->cev[i].step]++;
+		if (h->cev[i].step) n[h->cev[i].step - 1]++;
+	}
+	d->reduce(d->ctx, lo, ng, TC_DIST_MIN);
+	d->reduce(d->ctx, hi, 5 * ng, TC_DIST_MAX);
+	d->reduce(d->ctx, n, ng, TC_DIST_SUM);
+	for (size_t g = 0; g < ng; g++) {
+		struct tc_step_sum *S = &sums[g];
+		const uint64_t *x = hi + 5 * g;
+		S->enter_min = lo[g], S->leave_max = x[0], S->ncevs = (uint32_t)n[g];
+		memcpy(&S->lateness_max, &x[1], 8), memcpy(&S->dlateness_max, &x[2], 8);
+		memcpy(&S->glateness_max, &x[3], 8), memcpy(&S->duration_max, &x[4], 8);
+	}
+	free(lo), free(hi), free(n);
 }
 
 /* --- 6. process 0's steps ----------------------------------------------------------------- */
@@ -721,8 +774,13 @@ static struct tc_steps *results_in_order(struct tc_sparts *x, const struct tc_di
 	double *wide;
 	size_t nwide;
 	double *vals = home_results(h, d, back, nback, &wide, &nwide);
-	struct fold f = { h, vals, max_step };
-	d->chain(d->ctx, sums, ((size_t)max_step + 1) * sizeof *sums, fold_step, &f);
+	size_t ng = (size_t)max_step + 1;
+	step_figures(h, d, vals, sums, max_step);
+	double *sum = xcalloc(2 * ng + 1, sizeof *sum);
+	struct fold f = { h, vals };
+	d->chain(d->ctx, sum, 2 * ng * sizeof *sum, fold_step, &f);
+	for (size_t g = 0; g < ng; g++) sums[g].lateness_sum = sum[2 * g], sums[g].dlateness_sum = sum[2 * g + 1];
+	free(sum);
 	free(vals);
 	struct tc_steps *out = assemble(h, d, s0, wide, nwide, slots, nslot, x->send, x->recv);
 	x->send = x->recv = NULL;
