@@ -120,9 +120,10 @@ struct rc_dexcess {
 };
 void rc_dexcess_free(struct rc_dexcess *x);
 /* What process 0 holds to type the contexts and sweep the delay costs, in
- * bytes: a value gathered and put into the groups (13 bytes packed,
- * rcexcess_dist.c, then a double, its time bin and about a run of 16 bytes
- * per two values), a wait gathered and
+ * bytes: a value put into the groups (a double, its time bin and about a
+ * run of 16 bytes per two values; the values come 13 bytes packed, one
+ * process's at a time, rcexcess_dist.c: at most all of them when one
+ * process has them all), a wait gathered and
  * swept (struct dwait and the answer, the sweep's wref twice, wst, start and
  * activity). */
 #define RC_GATHER_PER_VALUE 32

@@ -77,39 +77,74 @@ static uint8_t *pick_values(const struct tc_part *p, const struct tc_span *sp, c
 	return v.a;
 }
 
-/* Process 0: the serial groups from every process's values, the contexts
- * typed, the persistent runs and trends (*pers, *trend by rank). */
-static void type_at0(const struct tc_trace *t, struct tc_rootcause *L, const uint8_t *in, size_t n,
-		     const uint32_t *per_rank, const uint64_t *seen, struct pers **pers, size_t *npers, struct pers **trend,
-		     size_t *ntrend)
-{
+/* Process 0: the serial groups filled from every process's values, one
+ * process's at a time in process order (rank order within each context),
+ * then the contexts typed, the persistent runs and trends. */
+struct typing {
 	struct groups g;
+	uint32_t *last;              /* per context: the rank of its last value */
+	const uint32_t *per_rank;    /* every rank's count of values */
+	uint32_t r, j;               /* the next value's rank and its place among that rank's */
+};
+
+static void typing_begin(const struct tc_trace *t, struct tc_rootcause *L, const uint32_t *per_rank, struct typing *y)
+{
 	struct pick *pk;
-	rc_groups_begin(t, L, &g, &pk);
+	rc_groups_begin(t, L, &y->g, &pk);
 	free(pk);
-	uint32_t *last = xmalloc(((size_t)L->nctx + 1) * sizeof *last);   /* per context: the rank of its last value */
-	for (uint32_t c = 0; c < L->nctx; c++) last[c] = TC_NONE;
-	size_t k = 0;
-	for (uint32_t r = 0; r < t->nranks; r++)
-		for (uint32_t j = 0; j < per_rank[r] && k < n; j++, k++) {
-			const uint8_t *x = in + k * XVAL_BYTES;
-			double val;
-			uint32_t c;
-			memcpy(&val, x, 8);
-			memcpy(&c, x + 8, 4);
-			rc_groups_add(&g, c, r, val, x[12], last[c] != r);
-			last[c] = r;
-		}
-	free(last);
+	y->last = xmalloc(((size_t)L->nctx + 1) * sizeof *y->last);
+	for (uint32_t c = 0; c < L->nctx; c++) y->last[c] = TC_NONE;
+	y->per_rank = per_rank;
+	y->r = y->j = 0;
+}
+
+/* n more values (packed), the ranks following per_rank. */
+static void typing_add(struct typing *y, uint32_t nranks, const uint8_t *in, size_t n)
+{
+	for (size_t k = 0; k < n; k++, y->j++) {
+		while (y->r < nranks && y->j >= y->per_rank[y->r]) y->r++, y->j = 0;
+		if (y->r >= nranks) return;   /* never: the counts cover every value */
+		const uint8_t *x = in + k * XVAL_BYTES;
+		double val;
+		uint32_t c;
+		memcpy(&val, x, 8);
+		memcpy(&c, x + 8, 4);
+		rc_groups_add(&y->g, c, y->r, val, x[12], y->last[c] != y->r);
+		y->last[c] = y->r;
+	}
+}
+
+/* The statistics, the persistent runs and trends (*pers, *trend by rank). */
+static void typing_end(struct tc_rootcause *L, struct typing *y, const uint64_t *seen, struct pers **pers,
+		       size_t *npers, struct pers **trend, size_t *ntrend)
+{
+	free(y->last);
 	uint32_t *nranks = xmalloc(((size_t)L->nctx + 1) * sizeof *nranks);
 	for (uint32_t c = 0; c < L->nctx; c++) nranks[c] = (uint32_t)seen[c];
-	rc_groups_stats(L, &g, nranks);
-	*pers = rc_persistent_runs(L, &g, npers);
-	*trend = g.trend;
-	*ntrend = g.ntrend;
-	g.trend = NULL;
-	rc_groups_free(&g);
+	rc_groups_stats(L, &y->g, nranks);
+	*pers = rc_persistent_runs(L, &y->g, npers);
+	*trend = y->g.trend;
+	*ntrend = y->g.ntrend;
+	y->g.trend = NULL;
+	rc_groups_free(&y->g);
 	tc_rc_scratch(L, 0);
+}
+
+/* Every process's values into process 0's groups (y, process 0's): its
+ * own, then in round q process q's alone, so that process 0 never holds
+ * more than one process's values beside the groups (the values of every
+ * process at once were its peak, docs/scale.md).  Collective. */
+static void values_to0(const struct tc_dist *d, uint32_t nranks, const uint8_t *v, size_t nv, struct typing *y)
+{
+	if (d->index == 0) typing_add(y, nranks, v, nv);
+	int *to = d->index ? xcalloc(nv + 1, sizeof *to) : NULL;   /* all to process 0 */
+	for (int q = 1; q < d->count; q++) {
+		size_t nin;
+		uint8_t *in = replay_send(d, v, to, d->index == q ? nv : 0, XVAL_BYTES, &nin);
+		if (d->index == 0) typing_add(y, nranks, in, nin);
+		free(in);
+	}
+	free(to);
 }
 
 /* Process 0's list (by rank) to each rank's process: this process's part. */
@@ -254,7 +289,7 @@ struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist
 	for (uint32_t c = 0; c < nctx; c++) p2p[c] = rc_p2p_class(t, &table[c]);
 	/* the values to process 0, typed there */
 	uint64_t *seen = xcalloc((size_t)nctx + 1, sizeof *seen);
-	size_t nv, nin, nrk;
+	size_t nv, nrk;
 	uint32_t *per_rank;
 	uint8_t *v = pick_values(p, sp, a, &L, p2p, &nv, &per_rank, seen);
 	*out = (struct rc_dexcess){ 0 };
@@ -263,17 +298,20 @@ struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist
 		return NULL;
 	}
 	d->reduce(d->ctx, seen, nctx, TC_DIST_SUM);
-	uint8_t *vin = replay_gather0(d, v, nv, XVAL_BYTES, &nin);
 	uint32_t *rkin = replay_gather0(d, per_rank, a->hi - a->lo, sizeof *per_rank, &nrk);
-	free(v), free(per_rank);
+	free(per_rank);
+	struct typing y = { 0 };
+	if (d->index == 0) typing_begin(t, &L, rkin, &y);
+	values_to0(d, (uint32_t)TC_MIN(nrk, (size_t)t->nranks), v, nv, &y);   /* nrk: every rank, on process 0 */
+	free(v);
 	struct pers *pers = NULL, *trend = NULL;
 	size_t npers = 0, ntrend = 0;
 	double floor[2] = { 0, 0 };
-	if (vin && nrk == t->nranks) {   /* the processes' ranks are all the ranks, in order */
-		type_at0(t, &L, vin, nin, rkin, seen, &pers, &npers, &trend, &ntrend);
+	if (d->index == 0) {
+		typing_end(&L, &y, seen, &pers, &npers, &trend, &ntrend);
 		floor[0] = L.noise_floor, floor[1] = L.compute_spread;
 	}
-	free(vin), free(rkin), free(seen);
+	free(rkin), free(seen);
 	size_t ntab, nf;
 	struct tc_rc_ctx *typed = replay_bcast0(d, L.ctx, d->index == 0 ? nctx : 0, sizeof *L.ctx, &ntab);
 	double *fl = replay_bcast0(d, floor, d->index == 0 ? 2 : 0, sizeof *floor, &nf);
