@@ -76,9 +76,12 @@ struct tc_pdag {
 	uint32_t *edge;      /* nedge pairs: an edge partition → partition of the partition graph, each once */
 	size_t nedge;
 };
-/* dag (not NULL): process 0 keeps the partition graph there (tc_pdag_free). */
+/* dag (not NULL): process 0 keeps the partition graph there (tc_pdag_free).
+ * cut (not NULL, P + 1 entries): on every process, the partitions' owners,
+ * process q taking partitions cut[q] .. cut[q + 1] − 1: contiguous ranges
+ * of about a P-th of the cevs each. */
 uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
-			    size_t *ncev, uint32_t *np, struct tc_pdag *dag);
+			    size_t *ncev, uint32_t *np, struct tc_pdag *dag, uint32_t *cut);
 void tc_pdag_free(struct tc_pdag *dag);
 
 /* The logical steps computed by the processes together (collective;

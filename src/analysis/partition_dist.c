@@ -352,8 +352,25 @@ void tc_pdag_free(struct tc_pdag *dag)
 	*dag = (struct tc_pdag){ 0 };
 }
 
+/* Process 0: the owners' ranges of partitions, cut[q] .. cut[q + 1] − 1
+ * for process q, each about a P-th of the cevs (size: every component's). */
+static void owner_cuts(const struct global *G, const uint32_t *pid, uint32_t np, const uint32_t *size, int P,
+		       uint64_t *cut)
+{
+	uint64_t *psize = xcalloc((size_t)np + 1, sizeof *psize), total = 0, run = 0;
+	for (size_t c = 0; c < G->n; c++) psize[pid[c]] += size[c], total += size[c];
+	uint32_t q = 1;
+	cut[0] = 0;
+	for (uint32_t k = 0; k < np && q < (uint32_t)P; k++) {
+		while (q < (uint32_t)P && run >= total * q / (uint64_t)P) cut[q++] = k;
+		run += psize[k];
+	}
+	while (q <= (uint32_t)P) cut[q++] = np;
+	free(psize);
+}
+
 uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
-			    size_t *ncev, uint32_t *np, struct tc_pdag *dag)
+			    size_t *ncev, uint32_t *np, struct tc_pdag *dag, uint32_t *cut)
 {
 	struct pdist x = { .p = p };
 	local_cevs(&x, o->coalesce_isends);
@@ -375,6 +392,12 @@ uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, co
 	d->allgather(d->ctx, nmine, counts);
 	struct global G = { 0 };
 	G.name = replay_gather0(d, x.name, nmine, sizeof *x.name, &G.n);
+	uint32_t *size = xcalloc((size_t)nmine + 1, sizeof *size), *sizes = NULL;   /* each component's cevs */
+	for (uint32_t i = 0; cut && i < x.n; i++) size[x.comp[i]]++;
+	size_t nsz = 0;
+	if (cut) sizes = replay_gather0(d, size, nmine, sizeof *size, &nsz);
+	free(size);
+	uint64_t *cuts = xcalloc((size_t)d->count + 2, sizeof *cuts);
 	struct pair *X = replay_gather0(d, cross, nx, sizeof *cross, &nx);
 	struct pair *M = replay_gather0(d, mem, nm, sizeof *mem, &nm);
 	struct pair *E = replay_gather0(d, edg, ne, sizeof *edg, &ne);
@@ -393,13 +416,14 @@ uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, co
 		pid = number(&G, &n_p);
 		steps_uf_free(&G.u);
 		if (dag) keep_dag(&G, pid, n_p, E, ne, dag);
+		if (cut && nsz == G.n) owner_cuts(&G, pid, n_p, sizes, d->count, cuts);
 		to = xmalloc((G.n + 1) * sizeof *to);
 		size_t c = 0;
 		for (int q = 0; q < d->count; q++)
 			for (uint64_t k = 0; k < counts[q]; k++) to[c++] = q;
 		nback = G.n;
 	}
-	free(G.name), free(X), free(M), free(E), free(C), free(counts);
+	free(G.name), free(X), free(M), free(E), free(C), free(counts), free(sizes);
 	size_t nin;
 	uint32_t *mine = replay_send(d, pid, to, nback, sizeof *pid, &nin);
 	free(pid), free(to);
@@ -409,6 +433,11 @@ uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, co
 	uint64_t npv = n_p;
 	d->reduce(d->ctx, &npv, 1, TC_DIST_MAX);
 	*np = (uint32_t)npv;
+	if (cut) {   /* process 0's, to every process */
+		d->reduce(d->ctx, cuts, (size_t)d->count + 1, TC_DIST_MAX);
+		for (int q = 0; q <= d->count; q++) cut[q] = (uint32_t)cuts[q];
+	}
+	free(cuts);
 	*ncev = x.n;
 	steps_uf_free(&x.u);
 	free(x.cev), free(x.rfirst), free(x.opbase), free(x.op2cev), free(x.send_cev), free(x.comp), free(x.name);

@@ -4,8 +4,8 @@
  *
  *  1. The partitions (tc_partition_dist): each cev of a process's ranks has
  *     its partition; process 0 has the partition graph.
- *  2. Each partition goes to an owner (partitions p·P/np: contiguous
- *     ranges): the skeleton of its cevs (their ops, the message ids and the
+ *  2. Each partition goes to an owner (contiguous ranges of partitions of
+ *     about a P-th of the cevs each): the skeleton of its cevs (their ops, the message ids and the
  *     sends' fields) and each cev's predecessor's leave on its rank.  The
  *     owner rebuilds a skeleton model of its partitions only and steps them
  *     with the serial code (steps_local): a partition is a contiguous run of
@@ -49,6 +49,8 @@ struct home {
 	uint64_t base;               /* the global index of cev 0 */
 	uint32_t *pid;               /* per cev: its partition (tc_partition_dist) */
 	uint32_t np;
+	uint32_t *cut;               /* the owners' ranges of partitions (P + 1: tc_partition_dist) */
+	int P;
 };
 
 static void home_cevs(struct home *h, bool coalesce)
@@ -85,9 +87,17 @@ static void home_cevs(struct home *h, bool coalesce)
 
 /* --- 2. the partitions to their owners ----------------------------------------- */
 
-static int owner_of(uint32_t pid, uint32_t np, int P)
+/* The owner of partition pid: the process whose range holds it (the last q
+ * with cut[q] <= pid). */
+static int owner_of(const struct home *h, uint32_t pid)
 {
-	return (int)((uint64_t)pid * (uint64_t)P / np);
+	int a = 0, b = h->P;
+	while (b - a > 1) {
+		int m = a + (b - a) / 2;
+		if (h->cut[m] <= pid) a = m;
+		else b = m;
+	}
+	return a;
 }
 
 struct rcev {            /* a cev on its way to its owner */
@@ -157,7 +167,7 @@ static void outbox_fill(const struct home *h, const struct tc_dist *d, uint32_t 
 	for (uint32_t i = i0; i < i1; i++) {
 		const struct tc_cev *e = &h->cev[i];
 		const struct tc_rank *R = &t->ranks[e->rank];
-		int q = owner_of(h->pid[i], h->np, d->count);
+		int q = owner_of(h, h->pid[i]);
 		b->c[i - i0] = (struct rcev){ h->base + i, h->prev[i], e->rank, h->pid[i], e->nops, e->flags, 0, 0 };
 		b->tc[i - i0] = q;
 		for (uint32_t k = 0; k < e->nops; k++) {
@@ -685,8 +695,8 @@ struct tc_sparts {
 
 static void home_free(struct home *h)
 {
-	free(h->cev), free(h->tm), free(h->prev), free(h->rfirst), free(h->pid);
-	h->cev = NULL, h->tm = NULL, h->prev = NULL, h->rfirst = NULL, h->pid = NULL;
+	free(h->cev), free(h->tm), free(h->prev), free(h->rfirst), free(h->pid), free(h->cut);
+	h->cev = NULL, h->tm = NULL, h->prev = NULL, h->rfirst = NULL, h->pid = NULL, h->cut = NULL;
 }
 
 static void owned_free(struct owned *w)
@@ -714,7 +724,9 @@ struct tc_sparts *tc_steps_parts_pack(const struct tc_part *p, const struct tc_d
 	h->p = p;
 	home_cevs(h, o->coalesce_isends);
 	size_t npid;
-	h->pid = tc_partition_dist(p, d, o, &npid, &h->np, d->index == 0 ? &x->dag : NULL);
+	h->P = d->count;
+	h->cut = xcalloc((size_t)d->count + 1, sizeof *h->cut);
+	h->pid = tc_partition_dist(p, d, o, &npid, &h->np, d->index == 0 ? &x->dag : NULL, h->cut);
 	uint64_t base = h->n;
 	d->exscan(d->ctx, &base, 1, TC_DIST_SUM);
 	h->base = d->index ? base : 0;
@@ -753,7 +765,7 @@ static struct pplace *place_partitions(struct tc_sparts *x, const struct tc_dist
 		pl = order0(&x->dag, stin, np, *s0);
 		sc[0] = (*s0)->max_step, sc[1] = (*s0)->nslots;
 		to = xmalloc(((size_t)np + 1) * sizeof *to);
-		for (uint32_t q = 0; q < np; q++) to[q] = owner_of(q, np, d->count);
+		for (uint32_t q = 0; q < np; q++) to[q] = owner_of(&x->h, q);
 	}
 	free(stin);
 	tc_pdag_free(&x->dag);
