@@ -48,12 +48,18 @@ static void pgraph_free(struct pgraph *g)
 	g->gap = NULL;
 }
 
-/* g's edges from g->pid and g->np: P → Q for every cev of Q that follows
- * one of P on its rank, with the gap between them. */
-static void pgraph_edges(const struct tc_steps *s, struct pgraph *g)
+static void pgraph_build(struct steps_uf *u, const struct tc_steps *s, struct pgraph *g, uint32_t *root_id)
 {
 	size_t n = s->ncevs;
-	uint32_t np = g->np;
+	pgraph_free(g);
+	for (size_t i = 0; i < n; i++) root_id[i] = TC_NONE;
+	uint32_t np = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t r = steps_uf_find(u, (uint32_t)i);
+		if (root_id[r] == TC_NONE) root_id[r] = np++;
+		g->pid[i] = root_id[r];
+	}
+	g->np = np;
 	g->off = xcalloc((size_t)np + 2, sizeof *g->off);
 	size_t ne = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -71,21 +77,6 @@ static void pgraph_edges(const struct tc_steps *s, struct pgraph *g)
 		uint64_t enter = tc_cev_enter(s, (uint32_t)i), pl = tc_cev_leave(s, pv);
 		g->gap[k] = enter > pl ? enter - pl : 0;
 	}
-}
-
-static void pgraph_build(struct steps_uf *u, const struct tc_steps *s, struct pgraph *g, uint32_t *root_id)
-{
-	size_t n = s->ncevs;
-	pgraph_free(g);
-	for (size_t i = 0; i < n; i++) root_id[i] = TC_NONE;
-	uint32_t np = 0;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t r = steps_uf_find(u, (uint32_t)i);
-		if (root_id[r] == TC_NONE) root_id[r] = np++;
-		g->pid[i] = root_id[r];
-	}
-	g->np = np;
-	pgraph_edges(s, g);
 }
 
 /* Iterative Tarjan (steps_internal.h). */
@@ -470,15 +461,6 @@ void steps_partition(struct steps_build *b)
 	free(g.gap);
 	b->pid = g.pid;
 	b->np = g.np;
-	b->poff = g.off;
-	b->padj = g.adj;
-}
-
-void steps_partition_dag(struct steps_build *b)
-{
-	struct pgraph g = { .np = b->np, .pid = b->pid };
-	pgraph_edges(b->s, &g);
-	free(g.gap);
 	b->poff = g.off;
 	b->padj = g.adj;
 }

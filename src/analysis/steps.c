@@ -457,12 +457,6 @@ struct tc_steps *tc_steps_compute(const struct tc_trace *t, const struct tc_step
 struct tc_steps *tc_steps_compute_msgs(const struct tc_trace *t, const struct tc_steps_opts *o,
 				       const struct tc_step_msg *mx)
 {
-	return steps_compute_given(t, o, mx, NULL, 0, 0);
-}
-
-struct tc_steps *steps_compute_given(const struct tc_trace *t, const struct tc_steps_opts *o,
-				     const struct tc_step_msg *mx, uint32_t *pid, size_t npid, uint32_t np)
-{
 	struct tc_steps_opts def;
 	if (!o) {
 		tc_steps_default_opts(&def);
@@ -471,15 +465,10 @@ struct tc_steps *steps_compute_given(const struct tc_trace *t, const struct tc_s
 	struct tc_steps *s = xcalloc(1, sizeof *s);
 	s->opts = *o;
 	s->t = t;
-	struct steps_build b = { .t = t, .o = &s->opts, .s = s, .mx = mx, .pid = pid, .np = np };
+	struct steps_build b = { .t = t, .o = &s->opts, .s = s, .mx = mx };
 	build_cevs(&b);
-	if (pid && npid != s->ncevs) {   /* never: the same cevs were counted */
-		free(pid);
-		b.pid = NULL;
-	}
 	steps_read_times(s);   /* the passes below read the times many times: once from the model */
-	if (b.pid) steps_partition_dag(&b);
-	else steps_partition(&b);
+	steps_partition(&b);
 	b.lstep = xmalloc((s->ncevs + 1) * sizeof *b.lstep);
 	b.pmax = xmalloc(((size_t)b.np + 1) * sizeof *b.pmax);
 	if (o->lamport) step_lamport(&b);

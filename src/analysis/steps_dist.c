@@ -37,10 +37,8 @@ struct tc_skel {
 	struct tc_step_msg *msgs;
 	struct skel_coll *colls;
 	struct skel_member *members;
-	uint32_t *pid;                /* each cev's partition (tc_partition_dist), NULL: computed on process 0 */
 	struct tc_sparts *parts;      /* the steps over parts' first half (tc_steps_parts_pack): no skeleton */
-	size_t nops, nsends, nrecvs, nmsgs, ncolls, nmembers, npid;
-	uint32_t np;
+	size_t nops, nsends, nrecvs, nmsgs, ncolls, nmembers;
 };
 
 /* The global counts on every process and the decision. */
@@ -139,7 +137,6 @@ static void gather_all(const struct tc_dist *d, struct tc_skel *in)
 	in->msgs = gather0(d, in->msgs, in->nmsgs, sizeof *in->msgs, &in->nmsgs);
 	in->colls = gather0(d, in->colls, in->ncolls, sizeof *in->colls, &in->ncolls);
 	in->members = gather0(d, in->members, in->nmembers, sizeof *in->members, &in->nmembers);
-	if (in->pid) in->pid = gather0(d, in->pid, in->npid, sizeof *in->pid, &in->npid);
 }
 
 void skel_rank(struct tc_rank *R, const struct skel_op *a, uint32_t n, struct tc_op *ops, struct tc_call *calls)
@@ -255,8 +252,7 @@ struct tc_steps *tc_steps_dist_gather(const struct tc_part *p, const struct tc_d
 		}
 		g->skel_msgs = in->msgs;
 		in->msgs = NULL;
-		s = steps_compute_given(g->skel, o, g->skel_msgs, in->pid, in->npid, in->np);
-		in->pid = NULL;
+		s = tc_steps_compute_msgs(g->skel, o, g->skel_msgs);
 		in->sends = in->recvs = NULL;   /* the skeleton's now */
 	}
 	tc_skel_free(in);
@@ -267,7 +263,6 @@ void tc_skel_free(struct tc_skel *k)
 {
 	if (!k) return;
 	free(k->count), free(k->ops), free(k->sends), free(k->recvs), free(k->msgs), free(k->colls), free(k->members);
-	free(k->pid);
 	tc_sparts_free(k->parts);
 	free(k);
 }

@@ -86,11 +86,8 @@ struct steps_cgraph { uint32_t n; const uint32_t *off, *adj, *first; };
  * of more than one node; true when something was merged.  O(nodes + edges). */
 bool steps_merge_cycles(struct steps_uf *u, const struct steps_cgraph *g);
 
-/* Phases: fills b->pid, b->np, b->poff, b->padj (partition.c); with
- * b->pid and b->np given (the partitions computed over parts), only the
- * partition DAG (steps_partition_dag). */
+/* Phases: fills b->pid, b->np, b->poff, b->padj (partition.c). */
 void steps_partition(struct steps_build *b);
-void steps_partition_dag(struct steps_build *b);
 
 /* §2.7 over the partition DAG (np partitions, successors in CSR form, each
  * one's largest local step pmax[p] and first cev): each partition's first
@@ -113,12 +110,6 @@ struct tc_steps *steps_local(const struct tc_trace *t, const struct tc_steps_opt
 			     uint32_t *pid, size_t npid, uint32_t np, const uint64_t *prev_leave, int64_t **lstep,
 			     int64_t **pmax);
 
-/* tc_steps_compute_msgs with the partitions given: pid[0..npid) (taken;
- * cev → dense id in the order of each partition's first cev, as
- * steps_partition numbers them) and their number np; pid NULL, or not one
- * per cev: computed. */
-struct tc_steps *steps_compute_given(const struct tc_trace *t, const struct tc_steps_opts *o,
-				     const struct tc_step_msg *mx, uint32_t *pid, size_t npid, uint32_t np);
 
 /* Differential lateness, the metrics' baselines (slots, each step's earliest
  * enter and exit) and the per-step sums (lateness.c); needs cevs with their
