@@ -81,7 +81,7 @@ struct tc_pdag {
  * process q taking partitions cut[q] .. cut[q + 1] − 1: contiguous ranges
  * of about a P-th of the cevs each. */
 uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
-			    size_t *ncev, uint32_t *np, struct tc_pdag *dag, uint32_t *cut);
+			    size_t *ncev, uint32_t *np, struct tc_pdag *dag, uint64_t *cut);
 void tc_pdag_free(struct tc_pdag *dag);
 
 /* The logical steps computed by the processes together (collective;

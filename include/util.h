@@ -159,6 +159,9 @@ void json_kuint32s(struct json *j, const char *k, const uint32_t *a, size_t n);
 int tc_cmp_u32(const void *a, const void *b);
 /* First index of sorted a[0..n) whose value is >= key (n if none). */
 size_t tc_lower_bound_u32(const uint32_t *a, size_t n, uint32_t key);
+/* The same for uint64_t. */
+int tc_cmp_u64(const void *a, const void *b);
+size_t tc_lower_bound_u64(const uint64_t *a, size_t n, uint64_t key);
 /* qsort comparator of doubles, ascending. */
 int tc_cmp_double(const void *a, const void *b);
 /* The median of v[0..n) (the mean of the two middle values when n is even) by

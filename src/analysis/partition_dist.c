@@ -252,13 +252,7 @@ struct global {
 
 static uint32_t comp_at(const struct global *G, uint64_t name)
 {
-	size_t lo = 0, hi = G->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (G->name[mid] < name) lo = mid + 1;
-		else hi = mid;
-	}
-	return (uint32_t)lo;   /* present: every name sent is a component's */
+	return (uint32_t)tc_lower_bound_u64(G->name, G->n, name);   /* present: every name sent is a component's */
 }
 
 /* All parts of every collective instance (colls: first and n of every
@@ -370,7 +364,7 @@ static void owner_cuts(const struct global *G, const uint32_t *pid, uint32_t np,
 }
 
 uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
-			    size_t *ncev, uint32_t *np, struct tc_pdag *dag, uint32_t *cut)
+			    size_t *ncev, uint32_t *np, struct tc_pdag *dag, uint64_t *cut)
 {
 	struct pdist x = { .p = p };
 	local_cevs(&x, o->coalesce_isends);
@@ -397,7 +391,7 @@ uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, co
 	size_t nsz = 0;
 	if (cut) sizes = replay_gather0(d, size, nmine, sizeof *size, &nsz);
 	free(size);
-	uint64_t *cuts = xcalloc((size_t)d->count + 2, sizeof *cuts);
+	if (cut) memset(cut, 0, ((size_t)d->count + 1) * sizeof *cut);
 	struct pair *X = replay_gather0(d, cross, nx, sizeof *cross, &nx);
 	struct pair *M = replay_gather0(d, mem, nm, sizeof *mem, &nm);
 	struct pair *E = replay_gather0(d, edg, ne, sizeof *edg, &ne);
@@ -416,7 +410,7 @@ uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, co
 		pid = number(&G, &n_p);
 		steps_uf_free(&G.u);
 		if (dag) keep_dag(&G, pid, n_p, E, ne, dag);
-		if (cut && nsz == G.n) owner_cuts(&G, pid, n_p, sizes, d->count, cuts);
+		if (cut && nsz == G.n) owner_cuts(&G, pid, n_p, sizes, d->count, cut);
 		to = xmalloc((G.n + 1) * sizeof *to);
 		size_t c = 0;
 		for (int q = 0; q < d->count; q++)
@@ -433,11 +427,7 @@ uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, co
 	uint64_t npv = n_p;
 	d->reduce(d->ctx, &npv, 1, TC_DIST_MAX);
 	*np = (uint32_t)npv;
-	if (cut) {   /* process 0's, to every process */
-		d->reduce(d->ctx, cuts, (size_t)d->count + 1, TC_DIST_MAX);
-		for (int q = 0; q <= d->count; q++) cut[q] = (uint32_t)cuts[q];
-	}
-	free(cuts);
+	if (cut) d->reduce(d->ctx, cut, (size_t)d->count + 1, TC_DIST_MAX);   /* process 0's, to every process */
 	*ncev = x.n;
 	steps_uf_free(&x.u);
 	free(x.cev), free(x.rfirst), free(x.opbase), free(x.op2cev), free(x.send_cev), free(x.comp), free(x.name);

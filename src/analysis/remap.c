@@ -165,12 +165,6 @@ static void repair(const struct graph *g, uint32_t *part, uint32_t nparts, uint3
  * the repeated search for its maximum O(nparts^3). */
 struct overlap { uint32_t p, q, v; };
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 static int cmp_overlap(const void *a, const void *b)
 {
 	const struct overlap *x = a, *y = b;
@@ -183,7 +177,7 @@ static void relabel(uint32_t n, uint32_t *part, const uint32_t *before, uint32_t
 {
 	uint64_t *key = xmalloc((n ? n : 1) * sizeof *key);
 	for (uint32_t u = 0; u < n; u++) key[u] = (uint64_t)part[u] << 32 | before[u];
-	qsort(key, n, sizeof *key, cmp_u64);
+	qsort(key, n, sizeof *key, tc_cmp_u64);
 	struct overlap *ov = xmalloc((n ? n : 1) * sizeof *ov);
 	size_t nov = 0;
 	for (uint32_t u = 0; u < n; u++) {

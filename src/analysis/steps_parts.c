@@ -49,7 +49,7 @@ struct home {
 	uint64_t base;               /* the global index of cev 0 */
 	uint32_t *pid;               /* per cev: its partition (tc_partition_dist) */
 	uint32_t np;
-	uint32_t *cut;               /* the owners' ranges of partitions (P + 1: tc_partition_dist) */
+	uint64_t *cut;               /* the owners' ranges of partitions (P + 1: tc_partition_dist) */
 	int P;
 };
 
@@ -87,17 +87,10 @@ static void home_cevs(struct home *h, bool coalesce)
 
 /* --- 2. the partitions to their owners ----------------------------------------- */
 
-/* The owner of partition pid: the process whose range holds it (the last q
- * with cut[q] <= pid). */
+/* The owner of partition pid: the process whose range holds it. */
 static int owner_of(const struct home *h, uint32_t pid)
 {
-	int a = 0, b = h->P;
-	while (b - a > 1) {
-		int m = a + (b - a) / 2;
-		if (h->cut[m] <= pid) a = m;
-		else b = m;
-	}
-	return a;
+	return replay_owner(h->cut, h->P, pid);
 }
 
 struct rcev {            /* a cev on its way to its owner */
@@ -271,18 +264,12 @@ static void owned_sort(struct owned *w)
 
 /* --- the owner's skeleton ---------------------------------------------------------- */
 
-static int u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* Sorted distinct values of v[0..n) (a copy); *m of them. */
 static uint64_t *distinct(const uint64_t *v, size_t n, size_t *m)
 {
 	uint64_t *u = xmalloc((n + 1) * sizeof *u);
 	if (n) memcpy(u, v, n * sizeof *u);
-	qsort(u, n, sizeof *u, u64_cmp);
+	qsort(u, n, sizeof *u, tc_cmp_u64);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
 		if (!k || u[k - 1] != u[i]) u[k++] = u[i];
@@ -292,13 +279,7 @@ static uint64_t *distinct(const uint64_t *v, size_t n, size_t *m)
 
 static uint32_t index_of(const uint64_t *u, size_t n, uint64_t v)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (u[mid] < v) lo = mid + 1;
-		else hi = mid;
-	}
-	return (uint32_t)lo;
+	return (uint32_t)tc_lower_bound_u64(u, n, v);
 }
 
 /* The owner's model: its cevs' ranks with their ops only, message ids and

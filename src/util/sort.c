@@ -20,6 +20,23 @@ size_t tc_lower_bound_u32(const uint32_t *a, size_t n, uint32_t key)
 	return lo;
 }
 
+int tc_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+size_t tc_lower_bound_u64(const uint64_t *a, size_t n, uint64_t key)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (a[mid] < key) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
 int tc_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
