@@ -65,9 +65,26 @@ struct tc_skel *tc_steps_dist_pack(const struct tc_part *p, const struct tc_dist
 				   uint64_t bound, struct tc_steps_dist *g);
 struct tc_steps *tc_steps_dist_gather(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
 				      struct tc_skel *in, struct tc_steps_dist *g);
+/* A process's communication events (cevs): its ranks', in order, made as
+ * the serial steps make them, with their times (enter, leave, the
+ * aggregate block's start) and their place in the whole trace.  Made once
+ * for the partitions and the steps over parts (collective: base). */
+struct tc_pcevs {
+	struct tc_cev *cev;
+	uint32_t n;
+	uint32_t nmine, *rfirst;      /* per rank of the part (nmine + 1): its first cev */
+	uint32_t *opbase, *op2cev;    /* op k of rank lo + j is cev op2cev[opbase[j] + k] */
+	struct tc_cev_times *tm;
+	uint64_t base;                /* the index of cev 0 in the whole trace */
+};
+void tc_pcevs_make(const struct tc_part *p, const struct tc_dist *d, bool coalesce, struct tc_pcevs *c);
+void tc_pcevs_free(struct tc_pcevs *c);
+/* The steps' fields of a message the part's ranks send (zeros for another). */
+struct tc_step_msg tc_part_step_msg(const struct tc_part *p, uint32_t id);
+
 /* Ravel's partitions over parts (collective; not with the leap merge, whose
  * rounds read the whole partition graph, nor the caller merge): each of
- * this process's cevs (its ranks in order, *ncev of them) with its
+ * this process's cevs c (tc_pcevs_make) with its
  * partition, numbered as steps_partition numbers them (the order of each
  * partition's first cev in the whole trace); *np, their number, on every
  * process.  docs/scale.md "The partitions over parts". */
@@ -81,7 +98,7 @@ struct tc_pdag {
  * process q taking partitions cut[q] .. cut[q + 1] − 1: contiguous ranges
  * of about a P-th of the cevs each. */
 uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
-			    size_t *ncev, uint32_t *np, struct tc_pdag *dag, uint64_t *cut);
+			    const struct tc_pcevs *c, uint32_t *np, struct tc_pdag *dag, uint64_t *cut);
 void tc_pdag_free(struct tc_pdag *dag);
 
 /* The logical steps computed by the processes together (collective;

@@ -1,9 +1,10 @@
 /* partition_dist.c — Ravel's partitions of a distributed model
  * (analysis_steps_dist.h, docs/scale.md "The partitions over parts").
  *
- * Each process makes the cevs of its ranks (steps_rank_cevs, as the serial
- * code does) and joins, in a union-find of its own, what it can join alone:
- * the "true Waitall" groups (steps_waitall_rank) and the messages whose both
+ * Each process makes the cevs of its ranks once (tc_pcevs_make, with
+ * steps_rank_cevs as the serial code; the steps over parts use them too)
+ * and joins, in a union-find of its own, what it can join alone: the
+ * "true Waitall" groups (steps_waitall_rank) and the messages whose both
  * ends are its ranks'.  Each class (a local component) is named by its first
  * cev's global index.  What crosses processes goes to process 0 as pairs of
  * names: a message received here and sent elsewhere (its sender's process
@@ -31,12 +32,7 @@ struct pair { uint64_t a, b; };
 
 struct pdist {
 	const struct tc_part *p;
-	uint32_t nmine;              /* ranks lo .. hi − 1 */
-	struct tc_cev *cev;          /* this process's cevs, its ranks in order */
-	uint32_t n;
-	uint32_t *rfirst;            /* per rank of the part (nmine + 1): its first cev */
-	uint32_t *opbase, *op2cev;   /* op k of rank lo + j is cev op2cev[opbase[j] + k] */
-	uint64_t base;               /* the global index of cev 0 */
+	const struct tc_pcevs *c;    /* this process's cevs */
 	uint32_t *send_cev;          /* per message of p->msgs: the cev of its send, TC_NONE */
 	struct steps_uf u;
 	uint32_t *comp;              /* cev → component */
@@ -64,67 +60,68 @@ static size_t pairs_unique(struct pair *v, size_t n)
 
 /* --- the local part -------------------------------------------------------- */
 
-static void local_cevs(struct pdist *x, bool coalesce)
+void tc_pcevs_make(const struct tc_part *p, const struct tc_dist *d, bool coalesce, struct tc_pcevs *c)
 {
-	const struct tc_part *p = x->p;
 	const struct tc_trace *t = p->t;
-	x->nmine = p->hi - p->lo;
-	x->opbase = xmalloc(((size_t)x->nmine + 1) * sizeof *x->opbase);
+	*c = (struct tc_pcevs){ .nmine = p->hi - p->lo };
+	c->opbase = xmalloc(((size_t)c->nmine + 1) * sizeof *c->opbase);
 	size_t nops = 0;
-	for (uint32_t j = 0; j < x->nmine; j++) {
-		x->opbase[j] = (uint32_t)nops;
+	for (uint32_t j = 0; j < c->nmine; j++) {
+		c->opbase[j] = (uint32_t)nops;
 		nops += t->ranks[p->lo + j].nops;
 	}
-	x->opbase[x->nmine] = (uint32_t)nops;
-	x->op2cev = xmalloc((nops + 1) * sizeof *x->op2cev);
-	x->cev = xmalloc((nops + 1) * sizeof *x->cev);
-	x->rfirst = xmalloc(((size_t)x->nmine + 1) * sizeof *x->rfirst);
-	x->n = 0;
-	for (uint32_t j = 0; j < x->nmine; j++) {
-		x->rfirst[j] = x->n;
-		x->n += steps_rank_cevs(t, p->lo + j, coalesce, x->n, x->cev + x->n, x->op2cev + x->opbase[j]);
+	c->opbase[c->nmine] = (uint32_t)nops;
+	c->op2cev = xmalloc((nops + 1) * sizeof *c->op2cev);
+	c->cev = xmalloc((nops + 1) * sizeof *c->cev);
+	c->rfirst = xmalloc(((size_t)c->nmine + 1) * sizeof *c->rfirst);
+	for (uint32_t j = 0; j < c->nmine; j++) {
+		c->rfirst[j] = c->n;
+		c->n += steps_rank_cevs(t, p->lo + j, coalesce, c->n, c->cev + c->n, c->op2cev + c->opbase[j]);
 	}
-	x->rfirst[x->nmine] = x->n;
+	c->rfirst[c->nmine] = c->n;
+	c->tm = xmalloc(((size_t)c->n + 1) * sizeof *c->tm);
+	for (uint32_t j = 0; j < c->nmine; j++)
+		for (uint32_t i = c->rfirst[j]; i < c->rfirst[j + 1]; i++) {
+			const struct tc_cev *e = &c->cev[i];
+			const struct tc_rank *R = &t->ranks[e->rank];
+			const struct tc_call *k = &R->calls[R->ops[e->op].call];
+			uint64_t enter = k->enter, prev = i > c->rfirst[j] ? c->tm[i - 1].leave : enter;
+			c->tm[i] = (struct tc_cev_times){ enter, steps_calls_leave(k, e->nops), prev < enter ? prev : enter };
+		}
+	c->base = c->n;
+	d->exscan(d->ctx, &c->base, 1, TC_DIST_SUM);
+	if (d->index == 0) c->base = 0;
 }
 
-/* The fields of a message this process's ranks send (all of them are in p->msgs). */
-static struct tc_step_msg part_msg(const void *ctx, uint32_t id)
+void tc_pcevs_free(struct tc_pcevs *c)
 {
-	const struct tc_part *p = ctx;
+	free(c->cev), free(c->rfirst), free(c->opbase), free(c->op2cev), free(c->tm);
+	*c = (struct tc_pcevs){ 0 };
+}
+
+struct tc_step_msg tc_part_step_msg(const struct tc_part *p, uint32_t id)
+{
 	uint64_t k = id - p->msg_first;
 	if (id < p->msg_first || k >= p->nmsgs) return (struct tc_step_msg){ 0 };
 	const struct tc_msg *m = &p->msgs[k];
 	return (struct tc_step_msg){ m->send_done, m->post_time, m->flags, 0 };
 }
 
-static void local_waitall(struct pdist *x)
+/* tc_part_step_msg as the true-Waitall rule reads it (all the messages are the part's). */
+static struct tc_step_msg part_msg(const void *ctx, uint32_t id)
 {
-	const struct tc_part *p = x->p;
-	const struct tc_trace *t = p->t;
-	struct tc_cev_times *tm = xmalloc(((size_t)x->n + 1) * sizeof *tm);
-	for (uint32_t i = 0; i < x->n; i++) {
-		const struct tc_cev *e = &x->cev[i];
-		const struct tc_rank *R = &t->ranks[e->rank];
-		const struct tc_call *c = &R->calls[R->ops[e->op].call];
-		tm[i] = (struct tc_cev_times){ c->enter, steps_calls_leave(c, e->nops), 0 };
-	}
-	for (uint32_t j = 0; j < x->nmine; j++) {
-		uint32_t f = x->rfirst[j];
-		steps_waitall_rank(&x->u, f, t, p->lo + j, x->cev + f, x->rfirst[j + 1] - f, tm + f, part_msg, p);
-	}
-	free(tm);
+	return tc_part_step_msg(ctx, id);
 }
 
-/* body for every message id of cev e's ops: its sends (recv false) or its receives. */
-#define FOR_CEV_MSGS(t, e, recv, id, body)                                                             \
-	for (uint32_t k_ = 0; k_ < (e)->nops; k_++) {                                                  \
-		const struct tc_op *op_ = &(t)->ranks[(e)->rank].ops[(e)->op + k_];                   \
-		const uint32_t *ids_ = (recv) ? tc_op_recvs(t, (e)->rank, op_) : tc_op_sends(t, (e)->rank, op_); \
-		for (uint32_t j_ = 0, n_ = (recv) ? op_->nrecv : op_->nsend; j_ < n_; j_++) {          \
-			uint32_t id = ids_[j_];                                                        \
-			body                                                                           \
-		}                                                                                      \
+static void local_waitall(struct pdist *x)
+{
+	const struct tc_pcevs *c = x->c;
+	for (uint32_t j = 0; j < c->nmine; j++) {
+		uint32_t f = c->rfirst[j];
+		steps_waitall_rank(&x->u, f, x->p->t, x->p->lo + j, c->cev + f, c->rfirst[j + 1] - f, c->tm + f, part_msg,
+				   x->p);
 	}
+}
 
 /* Both ends of every message sent and received here. */
 static void local_messages(struct pdist *x)
@@ -133,12 +130,12 @@ static void local_messages(struct pdist *x)
 	const struct tc_trace *t = p->t;
 	x->send_cev = xmalloc((p->nmsgs + 1) * sizeof *x->send_cev);
 	for (size_t k = 0; k < p->nmsgs; k++) x->send_cev[k] = TC_NONE;
-	for (uint32_t i = 0; i < x->n; i++)
-		FOR_CEV_MSGS(t, &x->cev[i], false, id, {
+	for (uint32_t i = 0; i < x->c->n; i++)
+		STEPS_FOR_CEV_MSGS(t, &x->c->cev[i], false, id, {
 			if (id >= p->msg_first && id - p->msg_first < p->nmsgs) x->send_cev[id - p->msg_first] = i;
 		})
-	for (uint32_t i = 0; i < x->n; i++)
-		FOR_CEV_MSGS(t, &x->cev[i], true, id, {
+	for (uint32_t i = 0; i < x->c->n; i++)
+		STEPS_FOR_CEV_MSGS(t, &x->c->cev[i], true, id, {
 			if (id >= p->msg_first && id - p->msg_first < p->nmsgs && x->send_cev[id - p->msg_first] != TC_NONE)
 				steps_uf_union(&x->u, x->send_cev[id - p->msg_first], i);
 		})
@@ -147,16 +144,16 @@ static void local_messages(struct pdist *x)
 /* The components, numbered in the order of their first cev, named by it. */
 static void local_components(struct pdist *x)
 {
-	x->comp = xmalloc(((size_t)x->n + 1) * sizeof *x->comp);
-	x->name = xmalloc(((size_t)x->n + 1) * sizeof *x->name);
-	uint32_t *of_root = xmalloc(((size_t)x->n + 1) * sizeof *of_root);
-	for (uint32_t i = 0; i < x->n; i++) of_root[i] = TC_NONE;
+	x->comp = xmalloc(((size_t)x->c->n + 1) * sizeof *x->comp);
+	x->name = xmalloc(((size_t)x->c->n + 1) * sizeof *x->name);
+	uint32_t *of_root = xmalloc(((size_t)x->c->n + 1) * sizeof *of_root);
+	for (uint32_t i = 0; i < x->c->n; i++) of_root[i] = TC_NONE;
 	x->ncomp = 0;
-	for (uint32_t i = 0; i < x->n; i++) {
+	for (uint32_t i = 0; i < x->c->n; i++) {
 		uint32_t r = steps_uf_find(&x->u, i);
 		if (of_root[r] == TC_NONE) {
 			of_root[r] = x->ncomp;
-			x->name[x->ncomp++] = x->base + i;
+			x->name[x->ncomp++] = x->c->base + i;
 		}
 		x->comp[i] = of_root[r];
 	}
@@ -190,8 +187,8 @@ static struct pair *cross_messages(struct pdist *x, const struct tc_dist *d, siz
 	VEC(uint64_t) req = { 0 };
 	VEC(uint32_t) at = { 0 };
 	VEC(int) to = { 0 };
-	for (uint32_t i = 0; i < x->n; i++)
-		FOR_CEV_MSGS(t, &x->cev[i], true, id, {
+	for (uint32_t i = 0; i < x->c->n; i++)
+		STEPS_FOR_CEV_MSGS(t, &x->c->cev[i], true, id, {
 			if (id >= p->msg_first && id - p->msg_first < p->nmsgs) continue;
 			VEC_PUSH(req, (uint64_t)id);
 			VEC_PUSH(at, i);
@@ -223,7 +220,7 @@ static struct pair *members(const struct pdist *x, size_t *n)
 		if (mb->rank < p->lo || mb->rank >= p->hi) continue;
 		uint32_t op = t->ranks[mb->rank].calls[mb->call].op;
 		if (op == TC_NONE) continue;
-		uint32_t e = x->op2cev[x->opbase[mb->rank - p->lo] + op];
+		uint32_t e = x->c->op2cev[x->c->opbase[mb->rank - p->lo] + op];
 		if (e != TC_NONE) v[k++] = (struct pair){ p->member_at[i], cev_name(x, e) };
 	}
 	*n = k;
@@ -233,10 +230,10 @@ static struct pair *members(const struct pdist *x, size_t *n)
 /* The partition graph's edges here: a component followed on a rank by another. */
 static struct pair *edges(const struct pdist *x, size_t *n)
 {
-	struct pair *v = xmalloc(((size_t)x->n + 1) * sizeof *v);
+	struct pair *v = xmalloc(((size_t)x->c->n + 1) * sizeof *v);
 	size_t k = 0;
-	for (uint32_t j = 0; j < x->nmine; j++)
-		for (uint32_t i = x->rfirst[j] + 1; i < x->rfirst[j + 1]; i++)
+	for (uint32_t j = 0; j < x->c->nmine; j++)
+		for (uint32_t i = x->c->rfirst[j] + 1; i < x->c->rfirst[j + 1]; i++)
 			if (x->comp[i - 1] != x->comp[i]) v[k++] = (struct pair){ cev_name(x, i - 1), cev_name(x, i) };
 	*n = pairs_unique(v, k);
 	return v;
@@ -364,14 +361,10 @@ static void owner_cuts(const struct global *G, const uint32_t *pid, uint32_t np,
 }
 
 uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
-			    size_t *ncev, uint32_t *np, struct tc_pdag *dag, uint64_t *cut)
+			    const struct tc_pcevs *c, uint32_t *np, struct tc_pdag *dag, uint64_t *cut)
 {
-	struct pdist x = { .p = p };
-	local_cevs(&x, o->coalesce_isends);
-	uint64_t base = x.n;
-	d->exscan(d->ctx, &base, 1, TC_DIST_SUM);
-	x.base = d->index ? base : 0;
-	steps_uf_init(&x.u, x.n);
+	struct pdist x = { .p = p, .c = c };
+	steps_uf_init(&x.u, c->n);
 	if (o->waitall_merge) local_waitall(&x);
 	local_messages(&x);
 	local_components(&x);
@@ -387,7 +380,7 @@ uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, co
 	struct global G = { 0 };
 	G.name = replay_gather0(d, x.name, nmine, sizeof *x.name, &G.n);
 	uint32_t *size = xcalloc((size_t)nmine + 1, sizeof *size), *sizes = NULL;   /* each component's cevs */
-	for (uint32_t i = 0; cut && i < x.n; i++) size[x.comp[i]]++;
+	for (uint32_t i = 0; cut && i < c->n; i++) size[x.comp[i]]++;
 	size_t nsz = 0;
 	if (cut) sizes = replay_gather0(d, size, nmine, sizeof *size, &nsz);
 	free(size);
@@ -412,24 +405,23 @@ uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, co
 		if (dag) keep_dag(&G, pid, n_p, E, ne, dag);
 		if (cut && nsz == G.n) owner_cuts(&G, pid, n_p, sizes, d->count, cut);
 		to = xmalloc((G.n + 1) * sizeof *to);
-		size_t c = 0;
+		size_t at = 0;
 		for (int q = 0; q < d->count; q++)
-			for (uint64_t k = 0; k < counts[q]; k++) to[c++] = q;
+			for (uint64_t k = 0; k < counts[q]; k++) to[at++] = q;
 		nback = G.n;
 	}
 	free(G.name), free(X), free(M), free(E), free(C), free(counts), free(sizes);
 	size_t nin;
 	uint32_t *mine = replay_send(d, pid, to, nback, sizeof *pid, &nin);
 	free(pid), free(to);
-	uint32_t *out = xmalloc(((size_t)x.n + 1) * sizeof *out);
-	for (uint32_t i = 0; i < x.n; i++) out[i] = x.comp[i] < nin ? mine[x.comp[i]] : 0;
+	uint32_t *out = xmalloc(((size_t)c->n + 1) * sizeof *out);
+	for (uint32_t i = 0; i < c->n; i++) out[i] = x.comp[i] < nin ? mine[x.comp[i]] : 0;
 	free(mine);
 	uint64_t npv = n_p;
 	d->reduce(d->ctx, &npv, 1, TC_DIST_MAX);
 	*np = (uint32_t)npv;
 	if (cut) d->reduce(d->ctx, cut, (size_t)d->count + 1, TC_DIST_MAX);   /* process 0's, to every process */
-	*ncev = x.n;
 	steps_uf_free(&x.u);
-	free(x.cev), free(x.rfirst), free(x.opbase), free(x.op2cev), free(x.send_cev), free(x.comp), free(x.name);
+	free(x.send_cev), free(x.comp), free(x.name);
 	return out;
 }

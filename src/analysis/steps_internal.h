@@ -46,6 +46,18 @@ static inline uint64_t steps_calls_leave(const struct tc_call *c, uint32_t nops)
 	return leave;
 }
 
+/* body for every message id (named id) of cev e's ops, e a cev of the
+ * part's model t: its sends (recv false) or its receives. */
+#define STEPS_FOR_CEV_MSGS(t, e, recv, id, body)                                                             \
+	for (uint32_t k_ = 0; k_ < (e)->nops; k_++) {                                                  \
+		const struct tc_op *op_ = &(t)->ranks[(e)->rank].ops[(e)->op + k_];                   \
+		const uint32_t *ids_ = (recv) ? tc_op_recvs(t, (e)->rank, op_) : tc_op_sends(t, (e)->rank, op_); \
+		for (uint32_t j_ = 0, n_ = (recv) ? op_->nrecv : op_->nsend; j_ < n_; j_++) {          \
+			uint32_t id = ids_[j_];                                                        \
+			body                                                                           \
+		}                                                                                      \
+	}
+
 /* Union-find over cevs (or over any items), union by size. */
 struct steps_uf { uint32_t *p, *sz; };
 void steps_uf_init(struct steps_uf *u, size_t n);

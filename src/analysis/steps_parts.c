@@ -40,49 +40,17 @@
 
 struct home {
 	const struct tc_part *p;
-	uint32_t nmine;
-	struct tc_cev *cev;          /* the process's cevs, its ranks in order */
-	struct tc_cev_times *tm;
-	uint64_t *prev;              /* per cev: its predecessor's leave on the rank, UINT64_MAX: none */
-	uint32_t *rfirst;            /* per rank of the process (nmine + 1): its first cev */
-	uint32_t n;
-	uint64_t base;               /* the global index of cev 0 */
+	struct tc_pcevs c;           /* the process's cevs, its ranks in order, and their times */
 	uint32_t *pid;               /* per cev: its partition (tc_partition_dist) */
 	uint32_t np;
 	uint64_t *cut;               /* the owners' ranges of partitions (P + 1: tc_partition_dist) */
 	int P;
 };
 
-static void home_cevs(struct home *h, bool coalesce)
+/* Cev i's predecessor's leave on its rank, UINT64_MAX when it is the rank's first. */
+static uint64_t prev_leave(const struct home *h, uint32_t i)
 {
-	const struct tc_part *p = h->p;
-	const struct tc_trace *t = p->t;
-	h->nmine = p->hi - p->lo;
-	size_t nops = 0;
-	uint32_t maxops = 0;
-	for (uint32_t r = p->lo; r < p->hi; r++) nops += t->ranks[r].nops, maxops = TC_MAX(maxops, t->ranks[r].nops);
-	uint32_t *op2cev = xmalloc(((size_t)maxops + 1) * sizeof *op2cev);
-	h->cev = xmalloc((nops + 1) * sizeof *h->cev);
-	h->rfirst = xmalloc(((size_t)h->nmine + 1) * sizeof *h->rfirst);
-	h->n = 0;
-	for (uint32_t j = 0; j < h->nmine; j++) {
-		h->rfirst[j] = h->n;
-		h->n += steps_rank_cevs(t, p->lo + j, coalesce, h->n, h->cev + h->n, op2cev);
-	}
-	h->rfirst[h->nmine] = h->n;
-	free(op2cev);
-	h->tm = xmalloc(((size_t)h->n + 1) * sizeof *h->tm);
-	h->prev = xmalloc(((size_t)h->n + 1) * sizeof *h->prev);
-	for (uint32_t j = 0; j < h->nmine; j++)
-		for (uint32_t i = h->rfirst[j]; i < h->rfirst[j + 1]; i++) {
-			const struct tc_cev *e = &h->cev[i];
-			const struct tc_rank *R = &t->ranks[e->rank];
-			const struct tc_call *c = &R->calls[R->ops[e->op].call];
-			uint64_t enter = c->enter, leave = steps_calls_leave(c, e->nops);
-			h->prev[i] = i > h->rfirst[j] ? h->tm[i - 1].leave : UINT64_MAX;
-			uint64_t pl = h->prev[i] != UINT64_MAX ? h->prev[i] : enter;
-			h->tm[i] = (struct tc_cev_times){ enter, leave, pl < enter ? pl : enter };
-		}
+	return i > 0 && h->c.cev[i - 1].rank == h->c.cev[i].rank ? h->c.tm[i - 1].leave : UINT64_MAX;
 }
 
 /* --- 2. the partitions to their owners ----------------------------------------- */
@@ -113,14 +81,6 @@ struct owned {
 	size_t nrecv;
 };
 
-static struct tc_step_msg send_fields(const struct tc_part *p, uint32_t id)
-{
-	uint64_t k = id - p->msg_first;
-	if (id < p->msg_first || k >= p->nmsgs) return (struct tc_step_msg){ 0 };
-	const struct tc_msg *m = &p->msgs[k];
-	return (struct tc_step_msg){ m->send_done, m->post_time, m->flags, 0 };
-}
-
 /* What route sends of cevs [i0, i1), sized exactly (a count pass first:
  * the vectors' doubling would hold up to twice the records while the
  * exchange copies them). */
@@ -138,7 +98,7 @@ static size_t outbox_count(const struct home *h, uint32_t i0, uint32_t i1, struc
 	const struct tc_trace *t = h->p->t;
 	*b = (struct outbox){ .nc = i1 - i0 };
 	for (uint32_t i = i0; i < i1; i++) {
-		const struct tc_cev *e = &h->cev[i];
+		const struct tc_cev *e = &h->c.cev[i];
 		for (uint32_t k = 0; k < e->nops; k++) {
 			const struct tc_op *op = &t->ranks[e->rank].ops[e->op + k];
 			b->no++, b->ns += op->nsend, b->nr += op->nrecv;
@@ -158,10 +118,10 @@ static void outbox_fill(const struct home *h, const struct tc_dist *d, uint32_t 
 	b->r = xmalloc((b->nr + 1) * sizeof *b->r), b->tr = xmalloc((b->nr + 1) * sizeof *b->tr);
 	size_t no = 0, ns = 0, nr = 0;
 	for (uint32_t i = i0; i < i1; i++) {
-		const struct tc_cev *e = &h->cev[i];
+		const struct tc_cev *e = &h->c.cev[i];
 		const struct tc_rank *R = &t->ranks[e->rank];
 		int q = owner_of(h, h->pid[i]);
-		b->c[i - i0] = (struct rcev){ h->base + i, h->prev[i], e->rank, h->pid[i], e->nops, e->flags, 0, 0 };
+		b->c[i - i0] = (struct rcev){ h->c.base + i, prev_leave(h, i), e->rank, h->pid[i], e->nops, e->flags, 0, 0 };
 		b->tc[i - i0] = q;
 		for (uint32_t k = 0; k < e->nops; k++) {
 			const struct tc_op *op = &R->ops[e->op + k];
@@ -169,7 +129,7 @@ static void outbox_fill(const struct home *h, const struct tc_dist *d, uint32_t 
 			b->to[no++] = q;
 			const uint32_t *ms = tc_op_sends(t, e->rank, op), *mr = tc_op_recvs(t, e->rank, op);
 			for (uint32_t j = 0; j < op->nsend; j++) {
-				b->s[ns] = (struct rsend){ ms[j], send_fields(p, ms[j]) };
+				b->s[ns] = (struct rsend){ ms[j], tc_part_step_msg(p, ms[j]) };
 				b->ts[ns++] = q;
 			}
 			for (uint32_t j = 0; j < op->nrecv; j++) {
@@ -207,12 +167,12 @@ size_t tc_steps_route_bytes = (size_t)32 << 20;
 static void route(const struct home *h, const struct tc_dist *d, struct owned *w)
 {
 	struct outbox b;
-	size_t bytes = outbox_count(h, 0, h->n, &b);
+	size_t bytes = outbox_count(h, 0, h->c.n, &b);
 	uint64_t rounds = bytes / (tc_steps_route_bytes ? tc_steps_route_bytes : 1) + 1;
 	d->reduce(d->ctx, &rounds, 1, TC_DIST_MAX);
 	*w = (struct owned){ 0 };
 	for (uint64_t k = 0; k < rounds; k++) {
-		uint32_t i0 = (uint32_t)((uint64_t)h->n * k / rounds), i1 = (uint32_t)((uint64_t)h->n * (k + 1) / rounds);
+		uint32_t i0 = (uint32_t)((uint64_t)h->c.n * k / rounds), i1 = (uint32_t)((uint64_t)h->c.n * (k + 1) / rounds);
 		outbox_count(h, i0, i1, &b);
 		outbox_fill(h, d, i0, i1, &b);
 		w->cev = send_append(d, w->cev, &w->ncev, b.c, b.tc, b.nc, sizeof *b.c);
@@ -499,24 +459,24 @@ static struct cres *owner_metrics(const struct tc_part *p, const struct tc_dist 
 static double *home_results(struct home *h, const struct tc_dist *d, const struct cres *back, size_t nback,
 			    double **wide, size_t *nwide)
 {
-	double *vals = xcalloc(8 * (size_t)h->n + 1, sizeof *vals), *dl = xcalloc((size_t)h->n + 1, sizeof *dl);
+	double *vals = xcalloc(8 * (size_t)h->c.n + 1, sizeof *vals), *dl = xcalloc((size_t)h->c.n + 1, sizeof *dl);
 	for (size_t k = 0; k < nback; k++) {
-		uint64_t i = back[k].g - h->base;
-		if (back[k].g < h->base || i >= h->n) continue;   /* never: sent to its rank's process */
-		struct tc_cev *e = &h->cev[i];
+		uint64_t i = back[k].g - h->c.base;
+		if (back[k].g < h->c.base || i >= h->c.n) continue;   /* never: sent to its rank's process */
+		struct tc_cev *e = &h->c.cev[i];
 		e->partition = back[k].partition, e->step = back[k].step, e->dlateness_agg = back[k].dlate_agg;
 		memcpy(vals + 8 * i, back[k].v, sizeof back[k].v);
 		dl[i] = back[k].v[1];
 	}
 	/* the differential lateness coded as serially, the wide values numbered in order */
-	struct tc_steps hs = { .t = h->p->t, .cevs = h->cev, .ncevs = h->n };
-	for (uint32_t i = 0; i < h->n; i++) tc_cev_set_dlateness(&hs, i, dl[i]);
+	struct tc_steps hs = { .t = h->p->t, .cevs = h->c.cev, .ncevs = h->c.n };
+	for (uint32_t i = 0; i < h->c.n; i++) tc_cev_set_dlateness(&hs, i, dl[i]);
 	free(dl);
 	uint64_t first = hs.nwide;
 	d->exscan(d->ctx, &first, 1, TC_DIST_SUM);
 	if (d->index == 0) first = 0;
-	for (uint32_t i = 0; i < h->n; i++)
-		if (h->cev[i].dlate & TC_CEV_WIDE) h->cev[i].dlate = TC_CEV_WIDE | (uint32_t)((h->cev[i].dlate & ~TC_CEV_WIDE) + first);
+	for (uint32_t i = 0; i < h->c.n; i++)
+		if (h->c.cev[i].dlate & TC_CEV_WIDE) h->c.cev[i].dlate = TC_CEV_WIDE | (uint32_t)((h->c.cev[i].dlate & ~TC_CEV_WIDE) + first);
 	*wide = hs.wide, *nwide = hs.nwide;
 	return vals;
 }
@@ -533,8 +493,8 @@ static void fold_step(void *arg, void *state)
 {
 	const struct fold *f = arg;
 	double *sum = state;   /* 2 per step */
-	for (uint32_t i = 0; i < f->h->n; i++) {
-		const struct tc_cev *e = &f->h->cev[i];
+	for (uint32_t i = 0; i < f->h->c.n; i++) {
+		const struct tc_cev *e = &f->h->c.cev[i];
 		const double *v = f->vals + 8 * (size_t)i;
 		sum[2 * (size_t)e->step] += v[0];
 		sum[2 * (size_t)e->step + 1] += v[1];
@@ -555,12 +515,12 @@ static void step_figures(const struct home *h, const struct tc_dist *d, const do
 	size_t ng = (size_t)max_step + 1;
 	uint64_t *lo = xmalloc((ng + 1) * sizeof *lo), *hi = xcalloc(5 * ng + 1, sizeof *hi);
 	for (size_t g = 0; g < ng; g++) lo[g] = sums[g].enter_min;
-	for (uint32_t i = 0; i < h->n; i++) {
-		const struct tc_cev *e = &h->cev[i];
+	for (uint32_t i = 0; i < h->c.n; i++) {
+		const struct tc_cev *e = &h->c.cev[i];
 		for (int agg = 0; agg <= (e->step > 0); agg++) {
 			size_t g = e->step - (uint32_t)agg;
 			const double *v = vals + 8 * (size_t)i + 4 * (size_t)agg;
-			uint64_t a = agg ? h->tm[i].agg_start : h->tm[i].enter, z = agg ? h->tm[i].enter : h->tm[i].leave;
+			uint64_t a = agg ? h->c.tm[i].agg_start : h->c.tm[i].enter, z = agg ? h->c.tm[i].enter : h->c.tm[i].leave;
 			lo[g] = TC_MIN(lo[g], a);
 			uint64_t *x = hi + 5 * g;   /* leave, then the maxima's bits */
 			x[0] = TC_MAX(x[0], z);
@@ -572,9 +532,9 @@ static void step_figures(const struct home *h, const struct tc_dist *d, const do
 		}
 	}
 	uint64_t *n = xcalloc(ng + 1, sizeof *n);   /* the blocks drawn on each step */
-	for (uint32_t i = 0; i < h->n; i++) {
-		n[h->cev[i].step]++;
-		if (h->cev[i].step) n[h->cev[i].step - 1]++;
+	for (uint32_t i = 0; i < h->c.n; i++) {
+		n[h->c.cev[i].step]++;
+		if (h->c.cev[i].step) n[h->c.cev[i].step - 1]++;
 	}
 	d->reduce(d->ctx, lo, ng, TC_DIST_MIN);
 	d->reduce(d->ctx, hi, 5 * ng, TC_DIST_MAX);
@@ -598,17 +558,13 @@ static struct mend *message_ends(const struct home *h, bool recv, size_t *n)
 {
 	const struct tc_trace *t = h->p->t;
 	VEC(struct mend) v = { 0 };
-	for (uint32_t i = 0; i < h->n; i++) {
-		const struct tc_cev *e = &h->cev[i];
-		for (uint32_t k = 0; k < e->nops; k++) {
-			const struct tc_op *op = &t->ranks[e->rank].ops[e->op + k];
-			const uint32_t *ids = recv ? tc_op_recvs(t, e->rank, op) : tc_op_sends(t, e->rank, op);
-			for (uint32_t j = 0; j < (recv ? op->nrecv : op->nsend); j++) {
-				struct mend x = { ids[j], h->base + i };
-				VEC_PUSH(v, x);
-			}
-		}
-	}
+	for (uint32_t i = 0; i < h->c.n; i++)
+		STEPS_FOR_CEV_MSGS(t, &h->c.cev[i], recv, id, {
+			struct mend x;
+			x.id = id;
+			x.g = h->c.base + i;
+			VEC_PUSH(v, x);
+		})
 	*n = v.n;
 	return v.a;
 }
@@ -628,29 +584,26 @@ static uint32_t *message_array(const struct tc_dist *d, const struct home *h, bo
 	return a;
 }
 
-/* Process 0 (NULL elsewhere): the cevs, times, ranks' first cevs, wide
- * values and slots gathered into s0 (its parts, steps and slot count set),
+/* Process 0 (NULL elsewhere): the cevs (and from them each rank's first),
+ * times, wide values and slots gathered into s0 (its parts, steps and slot count set),
  * with the message ends gathered before (send, recv). */
 static struct tc_steps *assemble(const struct home *h, const struct tc_dist *d, struct tc_steps *s0, double *wide,
 				 size_t nwide, struct sslot *slots, size_t nslot, uint32_t *send, uint32_t *recv)
 {
 	const struct tc_part *p = h->p;
-	size_t n, nt, nw, ns, nr;
-	struct tc_cev *cevs = replay_gather0(d, h->cev, h->n, sizeof *h->cev, &n);
-	struct tc_cev_times *tm = replay_gather0(d, h->tm, h->n, sizeof *h->tm, &nt);
-	uint32_t *cnt = xmalloc(((size_t)h->nmine + 1) * sizeof *cnt);
-	for (uint32_t j = 0; j < h->nmine; j++) cnt[j] = h->rfirst[j + 1] - h->rfirst[j];
-	uint32_t *counts = replay_gather0(d, cnt, h->nmine, sizeof *cnt, &nr);
-	free(cnt);
+	size_t n, nt, nw, ns;
+	struct tc_cev *cevs = replay_gather0(d, h->c.cev, h->c.n, sizeof *h->c.cev, &n);
+	struct tc_cev_times *tm = replay_gather0(d, h->c.tm, h->c.n, sizeof *h->c.tm, &nt);
 	double *win = replay_gather0(d, wide, nwide, sizeof *wide, &nw);
 	struct sslot *sin = replay_gather0(d, slots, nslot, sizeof *slots, &ns);
 	if (d->index) return NULL;
 	uint32_t nranks = p->t->nranks;
 	s0->t = p->t;
 	s0->cevs = cevs, s0->ncevs = n, s0->times = tm;
-	s0->rank_first = xcalloc((size_t)nranks + 1, sizeof *s0->rank_first);
-	for (uint32_t r = 0; r < nranks && r < nr; r++) s0->rank_first[r + 1] = s0->rank_first[r] + counts[r];
-	free(counts);
+	s0->rank_first = xcalloc((size_t)nranks + 2, sizeof *s0->rank_first);   /* from the cevs' ranks, in order */
+	for (size_t i = 0; i < n; i++)
+		if (cevs[i].rank < nranks) s0->rank_first[cevs[i].rank + 1]++;
+	for (uint32_t r = 0; r < nranks; r++) s0->rank_first[r + 1] += s0->rank_first[r];
 	s0->wide = win, s0->nwide = nw;
 	s0->slots = xcalloc(s0->nslots + 1, sizeof *s0->slots);
 	for (size_t k = 0; k < ns; k++)
@@ -676,8 +629,9 @@ struct tc_sparts {
 
 static void home_free(struct home *h)
 {
-	free(h->cev), free(h->tm), free(h->prev), free(h->rfirst), free(h->pid), free(h->cut);
-	h->cev = NULL, h->tm = NULL, h->prev = NULL, h->rfirst = NULL, h->pid = NULL, h->cut = NULL;
+	tc_pcevs_free(&h->c);
+	free(h->pid), free(h->cut);
+	h->pid = NULL, h->cut = NULL;
 }
 
 static void owned_free(struct owned *w)
@@ -703,18 +657,14 @@ struct tc_sparts *tc_steps_parts_pack(const struct tc_part *p, const struct tc_d
 	struct home *h = &x->h;
 	/* 1. the cevs and their partitions */
 	h->p = p;
-	home_cevs(h, o->coalesce_isends);
-	size_t npid;
+	tc_pcevs_make(p, d, o->coalesce_isends, &h->c);
 	h->P = d->count;
 	h->cut = xcalloc((size_t)d->count + 1, sizeof *h->cut);
-	h->pid = tc_partition_dist(p, d, o, &npid, &h->np, d->index == 0 ? &x->dag : NULL, h->cut);
-	uint64_t base = h->n;
-	d->exscan(d->ctx, &base, 1, TC_DIST_SUM);
-	h->base = d->index ? base : 0;
+	h->pid = tc_partition_dist(p, d, o, &h->c, &h->np, d->index == 0 ? &x->dag : NULL, h->cut);
 	/* 2. the partitions to their owners, which build their skeleton */
 	route(h, d, &x->w);
-	free(h->prev), free(h->pid);
-	h->prev = NULL, h->pid = NULL;
+	free(h->pid);
+	h->pid = NULL;
 	uint32_t pfirst = UINT32_MAX, plast = 0;
 	for (size_t i = 0; i < x->w.ncev; i++)
 		pfirst = TC_MIN(pfirst, x->w.cev[i].pid), plast = TC_MAX(plast, x->w.cev[i].pid);
@@ -722,6 +672,8 @@ struct tc_sparts *tc_steps_parts_pack(const struct tc_part *p, const struct tc_d
 	/* the message ends, while the ops are there */
 	x->send = message_array(d, h, false, p->msgs_total);
 	x->recv = message_array(d, h, true, p->msgs_total);
+	free(h->c.opbase), free(h->c.op2cev);   /* the rest of the cevs stays for the second half */
+	h->c.opbase = h->c.op2cev = NULL;
 	return x;
 }
 

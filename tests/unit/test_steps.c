@@ -799,7 +799,11 @@ static void pd_proc(struct dk_proc *x)
 	tc_share_ranks(a->weight, a->t->nranks, x->p, x->P, &lo, &hi);
 	struct tc_part part;
 	tc_part_of_serial(a->t, lo, hi, x->p, &part);
-	a->pid = tc_partition_dist(&part, &x->d, a->o, &a->n, &a->np, NULL, NULL);
+	struct tc_pcevs c;
+	tc_pcevs_make(&part, &x->d, a->o->coalesce_isends, &c);
+	a->pid = tc_partition_dist(&part, &x->d, a->o, &c, &a->np, NULL, NULL);
+	a->n = c.n;
+	tc_pcevs_free(&c);
 	a->steps = tc_steps_parts(&part, &x->d, a->o);
 	tc_part_release(&part);
 }
