@@ -86,7 +86,7 @@ void tc_pcevs_make(const struct tc_part *p, const struct tc_dist *d, bool coales
 			const struct tc_rank *R = &t->ranks[e->rank];
 			const struct tc_call *k = &R->calls[R->ops[e->op].call];
 			uint64_t enter = k->enter, prev = i > c->rfirst[j] ? c->tm[i - 1].leave : enter;
-			c->tm[i] = (struct tc_cev_times){ enter, steps_calls_leave(k, e->nops), prev < enter ? prev : enter };
+			c->tm[i] = (struct tc_cev_times){ enter, steps_calls_leave(k, e->nops), steps_block_start(enter, prev) };
 		}
 	c->base = c->n;
 	d->exscan(d->ctx, &c->base, 1, TC_DIST_SUM);

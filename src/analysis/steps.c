@@ -531,19 +531,12 @@ uint64_t tc_cev_leave(const struct tc_steps *s, uint32_t i)
 	return s->times ? s->times[i].leave : model_leave(s, i);
 }
 
-/* An aggregate block starts at the previous cev's leave, or at enter when
- * that is not earlier (prev_leave = enter for a rank's first cev). */
-static uint64_t block_start(uint64_t enter, uint64_t prev_leave)
-{
-	return prev_leave < enter ? prev_leave : enter;
-}
-
 uint64_t tc_cev_agg_start(const struct tc_steps *s, uint32_t i)
 {
 	if (s->times) return s->times[i].agg_start;
 	uint64_t enter = tc_cev_enter(s, i);
 	uint32_t pv = steps_prev(s, i);
-	return block_start(enter, pv != TC_NONE ? model_leave(s, pv) : enter);
+	return steps_block_start(enter, pv != TC_NONE ? model_leave(s, pv) : enter);
 }
 
 void steps_times(const struct tc_steps *s, uint32_t i, struct tc_cev_times *x)
@@ -563,7 +556,7 @@ void steps_read_times(struct tc_steps *s)
 	for (uint32_t i = 0; i < s->ncevs; i++) {
 		tm[i].enter = tc_cev_enter(s, i);
 		tm[i].leave = model_leave(s, i);
-		tm[i].agg_start = block_start(tm[i].enter, steps_prev(s, i) != TC_NONE ? tm[i - 1].leave : tm[i].enter);
+		tm[i].agg_start = steps_block_start(tm[i].enter, steps_prev(s, i) != TC_NONE ? tm[i - 1].leave : tm[i].enter);
 	}
 	s->times = tm;
 }
@@ -690,7 +683,7 @@ struct tc_steps *steps_local(const struct tc_trace *t, const struct tc_steps_opt
 	steps_read_times(s);
 	for (size_t i = 0; i < s->ncevs; i++) {
 		struct tc_cev_times *x = &s->times[i];
-		x->agg_start = block_start(x->enter, prev_leave[i] != UINT64_MAX ? prev_leave[i] : x->enter);
+		x->agg_start = steps_block_start(x->enter, prev_leave[i] != UINT64_MAX ? prev_leave[i] : x->enter);
 	}
 	b.lstep = xmalloc((s->ncevs + 1) * sizeof *b.lstep);
 	b.pmax = xmalloc(((size_t)np + 1) * sizeof *b.pmax);

@@ -37,6 +37,13 @@ void steps_topo_order(uint32_t nn, const uint32_t *off, const uint32_t *adj, con
 uint32_t steps_rank_cevs(const struct tc_trace *t, uint32_t r, bool coalesce, uint32_t base, struct tc_cev *out,
 			 uint32_t *op2cev);
 
+/* An aggregate block starts at the previous cev's leave, or at enter when
+ * that is not earlier (prev_leave = enter for a rank's first cev). */
+static inline uint64_t steps_block_start(uint64_t enter, uint64_t prev_leave)
+{
+	return prev_leave < enter ? prev_leave : enter;
+}
+
 /* The latest leave of a cev's nops consecutive calls from c (a Leave
  * recorded before its Enter counts as the Enter). */
 static inline uint64_t steps_calls_leave(const struct tc_call *c, uint32_t nops)
