@@ -59,12 +59,17 @@ struct tc_steps *tc_steps_dist(const struct tc_part *p, const struct tc_dist *d,
  * skeleton records out of the part when they are to be gathered; the
  * gather (collective, takes in) brings them to process 0, which builds the
  * skeleton and computes the steps: of the part it reads only the
- * definitions, scalars and per-rank counts. */
+ * definitions, scalars and per-rank counts.  The steps over parts need no
+ * skeleton: the pack runs their first half, the gather their second.  The
+ * gather leaves the steps in slices (*sl, struct tc_steps_slice below: over
+ * parts each process holds its own; from the skeleton process 0's is the
+ * whole); all empty when they are not stored. */
 struct tc_skel;
+struct tc_steps_slice;
 struct tc_skel *tc_steps_dist_pack(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
 				   uint64_t bound, struct tc_steps_dist *g);
-struct tc_steps *tc_steps_dist_gather(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
-				      struct tc_skel *in, struct tc_steps_dist *g);
+void tc_steps_dist_gather(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
+			  struct tc_skel *in, struct tc_steps_dist *g, struct tc_steps_slice *sl);
 /* A process's communication events (cevs): its ranks', in order, made as
  * the serial steps make them, with their times (enter, leave, the
  * aggregate block's start) and their place in the whole trace.  Made once
@@ -101,25 +106,61 @@ uint32_t *tc_partition_dist(const struct tc_part *p, const struct tc_dist *d, co
 			    const struct tc_pcevs *c, uint32_t *np, struct tc_pdag *dag, uint64_t *cut);
 void tc_pdag_free(struct tc_pdag *dag);
 
+/* The logical steps as the processes hold them after the steps over parts
+ * (docs/scale.md "The steps in slices"): no process has the cevs of the
+ * whole trace.  Each has its ranks' cevs, finished as the serial ones,
+ * with their times and lateness, its share of the wide differential
+ * lateness values, and each of its part's messages' two ends (p->msgs:
+ * the messages its ranks send).  Process 0 has, in s0, the steps of the
+ * whole trace but for those arrays (cevs, times, wide, msg_send_cev,
+ * msg_recv_cev NULL; ncevs and nwide the whole trace's): the partitions,
+ * the per-step sums, the slots and every rank's first cev.  The cache
+ * writer puts each process's arrays at their places (tc_cache_piece).
+ * From the skeleton gathered (the leap merge) or a serial run, process 0's
+ * slice is the whole (whole: s0 has every array, the slices' are s0's). */
+struct tc_steps_slice {
+	struct tc_steps *s0;          /* process 0 (NULL elsewhere) */
+	bool whole;                   /* s0 holds every array; the others' slices are empty */
+	uint32_t lo, hi;              /* this process's ranks */
+	uint32_t *rfirst;             /* hi - lo + 1: each of them's first cev, from 0 */
+	struct tc_cev *cevs;          /* ncevs: cevs first .. first + ncevs - 1 of the whole trace */
+	uint32_t ncevs;
+	uint64_t first;
+	struct tc_cev_times *times;   /* per cev */
+	double *late;                 /* per cev: the lateness of its event, then of its aggregate block */
+	double *wide;                 /* nwide: values wide_first .. of tc_steps.wide */
+	size_t nwide;
+	uint64_t wide_first;
+	uint32_t *send, *recv;        /* nmsgs: messages msg_first .. (p->msgs): the cev of the send, of the receive */
+	size_t nmsgs;
+	uint64_t msg_first;
+};
+void tc_steps_slice_free(struct tc_steps_slice *sl);
+/* Collective: process 0's steps of the whole trace, assembled from the
+ * slices (the tests compare them with the serial ones; NULL elsewhere).
+ * The slices are taken. */
+struct tc_steps *tc_steps_slice_whole(struct tc_steps_slice *sl, const struct tc_dist *d);
+
 /* The logical steps computed by the processes together (collective;
  * steps_parts.c, docs/scale.md "The steps over parts"): the partitions
  * (tc_partition_dist), each partition stepped by an owner, their order at
  * process 0, the metrics at the owners, the per-step sums in rank order;
- * process 0 returns the steps of the whole trace (their times given:
+ * process 0 returns the steps of the whole trace (tc_steps_slice_whole:
  * every cev's times travel with it), equal to the serial ones; NULL
  * elsewhere.  Not with the leap merge nor the caller merge.  The part's
  * events must be there. */
 struct tc_steps *tc_steps_parts(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o);
 /* tc_steps_parts in two halves (collective both): the first reads the
  * part's events (the cevs, partitions, each partition's skeleton to its
- * owner, the message ends to process 0), the second only what the first
- * kept, so that the part's events may be dropped between them.  *failed
- * (on every process): an owner's skeleton did not give the cevs it was
- * sent (never; then no steps). */
+ * owner, each message's receive end to its sender's process), the second
+ * only what the first kept, so that the part's events may be dropped
+ * between them; the second leaves the steps in slices (*sl).  false (on
+ * every process): an owner's skeleton did not give the cevs it was sent
+ * (never; then no steps, *sl empty). */
 struct tc_sparts;
 struct tc_sparts *tc_steps_parts_pack(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o);
-struct tc_steps *tc_steps_parts_finish(struct tc_sparts *x, const struct tc_dist *d, const struct tc_steps_opts *o,
-				       bool *failed);
+bool tc_steps_parts_finish(struct tc_sparts *x, const struct tc_dist *d, const struct tc_steps_opts *o,
+			   struct tc_steps_slice *sl);
 void tc_sparts_free(struct tc_sparts *x);
 /* What a process sends to the partitions' owners in one round, at most
  * (32 MiB; the tests make it small to take many rounds). */

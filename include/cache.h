@@ -43,7 +43,29 @@ uint64_t tc_trace_bytes(const struct tc_trace *t);
 /* What a cache holds beside the model, each NULL / 0 when not stored: the
  * logical steps, the application span, and named blobs of the layers above
  * (e.g. the UI's lateness summary, src/ui/lsum.c), opaque here. */
-struct tc_cache_blob { const char *name; const void *p; size_t size; };
+struct tc_cache_hole;
+struct tc_cache_blob {
+	const char *name;
+	const void *p;                        /* its bytes but the holes', in order */
+	size_t size;                          /* the whole blob's, holes included */
+	const struct tc_cache_hole *holes;    /* nholes, by offset: bytes other processes write */
+	size_t nholes;
+};
+/* Bytes that the process holding them writes at their place in the file,
+ * where process 0 lays out an array (or a blob's hole) without holding it
+ * (tracecomb-mpi: the logical steps' per-event arrays and the lateness
+ * summary's per-rank ones, each process its ranks'; docs/scale.md "The
+ * steps in slices"): anchor names the array, off the bytes' offset in it. */
+enum tc_cache_anchor {
+	TC_ANCHOR_CEVS,        /* tc_steps.cevs */
+	TC_ANCHOR_WIDE,        /* tc_steps.wide */
+	TC_ANCHOR_SEND,        /* tc_steps.msg_send_cev */
+	TC_ANCHOR_RECV,        /* tc_steps.msg_recv_cev */
+	TC_ANCHOR_BLOB0,       /* blob holes name these and the next ones */
+	TC_ANCHOR_COUNT = TC_ANCHOR_BLOB0 + 4
+};
+struct tc_cache_piece { int anchor; uint64_t off; const void *p; uint64_t size; };
+struct tc_cache_hole { uint64_t at, size; int anchor; };
 /* A blob that says, in one NUL-terminated line, why the steps are not
  * stored (tracecomb-mpi over its bound); the opener shows it. */
 #define TC_CACHE_NOTE_BLOB "cache.note"
@@ -71,7 +93,17 @@ struct tc_cache_results {
 	const struct tc_profile *profile;
 	const struct tc_prof_table *per_loc, *per_rank;
 	const struct tc_rc_results *rc;   /* the root causes beyond the activities (format 5) */
+	/* this process's bytes of the arrays and blob holes laid out without
+	 * them (the steps' when steps->cevs is NULL: every process's cevs,
+	 * wide values and message ends) */
+	const struct tc_cache_piece *pieces;
+	size_t npieces;
 };
+/* The pieces of the steps' per-event arrays a process holds in slices
+ * (analysis_steps_dist.h: its cevs, wide values, message ends) into out;
+ * how many (0 when process 0 holds the whole steps). */
+struct tc_steps_slice;
+size_t tc_cache_steps_pieces(const struct tc_steps_slice *sl, struct tc_cache_piece out[4]);
 /* Write the cache of t and r to f, a seekable file opened for writing,
  * positioned at 0.  false and *err on a write error (the caller removes the
  * file). */

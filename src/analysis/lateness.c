@@ -156,6 +156,8 @@ static void diff_lateness(const struct mpass *M)
 		if (!M->h) tc_cev_set_dlateness(s, i, dlate);   /* else numbered where the cevs are in order */
 		step_add(M, i, &x, 0, dlate);
 		if (e->step) step_add(M, i, &x, 1, e->dlateness_agg);
+		else if (M->h) M->h->out[8 * (size_t)i + 4] = lat_agg;   /* no step below: only the lateness
+									    summary reads it (tc_steps_slice.late) */
 		prev_leave = x.leave;
 	}
 }

@@ -229,19 +229,17 @@ struct tc_skel *tc_steps_dist_pack(const struct tc_part *p, const struct tc_dist
 	return in;
 }
 
-struct tc_steps *tc_steps_dist_gather(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
-				      struct tc_skel *in, struct tc_steps_dist *g)
+void tc_steps_dist_gather(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
+			  struct tc_skel *in, struct tc_steps_dist *g, struct tc_steps_slice *sl)
 {
 	struct tc_steps_opts def;
 	if (!o) tc_steps_default_opts(&def), o = &def;
-	struct tc_steps *s = NULL;
+	*sl = (struct tc_steps_slice){ .whole = true };
 	if (in->parts) {
-		bool failed;
-		s = tc_steps_parts_finish(in->parts, d, o, &failed);
+		if (!tc_steps_parts_finish(in->parts, d, o, sl)) g->stored = false, g->parts_failed = true;
 		in->parts = NULL;
-		if (failed) g->stored = false, g->parts_failed = true;
 		tc_skel_free(in);
-		return s;
+		return;
 	}
 	if (g->stored) gather_all(d, in);
 	if (g->stored && p->index == 0) {
@@ -252,11 +250,10 @@ struct tc_steps *tc_steps_dist_gather(const struct tc_part *p, const struct tc_d
 		}
 		g->skel_msgs = in->msgs;
 		in->msgs = NULL;
-		s = tc_steps_compute_msgs(g->skel, o, g->skel_msgs);
+		sl->s0 = tc_steps_compute_msgs(g->skel, o, g->skel_msgs);
 		in->sends = in->recvs = NULL;   /* the skeleton's now */
 	}
 	tc_skel_free(in);
-	return s;
 }
 
 void tc_skel_free(struct tc_skel *k)
@@ -270,7 +267,9 @@ void tc_skel_free(struct tc_skel *k)
 struct tc_steps *tc_steps_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
 			       uint64_t bound, struct tc_steps_dist *g)
 {
-	return tc_steps_dist_gather(p, d, o, tc_steps_dist_pack(p, d, o, bound, g), g);
+	struct tc_steps_slice sl;
+	tc_steps_dist_gather(p, d, o, tc_steps_dist_pack(p, d, o, bound, g), g, &sl);
+	return tc_steps_slice_whole(&sl, d);
 }
 
 void tc_steps_dist_free(struct tc_steps *s, struct tc_steps_dist *g)

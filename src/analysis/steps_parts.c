@@ -24,10 +24,14 @@
  *     gives each process its first index) and the per-step sums are added
  *     cev by cev in a fold over the processes in rank order: the serial
  *     order of every addition.
- *  6. Process 0 gathers the cevs, their times (the steps read them there:
- *     it has no model of the other ranks), each message's ends, the slots
- *     and the wide values: the steps of the whole trace, equal to the
- *     serial ones bit for bit. */
+ *  6. The steps stay in slices (struct tc_steps_slice): each process keeps
+ *     its ranks' cevs, times, lateness and wide values, and each of its
+ *     messages' two ends (the receive's came to the sender's process in
+ *     the first half); process 0 holds only what is of the whole trace but
+ *     not per event: the partitions, the per-step sums, the slots, every
+ *     rank's first cev.  The cache writer puts each slice at its place;
+ *     tc_steps_slice_whole gathers them (the tests: equal to the serial
+ *     steps bit for bit). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -454,10 +458,10 @@ static struct cres *owner_metrics(const struct tc_part *p, const struct tc_dist 
 
 /* Each cev's results (back: this process's, from their owners) into its
  * cevs; the wide differential lateness values numbered from the process's
- * first index in the whole trace (*wide, *nwide: its own, in order);
- * *vals: the metrics' values per cev (steps_mhook.out). */
+ * first index in the whole trace (*wide, *nwide: its own, in order, from
+ * *wide_first); *vals: the metrics' values per cev (steps_mhook.out). */
 static double *home_results(struct home *h, const struct tc_dist *d, const struct cres *back, size_t nback,
-			    double **wide, size_t *nwide)
+			    double **wide, size_t *nwide, uint64_t *wide_first)
 {
 	double *vals = xcalloc(8 * (size_t)h->c.n + 1, sizeof *vals), *dl = xcalloc((size_t)h->c.n + 1, sizeof *dl);
 	for (size_t k = 0; k < nback; k++) {
@@ -477,7 +481,7 @@ static double *home_results(struct home *h, const struct tc_dist *d, const struc
 	if (d->index == 0) first = 0;
 	for (uint32_t i = 0; i < h->c.n; i++)
 		if (h->c.cev[i].dlate & TC_CEV_WIDE) h->c.cev[i].dlate = TC_CEV_WIDE | (uint32_t)((h->c.cev[i].dlate & ~TC_CEV_WIDE) + first);
-	*wide = hs.wide, *nwide = hs.nwide;
+	*wide = hs.wide, *nwide = hs.nwide, *wide_first = first;
 	return vals;
 }
 
@@ -549,82 +553,129 @@ static void step_figures(const struct home *h, const struct tc_dist *d, const do
 	free(lo), free(hi), free(n);
 }
 
-/* --- 6. process 0's steps ----------------------------------------------------------------- */
+/* --- 6. the slices ------------------------------------------------------------------------ */
 
 struct mend { uint64_t id, g; };
 
-/* Each message's send (recv false) or receive cev, as (id, cev) pairs. */
-static struct mend *message_ends(const struct home *h, bool recv, size_t *n)
-{
-	const struct tc_trace *t = h->p->t;
-	VEC(struct mend) v = { 0 };
-	for (uint32_t i = 0; i < h->c.n; i++)
-		STEPS_FOR_CEV_MSGS(t, &h->c.cev[i], recv, id, {
-			struct mend x;
-			x.id = id;
-			x.g = h->c.base + i;
-			VEC_PUSH(v, x);
-		})
-	*n = v.n;
-	return v.a;
-}
-
-static uint32_t *message_array(const struct tc_dist *d, const struct home *h, bool recv, uint64_t nmsgs)
-{
-	size_t n, nin;
-	struct mend *v = message_ends(h, recv, &n);
-	struct mend *in = replay_gather0(d, v, n, sizeof *v, &nin);
-	free(v);
-	if (d->index) return NULL;
-	uint32_t *a = xmalloc((nmsgs + 1) * sizeof *a);
-	for (uint64_t m = 0; m < nmsgs; m++) a[m] = TC_NONE;
-	for (size_t k = 0; k < nin; k++)
-		if (in[k].id < nmsgs) a[in[k].id] = (uint32_t)in[k].g;
-	free(in);
-	return a;
-}
-
-/* Process 0 (NULL elsewhere): the cevs (and from them each rank's first),
- * times, wide values and slots gathered into s0 (its parts, steps and slot count set),
- * with the message ends gathered before (send, recv). */
-static struct tc_steps *assemble(const struct home *h, const struct tc_dist *d, struct tc_steps *s0, double *wide,
-				 size_t nwide, struct sslot *slots, size_t nslot, uint32_t *send, uint32_t *recv)
+/* Each of the part's messages' two ends (p->msgs, *send and *recv): its
+ * ranks send them, so the send's cev is here; each receive's cev goes to
+ * its sender's process. */
+static void message_ends(const struct home *h, const struct tc_dist *d, uint32_t **send, uint32_t **recv)
 {
 	const struct tc_part *p = h->p;
-	size_t n, nt, nw, ns;
-	struct tc_cev *cevs = replay_gather0(d, h->c.cev, h->c.n, sizeof *h->c.cev, &n);
-	struct tc_cev_times *tm = replay_gather0(d, h->c.tm, h->c.n, sizeof *h->c.tm, &nt);
-	double *win = replay_gather0(d, wide, nwide, sizeof *wide, &nw);
-	struct sslot *sin = replay_gather0(d, slots, nslot, sizeof *slots, &ns);
-	if (d->index) return NULL;
+	const struct tc_trace *t = p->t;
+	size_t nm = p->nmsgs;
+	uint32_t *sd = xmalloc((nm + 1) * sizeof *sd), *rv = xmalloc((nm + 1) * sizeof *rv);
+	for (size_t m = 0; m < nm; m++) sd[m] = rv[m] = TC_NONE;
+	uint64_t *first = replay_firsts(d, p->msg_first, p->msgs_total);
+	VEC(struct mend) v = { 0 };
+	VEC(int) to = { 0 };
+	for (uint32_t i = 0; i < h->c.n; i++) {
+		uint64_t g = h->c.base + i;
+		STEPS_FOR_CEV_MSGS(t, &h->c.cev[i], false, id, {
+			if (id >= p->msg_first && id - p->msg_first < nm) sd[id - p->msg_first] = (uint32_t)g;
+		})
+		STEPS_FOR_CEV_MSGS(t, &h->c.cev[i], true, id, {
+			struct mend x;
+			x.id = id;
+			x.g = g;
+			VEC_PUSH(v, x);
+			VEC_PUSH(to, replay_owner(first, d->count, id));
+		})
+	}
+	size_t nin;
+	struct mend *in = replay_send(d, v.a, to.a, v.n, sizeof *v.a, &nin);
+	for (size_t k = 0; k < nin; k++)
+		if (in[k].id >= p->msg_first && in[k].id - p->msg_first < nm) rv[in[k].id - p->msg_first] = (uint32_t)in[k].g;
+	free(in), free(v.a), free(to.a), free(first);
+	*send = sd, *recv = rv;
+}
+
+/* Process 0's steps of the whole trace but for the per-event arrays (s0:
+ * its parts, steps and slot count set): every rank's first cev (from the
+ * processes' counts), the slots, the totals. */
+static void whole_but_events(const struct home *h, const struct tc_dist *d, struct tc_steps *s0, uint64_t nwide,
+			     struct sslot *slots, size_t nslot)
+{
+	const struct tc_part *p = h->p;
 	uint32_t nranks = p->t->nranks;
+	uint64_t tot[2] = { h->c.n, nwide };
+	d->reduce(d->ctx, tot, 2, TC_DIST_SUM);
+	size_t nc, ns;
+	uint32_t *cnt = xmalloc(((size_t)h->c.nmine + 1) * sizeof *cnt);
+	for (uint32_t j = 0; j < h->c.nmine; j++) cnt[j] = h->c.rfirst[j + 1] - h->c.rfirst[j];
+	uint32_t *cin = replay_gather0(d, cnt, h->c.nmine, sizeof *cnt, &nc);   /* the ranks in order */
+	struct sslot *sin = replay_gather0(d, slots, nslot, sizeof *slots, &ns);
+	free(cnt);
+	if (d->index) return;
 	s0->t = p->t;
-	s0->cevs = cevs, s0->ncevs = n, s0->times = tm;
-	s0->rank_first = xcalloc((size_t)nranks + 2, sizeof *s0->rank_first);   /* from the cevs' ranks, in order */
-	for (size_t i = 0; i < n; i++)
-		if (cevs[i].rank < nranks) s0->rank_first[cevs[i].rank + 1]++;
-	for (uint32_t r = 0; r < nranks; r++) s0->rank_first[r + 1] += s0->rank_first[r];
-	s0->wide = win, s0->nwide = nw;
+	s0->ncevs = tot[0], s0->nwide = tot[1];
+	s0->rank_first = xcalloc((size_t)nranks + 2, sizeof *s0->rank_first);
+	for (uint32_t r = 0; r < nranks; r++) s0->rank_first[r + 1] = s0->rank_first[r] + (r < nc ? cin[r] : 0);
 	s0->slots = xcalloc(s0->nslots + 1, sizeof *s0->slots);
 	for (size_t k = 0; k < ns; k++)
 		if (sin[k].k < s0->nslots) s0->slots[sin[k].k] = sin[k].s;
-	free(sin);
-	s0->msg_send_cev = send, s0->msg_recv_cev = recv;
-	return s0;
+	free(cin), free(sin);
+}
+
+/* The process's slice (its cevs and their times taken from h). */
+static void slice_of(struct home *h, const double *vals, struct tc_steps_slice *sl)
+{
+	const struct tc_part *p = h->p;
+	sl->lo = p->lo, sl->hi = p->hi;
+	sl->cevs = h->c.cev, sl->ncevs = h->c.n, sl->first = h->c.base, sl->times = h->c.tm, sl->rfirst = h->c.rfirst;
+	h->c.cev = NULL, h->c.tm = NULL, h->c.rfirst = NULL;
+	sl->late = xmalloc((2 * (size_t)sl->ncevs + 1) * sizeof *sl->late);
+	for (uint32_t i = 0; i < sl->ncevs; i++) sl->late[2 * i] = vals[8 * (size_t)i], sl->late[2 * i + 1] = vals[8 * (size_t)i + 4];
+	sl->nmsgs = p->nmsgs, sl->msg_first = p->msg_first;
+}
+
+void tc_steps_slice_free(struct tc_steps_slice *sl)
+{
+	tc_steps_free(sl->s0);
+	free(sl->rfirst), free(sl->cevs), free(sl->times), free(sl->late), free(sl->wide), free(sl->send), free(sl->recv);
+	*sl = (struct tc_steps_slice){ 0 };
+}
+
+/* The slices' array at process 0, in the processes' order (their order in
+ * the whole trace). */
+static void *gather_taken(const struct tc_dist *d, void **a, size_t n, size_t size)
+{
+	size_t nin;
+	void *in = replay_gather0(d, *a, n, size, &nin);
+	free(*a);
+	*a = NULL;
+	return in;
+}
+
+struct tc_steps *tc_steps_slice_whole(struct tc_steps_slice *sl, const struct tc_dist *d)
+{
+	struct tc_steps *s = sl->s0;
+	if (!sl->whole) {
+		struct tc_cev *cevs = gather_taken(d, (void **)&sl->cevs, sl->ncevs, sizeof *sl->cevs);
+		struct tc_cev_times *tm = gather_taken(d, (void **)&sl->times, sl->ncevs, sizeof *sl->times);
+		double *wide = gather_taken(d, (void **)&sl->wide, sl->nwide, sizeof *sl->wide);
+		uint32_t *send = gather_taken(d, (void **)&sl->send, sl->nmsgs, sizeof *sl->send);
+		uint32_t *recv = gather_taken(d, (void **)&sl->recv, sl->nmsgs, sizeof *sl->recv);
+		if (s) s->cevs = cevs, s->times = tm, s->wide = wide, s->msg_send_cev = send, s->msg_recv_cev = recv;
+	}
+	sl->s0 = NULL;
+	tc_steps_slice_free(sl);
+	return s;
 }
 
 /* --- the whole, in two halves ------------------------------------------------------------ */
 
 /* What the first half leaves the second: the process's cevs and their
  * times, its owned partitions' skeleton and cevs, process 0's partition
- * graph and message ends.  Nothing of the part's events. */
+ * graph, its messages' ends.  Nothing of the part's events. */
 struct tc_sparts {
 	struct home h;
 	struct owned w;              /* w.cev only: the owned cevs' indices, predecessors' leaves, ranks */
 	struct skel k;
 	uint32_t pfirst, npl;        /* the owned partitions */
 	struct tc_pdag dag;          /* process 0 */
-	uint32_t *send, *recv;       /* process 0: each message's send and receive cev */
+	uint32_t *send, *recv;       /* each of the part's messages' send and receive cev */
 };
 
 static void home_free(struct home *h)
@@ -670,8 +721,7 @@ struct tc_sparts *tc_steps_parts_pack(const struct tc_part *p, const struct tc_d
 		pfirst = TC_MIN(pfirst, x->w.cev[i].pid), plast = TC_MAX(plast, x->w.cev[i].pid);
 	x->pfirst = pfirst, x->npl = x->w.ncev ? plast - pfirst + 1 : 0;
 	/* the message ends, while the ops are there */
-	x->send = message_array(d, h, false, p->msgs_total);
-	x->recv = message_array(d, h, true, p->msgs_total);
+	message_ends(h, d, &x->send, &x->recv);
 	free(h->c.opbase), free(h->c.op2cev);   /* the rest of the cevs stays for the second half */
 	h->c.opbase = h->c.op2cev = NULL;
 	return x;
@@ -709,16 +759,14 @@ static struct pplace *place_partitions(struct tc_sparts *x, const struct tc_dist
 }
 
 /* 5.–6. Each cev's results at its rank's process, the sums folded in order
- * (sums: the global minima, taken), the whole assembled at process 0 (s0,
- * taken; NULL elsewhere). */
-static struct tc_steps *results_in_order(struct tc_sparts *x, const struct tc_dist *d, struct cres *back,
-					 size_t nback, struct tc_step_sum *sums, uint32_t max_step, struct tc_steps *s0,
-					 struct sslot *slots, size_t nslot)
+ * (sums: the global minima, taken), the steps left in slices (*sl; s0:
+ * process 0's, taken). */
+static void results_in_order(struct tc_sparts *x, const struct tc_dist *d, struct cres *back, size_t nback,
+			     struct tc_step_sum *sums, uint32_t max_step, struct tc_steps *s0, struct sslot *slots,
+			     size_t nslot, struct tc_steps_slice *sl)
 {
 	struct home *h = &x->h;
-	double *wide;
-	size_t nwide;
-	double *vals = home_results(h, d, back, nback, &wide, &nwide);
+	double *vals = home_results(h, d, back, nback, &sl->wide, &sl->nwide, &sl->wide_first);
 	size_t ng = (size_t)max_step + 1;
 	step_figures(h, d, vals, sums, max_step);
 	double *sum = xcalloc(2 * ng + 1, sizeof *sum);
@@ -726,23 +774,25 @@ static struct tc_steps *results_in_order(struct tc_sparts *x, const struct tc_di
 	d->chain(d->ctx, sum, 2 * ng * sizeof *sum, fold_step, &f);
 	for (size_t g = 0; g < ng; g++) sums[g].lateness_sum = sum[2 * g], sums[g].dlateness_sum = sum[2 * g + 1];
 	free(sum);
+	whole_but_events(h, d, s0, sl->nwide, slots, nslot);
+	slice_of(h, vals, sl);
 	free(vals);
-	struct tc_steps *out = assemble(h, d, s0, wide, nwide, slots, nslot, x->send, x->recv);
+	sl->send = x->send, sl->recv = x->recv;
 	x->send = x->recv = NULL;
-	free(wide);
-	if (!out) {
+	if (!s0) {
 		free(sums);
-		return NULL;
+		return;
 	}
-	out->steps = sums;
-	steps_sums_end(out);
-	return out;
+	s0->steps = sums;
+	steps_sums_end(s0);
+	sl->s0 = s0;
 }
 
 /* 2. (the owner's half) – 6. over the halves' state (taken). */
-struct tc_steps *tc_steps_parts_finish(struct tc_sparts *x, const struct tc_dist *d, const struct tc_steps_opts *o,
-				       bool *failed)
+bool tc_steps_parts_finish(struct tc_sparts *x, const struct tc_dist *d, const struct tc_steps_opts *o,
+			   struct tc_steps_slice *sl)
 {
+	*sl = (struct tc_steps_slice){ 0 };
 	struct owned *w = &x->w;
 	owned_sort(w);
 	owner_skel(x->h.p, w, &x->k);   /* reads only the part's definitions */
@@ -756,8 +806,6 @@ struct tc_steps *tc_steps_parts_finish(struct tc_sparts *x, const struct tc_dist
 	free(prev);
 	uint64_t bad = !s;   /* never: the owner's cevs are the ones sent */
 	d->reduce(d->ctx, &bad, 1, TC_DIST_MAX);
-	*failed = bad;
-	struct tc_steps *out = NULL;
 	if (!bad) {
 		struct tc_steps *s0;
 		uint64_t sc[2];
@@ -774,17 +822,18 @@ struct tc_steps *tc_steps_parts_finish(struct tc_sparts *x, const struct tc_dist
 		s = NULL;
 		skel_free(&x->k);
 		owned_free(w);
-		out = results_in_order(x, d, back, nback, sums, (uint32_t)sc[0], s0, slots, nslot);
+		results_in_order(x, d, back, nback, sums, (uint32_t)sc[0], s0, slots, nslot, sl);
 		free(back), free(slots);
 	}
 	tc_steps_free(s);
 	free(lstep), free(pmax), free(pidl);
 	tc_sparts_free(x);
-	return out;
+	return !bad;
 }
 
 struct tc_steps *tc_steps_parts(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o)
 {
-	bool failed;
-	return tc_steps_parts_finish(tc_steps_parts_pack(p, d, o), d, o, &failed);
+	struct tc_steps_slice sl;
+	tc_steps_parts_finish(tc_steps_parts_pack(p, d, o), d, o, &sl);
+	return tc_steps_slice_whole(&sl, d);
 }

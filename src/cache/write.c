@@ -16,6 +16,7 @@
 
 #include "analysis_profile.h"
 #include "analysis_span.h"
+#include "analysis_steps_dist.h"
 #include "analysis_steps.h"
 #include "analysis_waitstate.h"
 #include "format.h"
@@ -43,6 +44,7 @@ struct writer {
 	const struct tc_part *p;   /* what this process holds (the whole model when serial) */
 	struct counts n;
 	struct strbuf strings;     /* CS_STRINGS, built while the small structs are written (on every process) */
+	uint64_t anchor[TC_ANCHOR_COUNT];   /* + 1: the places of the arrays pieces go to (0: none) */
 };
 
 static void flush(struct writer *w)
@@ -106,6 +108,15 @@ static uint64_t put_array(struct writer *w, const void *p, uint64_t n, size_t si
 	put(w, p, n * size);
 	w->off = at + n * size;
 	w->mine = was;
+	return at;
+}
+
+/* An array of n items laid out and named (anchor) for the pieces that
+ * fill it (put_pieces); written here when p holds it whole. */
+static uint64_t put_held(struct writer *w, int anchor, const void *p, uint64_t n, size_t size)
+{
+	uint64_t at = put_array(w, p, n, size, true);
+	w->anchor[anchor] = n ? at + 1 : 0;
 	return at;
 }
 
@@ -212,11 +223,13 @@ static void write_globals(struct writer *w, const struct tc_trace *t, struct big
 	sec_end(w);
 }
 
-/* The logical steps: their arrays, then the struct with offsets for pointers. */
+/* The logical steps: their arrays, then the struct with offsets for pointers.
+ * The per-event arrays (cevs, wide values, message ends) are written from
+ * st when it holds them, else laid out for the processes' pieces. */
 static void write_steps(struct writer *w, const struct tc_steps *st, uint32_t nranks, size_t nmsgs)
 {
 	sec_begin(w, CS_CEVS, root(w));
-	uint64_t cevs = st ? put_array(w, st->cevs, st->ncevs, sizeof *st->cevs, true) : 0;
+	uint64_t cevs = st ? put_held(w, TC_ANCHOR_CEVS, st->cevs, st->ncevs, sizeof *st->cevs) : 0;
 	sec_end(w);
 	sec_begin(w, CS_STEPARR, root(w));
 	struct tc_steps img;
@@ -233,9 +246,9 @@ static void write_steps(struct writer *w, const struct tc_steps *st, uint32_t nr
 		img.nslots = st->nslots;
 		img.slots = (void *)(uintptr_t)put_array(w, st->slots, st->nslots, sizeof *st->slots, true);
 		img.nwide = st->nwide;
-		img.wide = (void *)(uintptr_t)put_array(w, st->wide, st->nwide, sizeof *st->wide, true);
-		img.msg_send_cev = (void *)(uintptr_t)put_array(w, st->msg_send_cev, nmsgs, sizeof(uint32_t), true);
-		img.msg_recv_cev = (void *)(uintptr_t)put_array(w, st->msg_recv_cev, nmsgs, sizeof(uint32_t), true);
+		img.wide = (void *)(uintptr_t)put_held(w, TC_ANCHOR_WIDE, st->wide, st->nwide, sizeof *st->wide);
+		img.msg_send_cev = (void *)(uintptr_t)put_held(w, TC_ANCHOR_SEND, st->msg_send_cev, nmsgs, sizeof(uint32_t));
+		img.msg_recv_cev = (void *)(uintptr_t)put_held(w, TC_ANCHOR_RECV, st->msg_recv_cev, nmsgs, sizeof(uint32_t));
 	}
 	sec_end(w);
 	sec_begin(w, CS_STEPS, root(w));
@@ -305,6 +318,35 @@ static void put_waits(struct writer *w, const struct tc_cache_results *res)
 	}
 	free(cnt);
 	w->off = end;
+}
+
+/* This process's pieces at their places (laid out before: put_held, the
+ * blobs' holes). */
+static void put_pieces(struct writer *w, const struct tc_cache_results *res)
+{
+	uint64_t end = w->off;
+	w->mine = true;
+	for (size_t i = 0; i < res->npieces; i++) {
+		const struct tc_cache_piece *x = &res->pieces[i];
+		if (!x->size || x->anchor < 0 || x->anchor >= TC_ANCHOR_COUNT || !w->anchor[x->anchor]) continue;
+		w->off = w->anchor[x->anchor] - 1 + x->off;
+		put(w, x->p, x->size);
+	}
+	w->off = end;
+}
+
+size_t tc_cache_steps_pieces(const struct tc_steps_slice *sl, struct tc_cache_piece out[4])
+{
+	if (sl->whole) return 0;
+	out[0] = (struct tc_cache_piece){ TC_ANCHOR_CEVS, sl->first * sizeof *sl->cevs, sl->cevs,
+					  (uint64_t)sl->ncevs * sizeof *sl->cevs };
+	out[1] = (struct tc_cache_piece){ TC_ANCHOR_WIDE, sl->wide_first * sizeof *sl->wide, sl->wide,
+					  sl->nwide * sizeof *sl->wide };
+	out[2] = (struct tc_cache_piece){ TC_ANCHOR_SEND, sl->msg_first * sizeof *sl->send, sl->send,
+					  sl->nmsgs * sizeof *sl->send };
+	out[3] = (struct tc_cache_piece){ TC_ANCHOR_RECV, sl->msg_first * sizeof *sl->recv, sl->recv,
+					  sl->nmsgs * sizeof *sl->recv };
+	return 4;
 }
 
 static void put_cells(struct writer *w, const struct tc_prof_table *pt)
@@ -385,7 +427,8 @@ static void write_rcause(struct writer *w, const struct tc_rc_results *x)
 	sec_end(w);
 }
 
-/* The blobs: a table of names and offsets, then each blob 64-byte aligned. */
+/* The blobs: a table of names and offsets, then each blob 64-byte aligned
+ * (its holes laid out for the pieces). */
 static void write_blobs(struct writer *w, const struct tc_cache_blob *b, size_t n)
 {
 	sec_begin(w, CS_BLOBS, root(w));
@@ -401,7 +444,17 @@ static void write_blobs(struct writer *w, const struct tc_cache_blob *b, size_t 
 	put(w, ents, n * sizeof *ents);
 	for (size_t i = 0; i < n; i++) {
 		pad(w);
-		put(w, b[i].p, b[i].size);
+		uint64_t start = w->off, done = 0;
+		const char *q = b[i].p;
+		for (size_t k = 0; k < b[i].nholes; k++) {   /* the bytes between the holes */
+			const struct tc_cache_hole *h = &b[i].holes[k];
+			put(w, q, h->at - done);
+			q += h->at - done;
+			w->anchor[h->anchor] = start + h->at + 1;
+			w->off = start + h->at + h->size;
+			done = h->at + h->size;
+		}
+		put(w, q, b[i].size - done);
 	}
 	free(ents);
 	sec_end(w);
@@ -545,6 +598,8 @@ static void write_results(struct writer *w, const struct tc_cache_results *res)
  * section's offset and size, v[RES_END] the end.  So they never read the
  * results, whatever their serialisation. */
 #define RES_END (1 + 2 * CS_COUNT)
+#define RES_ANCHOR (RES_END + 1)   /* then the anchors (+ 1; 0: none) */
+#define RES_LEN (RES_ANCHOR + TC_ANCHOR_COUNT)
 _Static_assert(CS_COUNT <= 64, "a bit per section");
 
 static void results_layout(const struct writer *w, const struct tc_cache_results *res, uint64_t *v)
@@ -554,6 +609,7 @@ static void results_layout(const struct writer *w, const struct tc_cache_results
 	v[0] = dry.opened;
 	for (int s = 0; s < CS_COUNT; s++) v[1 + 2 * s] = dry.hdr.sec[s].off, v[2 + 2 * s] = dry.hdr.sec[s].size;
 	v[RES_END] = dry.off;
+	memcpy(v + RES_ANCHOR, dry.anchor, sizeof dry.anchor);
 }
 
 static void place_results(struct writer *w, const uint64_t *v)
@@ -562,6 +618,7 @@ static void place_results(struct writer *w, const uint64_t *v)
 	uint64_t base = w->off;
 	for (int s = 0; s < CS_COUNT; s++)
 		if (v[0] >> s & 1) w->hdr.sec[s].off = base + v[1 + 2 * s], w->hdr.sec[s].size = v[2 + 2 * s];
+	for (int a = 0; a < TC_ANCHOR_COUNT; a++) w->anchor[a] = v[RES_ANCHOR + a] ? base + v[RES_ANCHOR + a] : 0;
 	w->off = base + v[RES_END];
 }
 
@@ -595,6 +652,7 @@ static void write_tail(struct writer *w, const struct tc_cache_results *res, con
 	if (placed) place_results(w, placed);
 	else write_results(w, res);
 	put_waits(w, res);   /* every process its slice */
+	put_pieces(w, res);
 	write_small(w, t, B);
 	write_trace(w, t);
 	sec_begin(w, CS_STRINGS, root(w));
@@ -696,9 +754,9 @@ bool tc_cache_write_end(struct tc_cache_wpart *c, const struct tc_cache_results 
 	const struct tc_part *p = w.p;
 	const struct tc_dist *d = c->d;
 	struct tc_cache_results none = { 0 };
-	uint64_t placed[RES_END + 1] = { 0 };
+	uint64_t placed[RES_LEN] = { 0 };
 	if (root(&w)) results_layout(&w, res ? res : &none, placed);
-	d->reduce(d->ctx, placed, RES_END + 1, TC_DIST_MAX);   /* process 0's, to all */
+	d->reduce(d->ctx, placed, RES_LEN, TC_DIST_MAX);   /* process 0's, to all */
 	write_tail(&w, res ? res : &none, root(&w) ? NULL : placed, &c->B);
 	if (!w.bad && fsync(w.fd) != 0) w.bad = true, w.err = errno;
 	/* every process's bytes are in the file: each checksums its share of the chunks */

@@ -77,7 +77,7 @@ static int write_cache(struct tc_session *s, const char *path, bool force, const
 	struct strbuf blob = { 0 };
 	lsum_pack(sum, &blob);
 	lsum_free(sum);
-	struct tc_cache_blob b = { LSUM_CACHE_BLOB, blob.s, blob.len };
+	struct tc_cache_blob b = { .name = LSUM_CACHE_BLOB, .p = blob.s, .size = blob.len };
 	struct tc_cache_results res = { .steps = st, .span = session_span(s), .blobs = &b, .nblobs = 1 };
 	/* what report and the views would compute on every open: the wait states and the profile */
 	const struct tc_waitstates *ws = session_waitstates(s);

@@ -8,6 +8,7 @@
 #include "analysis_replay.h"
 #include "analysis_steps_dist.h"
 #include "cache.h"
+#include "lsum_parts.h"
 #include "part.h"
 #include "read.h"
 
@@ -53,11 +54,13 @@ int tc_mpi_replay(struct tc_mpi *M, const char *json_path, const char *dump_dir)
  * definitions and counts, so the part's events may be dropped between. */
 struct tc_mpi_results {
 	struct tc_span *span;
-	struct tc_steps *steps;
+	struct tc_steps_slice steps; /* the steps in slices (process 0's whole from the skeleton) */
 	struct tc_steps_dist g;
 	struct tc_steps_opts o;
 	struct tc_skel *skel;        /* packed, until the end gathers it */
-	struct strbuf lsum;
+	struct strbuf lsum;          /* the lateness summary from the whole steps */
+	struct lsum_parts lparts;    /* or made over the slices */
+	struct tc_cache_piece pieces[8];   /* this process's: its cevs, wide values, message ends, summary's */
 	char *note;
 	char *rc_note;               /* why the root causes are not stored (process 0), NULL when they are */
 	struct tc_cache_blob blobs[2];

@@ -33,13 +33,28 @@ static void stored_opts(struct tc_mpi *M, const char *const *kv, size_t n, struc
 	session_free(s);
 }
 
-/* Process 0: the lateness summary blob, as `tracecomb prep` packs it. */
-static void pack_lsum(struct tc_mpi_results *R)
+/* The lateness summary blob, as `tracecomb prep` packs it: from the whole
+ * steps at process 0, or made over the slices (lsum_parts.h) into process
+ * 0's blob with holes and every process's pieces. */
+static void pack_lsum(struct tc_mpi *M, struct tc_mpi_results *R)
 {
-	struct tc_lsum *sum = lsum_build(R->steps, TC_M_LATENESS, true);
-	lsum_pack(sum, &R->lsum);
-	lsum_free(sum);
-	R->blobs[R->res.nblobs++] = (struct tc_cache_blob){ LSUM_CACHE_BLOB, R->lsum.s, R->lsum.len };
+	struct tc_steps_slice *sl = &R->steps;
+	struct tc_cache_blob *b = &R->blobs[R->res.nblobs];
+	if (sl->whole) {
+		if (!sl->s0) return;
+		struct tc_lsum *sum = lsum_build(sl->s0, TC_M_LATENESS, true);
+		lsum_pack(sum, &R->lsum);
+		lsum_free(sum);
+		*b = (struct tc_cache_blob){ .name = LSUM_CACHE_BLOB, .p = R->lsum.s, .size = R->lsum.len };
+		R->res.nblobs++;
+		return;
+	}
+	lsum_pack_parts(sl, &M->dist, M->part.t->nranks, true, &R->lparts);
+	for (int k = 0; k < 3; k++) R->pieces[R->res.npieces++] = R->lparts.pieces[k];
+	if (!sl->s0) return;
+	*b = (struct tc_cache_blob){ .name = LSUM_CACHE_BLOB, .p = R->lparts.blob.s, .size = R->lparts.size,
+				     .holes = R->lparts.holes, .nholes = 3 };
+	R->res.nblobs++;
 }
 
 /* Why the steps are not stored: one line (also the cache's note). */
@@ -100,16 +115,18 @@ void tc_mpi_results_begin(struct tc_mpi *M, uint64_t bound, const char *const *o
 void tc_mpi_results_end(struct tc_mpi *M, struct tc_mpi_results *R)
 {
 	double t0 = tc_usage().cpu;
-	R->steps = tc_steps_dist_gather(&M->part, &M->dist, &R->o, R->skel, &R->g);
+	tc_steps_dist_gather(&M->part, &M->dist, &R->o, R->skel, &R->g, &R->steps);
 	R->skel = NULL;
-	if (R->steps) {
-		R->res.steps = R->steps;
-		pack_lsum(R);
+	R->res.pieces = R->pieces;
+	if (R->g.stored) {
+		R->res.steps = R->steps.s0;
+		R->res.npieces += tc_cache_steps_pieces(&R->steps, R->pieces + R->res.npieces);
+		pack_lsum(M, R);
 	}
-	if (R->g.stored) tc_mpi_wait_quietly(M);   /* the others wait for process 0's steps */
+	if (R->g.stored && R->steps.whole) tc_mpi_wait_quietly(M);   /* the others wait for process 0's steps */
 	if (!R->g.stored) {
 		R->note = not_stored(&R->g);
-		R->blobs[R->res.nblobs++] = (struct tc_cache_blob){ TC_CACHE_NOTE_BLOB, R->note, strlen(R->note) + 1 };
+		R->blobs[R->res.nblobs++] = (struct tc_cache_blob){ .name = TC_CACHE_NOTE_BLOB, .p = R->note, .size = strlen(R->note) + 1 };
 	}
 	M->steps = R->g;
 	M->steps.skel = NULL;
@@ -121,7 +138,10 @@ void tc_mpi_results_end(struct tc_mpi *M, struct tc_mpi_results *R)
 void tc_mpi_results_free(struct tc_mpi_results *R)
 {
 	tc_skel_free(R->skel);
-	tc_steps_dist_free(R->steps, &R->g);
+	tc_steps_dist_free(R->steps.s0, &R->g);
+	R->steps.s0 = NULL;
+	tc_steps_slice_free(&R->steps);
+	lsum_parts_free(&R->lparts);
 	tc_span_free(R->span);
 	tc_replay_free(&R->rep);
 	sb_free(&R->lsum);

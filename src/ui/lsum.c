@@ -17,10 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui.h"
+#include "lsum_internal.h"
 
-#define B1 8u
-#define B2 1024u
 #define EXACT_RANKS 16u
 
 static inline uint32_t nleaves(const struct tc_lsum *s, uint32_t r)
@@ -52,18 +50,7 @@ static inline struct tc_cellsum leaf(const struct tc_lsum *s, uint32_t r, uint32
 		v = tc_cev_metric(s->st, i, s->metric, is_agg);
 		if (!isfinite(v)) v = 0;
 	}
-	uint8_t f = is_agg ? TC_F_AGG
-			   : (uint8_t)(((e->flags & TC_CEV_SEND) ? TC_F_SEND : 0) | ((e->flags & TC_CEV_RECV) ? TC_F_RECV : 0) |
-				       ((e->flags & TC_CEV_COLL) ? TC_F_COLL : 0));
-	return (struct tc_cellsum){ (float)v, f };
-}
-
-static inline void merge(struct tc_cellsum *a, struct tc_cellsum b)
-{
-	if (b.f) {
-		if (!a->f || b.v > a->v) a->v = b.v;
-		a->f |= b.f;
-	}
+	return (struct tc_cellsum){ (float)v, lsum_leaf_flags(e, is_agg) };
 }
 
 /* first leaf of rank r with x >= x */
@@ -80,7 +67,7 @@ static uint32_t leaf_lower(const struct tc_lsum *s, uint32_t r, uint32_t x)
 
 /* The tile pyramid's geometry from nranks and nx: at most 2^20 level-0
  * tiles, about 4 x units per rank row. */
-static void geometry(struct tc_lsum *s)
+void lsum_geometry(struct tc_lsum *s)
 {
 	uint64_t nx = s->nx, nry = s->nranks ? s->nranks : 1;
 	s->rs = s->xs = 0;
@@ -96,6 +83,14 @@ static void geometry(struct tc_lsum *s)
 		s->th[s->nlevels] = (s->th[s->nlevels - 1] + 1) / 2;
 		s->nlevels++;
 	}
+}
+
+void lsum_tiles_up(struct tc_lsum *s)
+{
+	for (int l = 1; l < s->nlevels; l++)
+		for (uint32_t y = 0; y < s->th[l - 1]; y++)
+			for (uint32_t x = 0; x < s->tw[l - 1]; x++)
+				lsum_merge(&s->tiles[l][(size_t)(y / 2) * s->tw[l] + x / 2], s->tiles[l - 1][(size_t)y * s->tw[l - 1] + x]);
 }
 
 struct tc_lsum *lsum_build(const struct tc_steps *st, enum tc_metric m, bool agg)
@@ -115,7 +110,7 @@ struct tc_lsum *lsum_build(const struct tc_steps *st, enum tc_metric m, bool agg
 	}
 	s->b1 = xcalloc((size_t)s->b1_first[nr] + 1, sizeof *s->b1);
 	s->b2 = xcalloc((size_t)s->b2_first[nr] + 1, sizeof *s->b2);
-	geometry(s);
+	lsum_geometry(s);
 	for (int l = 0; l < s->nlevels; l++) s->tiles[l] = xcalloc((size_t)s->tw[l] * s->th[l], sizeof(struct tc_cellsum));
 	s->xsum = xcalloc((size_t)s->nx + 1, sizeof *s->xsum);
 	float *leafv = xcalloc((size_t)st->ncevs * (agg ? 2u : 1u) + 1, sizeof *leafv);  /* the spare one stored as 0 */
@@ -129,18 +124,15 @@ struct tc_lsum *lsum_build(const struct tc_steps *st, enum tc_metric m, bool agg
 			leafv[leaf_at(s, r, k)] = c.v;
 			uint32_t x = leaf_x(s, r, k);
 			if (x >= s->nx) continue;
-			merge(&s->b1[s->b1_first[r] + k / B1], c);
-			merge(&s->b2[s->b2_first[r] + k / B2], c);
-			merge(&t0[x >> s->xs], c);
+			lsum_merge(&s->b1[s->b1_first[r] + k / B1], c);
+			lsum_merge(&s->b2[s->b2_first[r] + k / B2], c);
+			lsum_merge(&t0[x >> s->xs], c);
 			s->xsum[x + 1] += c.v;
 			if (c.v > vmax) vmax = c.v;
 		}
 	}
 	for (uint32_t x = 0; x < s->nx; x++) s->xsum[x + 1] += s->xsum[x];
-	for (int l = 1; l < s->nlevels; l++)
-		for (uint32_t y = 0; y < s->th[l - 1]; y++)
-			for (uint32_t x = 0; x < s->tw[l - 1]; x++)
-				merge(&s->tiles[l][(size_t)(y / 2) * s->tw[l] + x / 2], s->tiles[l - 1][(size_t)y * s->tw[l - 1] + x]);
+	lsum_tiles_up(s);
 	s->vmax = vmax;
 	s->leafv = leafv;   /* from now on every leaf is read here */
 	return s;
@@ -167,11 +159,11 @@ static void rank_query(const struct tc_lsum *s, uint32_t r, uint32_t x0, uint32_
 	if (lo >= n || leaf_x(s, r, lo) >= x1) return;
 	uint32_t hi = leaf_lower(s, r, x1);
 	const struct tc_cellsum *b1 = s->b1 + s->b1_first[r], *b2 = s->b2 + s->b2_first[r];
-	while (lo < hi && lo % B1) merge(out, leaf(s, r, lo++));
-	while (lo + B1 <= hi && lo % B2) { merge(out, b1[lo / B1]); lo += B1; }
-	while (lo + B2 <= hi) { merge(out, b2[lo / B2]); lo += B2; }
-	while (lo + B1 <= hi) { merge(out, b1[lo / B1]); lo += B1; }
-	while (lo < hi) merge(out, leaf(s, r, lo++));
+	while (lo < hi && lo % B1) lsum_merge(out, leaf(s, r, lo++));
+	while (lo + B1 <= hi && lo % B2) { lsum_merge(out, b1[lo / B1]); lo += B1; }
+	while (lo + B2 <= hi) { lsum_merge(out, b2[lo / B2]); lo += B2; }
+	while (lo + B1 <= hi) { lsum_merge(out, b1[lo / B1]); lo += B1; }
+	while (lo < hi) lsum_merge(out, leaf(s, r, lo++));
 }
 
 struct tc_cellsum lsum_query(const struct tc_lsum *s, uint32_t r0, uint32_t r1, uint32_t x0, uint32_t x1)
@@ -189,7 +181,7 @@ struct tc_cellsum lsum_query(const struct tc_lsum *s, uint32_t r0, uint32_t r1, 
 	uint32_t ty0 = r0 >> (s->rs + l), ty1 = (r1 - 1) >> (s->rs + l);
 	uint32_t tx0 = x0 >> (s->xs + l), tx1 = (x1 - 1) >> (s->xs + l);
 	for (uint32_t y = ty0; y <= ty1 && y < s->th[l]; y++)
-		for (uint32_t x = tx0; x <= tx1 && x < s->tw[l]; x++) merge(&out, s->tiles[l][(size_t)y * s->tw[l] + x]);
+		for (uint32_t x = tx0; x <= tx1 && x < s->tw[l]; x++) lsum_merge(&out, s->tiles[l][(size_t)y * s->tw[l] + x]);
 	return out;
 }
 
@@ -216,8 +208,6 @@ double *lsum_xsum_ranks(const struct tc_lsum *s, const uint32_t *ranks, uint32_t
 }
 
 /* --- kept in the analysis cache (docs/cache.md, "Blobs") ------------------- */
-struct lsum_head { uint32_t metric, agg, nranks, nx; double vmax; };
-
 /* The arrays of s in blob order, their places and byte sizes; the sizes of
  * b1 and b2 follow from b1_first and b2_first (NULL: 0 for now). */
 static int lsum_arrays(struct tc_lsum *s, void **place[], size_t size[])
@@ -237,18 +227,32 @@ static int lsum_arrays(struct tc_lsum *s, void **place[], size_t size[])
 
 static size_t up8(size_t n) { return (n + 7) & ~(size_t)7; }
 
-void lsum_pack(const struct tc_lsum *s, struct strbuf *out)
+uint64_t lsum_pack_holes(const struct tc_lsum *s, struct strbuf *out, struct tc_cache_hole holes[LSUM_HOLES])
 {
 	struct lsum_head h = { (uint32_t)s->metric, s->agg, s->nranks, s->nx, s->vmax };
 	static const char zeros[8];
 	sb_addn(out, (const char *)&h, sizeof h);
+	uint64_t at = sizeof h;
 	void **place[32];
 	size_t size[32];
-	int n = lsum_arrays((struct tc_lsum *)s, place, size);
+	int n = lsum_arrays((struct tc_lsum *)s, place, size), k = 0;
 	for (int i = 0; i < n; i++) {
-		sb_addn(out, (const char *)*place[i], size[i]);
-		sb_addn(out, zeros, up8(size[i]) - size[i]);
+		bool hole = holes && (i == 2 || i == 3 || i == n - 1);   /* b1, b2, leafv: per rank */
+		if (hole) {
+			holes[k] = (struct tc_cache_hole){ at, up8(size[i]), TC_ANCHOR_BLOB0 + k };
+			k++;
+		} else {
+			sb_addn(out, (const char *)*place[i], size[i]);
+			sb_addn(out, zeros, up8(size[i]) - size[i]);
+		}
+		at += up8(size[i]);
 	}
+	return at;
+}
+
+void lsum_pack(const struct tc_lsum *s, struct strbuf *out)
+{
+	lsum_pack_holes(s, out, NULL);
 }
 
 /* Whether the per-rank block offsets are those of st's events. */
@@ -274,7 +278,7 @@ struct tc_lsum *lsum_unpack(const void *blob, size_t len, const struct tc_steps 
 	struct tc_lsum *s = xcalloc(1, sizeof *s);
 	*s = (struct tc_lsum){ .st = st, .metric = (enum tc_metric)h.metric, .agg = h.agg, .nranks = h.nranks,
 			       .nx = h.nx, .vmax = h.vmax };
-	geometry(s);
+	lsum_geometry(s);
 	size_t at = sizeof h;
 	void **place[32];
 	size_t size[32];

@@ -77,7 +77,7 @@ static int setup(void **state)
 	int fd = mkstemp(f->path);
 	FILE *out = fdopen(fd, "w+");
 	static const char blob[] = "blob bytes";
-	struct tc_cache_blob b = { "test.blob", blob, sizeof blob };
+	struct tc_cache_blob b = { .name = "test.blob", .p = blob, .size = sizeof blob };
 	f->ws = tc_waitstates_compute(f->t);
 	f->prof = tc_profile_compute(f->t);
 	f->per_loc = tc_profile_locations(f->t);

@@ -13,6 +13,7 @@
 #include "analysis_steps.h"
 #include "analysis_steps_dist.h"
 #include "distkit.h"
+#include "lsum_parts.h"
 #include "read.h"
 #include "testkit.h"
 #include "util.h"
@@ -790,6 +791,7 @@ struct pd_run {
 	size_t n;
 	uint32_t np;
 	struct tc_steps *steps;   /* tc_steps_parts (process 0) */
+	struct lsum_parts lsum;   /* the lateness summary made over the slices */
 };
 
 static void pd_proc(struct dk_proc *x)
@@ -804,8 +806,43 @@ static void pd_proc(struct dk_proc *x)
 	a->pid = tc_partition_dist(&part, &x->d, a->o, &c, &a->np, NULL, NULL);
 	a->n = c.n;
 	tc_pcevs_free(&c);
-	a->steps = tc_steps_parts(&part, &x->d, a->o);
+	struct tc_steps_slice sl;
+	assert_true(tc_steps_parts_finish(tc_steps_parts_pack(&part, &x->d, a->o), &x->d, a->o, &sl));
+	assert_false(sl.whole);
+	lsum_pack_parts(&sl, &x->d, a->t->nranks, true, &a->lsum);
+	a->steps = tc_steps_slice_whole(&sl, &x->d);
 	tc_part_release(&part);
+}
+
+/* The lateness summary's blob made over the slices (process 0's bytes,
+ * every process's pieces in the holes) equals lsum_pack's of the serial
+ * steps. */
+static void same_lsum(const struct tc_steps *s, struct lsum_parts *const *a, int P)
+{
+	struct tc_lsum *sum = lsum_build(s, TC_M_LATENESS, true);
+	struct strbuf want = { 0 };
+	lsum_pack(sum, &want);
+	lsum_free(sum);
+	const struct lsum_parts *z = a[0];
+	assert_int_equal(z->size, want.len);
+	char *got = xcalloc(z->size + 1, 1);
+	uint64_t at = 0, from = 0;
+	for (int k = 0; k < 3; k++) {   /* process 0's bytes around the holes */
+		memcpy(got + at, z->blob.s + from, z->holes[k].at - at);
+		from += z->holes[k].at - at;
+		at = z->holes[k].at + z->holes[k].size;
+	}
+	memcpy(got + at, z->blob.s + from, z->size - at);
+	for (int p = 0; p < P; p++)
+		for (int k = 0; k < 3; k++) {
+			const struct tc_cache_piece *x = &a[p]->pieces[k];
+			const struct tc_cache_hole *h = &z->holes[x->anchor - TC_ANCHOR_BLOB0];
+			assert_true(x->off + x->size <= h->size);
+			memcpy(got + h->at + x->off, x->p, x->size);
+		}
+	assert_memory_equal(got, want.s, want.len);
+	free(got);
+	sb_free(&want);
 }
 
 /* The steps over parts equal the serial ones: every array, doubles as bits. */
@@ -855,9 +892,13 @@ static void check_dist_partitions(struct tc_trace *t, const struct tc_steps_opts
 		tc_steps_route_bytes = P == 3 ? 200 : (size_t)32 << 20;   /* at P = 3 many rounds of routing */
 		dk_run(P, pd_proc, arg);
 		same_as_serial(s, a[0].steps, t->nranks, t->nmsgs);
+		struct lsum_parts *lp[DK_MAXP];
+		for (int p = 0; p < P; p++) lp[p] = &a[p].lsum;
+		same_lsum(s, lp, P);
 		for (int p = 0; p < P; p++) {
 			if (p) assert_null(a[p].steps);
 			tc_steps_free(a[p].steps);
+			lsum_parts_free(&a[p].lsum);
 		}
 		uint32_t i = 0, next = 0;
 		for (int p = 0; p < P; p++) {
@@ -875,6 +916,67 @@ static void check_dist_partitions(struct tc_trace *t, const struct tc_steps_opts
 	}
 	free(to_serial);
 	free(w);
+}
+
+/* The lateness summary over slices where a level-0 tile holds many leaves
+ * of ranks on different processes (2,100 ranks × 1,000 columns: two ranks
+ * per tile row), values tied and not, leaves without flags, columns
+ * skipped: hand-made steps with given metrics, each process given a slice
+ * of them. */
+struct wide_run { const struct tc_steps *s; struct lsum_parts lsum; };
+
+static void wide_proc(struct dk_proc *x)
+{
+	struct wide_run *a = x->arg;
+	const struct tc_steps *s = a->s;
+	uint32_t nr = s->t->nranks, lo = (uint32_t)((uint64_t)nr * x->p / x->P), hi = (uint32_t)((uint64_t)nr * (x->p + 1) / x->P);
+	struct tc_steps_slice sl = { .lo = lo, .hi = hi, .first = s->rank_first[lo] };
+	sl.ncevs = s->rank_first[hi] - s->rank_first[lo];
+	sl.cevs = s->cevs + sl.first;
+	sl.rfirst = xmalloc(((size_t)hi - lo + 1) * sizeof *sl.rfirst);
+	for (uint32_t r = lo; r <= hi; r++) sl.rfirst[r - lo] = s->rank_first[r] - s->rank_first[lo];
+	sl.late = xmalloc((2 * (size_t)sl.ncevs + 1) * sizeof *sl.late);
+	for (uint32_t i = 0; i < sl.ncevs; i++)
+		sl.late[2 * i] = s->given[sl.first + i].lateness, sl.late[2 * i + 1] = s->given[sl.first + i].lateness_agg;
+	struct tc_steps s0 = { .ncevs = s->ncevs, .max_step = s->max_step };
+	if (x->p == 0) sl.s0 = &s0;
+	lsum_pack_parts(&sl, &x->d, nr, true, &a->lsum);
+	free(sl.rfirst), free(sl.late);
+}
+
+static void test_lsum_wide(void **st)
+{
+	(void)st;
+	struct tc_trace t = { .nranks = 2100 };
+	struct tc_steps s = { .t = &t, .max_step = 998 };
+	uint64_t seed = 7;
+	s.rank_first = xcalloc((size_t)t.nranks + 1, sizeof *s.rank_first);
+	s.cevs = xcalloc((size_t)t.nranks * 500 + 1, sizeof *s.cevs);
+	s.given = xcalloc((size_t)t.nranks * 500 + 1, sizeof *s.given);
+	for (uint32_t r = 0; r < t.nranks; r++) {
+		uint32_t n = 0;
+		for (uint32_t k = 0; k <= 998; k += 2)
+			if (rnd(&seed) % 4) {   /* some steps skipped */
+				struct tc_cev *e = &s.cevs[s.ncevs + n];
+				struct tc_cev_given *g = &s.given[s.ncevs + n++];
+				e->rank = r, e->step = k;
+				e->flags = (uint32_t)(rnd(&seed) % 8) & (TC_CEV_SEND | TC_CEV_RECV | TC_CEV_COLL);
+				g->lateness = (double)(rnd(&seed) % 50) / 8;   /* ties */
+				g->lateness_agg = (double)(rnd(&seed) % 1000) * 1e-7;
+			}
+		s.ncevs += n;
+		s.rank_first[r + 1] = (uint32_t)s.ncevs;
+	}
+	for (int P = 1; P <= DK_MAXP; P++) {
+		struct wide_run a[DK_MAXP];
+		void *arg[DK_MAXP];
+		struct lsum_parts *lp[DK_MAXP];
+		for (int p = 0; p < P; p++) a[p] = (struct wide_run){ .s = &s }, arg[p] = &a[p], lp[p] = &a[p].lsum;
+		dk_run(P, wide_proc, arg);
+		same_lsum(&s, lp, P);
+		for (int p = 0; p < P; p++) lsum_parts_free(&a[p].lsum);
+	}
+	free(s.rank_first), free(s.cevs), free(s.given);
 }
 
 static void test_random(void **st)
@@ -1064,6 +1166,7 @@ int main(void)
 		cmocka_unit_test(test_leap_merge),
 		cmocka_unit_test(test_robust),
 		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_lsum_wide),
 		cmocka_unit_test(test_pingpong),
 		cmocka_unit_test(test_stencil),
 		cmocka_unit_test(test_all_traces),

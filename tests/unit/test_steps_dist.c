@@ -17,12 +17,16 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "analysis_span.h"
 #include "analysis_steps_dist.h"
+#include "../../src/cache/format.h"
 #include "cache.h"
 #include "distkit.h"
+#include "lsum_parts.h"
 
 static void same_span(const struct tc_span *a, const struct tc_span *b, uint32_t nranks)
 {
@@ -102,7 +106,73 @@ struct want {
 	uint64_t bound;
 	bool halves;             /* tc_steps_dist_pack, the part dropped, tc_steps_dist_gather */
 	struct tc_steps_dist g;
+	int fd;                  /* halves: the file every process writes its part and slices into */
 };
+
+/* The rest of the shared file, as tracecomb-mpi writes it (src/mpi/results.c):
+ * every process its slices of the steps' per-event arrays and of the
+ * lateness summary, process 0 the rest (the summary's blob with holes); or,
+ * from the skeleton, process 0 the whole steps and summary. */
+static void write_slices(struct dk_proc *x, struct tc_cache_wpart *c, struct tc_steps_slice *sl)
+{
+	struct tc_cache_piece pieces[8];
+	size_t np = tc_cache_steps_pieces(sl, pieces);
+	struct lsum_parts lp = { 0 };
+	struct strbuf whole = { 0 };
+	struct tc_cache_blob b = { .name = LSUM_CACHE_BLOB };
+	if (!sl->whole) {
+		lsum_pack_parts(sl, &x->d, x->t->nranks, true, &lp);
+		for (int k = 0; k < 3; k++) pieces[np++] = lp.pieces[k];
+		b.p = lp.blob.s, b.size = lp.size, b.holes = lp.holes, b.nholes = 3;
+	} else if (sl->s0) {
+		struct tc_lsum *sum = lsum_build(sl->s0, TC_M_LATENESS, true);
+		lsum_pack(sum, &whole);
+		lsum_free(sum);
+		b.p = whole.s, b.size = whole.len;
+	}
+	struct tc_cache_results res = { .steps = sl->s0, .blobs = &b, .nblobs = sl->s0 ? 1 : 0, .pieces = pieces,
+					.npieces = np };
+	char *err = NULL;
+	assert_true(tc_cache_write_end(c, &res, &err));
+	lsum_parts_free(&lp);
+	sb_free(&whole);
+}
+
+/* The serial file of the same steps and summary equals the one the
+ * processes wrote together but for the load times (CS_TRACE) and the
+ * checksums covering them. */
+static void same_written(const struct tc_trace *t, const struct tc_steps *st, int fd)
+{
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	struct tc_lsum *sum = lsum_build(st, TC_M_LATENESS, true);
+	struct strbuf blob = { 0 };
+	lsum_pack(sum, &blob);
+	lsum_free(sum);
+	struct tc_cache_blob b = { .name = LSUM_CACHE_BLOB, .p = blob.s, .size = blob.len };
+	struct tc_cache_results res = { .steps = st, .blobs = &b, .nblobs = 1 };
+	char *err = NULL;
+	assert_true(tc_cache_write(f, t, &res, "identity", &err));
+	struct stat sa, sc;
+	assert_int_equal(fstat(fileno(f), &sa), 0);
+	assert_int_equal(fstat(fd, &sc), 0);
+	assert_int_equal(sa.st_size, sc.st_size);
+	size_t n = (size_t)sa.st_size;
+	char *a = xmalloc(n + 1), *c = xmalloc(n + 1);
+	assert_int_equal(pread(fileno(f), a, n, 0), (ssize_t)n);
+	assert_int_equal(pread(fd, c, n, 0), (ssize_t)n);
+	struct tc_cache_header h;
+	memcpy(&h, a, sizeof h);
+	for (int sec = 0; sec < CS_COUNT; sec++) {
+		if (sec == CS_TRACE) continue;
+		assert_true(h.sec[sec].off + h.sec[sec].size <= n);
+		assert_memory_equal(a + h.sec[sec].off, c + h.sec[sec].off, h.sec[sec].size);
+	}
+	assert_true(h.sec[CS_STEPS].size > 0 && h.sec[CS_CEVS].size > 0 && h.sec[CS_BLOBS].size > 0);
+	free(a), free(c);
+	sb_free(&blob);
+	fclose(f);
+}
 
 static void dist_proc(struct dk_proc *x)
 {
@@ -114,9 +184,13 @@ static void dist_proc(struct dk_proc *x)
 	struct tc_steps *st;
 	if (w->halves) {   /* as tracecomb-mpi: the part's events dropped between the halves */
 		struct tc_skel *k = tc_steps_dist_pack(&x->part, &x->d, w->o, w->bound, &w->g);
+		struct tc_cache_wpart *c = tc_cache_write_begin(w->fd, &x->part, &x->d, "identity");
 		tc_part_drop_events(&x->part);
 		assert_null(x->t->ranks[x->part.lo].ops);
-		st = tc_steps_dist_gather(&x->part, &x->d, w->o, k, &w->g);
+		struct tc_steps_slice sl;
+		tc_steps_dist_gather(&x->part, &x->d, w->o, k, &w->g, &sl);
+		write_slices(x, c, &sl);
+		st = tc_steps_slice_whole(&sl, &x->d);
 	} else {
 		st = tc_steps_dist(&x->part, &x->d, w->o, w->bound, &w->g);
 	}
@@ -140,10 +214,15 @@ static void run(struct tc_trace *t, struct tc_span *span, struct tc_steps *steps
 		struct want w[DK_MAXP];
 		void *arg[DK_MAXP];
 		for (int p = 0; p < np; p++) {
-			w[p] = (struct want){ t, span, steps, o, bound, P > DK_MAXP, { 0 } };
+			w[p] = (struct want){ t, span, steps, o, bound, P > DK_MAXP, { 0 }, -1 };
 			arg[p] = &w[p];
 		}
+		FILE *f = tmpfile();
+		assert_non_null(f);
+		for (int p = 0; p < np; p++) w[p].fd = fileno(f);
 		dk_run(np, dist_proc, arg);
+		if (P > DK_MAXP && stored) same_written(t, steps, fileno(f));
+		fclose(f);
 		for (int p = 0; p < np; p++) {
 			assert_int_equal(w[p].g.stored, stored);
 			assert_int_equal(w[p].g.need, w[0].g.need);
