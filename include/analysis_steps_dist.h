@@ -21,14 +21,16 @@
 #define TC_SKEL_MSG_BYTES    128u   /* per message */
 #define TC_SKEL_MEMBER_BYTES  48u   /* per collective member (and instance) */
 
-/* The same for the steps over parts (steps_parts.c), where process 0 holds
- * no skeleton: every cev with its times (64 bytes, at most one per op) and
- * the partitions' records; each message's two ends (8 bytes) and their
- * gathers (32 bytes).  An owner holds its partitions' skeleton: a share of
- * the skeleton's bytes when partitions are many, all of it when one
- * partition is the whole trace (then no more than process 0 held before). */
-#define TC_PARTS_OP_BYTES     72u
-#define TC_PARTS_MSG_BYTES    40u
+/* The same for the steps over parts (steps_parts.c), where no process
+ * holds the steps of the whole trace: an owner holds its partitions' records
+ * as routed to it and rebuilt as a skeleton, per op and per message end
+ * (a send or a receive) among them (measured on halo-256-unique at P = 1
+ * and 2, docs/scale.md), and process 0 each partition's records (its
+ * place, graph edges and figures).  The need is known once the partitions
+ * and their owners are: the largest of the owners' and process 0's. */
+#define TC_PARTS_OP_BYTES     96u
+#define TC_PARTS_END_BYTES    48u
+#define TC_PARTS_PART_BYTES  160u
 
 /* The default bound on that memory (tracecomb-mpi --steps-bound). */
 #define TC_SKEL_BOUND_DEFAULT ((uint64_t)4 << 30)
@@ -158,7 +160,11 @@ struct tc_steps *tc_steps_parts(const struct tc_part *p, const struct tc_dist *d
  * every process): an owner's skeleton did not give the cevs it was sent
  * (never; then no steps, *sl empty). */
 struct tc_sparts;
-struct tc_sparts *tc_steps_parts_pack(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o);
+/* *need (on every process): the bytes the process that holds most would
+ * hold (TC_PARTS_*); over bound nothing is routed and NULL is returned (on
+ * every process). */
+struct tc_sparts *tc_steps_parts_pack(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
+				      uint64_t bound, uint64_t *need);
 bool tc_steps_parts_finish(struct tc_sparts *x, const struct tc_dist *d, const struct tc_steps_opts *o,
 			   struct tc_steps_slice *sl);
 void tc_sparts_free(struct tc_sparts *x);

@@ -211,16 +211,14 @@ struct tc_skel *tc_steps_dist_pack(const struct tc_part *p, const struct tc_dist
 	struct tc_skel *in = xcalloc(1, sizeof *in);
 	skel_counts(p, d, bound, g, in);
 	g->skeleton = o->leap_merge;
-	if (!g->skeleton) {   /* the steps over parts: process 0 holds the results, not the skeleton */
-		g->need = g->ops * TC_PARTS_OP_BYTES + g->msgs * TC_PARTS_MSG_BYTES +
-			  (g->members + g->colls) * TC_SKEL_MEMBER_BYTES;
-		g->stored = g->need <= bound;
-	}
 	g->calls_needed = o->caller_merge;
+	if (!g->skeleton && !g->calls_needed) {   /* the steps over parts: no skeleton; the need known with the partitions */
+		in->parts = tc_steps_parts_pack(p, d, o, bound, &g->need);
+		g->stored = in->parts != NULL;
+		return in;
+	}
 	g->stored = g->stored && !g->calls_needed;
-	if (g->stored && !o->leap_merge) {   /* the steps over parts: no skeleton */
-		in->parts = tc_steps_parts_pack(p, d, o);
-	} else if (g->stored) {
+	if (g->stored) {
 		pack_ops(p, in);
 		in->sends = pack_ids(p, false, &in->nsends);
 		in->recvs = pack_ids(p, true, &in->nrecvs);

@@ -702,7 +702,30 @@ void tc_sparts_free(struct tc_sparts *x)
 	free(x);
 }
 
-struct tc_sparts *tc_steps_parts_pack(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o)
+/* The most one process would hold of the steps (TC_PARTS_*): each owner
+ * its partitions' ops and message ends, process 0 the partitions' records;
+ * on every process. */
+static uint64_t parts_need(const struct home *h, const struct tc_dist *d)
+{
+	const struct tc_trace *t = h->p->t;
+	uint64_t *v = xcalloc(2 * (size_t)h->P + 1, sizeof *v);
+	for (uint32_t i = 0; i < h->c.n; i++) {
+		const struct tc_cev *e = &h->c.cev[i];
+		uint64_t *x = v + 2 * (size_t)owner_of(h, h->pid[i]);
+		for (uint32_t k = 0; k < e->nops; k++) {
+			const struct tc_op *op = &t->ranks[e->rank].ops[e->op + k];
+			x[0]++, x[1] += op->nsend + op->nrecv;
+		}
+	}
+	d->reduce(d->ctx, v, 2 * (size_t)h->P, TC_DIST_SUM);
+	uint64_t need = (uint64_t)h->np * TC_PARTS_PART_BYTES;
+	for (int q = 0; q < h->P; q++) need = TC_MAX(need, v[2 * q] * TC_PARTS_OP_BYTES + v[2 * q + 1] * TC_PARTS_END_BYTES);
+	free(v);
+	return need;
+}
+
+struct tc_sparts *tc_steps_parts_pack(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o,
+				      uint64_t bound, uint64_t *need)
 {
 	struct tc_sparts *x = xcalloc(1, sizeof *x);
 	struct home *h = &x->h;
@@ -712,6 +735,11 @@ struct tc_sparts *tc_steps_parts_pack(const struct tc_part *p, const struct tc_d
 	h->P = d->count;
 	h->cut = xcalloc((size_t)d->count + 1, sizeof *h->cut);
 	h->pid = tc_partition_dist(p, d, o, &h->c, &h->np, d->index == 0 ? &x->dag : NULL, h->cut);
+	*need = parts_need(h, d);
+	if (*need > bound) {
+		tc_sparts_free(x);
+		return NULL;
+	}
 	/* 2. the partitions to their owners, which build their skeleton */
 	route(h, d, &x->w);
 	free(h->pid);
@@ -834,6 +862,7 @@ bool tc_steps_parts_finish(struct tc_sparts *x, const struct tc_dist *d, const s
 struct tc_steps *tc_steps_parts(const struct tc_part *p, const struct tc_dist *d, const struct tc_steps_opts *o)
 {
 	struct tc_steps_slice sl;
-	tc_steps_parts_finish(tc_steps_parts_pack(p, d, o), d, o, &sl);
+	uint64_t need;
+	tc_steps_parts_finish(tc_steps_parts_pack(p, d, o, UINT64_MAX, &need), d, o, &sl);
 	return tc_steps_slice_whole(&sl, d);
 }

@@ -41,11 +41,12 @@ static void usage(FILE *f)
 		   "      --opt KEY=VALUE as `tracecomb prep`'s: the\n"
 		   "      cache matches the commands given the same options (but caller_merge=on: the\n"
 		   "      steps are then not stored; rc_* values: the root causes are not stored).\n"
-		   "      --steps-bound SIZE: the memory process 0 may take to assemble the logical\n"
-		   "      steps, which the processes compute together (with --opt leap_merge=on: to\n"
-		   "      gather the communication skeleton and compute them), and (apart) to gather the\n"
-		   "      root causes' values and waits (bytes, or with K, M, G; default 4G;\n"
-		   "      docs/scale.md); over it\n"
+		   "      --steps-bound SIZE: the memory one process may take for the logical steps,\n"
+		   "      which the processes compute together and keep in slices (the owner of most\n"
+		   "      partitions' events, or process 0 with the partitions' records; with --opt\n"
+		   "      leap_merge=on: process 0, to gather the communication skeleton and compute\n"
+		   "      them), and (apart) process 0 to gather the root causes' values and waits\n"
+		   "      (bytes, or with K, M, G; default 4G; docs/scale.md); over it\n"
 		   "      those are not stored (prep says so, the cache for the steps) and are computed\n"
 		   "      when the file is opened.\n"
 		   "      --dump DIR: each process's part as text, DIR/part-<i>.txt, and the replay's\n"
@@ -267,7 +268,7 @@ static void print_stats(struct tc_mpi *M, const struct tc_trace *t)
 		fmt_bytes(bound, sizeof bound, g->bound);
 		printf("steps %s (%s): %llu ops, %llu messages, %llu instances, %llu members: %s of --steps-bound %s\n",
 		       g->stored ? "stored" : "not stored",
-		       g->skeleton ? "the skeleton on process 0" : "over the parts, the results on process 0",
+		       g->skeleton ? "the skeleton on process 0" : "over the parts, kept in slices; the largest share",
 		       (unsigned long long)g->ops, (unsigned long long)g->msgs,
 		       (unsigned long long)g->colls, (unsigned long long)g->members, need, bound);
 	}

@@ -807,7 +807,10 @@ static void pd_proc(struct dk_proc *x)
 	a->n = c.n;
 	tc_pcevs_free(&c);
 	struct tc_steps_slice sl;
-	assert_true(tc_steps_parts_finish(tc_steps_parts_pack(&part, &x->d, a->o), &x->d, a->o, &sl));
+	uint64_t need;
+	struct tc_sparts *k = tc_steps_parts_pack(&part, &x->d, a->o, UINT64_MAX, &need);
+	assert_true(need >= (uint64_t)TC_PARTS_PART_BYTES * a->np);
+	assert_true(tc_steps_parts_finish(k, &x->d, a->o, &sl));
 	assert_false(sl.whole);
 	lsum_pack_parts(&sl, &x->d, a->t->nranks, true, &a->lsum);
 	a->steps = tc_steps_slice_whole(&sl, &x->d);
