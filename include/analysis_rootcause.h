@@ -88,7 +88,7 @@ struct tc_rc_ctx {
 	uint8_t size_bucket;  /* MPI: floor(log2(bytes + 1)) */
 	uint8_t quiet;        /* MPI: 1 when its own time stepped up for a period of the run (an
 	                         episode of background traffic longer than the rest): median and
-	                         MAD are those of the quiet time bins (rcexcess.c, context_quiet) */
+	                         MAD are those of the quiet time bins (rcstats.c, context_quiet) */
 	uint8_t typical;      /* it has a typical value: seen >= 3 times on >= 2 ranks (1), or a
 	                         compute context that is not, whose coarse context is (2: median
 	                         and MAD are the coarse context's), or else seen >= 3 times on one

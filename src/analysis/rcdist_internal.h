@@ -119,14 +119,11 @@ struct rc_dexcess {
 	uint32_t nctx;
 };
 void rc_dexcess_free(struct rc_dexcess *x);
-/* What process 0 holds to type the contexts and sweep the delay costs, in
- * bytes: a value put into the groups (a double, its time bin and about a
- * run of 16 bytes per two values; the values come 13 bytes packed, one
- * process's at a time, rcexcess_dist.c: at most all of them when one
- * process has them all), a wait gathered and
- * swept (struct dwait and the answer, the sweep's wref twice, wst, start and
- * activity). */
-#define RC_GATHER_PER_VALUE 32
+/* What process 0 holds to sweep the delay costs, in bytes per wait
+ * gathered and swept (struct dwait and the answer, the sweep's wref twice,
+ * wst, start and activity).  The contexts are typed by every process from
+ * its own ranks' values since session 20 (rcstats.c, oselect.c): nothing
+ * of them is gathered. */
 #define RC_GATHER_PER_WAIT 140
 /* The typical values and the excess over the parts (rcexcess_dist.c): on
  * process 0, NULL elsewhere; table (the contexts as rc_dkeys_finish leaves

@@ -77,85 +77,31 @@ static uint8_t *pick_values(const struct tc_part *p, const struct tc_span *sp, c
 	return v.a;
 }
 
-/* Process 0: the serial groups filled from every process's values, one
- * process's at a time in process order (rank order within each context),
- * then the contexts typed, the persistent runs and trends. */
-struct typing {
-	struct groups g;
-	uint32_t *last;              /* per context: the rank of its last value */
-	const uint32_t *per_rank;    /* every rank's count of values */
-	uint32_t r, j;               /* the next value's rank and its place among that rank's */
-};
-
-static void typing_begin(const struct tc_trace *t, struct tc_rootcause *L, const uint32_t *per_rank, struct typing *y)
+/* This process's groups: its kept values (packed, in activity order: rank
+ * order within each context), each context's room and runs counted first. */
+static void local_groups(const struct tc_trace *t, struct tc_rootcause *L, const uint32_t *per_rank, uint32_t lo,
+			 uint32_t nmine, const uint8_t *in, size_t n, struct groups *g)
 {
-	struct pick *pk;
-	rc_groups_begin(t, L, &y->g, &pk);
-	free(pk);
-	y->last = xmalloc(((size_t)L->nctx + 1) * sizeof *y->last);
-	for (uint32_t c = 0; c < L->nctx; c++) y->last[c] = TC_NONE;
-	y->per_rank = per_rank;
-	y->r = y->j = 0;
-}
-
-/* n more values (packed), the ranks following per_rank. */
-static void typing_add(struct typing *y, uint32_t nranks, const uint8_t *in, size_t n)
-{
-	for (size_t k = 0; k < n; k++, y->j++) {
-		while (y->r < nranks && y->j >= y->per_rank[y->r]) y->r++, y->j = 0;
-		if (y->r >= nranks) return;   /* never: the counts cover every value */
-		const uint8_t *x = in + k * XVAL_BYTES;
-		double val;
-		uint32_t c;
-		memcpy(&val, x, 8);
-		memcpy(&c, x + 8, 4);
-		rc_groups_add(&y->g, c, y->r, val, x[12], y->last[c] != y->r);
-		y->last[c] = y->r;
+	uint32_t nc = L->nctx;
+	uint32_t *room = xcalloc((size_t)nc + 1, sizeof *room), *runs = xcalloc((size_t)nc + 1, sizeof *runs);
+	uint32_t *last = xmalloc(((size_t)nc + 1) * sizeof *last);
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass) rc_groups_sized(t, L, g, room, runs);
+		for (uint32_t c = 0; c < nc; c++) last[c] = TC_NONE;
+		size_t k = 0;
+		for (uint32_t j = 0; j < nmine; j++)
+			for (uint32_t x = 0; x < per_rank[j] && k < n; x++, k++) {
+				const uint8_t *v = in + k * XVAL_BYTES;
+				double val;
+				uint32_t c;
+				memcpy(&val, v, 8);
+				memcpy(&c, v + 8, 4);
+				if (pass) rc_groups_add(g, c, lo + j, val, v[12], last[c] != lo + j);
+				else room[c]++, runs[c] += last[c] != lo + j;
+				last[c] = lo + j;
+			}
 	}
-}
-
-/* The statistics, the persistent runs and trends (*pers, *trend by rank). */
-static void typing_end(struct tc_rootcause *L, struct typing *y, const uint64_t *seen, struct pers **pers,
-		       size_t *npers, struct pers **trend, size_t *ntrend)
-{
-	free(y->last);
-	uint32_t *nranks = xmalloc(((size_t)L->nctx + 1) * sizeof *nranks);
-	for (uint32_t c = 0; c < L->nctx; c++) nranks[c] = (uint32_t)seen[c];
-	rc_groups_stats(L, &y->g, nranks);
-	*pers = rc_persistent_runs(L, &y->g, npers);
-	*trend = y->g.trend;
-	*ntrend = y->g.ntrend;
-	y->g.trend = NULL;
-	rc_groups_free(&y->g);
-	tc_rc_scratch(L, 0);
-}
-
-/* Every process's values into process 0's groups (y, process 0's): its
- * own, then in round q process q's alone, so that process 0 never holds
- * more than one process's values beside the groups (the values of every
- * process at once were its peak, docs/scale.md).  Collective. */
-static void values_to0(const struct tc_dist *d, uint32_t nranks, const uint8_t *v, size_t nv, struct typing *y)
-{
-	if (d->index == 0) typing_add(y, nranks, v, nv);
-	int *to = d->index ? xcalloc(nv + 1, sizeof *to) : NULL;   /* all to process 0 */
-	for (int q = 1; q < d->count; q++) {
-		size_t nin;
-		uint8_t *in = replay_send(d, v, to, d->index == q ? nv : 0, XVAL_BYTES, &nin);
-		if (d->index == 0) typing_add(y, nranks, in, nin);
-		free(in);
-	}
-	free(to);
-}
-
-/* Process 0's list (by rank) to each rank's process: this process's part. */
-static struct pers *to_owners(const struct tc_dist *d, const uint64_t *rank_first, const struct pers *v, size_t n,
-			      size_t *nin)
-{
-	int *to = xmalloc((n ? n : 1) * sizeof *to);
-	for (size_t k = 0; k < n; k++) to[k] = replay_owner(rank_first, d->count, v[k].rank);
-	struct pers *in = replay_send(d, v, to, n, sizeof *v, nin);
-	free(to);
-	return in;
+	free(room), free(runs), free(last);
 }
 
 /* Where a receive's transfer began (xpass.xfer): the latest send enter of
@@ -261,18 +207,18 @@ static struct tc_rcexcess *result_at0(struct tc_rootcause *L, struct xpass *x, c
 	return X;
 }
 
-/* What process 0 would hold for the values (nv of this process) and the
- * waits of every process (docs/scale.md, the bound): on every process. */
-static uint64_t gather_need(const struct tc_dist *d, const struct rc_dacts *a, size_t nv)
+/* What process 0 would hold for the waits of every process (the delay
+ * costs' sweep, rcdelay_dist.c; docs/scale.md, the bound): on every process. */
+static uint64_t gather_need(const struct tc_dist *d, const struct rc_dacts *a)
 {
-	uint64_t v[2] = { nv, 0 };
+	uint64_t v = 0;
 	for (uint32_t q = 0; q < a->hi - a->lo; q++)
 		for (uint32_t i = a->first[q]; i < a->first[q + 1]; i++) {
 			uint64_t s = dact_start(a, q, i);
-			v[1] += dact_ready(a, i, s) > s;
+			v += dact_ready(a, i, s) > s;
 		}
-	d->reduce(d->ctx, v, 2, TC_DIST_SUM);
-	return v[0] * RC_GATHER_PER_VALUE + v[1] * RC_GATHER_PER_WAIT;
+	d->reduce(d->ctx, &v, 1, TC_DIST_SUM);
+	return v * RC_GATHER_PER_WAIT;
 }
 
 struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
@@ -280,51 +226,40 @@ struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist
 				   uint32_t nctx, const double *scale_bin, uint64_t bound, uint64_t *need,
 				   struct rc_dexcess *out)
 {
-	/* L: the root causes as this process holds them (the contexts; its
-	 * ranks' activities are in a); table is typed in place at process 0 */
+	/* L: the root causes as this process holds them (the contexts, typed
+	 * alike on every process; its ranks' activities are in a) */
 	const struct tc_trace *t = p->t;
-	struct tc_rootcause L = { .nranks = t->nranks, .t0 = sp->t0, .t1 = sp->t1, .nctx = nctx, .ctx = table };
+	struct tc_rootcause L = { .nranks = t->nranks, .t0 = sp->t0, .t1 = sp->t1, .nctx = nctx };
+	L.ctx = xmalloc(((size_t)nctx + 1) * sizeof *L.ctx);   /* typed here (the result takes it) */
+	memcpy(L.ctx, table, (size_t)nctx * sizeof *L.ctx);
 	tc_rc_default_opts(&L.opts);
 	uint8_t *p2p = xmalloc((size_t)nctx + 1);
 	for (uint32_t c = 0; c < nctx; c++) p2p[c] = rc_p2p_class(t, &table[c]);
-	/* the values to process 0, typed there */
+	/* the values kept here */
 	uint64_t *seen = xcalloc((size_t)nctx + 1, sizeof *seen);
-	size_t nv, nrk;
+	size_t nv;
 	uint32_t *per_rank;
 	uint8_t *v = pick_values(p, sp, a, &L, p2p, &nv, &per_rank, seen);
 	*out = (struct rc_dexcess){ 0 };
-	if ((*need = gather_need(d, a, nv)) > bound) {   /* every process decides alike */
-		free(v), free(per_rank), free(seen), free(p2p);
+	if ((*need = gather_need(d, a)) > bound) {   /* every process decides alike */
+		free(v), free(per_rank), free(seen), free(p2p), free(L.ctx);
 		return NULL;
 	}
 	d->reduce(d->ctx, seen, nctx, TC_DIST_SUM);
-	uint32_t *rkin = replay_gather0(d, per_rank, a->hi - a->lo, sizeof *per_rank, &nrk);
-	free(per_rank);
-	struct typing y = { 0 };
-	if (d->index == 0) typing_begin(t, &L, rkin, &y);
-	values_to0(d, (uint32_t)TC_MIN(nrk, (size_t)t->nranks), v, nv, &y);   /* nrk: every rank, on process 0 */
-	free(v);
-	struct pers *pers = NULL, *trend = NULL;
-	size_t npers = 0, ntrend = 0;
-	double floor[2] = { 0, 0 };
-	if (d->index == 0) {
-		typing_end(&L, &y, seen, &pers, &npers, &trend, &ntrend);
-		floor[0] = L.noise_floor, floor[1] = L.compute_spread;
-	}
-	free(rkin), free(seen);
-	size_t ntab, nf;
-	struct tc_rc_ctx *typed = replay_bcast0(d, L.ctx, d->index == 0 ? nctx : 0, sizeof *L.ctx, &ntab);
-	double *fl = replay_bcast0(d, floor, d->index == 0 ? 2 : 0, sizeof *floor, &nf);
-	L.ctx = typed;
-	L.noise_floor = fl[0], L.compute_spread = fl[1];
-	free(fl);
-	/* each rank's persistent runs and trends at its process; the pass */
-	uint64_t *rank_first = replay_firsts(d, p->lo, t->nranks);
+	/* typed by every process alike from its own ranks' values (rcstats.c) */
+	struct groups g;
+	local_groups(t, &L, per_rank, a->lo, a->hi - a->lo, v, nv, &g);
+	free(v), free(per_rank);
+	uint32_t *nranks = xmalloc(((size_t)nctx + 1) * sizeof *nranks);
+	for (uint32_t c = 0; c < nctx; c++) nranks[c] = (uint32_t)seen[c];
+	free(seen);
+	rc_groups_stats(&L, &g, nranks, d);
 	struct xsrc src = { p, a, m };
-	struct xpass x = { .xfer = dist_transfer_start, .xfer_ctx = &src };
-	x.pers = to_owners(d, rank_first, pers, npers, &x.npers);
-	x.trend = to_owners(d, rank_first, trend, ntrend, &x.ntrend);
-	free(pers), free(trend), free(rank_first);
+	struct xpass x = { .xfer = dist_transfer_start, .xfer_ctx = &src, .trend = g.trend, .ntrend = g.ntrend };
+	x.pers = rc_persistent_runs(&L, &g, &x.npers, d);
+	g.trend = NULL;
+	rc_groups_free(&g);   /* nranks with it */
+	tc_rc_scratch(&L, 0);
 	x.excess = xcalloc(a->n + 1, sizeof *x.excess);
 	x.outlier = xcalloc(a->n + 1, 1);
 	rc_xpass_begin(t, &L, p2p, rc_compute_scale(t, scale_bin), &x);

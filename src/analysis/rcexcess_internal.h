@@ -117,6 +117,10 @@ static inline double rc_act_value(const struct tc_trace *t, uint64_t t0, uint64_
 /* The groups' arrays, sized from the contexts' counts (n, nranks of the
  * activity pass) and their samples; *pk: each context's pick (caller frees). */
 void rc_groups_begin(const struct tc_trace *t, struct tc_rootcause *rc, struct groups *g, struct pick **pk);
+/* The same sized for room[c] values and runs[c] runs of each context (the
+ * replay over parts: the values of a process's ranks). */
+void rc_groups_sized(const struct tc_trace *t, struct tc_rootcause *rc, struct groups *g, const uint32_t *room,
+		     const uint32_t *runs);
 /* A kept value of rank r in context c (ranks in order); first: the rank's
  * first there (a new run). */
 static inline void rc_groups_add(struct groups *g, uint32_t c, uint32_t r, double val, uint8_t vbin, bool first)
@@ -127,10 +131,15 @@ static inline void rc_groups_add(struct groups *g, uint32_t c, uint32_t r, doubl
 }
 /* The statistics of every context once its values are in (nranks: the
  * distinct ranks each context's picks saw; kept): medians, MADs, runs'
- * medians, quiet periods, trends, back-offs, the noise floor, thresholds. */
-void rc_groups_stats(struct tc_rootcause *rc, struct groups *g, uint32_t *nranks);
-/* The runs with persistent excess, by rank (caller frees). */
-struct pers *rc_persistent_runs(struct tc_rootcause *rc, const struct groups *g, size_t *n);
+ * medians, quiet periods, trends, back-offs, the noise floor, thresholds
+ * (rcstats.c).  d NULL: g holds every value; else g holds this process's
+ * ranks' values, the others' theirs, and every process gets the same typed
+ * contexts (collective); the trends are the ranks' here. */
+struct tc_dist;
+void rc_groups_stats(struct tc_rootcause *rc, struct groups *g, uint32_t *nranks, const struct tc_dist *d);
+/* The runs with persistent excess of the ranks whose values g holds, by rank
+ * (caller frees; collective with d, as rc_groups_stats). */
+struct pers *rc_persistent_runs(struct tc_rootcause *rc, const struct groups *g, size_t *n, const struct tc_dist *d);
 void rc_groups_free(struct groups *g);
 
 /* --- the excess pass ------------------------------------------------------------ */

@@ -7,6 +7,7 @@
  * without a send, late senders and receivers, sub-communicator, COMM_SELF,
  * rooted, scan and all-to-all collectives; and the report's JSON of both
  * sections is the same text.  Also the helpers: owners and the fold. */
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "../../src/analysis/oselect.h"
 #include "../../src/analysis/replay_internal.h"
 #include "distkit.h"
 #include "testkit.h"
@@ -342,6 +344,83 @@ static void test_fold(void **st)
 	}
 }
 
+/* Order statistics over the processes' parts (oselect.h) are the very
+ * doubles tc_median and tc_kth give over every value: 5,000 sets (so more
+ * than one round of 4096 targets) of random sizes (empty, one value, even
+ * and odd counts), values with ties, zeros, tiny and huge ones, split over
+ * the processes unevenly (a process may have none of a set). */
+#define OS_SETS 5000
+struct os_run { double *v; uint32_t *first; uint8_t *who; uint64_t *kth; double out[OS_SETS]; uint64_t n[OS_SETS]; };
+
+struct os_fill { const struct os_run *a; int p; };
+
+static size_t os_fill(void *arg, size_t q, double *buf)
+{
+	const struct os_fill *f = arg;
+	size_t m = 0;
+	for (uint32_t i = f->a->first[q]; i < f->a->first[q + 1]; i++)
+		if (f->a->who[i] == f->p) buf[m++] = f->a->v[i];
+	return m;
+}
+
+struct os_proc { struct os_run *a; double out[OS_SETS]; uint64_t n[OS_SETS]; };
+
+static void os_procfn(struct dk_proc *x)
+{
+	struct os_proc *o = x->arg;
+	struct os_fill f = { o->a, x->p };
+	double *buf = xmalloc(64 * sizeof *buf);
+	osel_batch(&x->d, OS_SETS, os_fill, &f, buf, o->a->kth, o->out, o->n);
+	free(buf);
+}
+
+static void test_oselect(void **st)
+{
+	(void)st;
+	uint64_t seed = 0x2545f4914f6cdd1dULL;
+	struct os_run a = { 0 };
+	a.first = xcalloc(OS_SETS + 1, sizeof *a.first);
+	a.kth = xmalloc(OS_SETS * sizeof *a.kth);
+	a.v = xmalloc(OS_SETS * 64 * sizeof *a.v);
+	a.who = xmalloc(OS_SETS * 64);
+	uint8_t *who = xmalloc(OS_SETS * 64);
+	static const double odd[] = { 0, 5e-324, 1e-9, 1, 1.5, 2.5e-6, 1e300 };
+	for (uint32_t q = 0, n = 0; q < OS_SETS; q++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		uint32_t m = (uint32_t)(seed >> 33) % 41;
+		for (uint32_t k = 0; k < m; k++, n++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			uint64_t r = seed >> 20;
+			a.v[n] = r % 5 == 0 ? odd[r % 7] : (double)(r % 1000) / 64;   /* ties */
+			who[n] = (uint8_t)((r >> 8) % 7);                              /* uneven shares */
+		}
+		a.first[q + 1] = n;
+		a.kth[q] = q % 3 ? OSEL_MEDIAN : (seed >> 40) % 45;                 /* past the end too */
+	}
+	/* the serial answers: every value here */
+	double want[OS_SETS], *buf = xmalloc(64 * sizeof *buf);
+	for (uint32_t q = 0; q < OS_SETS; q++) {
+		uint32_t m = a.first[q + 1] - a.first[q];
+		memcpy(buf, a.v + a.first[q], m * sizeof *buf);
+		want[q] = a.kth[q] == OSEL_MEDIAN ? tc_median(buf, m) : tc_kth(buf, m, a.kth[q]);
+	}
+	free(buf);
+	for (int P = 1; P <= DK_MAXP; P++) {
+		static struct os_proc o[DK_MAXP];
+		void *arg[DK_MAXP];
+		for (uint32_t i = 0; i < a.first[OS_SETS]; i++) a.who[i] = (uint8_t)(who[i] % P);
+		for (int p = 0; p < P; p++) o[p].a = &a, arg[p] = &o[p];
+		dk_run(P, os_procfn, arg);
+		for (int p = 0; p < P; p++)
+			for (uint32_t q = 0; q < OS_SETS; q++) {
+				assert_int_equal(o[p].n[q], a.first[q + 1] - a.first[q]);
+				if (isnan(want[q])) assert_true(isnan(o[p].out[q]));
+				else assert_memory_equal(&o[p].out[q], &want[q], sizeof want[q]);
+			}
+	}
+	free(a.first), free(a.kth), free(a.v), free(a.who), free(who);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_rc_held_sends),
 		cmocka_unit_test(test_owner),
 		cmocka_unit_test(test_fold),
+		cmocka_unit_test(test_oselect),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
