@@ -119,12 +119,15 @@ struct rc_dexcess {
 	uint32_t nctx;
 };
 void rc_dexcess_free(struct rc_dexcess *x);
-/* What process 0 holds to sweep the delay costs, in bytes per wait
+/* What process 0 holds to sweep the delay costs, in bytes: per wait
  * gathered and swept (struct dwait and the answer, the sweep's wref twice,
- * wst, start and activity).  The contexts are typed by every process from
- * its own ranks' values since session 20 (rcstats.c, oselect.c): nothing
- * of them is gathered. */
+ * wst, start and activity), per activity with excess (struct dex gathered;
+ * the sweep's activity, excess, prefix sum, difference arrays and delay;
+ * the results' copy for the cache).  The contexts are typed by every
+ * process from its own ranks' values since session 20 (rcstats.c,
+ * oselect.c): nothing of them is gathered. */
 #define RC_GATHER_PER_WAIT 140
+#define RC_GATHER_PER_EXCESS 64
 /* The typical values and the excess over the parts (rcexcess_dist.c): on
  * process 0, NULL elsewhere; table (the contexts as rc_dkeys_finish leaves
  * them, not changed) and scale_bin on every process; the process's excess
