@@ -56,32 +56,6 @@ static void sort_waits(struct wref *w, size_t n, struct wref *tmp)
 	if (b != w) memcpy(w, b, n * sizeof *w);
 }
 
-/* Per rank, sparse: the waits (activity indices, in order) and the
- * activities with excess with the running sum of the excess (in order; the
- * sum over the zeros between them is the same), so that the prefix sum at any
- * activity and the last wait at or before it are binary searches over short
- * lists instead of arrays over all activities. */
-struct dc {
-	uint32_t nranks;
-	const uint32_t *act_first;  /* nranks + 1: each rank's activities (one numbering for all ranks) */
-	const uint64_t *rank_t0;    /* nranks: each rank's first activity's start */
-	/* where a wait's partner was at its ready: the partner's activity just
-	 * before it (TC_NONE: none), asked only when needed (partner_act) */
-	uint32_t (*jof)(void *ctx, uint32_t partner, uint64_t ready);
-	void *jctx;
-	uint32_t *wfirst;   /* nranks + 1 offsets into wact */
-	uint32_t *wact;     /* the waits' activity indices, rank by rank, in order */
-	uint64_t *wstart;   /* the waits' activities' starts (ticks), likewise */
-	struct wst *ws;     /* per wait (index into wact) */
-	uint32_t *xfirst;   /* nranks + 1 offsets into xact / xpre */
-	uint32_t *xact;     /* activities with excess, rank by rank, in order */
-	double *xpre;       /* their rank's excess summed up to them, inclusive */
-	double *coef;       /* difference array over xact: cost per second of excess, from this one on */
-	int32_t *open;      /* difference array over xact: the ranges covering it (0: its cost is 0,
-	                       exactly, not the rounding left of ranges added and taken away) */
-	double lost;        /* cost neither explained nor passed on */
-};
-
 /* The first activity in [i, hi) with a wait record, hi when none. */
 static uint32_t next_with_wait(const struct tc_rootcause *rc, uint32_t i, uint32_t hi)
 {
@@ -107,7 +81,7 @@ static uint32_t last_at_or_before(const uint32_t *v, uint32_t lo, uint32_t hi, u
 
 /* The last of p's activities with excess at or before activity i (TC_NONE:
  * none), an index into xact. */
-static uint32_t excess_at(const struct dc *d, uint32_t p, uint32_t i)
+static uint32_t excess_at(const struct rc_dc *d, uint32_t p, uint32_t i)
 {
 	return last_at_or_before(d->xact, d->xfirst[p], d->xfirst[p + 1], i);
 }
@@ -115,7 +89,7 @@ static uint32_t excess_at(const struct dc *d, uint32_t p, uint32_t i)
 /* One pass: the waits (per rank, in order), their starts and waiting times;
  * where each one's partner was when it became ready is looked up later, and
  * only when needed (partner_act). */
-static void collect_waits(const struct tc_trace *t, const struct tc_rootcause *rc, struct dc *d, struct wref *w,
+static void collect_waits(const struct tc_trace *t, const struct tc_rootcause *rc, struct rc_dc *d, struct wref *w,
 			  struct wst *ws, uint32_t *wa, size_t *nw)
 {
 	uint32_t N = rc->nranks;
@@ -144,7 +118,7 @@ static void collect_waits(const struct tc_trace *t, const struct tc_rootcause *r
 /* The partner's activity just before the wait's ready (w->j, looked up once:
  * only the waits whose partner has excess, or all when thin contexts need it,
  * pay for the search through the partner's activities). */
-static uint32_t partner_act(struct dc *d, struct wref *w)
+static uint32_t partner_act(struct rc_dc *d, struct wref *w)
 {
 	if (w->j == J_LATER) w->j = d->jof(d->jctx, w->partner, w->ready);
 	return w->j;
@@ -153,7 +127,7 @@ static uint32_t partner_act(struct dc *d, struct wref *w)
 /* p's last wait (index into wact) whose activity starts before t, TC_NONE:
  * none; its activity is then at or before p's activity just before t, and
  * every later wait's is after it (activities are in time order). */
-static uint32_t wait_before(const struct dc *d, uint32_t p, uint64_t t)
+static uint32_t wait_before(const struct rc_dc *d, uint32_t p, uint64_t t)
 {
 	uint32_t a = d->wfirst[p], b = d->wfirst[p + 1];  /* first with start >= t */
 	while (a < b) {
@@ -166,7 +140,7 @@ static uint32_t wait_before(const struct dc *d, uint32_t p, uint64_t t)
 
 /* The activities with excess xa[0..n) (in order; xval: each one's excess),
  * their running sums per rank and the difference arrays (xa is d's now). */
-static void prepare(struct dc *d, uint32_t *xa, const float *xval, size_t n)
+void rc_dc_prepare(struct rc_dc *d, uint32_t *xa, const float *xval, size_t n)
 {
 	uint32_t N = d->nranks;
 	double *xp = xmalloc((n ? n : 1) * sizeof *xp);
@@ -186,17 +160,19 @@ static void prepare(struct dc *d, uint32_t *xa, const float *xval, size_t n)
 	d->open = xcalloc(n + 1, sizeof *d->open);
 }
 
-/* Hands cost C of wait w of `wait` seconds to its partner p's interval up to
- * p's activity j just before the wait's ready (none: p had not started);
- * returns the wait (index into wact) its remainder propagates into (TC_NONE:
- * unattributed) and the remainder in *rest.  j itself is only looked up when
- * p has activities with excess: else E = 0, and p's last wait before j is its
+/* What handing a wait's cost to its partner p's interval depends on but the
+ * cost itself (rc_dc_plan): the interval is p's activities up to p's
+ * activity j just before the wait's ready (none: p had not started) back to
+ * p's last wait before it (tw, the wait the remainder propagates into;
+ * TC_NONE: unattributed).  j itself is only looked up when p has
+ * activities with excess: else E = 0, and p's last wait before j is its
  * last wait starting before ready. */
-static uint32_t assign(struct dc *d, struct wref *w, double C, double wait, double *rest)
+void rc_dc_plan(struct rc_dc *d, struct wref *w, double wait, struct rc_dplan *pl)
 {
 	uint32_t p = w->partner;
-	*rest = C;
-	if (w->j == TC_NONE || d->act_first[p] == d->act_first[p + 1] || d->rank_t0[p] >= w->ready) return TC_NONE;
+	*pl = (struct rc_dplan){ .tw = TC_NONE, .from = TC_NONE, .zend = TC_NONE, .early = true };
+	if (w->j == TC_NONE || d->act_first[p] == d->act_first[p + 1] || d->rank_t0[p] >= w->ready) return;
+	pl->early = false;
 	uint32_t first = d->act_first[p];
 	uint32_t tw = wait_before(d, p, w->ready);
 	uint32_t target = tw == TC_NONE ? TC_NONE : d->wact[tw];
@@ -211,21 +187,39 @@ static uint32_t assign(struct dc *d, struct wref *w, double C, double wait, doub
 	}
 	double f = wait > 0 && E > 0 ? TC_MIN(1.0, E / wait) : 0;
 	if (f > 0) {  /* E > 0: z is one */
-		uint32_t from = a == TC_NONE ? d->xfirst[p] : a + 1;
-		d->coef[from] += C * f / E;
-		d->open[from]++;
-		if (z + 1 < d->xfirst[p + 1]) {  /* the sums start again at each rank */
-			d->coef[z + 1] -= C * f / E;
-			d->open[z + 1]--;
-		}
+		pl->from = a == TC_NONE ? d->xfirst[p] : a + 1;
+		if (z + 1 < d->xfirst[p + 1]) pl->zend = z + 1;   /* the sums start again at each rank */
 	}
 	/* p's own last wait explains at most its length of p's lateness: a 3 ms
 	 * wait cannot pass on an 80 ms delay (the rest is unattributed) */
 	double fw = 0;
 	if (target != TC_NONE && wait > 0) fw = TC_MIN(1 - f, d->ws[tw].sec / wait);
-	*rest = C * fw;
-	d->lost += C * (1 - f - fw);
-	return tw;
+	pl->tw = tw, pl->f = f, pl->fw = fw, pl->E = E;
+}
+
+/* Hands cost C of wait w of `wait` seconds to its partner p's interval
+ * (rc_dc_plan): the excess in it, E, explains f = min(1, E / wait) of the
+ * cost, split over its activities in proportion to their excess (a range
+ * addition over the difference arrays); the rest propagates into p's last
+ * wait as far as that wait's length explains it.  Returns that wait (index
+ * into wact; TC_NONE: unattributed) and the remainder in *rest. */
+static uint32_t assign(struct rc_dc *d, struct wref *w, double C, double wait, double *rest)
+{
+	struct rc_dplan pl;
+	rc_dc_plan(d, w, wait, &pl);
+	struct rc_dcost v = rc_dc_cost(&pl, C);
+	*rest = v.rest;
+	if (pl.early) return TC_NONE;
+	if (pl.from != TC_NONE) {
+		d->coef[pl.from] += v.per;
+		d->open[pl.from]++;
+		if (pl.zend != TC_NONE) {
+			d->coef[pl.zend] -= v.per;
+			d->open[pl.zend]--;
+		}
+	}
+	d->lost += v.lost;
+	return pl.tw;
 }
 
 /* A context with no typical value (rootcause.c: seen fewer than 3 times, and
@@ -239,7 +233,7 @@ static uint32_t assign(struct dc *d, struct wref *w, double C, double wait, doub
  * much longer than its victim before the synchronisation).  Marked outlier 3. */
 static struct rc_thin_act rc_thin_serial(void *ctx, uint32_t p, uint32_t i);
 
-static bool thin_context_delays(const struct tc_trace *t, struct tc_rootcause *rc, struct dc *d, struct wref *w,
+static bool thin_context_delays(const struct tc_trace *t, struct tc_rootcause *rc, struct rc_dc *d, struct wref *w,
 				size_t nw)
 {
 	bool any = false, changed = false;  /* no thin compute context: nothing to do (the usual case on big traces) */
@@ -291,11 +285,26 @@ static struct rc_thin_act rc_thin_serial(void *ctx, uint32_t p, uint32_t i)
 				     rc->ctx[x.ctx].typical };
 }
 
+void rc_dc_finish(const struct rc_dc *d, const float *xval, float *ex_delay, double *delay_cost)
+{
+	for (uint32_t r = 0; r < d->nranks; r++) {
+		double c = 0;
+		int32_t open = 0;
+		for (uint32_t x = d->xfirst[r]; x < d->xfirst[r + 1]; x++) {
+			c += d->coef[x];
+			open += d->open[x];
+			if (!open) c = 0;
+			ex_delay[x] = (float)(c * xval[x]);
+			delay_cost[r] += ex_delay[x];
+		}
+	}
+}
+
 void rc_delay_sweep(struct rc_dsweep *in, double *unattributed)
 {
-	struct dc d = { .nranks = in->nranks, .act_first = in->act_first, .rank_t0 = in->rank_t0, .jof = in->jof,
+	struct rc_dc d = { .nranks = in->nranks, .act_first = in->act_first, .rank_t0 = in->rank_t0, .jof = in->jof,
 			.jctx = in->jctx, .wfirst = in->wfirst, .wact = in->wact, .wstart = in->wstart, .ws = in->ws };
-	prepare(&d, in->xact, in->xval, in->nx);
+	rc_dc_prepare(&d, in->xact, in->xval, in->nx);
 	sort_waits(in->w, in->nw, in->tmp);
 	for (size_t k = 0; k < in->nw; k++) {
 		const struct wst *me = &d.ws[in->w[k].k];
@@ -305,19 +314,8 @@ void rc_delay_sweep(struct rc_dsweep *in, double *unattributed)
 		if (to != TC_NONE && d.ws[to].ready < in->w[k].ready) d.ws[to].prop += rest;
 		else *unattributed += rest;
 	}
-	/* the cost of the activities with excess (the others' is 0) */
 	in->ex_delay = xmalloc((in->nx ? in->nx : 1) * sizeof *in->ex_delay);
-	for (uint32_t r = 0; r < in->nranks; r++) {
-		double c = 0;
-		int32_t open = 0;
-		for (uint32_t x = d.xfirst[r]; x < d.xfirst[r + 1]; x++) {
-			c += d.coef[x];
-			open += d.open[x];
-			if (!open) c = 0;
-			in->ex_delay[x] = (float)(c * in->xval[x]);
-			in->delay_cost[r] += in->ex_delay[x];
-		}
-	}
+	rc_dc_finish(&d, in->xval, in->ex_delay, in->delay_cost);
 	*unattributed += d.lost;
 	free(d.xfirst); free(d.xpre); free(d.coef); free(d.open);
 }
@@ -338,7 +336,7 @@ void tc_rc_delay_costs(const struct tc_trace *t, struct tc_rootcause *rc)
 	rc->delay_cost = xcalloc(N ? N : 1, sizeof(double));
 	struct jser js = { rc, xmalloc(((size_t)N + 1) * sizeof *js.hint) };
 	for (uint32_t r = 0; r <= N; r++) js.hint[r] = TC_NONE;
-	struct dc d = { .nranks = N, .act_first = rc->act_first, .rank_t0 = rc->rank_t0, .jof = jof_serial, .jctx = &js };
+	struct rc_dc d = { .nranks = N, .act_first = rc->act_first, .rank_t0 = rc->rank_t0, .jof = jof_serial, .jctx = &js };
 	struct wref *w;
 	size_t nw;
 	/* at most one per wait record, and the sort's second buffer, carved from
