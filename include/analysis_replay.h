@@ -109,8 +109,8 @@ void tc_rcexcess_free(struct tc_rcexcess *x);
  * digest of each one's place, excess, kind of excess and delay cost) and its
  * delay cost; the waiting no excess explains.  Replayed (docs/scale.md,
  * "Delay costs"): the thin-context delays at the partners' processes, the
- * sweep over the waits at process 0 over the waits and the activities with
- * excess only. */
+ * sweep by a backward replay (each wait's cost handed on at its partner's
+ * process once every later wait passing into it is handled). */
 struct tc_rc_drank { double delay_cost; uint64_t nexcess, digest; };
 struct tc_rcdelay {
 	uint32_t nranks;

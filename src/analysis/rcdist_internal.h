@@ -119,14 +119,12 @@ struct rc_dexcess {
 	uint32_t nctx;
 };
 void rc_dexcess_free(struct rc_dexcess *x);
-/* What process 0 holds to sweep the delay costs, in bytes: per wait
- * gathered and swept (struct dwait and the answer, the sweep's wref twice,
- * wst, start and activity), per activity with excess (struct dex gathered;
- * the sweep's activity, excess, prefix sum, difference arrays and delay;
- * the results' copy for the cache).  The contexts are typed by every
- * process from its own ranks' values since session 20 (rcstats.c,
- * oselect.c): nothing of them is gathered. */
-#define RC_GATHER_PER_WAIT 140
+/* What process 0 holds of the root causes, in bytes per activity with
+ * excess (struct dex gathered, the result's arrays and their copy in the
+ * results for the cache).  Since session 20 the contexts are typed by every
+ * process from its own ranks' values (rcstats.c, oselect.c) and the delay
+ * costs swept by a backward replay (rcdelay_dist.c): no value and no wait is
+ * gathered. */
 #define RC_GATHER_PER_EXCESS 64
 /* The typical values and the excess over the parts (rcexcess_dist.c): on
  * process 0, NULL elsewhere; table (the contexts as rc_dkeys_finish leaves

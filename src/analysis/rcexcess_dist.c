@@ -207,22 +207,22 @@ static struct tc_rcexcess *result_at0(struct tc_rootcause *L, struct xpass *x, c
 	return X;
 }
 
-/* What process 0 would hold for the delay costs' sweep (rcdelay_dist.c;
- * docs/scale.md, the bound): every wait, and every activity with excess
- * (nex here after the excess pass; the thin-context delays may give one
- * more per wait when some compute context has no typical value, thin).
- * On every process. */
+/* What process 0 would hold of the root causes (rcdelay_dist.c;
+ * docs/scale.md, the bound): every activity with excess, for the cache (nex
+ * here after the excess pass; the thin-context delays may give one more per
+ * wait when some compute context has no typical value, thin).  On every
+ * process. */
 static uint64_t gather_need(const struct tc_dist *d, const struct rc_dacts *a, uint64_t nex, bool thin)
 {
-	uint64_t v[2] = { 0, nex };
-	for (uint32_t q = 0; q < a->hi - a->lo; q++)
-		for (uint32_t i = a->first[q]; i < a->first[q + 1]; i++) {
-			uint64_t s = dact_start(a, q, i);
-			v[0] += dact_ready(a, i, s) > s;
-		}
-	if (thin) v[1] += v[0];
-	d->reduce(d->ctx, v, 2, TC_DIST_SUM);
-	return v[0] * RC_GATHER_PER_WAIT + v[1] * RC_GATHER_PER_EXCESS;
+	uint64_t v = nex;
+	if (thin)
+		for (uint32_t q = 0; q < a->hi - a->lo; q++)
+			for (uint32_t i = a->first[q]; i < a->first[q + 1]; i++) {
+				uint64_t s = dact_start(a, q, i);
+				v += dact_ready(a, i, s) > s;
+			}
+	d->reduce(d->ctx, &v, 1, TC_DIST_SUM);
+	return v * RC_GATHER_PER_EXCESS;
 }
 
 struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,

@@ -86,7 +86,7 @@ static void store_replay(struct tc_mpi *M, struct tc_mpi_results *R, uint64_t rc
 		char need[32], bound[32];
 		fmt_bytes(need, sizeof need, R->rep.rc_need);
 		fmt_bytes(bound, sizeof bound, rc_bound);
-		R->rc_note = xasprintf("the root causes not stored by tracecomb-mpi: the delay costs' sweep needs %s on "
+		R->rc_note = xasprintf("the root causes not stored by tracecomb-mpi: their activities with excess need %s on "
 				       "one process, over --steps-bound %s", need, bound);
 	}
 	R->res.ws = R->rep.waitstates;
