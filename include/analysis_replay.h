@@ -138,9 +138,15 @@ struct tc_replay {
 	struct tc_cpath *cpath;
 	/* the root causes as a cache stores them (process 0's; tc_replay_for_cache
 	 * when asked for, tc_replay_run), assembled from the four above; NULL when
-	 * rc_need, the bytes process 0 would gather for them, exceeded the bound */
+	 * rc_need, the bytes process 0 would hold for them (its records per rank
+	 * and per context), exceeded the bound */
 	struct tc_rc_results *rc;
 	uint64_t rc_need;
+	/* every process: its ranks' activities with excess (tc_rc_results'
+	 * arrays' slice from first on); rc (process 0) has their count but not
+	 * them (its ex_* arrays NULL): the processes write their own into the
+	 * file (tc_replay_ex_pieces), tc_replay_ex_whole gathers them into rc */
+	struct tc_rc_exslice { uint64_t first; size_t n; uint32_t *act; float *excess, *delay; uint8_t *outlier; } ex;
 	/* tc_replay_for_cache only: this process's ranks' waits in (rank, call)
 	 * order, and the index of the first in the whole list */
 	struct tc_wait *mine;
@@ -160,6 +166,9 @@ void tc_replay_for_cache(const struct tc_part *p, const struct tc_dist *d, const
 /* The same computed serially over a whole model (the reference). */
 void tc_replay_serial(const struct tc_trace *t, struct tc_replay *out);
 void tc_replay_free(struct tc_replay *r);
+/* Collective: the activities with excess of every process (r->ex) into
+ * process 0's r->rc, whole (the tests compare it with the serial one). */
+void tc_replay_ex_whole(struct tc_replay *r, const struct tc_dist *d);
 /* Canonical text of the results (process 0's, or the serial ones): every
  * double in hexadecimal (%a), the per-rank vectors, the tables and the
  * `longest` longest waits; equal text, equal bits.  t: the definitions (and,

@@ -61,6 +61,10 @@ enum tc_cache_anchor {
 	TC_ANCHOR_WIDE,        /* tc_steps.wide */
 	TC_ANCHOR_SEND,        /* tc_steps.msg_send_cev */
 	TC_ANCHOR_RECV,        /* tc_steps.msg_recv_cev */
+	TC_ANCHOR_EX_ACT,      /* tc_rc_results.ex_act (CS_RCAUSE) */
+	TC_ANCHOR_EX_EXCESS,   /* tc_rc_results.ex_excess */
+	TC_ANCHOR_EX_DELAY,    /* tc_rc_results.ex_delay */
+	TC_ANCHOR_EX_OUTLIER,  /* tc_rc_results.ex_outlier */
 	TC_ANCHOR_BLOB0,       /* blob holes name these and the next ones */
 	TC_ANCHOR_COUNT = TC_ANCHOR_BLOB0 + 4
 };
@@ -104,6 +108,10 @@ struct tc_cache_results {
  * how many (0 when process 0 holds the whole steps). */
 struct tc_steps_slice;
 size_t tc_cache_steps_pieces(const struct tc_steps_slice *sl, struct tc_cache_piece out[4]);
+/* The same of the root causes' activities with excess a process holds
+ * (analysis_replay.h, struct tc_replay's ex): their four arrays. */
+struct tc_rc_exslice;
+size_t tc_cache_ex_pieces(const struct tc_rc_exslice *e, struct tc_cache_piece out[4]);
 /* Write the cache of t and r to f, a seekable file opened for writing,
  * positioned at 0.  false and *err on a write error (the caller removes the
  * file). */

@@ -29,8 +29,8 @@
  * addition kept with its wait's place and applied in that order at the end;
  * the unattributed and lost costs, one record per wait, sorted across the
  * processes (a sample sort) and added by a fold over them.  Process 0
- * gathers only each rank's row and the activities with excess (for the
- * cache). */
+ * gathers only each rank's row; each process keeps its activities with
+ * excess (the cache file gets them from every process). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -371,9 +371,9 @@ static void sweep_free(struct sweep *S)
 /* A rank's row on its way to process 0. */
 struct drow { uint64_t rank; struct tc_rc_drank r; };
 
-/* Process 0: the rows and the activities with excess into the result. */
-static struct tc_rcdelay *result_at0(uint32_t N, const struct drow *rows, size_t nrow, struct dex *ex, size_t nx,
-				     double unattributed)
+/* Process 0: the rows into the result (the activities with excess counted:
+ * every process holds its own). */
+static struct tc_rcdelay *result_at0(uint32_t N, const struct drow *rows, size_t nrow, uint64_t nx, double unattributed)
 {
 	struct tc_rcdelay *D = xcalloc(1, sizeof *D);
 	D->nranks = N;
@@ -382,13 +382,19 @@ static struct tc_rcdelay *result_at0(uint32_t N, const struct drow *rows, size_t
 		if (rows[k].rank < N) D->rank[rows[k].rank] = rows[k].r;
 	D->unattributed = unattributed;
 	D->nexcess = nx;
-	D->ex_act = xmalloc((nx + 1) * sizeof *D->ex_act), D->ex_excess = xmalloc((nx + 1) * sizeof *D->ex_excess);
-	D->ex_delay = xmalloc((nx + 1) * sizeof *D->ex_delay), D->ex_outlier = xmalloc(nx + 1);
-	for (size_t k = 0; k < nx; k++) {
-		D->ex_act[k] = (uint32_t)ex[k].act, D->ex_excess[k] = ex[k].excess;
-		D->ex_delay[k] = ex[k].delay, D->ex_outlier[k] = ex[k].outlier;
-	}
 	return D;
+}
+
+/* This process's activities with excess, with their delay costs (*ex). */
+static void ex_slice(const struct tc_dist *d, const struct dex *e, size_t n, struct tc_rc_exslice *ex)
+{
+	*ex = (struct tc_rc_exslice){ .first = n, .n = n };
+	d->exscan(d->ctx, &ex->first, 1, TC_DIST_SUM);
+	if (d->index == 0) ex->first = 0;
+	ex->act = xmalloc((n + 1) * sizeof *ex->act), ex->excess = xmalloc((n + 1) * sizeof *ex->excess);
+	ex->delay = xmalloc((n + 1) * sizeof *ex->delay), ex->outlier = xmalloc(n + 1);
+	for (size_t k = 0; k < n; k++)
+		ex->act[k] = (uint32_t)e[k].act, ex->excess[k] = e[k].excess, ex->delay[k] = e[k].delay, ex->outlier[k] = e[k].outlier;
 }
 
 /* Each own rank's row: its delay cost, its activities with excess and their digest. */
@@ -412,7 +418,7 @@ static struct drow *rows_of(const struct sweep *S, const struct rc_dacts *a, con
 }
 
 struct tc_rcdelay *rc_delay_dist(const struct tc_part *p, const struct tc_dist *d, const struct rc_dacts *a,
-				 struct rc_dexcess *x)
+				 struct rc_dexcess *x, struct tc_rc_exslice *exs)
 {
 	const struct tc_trace *t = p->t;
 	uint32_t N = t->nranks;
@@ -450,14 +456,16 @@ struct tc_rcdelay *rc_delay_dist(const struct tc_part *p, const struct tc_dist *
 	rc_dc_finish(&S.dc, xval, delay, cost);
 	for (size_t k = 0; k < ex.n; k++) ex.a[k].delay = delay[k];
 	ordered_sums(d, S.sums.a, S.sums.n, sums);
-	/* each rank's row and the activities with excess to process 0 */
+	/* each rank's row to process 0; the activities with excess stay */
 	struct drow *rows = rows_of(&S, a, ex.a, cost);
-	size_t nrow, nx;
+	size_t nrow;
 	struct drow *rin = replay_gather0(d, rows, a->hi - a->lo, sizeof *rows, &nrow);
-	struct dex *xin = replay_gather0(d, ex.a, ex.n, sizeof *ex.a, &nx);
-	struct tc_rcdelay *D = d->index == 0 ? result_at0(N, rin, nrow, xin, nx, sums[0] + sums[1]) : NULL;
+	ex_slice(d, ex.a, ex.n, exs);
+	uint64_t nx = ex.n;
+	d->reduce(d->ctx, &nx, 1, TC_DIST_SUM);
+	struct tc_rcdelay *D = d->index == 0 ? result_at0(N, rin, nrow, nx, sums[0] + sums[1]) : NULL;
 	sweep_free(&S);
-	free(w), free(got), free(rank_first), free(xval), free(delay), free(cost), free(rows), free(rin), free(xin);
+	free(w), free(got), free(rank_first), free(xval), free(delay), free(cost), free(rows), free(rin);
 	VEC_FREE(ex);
 	return D;
 }

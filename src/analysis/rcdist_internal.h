@@ -119,26 +119,31 @@ struct rc_dexcess {
 	uint32_t nctx;
 };
 void rc_dexcess_free(struct rc_dexcess *x);
-/* What process 0 holds of the root causes, in bytes per activity with
- * excess (struct dex gathered, the result's arrays and their copy in the
- * results for the cache).  Since session 20 the contexts are typed by every
- * process from its own ranks' values (rcstats.c, oselect.c) and the delay
- * costs swept by a backward replay (rcdelay_dist.c): no value and no wait is
- * gathered. */
-#define RC_GATHER_PER_EXCESS 64
+/* What process 0 holds of the root causes, in bytes per rank (the
+ * excess, delay and path rows, the results' per-rank sums) and per context
+ * (the typed table and its copies in the results).  Since session 20 the
+ * contexts are typed by every process from its own ranks' values
+ * (rcstats.c, oselect.c), the delay costs swept by a backward replay and
+ * the activities with excess kept where they are (rcdelay_dist.c): no
+ * value, wait or activity is gathered; the critical path's pieces are
+ * (about one per activity on the path). */
+#define RC_HELD_PER_RANK 96
+#define RC_HELD_PER_CTX 384
 /* The typical values and the excess over the parts (rcexcess_dist.c): on
  * process 0, NULL elsewhere; table (the contexts as rc_dkeys_finish leaves
  * them, not changed) and scale_bin on every process; the process's excess
- * into *out.  *need: what process 0 would hold for these and the delay
- * costs (every process); over bound nothing is done (NULL, *out empty). */
+ * into *out.  *need: what process 0 would hold of the root causes (every
+ * process); over bound nothing is done (NULL, *out empty). */
 struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
 				   const struct replay_msgx *m, const struct rc_dacts *a, struct tc_rc_ctx *table,
 				   uint32_t nctx, const double *scale_bin, uint64_t bound, uint64_t *need,
 				   struct rc_dexcess *out);
 /* The long-term delay costs over the parts (rcdelay_dist.c): on process 0,
- * NULL elsewhere; the thin-context delays change x where they give excess. */
+ * NULL elsewhere (its activities with excess counted, not held); the
+ * thin-context delays change x where they give excess; every process's
+ * activities with excess into *ex. */
 struct tc_rcdelay *rc_delay_dist(const struct tc_part *p, const struct tc_dist *d, const struct rc_dacts *a,
-				 struct rc_dexcess *x);
+				 struct rc_dexcess *x, struct tc_rc_exslice *ex);
 
 /* The wait/own rows replayed over the parts within span sp (tc_span_dist),
  * the messages exchanged in m (replay_msgx_get): on process 0, NULL

@@ -207,24 +207,6 @@ static struct tc_rcexcess *result_at0(struct tc_rootcause *L, struct xpass *x, c
 	return X;
 }
 
-/* What process 0 would hold of the root causes (rcdelay_dist.c;
- * docs/scale.md, the bound): every activity with excess, for the cache (nex
- * here after the excess pass; the thin-context delays may give one more per
- * wait when some compute context has no typical value, thin).  On every
- * process. */
-static uint64_t gather_need(const struct tc_dist *d, const struct rc_dacts *a, uint64_t nex, bool thin)
-{
-	uint64_t v = nex;
-	if (thin)
-		for (uint32_t q = 0; q < a->hi - a->lo; q++)
-			for (uint32_t i = a->first[q]; i < a->first[q + 1]; i++) {
-				uint64_t s = dact_start(a, q, i);
-				v += dact_ready(a, i, s) > s;
-			}
-	d->reduce(d->ctx, &v, 1, TC_DIST_SUM);
-	return v * RC_GATHER_PER_EXCESS;
-}
-
 struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
 				   const struct replay_msgx *m, const struct rc_dacts *a, struct tc_rc_ctx *table,
 				   uint32_t nctx, const double *scale_bin, uint64_t bound, uint64_t *need,
@@ -245,6 +227,11 @@ struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist
 	uint32_t *per_rank;
 	uint8_t *v = pick_values(p, sp, a, &L, p2p, &nv, &per_rank, seen);
 	*out = (struct rc_dexcess){ 0 };
+	*need = (uint64_t)t->nranks * RC_HELD_PER_RANK + (uint64_t)nctx * RC_HELD_PER_CTX;   /* alike everywhere */
+	if (*need > bound) {
+		free(v), free(per_rank), free(seen), free(p2p), free(L.ctx);
+		return NULL;
+	}
 	d->reduce(d->ctx, seen, nctx, TC_DIST_SUM);
 	/* typed by every process alike from its own ranks' values (rcstats.c) */
 	struct groups g;
@@ -264,14 +251,6 @@ struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist
 	x.outlier = xcalloc(a->n + 1, 1);
 	rc_xpass_begin(t, &L, p2p, rc_compute_scale(t, scale_bin), &x);
 	struct xrow *rows = measure(t, &L, a, &x);
-	bool thin = false;
-	for (uint32_t c = 0; c < nctx; c++) thin |= L.ctx[c].kind == TC_ACT_COMPUTE && !L.ctx[c].typical;
-	if ((*need = gather_need(d, a, x.ex.n, thin)) > bound) {   /* every process decides alike */
-		free(rows), free(p2p), free(x.pers), free(x.trend), free(x.excess), free(x.outlier), free(L.ctx);
-		rc_stalls_end(&L, &x.st, 0);
-		rc_xpass_free(&x);
-		return NULL;
-	}
 	uint64_t counts[4] = { L.n_compute, L.n_compute_stalls, L.n_mpi, L.n_mpi_stalls };
 	d->reduce(d->ctx, counts, 4, TC_DIST_SUM);
 	uint64_t npairs = x.st.pairs.live;

@@ -229,12 +229,7 @@ static struct tc_rc_results *results_of(const struct tc_rcexcess *X, const struc
 	x->path_compute_excess = xmalloc(arr), x->path_mpi_excess = xmalloc(arr);
 	memcpy(x->path_compute_excess, C->compute_excess, (size_t)N * sizeof(double));
 	memcpy(x->path_mpi_excess, C->mpi_excess, (size_t)N * sizeof(double));
-	size_t n = x->nexcess = D->nexcess;
-	x->ex_act = xmalloc((n + 1) * sizeof *x->ex_act), x->ex_outlier = xmalloc(n + 1);
-	x->ex_excess = xmalloc((n + 1) * sizeof *x->ex_excess), x->ex_delay = xmalloc((n + 1) * sizeof *x->ex_delay);
-	memcpy(x->ex_act, D->ex_act, n * sizeof *x->ex_act), memcpy(x->ex_outlier, D->ex_outlier, n);
-	memcpy(x->ex_excess, D->ex_excess, n * sizeof *x->ex_excess);
-	memcpy(x->ex_delay, D->ex_delay, n * sizeof *x->ex_delay);
+	x->nexcess = D->nexcess;   /* the activities themselves are every process's (tc_replay.ex) */
 	x->npath = C->n;
 	x->path = xmalloc((C->n + 1) * sizeof *x->path);
 	memcpy(x->path, C->piece, C->n * sizeof *x->path);
@@ -243,9 +238,9 @@ static struct tc_rc_results *results_of(const struct tc_rcexcess *X, const struc
 
 /* The root causes replayed within span sp, the messages exchanged in m:
  * the wait/own rows, contexts, typical values and excess, delay costs and
- * path into out (process 0's), and out->rc assembled from them; when what
- * process 0 would gather exceeds bound, only the rows and contexts
- * (out->rc_need says how much). */
+ * path into out (process 0's), and out->rc assembled from them (every
+ * process's activities with excess in out->ex); when what process 0 would
+ * hold exceeds bound, nothing (out->rc_need says how much). */
 static void replay_rootcause(const struct tc_part *p, const struct tc_dist *d, const struct tc_span *sp,
 			     struct replay_msgx *m, uint64_t bound, struct tc_replay *out)
 {
@@ -264,7 +259,7 @@ static void replay_rootcause(const struct tc_part *p, const struct tc_dist *d, c
 		rc_dacts_free(&acts);
 		return;
 	}
-	out->rcdelay = rc_delay_dist(p, d, &acts, &dx);
+	out->rcdelay = rc_delay_dist(p, d, &acts, &dx, &out->ex);
 	out->cpath = rc_cpath_dist(p, d, sp, m->rank_first, &acts, dx.excess);
 	rc_dexcess_free(&dx);
 	rc_dacts_free(&acts);
@@ -303,4 +298,21 @@ void tc_replay_for_cache(const struct tc_part *p, const struct tc_dist *d, const
 	replay_msgx_free(&m);
 	out->mine_first = out->nmine;
 	d->exscan(d->ctx, &out->mine_first, 1, TC_DIST_SUM);
+}
+
+void tc_replay_ex_whole(struct tc_replay *r, const struct tc_dist *d)
+{
+	struct tc_rc_exslice *e = &r->ex;
+	size_t n[4];
+	uint32_t *act = replay_gather0(d, e->act, e->n, sizeof *e->act, &n[0]);
+	float *excess = replay_gather0(d, e->excess, e->n, sizeof *e->excess, &n[1]);
+	float *delay = replay_gather0(d, e->delay, e->n, sizeof *e->delay, &n[2]);
+	uint8_t *outlier = replay_gather0(d, e->outlier, e->n, 1, &n[3]);
+	if (!r->rc) {
+		free(act), free(excess), free(delay), free(outlier);
+		return;
+	}
+	free(r->rc->ex_act), free(r->rc->ex_excess), free(r->rc->ex_delay), free(r->rc->ex_outlier);
+	r->rc->ex_act = act, r->rc->ex_excess = excess, r->rc->ex_delay = delay, r->rc->ex_outlier = outlier;
+	r->rc->nexcess = n[0];
 }

@@ -183,5 +183,6 @@ void tc_replay_free(struct tc_replay *r)
 	tc_cpath_free(r->cpath);
 	tc_rc_results_free(r->rc);
 	free(r->mine);
+	free(r->ex.act), free(r->ex.excess), free(r->ex.delay), free(r->ex.outlier);
 	*r = (struct tc_replay){ 0 };
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "analysis_profile.h"
+#include "analysis_replay.h"
 #include "analysis_span.h"
 #include "analysis_steps_dist.h"
 #include "analysis_steps.h"
@@ -118,6 +119,15 @@ static uint64_t put_held(struct writer *w, int anchor, const void *p, uint64_t n
 	uint64_t at = put_array(w, p, n, size, true);
 	w->anchor[anchor] = n ? at + 1 : 0;
 	return at;
+}
+
+/* n bytes at the layout's position (not aligned), named (anchor) for the
+ * pieces that fill them; written here when p holds them. */
+static void put_or_hold(struct writer *w, int anchor, const void *p, size_t n)
+{
+	w->anchor[anchor] = n ? w->off + 1 : 0;
+	if (p) put(w, p, n);
+	else w->off += n;
 }
 
 /* A global array of total items of which this process holds n from first on. */
@@ -335,6 +345,16 @@ static void put_pieces(struct writer *w, const struct tc_cache_results *res)
 	w->off = end;
 }
 
+size_t tc_cache_ex_pieces(const struct tc_rc_exslice *e, struct tc_cache_piece out[4])
+{
+	out[0] = (struct tc_cache_piece){ TC_ANCHOR_EX_ACT, e->first * sizeof *e->act, e->act, e->n * sizeof *e->act };
+	out[1] = (struct tc_cache_piece){ TC_ANCHOR_EX_EXCESS, e->first * sizeof *e->excess, e->excess,
+					  e->n * sizeof *e->excess };
+	out[2] = (struct tc_cache_piece){ TC_ANCHOR_EX_DELAY, e->first * sizeof *e->delay, e->delay, e->n * sizeof *e->delay };
+	out[3] = (struct tc_cache_piece){ TC_ANCHOR_EX_OUTLIER, e->first, e->outlier, e->n };
+	return 4;
+}
+
 size_t tc_cache_steps_pieces(const struct tc_steps_slice *sl, struct tc_cache_piece out[4])
 {
 	if (sl->whole) return 0;
@@ -392,7 +412,8 @@ static void write_profile(struct writer *w, const struct tc_cache_results *res)
 
 /* The root causes beyond the activities (format.h, CS_RCAUSE): the head,
  * the contexts with their padding zero, the per-rank sums, the activities
- * with excess, the path pieces packed. */
+ * with excess (from x, or laid out for the processes' pieces when x has
+ * only their count), the path pieces packed. */
 static void write_rcause(struct writer *w, const struct tc_rc_results *x)
 {
 	sec_begin(w, CS_RCAUSE, root(w));
@@ -413,10 +434,10 @@ static void write_rcause(struct writer *w, const struct tc_rc_results *x)
 		size_t arr = (size_t)x->nranks * sizeof(double);
 		put(w, x->wait_s, arr), put(w, x->delay_cost, arr);
 		put(w, x->path_compute_excess, arr), put(w, x->path_mpi_excess, arr);
-		put(w, x->ex_act, x->nexcess * sizeof *x->ex_act);
-		put(w, x->ex_excess, x->nexcess * sizeof *x->ex_excess);
-		put(w, x->ex_delay, x->nexcess * sizeof *x->ex_delay);
-		put(w, x->ex_outlier, x->nexcess);
+		put_or_hold(w, TC_ANCHOR_EX_ACT, x->ex_act, x->nexcess * sizeof *x->ex_act);
+		put_or_hold(w, TC_ANCHOR_EX_EXCESS, x->ex_excess, x->nexcess * sizeof *x->ex_excess);
+		put_or_hold(w, TC_ANCHOR_EX_DELAY, x->ex_delay, x->nexcess * sizeof *x->ex_delay);
+		put_or_hold(w, TC_ANCHOR_EX_OUTLIER, x->ex_outlier, x->nexcess);
 		for (size_t k = 0; k < x->npath; k++) {
 			const struct tc_cp_piece *a = &x->path[k];
 			unsigned char z[TC_PIECE_REC];

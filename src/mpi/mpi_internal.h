@@ -60,7 +60,8 @@ struct tc_mpi_results {
 	struct tc_skel *skel;        /* packed, until the end gathers it */
 	struct strbuf lsum;          /* the lateness summary from the whole steps */
 	struct lsum_parts lparts;    /* or made over the slices */
-	struct tc_cache_piece pieces[8];   /* this process's: its cevs, wide values, message ends, summary's */
+	struct tc_cache_piece pieces[16];  /* this process's: its cevs, wide values, message ends, summary's,
+	                                      activities with excess */
 	char *note;
 	char *rc_note;               /* why the root causes are not stored (process 0), NULL when they are */
 	struct tc_cache_blob blobs[2];

@@ -86,9 +86,10 @@ static void store_replay(struct tc_mpi *M, struct tc_mpi_results *R, uint64_t rc
 		char need[32], bound[32];
 		fmt_bytes(need, sizeof need, R->rep.rc_need);
 		fmt_bytes(bound, sizeof bound, rc_bound);
-		R->rc_note = xasprintf("the root causes not stored by tracecomb-mpi: their activities with excess need %s on "
+		R->rc_note = xasprintf("the root causes not stored by tracecomb-mpi: their records per rank and context need %s on "
 				       "one process, over --steps-bound %s", need, bound);
 	}
+	R->res.npieces += tc_cache_ex_pieces(&R->rep.ex, R->pieces + R->res.npieces);   /* every process its own */
 	R->res.ws = R->rep.waitstates;
 	R->res.waits = R->rep.mine, R->res.nwaits = R->rep.nmine, R->res.waits_first = R->rep.mine_first;
 	R->res.profile = R->rep.profile;

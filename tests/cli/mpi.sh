@@ -194,7 +194,7 @@ if [ -f "$T/traces.otf2" ]; then
 	rep "$T" --no-cache >"$TMPD/ra.json"
 	"$BIN" render "$T" --view logical --size 120x36 --no-cache >"$TMPD/ra.txt" 2>/dev/null
 	why="the logical steps not stored by tracecomb-mpi: they need [0-9.]* KiB on one process, over --steps-bound 1.0 KiB"
-	rcwhy="the root causes not stored by tracecomb-mpi: their activities with excess need [0-9.]* KiB on one process, over --steps-bound 1.0 KiB"
+	rcwhy="the root causes not stored by tracecomb-mpi: their records per rank and context need [0-9.]* KiB on one process, over --steps-bound 1.0 KiB"
 	for P in 2 3; do
 		rm -f "$TMPD/c.tcc"
 		$MPIRUN -np $P "$MPI_BIN" prep "$T" -o "$TMPD/c.tcc" --steps-bound 1K >"$TMPD/log" 2>&1

@@ -160,6 +160,8 @@ static void replay_proc(struct dk_proc *x)
 	struct got *g = x->arg;
 	dk_finish(x);
 	tc_replay_run(&x->part, &x->d, 20, &g->r);
+	if (x->p == 0) assert_true(!g->r.rc || !g->r.rc->nexcess || !g->r.rc->ex_act);   /* each process holds its own */
+	tc_replay_ex_whole(&g->r, &x->d);
 	if (x->p == 0) {
 		struct tc_session *s = session_new(x->t);
 		s->profile = g->r.profile;
