@@ -7,13 +7,13 @@
  * deviation): each process picks its ranks' values as the serial gather does
  * (the sample of a big MPI context is a function of the context, the rank
  * and the activity's place in the rank's run: rcexcess_internal.h, pick_next)
- * and sends them to process 0 in activity order, which puts them into the
- * serial groups (processes in order: rank order) and runs the serial
- * statistics on them (rc_groups_stats): process 0 holds a value per compute
- * activity and at most about sample_cap per MPI context (docs/scale.md,
- * "Typical values and excess").  It sends the typed contexts and the noise
- * floor to every process, and each rank's persistent runs and trends to the
- * rank's process.  The excess pass is then local (rc_xpass_act, one activity
+ * into groups of its own, and every process runs the statistics
+ * (rc_groups_stats, rcstats.c) with the others: a context's order
+ * statistics over every process's values (oselect.c), a run's where its
+ * rank is; nothing is gathered, and every process gets the same typed
+ * contexts and noise floor, and its ranks' persistent runs and trends
+ * (docs/scale.md, "Typical values and excess").  The excess pass is then
+ * local (rc_xpass_act, one activity
  * at a time, as serially): a receive's hidden transfer starts at the latest
  * send enter of its messages, which the message exchange brought.  Sums
  * whose order matters go as serially: each rank's in its process, the
@@ -28,80 +28,47 @@
 #include "rcexcess_internal.h"
 #include "replay_internal.h"
 
-/* A kept value on its way to process 0, packed (13 bytes: process 0 holds
- * every process's values at once): its value, context and time bin; the
- * ranks travel apart, as each rank's count of values. */
-#define XVAL_BYTES 13
-static void xval_put(uint8_t *at, double val, uint32_t ctx, uint8_t vbin)
-{
-	memcpy(at, &val, 8);
-	memcpy(at + 8, &ctx, 4);
-	at[12] = vbin;
-}
-
-/* The process's kept values in activity order, *n of them, and per rank of
- * the process its count (*per_rank, caller frees); *seen: per context, the
- * distinct ranks its picks saw here (the serial g->nranks, summed). */
-static uint8_t *pick_values(const struct tc_part *p, const struct tc_span *sp, const struct rc_dacts *a,
-			    struct tc_rootcause *L, const uint8_t *p2p, size_t *n, uint32_t **per_rank, uint64_t *seen)
+/* This process's groups (g): its ranks' kept values, picked as the serial
+ * gather picks them (the sample of a big MPI context is a function of the
+ * context, the rank and the activity's place in the rank's run), each
+ * context's room and runs counted in a first pass; *seen: per context,
+ * the distinct ranks its picks saw here (the serial g->nranks, summed over
+ * the processes). */
+static void local_groups(const struct tc_part *p, const struct tc_span *sp, const struct rc_dacts *a,
+			 struct tc_rootcause *L, const uint8_t *p2p, struct groups *g, uint64_t *seen)
 {
 	const struct tc_trace *t = p->t;
 	uint32_t nc = L->nctx;
 	struct pick *pk = xmalloc(((size_t)nc + 1) * sizeof *pk);
-	for (uint32_t c = 0; c < nc; c++) pk[c] = (struct pick){ .rank = TC_NONE, .stride = sample_stride(L, &L->ctx[c]) };
-	VEC(uint8_t) v = { 0 };
-	uint32_t *cnt = xcalloc((size_t)(a->hi - a->lo) + 1, sizeof *cnt);
+	uint32_t *room = xcalloc((size_t)nc + 1, sizeof *room), *runs = xcalloc((size_t)nc + 1, sizeof *runs);
 	uint64_t span = sp->t1 > sp->t0 ? sp->t1 - sp->t0 : 1;
-	for (uint32_t r = a->lo; r < a->hi; r++) {
-		uint64_t s = a->rank_t0[r - a->lo];
-		for (uint32_t i = a->first[r - a->lo]; i < a->first[r - a->lo + 1]; i++) {
-			uint32_t c = a->ctx[i];
-			uint64_t from = s, e = a->end[i];
-			s = e;
-			if (!pick_next(&pk[c], c, r)) continue;
-			bool mpi = L->ctx[c].kind == TC_ACT_MPI;
-			uint32_t w = mpi ? dact_wait(a, i) : TC_NONE;
-			uint8_t vbin;
-			double val = rc_act_value(t, sp->t0, span, from, e, mpi, w != TC_NONE, w != TC_NONE ? a->ready[w] : 0,
-						  dact_edge(a, i), p2p[c], &vbin);
-			VEC_RESERVE(v, v.n + XVAL_BYTES);
-			xval_put(v.a + v.n, val, c, vbin);
-			v.n += XVAL_BYTES;
-			cnt[r - a->lo]++;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass) rc_groups_sized(t, L, g, room, runs);
+		for (uint32_t c = 0; c < nc; c++) pk[c] = (struct pick){ .rank = TC_NONE, .stride = sample_stride(L, &L->ctx[c]) };
+		for (uint32_t r = a->lo; r < a->hi; r++) {
+			uint64_t s = a->rank_t0[r - a->lo];
+			for (uint32_t i = a->first[r - a->lo]; i < a->first[r - a->lo + 1]; i++) {
+				uint32_t c = a->ctx[i];
+				uint64_t from = s, e = a->end[i];
+				s = e;
+				if (!pick_next(&pk[c], c, r)) continue;
+				bool first = !pk[c].run;
+				pk[c].run = true;
+				if (!pass) {
+					room[c]++, runs[c] += first;
+					continue;
+				}
+				bool mpi = L->ctx[c].kind == TC_ACT_MPI;
+				uint32_t w = mpi ? dact_wait(a, i) : TC_NONE;
+				uint8_t vbin;
+				double val = rc_act_value(t, sp->t0, span, from, e, mpi, w != TC_NONE, w != TC_NONE ? a->ready[w] : 0,
+							  dact_edge(a, i), p2p[c], &vbin);
+				rc_groups_add(g, c, r, val, vbin, first);
+			}
 		}
 	}
 	for (uint32_t c = 0; c < nc; c++) seen[c] = pk[c].nranks;
-	free(pk);
-	*n = v.n / XVAL_BYTES;
-	*per_rank = cnt;
-	return v.a;
-}
-
-/* This process's groups: its kept values (packed, in activity order: rank
- * order within each context), each context's room and runs counted first. */
-static void local_groups(const struct tc_trace *t, struct tc_rootcause *L, const uint32_t *per_rank, uint32_t lo,
-			 uint32_t nmine, const uint8_t *in, size_t n, struct groups *g)
-{
-	uint32_t nc = L->nctx;
-	uint32_t *room = xcalloc((size_t)nc + 1, sizeof *room), *runs = xcalloc((size_t)nc + 1, sizeof *runs);
-	uint32_t *last = xmalloc(((size_t)nc + 1) * sizeof *last);
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass) rc_groups_sized(t, L, g, room, runs);
-		for (uint32_t c = 0; c < nc; c++) last[c] = TC_NONE;
-		size_t k = 0;
-		for (uint32_t j = 0; j < nmine; j++)
-			for (uint32_t x = 0; x < per_rank[j] && k < n; x++, k++) {
-				const uint8_t *v = in + k * XVAL_BYTES;
-				double val;
-				uint32_t c;
-				memcpy(&val, v, 8);
-				memcpy(&c, v + 8, 4);
-				if (pass) rc_groups_add(g, c, lo + j, val, v[12], last[c] != lo + j);
-				else room[c]++, runs[c] += last[c] != lo + j;
-				last[c] = lo + j;
-			}
-	}
-	free(room), free(runs), free(last);
+	free(pk), free(room), free(runs);
 }
 
 /* Where a receive's transfer began (xpass.xfer): the latest send enter of
@@ -221,22 +188,17 @@ struct tc_rcexcess *rc_excess_dist(const struct tc_part *p, const struct tc_dist
 	tc_rc_default_opts(&L.opts);
 	uint8_t *p2p = xmalloc((size_t)nctx + 1);
 	for (uint32_t c = 0; c < nctx; c++) p2p[c] = rc_p2p_class(t, &table[c]);
-	/* the values kept here */
-	uint64_t *seen = xcalloc((size_t)nctx + 1, sizeof *seen);
-	size_t nv;
-	uint32_t *per_rank;
-	uint8_t *v = pick_values(p, sp, a, &L, p2p, &nv, &per_rank, seen);
+	/* the values kept here, typed by every process alike (rcstats.c) */
 	*out = (struct rc_dexcess){ 0 };
 	*need = (uint64_t)t->nranks * RC_HELD_PER_RANK + (uint64_t)nctx * RC_HELD_PER_CTX;   /* alike everywhere */
 	if (*need > bound) {
-		free(v), free(per_rank), free(seen), free(p2p), free(L.ctx);
+		free(p2p), free(L.ctx);
 		return NULL;
 	}
-	d->reduce(d->ctx, seen, nctx, TC_DIST_SUM);
-	/* typed by every process alike from its own ranks' values (rcstats.c) */
+	uint64_t *seen = xcalloc((size_t)nctx + 1, sizeof *seen);
 	struct groups g;
-	local_groups(t, &L, per_rank, a->lo, a->hi - a->lo, v, nv, &g);
-	free(v), free(per_rank);
+	local_groups(p, sp, a, &L, p2p, &g, seen);
+	d->reduce(d->ctx, seen, nctx, TC_DIST_SUM);
 	uint32_t *nranks = xmalloc(((size_t)nctx + 1) * sizeof *nranks);
 	for (uint32_t c = 0; c < nctx; c++) nranks[c] = (uint32_t)seen[c];
 	free(seen);
