@@ -166,8 +166,8 @@ void tc_replay_for_cache(const struct tc_part *p, const struct tc_dist *d, const
 /* The same computed serially over a whole model (the reference). */
 void tc_replay_serial(const struct tc_trace *t, struct tc_replay *out);
 void tc_replay_free(struct tc_replay *r);
-/* Collective: the activities with excess of every process (r->ex) into
- * process 0's r->rc, whole (the tests compare it with the serial one). */
+/* Collective: the activities with excess of every process (r->ex, taken)
+ * into process 0's r->rc, whole (the tests compare it with the serial one). */
 void tc_replay_ex_whole(struct tc_replay *r, const struct tc_dist *d);
 /* Canonical text of the results (process 0's, or the serial ones): every
  * double in hexadecimal (%a), the per-rank vectors, the tables and the

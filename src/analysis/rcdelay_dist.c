@@ -360,7 +360,8 @@ static void ordered_sums(const struct tc_dist *d, struct usum *r, size_t n, doub
 static void sweep_free(struct sweep *S)
 {
 	free(S->act_first), free(S->rank_t0), free(S->wfirst);
-	free(S->dc.wact), free(S->dc.wstart), free(S->dc.ws), free(S->dc.xact), free(S->dc.xpre), free(S->dc.coef);
+	free(S->dc.wact), free(S->dc.wstart), free(S->dc.ws), free(S->dc.xfirst), free(S->dc.xact), free(S->dc.xpre);
+	free(S->dc.coef);
 	free(S->dc.open);
 	free(S->plan), free(S->pass), free(S->nleft), free(S->pfirst), free(S->pfill), free(S->pins);
 	VEC_FREE(S->ready);

@@ -308,6 +308,8 @@ void tc_replay_ex_whole(struct tc_replay *r, const struct tc_dist *d)
 	float *excess = replay_gather0(d, e->excess, e->n, sizeof *e->excess, &n[1]);
 	float *delay = replay_gather0(d, e->delay, e->n, sizeof *e->delay, &n[2]);
 	uint8_t *outlier = replay_gather0(d, e->outlier, e->n, 1, &n[3]);
+	free(e->act), free(e->excess), free(e->delay), free(e->outlier);   /* taken */
+	*e = (struct tc_rc_exslice){ 0 };
 	if (!r->rc) {
 		free(act), free(excess), free(delay), free(outlier);
 		return;
