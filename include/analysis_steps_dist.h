@@ -1,12 +1,15 @@
 /* analysis_steps_dist.h — the logical steps of a distributed model (part.h,
- * docs/scale.md "The logical steps in the cache").  Ravel's partitions are a
- * global structure: the communication skeleton (what tc_steps_compute reads
- * with the default options: every rank's MPI calls that communicate and
- * their ops, the message ids of the ops, three fields of each message, the
- * collective instances and members) is gathered to process 0 when it fits
- * in a stated bound, rebuilt there as a model the serial code reads, and
- * the serial tc_steps_compute runs on it: the steps equal the serial ones
- * bit for bit.  Over the bound nothing is gathered.  No MPI here. */
+ * docs/scale.md "The logical steps in the cache", "The steps over parts").
+ * By default the processes compute them together (steps_parts.c): the
+ * partitions over parts, each stepped by an owner, the metrics at the
+ * owners, the results kept in slices, equal to the serial steps bit for
+ * bit.  With the leap merge (its rounds read the whole partition graph)
+ * the communication skeleton (what tc_steps_compute reads: every rank's
+ * MPI calls that communicate and their ops, the message ids of the ops,
+ * three fields of each message, the collective instances and members) is
+ * gathered to process 0 when it fits in a stated bound, rebuilt there as a
+ * model the serial code reads, and the serial tc_steps_compute runs on it.
+ * Over the bound nothing is gathered or routed.  No MPI here. */
 #ifndef TC_ANALYSIS_STEPS_DIST_H
 #define TC_ANALYSIS_STEPS_DIST_H
 

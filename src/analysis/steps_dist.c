@@ -1,9 +1,10 @@
 /* steps_dist.c — the logical steps of a distributed model
  * (analysis_steps_dist.h, docs/scale.md "The logical steps in the cache"):
- * the communication skeleton gathered to process 0 within a bound, rebuilt
- * there as a model that the serial steps code reads exactly as it reads the
- * whole one, and tc_steps_compute run on it (any options but the caller
- * merge, which reads every call).
+ * the steps over parts' two halves (steps_parts.c) called by default; with
+ * the leap merge the communication skeleton gathered to process 0 within a
+ * bound, rebuilt there as a model that the serial steps code reads exactly
+ * as it reads the whole one, and tc_steps_compute run on it (any options
+ * but the caller merge, which reads every call).
  *
  * The skeleton model of a rank holds its ops as they are (their message ids
  * and collective instances are global already) and one call per op with the

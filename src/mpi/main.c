@@ -198,11 +198,13 @@ static int open_output(struct tc_mpi *M, const struct prep *o, struct cli_out *o
 }
 
 /* The cache file (docs/scale.md, "The parallel write", "Process 0's
- * memory"): the span computed and the skeleton packed while the parts are
- * whole; every process writes its part's event arrays and drops them; then
- * process 0 gathers the skeleton and computes the steps, and every process
- * writes the rest.  Process 0 renames the file into place only when every
- * process succeeded; else it is removed, one message. */
+ * memory"): the span and the replayed results computed and the steps'
+ * first half run while the parts are whole; every process writes its
+ * part's event arrays and drops them; then the steps' second half (or,
+ * with the leap merge, process 0's skeleton steps), and every process
+ * writes the rest, its slices among it.  Process 0 renames the file into
+ * place only when every process succeeded; else it is removed, one
+ * message. */
 static int write_output(struct tc_mpi *M, const struct prep *o, struct cli_out *out, const char *ident)
 {
 	struct tc_mpi_results R;

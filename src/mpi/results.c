@@ -2,11 +2,13 @@
  * serial `tracecomb prep` does (docs/scale.md "The logical steps in the
  * cache"): the application span (each process marks its ranks, a few
  * reductions), the profile, wait states and root causes replayed over the
- * parts, the
- * logical steps (the communication skeleton gathered to process 0 when it
- * fits --steps-bound, the serial code run there) and the logical view's
- * lateness summary made from them.  Over the bound the steps
- * and the summary are not stored, and a note in the cache says why. */
+ * parts (each process its activities with excess), the logical steps
+ * computed by the processes together and kept in slices (steps_parts.c;
+ * with --opt leap_merge=on the communication skeleton gathered to process
+ * 0, the serial code run there) and the logical view's lateness summary
+ * made over them (lsum_parts.c).  Every process gives the writer its
+ * pieces of them.  Over --steps-bound the steps and the summary, or the
+ * root causes, are not stored, and a note in the cache says why. */
 #include <stdlib.h>
 #include <string.h>
 
