@@ -5,7 +5,8 @@
  * them, so that each ends with its slice of the serial model:
  *
  *  - messages: each process sends its kept sends to the owner of their
- *    receiver (one exchange); the receivers match them with the serial
+ *    receiver (one exchange; those between its own ranks stay and are
+ *    matched from its own messages); the receivers match them with the serial
  *    receive pass (queues per (comm, src, dst) in send order, the first of a
  *    tag) and return the receiver's side (a second exchange); the senders
  *    number the received ones by an exclusive scan of their counts, which is
@@ -68,23 +69,30 @@ static uint64_t total(const uint64_t *c, int P)
 /* A send as its receiver's owner needs it (40 bytes, not a whole tc_msg). */
 struct send_side { uint64_t send_time, bytes; uint32_t src, dst, tag, comm, flags, pad; };
 
-/* The sends received (nin send_side records in *in) become tc_msgs in place
- * (grown: record j moves from 40 j to 72 j, so from the last one down). */
-static struct tc_msg *expand_sends(void *in, size_t nin)
+/* A send as its receiver's pass reads it: the send's side, the receive's unknown. */
+static struct tc_msg msg_of(const struct send_side *r)
 {
-	struct tc_msg *m = xreallocarray(in, nin ? nin : 1, sizeof *m);
-	const struct send_side *s = (const struct send_side *)(void *)m;
-	for (size_t j = nin; j-- > 0;) {
-		struct send_side r = s[j];
-		m[j] = (struct tc_msg){ .send_time = r.send_time, .bytes = r.bytes, .src = r.src, .dst = r.dst,
-					.send_call = TC_NONE, .recv_call = TC_NONE, .post_call = TC_NONE, .tag = r.tag,
-					.comm = r.comm, .flags = r.flags };
-	}
-	return m;
+	return (struct tc_msg){ .send_time = r->send_time, .bytes = r->bytes, .src = r->src, .dst = r->dst,
+				.send_call = TC_NONE, .recv_call = TC_NONE, .post_call = TC_NONE, .tag = r->tag,
+				.comm = r->comm, .flags = r->flags };
+}
+
+static struct send_side side_of(const struct tc_msg *m)
+{
+	return (struct send_side){ m->send_time, m->bytes, m->src, m->dst, m->tag, m->comm, m->flags, 0 };
 }
 
 /* The receiver's side of a message, returned to its sender. */
 struct recv_side { uint64_t recv_time, post_time; uint32_t recv_call, post_call, flags, pad; };
+
+static void set_recv(struct tc_msg *m, const struct recv_side *r)
+{
+	m->recv_time = r->recv_time;
+	m->post_time = r->post_time;
+	m->recv_call = r->recv_call;
+	m->post_call = r->post_call;
+	m->flags = r->flags;
+}
 
 /* Match the messages sent to this process's ranks (in: every kept send to
  * them, in global send order): the serial receive pass with one queue table.
@@ -110,33 +118,59 @@ static void match_incoming(struct dctx *D, struct tc_msg *in, size_t nin, struct
 	free(mi.delta);
 }
 
-/* Exchange 1 and 2: returns the receiver's side of the n local messages
- * (t->msgs), message i's at slot[i]; acc counts the receive pass here. */
-static struct recv_side *match_remote(struct dctx *D, size_t n, const uint64_t *slot, const uint64_t *scount,
-				      uint64_t *rcount, struct recv_acc *acc)
+/* Exchanges 1 and 2: each of the n local messages (t->msgs; message i at
+ * slot[i] of the blocks by receiver's process) gets its receiver's side.
+ * The messages between this process's own ranks (its block: own of them
+ * from slot o0) are matched from t->msgs, not sent to itself: the sends
+ * from process q come in q's block of the receive pass's input, in process
+ * order, so this process's go between those of the processes before and
+ * after it (the serial send order); acc counts the receive pass here. */
+static void match_remote(struct dctx *D, size_t n, const uint64_t *slot, const uint64_t *scount, struct recv_acc *acc)
 {
 	struct tc_trace *t = D->t;
 	const struct tc_dist *d = D->d;
-	struct send_side *out = xmalloc((n ? n : 1) * sizeof *out);
-	for (size_t i = 0; i < n; i++) {
-		const struct tc_msg *m = &t->msgs[i];
-		out[slot[i]] = (struct send_side){ m->send_time, m->bytes, m->src, m->dst, m->tag, m->comm, m->flags, 0 };
-	}
-	void *got1 = d->exchange(d->ctx, out, scount, sizeof *out, rcount);
+	int me = d->index;
+	uint64_t o0 = 0, own = scount[me];
+	for (int q = 0; q < me; q++) o0 += scount[q];
+	uint64_t *sc = xmalloc(((size_t)D->P + 1) * sizeof *sc), *rc = xmalloc(((size_t)D->P + 1) * sizeof *rc);
+	memcpy(sc, scount, (size_t)D->P * sizeof *sc);
+	sc[me] = 0;
+	/* the others' sends out, this block left out of the send buffer */
+	struct send_side *out = xmalloc((n - own + 1) * sizeof *out);
+	for (size_t i = 0; i < n; i++)
+		if (slot[i] < o0 || slot[i] >= o0 + own) out[slot[i] < o0 ? slot[i] : slot[i] - own] = side_of(&t->msgs[i]);
+	struct send_side *got = d->exchange(d->ctx, out, sc, sizeof *out, rc);
 	free(out);
-	size_t nin = total(rcount, D->P);
-	struct tc_msg *in = expand_sends(got1, nin);
-	match_incoming(D, in, nin, acc);
-	struct recv_side *back = (struct recv_side *)(void *)in;   /* in place: smaller, written forward */
-	for (size_t j = 0; j < nin; j++) {
-		struct recv_side r = { in[j].recv_time, in[j].post_time, in[j].recv_call, in[j].post_call, in[j].flags, 0 };
+	size_t nrem = total(rc, D->P), before = 0;
+	for (int q = 0; q < me; q++) before += rc[q];
+	struct tc_msg *in = xmalloc((nrem + own + 1) * sizeof *in);
+	for (size_t j = 0; j < nrem; j++) in[j < before ? j : j + own] = msg_of(&got[j]);
+	free(got);
+	for (size_t i = 0; i < n; i++)
+		if (slot[i] >= o0 && slot[i] < o0 + own) {
+			struct send_side s1 = side_of(&t->msgs[i]);
+			in[before + slot[i] - o0] = msg_of(&s1);
+		}
+	match_incoming(D, in, nrem + own, acc);
+	/* this block's results straight into t->msgs; the others' back, in place over in */
+	for (size_t i = 0; i < n; i++)
+		if (slot[i] >= o0 && slot[i] < o0 + own) {
+			const struct tc_msg *x = &in[before + slot[i] - o0];
+			struct recv_side r = { x->recv_time, x->post_time, x->recv_call, x->post_call, x->flags, 0 };
+			set_recv(&t->msgs[i], &r);
+		}
+	struct recv_side *back = (struct recv_side *)(void *)in;   /* smaller, written forward */
+	for (size_t j = 0; j < nrem; j++) {
+		const struct tc_msg *x = &in[j < before ? j : j + own];
+		struct recv_side r = { x->recv_time, x->post_time, x->recv_call, x->post_call, x->flags, 0 };
 		back[j] = r;
 	}
-	uint64_t *c2 = xmalloc((size_t)D->P * sizeof *c2);
-	struct recv_side *got = d->exchange(d->ctx, back, rcount, sizeof *back, c2);
+	uint64_t *c2 = xmalloc(((size_t)D->P + 1) * sizeof *c2);
+	struct recv_side *res = d->exchange(d->ctx, back, rc, sizeof *back, c2);
 	free(in);
-	free(c2);
-	return got;
+	for (size_t i = 0; i < n; i++)
+		if (slot[i] < o0 || slot[i] >= o0 + own) set_recv(&t->msgs[i], &res[slot[i] < o0 ? slot[i] : slot[i] - own]);
+	free(res), free(c2), free(sc), free(rc);
 }
 
 /* Exchange 3: the final id of every message to its receiver; the receive
@@ -168,23 +202,13 @@ static void match_messages_dist(struct dctx *D, uint32_t **coll_of_rec)
 	size_t n = fin_layout_messages(t, &mm, 1);
 	uint32_t *dest = xmalloc((n ? n : 1) * sizeof *dest);
 	for (size_t i = 0; i < n; i++) dest[i] = (uint32_t)owner_of(D, t->msgs[i].dst);
-	uint64_t *scount = xmalloc((size_t)D->P * sizeof *scount), *rcount = xmalloc((size_t)D->P * sizeof *rcount);
+	uint64_t *scount = xmalloc((size_t)D->P * sizeof *scount);
 	uint64_t *slot = group_by_dest(dest, n, D->P, scount);
 	free(dest);
 	struct recv_acc acc = { 0 };
-	struct recv_side *rs = match_remote(D, n, slot, scount, rcount, &acc);
+	match_remote(D, n, slot, scount, &acc);
 	uint64_t matched = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct tc_msg *m = &t->msgs[i];
-		const struct recv_side *r = &rs[slot[i]];
-		m->recv_time = r->recv_time;
-		m->post_time = r->post_time;
-		m->recv_call = r->recv_call;
-		m->post_call = r->post_call;
-		m->flags = r->flags;
-		matched += m->recv_call != TC_NONE;
-	}
-	free(rs);
+	for (size_t i = 0; i < n; i++) matched += t->msgs[i].recv_call != TC_NONE;
 	/* the serial ids: received messages by sender rank, then send order */
 	uint64_t base = matched;
 	D->d->exscan(D->d->ctx, &base, 1, TC_DIST_SUM);
@@ -212,7 +236,6 @@ static void match_messages_dist(struct dctx *D, uint32_t **coll_of_rec)
 	free(remap);
 	free(slot);
 	free(scount);
-	free(rcount);
 }
 
 /* --- collectives ------------------------------------------------------------------ */
