@@ -30,7 +30,7 @@ static inline uint32_t nleaves(const struct tc_lsum *s, uint32_t r)
 static inline uint32_t leaf_x(const struct tc_lsum *s, uint32_t r, uint32_t k)
 {
 	const struct tc_cev *e = &s->st->cevs[s->st->rank_first[r] + (s->agg ? k / 2 : k)];
-	return s->agg ? e->step + (k & 1) : e->step / 2;
+	return lsum_leaf_x(e, s->agg, k & 1);
 }
 
 /* leaf k of rank r's place in leafv */
@@ -44,13 +44,8 @@ static inline struct tc_cellsum leaf(const struct tc_lsum *s, uint32_t r, uint32
 	uint32_t i = s->st->rank_first[r] + (s->agg ? k / 2 : k);
 	const struct tc_cev *e = &s->st->cevs[i];
 	bool is_agg = s->agg && !(k & 1);
-	double v;
-	if (s->leafv) v = s->leafv[leaf_at(s, r, k)];
-	else {
-		v = tc_cev_metric(s->st, i, s->metric, is_agg);
-		if (!isfinite(v)) v = 0;
-	}
-	return (struct tc_cellsum){ (float)v, lsum_leaf_flags(e, is_agg) };
+	double v = s->leafv ? s->leafv[leaf_at(s, r, k)] : tc_cev_metric(s->st, i, s->metric, is_agg);
+	return lsum_cell(e, is_agg, v);   /* leafv's are finite already */
 }
 
 /* first leaf of rank r with x >= x */
@@ -85,6 +80,17 @@ void lsum_geometry(struct tc_lsum *s)
 	}
 }
 
+void lsum_firsts(struct tc_lsum *s)
+{
+	s->b1_first = xcalloc((size_t)s->nranks + 1, sizeof *s->b1_first);
+	s->b2_first = xcalloc((size_t)s->nranks + 1, sizeof *s->b2_first);
+	for (uint32_t r = 0; r < s->nranks; r++) {
+		uint32_t n = nleaves(s, r);
+		s->b1_first[r + 1] = s->b1_first[r] + (n + B1 - 1) / B1;
+		s->b2_first[r + 1] = s->b2_first[r] + (n + B2 - 1) / B2;
+	}
+}
+
 void lsum_tiles_up(struct tc_lsum *s)
 {
 	for (int l = 1; l < s->nlevels; l++)
@@ -101,13 +107,7 @@ struct tc_lsum *lsum_build(const struct tc_steps *st, enum tc_metric m, bool agg
 	s->agg = agg;
 	uint32_t nr = s->nranks = st->t->nranks;
 	s->nx = lsum_x_of_step(agg, st->max_step) + 1;
-	s->b1_first = xcalloc((size_t)nr + 1, sizeof *s->b1_first);
-	s->b2_first = xcalloc((size_t)nr + 1, sizeof *s->b2_first);
-	for (uint32_t r = 0; r < nr; r++) {
-		uint32_t n = nleaves(s, r);
-		s->b1_first[r + 1] = s->b1_first[r] + (n + B1 - 1) / B1;
-		s->b2_first[r + 1] = s->b2_first[r] + (n + B2 - 1) / B2;
-	}
+	lsum_firsts(s);
 	s->b1 = xcalloc((size_t)s->b1_first[nr] + 1, sizeof *s->b1);
 	s->b2 = xcalloc((size_t)s->b2_first[nr] + 1, sizeof *s->b2);
 	lsum_geometry(s);

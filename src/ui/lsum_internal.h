@@ -5,6 +5,8 @@
 #ifndef TC_LSUM_INTERNAL_H
 #define TC_LSUM_INTERNAL_H
 
+#include <math.h>
+
 #include "cache.h"
 #include "ui.h"
 
@@ -22,6 +24,20 @@ static inline uint8_t lsum_leaf_flags(const struct tc_cev *e, bool is_agg)
 			 ((e->flags & TC_CEV_COLL) ? TC_F_COLL : 0));
 }
 
+/* Leaf a of cev e (with aggregates: 0 its aggregate block, 1 the event;
+ * without: 0 the event): its x unit. */
+static inline uint32_t lsum_leaf_x(const struct tc_cev *e, bool agg, uint32_t a)
+{
+	return agg ? e->step + a : e->step / 2;
+}
+
+/* A leaf's cell: its metric's value v (0 when not finite) as a float, its flags. */
+static inline struct tc_cellsum lsum_cell(const struct tc_cev *e, bool is_agg, double v)
+{
+	if (!isfinite(v)) v = 0;
+	return (struct tc_cellsum){ (float)v, lsum_leaf_flags(e, is_agg) };
+}
+
 /* b into a: the largest value of the cells with flags, their flags or'ed. */
 static inline void lsum_merge(struct tc_cellsum *a, struct tc_cellsum b)
 {
@@ -33,6 +49,8 @@ static inline void lsum_merge(struct tc_cellsum *a, struct tc_cellsum b)
 
 /* The tile pyramid's geometry from nranks and nx (rs, xs, tw, th, nlevels). */
 void lsum_geometry(struct tc_lsum *s);
+/* Every rank's offsets into b1 and b2 (allocated) from s->st's rank_first. */
+void lsum_firsts(struct tc_lsum *s);
 /* Levels 1.. of the pyramid from level 0. */
 void lsum_tiles_up(struct tc_lsum *s);
 /* The blob of s appended to out (lsum_pack), with holes (not NULL) where

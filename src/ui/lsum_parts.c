@@ -8,12 +8,6 @@
 #include "lsum_internal.h"
 #include "lsum_parts.h"
 
-/* A rank's leaf a of cev e (a = 1: the event after its aggregate block): its x unit. */
-static inline uint32_t leaf_x(const struct tc_cev *e, bool agg, uint32_t a)
-{
-	return agg ? e->step + a : e->step / 2;
-}
-
 /* What a process makes of its ranks' leaves. */
 struct mine {
 	const struct tc_steps_slice *sl;
@@ -51,11 +45,9 @@ static void make_leaves(struct mine *m, const struct tc_lsum *s)
 		for (uint32_t k = 0; k < n; k++) {
 			uint32_t i = sl->rfirst[j] + k / m->K, a = k % m->K;
 			bool is_agg = m->agg && !a;
-			double v = sl->late[2 * (size_t)i + is_agg];
-			if (!isfinite(v)) v = 0;
-			struct tc_cellsum c = { (float)v, lsum_leaf_flags(&sl->cevs[i], is_agg) };
+			struct tc_cellsum c = lsum_cell(&sl->cevs[i], is_agg, sl->late[2 * (size_t)i + is_agg]);
 			m->leafv[(size_t)sl->rfirst[j] * m->K + k] = c.v;
-			uint32_t x = leaf_x(&sl->cevs[i], m->agg, a);
+			uint32_t x = lsum_leaf_x(&sl->cevs[i], m->agg, a);
 			if (x >= s->nx) continue;
 			lsum_merge(&m->b1[o1 + k / B1], c);
 			lsum_merge(&m->b2[o2 + k / B2], c);
@@ -81,21 +73,9 @@ static void xsum_step(void *arg, void *state)
 	double *xs = state;
 	for (uint32_t i = 0; i < m->sl->ncevs; i++)
 		for (uint32_t a = 0; a < m->K; a++) {
-			uint32_t x = leaf_x(&m->sl->cevs[i], m->agg, a);
+			uint32_t x = lsum_leaf_x(&m->sl->cevs[i], m->agg, a);
 			if (x < m->nx) xs[x + 1] += m->leafv[(size_t)i * m->K + a];
 		}
-}
-
-/* Process 0: every rank's block offsets from its leaf counts. */
-static void firsts(struct tc_lsum *s, const uint64_t *nleaf)
-{
-	s->b1_first = xcalloc((size_t)s->nranks + 1, sizeof *s->b1_first);
-	s->b2_first = xcalloc((size_t)s->nranks + 1, sizeof *s->b2_first);
-	for (uint32_t r = 0; r < s->nranks; r++) {
-		uint32_t k = (uint32_t)nleaf[r];
-		s->b1_first[r + 1] = s->b1_first[r] + (k + B1 - 1) / B1;
-		s->b2_first[r + 1] = s->b2_first[r] + (k + B2 - 1) / B2;
-	}
 }
 
 /* Process 0: the pyramid from the reduced level 0. */
@@ -115,18 +95,17 @@ void lsum_pack_parts(const struct tc_steps_slice *sl, const struct tc_dist *d, u
 		     struct lsum_parts *out)
 {
 	*out = (struct lsum_parts){ 0 };
-	uint64_t g[2] = { sl->s0 ? sl->s0->max_step : 0, sl->s0 ? sl->s0->ncevs : 0 };
-	d->reduce(d->ctx, g, 2, TC_DIST_MAX);
-	struct tc_steps whole = { .ncevs = g[1] };
-	struct tc_lsum s = { .st = &whole, .metric = TC_M_LATENESS, .agg = agg, .nranks = nranks,
-			     .nx = lsum_x_of_step(agg, (int64_t)g[0]) + 1 };
+	uint64_t max_step = sl->s0 ? sl->s0->max_step : 0;
+	d->reduce(d->ctx, &max_step, 1, TC_DIST_MAX);
+	/* process 0 packs from its steps: every rank's first cev, the count */
+	struct tc_lsum s = { .st = sl->s0, .metric = TC_M_LATENESS, .agg = agg, .nranks = nranks,
+			     .nx = lsum_x_of_step(agg, (int64_t)max_step) + 1 };
 	lsum_geometry(&s);
 	struct mine m = { .sl = sl, .agg = agg, .K = agg ? 2u : 1u, .nx = s.nx };
 	uint32_t nmine = sl->hi - sl->lo;
-	uint32_t *nleaf = xmalloc(((size_t)nmine + 1) * sizeof *nleaf);
-	for (uint32_t j = 0; j < nmine; j++) {
-		nleaf[j] = (sl->rfirst[j + 1] - sl->rfirst[j]) * m.K;
-		m.nb1 += (nleaf[j] + B1 - 1) / B1, m.nb2 += (nleaf[j] + B2 - 1) / B2;
+	for (uint32_t j = 0; j < nmine; j++) {   /* this process's blocks */
+		uint32_t n = (sl->rfirst[j + 1] - sl->rfirst[j]) * m.K;
+		m.nb1 += (n + B1 - 1) / B1, m.nb2 += (n + B2 - 1) / B2;
 	}
 	size_t ntile = (size_t)s.tw[0] * s.th[0];
 	m.leafv = xcalloc((size_t)sl->ncevs * m.K + 1, sizeof *m.leafv);
@@ -144,16 +123,13 @@ void lsum_pack_parts(const struct tc_steps_slice *sl, const struct tc_dist *d, u
 	uint64_t base[2] = { m.nb1, m.nb2 };
 	d->exscan(d->ctx, base, 2, TC_DIST_SUM);
 	if (d->index == 0) base[0] = base[1] = 0;
-	uint64_t *all = xcalloc((size_t)nranks + 1, sizeof *all);   /* every rank's leaves: its process's, summed */
-	for (uint32_t j = 0; j < nmine; j++) all[sl->lo + j] = nleaf[j];
-	d->reduce(d->ctx, all, nranks, TC_DIST_SUM);
 	if (d->index == 0) {
 		for (uint32_t x = 0; x < s.nx; x++) s.xsum[x + 1] += s.xsum[x];
-		firsts(&s, all);
+		lsum_firsts(&s);
 		tiles(&s, &m);
 		out->size = lsum_pack_holes(&s, &out->blob, out->holes);
 	}
-	free(all), free(nleaf), free(m.key), free(m.cnt);
+	free(m.key), free(m.cnt);
 	s.leafv = NULL, s.b1 = s.b2 = NULL;
 	free(s.b1_first), free(s.b2_first), free(s.xsum);
 	for (int l = 0; l < s.nlevels; l++) free(s.tiles[l]);

@@ -941,7 +941,7 @@ static void wide_proc(struct dk_proc *x)
 	sl.late = xmalloc((2 * (size_t)sl.ncevs + 1) * sizeof *sl.late);
 	for (uint32_t i = 0; i < sl.ncevs; i++)
 		sl.late[2 * i] = s->given[sl.first + i].lateness, sl.late[2 * i + 1] = s->given[sl.first + i].lateness_agg;
-	struct tc_steps s0 = { .ncevs = s->ncevs, .max_step = s->max_step };
+	struct tc_steps s0 = { .t = s->t, .ncevs = s->ncevs, .rank_first = s->rank_first, .max_step = s->max_step };
 	if (x->p == 0) sl.s0 = &s0;
 	lsum_pack_parts(&sl, &x->d, nr, true, &a->lsum);
 	free(sl.rfirst), free(sl.late);
