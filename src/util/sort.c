@@ -3,39 +3,27 @@
 
 #include "util.h"
 
-int tc_cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-size_t tc_lower_bound_u32(const uint32_t *a, size_t n, uint32_t key)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (a[mid] < key) lo = mid + 1;
-		else hi = mid;
+/* qsort's comparison and the first index whose value is >= key in a sorted
+ * array, for one unsigned type (tc_cmp_u32 / tc_lower_bound_u32, ..._u64). */
+#define TC_SORT_HELPERS(T, name)                                                 \
+	int tc_cmp_##name(const void *a, const void *b)                          \
+	{                                                                        \
+		T x = *(const T *)a, y = *(const T *)b;                          \
+		return x < y ? -1 : x > y;                                       \
+	}                                                                        \
+	size_t tc_lower_bound_##name(const T *a, size_t n, T key)                \
+	{                                                                        \
+		size_t lo = 0, hi = n;                                           \
+		while (lo < hi) {                                                \
+			size_t mid = lo + (hi - lo) / 2;                         \
+			if (a[mid] < key) lo = mid + 1;                          \
+			else hi = mid;                                           \
+		}                                                                \
+		return lo;                                                       \
 	}
-	return lo;
-}
 
-int tc_cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-size_t tc_lower_bound_u64(const uint64_t *a, size_t n, uint64_t key)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (a[mid] < key) lo = mid + 1;
-		else hi = mid;
-	}
-	return lo;
-}
+TC_SORT_HELPERS(uint32_t, u32)
+TC_SORT_HELPERS(uint64_t, u64)
 
 int tc_cmp_double(const void *a, const void *b)
 {
