@@ -112,15 +112,6 @@ static uint64_t put_array(struct writer *w, const void *p, uint64_t n, size_t si
 	return at;
 }
 
-/* An array of n items laid out and named (anchor) for the pieces that
- * fill it (put_pieces); written here when p holds it whole. */
-static uint64_t put_held(struct writer *w, int anchor, const void *p, uint64_t n, size_t size)
-{
-	uint64_t at = put_array(w, p, n, size, true);
-	w->anchor[anchor] = n ? at + 1 : 0;
-	return at;
-}
-
 /* n bytes at the layout's position (not aligned), named (anchor) for the
  * pieces that fill them; written here when p holds them. */
 static void put_or_hold(struct writer *w, int anchor, const void *p, size_t n)
@@ -128,6 +119,20 @@ static void put_or_hold(struct writer *w, int anchor, const void *p, size_t n)
 	w->anchor[anchor] = n ? w->off + 1 : 0;
 	if (p) put(w, p, n);
 	else w->off += n;
+}
+
+/* The same for an array of n items, 64-byte aligned as put_array lays it
+ * out; its offset (0 when empty). */
+static uint64_t put_held(struct writer *w, int anchor, const void *p, uint64_t n, size_t size)
+{
+	if (!n) {
+		w->anchor[anchor] = 0;
+		return 0;
+	}
+	pad(w);
+	uint64_t at = w->off;
+	put_or_hold(w, anchor, p, n * size);
+	return at;
 }
 
 /* A global array of total items of which this process holds n from first on. */
