@@ -267,8 +267,9 @@ static double cost_of(struct sweep *S, uint32_t i)
 struct cmsg { uint64_t gk; double C; };
 
 /* The rounds: the own waits whose cost is known go to their partners'
- * processes (this one's handled at once), until every wait is handled. */
-static void sweep_rounds(struct sweep *S, const uint64_t *rank_first, uint32_t N)
+ * processes (to_partner[i], where own wait i was asked; this one's handled
+ * at once), until every wait is handled. */
+static void sweep_rounds(struct sweep *S, const int *to_partner)
 {
 	const struct tc_dist *d = S->d;
 	size_t left = S->nown;
@@ -279,7 +280,7 @@ static void sweep_rounds(struct sweep *S, const uint64_t *rank_first, uint32_t N
 			uint32_t i = S->ready.a[--S->ready.n];
 			const struct dwait *w = &S->own[i];
 			struct cmsg m = { w->gk, cost_of(S, i) };
-			int q = replay_owner(rank_first, d->count, w->partner < N ? w->partner : 0);
+			int q = to_partner[i];   /* the process it was asked of */
 			left--;
 			if (q == d->index) {
 				hand_on(S, got_at(S, m.gk), m.C);
@@ -438,7 +439,7 @@ struct tc_rcdelay *rc_delay_dist(const struct tc_part *p, const struct tc_dist *
 	void *got = NULL;
 	size_t ngot = 0;
 	struct dans *j = replay_ask(d, w, to, nw, sizeof *w, sizeof *j, answer, &dd, &got, &ngot);
-	free(to), free(j);
+	free(j);
 	/* the activities with excess, after the thin-context delays */
 	VEC(struct dex) ex = { 0 };
 	for (size_t i = 0; i < a->n; i++)
@@ -451,7 +452,7 @@ struct tc_rcdelay *rc_delay_dist(const struct tc_part *p, const struct tc_dist *
 	float *xval = xmalloc((ex.n + 1) * sizeof *xval), *delay = xmalloc((ex.n + 1) * sizeof *delay);
 	sweep_lists(&S, N, a, w, nw, ex.a, ex.n, xval);
 	sweep_plan(&S, N, a);
-	sweep_rounds(&S, rank_first, N);
+	sweep_rounds(&S, to);
 	apply_adds(&S);
 	double *cost = xcalloc((size_t)N + 1, sizeof *cost), sums[2];
 	rc_dc_finish(&S.dc, xval, delay, cost);
@@ -466,7 +467,7 @@ struct tc_rcdelay *rc_delay_dist(const struct tc_part *p, const struct tc_dist *
 	d->reduce(d->ctx, &nx, 1, TC_DIST_SUM);
 	struct tc_rcdelay *D = d->index == 0 ? result_at0(N, rin, nrow, nx, sums[0] + sums[1]) : NULL;
 	sweep_free(&S);
-	free(w), free(got), free(rank_first), free(xval), free(delay), free(cost), free(rows), free(rin);
+	free(w), free(to), free(got), free(rank_first), free(xval), free(delay), free(cost), free(rows), free(rin);
 	VEC_FREE(ex);
 	return D;
 }
