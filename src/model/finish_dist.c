@@ -125,51 +125,61 @@ static void match_incoming(struct dctx *D, struct tc_msg *in, size_t nin, struct
  * from process q come in q's block of the receive pass's input, in process
  * order, so this process's go between those of the processes before and
  * after it (the serial send order); acc counts the receive pass here. */
+/* The receiver's side of a matched message. */
+static struct recv_side recv_of(const struct tc_msg *x)
+{
+	return (struct recv_side){ x->recv_time, x->post_time, x->recv_call, x->post_call, x->flags, 0 };
+}
+
+/* This process's block of the blocks by receiver's process: own slots from o0. */
+struct own_block { uint64_t o0, own; };
+static inline bool in_own(struct own_block b, uint64_t s) { return s >= b.o0 && s < b.o0 + b.own; }
+/* A slot outside the block in the buffers without it. */
+static inline uint64_t outside(struct own_block b, uint64_t s) { return s < b.o0 ? s : s - b.own; }
+
 static void match_remote(struct dctx *D, size_t n, const uint64_t *slot, const uint64_t *scount, struct recv_acc *acc)
 {
 	struct tc_trace *t = D->t;
 	const struct tc_dist *d = D->d;
 	int me = d->index;
-	uint64_t o0 = 0, own = scount[me];
-	for (int q = 0; q < me; q++) o0 += scount[q];
+	struct own_block b = { 0, scount[me] };
+	for (int q = 0; q < me; q++) b.o0 += scount[q];
 	uint64_t *sc = xmalloc(((size_t)D->P + 1) * sizeof *sc), *rc = xmalloc(((size_t)D->P + 1) * sizeof *rc);
 	memcpy(sc, scount, (size_t)D->P * sizeof *sc);
 	sc[me] = 0;
 	/* the others' sends out, this block left out of the send buffer */
-	struct send_side *out = xmalloc((n - own + 1) * sizeof *out);
+	struct send_side *out = xmalloc((n - b.own + 1) * sizeof *out);
 	for (size_t i = 0; i < n; i++)
-		if (slot[i] < o0 || slot[i] >= o0 + own) out[slot[i] < o0 ? slot[i] : slot[i] - own] = side_of(&t->msgs[i]);
+		if (!in_own(b, slot[i])) out[outside(b, slot[i])] = side_of(&t->msgs[i]);
 	struct send_side *got = d->exchange(d->ctx, out, sc, sizeof *out, rc);
 	free(out);
+	/* the receive pass's input: the processes' blocks in order, this one's from t->msgs */
 	size_t nrem = total(rc, D->P), before = 0;
 	for (int q = 0; q < me; q++) before += rc[q];
-	struct tc_msg *in = xmalloc((nrem + own + 1) * sizeof *in);
-	for (size_t j = 0; j < nrem; j++) in[j < before ? j : j + own] = msg_of(&got[j]);
+	struct own_block inb = { before, b.own };   /* in: the received ones around this block */
+	struct tc_msg *in = xmalloc((nrem + b.own + 1) * sizeof *in);
+	for (size_t j = 0; j < nrem; j++) in[j < before ? j : j + b.own] = msg_of(&got[j]);
 	free(got);
 	for (size_t i = 0; i < n; i++)
-		if (slot[i] >= o0 && slot[i] < o0 + own) {
+		if (in_own(b, slot[i])) {
 			struct send_side s1 = side_of(&t->msgs[i]);
-			in[before + slot[i] - o0] = msg_of(&s1);
+			in[before + slot[i] - b.o0] = msg_of(&s1);
 		}
-	match_incoming(D, in, nrem + own, acc);
+	match_incoming(D, in, nrem + b.own, acc);
 	/* this block's results straight into t->msgs; the others' back, in place over in */
 	for (size_t i = 0; i < n; i++)
-		if (slot[i] >= o0 && slot[i] < o0 + own) {
-			const struct tc_msg *x = &in[before + slot[i] - o0];
-			struct recv_side r = { x->recv_time, x->post_time, x->recv_call, x->post_call, x->flags, 0 };
+		if (in_own(b, slot[i])) {
+			struct recv_side r = recv_of(&in[before + slot[i] - b.o0]);
 			set_recv(&t->msgs[i], &r);
 		}
 	struct recv_side *back = (struct recv_side *)(void *)in;   /* smaller, written forward */
-	for (size_t j = 0; j < nrem; j++) {
-		const struct tc_msg *x = &in[j < before ? j : j + own];
-		struct recv_side r = { x->recv_time, x->post_time, x->recv_call, x->post_call, x->flags, 0 };
-		back[j] = r;
-	}
+	for (size_t j = 0, k = 0; j < nrem + b.own; j++)
+		if (!in_own(inb, j)) back[k++] = recv_of(&in[j]);
 	uint64_t *c2 = xmalloc(((size_t)D->P + 1) * sizeof *c2);
 	struct recv_side *res = d->exchange(d->ctx, back, rc, sizeof *back, c2);
 	free(in);
 	for (size_t i = 0; i < n; i++)
-		if (slot[i] < o0 || slot[i] >= o0 + own) set_recv(&t->msgs[i], &res[slot[i] < o0 ? slot[i] : slot[i] - own]);
+		if (!in_own(b, slot[i])) set_recv(&t->msgs[i], &res[outside(b, slot[i])]);
 	free(res), free(c2), free(sc), free(rc);
 }
 
