@@ -1,6 +1,6 @@
 /* steps_parts.c — the logical steps computed by the processes together
  * (analysis_steps_dist.h, docs/scale.md "The steps over parts"), where
- * steps_dist.c gathers the whole skeleton to process 0.
+ * steps_dist.c, with the leap merge, gathers the whole skeleton to process 0.
  *
  *  1. The partitions (tc_partition_dist): each cev of a process's ranks has
  *     its partition; process 0 has the partition graph.
@@ -97,17 +97,21 @@ struct outbox {
 	size_t nc, no, ns, nr;
 };
 
+/* Cev e's ops and their send and receive ids (what route sends of it),
+ * added to n[0], n[1], n[2]. */
+static void cev_records(const struct tc_trace *t, const struct tc_cev *e, size_t n[3])
+{
+	for (uint32_t k = 0; k < e->nops; k++) {
+		const struct tc_op *op = &t->ranks[e->rank].ops[e->op + k];
+		n[0]++, n[1] += op->nsend, n[2] += op->nrecv;
+	}
+}
+
 static size_t outbox_count(const struct home *h, uint32_t i0, uint32_t i1, struct outbox *b)
 {
-	const struct tc_trace *t = h->p->t;
-	*b = (struct outbox){ .nc = i1 - i0 };
-	for (uint32_t i = i0; i < i1; i++) {
-		const struct tc_cev *e = &h->c.cev[i];
-		for (uint32_t k = 0; k < e->nops; k++) {
-			const struct tc_op *op = &t->ranks[e->rank].ops[e->op + k];
-			b->no++, b->ns += op->nsend, b->nr += op->nrecv;
-		}
-	}
+	size_t n[3] = { 0, 0, 0 };
+	for (uint32_t i = i0; i < i1; i++) cev_records(h->p->t, &h->c.cev[i], n);
+	*b = (struct outbox){ .nc = i1 - i0, .no = n[0], .ns = n[1], .nr = n[2] };
 	return b->nc * (sizeof *b->c + sizeof(int)) + b->no * (sizeof *b->o + sizeof(int)) +
 	       b->ns * (sizeof *b->s + sizeof(int)) + b->nr * (sizeof *b->r + sizeof(int));
 }
@@ -707,15 +711,12 @@ void tc_sparts_free(struct tc_sparts *x)
  * on every process. */
 static uint64_t parts_need(const struct home *h, const struct tc_dist *d)
 {
-	const struct tc_trace *t = h->p->t;
 	uint64_t *v = xcalloc(2 * (size_t)h->P + 1, sizeof *v);
 	for (uint32_t i = 0; i < h->c.n; i++) {
-		const struct tc_cev *e = &h->c.cev[i];
+		size_t n[3] = { 0, 0, 0 };
+		cev_records(h->p->t, &h->c.cev[i], n);
 		uint64_t *x = v + 2 * (size_t)owner_of(h, h->pid[i]);
-		for (uint32_t k = 0; k < e->nops; k++) {
-			const struct tc_op *op = &t->ranks[e->rank].ops[e->op + k];
-			x[0]++, x[1] += op->nsend + op->nrecv;
-		}
+		x[0] += n[0], x[1] += n[1] + n[2];
 	}
 	d->reduce(d->ctx, v, 2 * (size_t)h->P, TC_DIST_SUM);
 	uint64_t need = (uint64_t)h->np * TC_PARTS_PART_BYTES;
