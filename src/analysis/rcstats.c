@@ -46,7 +46,7 @@ static uint32_t run_end(const struct groups *g, uint32_t c, uint32_t k)
 enum { VS_ALL, VS_WHOLE, VS_BINS };
 struct vset { uint32_t c; uint8_t mode; uint16_t mask; double below, ref; };
 
-struct stat {
+struct rstat {
 	struct tc_rootcause *rc;
 	struct groups *g;
 	const struct tc_dist *d;     /* NULL: g holds every value */
@@ -58,7 +58,7 @@ struct stat {
 
 static size_t vset_fill(void *arg, size_t q, double *buf)
 {
-	const struct stat *S = arg;
+	const struct rstat *S = arg;
 	const struct groups *g = S->g;
 	const struct vset *s = &S->set[q];
 	uint32_t a = g->first[s->c], n = g->end[s->c] - a, m = 0;
@@ -75,7 +75,7 @@ static size_t vset_fill(void *arg, size_t q, double *buf)
 /* A group's values: those of each of its contexts. */
 static size_t group_fill(void *arg, size_t q, double *buf)
 {
-	const struct stat *S = arg;
+	const struct rstat *S = arg;
 	const struct groups *g = S->g;
 	uint32_t j = S->gid[q];
 	double ref = S->gref[q];
@@ -87,13 +87,14 @@ static size_t group_fill(void *arg, size_t q, double *buf)
 	return m;
 }
 
-/* A context's runs' medians (the runs here). */
+/* Context cs[q]'s runs' medians (the runs here). */
+struct runmeds { const struct groups *g; const uint32_t *cs; };
+
 static size_t runmed_fill(void *arg, size_t q, double *buf)
 {
-	const struct stat *S = arg;
-	const struct groups *g = S->g;
-	uint32_t c = S->set[q].c, m = 0;
-	for (uint32_t k = g->rfirst[c]; k < g->rend[c]; k++) buf[m++] = g->runs[k].med;
+	const struct runmeds *R = arg;
+	uint32_t c = R->cs[q], m = 0;
+	for (uint32_t k = R->g->rfirst[c]; k < R->g->rend[c]; k++) buf[m++] = R->g->runs[k].med;
 	return m;
 }
 
@@ -110,13 +111,13 @@ static struct vset vs(uint32_t c, uint8_t mode, uint16_t mask, double ref)
 }
 
 /* Order statistics of the sets S->set[0..n) (kth NULL: medians) into out, their sizes into cnt. */
-static void vsel(struct stat *S, size_t n, const uint64_t *kth, double *out, uint64_t *cnt)
+static void vsel(struct rstat *S, size_t n, const uint64_t *kth, double *out, uint64_t *cnt)
 {
 	osel_batch(S->d, n, vset_fill, S, S->g->buf, kth, out, cnt);
 }
 
 /* Sizes only: of each set, over every process. */
-static void vcount(struct stat *S, size_t n, uint64_t *cnt)
+static void vcount(struct rstat *S, size_t n, uint64_t *cnt)
 {
 	for (size_t q = 0; q < n; q++) cnt[q] = vset_fill(S, q, S->g->buf);
 	if (S->d) S->d->reduce(S->d->ctx, cnt, n, TC_DIST_SUM);
@@ -141,26 +142,24 @@ static void runs_medians(struct groups *g, uint32_t nc)
 }
 
 /* The median and MAD of every context's values, and each of its runs'
- * median; *has: the contexts with values (first_segments may empty one:
- * nothing to type, typical 1). */
-static void context_typical(struct stat *S, bool *has)
+ * median; nval: how many values each context has (over every process;
+ * first_segments may empty one: nothing to type, typical 1). */
+static void context_typical(struct rstat *S, uint64_t *nval)
 {
 	struct tc_rootcause *rc = S->rc;
 	struct groups *g = S->g;
 	uint32_t nc = rc->nctx;
 	runs_medians(g, nc);
 	double *med = xmalloc(((size_t)nc + 1) * sizeof *med);
-	uint64_t *n = xmalloc(((size_t)nc + 1) * sizeof *n);
 	for (uint32_t c = 0; c < nc; c++) S->set[c] = vs(c, VS_ALL, 0, NAN);
-	vsel(S, nc, NULL, med, n);
+	vsel(S, nc, NULL, med, nval);
 	for (uint32_t c = 0; c < nc; c++) S->set[c].ref = med[c];
 	double *mad = xmalloc(((size_t)nc + 1) * sizeof *mad);
 	vsel(S, nc, NULL, mad, NULL);
 	for (uint32_t c = 0; c < nc; c++) {
 		struct tc_rc_ctx *C = &rc->ctx[c];
 		C->nranks = g->nranks[c];
-		has[c] = n[c] > 0;
-		if (!has[c]) {
+		if (!nval[c]) {
 			C->typical = 1;
 			continue;
 		}
@@ -168,7 +167,7 @@ static void context_typical(struct stat *S, bool *has)
 		C->mad = 1.4826 * mad[c];
 		C->typical = C->n >= 3 && C->nranks >= 2;
 	}
-	free(med), free(mad), free(n);
+	free(med), free(mad);
 }
 
 /* The median and MAD of the whole transfers of each point-to-point context
@@ -181,13 +180,13 @@ static void context_typical(struct stat *S, bool *has)
  * wait for it, so its transfers are whole, and the fast pairs' data is
  * mostly there before the receive; a slow node under a tree read "mapping"
  * otherwise, probe-place r-tree4-9p-node1-s156). */
-static void context_whole(struct stat *S, const bool *has)
+static void context_whole(struct rstat *S, const uint64_t *nval)
 {
 	struct tc_rootcause *rc = S->rc;
 	struct groups *g = S->g;
 	uint32_t nc = rc->nctx, nq = 0, *cq = xmalloc(((size_t)nc + 1) * sizeof *cq);
 	for (uint32_t c = 0; c < nc; c++)
-		if (has[c] && g->p2p[c]) cq[nq] = c, S->set[nq++] = vs(c, VS_WHOLE, 0, NAN);
+		if (nval[c] && g->p2p[c]) cq[nq] = c, S->set[nq++] = vs(c, VS_WHOLE, 0, NAN);
 	double *med = xmalloc(((size_t)nq + 1) * sizeof *med), *mad = xmalloc(((size_t)2 * nq + 1) * sizeof *mad);
 	uint64_t *m = xmalloc(((size_t)nq + 1) * sizeof *m), *fast = xmalloc(((size_t)nq + 1) * sizeof *fast);
 	vsel(S, nq, NULL, med, m);
@@ -258,23 +257,13 @@ static uint16_t quiet_bins(const struct tc_rootcause *rc, const double *med, con
 	return quiet;
 }
 
-static void context_quiet(struct stat *S, const bool *has)
+static void context_quiet(struct rstat *S, const uint64_t *nval)
 {
 	struct tc_rootcause *rc = S->rc;
-	uint32_t nc = rc->nctx, ne = 0, *cq = xmalloc(((size_t)nc + 1) * sizeof *cq);
-	for (uint32_t c = 0; c < nc; c++)
-		if (has[c] && rc->ctx[c].kind == TC_ACT_MPI && rc->ctx[c].median > 0) cq[ne++] = c;
-	/* the contexts with enough values, then each one's bins: sizes and medians */
-	uint64_t *tot = xmalloc(((size_t)ne + 1) * sizeof *tot);
-	for (uint32_t q = 0; q < ne; q++) S->set[q] = vs(cq[q], VS_ALL, 0, NAN);
-	vcount(S, ne, tot);
-	uint32_t nk = 0;
-	for (uint32_t q = 0; q < ne; q++)
-		if (tot[q] >= QUIET_BINS * QUIET_MIN) cq[nk++] = cq[q];
-	free(tot);
+	uint32_t nc = rc->nctx, nk = 0, *cq = xmalloc(((size_t)nc + 1) * sizeof *cq);
+	for (uint32_t c = 0; c < nc; c++)   /* the MPI contexts with enough values; each one's bins: sizes and medians */
+		if (nval[c] >= QUIET_BINS * QUIET_MIN && rc->ctx[c].kind == TC_ACT_MPI && rc->ctx[c].median > 0) cq[nk++] = c;
 	size_t nb = (size_t)nk * QUIET_BINS;
-	struct vset *set = S->set;
-	S->set = xmalloc((nb + 1) * sizeof *S->set);
 	double *med = xmalloc((nb + 1) * sizeof *med);
 	uint64_t *cnt = xmalloc((nb + 1) * sizeof *cnt);
 	for (size_t x = 0; x < nb; x++) S->set[x] = vs(cq[x / QUIET_BINS], VS_BINS, (uint16_t)(1u << (x % QUIET_BINS)), NAN);
@@ -299,8 +288,6 @@ static void context_quiet(struct stat *S, const bool *has)
 		C->mad = 1.4826 * mad[q];
 		C->quiet = 1;
 	}
-	free(S->set);
-	S->set = set;
 	free(cq), free(med), free(cnt), free(mask), free(mad);
 }
 
@@ -446,7 +433,7 @@ static void by_group(const struct tc_rootcause *rc, const uint32_t *gid, uint32_
 
 /* The pooled median and MAD of the groups js[0..nj) (by_group's first,
  * order), and whether each one's runs are on >= 2 ranks (two). */
-static void group_stats(struct stat *S, const uint32_t *first, const uint32_t *order, const uint32_t *js, uint32_t nj,
+static void group_stats(struct rstat *S, const uint32_t *first, const uint32_t *order, const uint32_t *js, uint32_t nj,
 			double *med, double *mad, bool *two)
 {
 	const struct groups *g = S->g;
@@ -487,7 +474,7 @@ static bool work_thin(const struct tc_rc_ctx *C)
 	return C->kind == TC_ACT_COMPUTE && !C->typical && C->work && C->n >= 3;
 }
 
-static void backoff_work(struct stat *S)
+static void backoff_work(struct rstat *S)
 {
 	struct tc_rootcause *rc = S->rc;
 	struct u64map w;  /* a thin context's work -> its group */
@@ -535,7 +522,7 @@ static void backoff_work(struct stat *S)
  * on >= 2 ranks; then its outliers are found like everyone's, and the
  * delay-cost rule for contexts with no typical value (delaycost.c) is left for
  * the ones with none even there.  Only run when such a context exists. */
-static void backoff_thin(struct stat *S)
+static void backoff_thin(struct rstat *S)
 {
 	struct tc_rootcause *rc = S->rc;
 	uint32_t nthin = 0;
@@ -593,7 +580,7 @@ static double bar(const struct tc_rootcause *rc, double median, double mad)
  * varies; ranks that differ throughout, a ramp, are imbalance and must not
  * raise the floor that would hide them), else from the context's; their
  * pooled robust spread, from which the noise floor. */
-static void noise_floor(struct stat *S)
+static void noise_floor(struct rstat *S)
 {
 	struct tc_rootcause *rc = S->rc;
 	struct groups *g = S->g;
@@ -618,12 +605,13 @@ void rc_groups_stats(struct tc_rootcause *rc, struct groups *g, uint32_t *nranks
 	g->nranks = nranks;
 	g->own = xcalloc((size_t)rc->nctx + 1, sizeof *g->own);
 	g->full_mad = xcalloc((size_t)rc->nctx + 1, sizeof *g->full_mad);
-	struct stat S = { rc, g, d, xmalloc(((size_t)rc->nctx + 1) * sizeof *S.set), NULL, NULL, NULL, NULL };
-	bool *has = xcalloc((size_t)rc->nctx + 1, sizeof *has);
-	context_typical(&S, has);
-	context_whole(&S, has);
-	context_quiet(&S, has);
-	free(has);
+	/* room for the largest batch of sets: every MPI context's time bins */
+	struct rstat S = { rc, g, d, xmalloc(((size_t)rc->nctx * QUIET_BINS + 1) * sizeof *S.set), NULL, NULL, NULL, NULL };
+	uint64_t *nval = xcalloc((size_t)rc->nctx + 1, sizeof *nval);
+	context_typical(&S, nval);
+	context_whole(&S, nval);
+	context_quiet(&S, nval);
+	free(nval);
 	find_trends(rc, g);
 	backoff_place(rc, false);
 	backoff_thin(&S);
@@ -655,24 +643,28 @@ void rc_groups_stats(struct tc_rootcause *rc, struct groups *g, uint32_t *nranks
 struct pers *rc_persistent_runs(struct tc_rootcause *rc, const struct groups *g, size_t *n, const struct tc_dist *d)
 {
 	uint32_t nc = rc->nctx;
-	struct stat S = { rc, (struct groups *)g, d, xmalloc(((size_t)nc + 1) * sizeof *S.set), NULL, NULL, NULL, NULL };
-	uint64_t *k = xmalloc(((size_t)nc + 1) * sizeof *k), *nr = xmalloc(((size_t)nc + 1) * sizeof *nr);
-	size_t room = 0;
-	for (uint32_t c = 0; c < nc; c++) {
-		S.set[c] = vs(c, VS_ALL, 0, NAN);
-		nr[c] = g->rend[c] - g->rfirst[c];
-		room = TC_MAX(room, (size_t)nr[c]);
-	}
+	uint64_t *nr = xmalloc(((size_t)nc + 1) * sizeof *nr), *k = xmalloc(((size_t)nc + 1) * sizeof *k);
+	for (uint32_t c = 0; c < nc; c++) nr[c] = g->rend[c] - g->rfirst[c];
 	if (d) d->reduce(d->ctx, nr, nc, TC_DIST_SUM);
-	for (uint32_t c = 0; c < nc; c++) k[c] = nr[c] / 4;
-	double *q = xmalloc(((size_t)nc + 1) * sizeof *q), *buf = xmalloc((room + 1) * sizeof *buf);
-	osel_batch(d, nc, runmed_fill, &S, buf, k, q, NULL);
+	/* the reference of each context: the others' median for the same work
+	 * at a rank's own place (typical 5), else the lower quartile of its
+	 * runs' medians when they are on >= 2 ranks */
+	uint32_t *cs = xmalloc(((size_t)nc + 1) * sizeof *cs), nq = 0;
+	size_t room = 0;
+	for (uint32_t c = 0; c < nc; c++)
+		if (rc->ctx[c].typical != 5 && nr[c] >= 2) {
+			k[nq] = nr[c] / 4, cs[nq++] = c;
+			room = TC_MAX(room, (size_t)(g->rend[c] - g->rfirst[c]));
+		}
+	double *q = xmalloc(((size_t)nq + 1) * sizeof *q), *buf = xmalloc((room + 1) * sizeof *buf);
+	struct runmeds R = { g, cs };
+	osel_batch(d, nq, runmed_fill, &R, buf, k, q, NULL);
 	VEC(struct pers) v = { 0 };
-	for (uint32_t c = 0; c < nc; c++) {
+	for (uint32_t c = 0, j = 0; c < nc; c++) {
 		double ref;
-		if (rc->ctx[c].typical == 5) ref = rc->ctx[c].median;   /* a rank's own place: the others' median for the same work */
-		else if (nr[c] < 2) continue;
-		else ref = q[c];
+		if (rc->ctx[c].typical == 5) ref = rc->ctx[c].median;
+		else if (j < nq && cs[j] == c) ref = q[j++];
+		else continue;
 		double bar = ref + TC_MAX(rc->opts.persist_frac * ref, rc->noise_floor);
 		for (uint32_t x = g->rfirst[c]; x < g->rend[c]; x++)
 			if (g->runs[x].med > bar) {
@@ -681,7 +673,7 @@ struct pers *rc_persistent_runs(struct tc_rootcause *rc, const struct groups *g,
 			}
 	}
 	if (v.n) qsort(v.a, v.n, sizeof *v.a, pers_cmp);
-	free(S.set), free(k), free(nr), free(q), free(buf);
+	free(cs), free(k), free(nr), free(q), free(buf);
 	*n = v.n;
 	return v.a;
 }
