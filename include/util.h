@@ -157,6 +157,8 @@ void json_kuint32s(struct json *j, const char *k, const uint32_t *a, size_t n);
 
 /* qsort comparison of uint32_t, ascending. */
 int tc_cmp_u32(const void *a, const void *b);
+/* a[0..n) in ascending order (tc_cmp_u32's), by radix. */
+void tc_sort_u32(uint32_t *a, size_t n);
 /* First index of sorted a[0..n) whose value is >= key (n if none). */
 size_t tc_lower_bound_u32(const uint32_t *a, size_t n, uint32_t key);
 /* The same for uint64_t. */

@@ -1681,6 +1681,6 @@ uint32_t *tc_clusters_node_ranks(const struct tc_phase_clusters *ph, uint32_t no
 	const struct tc_cnode *N = &ph->nodes[node];
 	uint32_t *r = xmalloc(((size_t)N->size + 1) * sizeof *r);
 	memcpy(r, ph->members + N->first, (size_t)N->size * sizeof *r);
-	qsort(r, N->size, sizeof *r, tc_cmp_u32);
+	tc_sort_u32(r, N->size);
 	return r;
 }

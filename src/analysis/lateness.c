@@ -243,32 +243,42 @@ void steps_sums_end(struct tc_steps *s)
 	}
 }
 
-static bool block_before(const struct tc_steps *s, enum tc_metric m, struct tc_block a, struct tc_block b)
+/* Block a (metric value va) ranks before block b (vb): larger value first,
+ * then earlier cev, then the event before its aggregate block. */
+static bool block_before(double va, struct tc_block a, double vb, struct tc_block b)
 {
-	double va = tc_cev_metric(s, a.cev, m, a.agg), vb = tc_cev_metric(s, b.cev, m, b.agg);
 	if (va != vb) return va > vb;
 	if (a.cev != b.cev) return a.cev < b.cev;
 	return !a.agg && b.agg;
 }
 
+/* The top k kept sorted by insertion, each entry's value beside it: a
+ * candidate's metric is computed once (computing it reads the model's calls
+ * when the steps hold no times, and it was computed again for every
+ * comparison: three times per candidate over a million cevs). */
 size_t tc_steps_top(const struct tc_steps *s, enum tc_metric m, bool aggs, size_t k, struct tc_block *out)
 {
 	size_t have = 0;
 	if (!k) return 0;
+	double *val = xmalloc(k * sizeof *val);
 	for (uint32_t i = 0; i < s->ncevs; i++)
 		for (int agg = 0; agg < (aggs ? 2 : 1); agg++) {
 			struct tc_block b = { i, agg != 0 };
 			/* the block before a rank's first event has no measured start:
 			 * its value is start-up skew, not something that happened there */
 			if (b.agg && steps_prev(s, i) == TC_NONE) continue;
-			if (!(tc_cev_metric(s, i, m, b.agg) > 0)) continue;
-			if (have == k && !block_before(s, m, b, out[k - 1])) continue;
+			double v = tc_cev_metric(s, i, m, b.agg);
+			if (!(v > 0)) continue;
+			if (have == k && !block_before(v, b, val[k - 1], out[k - 1])) continue;
 			size_t pos = have < k ? have++ : k - 1;
-			while (pos > 0 && block_before(s, m, b, out[pos - 1])) {
+			while (pos > 0 && block_before(v, b, val[pos - 1], out[pos - 1])) {
 				out[pos] = out[pos - 1];
+				val[pos] = val[pos - 1];
 				pos--;
 			}
 			out[pos] = b;
+			val[pos] = v;
 		}
+	free(val);
 	return have;
 }

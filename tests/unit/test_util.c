@@ -148,6 +148,32 @@ static uint32_t pat(size_t i, uint32_t seed)
 /* tc_pages_move: the bytes land at off whatever off's place in its page,
  * by remapped pages (long arrays, shifted in parallel chunks or in one
  * memmove) or by copy (short ones); what dst held before off stays. */
+/* tc_sort_u32 equals qsort with tc_cmp_u32: both branches (insertion below
+ * 48 values, radix above), values that fill one, two or three digits, all
+ * alike (every pass skipped), duplicates, and the extremes 0 and UINT32_MAX. */
+static void test_sort_u32(void **st)
+{
+	(void)st;
+	tc_sort_u32(NULL, 0);
+	static const uint32_t masks[] = { 0xff, 0x7ff, 0x3fffff, 0xffffffff, 0 };
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	for (size_t mi = 0; mi < sizeof masks / sizeof *masks; mi++)
+		for (size_t n = 1; n < 5000; n = n * 3 / 2 + 1) {
+			uint32_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+			for (size_t i = 0; i < n; i++) {
+				x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+				a[i] = (uint32_t)x & masks[mi];
+				if (i % 97 == 5) a[i] = UINT32_MAX & masks[mi];
+			}
+			memcpy(b, a, n * sizeof *a);
+			qsort(b, n, sizeof *b, tc_cmp_u32);
+			tc_sort_u32(a, n);
+			assert_memory_equal(a, b, n * sizeof *a);
+			free(a);
+			free(b);
+		}
+}
+
 static void test_pages_move(void **st)
 {
 	(void)st;
@@ -249,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_u64map),
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_kth_large),
+		cmocka_unit_test(test_sort_u32),
 		cmocka_unit_test(test_pages_move),
 		cmocka_unit_test(test_pages_growth),
 		cmocka_unit_test(test_arena_and_fmt),
