@@ -96,11 +96,11 @@ static int run_child(char *const argv[], struct result *res)
 	struct rusage ru;
 	while (wait4(pid, &st, 0, &ru) < 0)
 		if (errno != EINTR) return -1;
+	double user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6;
 	*res = (struct result){
 		.wall = tc_now() - t0,
-		.cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
-		       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6,
-		.user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6,
+		.cpu = user + (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6,
+		.user = user,
 		.peak_rss = (uint64_t)ru.ru_maxrss * 1024,
 		.minflt = (uint64_t)ru.ru_minflt,
 	};

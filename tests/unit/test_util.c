@@ -145,9 +145,6 @@ static uint32_t pat(size_t i, uint32_t seed)
 	return (uint32_t)(i * 2654435761u) ^ seed;
 }
 
-/* tc_pages_move: the bytes land at off whatever off's place in its page,
- * by remapped pages (long arrays, shifted in parallel chunks or in one
- * memmove) or by copy (short ones); what dst held before off stays. */
 /* tc_sort_u32 equals qsort with tc_cmp_u32: both branches (insertion below
  * 48 values, radix above), values that fill one, two or three digits, all
  * alike (every pass skipped), duplicates, and the extremes 0 and UINT32_MAX. */
@@ -174,6 +171,9 @@ static void test_sort_u32(void **st)
 		}
 }
 
+/* tc_pages_move: the bytes land at off whatever off's place in its page,
+ * by remapped pages (long arrays, shifted in parallel chunks or in one
+ * memmove) or by copy (short ones); what dst held before off stays. */
 static void test_pages_move(void **st)
 {
 	(void)st;
