@@ -537,10 +537,8 @@ static int focus_ranks(const struct tc_app *a, const struct tc_phase_clusters *p
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < ph->nfocus && n < max; i++)
 		if (app_rank_visible(a, ph->focus[i])) out[n++] = ph->focus[i];
-	if (n || a->nvis == a->t->nranks) return (int)n;
-	uint32_t *m = xmalloc(((size_t)ph->nranks + 1) * sizeof *m);
-	memcpy(m, ph->members, (size_t)ph->nranks * sizeof *m);
-	qsort(m, ph->nranks, sizeof *m, tc_cmp_u32);
+	if (n || a->nvis == a->t->nranks || ph->root == TC_NONE) return (int)n;
+	uint32_t *m = tc_clusters_node_ranks(ph, ph->root);  /* the phase's ranks, ascending */
 	for (uint32_t i = 0; i < ph->nranks && n < max; i++)
 		if (app_rank_visible(a, m[i])) out[n++] = m[i];
 	free(m);
