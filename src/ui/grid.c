@@ -234,3 +234,17 @@ int grid_text_elide(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, c
 	grid_putr(g, x + used, y, grid_glyph(g, TC_G_ELLIPSIS), r);
 	return used + 1;
 }
+
+int grid_text_tail(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, const char *head, const char *tail,
+		   int min_head)
+{
+	int hl = (int)grid_text_len(head), tl = (int)grid_text_len(tail);
+	if (hl + tl <= maxw || maxw - tl < TC_MIN(hl, min_head)) {
+		char *all = xasprintf("%s%s", head, tail);
+		int used = grid_text_elide(g, x, y, maxw, r, all);
+		free(all);
+		return used;
+	}
+	int used = grid_text_elide(g, x, y, maxw - tl, r, head);
+	return used + grid_text(g, x + used, y, maxw - used, r, tail);
+}

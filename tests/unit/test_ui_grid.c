@@ -25,6 +25,31 @@ static void test_text_clip(void **state)
 	grid_free(&g);
 }
 
+/* grid_text_elide at a word boundary, and grid_text_tail keeping its tail
+ * whole by cutting the head (ASCII: the ellipsis is "~"). */
+static void test_elide_and_tail(void **state)
+{
+	(void)state;
+	struct tc_grid g;
+	grid_init(&g, 20, 5, true);
+	assert_int_equal(grid_text_elide(&g, 0, 0, 20, TC_R_NORMAL, "short text"), 10);
+	/* the last space within 11 columns is after "most:" */
+	assert_int_equal(grid_text_elide(&g, 0, 1, 12, TC_R_NORMAL, "most: late_sender of rank 3"), 6);
+	/* both fit: drawn as they are */
+	assert_int_equal(grid_text_tail(&g, 0, 2, 20, TC_R_NORMAL, "MPI_Recv", ": 2 ranks", 4), 17);
+	/* the head cut so that the tail stays whole */
+	assert_int_equal(grid_text_tail(&g, 0, 3, 20, TC_R_NORMAL, "!$omp for @jacobi_cuda.c:175", ": max 1.36 s", 4),
+			 18);
+	/* the head would keep fewer than min_head columns: one text, cut at a word */
+	assert_int_equal(grid_text_tail(&g, 0, 4, 20, TC_R_NORMAL, "a_long_region_name", ": min 1 s max 2 s (rank 0)", 12),
+			 20);
+	char *s = uk_text(&g);
+	assert_string_equal(s, "short text\nmost:~\nMPI_Recv: 2 ranks\n!$omp~: max 1.36 s\n"
+			       "a_long_region_name:~\n");
+	free(s);
+	grid_free(&g);
+}
+
 static void test_utf8_and_ascii(void **state)
 {
 	struct tc_grid g;
@@ -130,7 +155,8 @@ int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_text_clip), cmocka_unit_test(test_utf8_and_ascii), cmocka_unit_test(test_eighths),
+		cmocka_unit_test(test_text_clip), cmocka_unit_test(test_elide_and_tail),
+		cmocka_unit_test(test_utf8_and_ascii), cmocka_unit_test(test_eighths),
 		cmocka_unit_test(test_resize_and_ansi), cmocka_unit_test(test_lsum),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -118,6 +118,34 @@ static enum tc_role slot_role(const struct cv_cache *c, uint32_t s)
 	return c->slots[s] == TC_NONE ? TC_R_MPI : slot_roles[s];
 }
 
+/* The legend in w columns from x: each function's letter, name and mean
+ * share, whole; when not all fit, as many as leave room for "+N more",
+ * which says how many are left out. */
+static void legend(struct tc_grid *g, int x, int y, int w, const struct cv_cache *c, const struct tc_trace *t)
+{
+	char txt[NSLOTS][128], more[32];
+	int need[NSLOTS], all = 0, end = x + w;
+	for (uint32_t s = 0; s < c->nslots; s++) {
+		snprintf(txt[s], sizeof txt[s], "%s %.0f%%", c->slots[s] == TC_NONE ? "other" : tc_region_name(t, c->slots[s]),
+			 100.0 * c->mean[s]);
+		need[s] = 2 + (int)grid_text_len(txt[s]);   /* the letter, a space, the text */
+		all += need[s] + (s ? 2 : 0);
+	}
+	uint32_t s = 0;
+	for (; s < c->nslots; s++) {
+		snprintf(more, sizeof more, "+%u more", c->nslots - s - 1);
+		if (all > w && x + need[s] + 2 + (int)strlen(more) > end) break;
+		enum tc_role role = slot_role(c, s);
+		grid_put(g, x, y, (uint32_t)(unsigned char)c->letter[s], role, role, 0);
+		grid_text(g, x + 2, y, end - x - 2, TC_R_LABEL, txt[s]);
+		x += need[s] + 2;
+	}
+	if (s < c->nslots) {
+		snprintf(more, sizeof more, "+%u more", c->nslots - s);
+		grid_text(g, x, y, end - x, TC_R_LABEL, more);
+	}
+}
+
 /* Column c of the activity stack, rows [y0, y0 + h) with the bottom at y0 + h - 1. */
 static void draw_stack(struct tc_grid *g, const struct cv_cache *c, int x, int y0, int h, int col)
 {
@@ -217,15 +245,8 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	}
 	for (int col = 0; col < cols; col++) draw_stack(g, c, x0 + col, ay, arows, col);
 	/* legend */
-	int ly = ay + arows, lx = r.x;
-	for (uint32_t s = 0; s < c->nslots && lx < r.x + r.w; s++) {
-		enum tc_role role = slot_role(c, s);
-		grid_put(g, lx, ly, (uint32_t)(unsigned char)c->letter[s], role, role, 0);
-		lx += 2;
-		if (lx >= r.x + r.w) break;
-		lx += grid_printf(g, lx, ly, r.x + r.w - lx, TC_R_LABEL, "%s %.0f%%  ",
-				  c->slots[s] == TC_NONE ? "other" : tc_region_name(t, c->slots[s]), 100.0 * c->mean[s]);
-	}
+	int ly = ay + arows;
+	legend(g, r.x, ly, r.w, c, t);
 	double busy = 0;
 	for (uint32_t s = 0; s < c->nslots; s++) busy += c->mean[s];
 	if (!(busy > 0)) {

@@ -244,6 +244,20 @@ static void describe_wait(const struct tc_trace *t, const struct tc_wait *x, cha
 	if (k >= 0 && (size_t)k < n && x->cause != TC_NONE) snprintf(buf + k, n - (size_t)k, " (rank %u late)", x->cause);
 }
 
+/* A rank row's largest wait, in w columns: "most: late_sender of rank 3 in
+ * MPI_Recv 1.2 ms" (of rank ...: the rank that waited, on a row of a rank
+ * that made others wait); the region left out before anything is cut. */
+static void most_text(struct tc_grid *g, int x, int y, int w, enum tc_role role, const struct tc_trace *t,
+		      const struct tc_wait *b, bool caused)
+{
+	char s[32], who[32] = "", full[200], brief[120];
+	fmt_seconds(s, sizeof s, b->seconds);
+	if (caused) snprintf(who, sizeof who, " of rank %u", b->rank);
+	snprintf(full, sizeof full, "most: %s%s in %s %s", tc_ws_names[b->kind], who, region_of(t, b->rank, b->call), s);
+	snprintf(brief, sizeof brief, "most: %s%s, %s", tc_ws_names[b->kind], who, s);
+	grid_text_elide(g, x, y, w, role, grid_text_len(full) <= (size_t)w ? full : brief);
+}
+
 static void draw_row(struct tc_app *a, struct tc_grid *g, struct tc_rect r, int y, const struct ws_cache *c,
 		     struct line ln, bool sel)
 {
@@ -251,7 +265,7 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, struct tc_rect r, int 
 	const struct tc_trace *t = a->t;
 	enum tc_role role = sel ? TC_R_CURSOR : TC_R_NORMAL, bar = sel ? TC_R_CURSOR : TC_R_BAR;
 	if (sel) grid_fill(g, r.x, y, r.w, 1, ' ', TC_R_CURSOR);
-	int bw = TC_MAX(8, TC_MIN(30, r.w / 5));
+	int bw = TC_MAX(8, TC_MIN(30, r.w - 84));   /* the rows' largest wait first: ~50 columns */
 	char s[32], d[160];
 	switch (ln.k) {
 	case LN_PATTERN: {
@@ -290,18 +304,10 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, struct tc_rect r, int 
 		view_hbar(g, x, y, TC_MIN(bw, r.x + r.w - x), top > 0 ? v[rank] / top : 0, bar);
 		x += bw;
 		fmt_seconds(s, sizeof s, v[rank]);
+		if (x >= r.x + r.w) break;
+		x += grid_printf(g, x, y, r.x + r.w - x, role, " %10s %5.1f%%  ", s, c->sum > 0 ? 100.0 * v[rank] / c->sum : 0.0);
 		uint32_t bi = caused ? c->best_caused[rank] : c->best_wait[rank];
-		d[0] = 0;
-		if (bi != TC_NONE) {
-			const struct tc_wait *b = &w->w[bi];
-			char s2[32];
-			fmt_seconds(s2, sizeof s2, b->seconds);
-			if (caused) snprintf(d, sizeof d, "most: %s of rank %u in %s %s", tc_ws_names[b->kind], b->rank,
-					     region_of(t, b->rank, b->call), s2);
-			else snprintf(d, sizeof d, "most: %s in %s %s", tc_ws_names[b->kind], region_of(t, b->rank, b->call), s2);
-		}
-		if (x < r.x + r.w)
-			grid_printf(g, x, y, r.x + r.w - x, role, " %10s %5.1f%%  %s", s, c->sum > 0 ? 100.0 * v[rank] / c->sum : 0.0, d);
+		if (bi != TC_NONE && x < r.x + r.w) most_text(g, x, y, r.x + r.w - x, role, t, &w->w[bi], caused);
 		break;
 	}
 	}
