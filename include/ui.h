@@ -108,10 +108,11 @@ int grid_printf(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, const
 size_t grid_text_len(const char *s);
 /* grid_text, but text longer than maxw ends at a word boundary with an ellipsis (…, "~" in ASCII). */
 int grid_text_elide(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, const char *s);
-/* head then tail; when both do not fit, head elided so that tail fits whole
- * (head keeping at least min_head columns), else the two elided as one text. */
-int grid_text_tail(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, const char *head, const char *tail,
-		   int min_head);
+/* head then the first of the ntails tails (longest first) that fits whole
+ * beside at least min_head columns of head (or the last), head cut ("…")
+ * when the two do not fit; when even that does not, the two cut as one text. */
+int grid_text_tail(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, const char *head,
+		   const char *const *tails, int ntails, int min_head);
 uint32_t grid_glyph(const struct tc_grid *g, enum tc_glyph gl);
 /* Eighth blocks: left_eighth(n) fills n/8 of the cell from the left, lower_eighth from the bottom (1..8). */
 uint32_t grid_left_eighth(const struct tc_grid *g, int n);

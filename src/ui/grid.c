@@ -235,10 +235,13 @@ int grid_text_elide(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, c
 	return used + 1;
 }
 
-int grid_text_tail(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, const char *head, const char *tail,
-		   int min_head)
+int grid_text_tail(struct tc_grid *g, int x, int y, int maxw, enum tc_role r, const char *head,
+		   const char *const *tails, int ntails, int min_head)
 {
-	int hl = (int)grid_text_len(head), tl = (int)grid_text_len(tail);
+	int hl = (int)grid_text_len(head), k = 0;
+	while (k + 1 < ntails && (int)grid_text_len(tails[k]) + TC_MIN(hl, min_head) > maxw) k++;
+	const char *tail = tails[k];
+	int tl = (int)grid_text_len(tail);
 	if (hl + tl <= maxw || maxw - tl < TC_MIN(hl, min_head)) {
 		char *all = xasprintf("%s%s", head, tail);
 		int used = grid_text_elide(g, x, y, maxw, r, all);

@@ -26,7 +26,8 @@ static void test_text_clip(void **state)
 }
 
 /* grid_text_elide at a word boundary, and grid_text_tail keeping its tail
- * whole by cutting the head (ASCII: the ellipsis is "~"). */
+ * whole by cutting the head, the shorter tail taken when the longer one
+ * leaves the head fewer than min_head columns (ASCII: the ellipsis is "~"). */
 static void test_elide_and_tail(void **state)
 {
 	(void)state;
@@ -36,12 +37,14 @@ static void test_elide_and_tail(void **state)
 	/* the last space within 11 columns is after "most:" */
 	assert_int_equal(grid_text_elide(&g, 0, 1, 12, TC_R_NORMAL, "most: late_sender of rank 3"), 6);
 	/* both fit: drawn as they are */
-	assert_int_equal(grid_text_tail(&g, 0, 2, 20, TC_R_NORMAL, "MPI_Recv", ": 2 ranks", 4), 17);
+	assert_int_equal(grid_text_tail(&g, 0, 2, 20, TC_R_NORMAL, "MPI_Recv", (const char *[]){ ": 2 ranks" }, 1, 4), 17);
 	/* the head cut so that the tail stays whole */
-	assert_int_equal(grid_text_tail(&g, 0, 3, 20, TC_R_NORMAL, "!$omp for @jacobi_cuda.c:175", ": max 1.36 s", 4),
+	assert_int_equal(grid_text_tail(&g, 0, 3, 20, TC_R_NORMAL, "!$omp for @jacobi_cuda.c:175",
+					(const char *[]){ ": min 1 s max 1.36 s", ": max 1.36 s" }, 2, 4),
 			 18);
 	/* the head would keep fewer than min_head columns: one text, cut at a word */
-	assert_int_equal(grid_text_tail(&g, 0, 4, 20, TC_R_NORMAL, "a_long_region_name", ": min 1 s max 2 s (rank 0)", 12),
+	assert_int_equal(grid_text_tail(&g, 0, 4, 20, TC_R_NORMAL, "a_long_region_name",
+					(const char *[]){ ": min 1 s max 2 s (rank 0)" }, 1, 12),
 			 20);
 	char *s = uk_text(&g);
 	assert_string_equal(s, "short text\nmost:~\nMPI_Recv: 2 ranks\n!$omp~: max 1.36 s\n"

@@ -252,13 +252,12 @@ static void draw_flat(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	fmt_seconds(mean, sizeof mean, pr->nranks ? pr->excl / pr->nranks : 0);
 	fmt_seconds(mx, sizeof mx, pr->excl_max);
 	/* the numbers whole, a long name giving way; narrow, the maximum alone */
-	const char *name = tc_region_name(a->t, pr->region);
-	char tail[160];
-	snprintf(tail, sizeof tail, ": %u ranks, exclusive min %s mean %s max %s (rank %u)", pr->nranks, mn, mean, mx,
+	char full[160], brief[80];
+	snprintf(full, sizeof full, ": %u ranks, exclusive min %s mean %s max %s (rank %u)", pr->nranks, mn, mean, mx,
 		 pr->rank_max);
-	if ((int)(grid_text_len(tail) + TC_MIN(grid_text_len(name), 12)) > r.w)
-		snprintf(tail, sizeof tail, ": exclusive max %s (rank %u)", mx, pr->rank_max);
-	grid_text_tail(g, r.x, sy, r.w, TC_R_STATUS, name, tail, 12);
+	snprintf(brief, sizeof brief, ": exclusive max %s (rank %u)", mx, pr->rank_max);
+	grid_text_tail(g, r.x, sy, r.w, TC_R_STATUS, tc_region_name(a->t, pr->region), (const char *[]){ full, brief }, 2,
+		       12);
 }
 
 static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)

@@ -377,8 +377,10 @@ static void status(struct tc_app *a, struct tc_grid *g, int x, int y, int w)
 			if (c->who != who || c->region != reg) continue;
 			fmt_seconds(e, sizeof e, tc_dur(t, c->excl));
 			fmt_seconds(in, sizeof in, tc_dur(t, c->incl));
-			grid_printf(g, x, y, w, TC_R_STATUS, "%s on %s %s: exclusive %s, inclusive %s, %llu calls",
-				    tc_region_name(t, reg), v->per_loc ? "location" : "rank", lab, e, in, (unsigned long long)c->calls);
+			char tail[160];
+			snprintf(tail, sizeof tail, " on %s %s: exclusive %s, inclusive %s, %llu calls",
+				 v->per_loc ? "location" : "rank", lab, e, in, (unsigned long long)c->calls);
+			grid_text_tail(g, x, y, w, TC_R_STATUS, tc_region_name(t, reg), (const char *[]){ tail }, 1, 12);
 			return;
 		}
 		grid_printf(g, x, y, w, TC_R_STATUS, "%s: not called on %s %s", tc_region_name(t, reg),
@@ -393,9 +395,17 @@ static void status(struct tc_app *a, struct tc_grid *g, int x, int y, int w)
 	fmt_value(t, v, s[PT_S_MIN], mn, sizeof mn);
 	fmt_value(t, v, s[PT_S_MEDIAN], md, sizeof md);
 	fmt_value(t, v, s[PT_S_MAX], mx, sizeof mx);
-	grid_printf(g, x, y, w, TC_R_STATUS, "%s: %s %s over %u %s; min %s median %s max %s, imbalance %.1f%%",
-		    tc_region_name(t, reg), e, v->value == PT_V_CALLS ? "calls" : value_names[v->value], n, v->per_loc ? (n == 1 ? "location" : "locations") : (n == 1 ? "rank" : "ranks"), mn, md,
-		    mx, 100 * s[PT_S_IMBAL]);
+	/* the numbers whole, a long name giving way; narrower, without the
+	 * value's name (the header has it) and the median; then the maximum
+	 * and the imbalance alone */
+	const char *who = v->per_loc ? (n == 1 ? "location" : "locations") : (n == 1 ? "rank" : "ranks");
+	double imb = 100 * s[PT_S_IMBAL];
+	char full[200], mid[160], brief[80];
+	snprintf(full, sizeof full, ": %s %s over %u %s; min %s median %s max %s, imbalance %.1f%%", e,
+		 v->value == PT_V_CALLS ? "calls" : value_names[v->value], n, who, mn, md, mx, imb);
+	snprintf(mid, sizeof mid, ": %s over %u %s; min %s max %s, imbalance %.1f%%", e, n, who, mn, mx, imb);
+	snprintf(brief, sizeof brief, ": max %s, imbalance %.1f%%", mx, imb);
+	grid_text_tail(g, x, y, w, TC_R_STATUS, tc_region_name(t, reg), (const char *[]){ full, mid, brief }, 3, 12);
 }
 
 void pt_draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
