@@ -112,6 +112,10 @@ char *arena_strdup(struct arena *a, const char *s);
 size_t tc_utf8_len(const unsigned char *p);
 char *tc_clean_text(const char *s);
 char *arena_clean(struct arena *a, const char *s);
+/* Line k (from 0) of UTF-8 text s wrapped at spaces to w columns, a word
+ * longer than w cut: where it starts and its bytes; returns the number of
+ * lines.  The spaces at a break belong to no line. */
+int tc_wrap(const char *s, int w, int k, const char **line, int *bytes);
 size_t arena_used(const struct arena *a);
 void arena_free(struct arena *a);
 

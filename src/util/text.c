@@ -56,3 +56,26 @@ char *arena_clean(struct arena *a, const char *s)
 	free(c);
 	return r;
 }
+
+int tc_wrap(const char *s, int w, int k, const char **line, int *bytes)
+{
+	int n = 0;
+	if (w < 1) w = 1;
+	for (const char *p = s; *p; n++) {
+		const char *q = p, *space = NULL, *end;
+		for (int col = 0; *q && col < w; col++) {
+			if (*q == ' ' && q > p) space = q;
+			size_t c = tc_utf8_len((const unsigned char *)q);
+			q += c ? c : 1;
+		}
+		if (!*q || *q == ' ') end = q;      /* the rest fits, or a space follows a full line */
+		else end = space ? space : q;       /* at the last space, else in the word */
+		if (n == k) {
+			if (line) *line = p;
+			if (bytes) *bytes = (int)(end - p);
+		}
+		p = end;
+		while (*p == ' ') p++;
+	}
+	return n;
+}

@@ -148,6 +148,36 @@ static uint32_t pat(size_t i, uint32_t seed)
 /* tc_sort_u32 equals qsort with tc_cmp_u32: both branches (insertion below
  * 48 values, radix above), values that fill one, two or three digits, all
  * alike (every pass skipped), duplicates, and the extremes 0 and UINT32_MAX. */
+/* tc_wrap: the lines of a text at a width, by columns (UTF-8), breaking at
+ * the last space, a space right after a full line, or inside a word longer
+ * than the width. */
+static void check_wrap(const char *s, int w, const char *const *want, int nwant)
+{
+	assert_int_equal(tc_wrap(s, w, 0, NULL, NULL), nwant);
+	for (int k = 0; k < nwant; k++) {
+		const char *p = NULL;
+		int bytes = -1;
+		tc_wrap(s, w, k, &p, &bytes);
+		assert_int_equal(bytes, (int)strlen(want[k]));
+		assert_memory_equal(p, want[k], (size_t)bytes);
+	}
+}
+
+static void test_wrap(void **state)
+{
+	(void)state;
+	check_wrap("", 10, NULL, 0);
+	check_wrap("short", 10, (const char *[]){ "short" }, 1);
+	check_wrap("previous / next step (physical: time)", 12,
+		   (const char *[]){ "previous /", "next step", "(physical:", "time)" }, 4);
+	check_wrap("exactly ten next", 10, (const char *[]){ "exactly", "ten next" }, 2);
+	check_wrap("abcdefghij klm", 10, (const char *[]){ "abcdefghij", "klm" }, 2);   /* a space after a full line */
+	check_wrap("abcdefghijklm no", 5, (const char *[]){ "abcde", "fghij", "klm", "no" }, 4);
+	check_wrap("two  spaces   here", 6, (const char *[]){ "two ", "spaces", "here" }, 3);
+	check_wrap("é é é é é é", 5, (const char *[]){ "é é é", "é é é" }, 2);   /* columns, not bytes */
+	check_wrap(" lead", 3, (const char *[]){ " le", "ad" }, 2);                  /* a leading space is no break */
+}
+
 static void test_sort_u32(void **st)
 {
 	(void)st;
@@ -276,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_kth_large),
 		cmocka_unit_test(test_sort_u32),
+		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_pages_move),
 		cmocka_unit_test(test_pages_growth),
 		cmocka_unit_test(test_arena_and_fmt),

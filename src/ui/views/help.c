@@ -1,29 +1,76 @@
 /* help.c — the `?` screen: the keys of the view it was opened from, taken
  * from the same table that dispatches them (keymap.c), then what that view
- * shows.  j/k scroll, Esc or q go back. */
+ * shows.  Lines longer than the screen wrap (a key's description beside its
+ * key column).  j/k scroll, Esc or q go back. */
 #include <stdlib.h>
 
 #include "ui.h"
+
+#define KEY_W 16        /* keymap_help's key column: "%-16s %s" */
+#define DESC_X 18       /* where a description starts on screen */
+
+/* Lines of the help, numbered from the top; only those in view are drawn. */
+struct out {
+	struct tc_grid *g;
+	struct tc_rect r;
+	size_t line, first;   /* the next line's number; the first one shown */
+};
+
+static void put(struct out *o, int x, enum tc_role role, const char *s, int bytes)
+{
+	size_t y = o->line - o->first;
+	if (o->line >= o->first && y < (size_t)o->r.h) {
+		char *t = xasprintf("%.*s", bytes, s);
+		grid_text(o->g, o->r.x + x, o->r.y + (int)y, o->r.w - x, role, t);
+		free(t);
+	}
+}
+
+/* Text from column x, wrapped to the rest of the width; key, when given,
+ * beside its first line. */
+static void para(struct out *o, int x, const char *key, const char *text)
+{
+	int w = o->r.w - x, n = tc_wrap(text, w, 0, NULL, NULL);
+	if (key) put(o, 1, TC_R_HELP_KEY, key, KEY_W);
+	for (int k = 0; k < n; k++) {
+		const char *p;
+		int bytes;
+		tc_wrap(text, w, k, &p, &bytes);
+		put(o, x, TC_R_NORMAL, p, bytes);
+		o->line++;
+	}
+	if (!n) o->line++;   /* an empty line */
+}
+
+static void heading(struct out *o, const char *fmt, const char *name)
+{
+	if (o->line >= o->first && o->line - o->first < (size_t)o->r.h)
+		grid_printf(o->g, o->r.x, o->r.y + (int)(o->line - o->first), o->r.w, TC_R_HEADING, fmt, name);
+	o->line++;
+}
+
+/* All lines from first on; returns how many there are. */
+static size_t lines(struct out *o, const struct view *of, char **keys, size_t nk)
+{
+	o->line = 0;
+	heading(o, "Keys in the %s view", of->name);
+	for (size_t i = 0; i < nk; i++) para(o, DESC_X, keys[i], keys[i] + KEY_W + 1);
+	o->line++;
+	heading(o, "The %s view", of->name);
+	for (size_t i = 0; of->help && of->help[i]; i++) para(o, 1, NULL, of->help[i]);
+	return o->line;
+}
 
 static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 {
 	const struct view *of = a->help_of ? a->help_of : &view_logical;
 	char **keys;
 	size_t nk = keymap_help(of->id, &keys);
-	size_t nh = 0;
-	while (of->help && of->help[nh]) nh++;
-	size_t total = 1 + nk + 2 + nh;
+	struct out o = { g, r, 0, SIZE_MAX };   /* counting: nothing in view */
+	size_t total = lines(&o, of, keys, nk);
 	if (a->help_scroll + (size_t)r.h > total) a->help_scroll = total > (size_t)r.h ? (uint32_t)(total - (size_t)r.h) : 0;
-	for (int y = 0; y < r.h; y++) {
-		size_t i = a->help_scroll + (size_t)y;
-		if (i == 0) grid_printf(g, r.x, r.y + y, r.w, TC_R_HEADING, "Keys in the %s view", of->name);
-		else if (i <= nk) {
-			const char *l = keys[i - 1];
-			grid_text(g, r.x + 1, r.y + y, 16, TC_R_HELP_KEY, l);
-			grid_text(g, r.x + 18, r.y + y, r.w - 18, TC_R_NORMAL, l + 17);
-		} else if (i == nk + 2) grid_printf(g, r.x, r.y + y, r.w, TC_R_HEADING, "The %s view", of->name);
-		else if (i > nk + 2 && i < total) grid_text(g, r.x + 1, r.y + y, r.w - 1, TC_R_NORMAL, of->help[i - nk - 3]);
-	}
+	o.first = a->help_scroll;
+	lines(&o, of, keys, nk);
 	for (size_t i = 0; i < nk; i++) free(keys[i]);
 	free(keys);
 }

@@ -82,31 +82,18 @@ static struct vline *add(struct tc_verdview *s, uint8_t kind, enum tc_role role,
 	return &s->L.a[s->L.n - 1];
 }
 
-/* Characters of UTF-8 text. */
-static size_t ulen(const char *p, size_t n)
-{
-	size_t c = 0;
-	for (size_t i = 0; i < n; i++) c += ((unsigned char)p[i] & 0xc0) != 0x80;
-	return c;
-}
-
-/* Text wrapped at spaces to width w, each line indented; lines copy the jump of tmpl. */
+/* Text wrapped at spaces to width w (tc_wrap), each line indented; lines copy the jump of tmpl. */
 static void wrap(struct tc_verdview *s, const char *text, int indent, int w, enum tc_role role, const struct vline *tmpl)
 {
 	int room = w - indent > 10 ? w - indent : 10;
-	const char *p = text;
-	while (*p) {
-		while (*p == ' ') p++;
-		if (!*p) break;
-		const char *end = p, *cut = NULL;
-		while (*end && ulen(p, (size_t)(end - p)) < (size_t)room) {
-			if (*end == ' ') cut = end;
-			end++;
-		}
-		if (*end && *end != ' ' && cut) end = cut;   /* break at the last space */
-		struct vline *l = add(s, K_TEXT, role, "%*s%.*s", indent, "", (int)(end - p), p);
+	while (*text == ' ') text++;
+	int n = tc_wrap(text, room, 0, NULL, NULL);
+	for (int k = 0; k < n; k++) {
+		const char *p;
+		int bytes;
+		tc_wrap(text, room, k, &p, &bytes);
+		struct vline *l = add(s, K_TEXT, role, "%*s%.*s", indent, "", bytes, p);
 		if (tmpl) { l->jump = tmpl->jump; l->w0 = tmpl->w0; l->w1 = tmpl->w1; l->rank = tmpl->rank; l->step = tmpl->step; }
-		p = end;
 	}
 }
 

@@ -131,23 +131,13 @@ static const struct ws_cache *get_cache(struct tc_app *a)
 	return &cache;
 }
 
-/* The k-th line of s wrapped at spaces to width w; returns the number of lines. */
+/* The k-th line of s wrapped at spaces to width w (at least 8) into out;
+ * returns the number of lines. */
 static int wrap(const char *s, int w, int k, char *out, size_t n)
 {
-	int lines = 0;
-	if (w < 8) w = 8;
-	for (const char *p = s; *p;) {
-		size_t take = strlen(p);
-		if (take > (size_t)w) {
-			take = (size_t)w;
-			while (take > 0 && p[take] != ' ') take--;
-			if (take == 0) take = (size_t)w;
-		}
-		if (lines == k && out) snprintf(out, n, "%.*s", (int)take, p);
-		lines++;
-		p += take;
-		while (*p == ' ') p++;
-	}
+	const char *line = "";
+	int bytes = 0, lines = tc_wrap(s, TC_MAX(w, 8), k, &line, &bytes);
+	if (out) snprintf(out, n, "%.*s", bytes, line);
 	return lines;
 }
 
