@@ -80,7 +80,7 @@ keys Enter
 check ascii-enter "f:region"
 keys 5
 check ascii-evolution "evolution |"
-check ascii-evolution-marks "^steady high; s m e"
+check ascii-evolution-marks "/growth ^steady high"
 ascii_only ascii-evolution-only
 keys q y   # y: q asks after a jump
 check ascii-quit "EXIT=0"
