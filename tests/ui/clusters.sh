@@ -37,7 +37,7 @@ check clusters-close "1 cluster |"
 keys Enter
 check clusters-reopen "2 clusters |"
 keys j
-check clusters-select "#1 16 ranks: 0,2,4"
+check clusters-select "#1 16 ranks: 0,2,…"   # the list cut with an ellipsis at 80 columns
 check clusters-sel-title "| sel 16"
 keys -
 check clusters-level-close "1 cluster |"

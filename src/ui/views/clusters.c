@@ -577,10 +577,14 @@ static void draw_header(struct tc_app *a, struct tc_grid *g, const struct tc_pha
 	char who[24];
 	if (line->band != TC_NONE) snprintf(who, sizeof who, "#%u", line->band + 1);
 	else snprintf(who, sizeof who, "node");
-	grid_printf(g, r.x, r.y, r.w, TC_R_HEADING, "phase %u/%u steps %u-%u | %s | %s | %u cluster%s | %s %u rank%s: %s",
-		    a->cl.part, a->st->npartitions, P->first_step, P->last_step,
-		    ph->pattern == TC_EX_NONE ? "no exchange" : tc_exchange_names[ph->pattern], app_metric_label(a->metric),
-		    ph->nvisible, ph->nvisible == 1 ? "" : "s", who, N->size, N->size == 1 ? "" : "s", node_ranks(a, ph));
+	int x = grid_printf(g, r.x, r.y, r.w, TC_R_HEADING, "phase %u/%u steps %u-%u | %s | %s | %u cluster%s | %s %u rank%s: ",
+			    a->cl.part, a->st->npartitions, P->first_step, P->last_step,
+			    ph->pattern == TC_EX_NONE ? "no exchange" : tc_exchange_names[ph->pattern],
+			    app_metric_label(a->metric), ph->nvisible, ph->nvisible == 1 ? "" : "s", who, N->size,
+			    N->size == 1 ? "" : "s");
+	/* a long list ends in "…"; with no room for it, the line does */
+	if (r.w - x >= 2) grid_text_elide(g, r.x + x, r.y, r.w - x, TC_R_HEADING, node_ranks(a, ph));
+	else if (r.w > 0) grid_putr(g, r.x + r.w - 1, r.y, grid_glyph(g, TC_G_ELLIPSIS), TC_R_HEADING);
 }
 
 /* The focus rows and the message partners on them. */
