@@ -170,6 +170,24 @@ static void draw_row(struct tc_app *a, const struct tc_latview *v, const struct 
 	}
 }
 
+/* The period marks' legend on the top line from column x, each entry whole
+ * or not at all. */
+static void marks_legend(struct tc_grid *g, struct tc_rect r, int x)
+{
+	static const struct { const char *sep; uint32_t ch, ascii; enum tc_role role; const char *text; } keys[] = {
+		{ "", 0x2197, '/', TC_R_MESSAGE, "growth" },
+		{ " ", 0x2580, '^', TC_R_HELP_KEY, "steady high" },
+		{ "; ", 0, 0, TC_R_LABEL, "s m e: kept windows of the rest" },
+	};
+	for (size_t k = 0; k < TC_NELEM(keys); k++) {
+		int sep = (int)strlen(keys[k].sep), need = sep + (keys[k].ch != 0) + (int)grid_text_len(keys[k].text);
+		if (need > r.w - x) break;
+		x += grid_text(g, r.x + x, r.y, r.w - x, TC_R_LABEL, keys[k].sep);
+		if (keys[k].ch) grid_put(g, r.x + x++, r.y, g->ascii ? keys[k].ascii : keys[k].ch, keys[k].role, TC_R_NORMAL, 0);
+		x += grid_text(g, r.x + x, r.y, r.w - x, TC_R_LABEL, keys[k].text);
+	}
+}
+
 static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 {
 	const struct tc_latview *v = app_latview(a);
@@ -186,19 +204,7 @@ static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	fmt_seconds(dt, sizeof dt, tc_dur(t, lat->win_dt));
 	int x = grid_printf(g, r.x, r.y, r.w, TC_R_LABEL, "%u windows of %s, bars: mean L (log, top %.2f)  ", lat->nwindows,
 			    dt, v->l_max);
-	/* the marks' legend, each entry whole or not at all */
-	static const struct { const char *sep; uint32_t ch, ascii; enum tc_role role; const char *text; } keys[] = {
-		{ "", 0x2197, '/', TC_R_MESSAGE, "growth" },
-		{ " ", 0x2580, '^', TC_R_HELP_KEY, "steady high" },
-		{ "; ", 0, 0, TC_R_LABEL, "s m e: kept windows of the rest" },
-	};
-	for (size_t k = 0; k < TC_NELEM(keys); k++) {
-		int sep = (int)strlen(keys[k].sep), need = sep + (keys[k].ch != 0) + (int)grid_text_len(keys[k].text);
-		if (need > r.w - x) break;
-		x += grid_text(g, r.x + x, r.y, r.w - x, TC_R_LABEL, keys[k].sep);
-		if (keys[k].ch) grid_put(g, r.x + x++, r.y, g->ascii ? keys[k].ascii : keys[k].ch, keys[k].role, TC_R_NORMAL, 0);
-		x += grid_text(g, r.x + x, r.y, r.w - x, TC_R_LABEL, keys[k].text);
-	}
+	marks_legend(g, r, x);
 
 	/* axis: window start times, the cursor window */
 	int x0 = r.x + LABEL_W;

@@ -177,6 +177,21 @@ static bool has_more_locations(const struct tc_trace *t)
 	return false;
 }
 
+/* The selected region's exclusive time over its ranks on the bottom line:
+ * the numbers whole, a long name giving way; narrow, the maximum alone. */
+static void status_line(struct tc_app *a, struct tc_grid *g, int x, int y, int w, const struct tc_prof_region *pr)
+{
+	char mn[32], mean[32], mx[32];
+	fmt_seconds(mn, sizeof mn, pr->excl_min);
+	fmt_seconds(mean, sizeof mean, pr->nranks ? pr->excl / pr->nranks : 0);
+	fmt_seconds(mx, sizeof mx, pr->excl_max);
+	char full[160], brief[80];
+	snprintf(full, sizeof full, ": %u ranks, exclusive min %s mean %s max %s (rank %u)", pr->nranks, mn, mean, mx,
+		 pr->rank_max);
+	snprintf(brief, sizeof brief, ": exclusive max %s (rank %u)", mx, pr->rank_max);
+	grid_text_tail(g, x, y, w, TC_R_STATUS, tc_region_name(a->t, pr->region), (const char *[]){ full, brief }, 2, 12);
+}
+
 static void draw_flat(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 {
 	const struct tc_profile *p = profile_of(a);
@@ -245,19 +260,7 @@ static void draw_flat(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
 	if (!status) return;
 	int sy = r.y + r.h - 1;
 	grid_fill(g, r.x, sy, r.w, 1, ' ', TC_R_STATUS);
-	if (!p->n) return;
-	const struct tc_prof_region *pr = &p->regions[o[a->pf.sel]];
-	char mn[32], mean[32], mx[32];
-	fmt_seconds(mn, sizeof mn, pr->excl_min);
-	fmt_seconds(mean, sizeof mean, pr->nranks ? pr->excl / pr->nranks : 0);
-	fmt_seconds(mx, sizeof mx, pr->excl_max);
-	/* the numbers whole, a long name giving way; narrow, the maximum alone */
-	char full[160], brief[80];
-	snprintf(full, sizeof full, ": %u ranks, exclusive min %s mean %s max %s (rank %u)", pr->nranks, mn, mean, mx,
-		 pr->rank_max);
-	snprintf(brief, sizeof brief, ": exclusive max %s (rank %u)", mx, pr->rank_max);
-	grid_text_tail(g, r.x, sy, r.w, TC_R_STATUS, tc_region_name(a->t, pr->region), (const char *[]){ full, brief }, 2,
-		       12);
+	if (p->n) status_line(a, g, r.x, sy, r.w, &p->regions[o[a->pf.sel]]);
 }
 
 static void draw(struct tc_app *a, struct tc_grid *g, struct tc_rect r)
