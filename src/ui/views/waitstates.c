@@ -276,7 +276,7 @@ static void draw_row(struct tc_app *a, struct tc_grid *g, struct tc_rect r, int 
 		grid_printf(g, r.x, y, r.w, TC_R_LABEL, "    %s", d);
 		break;
 	case LN_HEAD_CAUSED:
-		grid_text(g, r.x, y, r.w, TC_R_HEADING, "Ranks that made others wait (long-term delay cost)");
+		grid_text_elide(g, r.x, y, r.w, TC_R_HEADING, "Ranks that made others wait (long-term delay cost; most: largest wait caused)");
 		break;
 	case LN_HEAD_WAITED:
 		grid_text(g, r.x, y, r.w, TC_R_HEADING, "Ranks that waited most");
@@ -459,8 +459,10 @@ static const char *const help[] = {
 	"Scalasca's wait states: time ranks lost waiting in MPI, per pattern (largest",
 	"first), as bars scaled by the largest, with seconds, the share of all MPI",
 	"time and advice.",
-	"Below: the ranks whose lateness made others wait (long-term delay cost)",
-	"and the ranks that waited most, with their largest single wait.",
+	"Below: the ranks whose lateness made others wait (long-term delay cost),",
+	"each with the largest wait it caused directly (\"most:\" -- it can exceed the",
+	"rank's cost when an earlier rank's delay passed through it), and the ranks",
+	"that waited most, with their largest single wait.",
 	"j/k select a line, h/l jump between sections, Enter puts the cursor on the",
 	"rank and step of the largest wait (a causing rank: its late call) and opens",
 	"the logical view there. The bottom line describes the selected wait.",
