@@ -3,6 +3,7 @@
  * shows.  Lines longer than the screen wrap (a key's description beside its
  * key column).  j/k scroll, Esc or q go back. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ui.h"
 
@@ -44,8 +45,9 @@ static void para(struct out *o, int x, const char *key, const char *text)
 
 static void heading(struct out *o, const char *fmt, const char *name)
 {
-	if (o->line >= o->first && o->line - o->first < (size_t)o->r.h)
-		grid_printf(o->g, o->r.x, o->r.y + (int)(o->line - o->first), o->r.w, TC_R_HEADING, fmt, name);
+	char *h = xasprintf(fmt, name);
+	put(o, 0, TC_R_HEADING, h, (int)strlen(h));
+	free(h);
 	o->line++;
 }
 
