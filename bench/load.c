@@ -13,7 +13,7 @@
  *       the ratios of each round, measured back to back), against the goals:
  *       load <= 1.5, report <= 3, first frame <= 2.5, 2 threads faster than 1
  *       in wall time, peak <= 40 bytes/event.
- *   load --scale [--bin TRACECOMB] [--rawdecode PATH] ARCHIVE...
+ *   load --scale [--bin TRACECOMB] [--rawdecode PATH] [--idle S] ARCHIVE...
  *       One line per archive (best of 2 rounds): events, ranks, the floor,
  *       our load and the report (CPU seconds, ratio to the floor, peak RSS,
  *       bytes/event): the scaling table.
@@ -26,6 +26,14 @@
  *       DIR/bench/load), each round also runs that build's load at 1 and 2
  *       threads and its first frame, right after ours: a change's before and
  *       after in one interleaved run, as ratios to the same floor.
+ *       Each round also runs our load at 1 thread, the report and the first
+ *       frame with TRACECOMB_HUGE_PAGES=1 (transparent huge pages, off by
+ *       default: docs/model.md, "Memory", session 23), rows "... huge pages";
+ *       every other run has the variable unset.
+ *       With --idle S, S seconds of sleep before every run: each starts as a
+ *       user's run does, after the kernel had time to hand freed memory back
+ *       (a virtual machine's free-page reporting waits 2 s); without it the
+ *       runs follow each other, and one finds the memory the last just freed.
  *   load --mode ours --threads T ARCHIVE
  *       One load in this process; prints "events=N seconds=S peak_rss=B". */
 #include <errno.h>
@@ -36,6 +44,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "read.h"
@@ -69,14 +78,26 @@ static int measure_ours(const char *path, int threads)
 
 /* Run argv in a child, its stdout captured (parsed for "events=") or thrown
  * away; its CPU time, peak RSS and faults from wait4. */
-static int run_child(char *const argv[], struct result *res)
+static double idle_s;   /* --idle */
+
+static void idle(double secs)
+{
+	struct timespec ts = { (time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9) };
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+}
+
+/* huge: the child runs with TRACECOMB_HUGE_PAGES=1, else without it. */
+static int run_child(char *const argv[], bool huge, struct result *res)
 {
 	int fd[2];
+	if (idle_s > 0) idle(idle_s);
 	if (pipe(fd) != 0) return -1;
 	double t0 = tc_now();
 	pid_t pid = fork();
 	if (pid < 0) return -1;
 	if (pid == 0) {
+		if (huge) setenv("TRACECOMB_HUGE_PAGES", "1", 1);
+		else unsetenv("TRACECOMB_HUGE_PAGES");
 		dup2(fd[1], STDOUT_FILENO);
 		close(fd[0]);
 		close(fd[1]);
@@ -135,13 +156,20 @@ static char *sibling(const char *self, const char *name)
 	return xasprintf("%.*s/%s", (int)(slash - self), self, name);
 }
 
-/* The kinds measured in one round, in this order (interleaved); the last
+/* The kinds measured in one round, in this order (interleaved): HLOAD1,
+ * HREPORT and HFRAME are LOAD1, REPORT and FRAME with huge pages; the last
  * three only with --base: the same as LOAD1, LOAD2 and FRAME by another
  * build, so that a change's before and after are measured in one run. */
-enum kind { RAW1, RAW2, LOAD1, LOAD2, REPORT, FRAME, BLOAD1, BLOAD2, BFRAME, NKIND };
+enum kind { RAW1, RAW2, LOAD1, LOAD2, REPORT, FRAME, HLOAD1, HREPORT, HFRAME, BLOAD1, BLOAD2, BFRAME, NKIND };
 static const char *const kind_name[NKIND] = { "floor 1 thread", "floor 2 threads", "load 1 thread",
 					      "load 2 threads", "report --json", "first frame",
+					      "load, huge pages", "report, huge pg", "1st frame, huge",
 					      "base load 1 thr", "base load 2 thr", "base 1st frame" };
+
+static bool kind_huge(enum kind k)
+{
+	return k == HLOAD1 || k == HREPORT || k == HFRAME;
+}
 
 struct prog { const char *self, *raw, *bin, *bself, *bbin; };  /* bself, bbin: --base, else NULL */
 
@@ -158,6 +186,9 @@ static void kind_argv(const struct prog *P, enum kind k, const char *path, char 
 		/* from the archive, never from an analysis cache a `prep` may have left (docs/cache.md) */
 		[REPORT] = { (char *)P->bin, "report", "--json", "--threads", "1", "--no-cache", (char *)path, NULL },
 		[FRAME] = FRAME_ARGV(P->bin),
+		[HLOAD1] = LOAD_ARGV(P->self, "1"),
+		[HREPORT] = { (char *)P->bin, "report", "--json", "--threads", "1", "--no-cache", (char *)path, NULL },
+		[HFRAME] = FRAME_ARGV(P->bin),
 		[BLOAD1] = LOAD_ARGV(P->bself, "1"),
 		[BLOAD2] = LOAD_ARGV(P->bself, "2"),
 		[BFRAME] = FRAME_ARGV(P->bbin),
@@ -219,7 +250,7 @@ static int bench_archive(const struct prog *P, const char *path, int reps, doubl
 		for (int k = 0; k < nk && !rc; k++) {
 			char *a[12];
 			kind_argv(P, (enum kind)k, path, a);
-			if (run_child(a, &r[k]) != 0) { rc = 1; break; }
+			if (run_child(a, kind_huge((enum kind)k), &r[k]) != 0) { rc = 1; break; }
 			keep_best(&best[k], &r[k], i == 0);
 			if (i == 0 || r[k].wall < bestwall[k]) bestwall[k] = r[k].wall;
 		}
@@ -240,9 +271,9 @@ static int bench_archive(const struct prog *P, const char *path, int reps, doubl
 			       pair[k][0], pair[k][reps - 1], (double)best[k].peak_rss / 1048576.0,
 			       ev ? (double)best[k].peak_rss / (double)ev : 0, (unsigned long long)best[k].minflt);
 			double ratio = floor > 0 ? best[k].cpu / floor : 0;
-			if (k == LOAD1 || k == BLOAD1) goal(ratio, 1.5);
-			if (k == REPORT) goal(ratio, 3.0);
-			if (k == FRAME || k == BFRAME) goal(ratio, 2.5);
+			if (k == LOAD1 || k == BLOAD1 || k == HLOAD1) goal(ratio, 1.5);
+			if (k == REPORT || k == HREPORT) goal(ratio, 3.0);
+			if (k == FRAME || k == BFRAME || k == HFRAME) goal(ratio, 2.5);
 			putchar('\n');
 		}
 		double bpe = ev ? (double)best[LOAD1].peak_rss / (double)ev : 0;
@@ -272,7 +303,7 @@ static int scale_archive(const struct prog *P, const char *path)
 			char *a[12];
 			struct result r;
 			kind_argv(P, ks[k], path, a);
-			if (run_child(a, &r) != 0) return 1;
+			if (run_child(a, false, &r) != 0) return 1;
 			keep_best(&best[k], &r, i == 0);
 		}
 	uint64_t ev = best[0].events;
@@ -288,8 +319,9 @@ static int scale_archive(const struct prog *P, const char *path)
 
 static TC_NORETURN void usage(void)
 {
-	fprintf(stderr, "usage: load [--reps N] [--bin TRACECOMB] [--rawdecode PATH] [--touch-ms X] [--base DIR] ARCHIVE...\n"
-			"       load --scale [--bin TRACECOMB] [--rawdecode PATH] ARCHIVE...\n"
+	fprintf(stderr, "usage: load [--reps N] [--bin TRACECOMB] [--rawdecode PATH] [--touch-ms X] [--base DIR] [--idle S]\n"
+			"            ARCHIVE...\n"
+			"       load --scale [--bin TRACECOMB] [--rawdecode PATH] [--idle S] ARCHIVE...\n"
 			"       load --mode ours --threads T ARCHIVE\n");
 	exit(2);
 }
@@ -309,6 +341,7 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[i], "--bin") == 0 && i + 1 < argc) bin = argv[++i];
 		else if (strcmp(argv[i], "--touch-ms") == 0 && i + 1 < argc) touch_ms = atof(argv[++i]);
 		else if (strcmp(argv[i], "--base") == 0 && i + 1 < argc) base = argv[++i];
+		else if (strcmp(argv[i], "--idle") == 0 && i + 1 < argc) idle_s = atof(argv[++i]);
 		else if (strcmp(argv[i], "--scale") == 0) scale = true;
 		else if (argv[i][0] == '-') usage();
 		else VEC_PUSH(paths, argv[i]);
@@ -336,7 +369,9 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < paths.n && !rc; i++) rc |= scale_archive(&P, paths.a[i]);
 	} else {
 		printf("best of %d rounds, every measurement in a fresh process; CPU = user + system (wait4);\n"
-		       "ratios are CPU time over the 1-thread floor's\n", reps);
+		       "ratios are CPU time over the 1-thread floor's", reps);
+		if (idle_s > 0) printf("; %.0f s idle before every run", idle_s);
+		putchar('\n');
 		for (size_t i = 0; i < paths.n && !rc; i++) rc |= bench_archive(&P, paths.a[i], reps, touch_ms);
 	}
 	free(self);

@@ -213,9 +213,16 @@ size_t tc_prefault_ahead(void *base, size_t n, size_t cap, size_t size, size_t b
  * copy), so that its pages can be handed to another such array whole.  Zero
  * = empty.  cap is in bytes (a multiple of the page size). */
 struct tc_pages { char *p; size_t cap; };
-/* From this size on a tc_pages array is aligned to it and advised to take
- * transparent huge pages (MADV_HUGEPAGE; ordinary pages where refused). */
+/* Transparent huge pages only when TRACECOMB_HUGE_PAGES=1 is set: then a
+ * tc_pages array of TC_HUGE_PAGE or more is aligned to it and advised
+ * MADV_HUGEPAGE, and so is every xmalloc/xcalloc/xrealloc block of twice that
+ * (ordinary pages where the kernel refuses).  Off by default: on a virtual
+ * machine that reports free memory to its host, a fresh huge page is memory
+ * the host must back again, and a run after a few idle seconds took 20-40 %
+ * more CPU with them (docs/model.md, "Memory", session 23). */
 #define TC_HUGE_PAGE ((size_t)2 << 20)
+bool tc_huge_pages(void);
+void tc_set_huge_pages(bool on);   /* instead of the variable (tests) */
 void tc_pages_reserve(struct tc_pages *a, size_t bytes);      /* contents kept */
 void tc_pages_shrink(struct tc_pages *a, size_t bytes);       /* unmaps whole pages past bytes */
 void tc_pages_free(struct tc_pages *a);

@@ -41,10 +41,9 @@ static char *map_huge(size_t cap)
 	return p;
 }
 
-/* Arrays of 2 MiB and more live in huge-page mappings: on a VM whose first
- * write to each 4 KiB page is what costs (docs/model.md, "Load time"), that
- * is half of the load's memory cost or less.  A fresh one starts on a huge-page
- * boundary; growing one is a plain mremap (pages moved, not copied; one
+/* When huge pages are asked for (tc_huge_pages, util.h), arrays of 2 MiB and
+ * more live in huge-page mappings: a fresh one starts on a huge-page
+ * boundary.  Growing one is a plain mremap (pages moved, not copied; one
  * mapping, so the next growth works and an address-space limit counts only
  * the growth — moving the pages into a second, aligned mapping left two
  * mappings that mremap cannot grow, and needed old + new address space at
@@ -59,9 +58,9 @@ void tc_pages_reserve(struct tc_pages *a, size_t bytes)
 	if (a->p) {
 		p = mremap(a->p, a->cap, cap, MREMAP_MAYMOVE);
 		if (p == MAP_FAILED) tc_oom(cap);
-		if (cap >= TC_HUGE_PAGE) (void)madvise(p, cap, MADV_HUGEPAGE);
+		if (cap >= TC_HUGE_PAGE && tc_huge_pages()) (void)madvise(p, cap, MADV_HUGEPAGE);
 	} else {
-		p = cap >= TC_HUGE_PAGE ? map_huge(cap) : NULL;
+		p = cap >= TC_HUGE_PAGE && tc_huge_pages() ? map_huge(cap) : NULL;
 		if (!p) p = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED) tc_oom(cap);
 	}

@@ -1,5 +1,7 @@
 /* sys.c — CPU count, monotonic clock, peak memory, prefaulting. */
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -41,6 +43,24 @@ struct tc_usage tc_usage(void)
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif
+
+static int huge_on = -1;   /* TRACECOMB_HUGE_PAGES read once; the reader threads may ask at once */
+
+bool tc_huge_pages(void)
+{
+	int v = __atomic_load_n(&huge_on, __ATOMIC_RELAXED);
+	if (v < 0) {
+		const char *e = getenv("TRACECOMB_HUGE_PAGES");
+		v = e && strcmp(e, "1") == 0;
+		__atomic_store_n(&huge_on, v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
+
+void tc_set_huge_pages(bool on)
+{
+	__atomic_store_n(&huge_on, on ? 1 : 0, __ATOMIC_RELAXED);
+}
 
 size_t tc_page_size(void)
 {

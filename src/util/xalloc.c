@@ -27,13 +27,12 @@ void tc_oom(size_t n)
 	exit(3);
 }
 
-/* Big arrays (the model's, the analyses'): the whole 2 MiB blocks inside
- * them advised to take transparent huge pages, which makes their first
- * writes cheaper (docs/model.md, "Load time"; the same as tc_pages).  A
- * refusal (no THP, old kernel) leaves ordinary pages. */
+/* Big arrays (the model's, the analyses'), when huge pages are asked for
+ * (tc_huge_pages, util.h): the whole block advised to take transparent huge
+ * pages.  A refusal (no THP, old kernel) leaves ordinary pages. */
 static void *advise_huge(void *p, size_t n)
 {
-	if (n < 2 * TC_HUGE_PAGE) return p;
+	if (n < 2 * TC_HUGE_PAGE || !tc_huge_pages()) return p;
 	/* the whole pages the block covers, from the page holding malloc's chunk
 	 * header: a block this large is its own mapping, and advising all of it
 	 * keeps it one mapping (advising only its aligned middle split it in

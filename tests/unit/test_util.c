@@ -244,11 +244,22 @@ static void test_pages_move(void **st)
 	assert_int_equal(bad, 0);
 	assert_int_equal(g.cap, (size_t)4 << 20);                  /* 2.4 MB of items: doubled to 4 MiB */
 	tc_pages_free(&g);
-	/* a fresh reservation of 2 MiB or more starts on a huge-page boundary */
+	/* with huge pages asked for (TRACECOMB_HUGE_PAGES=1), a fresh reservation
+	 * of 2 MiB or more starts on a huge-page boundary, and keeps its contents
+	 * when it grows; without, it is a plain mapping */
+	tc_set_huge_pages(true);
 	tc_pages_reserve(&g, (size_t)3 << 20);
 	assert_int_equal((uintptr_t)g.p % TC_HUGE_PAGE, 0);
+	memset(g.p, 0x5a, (size_t)3 << 20);
+	tc_pages_reserve(&g, (size_t)9 << 20);
+	assert_int_equal((unsigned char)g.p[((size_t)3 << 20) - 1], 0x5a);
 	tc_pages_free(&g);
 	assert_null(g.p);
+	tc_set_huge_pages(false);
+	tc_pages_reserve(&g, (size_t)3 << 20);
+	assert_int_equal((uintptr_t)g.p % tc_page_size(), 0);
+	assert_int_equal(g.cap, (size_t)4 << 20);
+	tc_pages_free(&g);
 }
 
 /* tc_pages growth: doubling up to 64 MiB, then by an eighth, so a large
