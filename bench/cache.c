@@ -1,6 +1,6 @@
 /* cache.c — the analysis cache's figures (docs/cache.md, issue 18 §1):
  *
- *   cache [--rounds N] [--bin TRACECOMB] [--rawdecode PATH] ARCHIVE
+ *   cache [--rounds N] [--bin TRACECOMB] [--rawdecode PATH] [--idle S] ARCHIVE
  *
  * prep's time (wall and CPU, one run), the cache file's size against the
  * model's bytes in memory (tc_trace_bytes; goal <= 1.2), then N interleaved
@@ -10,7 +10,9 @@
  * their ratio (goal <= 0.1), and in this process what opening costs without
  * the large sections' checksums and what those checksums cost.  CPU times of
  * children from getrusage(RUSAGE_CHILDREN); the file goes to a temporary
- * directory, removed at the end. */
+ * directory, removed at the end.  --idle S: S seconds of sleep before each
+ * timed run, as bench/load --idle (a user's run, not one on the memory the
+ * last just freed). */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -31,8 +33,11 @@ static double children_cpu(void)
 }
 
 /* Run a shell command; its CPU time (and wall time in *wall); -1 when it fails. */
+static double idle_s;   /* --idle */
+
 static double run(const char *cmd, double *wall)
 {
+	if (idle_s > 0) usleep((useconds_t)(idle_s * 1e6));
 	double c0 = children_cpu(), t0 = tc_now();
 	int rc = system(cmd);
 	if (wall) *wall = tc_now() - t0;
@@ -101,10 +106,11 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--bin") && i + 1 < argc) bin = argv[++i];
 		else if (!strcmp(argv[i], "--rawdecode") && i + 1 < argc) raw = argv[++i];
+		else if (!strcmp(argv[i], "--idle") && i + 1 < argc) idle_s = atof(argv[++i]);
 		else archive = argv[i];
 	}
 	if (!archive || rounds < 1) {
-		fprintf(stderr, "usage: cache [--rounds N] [--bin TRACECOMB] [--rawdecode PATH] ARCHIVE\n");
+		fprintf(stderr, "usage: cache [--rounds N] [--bin TRACECOMB] [--rawdecode PATH] [--idle S] ARCHIVE\n");
 		return 1;
 	}
 	char dir[] = "/tmp/tracecomb-bench-cache.XXXXXX";

@@ -10,7 +10,9 @@
  *       `tracecomb render --view logical --size 120x36 --threads 1` (the first
  *       TUI frame's work).  Prints the best of each and the CPU-time ratios
  *       to the 1-thread floor (of the best times; and the median and range of
- *       the ratios of each round, measured back to back), against the goals:
+ *       the ratios of each round, its runs one after another; "user x": the best
+ *       run's user-mode CPU over the floor's, the rest being the kernel's, mostly
+ *       first writes to fresh pages), against the goals:
  *       load <= 1.5, report <= 3, first frame <= 2.5, 2 threads faster than 1
  *       in wall time, peak <= 40 bytes/event.
  *   load --scale [--bin TRACECOMB] [--rawdecode PATH] [--idle S] ARCHIVE...
@@ -262,13 +264,15 @@ static int bench_archive(const struct prog *P, const char *path, int reps, doubl
 		uint64_t ev = best[RAW1].events;
 		printf("archive %s: %llu events%s\n", path, (unsigned long long)ev,
 		       best[LOAD1].events == ev ? "" : "   (EVENT COUNT MISMATCH)");
-		printf("  %-16s %8s %8s %7s  %-18s %9s %8s %10s\n", "", "wall s", "CPU s", "CPU/floor",
-		       "paired (median, range)", "peak MiB", "B/event", "minor flt");
+		double ufloor = best[RAW1].user;
+		printf("  %-16s %8s %8s %7s  %-18s %6s %9s %8s %10s\n", "", "wall s", "CPU s", "CPU/floor",
+		       "paired (median, range)", "user x", "peak MiB", "B/event", "minor flt");
 		for (int k = 0; k < nk; k++) {
 			qsort(pair[k], (size_t)reps, sizeof(double), tc_cmp_double);
-			printf("  %-16s %8.3f %8.3f %7.2f    %5.2f (%.2f-%.2f)     %9.1f %8.1f %10llu", kind_name[k],
+			printf("  %-16s %8.3f %8.3f %7.2f    %5.2f (%.2f-%.2f)     %6.2f %9.1f %8.1f %10llu", kind_name[k],
 			       bestwall[k], best[k].cpu, floor > 0 ? best[k].cpu / floor : 0, pair[k][reps / 2],
-			       pair[k][0], pair[k][reps - 1], (double)best[k].peak_rss / 1048576.0,
+			       pair[k][0], pair[k][reps - 1], ufloor > 0 ? best[k].user / ufloor : 0,
+			       (double)best[k].peak_rss / 1048576.0,
 			       ev ? (double)best[k].peak_rss / (double)ev : 0, (unsigned long long)best[k].minflt);
 			double ratio = floor > 0 ? best[k].cpu / floor : 0;
 			if (k == LOAD1 || k == BLOAD1 || k == HLOAD1) goal(ratio, 1.5);

@@ -48,7 +48,7 @@ echo "== analyses on the unique-tag archive (wall time; the floor now $raw s)"
 "$BUILD/bench/analysis" "$uniq" --raw "$raw" || exit 1
 echo "== the analysis cache (docs/cache.md): prep, cache size / model bytes, first frame from the cache / floor"
 echo "   goals: cache size <= 1.2x the model's bytes in memory; first frame from the cache <= 0.1x the floor (CPU)"
-"$BUILD/bench/cache" --rounds 3 --bin "$BIN" --rawdecode "$BUILD/bench/rawdecode" "$uniq" || exit 1
+"$BUILD/bench/cache" --rounds 3 --idle 4 --bin "$BIN" --rawdecode "$BUILD/bench/rawdecode" "$uniq" || exit 1
 # mpi_prep P [OPTION...]: tracecomb-mpi prep of the unique-tag archive with P
 # processes, its wall time and each process's CPU time and peak RSS (--stats)
 mpi_prep() {

@@ -245,11 +245,15 @@ struct tc_lsum {
 	double *xsum;                    /* prefix sums of the metric per x unit (nx+1) */
 	float *leafv;                    /* every leaf's value, rank by rank (a frame's edge leaves
 	                                    read here, not through the model's calls) */
+	bool borrowed;                   /* the arrays are the cache's bytes (lsum_unpack): read
+	                                    only, not freed here; the session, whose mapping they
+	                                    are in, is freed after the summary */
 };
 struct tc_lsum *lsum_build(const struct tc_steps *st, enum tc_metric m, bool agg);
 void lsum_free(struct tc_lsum *s);
 /* The summary as bytes for the analysis cache (appended to out), and back:
- * NULL when the bytes do not fit st (other steps, truncated). */
+ * NULL when the bytes do not fit st (other steps, truncated).  Unpacked from
+ * 8-byte aligned bytes, the summary's arrays are those bytes (borrowed). */
 void lsum_pack(const struct tc_lsum *s, struct strbuf *out);
 struct tc_lsum *lsum_unpack(const void *blob, size_t len, const struct tc_steps *st);
 /* The name of the lateness summary's blob in the cache (the first frame's). */

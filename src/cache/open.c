@@ -230,6 +230,7 @@ static struct tc_waitstates *copy_ws(const struct reader *r, const struct tc_tra
 	memcpy(ws->waited, r->base + s->off + sizeof *img, arr);
 	memcpy(ws->caused, r->base + s->off + sizeof *img + arr, arr);
 	ws->w = xmalloc(ws->n * sizeof *ws->w + 1);
+	tc_prefault(ws->w, ws->n * sizeof *ws->w);   /* written whole: one call, not a fault per page */
 	const uint32_t *cnt = (const void *)(r->base + sw->off);
 	const unsigned char *x = (const unsigned char *)r->base + sw->off + TC_WAITS_HEAD(nranks);
 	size_t i = 0;

@@ -141,13 +141,15 @@ struct tc_lsum *lsum_build(const struct tc_steps *st, enum tc_metric m, bool agg
 void lsum_free(struct tc_lsum *s)
 {
 	if (!s) return;
-	free(s->b1_first);
-	free(s->b2_first);
-	free(s->b1);
-	free(s->b2);
-	for (int l = 0; l < s->nlevels; l++) free(s->tiles[l]);
-	free(s->xsum);
-	free(s->leafv);
+	if (!s->borrowed) {
+		free(s->b1_first);
+		free(s->b2_first);
+		free(s->b1);
+		free(s->b2);
+		for (int l = 0; l < s->nlevels; l++) free(s->tiles[l]);
+		free(s->xsum);
+		free(s->leafv);
+	}
 	free(s);
 }
 
@@ -279,6 +281,9 @@ struct tc_lsum *lsum_unpack(const void *blob, size_t len, const struct tc_steps 
 	*s = (struct tc_lsum){ .st = st, .metric = (enum tc_metric)h.metric, .agg = h.agg, .nranks = h.nranks,
 			       .nx = h.nx, .vmax = h.vmax };
 	lsum_geometry(s);
+	/* every array starts 8-aligned in the bytes (lsum_pack_holes): when the
+	 * bytes do, the arrays are read where they are, else copied */
+	s->borrowed = (uintptr_t)blob % 8 == 0;
 	size_t at = sizeof h;
 	void **place[32];
 	size_t size[32];
@@ -286,11 +291,13 @@ struct tc_lsum *lsum_unpack(const void *blob, size_t len, const struct tc_steps 
 	for (int i = 0; ok && i < lsum_arrays(s, place, size); i++) {
 		lsum_arrays(s, place, size);     /* b1, b2: sizes known once their firsts are in */
 		ok = size[i] <= len - at;
-		if (ok) {
+		if (ok && s->borrowed) {
+			*place[i] = (char *)(uintptr_t)blob + at;
+		} else if (ok) {
 			*place[i] = xmalloc(size[i] ? size[i] : 1);
 			memcpy(*place[i], (const char *)blob + at, size[i]);
-			at += up8(size[i]) <= len - at ? up8(size[i]) : len - at;
 		}
+		if (ok) at += up8(size[i]) <= len - at ? up8(size[i]) : len - at;
 		if (ok && i == 1) ok = firsts_ok(s);
 	}
 	if (!ok || at != len) {

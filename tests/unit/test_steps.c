@@ -947,6 +947,40 @@ static void wide_proc(struct dk_proc *x)
 	free(sl.rfirst), free(sl.late);
 }
 
+/* lsum_unpack of lsum_pack's bytes answers every query as the summary
+ * built: from 8-aligned bytes it reads them in place (borrowed), from
+ * misaligned ones it copies them; cut bytes give NULL either way. */
+static void same_unpacked(const struct tc_steps *s)
+{
+	struct tc_lsum *sum = lsum_build(s, TC_M_LATENESS, true);
+	struct strbuf b = { 0 };
+	lsum_pack(sum, &b);
+	char *odd = xmalloc(b.len + 1);
+	memcpy(odd + 1, b.s, b.len);
+	struct tc_lsum *in = lsum_unpack(b.s, b.len, s), *cp = lsum_unpack(odd + 1, b.len, s);
+	assert_non_null(in);
+	assert_non_null(cp);
+	assert_true(in->borrowed);
+	assert_false(cp->borrowed);
+	uint64_t seed = 11;
+	for (int q = 0; q < 200; q++) {
+		uint32_t r0 = (uint32_t)(rnd(&seed) % s->t->nranks), r1 = r0 + 1 + (uint32_t)(rnd(&seed) % 300);
+		uint32_t x0 = (uint32_t)(rnd(&seed) % sum->nx), x1 = x0 + 1 + (uint32_t)(rnd(&seed) % 400);
+		r1 = TC_MIN(r1, s->t->nranks), x1 = TC_MIN(x1, sum->nx);
+		struct tc_cellsum w = lsum_query(sum, r0, r1, x0, x1);
+		for (int k = 0; k < 2; k++) {
+			struct tc_cellsum g = lsum_query(k ? cp : in, r0, r1, x0, x1);
+			assert_true(g.v == w.v && g.f == w.f);
+			assert_true(lsum_xsum(k ? cp : in, x0, x1) == lsum_xsum(sum, x0, x1));
+		}
+	}
+	assert_null(lsum_unpack(b.s, b.len - 8, s));
+	assert_null(lsum_unpack(odd + 1, b.len - 8, s));
+	lsum_free(in), lsum_free(cp), lsum_free(sum);
+	free(odd);
+	sb_free(&b);
+}
+
 static void test_lsum_wide(void **st)
 {
 	(void)st;
@@ -979,6 +1013,7 @@ static void test_lsum_wide(void **st)
 		same_lsum(&s, lp, P);
 		for (int p = 0; p < P; p++) lsum_parts_free(&a[p].lsum);
 	}
+	same_unpacked(&s);
 	free(s.rank_first), free(s.cevs), free(s.given);
 }
 
