@@ -219,7 +219,7 @@ struct tc_pages { char *p; size_t cap; };
  * (ordinary pages where the kernel refuses).  Off by default: on a virtual
  * machine that reports free memory to its host, a fresh huge page is memory
  * the host must back again; after a few idle seconds their best runs were
- * 5-9 % faster, but about one run in three took 20-100 % more CPU
+ * up to 8 % faster, but about one run in three took 20-100 % more CPU
  * (docs/model.md, "Memory", session 23). */
 #define TC_HUGE_PAGE ((size_t)2 << 20)
 bool tc_huge_pages(void);
