@@ -43,7 +43,10 @@ for s in tests/cli/*.sh tests/ui/*.sh; do
 	p=$(grep -c '^ok ' "$log"); f=$(grep -c '^not ok ' "$log"); k=$(grep -c '^skip ' "$log")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "  (exit $rc)" >>"$log"; fi
 	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + k))
-	if [ "$f" -ne 0 ]; then echo "FAIL $s:"; grep -v '^ok ' "$log" | head -n 30
+	# the failures first: a script's passing comment lines ("# ok ...", the
+	# corpus prints one per case) must not crowd them out of the 40 lines
+	if [ "$f" -ne 0 ]; then echo "FAIL $s:"
+		{ grep -E '^not ok |^  \(exit ' "$log"; grep -v -E '^ok |^not ok |^# ok |^  \(exit ' "$log"; } | head -n 40
 	else echo "ok   $s ($p)"; grep '^skip ' "$log"; fi
 done
 rm -f "$log"; rm -rf "$XDG_CACHE_HOME"
