@@ -32,12 +32,12 @@ static double children_cpu(void)
 	       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6;
 }
 
-/* Run a shell command; its CPU time (and wall time in *wall); -1 when it fails. */
-static double idle_s;   /* --idle */
+static double idle_s;   /* --idle: seconds of sleep before every run */
 
+/* Run a shell command; its CPU time (and wall time in *wall); -1 when it fails. */
 static double run(const char *cmd, double *wall)
 {
-	if (idle_s > 0) usleep((useconds_t)(idle_s * 1e6));
+	tc_sleep(idle_s);
 	double c0 = children_cpu(), t0 = tc_now();
 	int rc = system(cmd);
 	if (wall) *wall = tc_now() - t0;

@@ -46,7 +46,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "read.h"
@@ -78,21 +77,15 @@ static int measure_ours(const char *path, int threads)
 	return 0;
 }
 
+static double idle_s;   /* --idle: seconds of sleep before every run */
+
 /* Run argv in a child, its stdout captured (parsed for "events=") or thrown
- * away; its CPU time, peak RSS and faults from wait4. */
-static double idle_s;   /* --idle */
-
-static void idle(double secs)
-{
-	struct timespec ts = { (time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9) };
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
-}
-
-/* huge: the child runs with TRACECOMB_HUGE_PAGES=1, else without it. */
+ * away; its CPU time, peak RSS and faults from wait4.  huge: the child runs
+ * with TRACECOMB_HUGE_PAGES=1, else without it. */
 static int run_child(char *const argv[], bool huge, struct result *res)
 {
 	int fd[2];
-	if (idle_s > 0) idle(idle_s);
+	tc_sleep(idle_s);
 	if (pipe(fd) != 0) return -1;
 	double t0 = tc_now();
 	pid_t pid = fork();
@@ -173,6 +166,12 @@ static bool kind_huge(enum kind k)
 	return k == HLOAD1 || k == HREPORT || k == HFRAME;
 }
 
+/* The kind whose command line k runs (a huge-page kind: its plain twin's). */
+static enum kind kind_cmd(enum kind k)
+{
+	return k == HLOAD1 ? LOAD1 : k == HREPORT ? REPORT : k == HFRAME ? FRAME : k;
+}
+
 struct prog { const char *self, *raw, *bin, *bself, *bbin; };  /* bself, bbin: --base, else NULL */
 
 static void kind_argv(const struct prog *P, enum kind k, const char *path, char **a)
@@ -188,16 +187,13 @@ static void kind_argv(const struct prog *P, enum kind k, const char *path, char 
 		/* from the archive, never from an analysis cache a `prep` may have left (docs/cache.md) */
 		[REPORT] = { (char *)P->bin, "report", "--json", "--threads", "1", "--no-cache", (char *)path, NULL },
 		[FRAME] = FRAME_ARGV(P->bin),
-		[HLOAD1] = LOAD_ARGV(P->self, "1"),
-		[HREPORT] = { (char *)P->bin, "report", "--json", "--threads", "1", "--no-cache", (char *)path, NULL },
-		[HFRAME] = FRAME_ARGV(P->bin),
 		[BLOAD1] = LOAD_ARGV(P->bself, "1"),
 		[BLOAD2] = LOAD_ARGV(P->bself, "2"),
 		[BFRAME] = FRAME_ARGV(P->bbin),
 	};
 #undef LOAD_ARGV
 #undef FRAME_ARGV
-	memcpy(a, v[k], sizeof v[k]);
+	memcpy(a, v[kind_cmd(k)], sizeof v[0]);
 }
 
 /* The kinds this run measures: the base's only with --base. */
@@ -374,7 +370,7 @@ int main(int argc, char **argv)
 	} else {
 		printf("best of %d rounds, every measurement in a fresh process; CPU = user + system (wait4);\n"
 		       "ratios are CPU time over the 1-thread floor's", reps);
-		if (idle_s > 0) printf("; %.0f s idle before every run", idle_s);
+		if (idle_s > 0) printf("; %g s idle before every run", idle_s);
 		putchar('\n');
 		for (size_t i = 0; i < paths.n && !rc; i++) rc |= bench_archive(&P, paths.a[i], reps, touch_ms);
 	}

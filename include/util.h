@@ -195,6 +195,7 @@ void tc_parallel_for(uint32_t n, int threads, void (*fn)(void *ctx, uint32_t i, 
 /* Number of online CPUs (≥ 1). Monotonic wall clock in seconds. */
 int tc_ncpus(void);
 double tc_now(void);
+void tc_sleep(double secs);   /* the whole time, a signal or not */
 /* Peak resident set size of this process in bytes (getrusage). */
 uint64_t tc_peak_rss(void);
 /* This process's CPU time so far (user + system, every thread) and its minor

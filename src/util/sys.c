@@ -1,4 +1,5 @@
 /* sys.c — CPU count, monotonic clock, peak memory, prefaulting. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,13 @@ bool tc_huge_pages(void)
 void tc_set_huge_pages(bool on)
 {
 	__atomic_store_n(&huge_on, on ? 1 : 0, __ATOMIC_RELAXED);
+}
+
+void tc_sleep(double secs)
+{
+	if (!(secs > 0)) return;
+	struct timespec ts = { (time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9) };
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
 }
 
 size_t tc_page_size(void)
