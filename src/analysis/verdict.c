@@ -130,8 +130,10 @@ static void scope_compute(const struct tc_trace *t, const struct tc_latency *lat
 			uint32_t i = by_win[k];
 			if (k + SCOPE_AHEAD < win_first[W]) {  /* the messages are read in window order, at random */
 				uint32_t j = by_win[k + SCOPE_AHEAD];
-				__builtin_prefetch(&t->msgs[j]);
+				__builtin_prefetch(&t->msgs[j].bytes);  /* bytes .. dst: may span two lines */
+				__builtin_prefetch(&t->msgs[j].dst);
 				__builtin_prefetch(&lat->l[j]);
+				__builtin_prefetch(&lat->cls[j]);
 			}
 			const struct tc_msg *m = &t->msgs[i];
 			if (!in_scope(lat, region, m)) continue;

@@ -516,7 +516,11 @@ void tc_rank_receives(const struct tc_trace *t, const struct tc_rank *R, struct 
 {
 	uint32_t n = R->nrecv_msgs;
 	for (uint32_t i = 0; i < n; i++) {
-		if (i + RECV_AHEAD < n) __builtin_prefetch(&t->msgs[R->recv_msgs[i + RECV_AHEAD]]);
+		if (i + RECV_AHEAD < n) {  /* the fields read (bytes .. tag) may span two lines */
+			const struct tc_msg *f = &t->msgs[R->recv_msgs[i + RECV_AHEAD]];
+			__builtin_prefetch(&f->bytes);
+			__builtin_prefetch(&f->tag);
+		}
 		const struct tc_msg *m = &t->msgs[R->recv_msgs[i]];
 		bool known = m->src < t->nranks && m->send_call < t->ranks[m->src].ncalls;
 		out[i] = (struct tc_recv){ 0, m->bytes, m->src, m->tag, known ? m->send_call : TC_NONE, m->post_call };
