@@ -184,31 +184,107 @@ static char *anchor_of(const char *path)
 		}                                                                                \
 	} while (0)
 
-int main(int argc, char **argv)
+static void usage_exit(void)
 {
-	int threads = 1;
-	bool kinds = false;
+	fprintf(stderr, "usage: rawdecode [--threads N] [--kinds] ARCHIVE\n");
+	exit(2);
+}
+
+/* The options; exits 2 on a bad command line. */
+static const char *parse_args(int argc, char **argv, int *threads, bool *kinds)
+{
 	const char *path = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-			threads = atoi(argv[++i]);
-			if (threads < 1 || threads > 256) {
+			*threads = atoi(argv[++i]);
+			if (*threads < 1 || *threads > 256) {
 				fprintf(stderr, "rawdecode: bad --threads\n");
-				return 2;
+				exit(2);
 			}
 		} else if (strcmp(argv[i], "--kinds") == 0) {
-			kinds = true;
+			*kinds = true;
 		} else if (argv[i][0] == '-' || path) {
-			fprintf(stderr, "usage: rawdecode [--threads N] [--kinds] ARCHIVE\n");
-			return 2;
+			usage_exit();
 		} else {
 			path = argv[i];
 		}
 	}
-	if (!path) {
-		fprintf(stderr, "usage: rawdecode [--threads N] [--kinds] ARCHIVE\n");
-		return 2;
+	if (!path) usage_exit();
+	return path;
+}
+
+/* The global definitions' locations into defs; non-zero on failure. */
+static int read_global_defs(OTF2_Reader *r, const char *anchor, struct defs *defs)
+{
+	OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(r);
+	if (!gdr) {
+		fprintf(stderr, "rawdecode: no global definitions in %s\n", anchor);
+		return 1;
 	}
+	OTF2_GlobalDefReaderCallbacks *gcbs = OTF2_GlobalDefReaderCallbacks_New();
+	OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gcbs, def_location);
+	CHECK(OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, gcbs, defs));
+	OTF2_GlobalDefReaderCallbacks_Delete(gcbs);
+	uint64_t ndefs = 0;
+	CHECK(OTF2_Reader_ReadAllGlobalDefinitions(r, gdr, &ndefs));
+	CHECK(OTF2_Reader_CloseGlobalDefReader(r, gdr));
+	return 0;
+}
+
+/* Which local .def files hold nothing (skipped, as our loader does);
+ * *nonempty: how many do. */
+static bool *empty_def_files(const char *anchor, const struct defs *defs, size_t *nonempty)
+{
+	bool *def_empty = xcalloc(defs->locs.n ? defs->locs.n : 1, sizeof *def_empty);
+	*nonempty = 0;
+	char *dir = xstrdup(anchor);
+	if (strlen(dir) > 5) dir[strlen(dir) - 5] = '\0';   /* <dir>/<name>.otf2 → <dir>/<name> */
+	for (size_t i = 0; i < defs->locs.n; i++) {
+		char *p = xasprintf("%s/%llu.def", dir, (unsigned long long)defs->locs.a[i]);
+		def_empty[i] = tc_otf2_def_file_empty(p);
+		*nonempty += !def_empty[i];
+		free(p);
+	}
+	free(dir);
+	return def_empty;
+}
+
+/* Every location read by `threads` workers (the caller's thread alone when
+ * 1), their counts summed into *total; non-zero when a thread could not
+ * start or a read failed (*failed). */
+static int run_workers(struct worker *proto, int threads, struct counts *total, int *failed)
+{
+	struct worker *ws = xcalloc((size_t)threads, sizeof(*ws));
+	pthread_t *tids = xcalloc((size_t)threads, sizeof(*tids));
+	int started = 0, rc = 0;
+	for (int i = 0; i < threads; i++, started++) {
+		ws[i] = *proto;
+		if (threads == 1) work(&ws[i]);
+		else if (pthread_create(&tids[i], NULL, work, &ws[i]) != 0) {
+			fprintf(stderr, "rawdecode: cannot start a thread\n");
+			rc = 1;
+			break;
+		}
+	}
+	*total = (struct counts){ 0 };
+	*failed = 0;
+	for (int i = 0; i < started; i++) {
+		if (threads > 1) pthread_join(tids[i], NULL);
+		for (int k = 0; k < K_COUNT; k++) total->n[k] += ws[i].c.n[k];
+		total->total += ws[i].c.total;
+		total->tsum += ws[i].c.tsum;
+		*failed |= ws[i].failed;
+	}
+	free(ws);
+	free(tids);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	int threads = 1;
+	bool kinds = false;
+	const char *path = parse_args(argc, argv, &threads, &kinds);
 	char *anchor = anchor_of(path);
 	/* freed chunk buffers stay in the heap and are reused (see the top) */
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
@@ -222,58 +298,19 @@ int main(int argc, char **argv)
 	}
 	CHECK(OTF2_Reader_SetSerialCollectiveCallbacks(r));
 	if (threads > 1) CHECK(OTF2_Pthread_Reader_SetLockingCallbacks(r, NULL));
-
 	struct defs defs = { 0 };
-	OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(r);
-	if (!gdr) {
-		fprintf(stderr, "rawdecode: no global definitions in %s\n", anchor);
-		return 1;
-	}
-	OTF2_GlobalDefReaderCallbacks *gcbs = OTF2_GlobalDefReaderCallbacks_New();
-	OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gcbs, def_location);
-	CHECK(OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, gcbs, &defs));
-	OTF2_GlobalDefReaderCallbacks_Delete(gcbs);
-	uint64_t ndefs = 0;
-	CHECK(OTF2_Reader_ReadAllGlobalDefinitions(r, gdr, &ndefs));
-	CHECK(OTF2_Reader_CloseGlobalDefReader(r, gdr));
-
-	/* local .def files that hold nothing are skipped, as our loader does */
-	bool *def_empty = xcalloc(defs.locs.n ? defs.locs.n : 1, sizeof *def_empty);
-	size_t nonempty = 0;
-	char *dir = xstrdup(anchor);
-	if (strlen(dir) > 5) dir[strlen(dir) - 5] = '\0';   /* <dir>/<name>.otf2 → <dir>/<name> */
-	for (size_t i = 0; i < defs.locs.n; i++) {
-		char *p = xasprintf("%s/%llu.def", dir, (unsigned long long)defs.locs.a[i]);
-		def_empty[i] = tc_otf2_def_file_empty(p);
-		nonempty += !def_empty[i];
-		free(p);
-	}
-	free(dir);
+	if (read_global_defs(r, anchor, &defs)) return 1;
+	size_t nonempty;
+	bool *def_empty = empty_def_files(anchor, &defs, &nonempty);
 	for (size_t i = 0; i < defs.locs.n; i++) CHECK(OTF2_Reader_SelectLocation(r, defs.locs.a[i]));
 	bool have_defs = nonempty && OTF2_Reader_OpenDefFiles(r) == OTF2_SUCCESS;
 	CHECK(OTF2_Reader_OpenEvtFiles(r));
 
 	atomic_size_t next = 0;
-	struct worker *ws = xcalloc((size_t)threads, sizeof(*ws));
-	pthread_t *tids = xcalloc((size_t)threads, sizeof(*tids));
-	for (int i = 0; i < threads; i++) {
-		ws[i] = (struct worker){ .r = r, .defs = &defs, .def_empty = def_empty, .have_defs = have_defs,
-					 .next = &next };
-		if (threads == 1) work(&ws[i]);
-		else if (pthread_create(&tids[i], NULL, work, &ws[i]) != 0) {
-			fprintf(stderr, "rawdecode: cannot start a thread\n");
-			return 1;
-		}
-	}
-	struct counts total = { 0 };
-	int failed = 0;
-	for (int i = 0; i < threads; i++) {
-		if (threads > 1) pthread_join(tids[i], NULL);
-		for (int k = 0; k < K_COUNT; k++) total.n[k] += ws[i].c.n[k];
-		total.total += ws[i].c.total;
-		total.tsum += ws[i].c.tsum;
-		failed |= ws[i].failed;
-	}
+	struct worker proto = { .r = r, .defs = &defs, .def_empty = def_empty, .have_defs = have_defs, .next = &next };
+	struct counts total;
+	int failed;
+	if (run_workers(&proto, threads, &total, &failed)) return 1;
 	if (have_defs) CHECK(OTF2_Reader_CloseDefFiles(r));
 	CHECK(OTF2_Reader_CloseEvtFiles(r));
 	CHECK(OTF2_Reader_Close(r));
@@ -293,8 +330,6 @@ int main(int argc, char **argv)
 			printf("%s=%llu\n", kind_names[k], (unsigned long long)total.n[k]);
 		printf("locations=%zu threads=%d\n", defs.locs.n, threads);
 	}
-	free(ws);
-	free(tids);
 	free(def_empty);
 	VEC_FREE(defs.locs);
 	free(anchor);
