@@ -61,11 +61,83 @@ static void densify(struct tc_lsum *s)
 	}
 }
 
+#define PER_RANK 16   /* events per rank */
+
+/* The step structures of nranks ranks over nsteps steps, PER_RANK events a
+ * rank spread over the steps, a summary for every step (no model behind
+ * them: t has ranks and one node, no calls). */
+static void synth_steps(struct tc_trace *t, struct tc_steps *st, uint32_t nranks, uint32_t nsteps)
+{
+	st->t = t;
+	st->ncevs = (size_t)nranks * PER_RANK;
+	st->cevs = xcalloc(st->ncevs, sizeof *st->cevs);
+	st->times = xcalloc(st->ncevs, sizeof *st->times);
+	st->given = xcalloc(st->ncevs, sizeof *st->given);
+	st->rank_first = xcalloc((size_t)nranks + 1, sizeof *st->rank_first);
+	st->max_step = nsteps & ~1u;
+	uint32_t stride = st->max_step / 2 / PER_RANK;
+	for (uint32_t r = 0; r < nranks; r++) {
+		st->rank_first[r + 1] = (r + 1) * PER_RANK;
+		for (uint32_t k = 0; k < PER_RANK; k++) {
+			size_t i = (size_t)r * PER_RANK + k;
+			struct tc_cev *e = &st->cevs[i];
+			struct tc_cev_times *x = &st->times[i];
+			struct tc_cev_given *g = &st->given[i];
+			e->rank = r;
+			e->op = TC_NONE;
+			e->step = 2 * (k * stride + rnd() % (stride ? stride : 1));
+			x->enter = (uint64_t)e->step * 1000;
+			x->leave = x->enter + 500;
+			x->agg_start = x->enter - 200;
+			e->flags = 1u << (rnd() % 3);
+			g->lateness = g->glateness = (double)(rnd() % 1000) * 1e-6;
+			tc_cev_set_dlateness(st, (uint32_t)i, g->lateness);
+			g->lateness_agg = g->duration = (double)(rnd() % 1000) * 1e-6;
+		}
+	}
+	st->steps = xcalloc((size_t)st->max_step + 1, sizeof *st->steps);
+	for (uint32_t s = 0; s <= st->max_step; s++) {
+		st->steps[s].enter_min = (uint64_t)s * 1000;
+		st->steps[s].leave_max = (uint64_t)s * 1000 + 900;
+		st->steps[s].ncevs = nranks;
+	}
+}
+
+/* The redraw after each key of a fixed sequence on a w x h screen: prints
+ * the median and worst CPU time; true when the worst is within the budget. */
+static bool time_keys(struct tc_app *a, int w, int h)
+{
+	static const int keys[] = { 'j', 'j', 'l', 'l', TK_PGDN, 'G', TK_END, 'k', 'h', '0', '-', '+', '+', '+',
+				    '>', '>', '>', '>', '>', '>', '>', '>', '>', '>', '>', '>', 'j', 'l', TK_PGDN,
+				    '+', '+', '+', '+', '+', '+', 'l', 'l', 'g', TK_HOME, '<', '<', '<', 'm', 'a', 'a',
+				    'm', 'm', 'm', '0', TK_PGUP, 'j', 'l' };
+	struct tc_grid g;
+	grid_init(&g, w, h, false);
+	a->lv.fitted = false;
+	app_draw(a, &g);
+	size_t n = TC_NELEM(keys);
+	double *dt = xmalloc(n * sizeof *dt);
+	for (size_t i = 0; i < n; i++) {
+		if (a->metric > TC_M_GLATENESS) a->metric = TC_M_LATENESS;   /* keep to the built summaries */
+		double s0 = cpu_now();
+		app_key(a, keys[i]);
+		if (a->metric > TC_M_GLATENESS) a->metric = TC_M_LATENESS;
+		app_draw(a, &g);
+		dt[i] = (cpu_now() - s0) * 1e3;
+	}
+	qsort(dt, n, sizeof *dt, cmp_double);
+	double med = dt[n / 2], worst = dt[n - 1];
+	printf("logical view %dx%d: redraw after a key (CPU time): median %.2f ms, worst %.2f ms over %zu keys (goal <= 16 ms) %s\n",
+	       w, h, med, worst, n, worst <= 16 ? "ok" : "OVER");
+	free(dt);
+	grid_free(&g);
+	return worst <= 16;
+}
+
 int main(int argc, char **argv)
 {
 	uint32_t nranks = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 65536;
 	uint32_t nsteps = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 1000000;
-	const uint32_t per_rank = 16;
 
 	struct tc_trace t = { 0 };
 	t.nranks = nranks;
@@ -79,38 +151,7 @@ int main(int argc, char **argv)
 
 	double t0 = tc_now();
 	struct tc_steps st = { 0 };
-	st.t = &t;
-	st.ncevs = (size_t)nranks * per_rank;
-	st.cevs = xcalloc(st.ncevs, sizeof *st.cevs);
-	st.times = xcalloc(st.ncevs, sizeof *st.times);   /* no model behind these events */
-	st.given = xcalloc(st.ncevs, sizeof *st.given);
-	st.rank_first = xcalloc((size_t)nranks + 1, sizeof *st.rank_first);
-	st.max_step = nsteps & ~1u;
-	for (uint32_t r = 0; r < nranks; r++) {
-		st.rank_first[r + 1] = (r + 1) * per_rank;
-		uint32_t stride = st.max_step / 2 / per_rank;
-		for (uint32_t k = 0; k < per_rank; k++) {
-			struct tc_cev *e = &st.cevs[(size_t)r * per_rank + k];
-			struct tc_cev_times *x = &st.times[(size_t)r * per_rank + k];
-			struct tc_cev_given *g = &st.given[(size_t)r * per_rank + k];
-			e->rank = r;
-			e->op = TC_NONE;
-			e->step = 2 * (k * stride + rnd() % (stride ? stride : 1));
-			x->enter = (uint64_t)e->step * 1000;
-			x->leave = x->enter + 500;
-			x->agg_start = x->enter - 200;
-			e->flags = 1u << (rnd() % 3);
-			g->lateness = g->glateness = (double)(rnd() % 1000) * 1e-6;
-			tc_cev_set_dlateness(&st, (uint32_t)((size_t)r * per_rank + k), g->lateness);
-			g->lateness_agg = g->duration = (double)(rnd() % 1000) * 1e-6;
-		}
-	}
-	st.steps = xcalloc((size_t)st.max_step + 1, sizeof *st.steps);
-	for (uint32_t s = 0; s <= st.max_step; s++) {
-		st.steps[s].enter_min = (uint64_t)s * 1000;
-		st.steps[s].leave_max = (uint64_t)s * 1000 + 900;
-		st.steps[s].ncevs = nranks;
-	}
+	synth_steps(&t, &st, nranks, nsteps);
 	double t1 = tc_now();
 
 	struct tc_session sess = { 0 };
@@ -119,7 +160,7 @@ int main(int argc, char **argv)
 	struct tc_app a;
 	double t2 = tc_now();
 	app_init(&a, &sess, "synthetic", true, true);
-	for (int m = 0; m < 2; m++)   /* the summaries the key sequence below uses */
+	for (int m = 0; m < 2; m++)   /* the summaries the key sequence uses */
 		for (int g = 0; g < 2; g++) {
 			a.metric = m ? TC_M_GLATENESS : TC_M_LATENESS;
 			a.show_agg = g;
@@ -134,35 +175,9 @@ int main(int argc, char **argv)
 	       nranks, st.max_step + 1, st.ncevs, t1 - t0, t3 - t2, ls->th[0], ls->tw[0], 1u << ls->rs, 1u << ls->xs,
 	       ls->nlevels);
 
-	static const int keys[] = { 'j', 'j', 'l', 'l', TK_PGDN, 'G', TK_END, 'k', 'h', '0', '-', '+', '+', '+',
-				    '>', '>', '>', '>', '>', '>', '>', '>', '>', '>', '>', '>', 'j', 'l', TK_PGDN,
-				    '+', '+', '+', '+', '+', '+', 'l', 'l', 'g', TK_HOME, '<', '<', '<', 'm', 'a', 'a',
-				    'm', 'm', 'm', '0', TK_PGUP, 'j', 'l' };
 	const int sizes[][2] = { { 80, 24 }, { 200, 60 }, { 320, 90 } };
 	int fails = 0;
-	for (size_t z = 0; z < TC_NELEM(sizes); z++) {
-		struct tc_grid g;
-		grid_init(&g, sizes[z][0], sizes[z][1], false);
-		a.lv.fitted = false;
-		app_draw(&a, &g);
-		size_t n = TC_NELEM(keys);
-		double *dt = xmalloc(n * sizeof *dt);
-		for (size_t i = 0; i < n; i++) {
-			if (a.metric > TC_M_GLATENESS) a.metric = TC_M_LATENESS;   /* keep to the built summaries */
-			double s0 = cpu_now();
-			app_key(&a, keys[i]);
-			if (a.metric > TC_M_GLATENESS) a.metric = TC_M_LATENESS;
-			app_draw(&a, &g);
-			dt[i] = (cpu_now() - s0) * 1e3;
-		}
-		qsort(dt, n, sizeof *dt, cmp_double);
-		double med = dt[n / 2], worst = dt[n - 1];
-		printf("logical view %dx%d: redraw after a key (CPU time): median %.2f ms, worst %.2f ms over %zu keys (goal <= 16 ms) %s\n",
-		       sizes[z][0], sizes[z][1], med, worst, n, worst <= 16 ? "ok" : "OVER");
-		fails += worst > 16;
-		free(dt);
-		grid_free(&g);
-	}
+	for (size_t z = 0; z < TC_NELEM(sizes); z++) fails += !time_keys(&a, sizes[z][0], sizes[z][1]);
 	app_free(&a);
 	free(st.cevs);
 	free(st.times);
