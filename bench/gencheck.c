@@ -379,6 +379,100 @@ static char *anchor_of(const char *path)
 	return xstrdup(path);
 }
 
+/* The global definitions into d; false (with a message) when they cannot
+ * be read or there is no COMM_LOCATIONS group. */
+static bool read_defs(OTF2_Reader *r, const char *anchor, struct defs *d)
+{
+	OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(r);
+	OTF2_GlobalDefReaderCallbacks *gcb = OTF2_GlobalDefReaderCallbacks_New();
+	OTF2_GlobalDefReaderCallbacks_SetStringCallback(gcb, def_string);
+	OTF2_GlobalDefReaderCallbacks_SetRegionCallback(gcb, def_region);
+	OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gcb, def_location);
+	OTF2_GlobalDefReaderCallbacks_SetGroupCallback(gcb, def_group);
+	OTF2_GlobalDefReaderCallbacks_SetCommCallback(gcb, def_comm);
+	uint64_t ndefs;
+	bool ok = gdr && OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, gcb, d) == OTF2_SUCCESS &&
+		  OTF2_Reader_ReadAllGlobalDefinitions(r, gdr, &ndefs) == OTF2_SUCCESS;
+	OTF2_GlobalDefReaderCallbacks_Delete(gcb);
+	if (!ok) {
+		fprintf(stderr, "gencheck: cannot read the definitions of %s\n", anchor);
+		return false;
+	}
+	OTF2_Reader_CloseGlobalDefReader(r, gdr);
+	if (d->locations_group < 0) {
+		fprintf(stderr, "gencheck: %s has no MPI COMM_LOCATIONS group\n", anchor);
+		return false;
+	}
+	return true;
+}
+
+static OTF2_EvtReaderCallbacks *event_callbacks(void)
+{
+	OTF2_EvtReaderCallbacks *cbs = OTF2_EvtReaderCallbacks_New();
+	OTF2_EvtReaderCallbacks_SetEnterCallback(cbs, cb_enter);
+	OTF2_EvtReaderCallbacks_SetLeaveCallback(cbs, cb_leave);
+	OTF2_EvtReaderCallbacks_SetMpiSendCallback(cbs, cb_send);
+	OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cbs, cb_isend);
+	OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cbs, cb_isend_complete);
+	OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cbs, cb_irecv_request);
+	OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cbs, cb_irecv);
+	OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cbs, cb_recv);
+	OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cbs, cb_coll_begin);
+	OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cbs, cb_coll_end);
+	return cbs;
+}
+
+/* Every rank's events checked in order (lg: the COMM_LOCATIONS group);
+ * returns the records no callback counted. */
+static uint64_t read_ranks(OTF2_Reader *r, const struct group *lg, struct check *c)
+{
+	OTF2_EvtReaderCallbacks *cbs = event_callbacks();
+	for (uint32_t w = 0; w < lg->n; w++) OTF2_Reader_SelectLocation(r, lg->members[w]);
+	OTF2_Reader_OpenEvtFiles(r);
+	uint64_t other = 0;
+	for (uint32_t w = 0; w < lg->n; w++) {
+		OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(r, lg->members[w]);
+		c->rank = w;
+		c->order = 0;
+		c->last = 0;
+		c->stack.n = 0;
+		c->open_reqs.n = 0;
+		c->coll_k.n = 0;
+		c->in_coll = false;
+		uint64_t before = c->events, got = 0;
+		if (!er || OTF2_Reader_RegisterEvtCallbacks(r, er, cbs, c) != OTF2_SUCCESS ||
+		    OTF2_Reader_ReadAllLocalEvents(r, er, &got) != OTF2_SUCCESS) {
+			problem(c, "cannot read the events of rank %u", w);
+			continue;
+		}
+		other += got - (c->events - before);
+		if (c->stack.n) problem(c, "rank %u: %zu regions never left", w, c->stack.n);
+		if (c->open_reqs.n) problem(c, "rank %u: %zu requests never completed", w, c->open_reqs.n);
+		if (c->in_coll) problem(c, "rank %u: a collective never ends", w);
+		OTF2_Reader_CloseEvtReader(r, er);
+	}
+	OTF2_EvtReaderCallbacks_Delete(cbs);
+	OTF2_Reader_CloseEvtFiles(r);
+	return other;
+}
+
+static void free_all(struct defs *d, struct check *c)
+{
+	for (size_t i = 0; i < d->strings.n; i++) free(d->strings.a[i]);
+	VEC_FREE(d->strings);
+	VEC_FREE(d->region_name);
+	VEC_FREE(d->locs);
+	for (size_t i = 0; i < d->groups.n; i++) free(d->groups.a[i].members);
+	VEC_FREE(d->groups);
+	VEC_FREE(d->comms);
+	VEC_FREE(c->stack);
+	VEC_FREE(c->open_reqs);
+	VEC_FREE(c->coll_k);
+	VEC_FREE(c->sends);
+	VEC_FREE(c->recvs);
+	VEC_FREE(c->colls);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -393,65 +487,9 @@ int main(int argc, char **argv)
 	}
 	OTF2_Reader_SetSerialCollectiveCallbacks(r);
 	struct defs d = { .locations_group = -1 };
-	OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(r);
-	OTF2_GlobalDefReaderCallbacks *gcb = OTF2_GlobalDefReaderCallbacks_New();
-	OTF2_GlobalDefReaderCallbacks_SetStringCallback(gcb, def_string);
-	OTF2_GlobalDefReaderCallbacks_SetRegionCallback(gcb, def_region);
-	OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gcb, def_location);
-	OTF2_GlobalDefReaderCallbacks_SetGroupCallback(gcb, def_group);
-	OTF2_GlobalDefReaderCallbacks_SetCommCallback(gcb, def_comm);
-	uint64_t ndefs;
-	if (!gdr || OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, gcb, &d) != OTF2_SUCCESS ||
-	    OTF2_Reader_ReadAllGlobalDefinitions(r, gdr, &ndefs) != OTF2_SUCCESS) {
-		fprintf(stderr, "gencheck: cannot read the definitions of %s\n", anchor);
-		return 1;
-	}
-	OTF2_GlobalDefReaderCallbacks_Delete(gcb);
-	OTF2_Reader_CloseGlobalDefReader(r, gdr);
-	if (d.locations_group < 0) {
-		fprintf(stderr, "gencheck: %s has no MPI COMM_LOCATIONS group\n", anchor);
-		return 1;
-	}
-	const struct group *lg = &d.groups.a[d.locations_group];
-
+	if (!read_defs(r, anchor, &d)) return 1;
 	struct check c = { .d = &d };
-	OTF2_EvtReaderCallbacks *cbs = OTF2_EvtReaderCallbacks_New();
-	OTF2_EvtReaderCallbacks_SetEnterCallback(cbs, cb_enter);
-	OTF2_EvtReaderCallbacks_SetLeaveCallback(cbs, cb_leave);
-	OTF2_EvtReaderCallbacks_SetMpiSendCallback(cbs, cb_send);
-	OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cbs, cb_isend);
-	OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cbs, cb_isend_complete);
-	OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cbs, cb_irecv_request);
-	OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cbs, cb_irecv);
-	OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cbs, cb_recv);
-	OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cbs, cb_coll_begin);
-	OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cbs, cb_coll_end);
-	for (uint32_t w = 0; w < lg->n; w++) OTF2_Reader_SelectLocation(r, lg->members[w]);
-	OTF2_Reader_OpenEvtFiles(r);
-	uint64_t other = 0;
-	for (uint32_t w = 0; w < lg->n; w++) {
-		OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(r, lg->members[w]);
-		c.rank = w;
-		c.order = 0;
-		c.last = 0;
-		c.stack.n = 0;
-		c.open_reqs.n = 0;
-		c.coll_k.n = 0;
-		c.in_coll = false;
-		uint64_t before = c.events, got = 0;
-		if (!er || OTF2_Reader_RegisterEvtCallbacks(r, er, cbs, &c) != OTF2_SUCCESS ||
-		    OTF2_Reader_ReadAllLocalEvents(r, er, &got) != OTF2_SUCCESS) {
-			problem(&c, "cannot read the events of rank %u", w);
-			continue;
-		}
-		other += got - (c.events - before);
-		if (c.stack.n) problem(&c, "rank %u: %zu regions never left", w, c.stack.n);
-		if (c.open_reqs.n) problem(&c, "rank %u: %zu requests never completed", w, c.open_reqs.n);
-		if (c.in_coll) problem(&c, "rank %u: a collective never ends", w);
-		OTF2_Reader_CloseEvtReader(r, er);
-	}
-	OTF2_EvtReaderCallbacks_Delete(cbs);
-	OTF2_Reader_CloseEvtFiles(r);
+	uint64_t other = read_ranks(r, &d.groups.a[d.locations_group], &c);
 	OTF2_Reader_Close(r);
 	match_p2p(&c);
 	uint64_t ncoll = match_colls(&c);
@@ -463,19 +501,7 @@ int main(int argc, char **argv)
 		printf("ok events=%llu messages=%zu collectives=%llu\n", (unsigned long long)(c.events + other),
 		       c.recvs.n, (unsigned long long)ncoll);
 	}
-	for (size_t i = 0; i < d.strings.n; i++) free(d.strings.a[i]);
-	VEC_FREE(d.strings);
-	VEC_FREE(d.region_name);
-	VEC_FREE(d.locs);
-	for (size_t i = 0; i < d.groups.n; i++) free(d.groups.a[i].members);
-	VEC_FREE(d.groups);
-	VEC_FREE(d.comms);
-	VEC_FREE(c.stack);
-	VEC_FREE(c.open_reqs);
-	VEC_FREE(c.coll_k);
-	VEC_FREE(c.sends);
-	VEC_FREE(c.recvs);
-	VEC_FREE(c.colls);
+	free_all(&d, &c);
 	free(anchor);
 	return rc;
 }
