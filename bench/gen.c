@@ -478,11 +478,82 @@ static void parse_tuple(const char *opt, const char *v, double *out, int n)
 	}
 }
 
+enum { O_RANKS = 256, O_ITERS, O_RPN, O_MAPPING, O_PATTERN, O_GROUPS, O_FANOUT, O_IMBALANCE,
+       O_ALLRED, O_BYTES, O_COMPUTE, O_DELAY, O_SLOW_EVERY, O_SLOW_INTER, O_NOISE, O_LINK, O_JITTER,
+       O_SEED, O_FORCE, O_TAGS, O_CHUNKS };
+
+/* The options whose value is a colon-separated tuple of numbers. */
+static void parse_tuple_opt(struct opts *o, int c, const char *v)
+{
+	double t[4];
+	switch (c) {
+	case O_COMPUTE:
+		parse_tuple("--compute-us", v, t, 1);
+		if (t[0] < 0) bad("--compute-us", v);
+		o->compute_us = t[0];
+		break;
+	case O_DELAY: {
+		parse_tuple("--delay", v, t, 3);
+		if (t[0] < 0 || t[1] < 0 || t[2] < 0 || t[0] != floor(t[0]) || t[1] != floor(t[1]) ||
+		    t[0] > UINT32_MAX || t[1] > UINT32_MAX)
+			bad("--delay", v);
+		struct delay d = { (uint32_t)t[0], (uint32_t)t[1], t[2] };
+		VEC_PUSH(o->delays, d);
+		break;
+	}
+	case O_SLOW_EVERY:
+		parse_tuple("--slow-every", v, t, 2);
+		if (t[0] < 1 || t[0] != floor(t[0]) || t[0] > UINT32_MAX || t[1] < 0) bad("--slow-every", v);
+		o->slow_every = (uint32_t)t[0];
+		o->slow_every_f = t[1];
+		break;
+	case O_SLOW_INTER:
+		parse_tuple("--slow-inter", v, t, 2);
+		if (t[0] < 0 || t[0] > 1 || t[1] <= 0) bad("--slow-inter", v);
+		o->slow_inter_from = t[0];
+		o->slow_inter_f = t[1];
+		break;
+	case O_NOISE:
+		parse_tuple("--noise-inter", v, t, 3);
+		if (t[0] < 0 || t[1] > 1 || t[0] > t[1] || t[2] < 0) bad("--noise-inter", v);
+		o->noise_from = t[0];
+		o->noise_to = t[1];
+		o->noise_ampl = t[2];
+		break;
+	case O_LINK:
+		parse_tuple("--noise-link", v, t, 4);
+		if (t[0] < 0 || t[1] < 0 || t[0] != floor(t[0]) || t[1] != floor(t[1]) || t[0] > UINT32_MAX ||
+		    t[1] > UINT32_MAX || t[0] == t[1] || t[2] <= 0 || t[2] > 1 || t[3] < 0)
+			bad("--noise-link", v);
+		o->link_a = (uint32_t)t[0], o->link_b = (uint32_t)t[1], o->link_p = t[2], o->link_sec = t[3];
+		break;
+	case O_JITTER:
+		parse_tuple("--jitter", v, t, 1);
+		if (t[0] < 0 || t[0] >= 1) bad("--jitter", v);
+		o->jitter = t[0];
+		break;
+	}
+}
+
+/* What the options must satisfy together. */
+static void check_opts(const struct opts *o)
+{
+	if (!o->out) {
+		fprintf(stderr, "gen: -o DIR is required\n");
+		usage(2);
+	}
+	if (o->ranks < 2) bad("--ranks", "need at least 2");
+	if (o->iters < 1) bad("--iters", "need at least 1");
+	if (o->rpn < 1) bad("--ranks-per-node", "need at least 1");
+	if (o->groups < 1 || o->groups > o->ranks) bad("--groups", "1..ranks");
+	if (o->fanout < 1) bad("--fanout", "need at least 1");
+	for (size_t i = 0; i < o->delays.n; i++)
+		if (o->delays.a[i].rank >= o->ranks || o->delays.a[i].iter >= o->iters)
+			bad("--delay", "rank or iteration out of range");
+}
+
 static void parse_args(struct opts *o, int argc, char **argv)
 {
-	enum { O_RANKS = 256, O_ITERS, O_RPN, O_MAPPING, O_PATTERN, O_GROUPS, O_FANOUT, O_IMBALANCE,
-	       O_ALLRED, O_BYTES, O_COMPUTE, O_DELAY, O_SLOW_EVERY, O_SLOW_INTER, O_NOISE, O_LINK, O_JITTER,
-	       O_SEED, O_FORCE, O_TAGS, O_CHUNKS };
 	static const struct option lo[] = {
 		{ "out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -510,7 +581,6 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	double t[4];
 	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->out = optarg; break;
@@ -536,50 +606,9 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		case O_IMBALANCE: o->imbalance = true; break;
 		case O_ALLRED: o->allreduce_every = parse_u32("--allreduce-every", optarg); break;
 		case O_BYTES: o->bytes = parse_u64("--bytes", optarg); break;
-		case O_COMPUTE:
-			parse_tuple("--compute-us", optarg, t, 1);
-			if (t[0] < 0) bad("--compute-us", optarg);
-			o->compute_us = t[0];
-			break;
-		case O_DELAY: {
-			parse_tuple("--delay", optarg, t, 3);
-			if (t[0] < 0 || t[1] < 0 || t[2] < 0 || t[0] != floor(t[0]) || t[1] != floor(t[1]) ||
-			    t[0] > UINT32_MAX || t[1] > UINT32_MAX)
-				bad("--delay", optarg);
-			struct delay d = { (uint32_t)t[0], (uint32_t)t[1], t[2] };
-			VEC_PUSH(o->delays, d);
-			break;
-		}
-		case O_SLOW_EVERY:
-			parse_tuple("--slow-every", optarg, t, 2);
-			if (t[0] < 1 || t[0] != floor(t[0]) || t[0] > UINT32_MAX || t[1] < 0) bad("--slow-every", optarg);
-			o->slow_every = (uint32_t)t[0];
-			o->slow_every_f = t[1];
-			break;
-		case O_SLOW_INTER:
-			parse_tuple("--slow-inter", optarg, t, 2);
-			if (t[0] < 0 || t[0] > 1 || t[1] <= 0) bad("--slow-inter", optarg);
-			o->slow_inter_from = t[0];
-			o->slow_inter_f = t[1];
-			break;
-		case O_NOISE:
-			parse_tuple("--noise-inter", optarg, t, 3);
-			if (t[0] < 0 || t[1] > 1 || t[0] > t[1] || t[2] < 0) bad("--noise-inter", optarg);
-			o->noise_from = t[0];
-			o->noise_to = t[1];
-			o->noise_ampl = t[2];
-			break;
-		case O_LINK:
-			parse_tuple("--noise-link", optarg, t, 4);
-			if (t[0] < 0 || t[1] < 0 || t[0] != floor(t[0]) || t[1] != floor(t[1]) || t[0] > UINT32_MAX ||
-			    t[1] > UINT32_MAX || t[0] == t[1] || t[2] <= 0 || t[2] > 1 || t[3] < 0)
-				bad("--noise-link", optarg);
-			o->link_a = (uint32_t)t[0], o->link_b = (uint32_t)t[1], o->link_p = t[2], o->link_sec = t[3];
-			break;
+		case O_COMPUTE: case O_DELAY: case O_SLOW_EVERY: case O_SLOW_INTER: case O_NOISE: case O_LINK:
 		case O_JITTER:
-			parse_tuple("--jitter", optarg, t, 1);
-			if (t[0] < 0 || t[0] >= 1) bad("--jitter", optarg);
-			o->jitter = t[0];
+			parse_tuple_opt(o, c, optarg);
 			break;
 		case O_SEED: o->seed = parse_u64("--seed", optarg); break;
 		case O_TAGS:
@@ -598,18 +627,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		fprintf(stderr, "gen: unexpected argument '%s'\n", argv[optind]);
 		usage(2);
 	}
-	if (!o->out) {
-		fprintf(stderr, "gen: -o DIR is required\n");
-		usage(2);
-	}
-	if (o->ranks < 2) bad("--ranks", "need at least 2");
-	if (o->iters < 1) bad("--iters", "need at least 1");
-	if (o->rpn < 1) bad("--ranks-per-node", "need at least 1");
-	if (o->groups < 1 || o->groups > o->ranks) bad("--groups", "1..ranks");
-	if (o->fanout < 1) bad("--fanout", "need at least 1");
-	for (size_t i = 0; i < o->delays.n; i++)
-		if (o->delays.a[i].rank >= o->ranks || o->delays.a[i].iter >= o->iters)
-			bad("--delay", "rank or iteration out of range");
+	check_opts(o);
 }
 
 /* Remove an archive written by otfw (or Score-P) in dir: traces.otf2,
@@ -642,6 +660,47 @@ static int remove_archive(const char *dir)
 	return rc;
 }
 
+/* The simulation's ranks, nodes, process grid and archive writer with its
+ * regions; every rank entered main and MPI_Init.  False when the archive
+ * cannot be opened. */
+static bool sim_open(struct sim *s)
+{
+	const struct opts *o = s->o;
+	s->rng = o->seed * 0x2545f4914f6cdd1dull + 0x1234567;
+	s->nnodes = (o->ranks + o->rpn - 1) / o->rpn;
+	s->node = xcalloc(s->n, sizeof(*s->node));
+	for (uint32_t r = 0; r < s->n; r++) s->node[r] = o->roundrobin ? r % s->nnodes : r / o->rpn;
+	for (s->px = (uint32_t)sqrt((double)s->n); s->n % s->px; s->px--) {}
+	s->py = s->n / s->px;
+
+	s->w = o->default_chunks ? otfw_open_chunks(o->out, s->n, s->node, s->nnodes, RES, OTF2_CHUNK_SIZE_EVENTS_DEFAULT,
+						    OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT)
+				 : otfw_open(o->out, s->n, s->node, s->nnodes, RES);
+	if (!s->w) return false;
+	s->r_main = otfw_region(s->w, "main");
+	s->r_init = otfw_region(s->w, "MPI_Init");
+	s->r_fin = otfw_region(s->w, "MPI_Finalize");
+	s->r_compute = otfw_region(s->w, "compute");
+	s->r_irecv = otfw_region(s->w, "MPI_Irecv");
+	s->r_isend = otfw_region(s->w, "MPI_Isend");
+	s->r_waitall = otfw_region(s->w, "MPI_Waitall");
+	s->r_allreduce = otfw_region(s->w, "MPI_Allreduce");
+	s->r_send = otfw_region(s->w, "MPI_Send");
+	s->r_recv = otfw_region(s->w, "MPI_Recv");
+	s->r_sendrecv = otfw_region(s->w, "MPI_Sendrecv");
+
+	s->now = xcalloc(s->n, sizeof(*s->now));
+	s->req = xcalloc(s->n, sizeof(*s->req));
+	for (uint32_t r = 0; r < s->n; r++) {
+		s->now[r] = RES + (rnd64(s) % 20000);   /* processes start within 20 us */
+		s->req[r] = 1;
+		otfw_enter(s->w, r, s->now[r], s->r_main);
+		s->now[r] += 1000;
+	}
+	sync_call(s, s->r_init, 50e-6);
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {
@@ -656,39 +715,7 @@ int main(int argc, char **argv)
 	}
 
 	struct sim s = { .o = &o, .n = o.ranks };
-	s.rng = o.seed * 0x2545f4914f6cdd1dull + 0x1234567;
-	s.nnodes = (o.ranks + o.rpn - 1) / o.rpn;
-	s.node = xcalloc(s.n, sizeof(*s.node));
-	for (uint32_t r = 0; r < s.n; r++) s.node[r] = o.roundrobin ? r % s.nnodes : r / o.rpn;
-	for (s.px = (uint32_t)sqrt((double)s.n); s.n % s.px; s.px--) {}
-	s.py = s.n / s.px;
-
-	s.w = o.default_chunks ? otfw_open_chunks(o.out, s.n, s.node, s.nnodes, RES, OTF2_CHUNK_SIZE_EVENTS_DEFAULT,
-						  OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT)
-			       : otfw_open(o.out, s.n, s.node, s.nnodes, RES);
-	if (!s.w) return 1;
-	s.r_main = otfw_region(s.w, "main");
-	s.r_init = otfw_region(s.w, "MPI_Init");
-	s.r_fin = otfw_region(s.w, "MPI_Finalize");
-	s.r_compute = otfw_region(s.w, "compute");
-	s.r_irecv = otfw_region(s.w, "MPI_Irecv");
-	s.r_isend = otfw_region(s.w, "MPI_Isend");
-	s.r_waitall = otfw_region(s.w, "MPI_Waitall");
-	s.r_allreduce = otfw_region(s.w, "MPI_Allreduce");
-	s.r_send = otfw_region(s.w, "MPI_Send");
-	s.r_recv = otfw_region(s.w, "MPI_Recv");
-	s.r_sendrecv = otfw_region(s.w, "MPI_Sendrecv");
-
-	s.now = xcalloc(s.n, sizeof(*s.now));
-	s.req = xcalloc(s.n, sizeof(*s.req));
-	for (uint32_t r = 0; r < s.n; r++) {
-		s.now[r] = RES + (rnd64(&s) % 20000);   /* processes start within 20 us */
-		s.req[r] = 1;
-		otfw_enter(s.w, r, s.now[r], s.r_main);
-		s.now[r] += 1000;
-	}
-	sync_call(&s, s.r_init, 50e-6);
-
+	if (!sim_open(&s)) return 1;
 	uint64_t *post = xcalloc((size_t)s.n * MAXDIR, sizeof(uint64_t));
 	uint64_t *sendt = xcalloc((size_t)s.n * MAXDIR, sizeof(uint64_t));
 	uint64_t *rreq = xcalloc((size_t)s.n * MAXDIR, sizeof(uint64_t));
