@@ -1148,9 +1148,24 @@ static uint32_t def_string(OTF2_GlobalDefWriter *g, uint32_t *next, const char *
 	return (*next)++;
 }
 
-static void write_archive(void)
+/* The local definitions gathered on rank 0 and unified there: global region
+ * ids (MPI's fixed, then user names) and communicator ids (by key), and each
+ * rank's local→global map (maps, cut by mlens/mdispls). */
+struct unified {
+	char *all;                /* every rank's serialized definitions (rank 0) */
+	int *lens, *displs;
+	char **gregs;             /* user region names, pointing into all */
+	uint32_t ngregs;
+	struct gcomm *gc;
+	uint32_t ngc;
+	int *mlens, *mdispls;
+	uint32_t *maps;
+};
+
+/* 1. this rank's user regions and communicators, serialized and gathered on
+ * rank 0 (into u->all). */
+static void gather_local_defs(struct unified *u)
 {
-	/* 1. serialize local definitions and gather them on rank 0 */
 	struct buf lb = { 0 };
 	b_u64(&lb, T.nuregs);
 	b_u64(&lb, T.ncomms);
@@ -1164,79 +1179,85 @@ static void write_archive(void)
 		while (lb.n % 8) b_put(&lb, "", 1);
 	}
 	int mylen = (int)lb.n;
-	int *lens = NULL, *displs = NULL;
-	char *all = NULL;
 	if (T.rank == 0) {
-		lens = xalloc(NULL, (size_t)T.size * sizeof *lens);
-		displs = xalloc(NULL, (size_t)T.size * sizeof *displs);
+		u->lens = xalloc(NULL, (size_t)T.size * sizeof *u->lens);
+		u->displs = xalloc(NULL, (size_t)T.size * sizeof *u->displs);
 	}
-	PMPI_Gather(&mylen, 1, MPI_INT, lens, 1, MPI_INT, 0, T.icomm);
+	PMPI_Gather(&mylen, 1, MPI_INT, u->lens, 1, MPI_INT, 0, T.icomm);
 	if (T.rank == 0) {
 		size_t tot = 0;
 		for (int r = 0; r < T.size; r++) {
-			displs[r] = (int)tot;
-			tot += (size_t)lens[r];
+			u->displs[r] = (int)tot;
+			tot += (size_t)u->lens[r];
 		}
-		all = xalloc(NULL, tot);
+		u->all = xalloc(NULL, tot);
 	}
-	PMPI_Gatherv(lb.p, mylen, MPI_BYTE, all, lens, displs, MPI_BYTE, 0, T.icomm);
+	PMPI_Gatherv(lb.p, mylen, MPI_BYTE, u->all, u->lens, u->displs, MPI_BYTE, 0, T.icomm);
+	free(lb.p);
+}
 
-	/* 2. rank 0 unifies: global region ids (MPI fixed, then user names) and
-	 * communicator ids (by key); builds each rank's local→global map */
-	char **gregs = NULL;
-	uint32_t ngregs = 0;
-	struct gcomm *gc = NULL;
-	uint32_t ngc = 0;
-	int *mlens = NULL, *mdispls = NULL;
-	uint32_t *maps = NULL;
-	if (T.rank == 0) {
-		mlens = xalloc(NULL, (size_t)T.size * sizeof *mlens);
-		mdispls = xalloc(NULL, (size_t)T.size * sizeof *mdispls);
-		struct buf mb = { 0 };
-		for (int r = 0; r < T.size; r++) {
-			const char *p = all + displs[r];
-			uint64_t nu = r_u64(&p), nc = r_u64(&p);
-			size_t start = mb.n;
-			mdispls[r] = (int)(start / 4);
-			for (uint64_t i = 0; i < nu; i++) {
-				uint32_t g;
-				for (g = 0; g < ngregs; g++)
-					if (!strcmp(gregs[g], p)) break;
-				if (g == ngregs) {
-					gregs = xalloc(gregs, (ngregs + 1) * sizeof *gregs);
-					gregs[ngregs++] = (char *)p;
-				}
-				uint32_t id = R_NMPI + g;
-				b_put(&mb, &id, 4);
-				p += strlen(p) + 1;
-			}
-			while ((size_t)(p - (all + displs[r])) % 8) p++;
-			for (uint64_t i = 0; i < nc; i++) {
-				uint64_t key = r_u64(&p), pkey = r_u64(&p), n = r_u64(&p);
-				const int32_t *mem = (const int32_t *)p;
-				p += n * 4;
-				while ((size_t)(p - (all + displs[r])) % 8) p++;
-				uint32_t g;
-				for (g = 0; g < ngc; g++)
-					if (gc[g].key == key) break;
-				if (g == ngc) {
-					gc = xalloc(gc, (ngc + 1) * sizeof *gc);
-					gc[ngc++] = (struct gcomm){ key, pkey, (uint32_t)n, mem };
-				}
-				b_put(&mb, &g, 4);
-			}
-			mlens[r] = (int)((mb.n - start) / 4);
+/* The global id of user region name p (added when new). */
+static uint32_t unify_region(struct unified *u, const char *p)
+{
+	uint32_t g;
+	for (g = 0; g < u->ngregs; g++)
+		if (!strcmp(u->gregs[g], p)) break;
+	if (g == u->ngregs) {
+		u->gregs = xalloc(u->gregs, (u->ngregs + 1) * sizeof *u->gregs);
+		u->gregs[u->ngregs++] = (char *)p;
+	}
+	return R_NMPI + g;
+}
+
+/* The global id of the communicator of key (added when new). */
+static uint32_t unify_comm(struct unified *u, uint64_t key, uint64_t pkey, uint64_t n, const int32_t *mem)
+{
+	uint32_t g;
+	for (g = 0; g < u->ngc; g++)
+		if (u->gc[g].key == key) break;
+	if (g == u->ngc) {
+		u->gc = xalloc(u->gc, (u->ngc + 1) * sizeof *u->gc);
+		u->gc[u->ngc++] = (struct gcomm){ key, pkey, (uint32_t)n, mem };
+	}
+	return g;
+}
+
+/* 2. rank 0 unifies the gathered definitions and builds each rank's map. */
+static void unify_defs(struct unified *u)
+{
+	u->mlens = xalloc(NULL, (size_t)T.size * sizeof *u->mlens);
+	u->mdispls = xalloc(NULL, (size_t)T.size * sizeof *u->mdispls);
+	struct buf mb = { 0 };
+	for (int r = 0; r < T.size; r++) {
+		const char *base = u->all + u->displs[r], *p = base;
+		uint64_t nu = r_u64(&p), nc = r_u64(&p);
+		size_t start = mb.n;
+		u->mdispls[r] = (int)(start / 4);
+		for (uint64_t i = 0; i < nu; i++) {
+			uint32_t id = unify_region(u, p);
+			b_put(&mb, &id, 4);
+			p += strlen(p) + 1;
 		}
-		maps = (uint32_t *)mb.p;
+		while ((size_t)(p - base) % 8) p++;
+		for (uint64_t i = 0; i < nc; i++) {
+			uint64_t key = r_u64(&p), pkey = r_u64(&p), n = r_u64(&p);
+			const int32_t *mem = (const int32_t *)p;
+			p += n * 4;
+			while ((size_t)(p - base) % 8) p++;
+			uint32_t g = unify_comm(u, key, pkey, n, mem);
+			b_put(&mb, &g, 4);
+		}
+		u->mlens[r] = (int)((mb.n - start) / 4);
 	}
-	uint32_t nmap = T.nuregs + T.ncomms;
-	uint32_t *mymap = xalloc(NULL, (nmap ? nmap : 1) * sizeof *mymap);
-	PMPI_Scatterv(maps, mlens, mdispls, MPI_UINT32_T, mymap, (int)nmap, MPI_UINT32_T, 0, T.icomm);
+	u->maps = (uint32_t *)mb.p;
+}
 
-	/* 3. archive path, chosen by rank 0 */
-	char path[4096];
+/* 3. the archive's directory, chosen by rank 0 and told to all; false when
+ * it cannot be made (then no rank writes). */
+static bool archive_path(char *path, size_t n)
+{
 	if (T.rank == 0) {
-		choose_dir(path, sizeof path);
+		choose_dir(path, n);
 		const char *env = getenv("TRACECOMB_TRACE_DIR");
 		if (env && *env && strcmp(path, env))
 			warnx("%s already holds a trace; writing to %s instead", env, path);
@@ -1245,51 +1266,41 @@ static void write_archive(void)
 			path[0] = 0;
 		}
 	}
-	PMPI_Bcast(path, sizeof path, MPI_CHAR, 0, T.icomm);
-	if (!path[0]) return;
+	PMPI_Bcast(path, (int)n, MPI_CHAR, 0, T.icomm);
+	return path[0] != 0;
+}
 
-	/* 4. every rank writes its events */
-	uint64_t first = UINT64_MAX, last = 0;
-	for (size_t i = 0; i < T.nev; i++) {
-		uint64_t t = (uint64_t)((int64_t)T.ev[i].t + T.offset);
-		T.ev[i].t = t;
-		if (t < first) first = t;
-		if (t > last) last = t;
+/* One recorded event through w, its region and communicator mapped to their
+ * global ids. */
+static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, const struct ev *e, const uint32_t *mymap)
+{
+	uint32_t comm = e->b < T.ncomms ? mymap[T.nuregs + e->b] : OTF2_UNDEFINED_COMM;
+	uint32_t region = e->a < R_NMPI ? e->a : (e->a - R_NMPI < T.nuregs ? mymap[e->a - R_NMPI] : 0);
+	switch (e->k) {
+	case E_ENTER: return OTF2_EvtWriter_Enter(w, NULL, e->t, region);
+	case E_LEAVE: return OTF2_EvtWriter_Leave(w, NULL, e->t, region);
+	case E_SEND: return OTF2_EvtWriter_MpiSend(w, NULL, e->t, e->a, comm, e->c, e->x);
+	case E_ISEND: return OTF2_EvtWriter_MpiIsend(w, NULL, e->t, e->a, comm, e->c, e->x, e->y);
+	case E_ISEND_DONE: return OTF2_EvtWriter_MpiIsendComplete(w, NULL, e->t, e->y);
+	case E_IRECV_REQ: return OTF2_EvtWriter_MpiIrecvRequest(w, NULL, e->t, e->y);
+	case E_IRECV: return OTF2_EvtWriter_MpiIrecv(w, NULL, e->t, e->a, comm, e->c, e->x, e->y);
+	case E_RECV: return OTF2_EvtWriter_MpiRecv(w, NULL, e->t, e->a, comm, e->c, e->x);
+	case E_CBEGIN: return OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, e->t);
+	case E_CEND:
+		return OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, e->t, (OTF2_CollectiveOp)e->a, comm, e->c, e->x, e->y);
+	case E_CANCELLED: return OTF2_EvtWriter_MpiRequestCancelled(w, NULL, e->t, e->y);
 	}
-	flush_time = last;
-	OTF2_Archive *ar = OTF2_Archive_Open(path, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
-					     OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-	if (!ar) {
-		warnx("cannot open OTF2 archive in %s; no trace written", path);
-		return;
-	}
-	OTF2_Archive_SetFlushCallbacks(ar, &flush_cbs, NULL);
-	OTF2_MPI_Archive_SetCollectiveCallbacks(ar, T.icomm, MPI_COMM_NULL);
-	OTF2_Archive_SetCreator(ar, "tracecomb tctrace");
+	return OTF2_SUCCESS;
+}
+
+/* 4. this rank's events (and its empty local definitions); returns how many
+ * were written. */
+static uint64_t write_events(OTF2_Archive *ar, const uint32_t *mymap)
+{
 	OTF2_Archive_OpenEvtFiles(ar);
 	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, (OTF2_LocationRef)T.rank);
 	OTF2_ErrorCode err = OTF2_SUCCESS;
-	for (size_t i = 0; i < T.nev && err == OTF2_SUCCESS; i++) {
-		const struct ev *e = &T.ev[i];
-		uint32_t comm = e->b < T.ncomms ? mymap[T.nuregs + e->b] : OTF2_UNDEFINED_COMM;
-		uint32_t region = e->a < R_NMPI ? e->a : (e->a - R_NMPI < T.nuregs ? mymap[e->a - R_NMPI] : 0);
-		switch (e->k) {
-		case E_ENTER: err = OTF2_EvtWriter_Enter(w, NULL, e->t, region); break;
-		case E_LEAVE: err = OTF2_EvtWriter_Leave(w, NULL, e->t, region); break;
-		case E_SEND: err = OTF2_EvtWriter_MpiSend(w, NULL, e->t, e->a, comm, e->c, e->x); break;
-		case E_ISEND: err = OTF2_EvtWriter_MpiIsend(w, NULL, e->t, e->a, comm, e->c, e->x, e->y); break;
-		case E_ISEND_DONE: err = OTF2_EvtWriter_MpiIsendComplete(w, NULL, e->t, e->y); break;
-		case E_IRECV_REQ: err = OTF2_EvtWriter_MpiIrecvRequest(w, NULL, e->t, e->y); break;
-		case E_IRECV: err = OTF2_EvtWriter_MpiIrecv(w, NULL, e->t, e->a, comm, e->c, e->x, e->y); break;
-		case E_RECV: err = OTF2_EvtWriter_MpiRecv(w, NULL, e->t, e->a, comm, e->c, e->x); break;
-		case E_CBEGIN: err = OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, e->t); break;
-		case E_CEND:
-			err = OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, e->t, (OTF2_CollectiveOp)e->a, comm, e->c, e->x,
-							      e->y);
-			break;
-		case E_CANCELLED: err = OTF2_EvtWriter_MpiRequestCancelled(w, NULL, e->t, e->y); break;
-		}
-	}
+	for (size_t i = 0; i < T.nev && err == OTF2_SUCCESS; i++) err = write_event(w, &T.ev[i], mymap);
 	if (err != OTF2_SUCCESS) warnx("writing events failed: %s", OTF2_Error_GetDescription(err));
 	uint64_t nevents = 0;
 	OTF2_EvtWriter_GetNumberOfEvents(w, &nevents);
@@ -1299,91 +1310,164 @@ static void write_archive(void)
 	OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(ar, (OTF2_LocationRef)T.rank);
 	OTF2_Archive_CloseDefWriter(ar, dw);
 	OTF2_Archive_CloseDefFiles(ar);
+	return nevents;
+}
 
-	/* 5. global definitions by rank 0 */
+#define STR(text) def_string(g, s, (text))
+
+/* The system tree: the machine, then one node per emulated node (in index
+ * order) or per real host (in order of its first rank); node_of[r] = the
+ * node of rank r. */
+static void write_system_tree(OTF2_GlobalDefWriter *g, uint32_t *s, uint32_t *node_of)
+{
+	struct utsname un;
+	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, STR(uname(&un) == 0 ? un.sysname : "machine"), STR("machine"),
+						 OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+	OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(g, 0, OTF2_SYSTEM_TREE_DOMAIN_MACHINE);
+	uint32_t s_node = STR("node");
+	uint32_t nnodes = 0;
+	char nname[160];
+	for (long i = 0; E.rpn > 0 && i < E.nnodes; i++) {
+		snprintf(nname, sizeof nname, "%s-n%ld", T.host, i);
+		OTF2_GlobalDefWriter_WriteSystemTreeNode(g, ++nnodes, STR(nname), s_node, 0);
+		OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(g, nnodes, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY);
+	}
+	for (int r = 0; r < T.size; r++) {
+		long q = emu_node(r);
+		if (E.rpn > 0) { node_of[r] = (uint32_t)q + 1; continue; }
+		if (q < r) { node_of[r] = node_of[q]; continue; }
+		snprintf(nname, sizeof nname, "%s", T.hosts + (size_t)r * 64);
+		node_of[r] = ++nnodes;
+		OTF2_GlobalDefWriter_WriteSystemTreeNode(g, nnodes, STR(nname), s_node, 0);
+		OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(g, nnodes, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY);
+	}
+}
+
+/* The groups (COMM_LOCATIONS, one per communicator) and the communicators. */
+static void write_comms(OTF2_GlobalDefWriter *g, uint32_t *s, const struct unified *u, uint32_t s_empty)
+{
+	uint64_t *mem = xalloc(NULL, (size_t)T.size * sizeof *mem);
+	for (int r = 0; r < T.size; r++) mem[r] = (uint64_t)r;
+	OTF2_GlobalDefWriter_WriteGroup(g, 0, STR("MPI_COMM_WORLD locations"), OTF2_GROUP_TYPE_COMM_LOCATIONS,
+					OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)T.size, mem);
+	const struct gcomm *gc = u->gc;
+	for (uint32_t i = 0; i < u->ngc; i++) {
+		for (uint32_t j = 0; j < gc[i].n; j++) mem[j] = (uint64_t)gc[i].members[j];
+		OTF2_GlobalDefWriter_WriteGroup(g, i + 1, s_empty, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+						OTF2_GROUP_FLAG_NONE, gc[i].n, mem);
+	}
+	for (uint32_t i = 0; i < u->ngc; i++) {
+		char name[64];
+		if (gc[i].key == 1) snprintf(name, sizeof name, "MPI_COMM_WORLD");
+		else if (gc[i].n == 1 && gc[i].key >> 63) snprintf(name, sizeof name, "MPI_COMM_SELF (rank %d)", (int)gc[i].members[0]);
+		else snprintf(name, sizeof name, "MPI Communicator %u", i);
+		uint32_t parent = OTF2_UNDEFINED_COMM;
+		for (uint32_t j = 0; j < u->ngc && gc[i].parent_key; j++)
+			if (gc[j].key == gc[i].parent_key) parent = j;
+		OTF2_GlobalDefWriter_WriteComm(g, i, STR(name), i + 1, parent, OTF2_COMM_FLAG_NONE);
+	}
+	free(mem);
+}
+
+/* 5. the global definitions, by rank 0: clock, regions, system tree,
+ * locations (counts[r]: rank r's events), groups and communicators. */
+static void write_global_defs(OTF2_Archive *ar, const struct unified *u, const uint64_t *counts, uint64_t gfirst,
+			      uint64_t glast)
+{
+	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(ar);
+	uint32_t next = 0, *s = &next;
+	uint64_t real = T.real0 - (T.mono0 - gfirst);
+	OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000u, gfirst, glast - gfirst + 1, real);
+	uint32_t s_empty = STR(""), s_mpi = STR("MPI");
+	OTF2_GlobalDefWriter_WriteParadigm(g, OTF2_PARADIGM_MPI, s_mpi, OTF2_PARADIGM_CLASS_PROCESS);
+	for (uint32_t i = 0; i < R_NMPI; i++) {
+		uint32_t nm = STR(region_names[i]);
+		OTF2_GlobalDefWriter_WriteRegion(g, i, nm, nm, s_empty, region_roles[i], OTF2_PARADIGM_MPI,
+						 OTF2_REGION_FLAG_NONE, s_mpi, 0, 0);
+	}
+	for (uint32_t i = 0; i < u->ngregs; i++) {
+		uint32_t nm = STR(u->gregs[i]);
+		OTF2_GlobalDefWriter_WriteRegion(g, R_NMPI + i, nm, nm, s_empty, OTF2_REGION_ROLE_FUNCTION,
+						 OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, s_empty, 0, 0);
+	}
+	uint32_t *node_of = xalloc(NULL, (size_t)T.size * sizeof *node_of);
+	write_system_tree(g, s, node_of);
+	uint32_t s_thread = STR("Master thread");
+	for (int r = 0; r < T.size; r++) {
+		char name[64];
+		snprintf(name, sizeof name, "MPI Rank %d", r);
+		OTF2_GlobalDefWriter_WriteLocationGroup(g, (OTF2_LocationGroupRef)r, STR(name),
+							OTF2_LOCATION_GROUP_TYPE_PROCESS, node_of[r],
+							OTF2_UNDEFINED_LOCATION_GROUP);
+	}
+	for (int r = 0; r < T.size; r++)
+		OTF2_GlobalDefWriter_WriteLocation(g, (OTF2_LocationRef)r, s_thread, OTF2_LOCATION_TYPE_CPU_THREAD,
+						   counts[r], (OTF2_LocationGroupRef)r);
+	write_comms(g, s, u, s_empty);
+	OTF2_Archive_CloseGlobalDefWriter(ar, g);
+	free(node_of);
+}
+#undef STR
+
+static void unified_free(struct unified *u)
+{
+	free(u->maps);
+	free(u->mlens);
+	free(u->mdispls);
+	free(u->gregs);
+	free(u->gc);
+	free(u->all);
+	free(u->lens);
+	free(u->displs);
+}
+
+/* This rank's times on the common clock; *first and *last: its earliest and
+ * latest. */
+static void shift_times(uint64_t *first, uint64_t *last)
+{
+	*first = UINT64_MAX;
+	*last = 0;
+	for (size_t i = 0; i < T.nev; i++) {
+		uint64_t t = (uint64_t)((int64_t)T.ev[i].t + T.offset);
+		T.ev[i].t = t;
+		if (t < *first) *first = t;
+		if (t > *last) *last = t;
+	}
+}
+
+static void write_archive(void)
+{
+	struct unified u = { 0 };
+	gather_local_defs(&u);
+	if (T.rank == 0) unify_defs(&u);
+	uint32_t nmap = T.nuregs + T.ncomms;
+	uint32_t *mymap = xalloc(NULL, (nmap ? nmap : 1) * sizeof *mymap);
+	PMPI_Scatterv(u.maps, u.mlens, u.mdispls, MPI_UINT32_T, mymap, (int)nmap, MPI_UINT32_T, 0, T.icomm);
+	char path[4096];
+	uint64_t first, last;
+	OTF2_Archive *ar = NULL;
+	if (archive_path(path, sizeof path)) {
+		shift_times(&first, &last);
+		flush_time = last;
+		ar = OTF2_Archive_Open(path, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+				       OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+		if (!ar) warnx("cannot open OTF2 archive in %s; no trace written", path);
+	}
+	if (!ar) {
+		free(mymap);
+		unified_free(&u);
+		return;
+	}
+	OTF2_Archive_SetFlushCallbacks(ar, &flush_cbs, NULL);
+	OTF2_MPI_Archive_SetCollectiveCallbacks(ar, T.icomm, MPI_COMM_NULL);
+	OTF2_Archive_SetCreator(ar, "tracecomb tctrace");
+	uint64_t nevents = write_events(ar, mymap);
 	uint64_t *counts = NULL, gfirst = 0, glast = 0;
 	if (T.rank == 0) counts = xalloc(NULL, (size_t)T.size * sizeof *counts);
 	PMPI_Gather(&nevents, 1, MPI_UINT64_T, counts, 1, MPI_UINT64_T, 0, T.icomm);
 	PMPI_Reduce(&first, &gfirst, 1, MPI_UINT64_T, MPI_MIN, 0, T.icomm);
 	PMPI_Reduce(&last, &glast, 1, MPI_UINT64_T, MPI_MAX, 0, T.icomm);
-	if (T.rank == 0) {
-		OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(ar);
-		uint32_t s = 0;
-#define STR(text) def_string(g, &s, (text))
-		uint64_t real = T.real0 - (T.mono0 - gfirst);
-		OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000u, gfirst, glast - gfirst + 1, real);
-		uint32_t s_empty = STR(""), s_mpi = STR("MPI");
-		OTF2_GlobalDefWriter_WriteParadigm(g, OTF2_PARADIGM_MPI, s_mpi, OTF2_PARADIGM_CLASS_PROCESS);
-		for (uint32_t i = 0; i < R_NMPI; i++) {
-			uint32_t nm = STR(region_names[i]);
-			OTF2_GlobalDefWriter_WriteRegion(g, i, nm, nm, s_empty, region_roles[i], OTF2_PARADIGM_MPI,
-							 OTF2_REGION_FLAG_NONE, s_mpi, 0, 0);
-		}
-		for (uint32_t i = 0; i < ngregs; i++) {
-			uint32_t nm = STR(gregs[i]);
-			OTF2_GlobalDefWriter_WriteRegion(g, R_NMPI + i, nm, nm, s_empty, OTF2_REGION_ROLE_FUNCTION,
-							 OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, s_empty, 0, 0);
-		}
-		/* system tree: machine → one node per host (or per k ranks) */
-		struct utsname un;
-		OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, STR(uname(&un) == 0 ? un.sysname : "machine"),
-							 STR("machine"), OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-		OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(g, 0, OTF2_SYSTEM_TREE_DOMAIN_MACHINE);
-		uint32_t s_node = STR("node");
-		/* ids 1..: emulated nodes in index order, or real hosts in order of their first rank */
-		uint32_t *node_of = xalloc(NULL, (size_t)T.size * sizeof *node_of);
-		uint32_t nnodes = 0;
-		char nname[160];
-		for (long i = 0; E.rpn > 0 && i < E.nnodes; i++) {
-			snprintf(nname, sizeof nname, "%s-n%ld", T.host, i);
-			OTF2_GlobalDefWriter_WriteSystemTreeNode(g, ++nnodes, STR(nname), s_node, 0);
-			OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(g, nnodes, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY);
-		}
-		for (int r = 0; r < T.size; r++) {
-			long q = emu_node(r);
-			if (E.rpn > 0) { node_of[r] = (uint32_t)q + 1; continue; }
-			if (q < r) { node_of[r] = node_of[q]; continue; }
-			snprintf(nname, sizeof nname, "%s", T.hosts + (size_t)r * 64);
-			node_of[r] = ++nnodes;
-			OTF2_GlobalDefWriter_WriteSystemTreeNode(g, nnodes, STR(nname), s_node, 0);
-			OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(g, nnodes, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY);
-		}
-		uint32_t s_thread = STR("Master thread");
-		for (int r = 0; r < T.size; r++) {
-			char name[64];
-			snprintf(name, sizeof name, "MPI Rank %d", r);
-			OTF2_GlobalDefWriter_WriteLocationGroup(g, (OTF2_LocationGroupRef)r, STR(name),
-								OTF2_LOCATION_GROUP_TYPE_PROCESS, node_of[r],
-								OTF2_UNDEFINED_LOCATION_GROUP);
-		}
-		for (int r = 0; r < T.size; r++)
-			OTF2_GlobalDefWriter_WriteLocation(g, (OTF2_LocationRef)r, s_thread, OTF2_LOCATION_TYPE_CPU_THREAD,
-							   counts[r], (OTF2_LocationGroupRef)r);
-		/* groups and communicators */
-		uint64_t *mem = xalloc(NULL, (size_t)T.size * sizeof *mem);
-		for (int r = 0; r < T.size; r++) mem[r] = (uint64_t)r;
-		OTF2_GlobalDefWriter_WriteGroup(g, 0, STR("MPI_COMM_WORLD locations"), OTF2_GROUP_TYPE_COMM_LOCATIONS,
-						OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)T.size, mem);
-		for (uint32_t i = 0; i < ngc; i++) {
-			for (uint32_t j = 0; j < gc[i].n; j++) mem[j] = (uint64_t)gc[i].members[j];
-			OTF2_GlobalDefWriter_WriteGroup(g, i + 1, s_empty, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-							OTF2_GROUP_FLAG_NONE, gc[i].n, mem);
-		}
-		for (uint32_t i = 0; i < ngc; i++) {
-			char name[64];
-			if (gc[i].key == 1) snprintf(name, sizeof name, "MPI_COMM_WORLD");
-			else if (gc[i].n == 1 && gc[i].key >> 63) snprintf(name, sizeof name, "MPI_COMM_SELF (rank %d)", (int)gc[i].members[0]);
-			else snprintf(name, sizeof name, "MPI Communicator %u", i);
-			uint32_t parent = OTF2_UNDEFINED_COMM;
-			for (uint32_t j = 0; j < ngc && gc[i].parent_key; j++)
-				if (gc[j].key == gc[i].parent_key) parent = j;
-			OTF2_GlobalDefWriter_WriteComm(g, i, STR(name), i + 1, parent, OTF2_COMM_FLAG_NONE);
-		}
-#undef STR
-		OTF2_Archive_CloseGlobalDefWriter(ar, g);
-		free(mem);
-		free(node_of);
-	}
+	if (T.rank == 0) write_global_defs(ar, &u, counts, gfirst, glast);
 	OTF2_ErrorCode cerr = OTF2_Archive_Close(ar);
 	if (T.rank == 0) {
 		if (cerr != OTF2_SUCCESS) warnx("closing the archive failed: %s", OTF2_Error_GetDescription(cerr));
@@ -1396,15 +1480,7 @@ static void write_archive(void)
 	}
 	free(counts);
 	free(mymap);
-	free(maps);
-	free(mlens);
-	free(mdispls);
-	free(gregs);
-	free(gc);
-	free(all);
-	free(lens);
-	free(displs);
-	free(lb.p);
+	unified_free(&u);
 }
 
 TCT_EXPORT int MPI_Finalize(void)
