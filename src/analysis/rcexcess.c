@@ -421,6 +421,7 @@ void rc_groups_free(struct groups *g)
 	tc_rc_big_free(g->vbin);
 	free(g->p2p);
 	free(g->full_mad);
+	free(g->within);
 	free(g->first); free(g->end); free(g->nranks); tc_rc_big_free(g->runs); free(g->rfirst); free(g->rend); free(g->own);
 	*g = (struct groups){ 0 };
 }

@@ -32,6 +32,8 @@ struct groups {
 	                       | WHOLE when the value is a whole transfer (hidden_transfer) */
 	uint8_t *p2p;       /* per context: P2P_RECV, P2P_SEND or 0 (hidden_transfer) */
 	double *full_mad;   /* per context: the MAD of its whole transfers (context_whole) */
+	double *within;     /* per compute context: the robust spread of its values around their
+	                       runs' medians (noise_floor; 0 for others) */
 	struct pers *trend; /* the compute runs that trend (tc_rc_trends), by rank (q unused) */
 	size_t ntrend;
 };

@@ -574,18 +574,75 @@ static double bar(const struct tc_rootcause *rc, double median, double mad)
 	return median + TC_MAX(m, rc->noise_floor);
 }
 
+/* The contexts whose spread within runs is asked for (within_fill): set q is
+ * context cs[q], its deviations [at[c], at[c + 1]) of g->val. */
+struct devs { const struct groups *g; const size_t *at; const uint32_t *cs; };
+
+static size_t within_fill(void *arg, size_t q, double *buf)
+{
+	const struct devs *D = arg;
+	uint32_t c = D->cs[q];
+	size_t n = D->at[c + 1] - D->at[c];
+	memcpy(buf, D->g->val + D->at[c], n * sizeof *buf);
+	return n;
+}
+
+/* The compute contexts where a run's median could stand above the
+ * persistent bar at all: the largest run median above (1 + persist_frac)
+ * times the smallest (or than the median a typical-5 context takes from
+ * the others: rc_persistent_runs' references).  Only these need their spread
+ * within runs (a selection over their values); over parts the medians'
+ * extremes are reduced first, so every process picks the same.  Returns
+ * how many, into cs. */
+static uint32_t chance_contexts(const struct tc_rootcause *rc, const struct groups *g, const struct tc_dist *d,
+				uint32_t *cs)
+{
+	uint32_t nc = rc->nctx, k = 0;
+	uint64_t *lo = xmalloc(((size_t)nc + 1) * sizeof *lo), *hi = xcalloc((size_t)nc + 1, sizeof *hi);
+	for (uint32_t c = 0; c < nc; c++) {
+		lo[c] = UINT64_MAX;
+		for (uint32_t x = g->rfirst[c]; x < g->rend[c]; x++) {
+			uint64_t m;
+			double med = g->runs[x].med;
+			memcpy(&m, &med, sizeof m);   /* non-negative: the bits order as the values */
+			lo[c] = TC_MIN(lo[c], m), hi[c] = TC_MAX(hi[c], m);
+		}
+	}
+	if (d) {
+		d->reduce(d->ctx, lo, nc, TC_DIST_MIN);
+		d->reduce(d->ctx, hi, nc, TC_DIST_MAX);
+	}
+	for (uint32_t c = 0; c < nc; c++) {
+		const struct tc_rc_ctx *C = &rc->ctx[c];
+		if (C->kind != TC_ACT_COMPUTE || C->n < 3 || !hi[c] || lo[c] == UINT64_MAX) continue;
+		double mn, mx;
+		memcpy(&mn, &lo[c], sizeof mn);
+		memcpy(&mx, &hi[c], sizeof mx);
+		if (C->typical == 5) mn = TC_MIN(mn, C->median);
+		if (mx > (1 + rc->opts.persist_frac) * mn) cs[k++] = c;
+	}
+	free(lo);
+	free(hi);
+	return k;
+}
+
 /* The compute contexts' deviations, written over the values already used
  * (never ahead of the context being read): from the rank's own median
  * where the rank has 3 or more values there (noise is how a rank's work
  * varies; ranks that differ throughout, a ramp, are imbalance and must not
  * raise the floor that would hide them), else from the context's; their
- * pooled robust spread, from which the noise floor. */
+ * pooled robust spread, from which the noise floor; and, in the contexts
+ * where it can matter (chance_contexts), each one's own (g->within: how far
+ * a rank's median there may stand from the others' by chance,
+ * rc_persistent_runs). */
 static void noise_floor(struct rstat *S)
 {
 	struct tc_rootcause *rc = S->rc;
 	struct groups *g = S->g;
-	size_t ndev = 0;
-	for (uint32_t c = 0; c < rc->nctx; c++) {
+	uint32_t nc = rc->nctx;
+	size_t ndev = 0, *at = xmalloc(((size_t)nc + 1) * sizeof *at);
+	for (uint32_t c = 0; c < nc; c++) {
+		at[c] = ndev;
 		if (rc->ctx[c].kind != TC_ACT_COMPUTE || rc->ctx[c].n < 3) continue;
 		for (uint32_t k = g->rfirst[c]; k < g->rend[c]; k++) {
 			uint32_t a = g->runs[k].at, z = run_end(g, c, k);
@@ -593,6 +650,19 @@ static void noise_floor(struct rstat *S)
 			for (uint32_t x = a; x < z; x++) g->val[ndev++] = fabs(g->val[x] - ref);
 		}
 	}
+	at[nc] = ndev;
+	/* per context first: the pooled selection below reorders g->val */
+	g->within = xcalloc((size_t)nc + 1, sizeof *g->within);
+	uint32_t *cs = xmalloc(((size_t)nc + 1) * sizeof *cs), nq = chance_contexts(rc, g, S->d, cs);
+	if (nq) {
+		double *w = xmalloc((size_t)nq * sizeof *w);
+		struct devs D = { g, at, cs };
+		osel_batch(S->d, nq, within_fill, &D, g->buf, NULL, w, NULL);
+		for (uint32_t q = 0; q < nq; q++) g->within[cs[q]] = isnan(w[q]) ? 0 : 1.4826 * w[q];
+		free(w);
+	}
+	free(cs);
+	free(at);
 	double spread;
 	uint64_t n;
 	osel_batch(S->d, 1, held_fill, &ndev, g->val, NULL, &spread, &n);
@@ -632,6 +702,20 @@ void rc_groups_stats(struct tc_rootcause *rc, struct groups *g, uint32_t *nranks
 	free(S.set);
 }
 
+/* How far run x's median may stand above the others' in context c by chance:
+ * persist_z standard errors of a median of its length (1.2533 sigma / sqrt(n)
+ * for a normal sample), sigma the context's spread within runs (g->within;
+ * not its MAD, which mixes in the slow ranks' own values).  A master/worker
+ * run whose 2 ms tasks carry up to 3 ms of random jitter put one worker's
+ * median above 1.25 q by chance in 3 of 13 seeds, and read "imbalance"
+ * (docs/rootcause.md, "Persistent excess"). */
+static double chance_gap(const struct tc_rootcause *rc, const struct groups *g, uint32_t c, uint32_t x)
+{
+	uint32_t len = run_end(g, c, x) - g->runs[x].at;
+	if (!g->within || !(rc->opts.persist_z > 0) || !len) return 0;
+	return rc->opts.persist_z * 1.2533 * g->within[c] / sqrt((double)len);
+}
+
 /* Persistent excess: the runs whose median stands above the lower quartile of
  * their context's runs' medians (contexts seen on >= 2 ranks: of two, the
  * faster is the reference) by max(persist_frac of it, the noise floor); each
@@ -639,7 +723,8 @@ void rc_groups_stats(struct tc_rootcause *rc, struct groups *g, uint32_t *nranks
  * context that took the same work's value from other ranks (typical 5: a
  * place one rank has alone, a chain's head or tail) measures its run against
  * that median instead (probe-mix18: a tail or head 1 ms slower in 3 ms read
- * none).  Returns those runs (of the ranks here) by rank, with the reference in q. */
+ * none).  A run must also stand above it by more than chance (chance_gap).
+ * Returns those runs (of the ranks here) by rank, with the reference in q. */
 struct pers *rc_persistent_runs(struct tc_rootcause *rc, const struct groups *g, size_t *n, const struct tc_dist *d)
 {
 	uint32_t nc = rc->nctx;
@@ -667,7 +752,7 @@ struct pers *rc_persistent_runs(struct tc_rootcause *rc, const struct groups *g,
 		else continue;
 		double bar = ref + TC_MAX(rc->opts.persist_frac * ref, rc->noise_floor);
 		for (uint32_t x = g->rfirst[c]; x < g->rend[c]; x++)
-			if (g->runs[x].med > bar) {
+			if (g->runs[x].med > TC_MAX(bar, ref + chance_gap(rc, g, c, x))) {
 				struct pers y = { g->runs[x].rank, c, ref };
 				VEC_PUSH(v, y);
 			}

@@ -30,7 +30,7 @@ const char *const tc_cp_kind_names[TC_CP_NKINDS] = { "compute", "wait", "mpi_own
 void tc_rc_default_opts(struct tc_rc_opts *o)
 {
 	*o = (struct tc_rc_opts){
-		.mad_k = 5, .median_frac = 0.5, .floor_min = 20e-6, .floor_k = 5, .persist_frac = 0.25,
+		.mad_k = 5, .median_frac = 0.5, .floor_min = 20e-6, .floor_k = 5, .persist_frac = 0.25, .persist_z = 5,
 		.sample_cap = 65536,
 	};
 }

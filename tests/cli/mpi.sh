@@ -58,7 +58,7 @@ cached() {
 # times in struct tc_trace (its section, CS_TRACE) and the checksums that
 # cover them (the header's last two words, the table from sums_off): the
 # same model, span, steps, summary and results, laid out alike.  Offsets from
-# src/cache/format.h (format 5, 28 sections): sec[s] = {off, size, chunk0} at
+# src/cache/format.h (format 6, 28 sections): sec[s] = {off, size, chunk0} at
 # 56 + 24 s, CS_TRACE = 26, sums_off at 728, the header's checksums at 744..759.
 samefile() {
 	u8() { od -An -t u8 -j "$1" -N 8 "$2" | tr -d ' '; }

@@ -489,7 +489,7 @@ static void test_header_rejections(void **state)
 	struct fixture *f = *state;
 	static const struct { enum tc_cache_status rc; const char *why; } want[] = {
 		{ TC_CACHE_CORRUPT, "not a tracecomb cache file" },
-		{ TC_CACHE_STALE, "cache format 4, this tracecomb reads 5" },
+		{ TC_CACHE_STALE, "cache format 5, this tracecomb reads 6" },
 		{ TC_CACHE_STALE, "written by tracecomb 0.0.9, this is " TC_VERSION },
 		{ TC_CACHE_STALE, "written by a build with other struct layouts" },
 	};
