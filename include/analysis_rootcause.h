@@ -126,7 +126,7 @@ struct tc_rc_opts {
 	double persist_frac;  /* persistent: a rank's median above the cross-rank lower quartile by
 	                         this share of it (0.25) */
 	double persist_z;     /* ... and by this many standard errors of its median, from the
-	                         context's spread within runs (3; 0: not asked) */
+	                         context's spread within runs (5; 0: not asked) */
 	uint32_t sample_cap;  /* an MPI context seen more often is typed from a sample of about
 	                         this many (65536; 0: never) */
 };

@@ -574,6 +574,13 @@ static double bar(const struct tc_rootcause *rc, double median, double mad)
 	return median + TC_MAX(m, rc->noise_floor);
 }
 
+/* A compute context of 3 or more values: its deviations are pooled into the
+ * noise floor and make its spread within runs (noise_floor). */
+static bool pooled(const struct tc_rc_ctx *C)
+{
+	return C->kind == TC_ACT_COMPUTE && C->n >= 3;
+}
+
 /* The contexts whose spread within runs is asked for (within_fill): set q is
  * context cs[q], its deviations [at[c], at[c + 1]) of g->val. */
 struct devs { const struct groups *g; const size_t *at; const uint32_t *cs; };
@@ -614,7 +621,7 @@ static uint32_t chance_contexts(const struct tc_rootcause *rc, const struct grou
 	}
 	for (uint32_t c = 0; c < nc; c++) {
 		const struct tc_rc_ctx *C = &rc->ctx[c];
-		if (C->kind != TC_ACT_COMPUTE || C->n < 3 || !hi[c] || lo[c] == UINT64_MAX) continue;
+		if (!pooled(C) || !hi[c] || lo[c] == UINT64_MAX) continue;
 		double mn, mx;
 		memcpy(&mn, &lo[c], sizeof mn);
 		memcpy(&mx, &hi[c], sizeof mx);
@@ -643,7 +650,7 @@ static void noise_floor(struct rstat *S)
 	size_t ndev = 0, *at = xmalloc(((size_t)nc + 1) * sizeof *at);
 	for (uint32_t c = 0; c < nc; c++) {
 		at[c] = ndev;
-		if (rc->ctx[c].kind != TC_ACT_COMPUTE || rc->ctx[c].n < 3) continue;
+		if (!pooled(&rc->ctx[c])) continue;
 		for (uint32_t k = g->rfirst[c]; k < g->rend[c]; k++) {
 			uint32_t a = g->runs[k].at, z = run_end(g, c, k);
 			double ref = z - a >= 3 ? g->runs[k].med : g->own[c];
